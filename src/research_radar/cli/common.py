@@ -1,0 +1,61 @@
+"""Options and small pieces every command shares."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+
+from ..config import Settings, load_settings
+from ..store import Store, open_store
+
+__all__ = [
+    "ConfigOption",
+    "DbOption",
+    "JsonOption",
+    "console",
+    "err_console",
+    "open_store_for",
+    "print_json",
+    "settings_for",
+]
+
+console = Console()
+err_console = Console(stderr=True)
+
+DbOption = Annotated[
+    str | None,
+    typer.Option(
+        "--db",
+        help="The store: a SQLite file path or any SQLAlchemy URL. [env: RADAR_DB] [default: radar.db]",
+        show_default=False,
+    ),
+]
+ConfigOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--config",
+        help="Settings file (TOML). [env: RADAR_CONFIG] [default: ./radar.toml if present]",
+        show_default=False,
+    ),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print data as JSON instead of text.")]
+
+
+def settings_for(config: Path | None, db: str | None = None, *, token: bool = False) -> Settings:
+    """Settings from file and environment, with command-line overrides applied."""
+    settings = load_settings(config, resolve_token=token)
+    return settings.with_overrides(db=db)
+
+
+def open_store_for(settings: Settings) -> Store:
+    return open_store(settings.db)
+
+
+def print_json(data: Any) -> None:
+    """Write JSON to stdout (UTF-8, not escaped), one document."""
+    sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2, default=str) + "\n")

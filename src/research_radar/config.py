@@ -8,6 +8,7 @@ default. `GITHUB_TOKEN` enters the program only here and is never logged or stor
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tomllib
@@ -80,7 +81,8 @@ def _read_toml(path: Path) -> dict[str, Any]:
     except FileNotFoundError as exc:
         raise ConfigError("settings file not found; create it or unset RADAR_CONFIG", str(path)) from exc
     except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None)
+        found = re.search(r"at line (\d+)", str(exc))
+        line = int(found.group(1)) if found else None
         raise ConfigError(f"not valid TOML ({exc}); fix the file", str(path), line) from exc
 
 

@@ -40,7 +40,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import SQLAlchemyError
 
 from .errors import StorageError
-from .models import Claim, Finding, Snapshot, Source
+from .models import Claim, Finding, Project, Snapshot, Source
 
 __all__ = ["Store", "metadata", "open_store", "upgrade_store"]
 
@@ -538,6 +538,33 @@ class Store:
             ).mappings()
             return [dict(row) for row in rows]
 
+    def save_project(self, conn: Connection, project: Project) -> None:
+        _upsert(
+            conn,
+            projects,
+            {"key": project.key},
+            {
+                "name": project.name,
+                "fork_of": project.fork_of,
+                "derivative": project.derivative,
+                "family": project.family,
+                "data": project.model_dump(mode="json"),
+            },
+            insert_only={"created_at": _now()},
+        )
+        for source_key in project.sources:
+            _upsert(
+                conn,
+                project_sources,
+                {"project_key": project.key, "source_key": source_key},
+                {"relation": "primary" if source_key == project.key else "part-of"},
+            )
+
+    def load_projects(self) -> list[Project]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(projects.c.data).order_by(projects.c.key))
+            return [Project.model_validate(row[0]) for row in rows]
+
     def save_alias(self, conn: Connection, alias: str, project_key: str, kind: str, evidence: str = "") -> None:
         _upsert(conn, aliases, {"alias": alias}, {"project_key": project_key, "kind": kind, "evidence": evidence})
 
@@ -556,6 +583,13 @@ class Store:
             {"markdown": markdown, "content_hash": content_hash(markdown), "data": data},
             insert_only={"created_at": _now()},
         )
+
+    def load_report_data(self, day: date, language: str = "zh") -> dict[str, Any] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(reports.c.data).where(reports.c.date == day, reports.c.language == language)
+            ).first()
+        return None if row is None else dict(row[0])
 
     def load_report(self, day: date, language: str = "zh") -> str | None:
         with self.engine.connect() as conn:

@@ -1,9 +1,151 @@
-"""`radar` commands of this area (filled in by its issue)."""
+"""`radar daily` (the whole pipeline) and `radar runs` (what earlier runs did)."""
 
 from __future__ import annotations
 
+from datetime import date, datetime
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ..config import DEFAULT_DB
+from ..pipeline import SAMPLE_DATE, STAGES, DailyResult, run_daily
+from ..render.markdown import BEIJING
+from .common import ConfigOption, DbOption, JsonOption, console, open_store_for, print_json, settings_for
+
+SAMPLE_DB = "radar-sample.db"
+
+
+def _parse_day(value: str | None, sample: bool) -> date:
+    if value is None:
+        return SAMPLE_DATE if sample else datetime.now(BEIJING).date()
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise typer.BadParameter(f"{value!r} is not a date; write it as YYYY-MM-DD", param_hint="--date")
+
+
+def _summary(result: DailyResult) -> dict[str, object]:
+    return {
+        "date": result.report.date.isoformat(),
+        "report": str(result.path) if result.path else None,
+        "findings": [
+            {
+                "name": f.name,
+                "key": f.project_key,
+                "recommendation": f.recommendation.value,
+                "novelty": f.novelty.value,
+                "evidence": f.evidence_id,
+            }
+            for f in result.report.findings
+        ],
+        "health": result.health,
+        "stages": result.counts,
+        "review_blocking": result.blocking,
+        "run_id": result.run_id,
+    }
+
+
+def _print_result(result: DailyResult) -> None:
+    table = Table(title=f"{result.report.date} · {len(result.report.findings)} findings")
+    for column in ("S", "project", "recommendation", "novelty", "priority"):
+        table.add_column(column)
+    for f in result.report.findings:
+        table.add_row(f.evidence_id, f.name, f.recommendation.value, f.novelty.value, f"{f.priority} {f.horizon}")
+    console.print(table)
+    health = " · ".join(f"{name}: {state}" for name, state in sorted(result.health.items()))
+    console.print(f"sources: {health or 'none'}")
+    console.print(f"report written to [bold]{result.path}[/bold]")
+    if result.blocking:
+        console.print(f"[red]review found {result.blocking} blocking problem(s)[/red]; see `radar review {result.path}`")
+
+
+def daily(
+    sample: Annotated[
+        bool, typer.Option("--sample", help="Run offline on the bundled sample (no network, no token).")
+    ] = False,
+    day: Annotated[
+        str | None,
+        typer.Option("--date", help="Report date YYYY-MM-DD. [default: today in Beijing; the sample's own day with --sample]"),
+    ] = None,
+    out: Annotated[Path | None, typer.Option("--out", help="Report file. [default: reports/YYYY-MM-DD.md]")] = None,
+    publish: Annotated[bool, typer.Option("--publish", help="Post the report to the index issue (dry run unless --yes).")] = False,
+    yes: Annotated[bool, typer.Option("--yes", help="Really post when --publish is given.")] = False,
+    db: DbOption = None,
+    config: ConfigOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Run the whole pipeline and write today's report.
+
+    Collects new repositories, papers and posts, recognises what was reported before,
+    classifies and weighs each finding, maps it onto the host project and writes the
+    report in house style. Exit code 1 when the report's own review finds a blocking
+    problem.
+
+    Example: radar daily --sample
+    """
+    settings = settings_for(config, db, token=not sample)
+    if sample and db is None and settings.db == DEFAULT_DB:
+        settings = settings.with_overrides(db=SAMPLE_DB)
+    when = _parse_day(day, sample)
+    store = open_store_for(settings)
+    cache = Path(settings.db).expanduser().parent if "://" not in settings.db else Path(".")
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        TextColumn("{task.completed}/{task.total} stages"),
+        TimeElapsedColumn(),
+        console=console,
+        transient=True,
+        disable=json,
+    ) as bar:
+        task = bar.add_task("daily", total=len(STAGES) - (0 if publish else 1))
+
+        def progress(stage: str, state: str) -> None:
+            bar.update(task, description=stage, advance=1 if state == "done" else 0)
+
+        result = run_daily(
+            store,
+            settings,
+            day=when,
+            sample=sample,
+            out=out,
+            publish=publish,
+            confirm=yes,
+            cache_dir=cache / ".radar-cache",
+            progress=progress,
+        )
+    if json:
+        print_json(_summary(result))
+    else:
+        _print_result(result)
+    if result.blocking:
+        raise typer.Exit(1)
+
+
+def runs(
+    limit: Annotated[int, typer.Option("--limit", help="How many runs to show.")] = 10,
+    db: DbOption = None,
+    config: ConfigOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Show recent runs: each stage's status, counts and errors per source."""
+    store = open_store_for(settings_for(config, db))
+    recorded = store.load_runs(limit)
+    if json:
+        print_json(recorded)
+        return
+    for run in recorded:
+        console.print(f"[bold]run {run['id']}[/bold] {run['command']} {run['status']} {run['started_at']:%Y-%m-%d %H:%M}")
+        for stage in run["stages"]:
+            errors = f" errors={stage['errors']}" if stage["errors"] else ""
+            console.print(f"  {stage['stage']:<9} {stage['status']:<8} {stage['counts']}{errors}")
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the app."""
+    """Add `daily` and `runs`."""
+    app.command()(daily)
+    app.command()(runs)

@@ -1,0 +1,218 @@
+"""The rule classifier: title and text -> tags on each taxonomy dimension (pure).
+
+Every rule of a value is searched in the title and in the body. A title hit weighs
+`TITLE_WEIGHT`, a body hit 1 (a little more when the term recurs); the value's score is
+the sum over its distinct matched terms, times the value's weight, and its confidence is
+`score / (score + CONFIDENCE_HALF)`. Overlapping matches of one value count once (the
+longest wins), and a match right after a negation ("not", "without", 未, 不...) does not
+count. Each reported term is the text as it occurs in the input.
+
+Chinese terms are plain substrings, so no word segmentation (jieba) is needed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from .models import Tag
+from .taxonomy import Dimension, Rule, Taxonomy, Value
+
+__all__ = [
+    "BODY_LIMIT",
+    "CONFIDENCE_HALF",
+    "FLAGS_DIMENSION",
+    "TARGET_DIMENSION",
+    "TITLE_WEIGHT",
+    "Classification",
+    "build_classification",
+    "classify",
+    "classify_dimension",
+    "classify_flags",
+    "classify_target",
+]
+
+TITLE_WEIGHT = 2.0
+"""A term in the title counts this many body hits."""
+CONFIDENCE_HALF = 2.0
+"""The score at which confidence is 0.5 (one title hit)."""
+RELATIVE_CUTOFF = 0.25
+"""A multi-valued dimension drops values scoring under this share of its best value."""
+BODY_LIMIT = 100_000
+"""Characters of body text searched; the rest is ignored to bound the time."""
+TARGET_DIMENSION = "rsi_target"
+FLAGS_DIMENSION = "maturity_flags"
+
+_NEGATION_EN = re.compile(r"(?:\bnot|\bno|\bwithout|\bnever|\bnon)[\s-]+(?:[a-z]+\s+)?$")
+_NEGATION_ZH = "未不无没非"
+
+
+@dataclass(frozen=True)
+class _Match:
+    start: int
+    end: int
+    text: str
+
+
+def classify(taxonomy: Taxonomy, title: str, text: str = "") -> dict[str, list[Tag]]:
+    """Tags of every main dimension (facets left out), each list sorted by confidence.
+
+    Single-valued dimensions give at most one tag. A dimension with a default gives
+    the default (no terms, confidence 0) when no rule matches.
+    """
+    body = text[:BODY_LIMIT]
+    return {dim.id: classify_dimension(dim, title, body) for dim in taxonomy.main}
+
+
+@dataclass(frozen=True)
+class Classification:
+    """Everything the classifier says about one item."""
+
+    tags: dict[str, list[Tag]]
+    """Main dimension id -> tags, best first."""
+    target: list[Tag] = field(default_factory=list)
+    """The RSI target (engine or harness) as a tag, or empty."""
+    flags: list[Tag] = field(default_factory=list)
+    """Maturity flags."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: value ids, matched terms and confidences per dimension."""
+        every = {**self.tags, TARGET_DIMENSION: self.target, FLAGS_DIMENSION: self.flags}
+        return {
+            "tags": {dim: [tag.value for tag in tags] for dim, tags in self.tags.items()},
+            "target": self.target[0].value if self.target else None,
+            "flags": [tag.value for tag in self.flags],
+            "terms": {dim: {tag.value: tag.terms for tag in tags} for dim, tags in every.items()},
+            "confidence": {
+                dim: {tag.value: tag.confidence for tag in tags} for dim, tags in every.items()
+            },
+        }
+
+
+def build_classification(taxonomy: Taxonomy, title: str, text: str = "") -> Classification:
+    """Main tags, RSI target and maturity flags of one item at once."""
+    tags = classify(taxonomy, title, text)
+    return Classification(
+        tags=tags,
+        target=_target_tags(taxonomy, title, text[:BODY_LIMIT], tags.get("rsi_stage")),
+        flags=classify_flags(taxonomy, title, text),
+    )
+
+
+def classify_target(
+    taxonomy: Taxonomy, title: str, text: str = "", *, stages: list[Tag] | None = None
+) -> str | None:
+    """`engine` or `harness`: what an RSI item improves; None when it is not RSI work.
+
+    Args:
+        stages: the item's `rsi_stage` tags if already computed; otherwise computed here.
+    """
+    tags = _target_tags(taxonomy, title, text[:BODY_LIMIT], stages)
+    return tags[0].value if tags else None
+
+
+def _target_tags(taxonomy: Taxonomy, title: str, body: str, stages: list[Tag] | None) -> list[Tag]:
+    if not taxonomy.has(TARGET_DIMENSION):
+        return []
+    if stages is None and taxonomy.has("rsi_stage"):
+        stages = classify_dimension(taxonomy.dimension("rsi_stage"), title, body)
+    if not stages:
+        return []
+    return classify_dimension(taxonomy.dimension(TARGET_DIMENSION), title, body)
+
+
+def classify_flags(taxonomy: Taxonomy, title: str, text: str = "") -> list[Tag]:
+    """Maturity flags (unverified, counterexample, failure, boundary) the text states."""
+    if not taxonomy.has(FLAGS_DIMENSION):
+        return []
+    return classify_dimension(taxonomy.dimension(FLAGS_DIMENSION), title, text[:BODY_LIMIT])
+
+
+def classify_dimension(dimension: Dimension, title: str, text: str = "") -> list[Tag]:
+    """Tags of one dimension, best first."""
+    if dimension.requires and not _any_match(dimension.requires, title, text):
+        return []
+    scored = [_score(dimension.id, value, title, text) for value in dimension.values]
+    tags = [tag for tag in scored if tag.terms and tag.confidence >= dimension.min_confidence]
+    tags = _pick(dimension, tags)
+    if not tags and dimension.default is not None:
+        tags = [Tag(dimension=dimension.id, value=dimension.default, terms=[], confidence=0.0)]
+    return tags
+
+
+def _pick(dimension: Dimension, tags: list[Tag]) -> list[Tag]:
+    order = {value_id: index for index, value_id in enumerate(dimension.value_ids)}
+    if not tags:
+        return []
+    if dimension.ordered and not dimension.multi:
+        return [max(tags, key=lambda tag: order[tag.value])]
+    ranked = sorted(tags, key=lambda tag: (-tag.confidence, order[tag.value]))
+    if not dimension.multi:
+        return ranked[:1]
+    floor = _score_of(ranked[0].confidence) * RELATIVE_CUTOFF
+    return [tag for tag in ranked if _score_of(tag.confidence) >= floor]
+
+
+def _score(dimension_id: str, value: Value, title: str, text: str) -> Tag:
+    title_terms = _distinct(_matches(value.rules, title))
+    body_counts: dict[str, int] = {}
+    body_text: dict[str, str] = {}
+    for match in _matches(value.rules, text):
+        key = match.text.casefold()
+        body_counts[key] = body_counts.get(key, 0) + 1
+        body_text.setdefault(key, match.text)
+    score = TITLE_WEIGHT * len(title_terms)
+    score += sum(min(1.0 + 0.25 * (count - 1), 1.5) for count in body_counts.values())
+    score *= value.weight
+    terms = list(title_terms.values())
+    terms += [term for key, term in body_text.items() if key not in title_terms]
+    return Tag(dimension=dimension_id, value=value.id, terms=terms, confidence=_confidence(score))
+
+
+def _matches(rules: tuple[Rule, ...], text: str) -> list[_Match]:
+    """Non-negated, non-overlapping matches of the rules, longest first."""
+    if not text:
+        return []
+    found = [
+        _Match(hit.start(), hit.end(), hit.group())
+        for rule in rules
+        for hit in rule.pattern.finditer(text)
+        if hit.end() > hit.start()
+    ]
+    found.sort(key=lambda match: (match.start - match.end, match.start))
+    kept: list[_Match] = []
+    for match in found:
+        if all(match.end <= other.start or match.start >= other.end for other in kept):
+            kept.append(match)
+    kept = [match for match in kept if not _negated(text, match.start)]
+    return sorted(kept, key=lambda match: match.start)
+
+
+def _any_match(rules: tuple[Rule, ...], title: str, text: str) -> bool:
+    return bool(_matches(rules, title) or _matches(rules, text))
+
+
+def _negated(text: str, start: int) -> bool:
+    before = text[max(0, start - 24) : start]
+    stripped = before.rstrip()
+    if stripped and stripped[-1] in _NEGATION_ZH:
+        return True
+    return _NEGATION_EN.search(before.lower()) is not None
+
+
+def _distinct(matches: list[_Match]) -> dict[str, str]:
+    """casefolded term -> the text as first seen."""
+    distinct: dict[str, str] = {}
+    for match in matches:
+        distinct.setdefault(match.text.casefold(), match.text)
+    return distinct
+
+
+def _confidence(score: float) -> float:
+    return round(score / (score + CONFIDENCE_HALF), 3) if score > 0 else 0.0
+
+
+def _score_of(confidence: float) -> float:
+    """Inverse of `_confidence` (confidence < 1)."""
+    return CONFIDENCE_HALF * confidence / (1.0 - confidence) if confidence < 1.0 else float("inf")

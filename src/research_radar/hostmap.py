@@ -1,0 +1,581 @@
+"""Host-project mapping: index a host checkout, map each finding to concrete touch points.
+
+The sixth dimension (relation to the host) must name a real module, skill, doc or PR/issue
+number, and say whether the host already has the capability or only a place to extend it.
+`build_host_index` and `map_finding` are pure; `load_host_index` and `check_host_sha` are
+the I/O edge (files and `git`). One bilingual BM25 index is built per host and reused for
+every finding; jieba is initialised lazily, once, and only when Chinese text shows up.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import math
+import re
+import subprocess
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import bm25s  # type: ignore[import-untyped]
+
+from .errors import ConfigError, SourceError
+from .models import Finding, Recommendation, TouchPoint
+
+__all__ = [
+    "RELATIONS",
+    "HostDocument",
+    "HostIndex",
+    "HostItem",
+    "build_host_index",
+    "check_host_sha",
+    "format_ref",
+    "load_host_index",
+    "map_finding",
+    "map_findings",
+    "parse_host_items",
+    "qualify_bare_refs",
+    "tokenize",
+]
+
+log = logging.getLogger(__name__)
+
+RELATIONS = ("existing-capability", "open-issue-pr", "extensible-gap", "not-recommended")
+_STRONG_COVERAGE = 0.3
+"""Share of the mechanism query's idf weight an entry must match to count as covering it."""
+_STRONG_TERMS = 3
+_OPEN_STATES = frozenset({"open", "draft"})
+_PATH_KINDS = frozenset({"skill", "doc", "module", "test", "path"})
+_MAX_FILE_BYTES = 200_000
+_TEXT_SUFFIXES = frozenset({".md", ".rst", ".txt", ".json", ".toml", ".yaml", ".yml"})
+_CODE_SUFFIXES = frozenset({".py", ".pyi", ".cu", ".cuh", ".cpp", ".cc", ".h", ".rs", ".go"})
+
+
+@dataclass(frozen=True)
+class HostDocument:
+    """One file of the host checkout."""
+
+    path: str
+    """POSIX path relative to the host root."""
+    kind: str
+    """skill, doc, module, test or path (other text files such as metadata JSON)."""
+    title: str
+    text: str
+
+
+@dataclass(frozen=True)
+class HostItem:
+    """One pull request or issue of the host repository."""
+
+    number: int
+    kind: str
+    """pr or issue."""
+    title: str
+    body: str = ""
+    state: str = "open"
+    """open, draft, merged or closed (closed without merge)."""
+    url: str = ""
+    labels: tuple[str, ...] = ()
+    updated_at: str = ""
+
+    @property
+    def is_open(self) -> bool:
+        return self.state in _OPEN_STATES
+
+
+@dataclass(frozen=True)
+class _Entry:
+    """A retrievable unit: a document or a PR/issue, with its token set."""
+
+    kind: str
+    ref: str
+    state: str | None
+    terms: frozenset[str]
+
+
+@dataclass(frozen=True)
+class HostIndex:
+    """A host project ready to map findings onto: its files, PRs/issues and BM25 index."""
+
+    name: str
+    documents: tuple[HostDocument, ...]
+    items: tuple[HostItem, ...]
+    repo: str | None = None
+    """owner/name on GitHub; PR/issue refs of this repo are written `#N`."""
+    root: Path | None = None
+    default_branch: str = "main"
+    head_sha: str = ""
+    _entries: tuple[_Entry, ...] = field(default=(), repr=False, compare=False)
+    _idf: Mapping[str, float] = field(default_factory=dict, repr=False, compare=False)
+    _bm25: Any = field(default=None, repr=False, compare=False)
+
+    def counts(self) -> dict[str, int]:
+        """Number of documents per kind plus PRs and issues."""
+        counted = Counter(doc.kind for doc in self.documents)
+        counted.update(item.kind for item in self.items)
+        return dict(sorted(counted.items()))
+
+    def open_items(self) -> list[HostItem]:
+        """Open and draft PRs/issues, newest number first."""
+        return sorted((i for i in self.items if i.is_open), key=lambda i: -i.number)
+
+
+# --- tokenising -----------------------------------------------------------------------
+
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_WORD = re.compile(r"[a-z0-9]+")
+_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+_STOP_EN_WORDS = (
+    "a an and are as at be been but by can do does for from has have how if in into is it "
+    "its may more must no not of on one only or our per same so than that the their then "
+    "there these they this those to up use used using via was we were what when which will "
+    "with without also each all any new should add adds added docs md py json"
+)
+_STOP_EN = frozenset(_STOP_EN_WORDS.split())
+_STOP_ZH_WORDS = "我们 以及 一个 进行 可以 不是 没有 这个 这些 如果 因为 所以 需要 已经 以后 之后"
+_STOP_ZH = frozenset(_STOP_ZH_WORDS.split())
+# Chinese words that bridge to the English vocabulary of a host written in English.
+_GLOSSARY: Mapping[str, str] = {
+    "投机": "speculative", "解码": "decoding", "草稿": "draft", "草拟": "draft",
+    "验证": "verification", "缓存": "cache", "卸载": "offload", "预取": "prefetch",
+    "显存": "memory", "内存": "memory", "专家": "expert", "量化": "quantization",
+    "稀疏": "sparsity", "调度": "schedule", "流水线": "pipeline", "并行": "parallel",
+    "内核": "kernel", "算子": "kernel", "编译": "compiler", "融合": "fusion",
+    "基准": "benchmark", "评测": "evaluation", "质量": "quality", "门槛": "gate",
+    "门禁": "gate", "预算": "budget", "成本": "cost", "搜索": "search", "候选": "candidate",
+    "策略": "policy", "回滚": "rollback", "状态": "state", "递归": "recurrent",
+    "语音": "speech", "流式": "streaming", "首包": "ttfp", "断流": "underrun",
+    "尾延迟": "tail latency", "延迟": "latency", "吞吐": "throughput", "扩散": "diffusion",
+    "蒸馏": "distillation", "技能": "skill", "知识": "knowledge", "持出": "holdout",
+    "冻结": "frozen", "交错": "interleaved", "配对": "paired", "复现": "reproduction",
+    "正确性": "correctness", "等价": "equivalence", "漂移": "drift", "失败": "failure",
+    "反例": "counterexample", "启动器": "launcher", "覆盖": "coverage", "接受": "acceptance",
+    "重放": "replay", "检查点": "checkpoint", "分块": "chunk", "生命周期": "lifecycle",
+    "重置": "reset", "优化": "optimization", "闭环": "closed loop", "具身": "embodied",
+    "视频": "video", "图像": "image", "分母": "denominator", "方差": "variance",
+}  # fmt: skip
+
+
+@functools.cache
+def _jieba() -> Any:
+    """Import and initialise jieba once (it loads a ~1 s dictionary)."""
+    import jieba  # type: ignore[import-untyped]
+
+    jieba.setLogLevel(logging.WARNING)
+    jieba.initialize()
+    return jieba
+
+
+def _stem(word: str) -> str:
+    """A light English stemmer: enough to join cache/caches/cached, draft/drafts."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    for suffix, keep in (("ing", 3), ("ed", 4), ("es", 3), ("s", 3)):
+        if word.endswith(suffix) and len(word) - len(suffix) >= keep:
+            if suffix == "s" and word.endswith(("ss", "us", "is", "as")):
+                break
+            word = word[: -len(suffix)]
+            break
+    return word[:-1] if len(word) > 4 and word.endswith("e") else word
+
+
+def _english(text: str) -> list[tuple[str, str]]:
+    split = _CAMEL.sub(r"\1 \2", text).lower()
+    pairs = []
+    for word in _WORD.findall(split):
+        if len(word) < 2 or word.isdigit() or word in _STOP_EN:
+            continue
+        pairs.append((_stem(word), word))
+    return pairs
+
+
+def _chinese(run: str) -> list[tuple[str, str]]:
+    pairs = [(w, w) for w in _jieba().lcut_for_search(run) if len(w) > 1 and w not in _STOP_ZH]
+    for zh, en in _GLOSSARY.items():
+        if zh in run:
+            pairs.extend(_english(en))
+    return pairs
+
+
+def _token_pairs(text: str) -> list[tuple[str, str]]:
+    """(stem, surface) pairs of bilingual text, in order."""
+    pairs = _english(_CJK_RUN.sub(" ", text))
+    for run in _CJK_RUN.findall(text):
+        pairs.extend(_chinese(run))
+    return pairs
+
+
+def tokenize(text: str) -> list[str]:
+    """Index terms of bilingual text: English words lower-cased and lightly stemmed,
+    Chinese segmented with jieba (plus English glossary terms for known Chinese words)."""
+    return [stem for stem, _ in _token_pairs(text)]
+
+
+# --- building the index -------------------------------------------------------------
+
+
+def _document_tokens(doc: HostDocument) -> list[str]:
+    """Path and heading words count twice: a file named after a mechanism is about it."""
+    headings = "\n".join(line for line in doc.text.splitlines() if line.startswith("#"))
+    emphasis = tokenize(doc.path.replace("/", " ") + " " + doc.title + " " + headings)
+    return emphasis * 2 + tokenize(doc.text)
+
+
+def _item_tokens(item: HostItem) -> list[str]:
+    return tokenize(item.title) * 2 + tokenize(" ".join(item.labels) + " " + item.body)
+
+
+def _build_entries(
+    documents: Sequence[HostDocument], items: Sequence[HostItem]
+) -> tuple[list[_Entry], list[list[str]]]:
+    entries: list[_Entry] = []
+    corpus: list[list[str]] = []
+    for doc in documents:
+        tokens = _document_tokens(doc)
+        entries.append(_Entry(doc.kind, doc.path, None, frozenset(tokens)))
+        corpus.append(tokens)
+    for item in items:
+        tokens = _item_tokens(item)
+        entries.append(_Entry(item.kind, f"#{item.number}", item.state, frozenset(tokens)))
+        corpus.append(tokens)
+    return entries, corpus
+
+
+def _idf(entries: Sequence[_Entry]) -> dict[str, float]:
+    df: Counter[str] = Counter()
+    for entry in entries:
+        df.update(entry.terms)
+    total = len(entries)
+    return {t: math.log(1 + (total - n + 0.5) / (n + 0.5)) for t, n in df.items()}
+
+
+def build_host_index(
+    name: str,
+    documents: Iterable[HostDocument],
+    items: Iterable[HostItem] = (),
+    *,
+    repo: str | None = None,
+    root: Path | None = None,
+    default_branch: str = "main",
+    head_sha: str = "",
+) -> HostIndex:
+    """Build the host index (and its one BM25 retriever) from in-memory documents."""
+    docs = tuple(sorted(documents, key=lambda d: d.path))
+    its = tuple(sorted(items, key=lambda i: (i.kind, i.number)))
+    entries, corpus = _build_entries(docs, its)
+    retriever = None
+    if corpus:
+        retriever = bm25s.BM25()
+        retriever.index([tokens or ["_empty_"] for tokens in corpus], show_progress=False)
+    return HostIndex(
+        name=name,
+        documents=docs,
+        items=its,
+        repo=repo,
+        root=root,
+        default_branch=default_branch,
+        head_sha=head_sha,
+        _entries=tuple(entries),
+        _idf=_idf(entries),
+        _bm25=retriever,
+    )
+
+
+# --- mapping findings ----------------------------------------------------------------
+
+
+def _finding_queries(finding: Finding) -> tuple[list[tuple[str, str]], set[str]]:
+    """The ranking query (name, mechanism, tag terms, why) and the mechanism core terms."""
+    tag_terms = [term for tags in finding.tags.values() for tag in tags for term in tag.terms]
+    mechanisms = [tag.value.replace("-", " ") for tag in finding.tags.get("mechanism", [])]
+    core_text = " ".join([finding.name, finding.mechanism, *tag_terms, *mechanisms])
+    core = _token_pairs(core_text)
+    return core + _token_pairs(finding.why), {stem for stem, _ in core}
+
+
+def _coverage(index: HostIndex, entry: _Entry, core: set[str]) -> tuple[float, int]:
+    """idf-weighted share of the core terms found in the entry; unknown terms weigh most."""
+    unknown = math.log(1 + (len(index._entries) + 0.5) / 0.5)
+    total = sum(index._idf.get(t, unknown) for t in core)
+    matched = [t for t in core if t in entry.terms]
+    if not total:
+        return 0.0, 0
+    return sum(index._idf[t] for t in matched) / total, len(matched)
+
+
+def _reason(entry: _Entry, query: Sequence[tuple[str, str]], coverage: float) -> str:
+    seen: dict[str, str] = {}
+    for stem, surface in query:
+        if stem in entry.terms and stem not in seen:
+            seen[stem] = surface
+    words = ", ".join(list(seen.values())[:8])
+    return f"matched: {words} (coverage {coverage:.2f})"
+
+
+def _ranked(index: HostIndex, finding: Finding) -> list[tuple[TouchPoint, float, int]]:
+    query, core = _finding_queries(finding)
+    stems = list(dict.fromkeys(stem for stem, _ in query))
+    if index._bm25 is None or not stems:
+        return []
+    scores = index._bm25.get_scores(stems)
+    ranked = []
+    for entry, score in zip(index._entries, scores, strict=True):
+        if score <= 0:
+            continue
+        coverage, matched = _coverage(index, entry, core)
+        point = TouchPoint(
+            kind=entry.kind,
+            ref=entry.ref,
+            reason=_reason(entry, query, coverage),
+            score=round(float(score), 3),
+            state=entry.state,
+        )
+        ranked.append((point, coverage, matched))
+    ranked.sort(key=lambda row: (-row[0].score, row[0].ref))
+    return ranked
+
+
+def _relation(finding: Finding, top: Sequence[tuple[TouchPoint, float, int]]) -> str:
+    if finding.recommendation in (Recommendation.DEFER, Recommendation.COUNTEREXAMPLE):
+        return "not-recommended"
+    if not top:
+        return "not-recommended"
+    strong = [p for p, cov, n in top if cov >= _STRONG_COVERAGE and n >= _STRONG_TERMS]
+    if any(p.state in _OPEN_STATES for p in strong):
+        return "open-issue-pr"
+    if any(p.kind in _PATH_KINDS or p.state == "merged" for p in strong):
+        return "existing-capability"
+    return "extensible-gap"
+
+
+def map_finding(index: HostIndex, finding: Finding, *, k: int = 3) -> tuple[list[TouchPoint], str]:
+    """The k best touch points of a finding in the host, and its relation label.
+
+    Relation: `open-issue-pr` when an open/draft PR or issue covers the mechanism strongly,
+    `existing-capability` when a doc, skill, module or merged PR does, `extensible-gap` for
+    weaker partial matches (the nearest path is always among the touch points, as the place
+    to extend), `not-recommended` when the finding is 暂缓/反例 or nothing matches.
+    """
+    ranked = _ranked(index, finding)
+    top = ranked[:k]
+    relation = _relation(finding, top)
+    points = [point for point, _, _ in top]
+    if relation == "extensible-gap" and not any(p.kind in _PATH_KINDS for p in points):
+        nearest = next((p for p, _, _ in ranked if p.kind in _PATH_KINDS), None)
+        if nearest is not None:
+            points = [*points[: k - 1], nearest]
+    return points, relation
+
+
+def map_findings(index: HostIndex, findings: Iterable[Finding], *, k: int = 3) -> list[Finding]:
+    """Copies of the findings with touch points and relation filled in from the host."""
+    mapped = []
+    for finding in findings:
+        points, relation = map_finding(index, finding, k=k)
+        mapped.append(finding.model_copy(update={"touch_points": points, "relation": relation}))
+    return mapped
+
+
+# --- references ----------------------------------------------------------------------
+
+_REPO = re.compile(r"^[A-Za-z0-9](?:[A-Za-z0-9-]*)/[A-Za-z0-9._-]+$")
+_BARE_REF = re.compile(r"(?<![\w/#&.\-])#(\d+)(?![\w-])")
+
+
+def _check_repo(repo: str) -> str:
+    if not _REPO.match(repo):
+        raise ValueError(f"repository {repo!r} is not of the form owner/name")
+    return repo
+
+
+def format_ref(repo: str, number: int, host_repo: str) -> str:
+    """`#N` for the host's own PR/issue, `owner/repo#N` for any other repository's."""
+    if _check_repo(repo).lower() == _check_repo(host_repo).lower():
+        return f"#{number}"
+    return f"{repo}#{number}"
+
+
+def qualify_bare_refs(text: str, repo: str, host_repo: str) -> str:
+    """Rewrite bare `#N` in text about `repo` as `repo#N` unless `repo` is the host.
+
+    On GitHub a bare `#125` links to the host's own #125, so a PR of another project
+    must always carry its owner/name. Refs already qualified, HTML entities and URL
+    fragments are left alone; the rewrite is idempotent.
+    """
+    if _check_repo(repo).lower() == _check_repo(host_repo).lower():
+        return text
+    return _BARE_REF.sub(lambda m: f"{repo}#{m.group(1)}", text)
+
+
+# --- the I/O edge: git and files ------------------------------------------------------
+
+
+def _git(root: Path, *args: str) -> str:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), *args], capture_output=True, text=True, check=False
+        )
+    except OSError as exc:
+        raise SourceError(f"cannot run git: {exc}; install git", source="git") from exc
+    if done.returncode != 0:
+        raise SourceError(f"git {' '.join(args)} failed: {done.stderr.strip()}", source="git")
+    return done.stdout
+
+
+def _check_checkout(root: Path) -> None:
+    if not root.is_dir():
+        raise ConfigError(
+            "host path does not exist or is not a folder; pass --host or set host_path",
+            path=str(root),
+        )
+    probe = subprocess.run(
+        ["git", "-C", str(root), "rev-parse", "--show-toplevel"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if probe.returncode != 0:
+        raise ConfigError(
+            "host path is not a git repository; point --host at a checkout", path=str(root)
+        )
+
+
+def _default_branch(root: Path) -> str:
+    """origin's default branch when known, else the checked-out branch, else HEAD."""
+    try:
+        return (
+            _git(root, "symbolic-ref", "--short", "refs/remotes/origin/HEAD")
+            .strip()
+            .removeprefix("origin/")
+        )
+    except SourceError:
+        pass
+    try:
+        return _git(root, "symbolic-ref", "--short", "HEAD").strip()
+    except SourceError:
+        return "HEAD"
+
+
+def _branch_sha(root: Path, branch: str) -> str:
+    for ref in (f"refs/heads/{branch}", f"refs/remotes/origin/{branch}", branch):
+        try:
+            return _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").strip()
+        except SourceError:
+            continue
+    raise SourceError(f"no commit found for branch {branch!r}", source="git")
+
+
+def check_host_sha(root: Path, expected: str) -> tuple[bool, str]:
+    """Re-read the default-branch HEAD right before publishing.
+
+    Returns (unchanged, current SHA); `expected` may be an abbreviated SHA. When the branch
+    moved, callers map the findings again or say so in the report header.
+    """
+    _check_checkout(root)
+    current = _branch_sha(root, _default_branch(root))
+    same = bool(expected) and current.lower().startswith(expected.strip().lower())
+    return same, current
+
+
+def _kind_of(path: str) -> str | None:
+    pure = Path(path)
+    name, suffix = pure.name, pure.suffix.lower()
+    if name.upper() == "SKILL.MD" or (suffix == ".md" and "skills" in pure.parts):
+        return "skill"
+    if suffix in _CODE_SUFFIXES:
+        is_test = "tests" in pure.parts or name.startswith("test_") or name.endswith("_test.py")
+        return "test" if is_test else "module"
+    if suffix in {".md", ".rst", ".txt"}:
+        return "doc"
+    return "path" if suffix in _TEXT_SUFFIXES else None
+
+
+def _title_of(path: str, text: str) -> str:
+    for line in text.splitlines()[:40]:
+        stripped = line.strip()
+        if stripped.startswith(("name:", "title:")):
+            return stripped.split(":", 1)[1].strip().strip("\"'")
+        if stripped.startswith("# "):
+            return stripped[2:].strip()
+        if stripped.startswith(('"""', "'''")) and len(stripped) > 3:
+            return stripped.strip("\"' ")
+    return Path(path).stem
+
+
+def _read_documents(root: Path) -> list[HostDocument]:
+    listed = _git(root, "ls-files", "-z").split("\0")
+    documents = []
+    for rel in filter(None, listed):
+        kind = _kind_of(rel)
+        path = root / rel
+        if kind is None or not path.is_file() or path.stat().st_size > _MAX_FILE_BYTES:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            log.debug("skipping non-UTF-8 host file %s", rel)
+            continue
+        documents.append(HostDocument(rel, kind, _title_of(rel, text), text))
+    return documents
+
+
+def _state_of(raw: Mapping[str, Any], is_pr: bool) -> str:
+    if is_pr and raw.get("merged_at"):
+        return "merged"
+    if raw.get("state") == "open":
+        return "draft" if raw.get("draft") else "open"
+    return "closed"
+
+
+def parse_host_items(
+    pulls: Iterable[Mapping[str, Any]], issues: Iterable[Mapping[str, Any]]
+) -> list[HostItem]:
+    """HostItems from GitHub REST list payloads; issues that are PRs are skipped."""
+    items = []
+    for raw, is_pr in [(p, True) for p in pulls] + [(i, False) for i in issues]:
+        if not is_pr and "pull_request" in raw:
+            continue
+        labels = tuple(
+            str(label.get("name", "")) if isinstance(label, Mapping) else str(label)
+            for label in raw.get("labels") or ()
+        )
+        items.append(
+            HostItem(
+                number=int(raw["number"]),
+                kind="pr" if is_pr else "issue",
+                title=str(raw.get("title") or ""),
+                body=str(raw.get("body") or ""),
+                state=_state_of(raw, is_pr),
+                url=str(raw.get("html_url") or ""),
+                labels=labels,
+                updated_at=str(raw.get("updated_at") or ""),
+            )
+        )
+    return items
+
+
+def load_host_index(
+    root: Path,
+    *,
+    repo: str | None = None,
+    pulls: Sequence[Mapping[str, Any]] = (),
+    issues: Sequence[Mapping[str, Any]] = (),
+) -> HostIndex:
+    """Index a local checkout (tracked files) plus its PRs/issues, pinned at the default
+    branch's HEAD SHA."""
+    root = Path(root)
+    _check_checkout(root)
+    branch = _default_branch(root)
+    name = repo.split("/", 1)[1] if repo else root.resolve().name
+    return build_host_index(
+        name,
+        _read_documents(root),
+        parse_host_items(pulls, issues),
+        repo=_check_repo(repo) if repo else None,
+        root=root,
+        default_branch=branch,
+        head_sha=_branch_sha(root, branch),
+    )

@@ -1,0 +1,425 @@
+"""The daily pipeline: collect → resolve → extract → classify → decide → assess → map →
+compose → review → publish.
+
+Each stage is a plain function of the stage's module; this module only runs them in
+order, records every run and stage in the store (start, end, counts, errors per source)
+and keeps each stage's writes in one transaction. A crash mid-run leaves the store as the
+last finished stage left it; running again finishes the work without duplicates, and a
+second run on the same day writes the same report (the cut-off of the first run is kept).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date, datetime, time, timedelta
+from pathlib import Path
+from typing import Any
+
+from . import assess as assess_stage
+from . import classify as classify_stage
+from . import collect as collect_stage
+from . import compose, extract, history, hostmap, identity
+from .config import Settings
+from .families import FamilyIndex
+from .models import Coverage, Finding, Project, Report, Snapshot, Source
+from .render.markdown import BEIJING, render_markdown
+from .store import Store
+from .taxonomy import Taxonomy, load_taxonomy
+
+__all__ = ["DailyResult", "STAGES", "SAMPLE_DATE", "default_cutoff", "run_daily"]
+
+log = logging.getLogger(__name__)
+
+STAGES = (
+    "collect",
+    "resolve",
+    "extract",
+    "classify",
+    "decide",
+    "assess",
+    "map",
+    "compose",
+    "review",
+    "publish",
+)
+SAMPLE_DATE = date(2026, 8, 23)
+"""The day the bundled sample stands on: the morning after its newest evidence."""
+
+Progress = Callable[[str, str], None]
+
+
+@dataclass
+class DailyResult:
+    report: Report
+    markdown: str
+    path: Path | None
+    run_id: int
+    counts: dict[str, dict[str, Any]] = field(default_factory=dict)
+    health: dict[str, str] = field(default_factory=dict)
+    review: Any = None
+    blocking: int = 0
+    published: Any = None
+
+
+def default_cutoff(day: date) -> datetime:
+    """08:30 Beijing time on `day`: the house cut-off of a morning report."""
+    return datetime.combine(day, time(8, 30), tzinfo=BEIJING)
+
+
+class _Run:
+    """Records stages of one run in the store."""
+
+    def __init__(self, store: Store, run_id: int, progress: Progress | None):
+        self.store, self.run_id, self.progress = store, run_id, progress
+        self.counts: dict[str, dict[str, Any]] = {}
+
+    @contextmanager
+    def stage(self, name: str) -> Iterator[dict[str, Any]]:
+        if self.progress:
+            self.progress(name, "start")
+        stage_id = self.store.start_stage(self.run_id, name)
+        counts: dict[str, Any] = {}
+        try:
+            yield counts
+        except Exception as exc:
+            self.store.end_stage(stage_id, "failed", counts, {"error": f"{type(exc).__name__}: {exc}"})
+            raise
+        errors = counts.pop("errors", {})
+        self.store.end_stage(stage_id, "ok" if not errors else "partial", counts, errors)
+        self.counts[name] = counts
+        if self.progress:
+            self.progress(name, "done")
+
+
+def _primary_source(project: Project, by_key: dict[str, Source]) -> Source | None:
+    if project.key in by_key:
+        return by_key[project.key]
+    for key in project.sources:
+        if key in by_key:
+            return by_key[key]
+    return None
+
+
+def _latest(snapshots: list[Snapshot]) -> Snapshot | None:
+    return snapshots[0] if snapshots else None
+
+
+def _where(source: Source, snapshot: Snapshot | None) -> str:
+    name = source.key.split(":", 1)[1]
+    if snapshot is None:
+        return source.url
+    if source.key.startswith("gh:"):
+        full = source.url.removeprefix("https://github.com/") or name
+        return f"{full}@{snapshot.version}:README.md"
+    return snapshot.url or source.url
+
+
+def _candidate(
+    project: Project, source: Source, snapshot: Snapshot | None, taxonomy: Taxonomy, day: date
+) -> Finding:
+    text = "\n".join(part for part in (source.summary, source.text) if part)
+    tags = classify_stage.classify(taxonomy, source.title or project.name, text)
+    claims = extract.extract_claims(source.text, where=_where(source, snapshot)) if source.text else []
+    pinned = snapshot.model_copy(update={"meta": {**snapshot.meta, "created_at": _created(source)}}) if snapshot else None
+    return Finding(
+        project_key=project.key,
+        name=project.name,
+        date=day,
+        url=source.url,
+        snapshot=pinned,
+        mechanism=source.summary or source.title,
+        tags=tags,
+        rsi_target=classify_stage.classify_target(taxonomy, source.title, text),
+        claims=claims,
+    )
+
+
+def _created(source: Source) -> str | None:
+    return source.created_at.isoformat() if source.created_at else None
+
+
+def _kept_cutoff(store: Store, day: date, language: str) -> datetime | None:
+    """The cut-off of an earlier run the same day, so a re-run writes the same report."""
+    kept = store.load_report_data(day, language)
+    value = kept.get("cutoff") if kept else None
+    return datetime.fromisoformat(value) if value else None
+
+
+def _collect(run: _Run, store: Store, settings: Settings, cutoff: datetime, sample: bool) -> dict[str, str]:
+    with run.stage("collect") as counts:
+        if sample:
+            summary = collect_stage.collect_sample(store, now=cutoff)
+        else:
+            since = cutoff - timedelta(hours=48)
+            summary = collect_stage.collect(store, settings, since=since, until=cutoff)
+        health = summary.health()
+        counts.update(summary.counts())
+        failed = {name: state for name, state in health.items() if state != "ok"}
+        if failed:
+            counts["errors"] = failed
+    return health
+
+
+def _resolve(run: _Run, store: Store, settings: Settings) -> list[Project]:
+    with run.stage("resolve") as counts:
+        sources = store.load_sources()
+        aliases = store.load_aliases()
+        if settings.extra.get("aliases_file"):
+            aliases |= identity.load_aliases_file(Path(str(settings.extra["aliases_file"])))
+        known = {project.key: project for project in store.load_projects()}
+        projects = identity.resolve(sources, aliases, known)
+        with store.transaction() as conn:
+            for project in projects:
+                store.save_project(conn, project)
+        counts.update(sources=len(sources), projects=len(projects))
+    return projects
+
+
+def _extract(run: _Run, store: Store, projects: list[Project]) -> None:
+    with run.stage("extract") as counts:
+        by_key = {source.key: source for source in store.load_sources()}
+        added = 0
+        with store.transaction() as conn:
+            for project in projects:
+                source = _primary_source(project, by_key)
+                if source is None or not source.text:
+                    continue
+                snapshot = _latest(store.load_snapshots(source.key))
+                claims = extract.extract_claims(source.text, where=_where(source, snapshot))
+                added += store.save_claims(conn, source.key, snapshot.version if snapshot else "", claims)
+        counts["claims_added"] = added
+
+
+def _classify(
+    run: _Run, store: Store, projects: list[Project], taxonomy: Taxonomy, day: date
+) -> list[Finding]:
+    with run.stage("classify") as counts:
+        by_key = {source.key: source for source in store.load_sources()}
+        candidates = []
+        for project in projects:
+            source = _primary_source(project, by_key)
+            if source is None:
+                continue
+            snapshot = _latest(store.load_snapshots(source.key))
+            candidates.append(_candidate(project, source, snapshot, taxonomy, day))
+        counts["candidates"] = len(candidates)
+    return candidates
+
+
+def _decide(
+    run: _Run, store: Store, settings: Settings, candidates: list[Finding], day: date
+) -> tuple[list[Finding], list[Finding]]:
+    """Keep what is new (or a substantive update, by policy). Returns (kept, prior)."""
+    with run.stage("decide") as counts:
+        prior = store.load_findings(before=day)
+        projects = {project.key: project for project in store.load_projects()}
+        kept, tally = [], {"new": 0, "update": 0, "seen": 0, "historical": 0, "fork": 0}
+        for finding in candidates:
+            project = projects[finding.project_key]
+            if project.fork_of and not project.derivative:
+                tally["fork"] += 1
+                continue
+            snapshots = store.load_snapshots(finding.project_key)
+            created = finding.snapshot.meta.get("created_at") if finding.snapshot else None
+            decision = history.decide(
+                project,
+                snapshots,
+                [f for f in prior if f.project_key == project.key],
+                on=day,
+                policy=settings.policy,
+                created_at=datetime.fromisoformat(created) if created else None,
+            )
+            tally[decision.status] = tally.get(decision.status, 0) + 1
+            if decision.status in {"new", "historical"} or (
+                decision.status == "update" and settings.policy != "first-discovered"
+            ):
+                kept.append(finding.model_copy(update={"novelty": decision.novelty}))
+        counts.update(tally)
+    return kept, prior
+
+
+def _assess(
+    run: _Run, store: Store, kept: list[Finding], prior: list[Finding], cutoff: datetime
+) -> list[Finding]:
+    with run.stage("assess") as counts:
+        index = FamilyIndex()
+        for finding in prior:
+            index.add(finding)
+        assessed = []
+        for finding in kept:
+            related = [key for key, _score in index.related(finding) if key != finding.project_key]
+            finding = finding.model_copy(update={"related": related[:3]})
+            snapshots = store.load_snapshots(finding.project_key)
+            assessed.append(assess_stage.assess(finding, snapshots=snapshots, now=cutoff, prior=prior))
+        counts["assessed"] = len(assessed)
+    return assessed
+
+
+def _map(run: _Run, host: hostmap.HostIndex | None, findings: list[Finding]) -> list[Finding]:
+    with run.stage("map") as counts:
+        if host is None:
+            counts["skipped"] = "no host configured"
+            return findings
+        mapped = []
+        for finding in findings:
+            points, relation = hostmap.map_finding(host, finding)
+            mapped.append(finding.model_copy(update={"touch_points": points, "relation": relation}))
+        counts["mapped"] = len(mapped)
+    return mapped
+
+
+def load_host(settings: Settings, *, sample: bool, cache_dir: Path) -> hostmap.HostIndex | None:
+    """The host index: the bundled sample host, the configured checkout, or None."""
+    if sample:
+        from .sample.host import SAMPLE_HOST_REPO, build_sample_host, load_sample_items
+
+        root = cache_dir / "sample-host"
+        if not (root / ".git").exists():
+            build_sample_host(root)
+        pulls, issues = load_sample_items()
+        return hostmap.load_host_index(root, repo=SAMPLE_HOST_REPO, pulls=pulls, issues=issues)
+    if settings.host_path is None:
+        return None
+    return hostmap.load_host_index(settings.host_path, repo=settings.host_repo)
+
+
+def _compose(
+    run: _Run,
+    store: Store,
+    findings: list[Finding],
+    prior: list[Finding],
+    *,
+    cutoff: datetime,
+    host: hostmap.HostIndex | None,
+    health: dict[str, str],
+    taxonomy: Taxonomy,
+    language: str,
+) -> tuple[Report, str]:
+    with run.stage("compose") as counts:
+        rechecked, sha = (False, None)
+        if host is not None and host.root is not None:
+            rechecked, sha = hostmap.check_host_sha(host.root, host.head_sha)
+            if not rechecked:
+                log.warning("host default branch moved from %s to %s", host.head_sha, sha)
+        corrections = history.corrections(prior, findings)
+        coverage = Coverage(
+            sources=health,
+            queries=list(taxonomy.queries.github())[:3],
+            dedup_scope=len({f.project_key for f in prior}),
+            window_start=cutoff - timedelta(hours=48),
+            window_end=cutoff,
+        )
+        report = compose.build_report(
+            findings,
+            now=cutoff,
+            host_name=host.repo or host.name if host else None,
+            host_sha=(sha or host.head_sha) if host else None,
+            host_rechecked=rechecked,
+            coverage=coverage,
+            corrections=corrections,
+            language=language,
+        )
+        markdown = render_markdown(report, taxonomy)
+        with store.transaction() as conn:
+            for finding in report.findings:
+                store.save_finding(conn, finding)
+            data = {"cutoff": cutoff.isoformat(), "findings": [f.project_key for f in report.findings]}
+            store.save_report(conn, report.date, language, markdown, data)
+        counts.update(findings=len(report.findings), corrections=len(corrections))
+    return report, markdown
+
+
+def _review(run: _Run, store: Store, markdown: str, prior: list[Finding], host: hostmap.HostIndex | None) -> tuple[Any, int]:
+    from . import review
+
+    with run.stage("review") as counts:
+        result = review.review_report(
+            markdown,
+            history=prior,
+            aliases=store.load_aliases(),
+            host_repo=host.repo if host else None,
+        )
+        blocking = sum(1 for item in result.findings if item.severity == "blocking")
+        counts.update(findings=len(result.findings), blocking=blocking)
+    return result, blocking
+
+
+def _publish(run: _Run, store: Store, settings: Settings, report: Report, markdown: str, confirm: bool) -> Any:
+    import httpx
+
+    from . import publish
+
+    with run.stage("publish") as counts:
+        if not settings.index_issue:
+            counts["skipped"] = "no index issue configured (index_issue / --issue)"
+            return None
+        headers = {"Accept": "application/vnd.github+json"}
+        if settings.github_token:
+            headers["Authorization"] = f"Bearer {settings.github_token}"
+        with httpx.Client(base_url=settings.github_api_url, headers=headers, timeout=30) as client:
+            result = publish.publish_report(
+                client,
+                target=settings.index_issue,
+                markdown=markdown,
+                report_date=report.date,
+                store=store,
+                dry_run=not confirm,
+            )
+        counts["dry_run"] = not confirm
+    return result
+
+
+def run_daily(
+    store: Store,
+    settings: Settings,
+    *,
+    day: date,
+    sample: bool = False,
+    out: Path | None = None,
+    cutoff: datetime | None = None,
+    publish: bool = False,
+    confirm: bool = False,
+    cache_dir: Path | None = None,
+    progress: Progress | None = None,
+) -> DailyResult:
+    """Run every stage for `day` and write the report. See the module docstring."""
+    language = settings.language
+    cutoff = cutoff or _kept_cutoff(store, day, language) or default_cutoff(day)
+    run_id = store.start_run("daily --sample" if sample else "daily")
+    run = _Run(store, run_id, progress)
+    try:
+        health = _collect(run, store, settings, cutoff, sample)
+        projects = _resolve(run, store, settings)
+        _extract(run, store, projects)
+        taxonomy = load_taxonomy(settings.profile)
+        candidates = _classify(run, store, projects, taxonomy, day)
+        kept, prior = _decide(run, store, settings, candidates, day)
+        assessed = _assess(run, store, kept, prior, cutoff)
+        host = load_host(settings, sample=sample, cache_dir=cache_dir or Path(".radar-cache"))
+        mapped = _map(run, host, assessed)
+        report, markdown = _compose(
+            run, store, mapped, prior, cutoff=cutoff, host=host, health=health, taxonomy=taxonomy, language=language
+        )
+        path = out or settings.reports_dir / f"{day.isoformat()}.md"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(markdown, encoding="utf-8")
+        review_result, blocking = _review(run, store, markdown, prior, host)
+        published = _publish(run, store, settings, report, markdown, confirm) if publish else None
+    except BaseException as exc:
+        store.end_run(run_id, "failed", {"error": f"{type(exc).__name__}: {exc}", "stages": run.counts})
+        raise
+    store.end_run(run_id, "ok", {"stages": run.counts})
+    return DailyResult(
+        report=report,
+        markdown=markdown,
+        path=path,
+        run_id=run_id,
+        counts=run.counts,
+        health=health,
+        review=review_result,
+        blocking=blocking,
+        published=published,
+    )

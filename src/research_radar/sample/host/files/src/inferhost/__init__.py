@@ -1,0 +1,1 @@
+"""inferhost: paired inference benchmarks, budgets and quality gates."""

@@ -1,0 +1,116 @@
+from __future__ import annotations
+
+from datetime import UTC, date, datetime
+from pathlib import Path
+
+import pytest
+from sqlalchemy import create_engine, func, inspect, select, text
+
+from research_radar.errors import StorageError
+from research_radar.models import Claim, ClaimKind, Finding, Metric, Snapshot, Source, SourceKind
+from research_radar.store import Store, findings, open_store, raw_responses
+
+
+def _source(key: str = "gh:neroued/ninfer") -> Source:
+    return Source(key=key, kind=SourceKind.REPO, url="https://github.com/Neroued/ninfer", title="ninfer")
+
+
+def test_open_creates_schema_with_alembic_version(db_path: Path) -> None:
+    open_store(str(db_path))
+    engine = create_engine(f"sqlite:///{db_path}")
+    tables = set(inspect(engine).get_table_names())
+    assert {"runs", "stage_runs", "sources", "snapshots", "findings", "alembic_version"} <= tables
+    with engine.connect() as conn:
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0001"
+
+
+def test_reopening_keeps_rows(db_path: Path) -> None:
+    store = open_store(str(db_path))
+    with store.transaction() as conn:
+        store.save_source(conn, _source())
+    again = open_store(str(db_path))
+    assert [s.key for s in again.load_sources()] == ["gh:neroued/ninfer"]
+
+
+def test_sqlalchemy_url_accepted(tmp_path: Path) -> None:
+    store = open_store(f"sqlite:///{tmp_path / 'x.db'}")
+    assert store.load_sources() == []
+
+
+def test_not_a_store_gives_clear_error(tmp_path: Path) -> None:
+    bad = tmp_path / "notes.db"
+    bad.write_text("this is not a database", encoding="utf-8")
+    with pytest.raises(StorageError, match="cannot open the store"):
+        open_store(str(bad))
+
+
+def test_failed_transaction_leaves_nothing(store: Store) -> None:
+    with pytest.raises(RuntimeError), store.transaction() as conn:
+        store.save_source(conn, _source())
+        raise RuntimeError("crash mid-stage")
+    assert store.load_sources() == []
+
+
+def test_saving_twice_does_not_duplicate(store: Store) -> None:
+    finding = Finding(project_key="gh:a/b", name="b", date=date(2026, 11, 30))
+    claim = Claim(kind=ClaimKind.PERFORMANCE, text="3.2x", metrics=[Metric(name="speedup", value=3.2, unit="x")])
+    for _ in range(2):
+        with store.transaction() as conn:
+            store.save_source(conn, _source())
+            store.save_snapshot(conn, Snapshot(source_key="gh:neroued/ninfer", version="5ea3242a"))
+            store.save_finding(conn, finding)
+            store.save_claims(conn, "gh:neroued/ninfer", "5ea3242a", [claim])
+            store.save_raw(conn, "github", "/repos/a/b", b"{}")
+    with store.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(findings)).scalar() == 1
+        assert conn.execute(select(func.count()).select_from(raw_responses)).scalar() == 1
+    assert len(store.load_snapshots("gh:neroued/ninfer")) == 1
+    assert len(store.load_claims("gh:neroued/ninfer")) == 1
+
+
+def test_raw_responses_are_compressed_and_read_back(store: Store) -> None:
+    body = b'{"full_name": "Neroued/ninfer"}' * 50
+    with store.transaction() as conn:
+        assert store.save_raw(conn, "github", "/repos/neroued/ninfer", body, etag='"abc"')
+    kept = store.load_raw("github", "/repos/neroued/ninfer")
+    assert kept is not None and kept["body"] == body and kept["etag"] == '"abc"'
+    with store.engine.connect() as conn:
+        stored = conn.execute(select(raw_responses.c.body)).scalar()
+    assert stored is not None and len(stored) < len(body)
+
+
+def test_runs_and_stages_are_recorded(store: Store) -> None:
+    run = store.start_run("daily")
+    stage = store.start_stage(run, "collect")
+    store.end_stage(stage, "partial", {"repos": 3}, {"arxiv": "timeout"})
+    store.end_run(run, "ok", {})
+    [recorded] = store.load_runs()
+    assert recorded["status"] == "ok"
+    assert recorded["stages"][0]["counts"] == {"repos": 3}
+    assert recorded["stages"][0]["errors"] == {"arxiv": "timeout"}
+
+
+def test_cursor_and_health(store: Store) -> None:
+    with store.transaction() as conn:
+        store.save_cursor(conn, "github", "q1", "2026-11-29")
+        store.save_cursor(conn, "github", "q1", "2026-11-30")
+        store.save_health(conn, "arxiv", ok=False, error="timeout")
+    assert store.load_cursor("github", "q1") == "2026-11-30"
+    assert store.load_health()["arxiv"]["status"] == "failed"
+
+
+def test_findings_filtered_by_day(store: Store) -> None:
+    with store.transaction() as conn:
+        for day in (date(2026, 10, 30), date(2026, 10, 31)):
+            store.save_finding(conn, Finding(project_key="gh:a/b", name="b", date=day), origin="import:x")
+    assert [f.date for f in store.load_findings(before=date(2026, 10, 31))] == [date(2026, 10, 30)]
+    assert len(store.load_findings(on=date(2026, 10, 31))) == 1
+    assert store.load_finding_rows()[0]["origin"] == "import:x"
+
+
+def test_report_data_round_trip(store: Store) -> None:
+    cutoff = datetime(2026, 11, 30, 0, 30, tzinfo=UTC)
+    with store.transaction() as conn:
+        store.save_report(conn, cutoff.date(), "zh", "# r", {"cutoff": cutoff.isoformat()})
+    assert store.load_report(cutoff.date()) == "# r"
+    assert store.load_report_data(cutoff.date()) == {"cutoff": cutoff.isoformat()}

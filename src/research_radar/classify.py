@@ -131,53 +131,70 @@ def classify_flags(taxonomy: Taxonomy, title: str, text: str = "") -> list[Tag]:
 
 def classify_dimension(dimension: Dimension, title: str, text: str = "") -> list[Tag]:
     """Tags of one dimension, best first."""
-    if dimension.requires and not _any_match(dimension.requires, title, text):
+    title_text, body_text = _Text.of(title), _Text.of(text)
+    if dimension.requires and not (
+        _matches(dimension.requires, title_text) or _matches(dimension.requires, body_text)
+    ):
         return []
-    scored = [_score(dimension.id, value, title, text) for value in dimension.values]
-    tags = [tag for tag in scored if tag.terms and tag.confidence >= dimension.min_confidence]
-    tags = _pick(dimension, tags)
+    scored = [_score(dimension.id, value, title_text, body_text) for value in dimension.values]
+    kept = [(tag, score) for tag, score in scored if tag.terms]
+    tags = _pick(dimension, [(t, s) for t, s in kept if t.confidence >= dimension.min_confidence])
     if not tags and dimension.default is not None:
         tags = [Tag(dimension=dimension.id, value=dimension.default, terms=[], confidence=0.0)]
     return tags
 
 
-def _pick(dimension: Dimension, tags: list[Tag]) -> list[Tag]:
+@dataclass(frozen=True)
+class _Text:
+    """A text and its lower-case form (to skip rules whose literal is absent)."""
+
+    raw: str
+    lower: str
+
+    @classmethod
+    def of(cls, text: str) -> _Text:
+        return cls(text, text.lower())
+
+
+def _pick(dimension: Dimension, scored: list[tuple[Tag, float]]) -> list[Tag]:
     order = {value_id: index for index, value_id in enumerate(dimension.value_ids)}
-    if not tags:
+    if not scored:
         return []
     if dimension.ordered and not dimension.multi:
-        return [max(tags, key=lambda tag: order[tag.value])]
-    ranked = sorted(tags, key=lambda tag: (-tag.confidence, order[tag.value]))
+        return [max((tag for tag, _ in scored), key=lambda tag: order[tag.value])]
+    ranked = sorted(scored, key=lambda pair: (-pair[1], order[pair[0].value]))
     if not dimension.multi:
-        return ranked[:1]
-    floor = _score_of(ranked[0].confidence) * RELATIVE_CUTOFF
-    return [tag for tag in ranked if _score_of(tag.confidence) >= floor]
+        return [ranked[0][0]]
+    floor = ranked[0][1] * RELATIVE_CUTOFF
+    return [tag for tag, score in ranked if score >= floor]
 
 
-def _score(dimension_id: str, value: Value, title: str, text: str) -> Tag:
+def _score(dimension_id: str, value: Value, title: _Text, body: _Text) -> tuple[Tag, float]:
     title_terms = _distinct(_matches(value.rules, title))
     body_counts: dict[str, int] = {}
-    body_text: dict[str, str] = {}
-    for match in _matches(value.rules, text):
+    body_terms: dict[str, str] = {}
+    for match in _matches(value.rules, body):
         key = match.text.casefold()
         body_counts[key] = body_counts.get(key, 0) + 1
-        body_text.setdefault(key, match.text)
+        body_terms.setdefault(key, match.text)
     score = TITLE_WEIGHT * len(title_terms)
     score += sum(min(1.0 + 0.25 * (count - 1), 1.5) for count in body_counts.values())
     score *= value.weight
     terms = list(title_terms.values())
-    terms += [term for key, term in body_text.items() if key not in title_terms]
-    return Tag(dimension=dimension_id, value=value.id, terms=terms, confidence=_confidence(score))
+    terms += [term for key, term in body_terms.items() if key not in title_terms]
+    tag = Tag(dimension=dimension_id, value=value.id, terms=terms, confidence=_confidence(score))
+    return tag, score
 
 
-def _matches(rules: tuple[Rule, ...], text: str) -> list[_Match]:
-    """Non-negated, non-overlapping matches of the rules, longest first."""
-    if not text:
+def _matches(rules: tuple[Rule, ...], text: _Text) -> list[_Match]:
+    """Non-negated, non-overlapping matches of the rules, in text order."""
+    if not text.raw:
         return []
     found = [
         _Match(hit.start(), hit.end(), hit.group())
         for rule in rules
-        for hit in rule.pattern.finditer(text)
+        if rule.needle in text.lower
+        for hit in rule.pattern.finditer(text.raw)
         if hit.end() > hit.start()
     ]
     found.sort(key=lambda match: (match.start - match.end, match.start))
@@ -185,12 +202,8 @@ def _matches(rules: tuple[Rule, ...], text: str) -> list[_Match]:
     for match in found:
         if all(match.end <= other.start or match.start >= other.end for other in kept):
             kept.append(match)
-    kept = [match for match in kept if not _negated(text, match.start)]
+    kept = [match for match in kept if not _negated(text.raw, match.start)]
     return sorted(kept, key=lambda match: match.start)
-
-
-def _any_match(rules: tuple[Rule, ...], title: str, text: str) -> bool:
-    return bool(_matches(rules, title) or _matches(rules, text))
 
 
 def _negated(text: str, start: int) -> bool:
@@ -211,8 +224,3 @@ def _distinct(matches: list[_Match]) -> dict[str, str]:
 
 def _confidence(score: float) -> float:
     return round(score / (score + CONFIDENCE_HALF), 3) if score > 0 else 0.0
-
-
-def _score_of(confidence: float) -> float:
-    """Inverse of `_confidence` (confidence < 1)."""
-    return CONFIDENCE_HALF * confidence / (1.0 - confidence) if confidence < 1.0 else float("inf")

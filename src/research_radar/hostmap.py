@@ -44,7 +44,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 RELATIONS = ("existing-capability", "open-issue-pr", "extensible-gap", "not-recommended")
-_STRONG_COVERAGE = 0.3
+_STRONG_COVERAGE = 0.15
 """Share of the mechanism query's idf weight an entry must match to count as covering it."""
 _STRONG_TERMS = 3
 _OPEN_STATES = frozenset({"open", "draft"})
@@ -127,12 +127,12 @@ class HostIndex:
 
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _WORD = re.compile(r"[a-z0-9]+")
-_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _STOP_EN_WORDS = (
     "a an and are as at be been but by can do does for from has have how if in into is it "
     "its may more must no not of on one only or our per same so than that the their then "
     "there these they this those to up use used using via was we were what when which will "
-    "with without also each all any new should add adds added docs md py json"
+    "with without also each all any new should add adds added docs md py json under across "
+    "between both while where whether other such after before given them then very model models"
 )
 _STOP_EN = frozenset(_STOP_EN_WORDS.split())
 _STOP_ZH_WORDS = "我们 以及 一个 进行 可以 不是 没有 这个 这些 如果 因为 所以 需要 已经 以后 之后"
@@ -156,6 +156,8 @@ _GLOSSARY: Mapping[str, str] = {
     "重放": "replay", "检查点": "checkpoint", "分块": "chunk", "生命周期": "lifecycle",
     "重置": "reset", "优化": "optimization", "闭环": "closed loop", "具身": "embodied",
     "视频": "video", "图像": "image", "分母": "denominator", "方差": "variance",
+    "配置": "configuration", "测量": "measurement", "服务": "serving", "请求": "request",
+    "实验": "experiment", "终止": "termination", "前缀": "prefix", "饱和": "saturation",
 }  # fmt: skip
 
 
@@ -183,9 +185,8 @@ def _stem(word: str) -> str:
 
 
 def _english(text: str) -> list[tuple[str, str]]:
-    split = _CAMEL.sub(r"\1 \2", text).lower()
     pairs = []
-    for word in _WORD.findall(split):
+    for word in _WORD.findall(text.lower()):
         if len(word) < 2 or word.isdigit() or word in _STOP_EN:
             continue
         pairs.append((_stem(word), word))

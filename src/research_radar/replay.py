@@ -209,6 +209,9 @@ def _repo_text(repo: dict[str, Any]) -> str:
 
 
 def _search_match(repo: dict[str, Any], terms: list[str]) -> bool:
+    """All terms must hold; forks are left out unless `fork:true` or `fork:only` (as GitHub)."""
+    if repo.get("fork") and not any(t.startswith("fork:") for t in terms):
+        return False
     text = _repo_text(repo)
     for term in terms:
         negate = term.startswith("-")

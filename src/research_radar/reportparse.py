@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import UTC, date, datetime, timedelta, timezone
 
 from markdown_it import MarkdownIt
 
@@ -20,7 +20,9 @@ __all__ = [
     "ParsedEvidence",
     "ParsedReport",
     "ParsedTable",
+    "BEIJING",
     "entry_name",
+    "find_repo",
     "find_urls",
     "parse_report",
     "split_reports",
@@ -38,10 +40,20 @@ _CUTOFF = re.compile(
     r"(?P<when>(?:20\d\d-\d\d-\d\d[ T])?\d{1,2}:\d{2}(?::\d{2})?)"
 )
 _HOST_SHA = re.compile(
-    r"(?:main|默认分支|default[- ]branch|host|宿主)[^0-9a-f\n]{0,24}(?P<sha>[0-9a-f]{7,40})(?![0-9a-f])",
+    r"(?:main|默认分支|default[- ]branch|host|宿主)[^0-9a-f\n]{0,24}"
+    r"(?P<sha>[0-9a-f]{7,40})(?![0-9a-f])",
     re.IGNORECASE,
 )
 _MD = MarkdownIt("commonmark").enable("table")
+_GH_REPO = re.compile(
+    r"(?<![\w./-])(?P<repo>[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*?)(?=@[0-9a-f]{7,40}|#\d)"
+)
+_GH_URL_REPO = re.compile(r"https?://github\.com/(?P<repo>[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*)")
+_MODEL_NAME = re.compile(
+    r"(DeepSeek|Qwen|GLM|Llama|MiniMax|Kimi|Mistral|Gemma|Phi|gpt-oss|Nemotron)[\w.-]*$", re.I
+)
+BEIJING = timezone(timedelta(hours=8), "Asia/Shanghai")
+"""Beijing time (UTC+8): house-style cut-offs are written in it."""
 
 
 @dataclass
@@ -53,6 +65,8 @@ class ParsedTable:
     line: int
     """1-based line of the header within the report text."""
     section: str = ""
+    markdown: bool = False
+    """True for a GitHub pipe table (a separator line follows the header)."""
 
 
 @dataclass
@@ -65,6 +79,10 @@ class ParsedEntry:
     section: str = ""
     urls: list[str] = field(default_factory=list)
     evidence_ids: list[str] = field(default_factory=list)
+    repo: str | None = None
+    """owner/name of the entry's GitHub repository when a row link names one."""
+    kind: str = "row"
+    """row (a table row) or prose (a titled supplement without a table)."""
 
     @property
     def text(self) -> str:
@@ -95,6 +113,8 @@ class ParsedReport:
     cutoff: str | None = None
     """The cut-off as written (e.g. "08:30:57"), None when the header has none."""
     cutoff_beijing: bool = False
+    cutoff_at: datetime | None = None
+    """The cut-off as an aware datetime (Beijing time unless another zone is written)."""
     host_sha: str | None = None
 
 
@@ -104,6 +124,15 @@ def find_urls(text: str) -> list[str]:
     for match in _URL.finditer(text):
         seen.setdefault(match.group(0).rstrip(".,;:"), None)
     return list(seen)
+
+
+def find_repo(text: str) -> str | None:
+    """The first GitHub `owner/name` a text links to (a github.com URL, `o/r@sha` or `o/r#N`)."""
+    url = _GH_URL_REPO.search(text)
+    if url:
+        return url.group("repo").removesuffix(".git")
+    bare = _GH_REPO.search(text)
+    return bare.group("repo") if bare else None
 
 
 def split_reports(text: str) -> list[ParsedReport]:
@@ -141,7 +170,25 @@ def parse_report(text: str) -> ParsedReport:
     report.entries = [entry for table in report.tables for entry in _entries(table)]
     report.evidence = _evidence(lines)
     _header_facts(report, lines)
+    if not report.entries and day is not None:
+        report.entries = _prose_entry(report, lines)
     return report
+
+
+def _prose_entry(report: ParsedReport, lines: list[str]) -> list[ParsedEntry]:
+    """A dated supplement without a table ("2026-10-27 补录｜JustGoal：...") is one entry."""
+    parts = re.split(r"[｜|]", report.title, maxsplit=1)
+    if len(parts) < 2:
+        return []
+    name = re.split(r"[：:（(，,]", parts[1], maxsplit=1)[0].strip()
+    if not re.match(r"[A-Za-z0-9][\w.+\- ]*$", name, re.ASCII) or len(name) > 40:
+        return []
+    label = next((line.strip() for line in lines if re.match(r"\s*分类\s*[：:]", line)), "")
+    body = "\n".join(line for line in lines[1:] if line.strip() and line.strip() != label)
+    cells = {"分类": label, "正文": body} if label else {"正文": body}
+    return [
+        ParsedEntry(name, cells, 1, report.title, find_urls(body), [], find_repo(body), "prose")
+    ]
 
 
 def _parse_date(value: str) -> date | None:
@@ -157,7 +204,12 @@ def _headings(lines: list[str]) -> list[str]:
         stripped = line.strip()
         if stripped.startswith("#"):
             result.append(stripped.lstrip("#").strip())
-        elif stripped and "\t" not in stripped and len(stripped) <= 60 and _looks_like_heading(stripped):
+        elif (
+            stripped
+            and "\t" not in stripped
+            and len(stripped) <= 60
+            and _looks_like_heading(stripped)
+        ):
             result.append(stripped)
     return result
 
@@ -206,8 +258,12 @@ def _markdown_tables(text: str, lines: list[str]) -> list[ParsedTable]:
             current.append(row)
         elif token.type == "table_close" and current:
             columns, body = current[0], current[1:]
-            rows = [dict(zip(_unique(columns), _pad(cells, len(columns)), strict=True)) for cells in body]
-            tables.append(ParsedTable(_unique(columns), rows, start + 1, _section_at(lines, start)))
+            rows = [
+                dict(zip(_unique(columns), _pad(cells, len(columns)), strict=True))
+                for cells in body
+            ]
+            section = _section_at(lines, start)
+            tables.append(ParsedTable(_unique(columns), rows, start + 1, section, markdown=True))
             current = None
     return tables
 
@@ -252,28 +308,47 @@ def _pad(cells: list[str], width: int) -> list[str]:
 
 def _entries(table: ParsedTable) -> list[ParsedEntry]:
     entries = []
+    project_first = bool(table.columns) and re.match(r"\s*(项目|project)", table.columns[0], re.I)
     for offset, cells in enumerate(table.rows, start=1):
         first = next(iter(cells.values()), "")
+        if project_first and " / " in first and not re.search(r"[｜|·]", first):
+            first = first.split(" / ")[0]
         name = entry_name(first)
         if not name:
             continue
         joined = "\n".join(cells.values())
         refs = list(dict.fromkeys(match.group(1) for match in _EVIDENCE_REF.finditer(joined)))
+        repo = find_repo(joined)
+        if repo is None and re.fullmatch(r"[A-Za-z0-9][\w.-]*/[\w.-]+", name):
+            repo = name
         entries.append(
             ParsedEntry(
-                name=name,
+                name=_name_or_repo(name, first, repo),
                 cells=cells,
-                line=table.line + offset + (1 if _is_markdown(table) else 0),
+                line=table.line + offset + (1 if table.markdown else 0),
                 section=table.section,
                 urls=find_urls(joined),
                 evidence_ids=[ref for ref in refs if re.fullmatch(r"[SE]\d{1,3}", ref)],
+                repo=repo,
             )
         )
     return entries
 
 
-def _is_markdown(table: ParsedTable) -> bool:
-    return False
+def _slug(text: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", text.lower())
+
+
+def _name_or_repo(name: str, cell: str, repo: str | None) -> str:
+    """Keep the written name unless it is only the target model and the row links a repo.
+
+    "model-specific / DeepSeek-V4-Flash；..." linking ronak-create/deepseek-v4-in-c names no
+    project in its first cell: the repository is the project.
+    """
+    if repo is None or not _MODEL_NAME.match(name):
+        return name
+    short, written = _slug(repo.split("/")[1]), _slug(name)
+    return name if written in short or short in written else repo
 
 
 _NAME_SPLITTERS = ("｜", "|")
@@ -282,8 +357,9 @@ _NAME_SPLITTERS = ("｜", "|")
 def entry_name(cell: str) -> str:
     """The project name in a table's first cell.
 
-    House style writes "分类 / 项目与目标模型": e.g. "model-specific / hybrid LLM｜NInfer（Qwen/GLM）",
-    "Model-specific · Maya / DeepSeek、MiniMax", "**NInfer**" or a bare "kindlingai/gr8".
+    House style writes "分类 / 项目与目标模型": e.g.
+    "model-specific / hybrid LLM｜NInfer（Qwen/GLM）", "Model-specific · Maya / DeepSeek、MiniMax",
+    "**NInfer**" or a bare "kindlingai/gr8".
     """
     text = re.sub(r"\*\*|`", "", cell.split("\n")[0]).strip()
     bold = re.search(r"\*\*([^*]+)\*\*", cell)
@@ -299,7 +375,9 @@ def entry_name(cell: str) -> str:
     if " / " in text:
         text = text.split(" / ")[0] if categorised else text.rsplit(" / ", 1)[1]
     parts = [part.strip() for part in re.split(r"[：:]", text) if part.strip()]
-    named = [part for part in parts if re.match(r"[A-Za-z0-9][\w.+\-]*(?:$|[\s，,；;])", part, re.ASCII)]
+    named = [
+        part for part in parts if re.match(r"[A-Za-z0-9][\w.+\-]*(?:$|[\s，,；;])", part, re.ASCII)
+    ]
     text = (named or parts or [""])[0]
     return re.split(r"[，,；;]", text, maxsplit=1)[0].strip()
 
@@ -333,6 +411,33 @@ def _header_facts(report: ParsedReport, lines: list[str]) -> None:
         report.cutoff = cutoff.group("when")
         window = head[max(0, cutoff.start() - 20) : cutoff.end() + 20]
         report.cutoff_beijing = bool(re.search(r"北京|Beijing|UTC\+8|\+08:00|CST", window))
+        report.cutoff_at = _cutoff_at(report.cutoff, report.date, window)
     sha = _HOST_SHA.search(head)
     if sha:
         report.host_sha = sha.group("sha")
+
+
+def _cutoff_at(when: str, day: date | None, window: str) -> datetime | None:
+    """The written cut-off as an aware datetime; the date defaults to the report's date."""
+    match = re.match(
+        r"(?:(?P<day>20\d\d-\d\d-\d\d)[ T])?(?P<h>\d{1,2}):(?P<m>\d{2})(?::(?P<s>\d{2}))?", when
+    )
+    if match is None:
+        return None
+    written = _parse_date(match.group("day")) if match.group("day") else None
+    base = written or day
+    zone = UTC if re.search(r"UTC(?!\+)|\dZ\b", window) and "北京" not in window else BEIJING
+    if base is None:
+        return None
+    try:
+        return datetime(
+            base.year,
+            base.month,
+            base.day,
+            int(match.group("h")),
+            int(match.group("m")),
+            int(match.group("s") or 0),
+            tzinfo=zone,
+        )
+    except ValueError:
+        return None

@@ -66,6 +66,8 @@ class Rule:
     kind: RuleKind
     source: str
     pattern: re.Pattern[str]
+    needle: str = ""
+    """A lower-case literal every match contains ("" for regexes): a cheap pre-check."""
 
 
 @dataclass(frozen=True)
@@ -278,16 +280,19 @@ def build_rule(kind: RuleKind, source: str) -> Rule:
     """Compile one rule; raises re.error or ValueError for a rule that cannot work."""
     if not source.strip():
         raise ValueError("an empty term would match everything")
+    needle = ""
     if kind == "pattern":
         regex = source
     elif kind == "term_zh" or _CJK.search(source):
         regex = r"\s*".join(re.escape(part) for part in source.split())
+        needle = source.split()[0].lower()
     else:
         regex = _english_regex(source)
+        needle = _SEPARATORS.split(source.rstrip("*").strip())[0].lower()
     pattern = re.compile(regex, re.IGNORECASE)
     if pattern.search("") is not None:
         raise ValueError("it matches the empty string, so it would match everything")
-    return Rule(kind, source, pattern)
+    return Rule(kind, source, pattern, needle)
 
 
 def _english_regex(term: str) -> str:

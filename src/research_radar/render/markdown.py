@@ -7,6 +7,7 @@ template stays a layout. Fixed words come from `strings.toml` per language.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from datetime import timedelta, timezone
@@ -30,6 +31,7 @@ __all__ = [
     "strings",
 ]
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 BEIJING = timezone(timedelta(hours=8), "Asia/Shanghai")
 ENTRY_COLUMNS = (
     "col_class",
@@ -77,7 +79,8 @@ def novelty_label(novelty: Novelty, language: str = "zh") -> str:
 
 def _cell(text: str) -> str:
     """Make text safe inside a Markdown table cell."""
-    return text.replace("\r", "").replace("|", "\\|").strip().replace("\n", "<br>")
+    lines = [_CONTROL.sub("", line) for line in text.replace("|", "\\|").strip().splitlines()]
+    return "<br>".join(lines)
 
 
 def _number(value: float) -> str:
@@ -177,7 +180,8 @@ def _mechanism_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lan
         text += finding.mechanism.rstrip("。.") + "。"
     text += f"{t['prior_art']}：{finding.prior_art or t['none']}"
     if finding.related:
-        text += f"；{t['family']}：{'、'.join(finding.related)}；{t['differs']}：{finding.differs or '—'}"
+        family = "、".join(key.split(":", 1)[-1] for key in finding.related)
+        text += f"；{t['family']}：{family}；{t['differs']}：{finding.differs or '—'}"
     return text
 
 
@@ -201,7 +205,7 @@ def _maturity_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lang
     if lang == "en":
         recommendation = _RECOMMENDATION_EN.get(recommendation, recommendation)
     text = f"{labeller.label('maturity', finding.maturity, lang)} / {recommendation}"
-    flags = [labeller.label("maturity", flag, lang) for flag in finding.flags]
+    flags = [labeller.label("maturity_flags", flag, lang) for flag in finding.flags]
     if "locally-validated" != finding.maturity:
         flags.append(t["unvalidated"])
     return text + "；" + "、".join(flags)
@@ -212,8 +216,9 @@ def _version_cell(finding: Finding, t: dict[str, str], lang: str) -> str:
     snap = finding.snapshot
     if snap:
         version = snap.version if snap.version.startswith("v") else snap.version[:8]
-        when = snap.version_date.date().isoformat() if snap.version_date else "?"
-        text += f" · `{version}`（{when}）"
+        text += f" · `{version}`"
+        if snap.version_date:
+            text += f"（{snap.version_date.date().isoformat()}）"
         if snap.tag:
             text += f" {snap.tag}"
     created = snap.meta.get("created_at") if snap else None
@@ -270,8 +275,10 @@ def _gates_text(finding: Finding, lang: str) -> str:
 
 
 def _evidence_item(finding: Finding, lang: str) -> EvidenceItem:
+    t = strings(lang)
     conditions = "；".join(
-        f"{' '.join(_number(m.value) + ' ' + m.unit for m in c.metrics).strip()}（{_claim_conditions(c)}）"
+        f"{' '.join(_number(m.value) + ' ' + m.unit for m in c.metrics).strip()}"
+        f"（{_claim_conditions(c) if c.complete else t['missing'] + '、'.join(c.conditions.missing())}）"
         for c in finding.claims
         if c.kind in {ClaimKind.PERFORMANCE, ClaimKind.QUALITY} and c.metrics
     )

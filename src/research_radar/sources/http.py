@@ -128,6 +128,7 @@ def fetch(
     headers: Mapping[str, str] | None = None,
     policy: RetryPolicy | None = None,
     cache: ResponseCache | None = None,
+    key: str | None = None,
 ) -> RawResponse:
     """GET `base_url + path`, retrying and waiting as the policy says.
 
@@ -135,7 +136,7 @@ def fetch(
     body with `from_cache=True`. Raises SourceError for anything but 2xx/304.
     """
     policy = policy or RetryPolicy()
-    key = request_key(path, params)
+    key = key or request_key(path, params)
     cached = cache.lookup(key) if cache is not None else None
     send = dict(headers or {})
     if cached is not None and cached.etag:

@@ -128,7 +128,8 @@ class Card(_Model):
     category: str = ""
     timestamp: datetime | None = None
     text: str = ""
-    topics: dict[str, list[str]] = Field(default_factory=dict)
+    item: NoteItem | None = None
+    """The card read as one item (title, ids, numbers, topic terms), to dedup with notes."""
 
 
 class KnowledgeSection(_Model):
@@ -328,8 +329,10 @@ def _plain(text: str) -> str:
 
 def _title_of(text: str) -> str:
     plain = _plain(_BULLET.sub(r"\1", text.splitlines()[0] if text else ""))
+    plain = _ARXIV.sub("", _URL.sub("", plain))
     plain = re.sub(r"^[#\s]*(?:§?[\dA-Za-z]{1,3}[.)、]\s+)?", "", plain)
-    clause = re.split(r"[。；;]|\.\s", plain, maxsplit=1)[0].strip()
+    plain = re.sub(r"\s+([：:，,])", r"\1", re.sub(r"[(（]\s*[)）]", "", plain)).strip(" :：-—")
+    clause = re.split(r"[。；;，,]|\.\s", plain, maxsplit=1)[0].strip(" :：-—")
     return clause if len(clause) <= 90 else clause[:88].rstrip() + "…"
 
 
@@ -357,8 +360,8 @@ def _is_entry(bullet: str) -> bool:
     first = _BULLET.sub(r"\1", bullet.splitlines()[0])
     if _LABEL.match(first):
         return False
-    rest = _ARXIV.sub("", _URL.sub("", _plain(first)))
-    return bool(re.search(r"\w{2,}", rest)) and bool(_identifiers(bullet))
+    rest = re.sub(r"\W+", "", _ARXIV.sub("", _URL.sub("", _plain(first))))
+    return len(rest) > 8 and bool(_identifiers(bullet))
 
 
 def _blocks(lines: list[str]) -> list[tuple[int, str]]:
@@ -415,13 +418,13 @@ def _section_items(heading: str, line: int, lines: list[str]) -> list[NoteItem]:
     for position, start in enumerate(starts):
         stop = starts[position + 1] if position + 1 < len(starts) else len(blocks)
         chunk = [body for _, body in blocks[start:stop]]
-        if start == 0:
+        if start == 0 and (parse_arxiv_ids(head_text) or parse_urls(head_text)):
             items.append(
                 _make_item(
                     _title_of(heading), "\n".join([head_text, *chunk[1:]]), heading, line + 1
                 )
             )
-        else:
+        elif start:
             items.append(_make_item("", "\n".join(chunk), heading, line + 2 + blocks[start][0]))
     return items
 
@@ -568,8 +571,9 @@ def parse_card(text: str, *, path: str) -> tuple[Card, list[Problem]]:
         category=_first_of(fields, "category", "primary_category", "primary category", "主分类"),
         timestamp=stamp,
         text=body,
-        topics=match_topics(body),
     )
+    item = _make_item(card.title, "\n".join(filter(None, [card.title, body])), "", 1)
+    card.item = item.model_copy(update={"arxiv_ids": card.arxiv_ids})
     if card.number is None:
         message = "card file name does not start with its number (NNNN-*.md); rename it"
         problems.append(Problem(path=path, kind="card-without-number", message=message))

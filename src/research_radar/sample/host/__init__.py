@@ -29,10 +29,10 @@ _GITHUB = Path(__file__).parent / "github"
 _IDENTITY = {
     "GIT_AUTHOR_NAME": "inferhost maintainers",
     "GIT_AUTHOR_EMAIL": "maintainers@inferhost.example",
-    "GIT_AUTHOR_DATE": "2026-10-30T08:00:00+08:00",
+    "GIT_AUTHOR_DATE": "2026-08-28T17:00:00+08:00",
     "GIT_COMMITTER_NAME": "inferhost maintainers",
     "GIT_COMMITTER_EMAIL": "maintainers@inferhost.example",
-    "GIT_COMMITTER_DATE": "2026-10-30T08:00:00+08:00",
+    "GIT_COMMITTER_DATE": "2026-08-28T17:00:00+08:00",
 }
 
 

@@ -1,0 +1,128 @@
+"""Precision and recall of the rule classifier on a small labelled set, plus its speed.
+
+    .venv/bin/python benchmarks/classify_bench.py [--profile FILE] [--misses]
+
+The labelled set (tests/fixtures/classify_labelled.jsonl) holds items of the example
+reports, described in our own words, with the expected workload, mechanisms and whether
+the item is RSI work. When ../shared/corpus is present (or RADAR_SHARED points at the
+shared folder), the speed is also measured on its README files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+from research_radar.classify import build_classification, classify
+from research_radar.taxonomy import Taxonomy, load_taxonomy
+
+ROOT = Path(__file__).resolve().parent.parent
+LABELLED = ROOT / "tests" / "fixtures" / "classify_labelled.jsonl"
+
+
+def load_items(path: Path) -> list[dict[str, Any]]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+def score(taxonomy: Taxonomy, items: list[dict[str, Any]]) -> dict[str, Counter[str]]:
+    """Per dimension: true positives, false positives, false negatives (micro counts)."""
+    counts: dict[str, Counter[str]] = {"workload": Counter(), "mechanism": Counter(), "rsi": Counter()}
+    for item in items:
+        result = build_classification(taxonomy, item["title"], item.get("summary", ""))
+        expected = item["expected"]
+        for dim in ("workload", "mechanism"):
+            got = set(result.as_dict()["tags"][dim])
+            want = set(expected[dim])
+            counts[dim]["tp"] += len(got & want)
+            counts[dim]["fp"] += len(got - want)
+            counts[dim]["fn"] += len(want - got)
+            for value in got - want:
+                counts[dim][f"fp:{value}"] += 1
+            for value in want - got:
+                counts[dim][f"fn:{value}"] += 1
+        is_rsi = bool(result.tags.get("rsi_stage"))
+        key = {(True, True): "tp", (True, False): "fp", (False, True): "fn"}.get(
+            (is_rsi, bool(expected["rsi"])), "tn"
+        )
+        counts["rsi"][key] += 1
+    return counts
+
+
+def print_scores(counts: dict[str, Counter[str]], total: int) -> None:
+    print(f"labelled items: {total}")
+    print(f"{'dimension':<10} {'precision':>9} {'recall':>7} {'f1':>6}   tp  fp  fn")
+    for dim, count in counts.items():
+        tp, fp, fn = count["tp"], count["fp"], count["fn"]
+        precision = tp / (tp + fp) if tp + fp else 1.0
+        recall = tp / (tp + fn) if tp + fn else 1.0
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        print(f"{dim:<10} {precision:>9.3f} {recall:>7.3f} {f1:>6.3f}  {tp:>3} {fp:>3} {fn:>3}")
+        errors = sorted((k, v) for k, v in count.items() if ":" in k)
+        if errors:
+            print("           errors: " + ", ".join(f"{k}×{v}" for k, v in errors))
+
+
+def print_misses(taxonomy: Taxonomy, items: list[dict[str, Any]]) -> None:
+    for item in items:
+        tags = classify(taxonomy, item["title"], item.get("summary", ""))
+        got = {dim: [tag.value for tag in tags[dim]] for dim in ("workload", "mechanism")}
+        want = {dim: item["expected"][dim] for dim in ("workload", "mechanism")}
+        if any(set(got[dim]) != set(want[dim]) for dim in got):
+            print(f"- {item['title']}: got {got}, want {want}")
+
+
+def shared_readmes() -> list[str]:
+    shared = Path(os.environ.get("RADAR_SHARED", ROOT.parent / "shared"))
+    corpus = shared / "corpus"
+    if not corpus.is_dir():
+        return []
+    files = sorted(corpus.glob("*/**/README*.md"))
+    return [path.read_text(encoding="utf-8", errors="replace") for path in files]
+
+
+def print_speed(taxonomy: Taxonomy, items: list[dict[str, Any]]) -> None:
+    start = time.perf_counter()
+    rounds = 20
+    for _ in range(rounds):
+        for item in items:
+            build_classification(taxonomy, item["title"], item.get("summary", ""))
+    per_item = (time.perf_counter() - start) / (rounds * len(items))
+    print(f"speed: {per_item * 1000:.2f} ms per labelled item (title + one-line summary)")
+    texts = shared_readmes()
+    if not texts:
+        print("speed on corpus READMEs: skipped (../shared/corpus not found; set RADAR_SHARED)")
+        return
+    chars = sum(len(text) for text in texts)
+    start = time.perf_counter()
+    for text in texts:
+        build_classification(taxonomy, "README", text)
+    elapsed = time.perf_counter() - start
+    print(
+        f"speed on {len(texts)} corpus READMEs ({chars / 1000:.0f} k chars): "
+        f"{elapsed * 1000:.0f} ms total, {elapsed / chars * 1e7:.1f} ms per 10 k chars"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--profile", type=Path, default=None, help="a user taxonomy profile")
+    parser.add_argument("--misses", action="store_true", help="list the misclassified items")
+    args = parser.parse_args()
+    start = time.perf_counter()
+    taxonomy = load_taxonomy(args.profile)
+    print(f"profile load: {(time.perf_counter() - start) * 1000:.1f} ms")
+    items = load_items(LABELLED)
+    print_scores(score(taxonomy, items), len(items))
+    if args.misses:
+        print_misses(taxonomy, items)
+    print_speed(taxonomy, items)
+
+
+if __name__ == "__main__":
+    main()

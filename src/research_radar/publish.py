@@ -1,0 +1,628 @@
+"""Publish a report as NEW comments on the research-index issue (never an edit).
+
+Safety first, in this order: the public-only gate (`check_public`) refuses private
+repository links, local paths and token-like strings; `neutralise` defuses @-mentions and
+raw HTML quoted from sources; the report is split into numbered parts that each fit
+GitHub's comment limit; every part carries a hidden marker
+`<!-- research-radar:report YYYY-MM-DD part i/n sha256:<16 hex> -->` so running again
+posts nothing that is already on the issue. Dry run by default: nothing is sent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+import re
+import time
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
+from typing import Any
+
+import httpx
+from sqlalchemy import select
+
+from .errors import PublishError
+from .store import Store, publications
+
+__all__ = [
+    "GITHUB_COMMENT_LIMIT",
+    "CommentPart",
+    "PartResult",
+    "PublishResult",
+    "build_github_client",
+    "build_parts",
+    "check_public",
+    "load_private_repos",
+    "neutralise",
+    "parse_target",
+    "publish_report",
+]
+
+log = logging.getLogger(__name__)
+
+GITHUB_COMMENT_LIMIT = 65_536
+"""GitHub refuses an issue comment body longer than this many characters."""
+
+_TARGET = re.compile(r"^\s*([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/([A-Za-z0-9._-]{1,100})#(\d+)\s*$")
+_MARKER = re.compile(
+    r"<!-- research-radar:report (\d{4}-\d{2}-\d{2}) part (\d+)/(\d+) sha256:([0-9a-f]{16}) -->"
+)
+
+
+def parse_target(target: str) -> tuple[str, str, int]:
+    """`owner/repo#12` -> ("owner", "repo", 12)."""
+    match = _TARGET.match(target)
+    if not match or int(match.group(3)) < 1:
+        raise PublishError(
+            f"not an issue target: {target!r}; "
+            "write it as OWNER/REPO#N, e.g. example-org/research#177"
+        )
+    return match.group(1), match.group(2), int(match.group(3))
+
+
+def build_github_client(api_url: str, token: str | None, *, timeout: float = 30.0) -> httpx.Client:
+    """An httpx client for the GitHub REST API (or GHES / the replay server at `api_url`)."""
+    headers = {
+        "Accept": "application/vnd.github+json",
+        "X-GitHub-Api-Version": "2022-11-28",
+        "User-Agent": "research-radar",
+    }
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    return httpx.Client(base_url=api_url.rstrip("/"), headers=headers, timeout=timeout)
+
+
+# -- the public-only gate --------------------------------------------------------------
+
+_GH_LINK = re.compile(
+    r"(?:https?://)?(?:www\.)?github\.com/([A-Za-z0-9-]{1,39})/([A-Za-z0-9._-]{1,100})", re.I
+)
+_GH_REF = re.compile(
+    r"(?<![\w./-])([A-Za-z0-9-]{1,39})/([A-Za-z0-9._-]{1,100}?)(?:#\d+|@[0-9a-f]{7,40})", re.I
+)
+_LOCAL_PATH = re.compile(
+    r"file://\S*"
+    r"|(?<![\w./:~-])/(?:home|Users|root)/[^\s`|)\]>\"']*"
+    r"|(?<![A-Za-z0-9])[A-Za-z]:\\[^\s`|)\]>\"']*"
+    r"|(?<![\w./~-])~/[^\s`|)\]>\"']*"
+)
+_SECRET = re.compile(
+    r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|sk-[A-Za-z0-9_-]{20,}"
+    r"|(?:AKIA|ASIA)[0-9A-Z]{16}|xox[abpors]-[A-Za-z0-9-]{10,})"
+    r"|-----BEGIN [A-Z0-9 ]*KEY-----"
+)
+
+
+def _repo_id(owner: str, name: str) -> str:
+    return f"{owner}/{name.removesuffix('.git')}".lower()
+
+
+def check_public(markdown: str, *, private_repos: Collection[str] = ()) -> list[str]:
+    """Reasons the text must not be published; empty when it is public-safe.
+
+    Refused: a link or `owner/repo#N` / `owner/repo@sha` reference to a private repository
+    (`private_repos` holds `owner/name`), a local path (/home, /Users, /root, C:\\, file://,
+    ~/) and a token-like string (GitHub, OpenAI-style, AWS, Slack tokens, PEM keys).
+    A token is never echoed back whole.
+    """
+    private = {repo.lower().removeprefix("gh:") for repo in private_repos}
+    problems: list[str] = []
+    for number, line in enumerate(markdown.splitlines(), start=1):
+        for match in [*_GH_LINK.finditer(line), *_GH_REF.finditer(line)]:
+            repo = _repo_id(match.group(1), match.group(2))
+            if repo in private:
+                problems.append(f"line {number}: link to private repository {repo}")
+        for match in _LOCAL_PATH.finditer(line):
+            problems.append(f"line {number}: local path '{match.group(0)[:60]}'")
+        for match in _SECRET.finditer(line):
+            problems.append(f"line {number}: token-like string {match.group(0)[:6]}…")
+    return list(dict.fromkeys(problems))
+
+
+def load_private_repos(
+    store: Store | None = None, extra: Mapping[str, Any] | None = None
+) -> set[str]:
+    """`owner/name` of repositories known to be private.
+
+    From the store (sources whose meta["private"] is true) and from the settings file's
+    `[publish] private_repos = ["owner/name", ...]` (pass `settings.extra`).
+    """
+    found: set[str] = set()
+    if store is not None:
+        for source in store.load_sources():
+            if source.meta.get("private") is True:
+                match = _GH_LINK.search(source.url)
+                if match:
+                    found.add(_repo_id(match.group(1), match.group(2)))
+                if source.key.startswith("gh:"):
+                    found.add(source.key[3:].lower())
+    section = (extra or {}).get("publish", {})
+    if isinstance(section, Mapping):
+        found.update(str(repo).lower() for repo in section.get("private_repos", []))
+    return found
+
+
+# -- neutralise -----------------------------------------------------------------------
+
+_OUR_MARKER_LINE = re.compile(r"^<!-- research-radar:[^<>\n]* -->$")
+_BR = re.compile(r"<br\s*/?>", re.I)
+_AUTOLINK = re.compile(r"<(?:[A-Za-z][A-Za-z0-9.+-]{1,31}:[^\s<>]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)>")
+_BARE_URL = re.compile(r"https?://[^\s<>`|]*", re.I)
+_MENTION = re.compile(r"(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])")
+_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
+_BACKTICKS = re.compile(r"`+")
+
+
+def neutralise(text: str) -> str:
+    """Defuse @-mentions (`@` + zero-width space) and raw HTML (`<` -> `&lt;`).
+
+    Kept as they are: code spans, URLs, autolinks, `<br>` inside table rows and our own
+    `<!-- research-radar:... -->` marker lines. Idempotent.
+    """
+    lines = []
+    for line in text.split("\n"):
+        if _OUR_MARKER_LINE.match(line):
+            lines.append(line)
+        else:
+            lines.append(_neutralise_line(line, table_row=line.lstrip().startswith("|")))
+    return "\n".join(lines)
+
+
+def _code_span_end(line: str, start: int, run: int) -> int | None:
+    """End of the code span opened by `run` backticks at `start` (cells end it too)."""
+    pos = start + run
+    while True:
+        match = _BACKTICKS.search(line, pos)
+        stop = line.find("|", pos)
+        if match is None or (stop != -1 and stop < match.start()):
+            return None
+        if len(match.group(0)) == run:
+            return match.end()
+        pos = match.end()
+
+
+def _neutralise_line(line: str, *, table_row: bool) -> str:
+    """One left-to-right pass mirroring CommonMark's inline precedence."""
+    out: list[str] = []
+    i = 0
+    while i < len(line):
+        char = line[i]
+        if char == "\\":
+            out.append(line[i : i + 2])
+            i += 2
+            continue
+        if char == "`":
+            run = len(_BACKTICKS.match(line, i).group(0))  # type: ignore[union-attr]
+            end = _code_span_end(line, i, run)
+            out.append(line[i : end or i + run])
+            i = end or i + run
+            continue
+        if char == "<":
+            kept = _BR.match(line, i) if table_row else None
+            kept = kept or _AUTOLINK.match(line, i)
+            if kept:
+                out.append(kept.group(0))
+                i = kept.end()
+                continue
+            out.append("&lt;" if _TAG_START.match(line, i) else "<")
+            i += 1
+            continue
+        url = _BARE_URL.match(line, i) if char in "hH" else None
+        if url and (i == 0 or not line[i - 1].isalnum()):
+            out.append(url.group(0))
+            i = url.end()
+            continue
+        if char == "@" and _MENTION.match(line, i):
+            out.append("@\u200b")
+        else:
+            out.append(char)
+        i += 1
+    return "".join(out)
+
+
+# -- splitting ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CommentPart:
+    """One comment to post: part `part` of `total`, with its hidden marker first."""
+
+    part: int
+    total: int
+    marker: str
+    body: str
+
+
+def _is_row(line: str) -> bool:
+    return line.lstrip().startswith("|")
+
+
+def _is_delimiter(line: str) -> bool:
+    return _is_row(line) and re.fullmatch(r"[\s|:\-]+", line) is not None and "-" in line
+
+
+def _contexts(lines: list[str]) -> list[tuple[str, list[str]]]:
+    """For each line: the heading above it and the table header it continues (if a row)."""
+    result: list[tuple[str, list[str]]] = []
+    heading, body_from = "", 0
+    header: list[str] = []
+    for index, line in enumerate(lines):
+        if line.startswith("#"):
+            heading, header = line, []
+        elif _is_delimiter(line) and index and _is_row(lines[index - 1]):
+            header, body_from = [lines[index - 1], line], index + 1
+        elif not _is_row(line):
+            header = []
+        in_body = bool(header) and index >= body_from
+        result.append((heading, header if in_body else []))
+    return result
+
+
+def _carry(lines: list[str], contexts: list[tuple[str, list[str]]], start: int) -> list[str]:
+    """What a part starting at `start` repeats: section heading (续) and table header."""
+    if lines[start].startswith("#"):
+        return []
+    heading, header = contexts[start]
+    carried = [f"{heading}（续）", ""] if heading else []
+    return carried + header
+
+
+def _cut_point(lines: list[str], start: int, end: int, budget: int) -> int:
+    """Where to cut [start, end): prefer a section start, never split a table's head."""
+    size = 0
+    best = end
+    for index in range(start, end):
+        if index > start and lines[index].startswith("#") and size >= budget * 0.6:
+            best = index
+        size += len(lines[index]) + 1
+    if end < len(lines) and lines[end].startswith("#"):
+        best = end
+    while best - start > 1 and (
+        _is_delimiter(lines[best])
+        or _is_delimiter(lines[best - 1])
+        or lines[best - 1].startswith("#")
+        or not lines[best - 1].strip()
+    ):
+        best -= 1
+    return best
+
+
+def _split(markdown: str, limit: int) -> list[str]:
+    lines = markdown.strip("\n").split("\n")
+    contexts = _contexts(lines)
+    chunks: list[str] = []
+    start = 0
+    while start < len(lines):
+        carry = _carry(lines, contexts, start) if chunks else []
+        budget = limit - sum(len(line) + 1 for line in carry)
+        end, size = start, 0
+        while end < len(lines) and size + len(lines[end]) + 1 <= budget:
+            size += len(lines[end]) + 1
+            end += 1
+        if end == start:
+            raise PublishError(
+                f"line {start + 1} alone is longer than a GitHub comment ({len(lines[start])} "
+                "characters); shorten that entry"
+            )
+        cut = end if end == len(lines) else _cut_point(lines, start, end, budget)
+        chunks.append("\n".join(carry + lines[start:cut]).strip("\n"))
+        start = cut
+        while start < len(lines) and not lines[start].strip():
+            start += 1
+    return chunks
+
+
+def _marker(report_date: date, part: int, total: int, digest: str) -> str:
+    day = report_date.isoformat()
+    return f"<!-- research-radar:report {day} part {part}/{total} sha256:{digest} -->"
+
+
+def build_parts(
+    markdown: str, report_date: date, *, limit: int = GITHUB_COMMENT_LIMIT
+) -> list[CommentPart]:
+    """Split a report into comments of at most `limit` characters, markers included.
+
+    Cuts fall between lines (a table row is one line, so rows stay whole), preferably at a
+    section heading; a part that starts inside a section repeats its heading with （续）
+    and, inside a table, the table's header. Parts of a multi-part report carry （i/n）.
+    """
+    digest = hashlib.sha256(markdown.encode("utf-8")).hexdigest()[:16]
+    title = next((line for line in markdown.splitlines() if line.startswith("## ")), "")
+    reserve = len(_marker(report_date, 999, 999, digest)) + len(title) + 16
+    chunks = _split(markdown, limit - reserve)
+    total = len(chunks)
+    parts = []
+    for index, chunk in enumerate(chunks, start=1):
+        marker = _marker(report_date, index, total, digest)
+        counter = f"（{index}/{total}）"
+        if total > 1 and index == 1 and title and title in chunk:
+            chunk = chunk.replace(title, title + counter, 1)
+        elif total > 1:
+            chunk = f"{title + counter if title else counter}\n\n{chunk}"
+        parts.append(CommentPart(index, total, marker, f"{marker}\n{chunk}\n"))
+    return parts
+
+
+# -- GitHub ---------------------------------------------------------------------------------
+
+
+@dataclass
+class PartResult:
+    """What happened (or would happen) to one part."""
+
+    part: int
+    total: int
+    marker: str
+    size: int
+    status: str
+    """would-post, posted or already-posted."""
+    comment_id: str | None = None
+    url: str | None = None
+    body: str = field(default="", repr=False)
+
+
+@dataclass
+class PublishResult:
+    target: str
+    report_date: date
+    dry_run: bool
+    parts: list[PartResult]
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def posted(self) -> int:
+        return sum(part.status == "posted" for part in self.parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready summary (bodies left out)."""
+        return {
+            "target": self.target,
+            "report_date": self.report_date.isoformat(),
+            "dry_run": self.dry_run,
+            "posted": self.posted,
+            "notes": self.notes,
+            "parts": [{k: v for k, v in vars(part).items() if k != "body"} for part in self.parts],
+        }
+
+
+@dataclass
+class _Api:
+    client: httpx.Client
+    target: str
+    path: str
+    retries: int
+    backoff: float
+    sleep: Callable[[float], None]
+
+
+def _message(response: httpx.Response) -> str:
+    try:
+        data = response.json()
+    except ValueError:
+        return response.text[:200]
+    if not isinstance(data, dict):
+        return ""
+    details = "; ".join(
+        str(item.get("message") or item.get("code") or item)
+        for item in data.get("errors", [])
+        if isinstance(item, dict)
+    )
+    return " — ".join(part for part in (str(data.get("message", "")), details) if part)
+
+
+def _raise_for(response: httpx.Response, target: str) -> None:
+    """Turn a GitHub error answer into one clear PublishError."""
+    status, message = response.status_code, _message(response)
+    if status == 401:
+        text = "GitHub rejected the token (401); check GITHUB_TOKEN (expired, revoked or mistyped)"
+    elif status == 429 or (
+        status == 403
+        and (
+            response.headers.get("x-ratelimit-remaining") == "0" or "rate limit" in message.lower()
+        )
+    ):
+        reset = response.headers.get("x-ratelimit-reset", "")
+        when = (
+            datetime.fromtimestamp(int(reset), UTC).strftime("%H:%M UTC")
+            if reset.isdigit()
+            else "later"
+        )
+        text = f"GitHub rate limit reached ({status}); run again after {when}"
+    elif status == 403:
+        text = (
+            f"the token may not comment on {target} (403: {message}); it needs Issues: write on "
+            "that repository (a fine-grained PAT in RADAR_TOKEN for another owner's issue)"
+        )
+    elif status in (404, 410):
+        text = f"issue {target} not found ({status}), or the token cannot see that repository"
+    elif status == 422:
+        text = f"GitHub refused the comment on {target} (422 validation failed: {message})"
+    else:
+        text = f"GitHub answered {status} for {target}: {message}"
+    raise PublishError(text, status=status)
+
+
+def _send(api: _Api, method: str, url: str, **kwargs: Any) -> httpx.Response:
+    """One request; 5xx and network errors are retried with backoff (GET only)."""
+    attempts = api.retries + 1 if method == "GET" else 1
+    last = ""
+    for attempt in range(attempts):
+        try:
+            response = api.client.request(method, url, **kwargs)
+        except httpx.TransportError as exc:
+            last = f"{exc.__class__.__name__}: {exc}"
+        else:
+            if response.status_code < 500:
+                if response.status_code >= 400:
+                    _raise_for(response, api.target)
+                return response
+            last = f"{response.status_code} {_message(response)}"
+        if attempt + 1 < attempts:
+            api.sleep(api.backoff * 2**attempt)
+    raise PublishError(f"GitHub is failing for {api.target} ({last}); run again later", status=None)
+
+
+def _list_markers(api: _Api) -> dict[str, dict[str, Any]]:
+    """marker -> comment, over every page of the issue's comments."""
+    found: dict[str, dict[str, Any]] = {}
+    url: str | None = api.path
+    params: dict[str, Any] | None = {"per_page": 100}
+    for _page in range(1000):
+        if url is None:
+            break
+        response = _send(api, "GET", url, params=params)
+        try:
+            comments = response.json()
+        except ValueError as exc:
+            raise PublishError(f"GitHub sent a malformed comment list for {api.target}") from exc
+        for comment in comments if isinstance(comments, list) else []:
+            for match in _MARKER.finditer(str(comment.get("body") or "")):
+                found.setdefault(match.group(0), comment)
+        url, params = response.links.get("next", {}).get("url"), None
+    return found
+
+
+def _post(api: _Api, part: CommentPart) -> dict[str, Any]:
+    """POST one comment. After a 5xx, look before posting again: never post twice."""
+    last = ""
+    for attempt in range(api.retries + 1):
+        try:
+            response = api.client.post(api.path, json={"body": part.body})
+        except httpx.TransportError as exc:
+            last = f"{exc.__class__.__name__}: {exc}"
+        else:
+            if response.status_code < 500:
+                if response.status_code >= 400:
+                    _raise_for(response, api.target)
+                return dict(response.json())
+            last = f"{response.status_code} {_message(response)}"
+        api.sleep(api.backoff * 2**attempt)
+        existing = _list_markers(api).get(part.marker)
+        if existing is not None:
+            return existing
+    raise PublishError(
+        f"GitHub kept failing while posting part {part.part}/{part.total} to {api.target} "
+        f"({last}); nothing was posted twice; run again later"
+    )
+
+
+def _stored_markers(store: Store | None, target: str) -> set[str]:
+    if store is None:
+        return set()
+    with store.engine.connect() as conn:
+        rows = conn.execute(select(publications.c.marker).where(publications.c.target == target))
+        return {str(row[0]) for row in rows}
+
+
+def _save_publication(
+    store: Store | None, target: str, report_date: date, part: PartResult
+) -> None:
+    if store is None or part.marker in _stored_markers(store, target):
+        return
+    with store.transaction() as conn:
+        conn.execute(
+            publications.insert().values(
+                target=target,
+                report_date=report_date,
+                part=part.part,
+                marker=part.marker,
+                comment_id=part.comment_id,
+                url=part.url,
+                published_at=datetime.now(UTC),
+            )
+        )
+
+
+def _other_versions(
+    markers: Collection[str], report_date: date, parts: list[CommentPart]
+) -> list[str]:
+    """Markers of the same day whose content hash differs from ours."""
+    ours = {part.marker for part in parts}
+    day = report_date.isoformat()
+    return sorted(
+        m for m in markers if (g := _MARKER.match(m)) and g.group(1) == day and m not in ours
+    )
+
+
+def publish_report(
+    client: httpx.Client,
+    *,
+    target: str,
+    markdown: str,
+    report_date: date,
+    store: Store | None = None,
+    dry_run: bool = True,
+    private_repos: Collection[str] = (),
+    allow_new_version: bool = False,
+    retries: int = 3,
+    backoff: float = 1.0,
+    sleep: Callable[[float], None] = time.sleep,
+) -> PublishResult:
+    """Post a report as new comments on `target` (OWNER/REPO#N); dry run by default.
+
+    Args:
+        private_repos: `owner/name` of private repositories (the store's are added).
+        allow_new_version: post even when a different report for the same day is
+            already on the issue (as new comments; earlier ones are never edited).
+        retries, backoff, sleep: retry policy for 5xx answers and network errors.
+
+    A dry run makes no network call; it reports parts already recorded in the store.
+    """
+    owner, repo, number = parse_target(target)
+    problems = check_public(markdown, private_repos={*private_repos, *load_private_repos(store)})
+    if problems:
+        raise PublishError("refusing to publish (public-only gate):\n  " + "\n  ".join(problems))
+    parts = build_parts(neutralise(markdown), report_date)
+    if dry_run:
+        return _dry_run(store, target, report_date, parts)
+    api = _Api(
+        client, target, f"/repos/{owner}/{repo}/issues/{number}/comments", retries, backoff, sleep
+    )
+    existing = _list_markers(api)
+    others = _other_versions(existing, report_date, parts)
+    if others and not allow_new_version and not any(p.marker in existing for p in parts):
+        url = existing[others[0]].get("html_url", "")
+        raise PublishError(
+            f"a different report for {report_date} is already on {target} ({url}); earlier "
+            "comments are never edited; pass --new-version to post this one as new comments"
+        )
+    result = PublishResult(target, report_date, False, [])
+    for part in parts:
+        comment = existing.get(part.marker)
+        status = "already-posted" if comment is not None else "posted"
+        if comment is None:
+            comment = _post(api, part)
+            log.info("posted part %d/%d of %s to %s", part.part, part.total, report_date, target)
+        done = PartResult(
+            part.part,
+            part.total,
+            part.marker,
+            len(part.body),
+            status,
+            str(comment.get("id", "")) or None,
+            comment.get("html_url"),
+            part.body,
+        )
+        _save_publication(store, target, report_date, done)
+        result.parts.append(done)
+    return result
+
+
+def _dry_run(
+    store: Store | None, target: str, report_date: date, parts: list[CommentPart]
+) -> PublishResult:
+    recorded = _stored_markers(store, target)
+    result = PublishResult(target, report_date, True, [])
+    for part in parts:
+        status = "already-posted" if part.marker in recorded else "would-post"
+        result.parts.append(
+            PartResult(part.part, part.total, part.marker, len(part.body), status, body=part.body)
+        )
+    others = _other_versions(recorded, report_date, parts)
+    if others:
+        result.notes.append(
+            f"the store records a different report for {report_date} on {target}; "
+            "publishing this one needs --new-version"
+        )
+    return result

@@ -1,0 +1,353 @@
+"""GitHub REST adapter: `fetch_*` return raw responses, `parse_*` turn them into Sources.
+
+The API base comes from settings (`GITHUB_API_URL`), so GitHub Enterprise and the replay
+server work like api.github.com. The token is sent as a header and never logged.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import json
+import re
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from urllib.parse import parse_qsl, urlsplit
+
+import httpx
+
+from ..errors import SourceError
+from ..models import Snapshot, Source, SourceKind
+from .http import RawResponse, ResponseCache, RetryPolicy, fetch, next_link, request_key
+
+__all__ = [
+    "GitHubApi",
+    "RequestStats",
+    "fetch_commits",
+    "fetch_file",
+    "fetch_issues",
+    "fetch_pages",
+    "fetch_pulls",
+    "fetch_readme",
+    "fetch_releases",
+    "fetch_repo",
+    "fetch_search",
+    "fetch_tags",
+    "parse_commits",
+    "parse_issues",
+    "parse_json",
+    "parse_pulls",
+    "parse_readme",
+    "parse_repo",
+    "parse_search",
+    "repo_key",
+]
+
+SOURCE = "github"
+_JSON = "application/vnd.github+json"
+_URL = re.compile(r"https?://[^\s)>\]\"'`]+")
+
+
+@dataclass
+class RequestStats:
+    """Requests made, answered 304, and responses reused from the store without a request."""
+
+    requests: int = 0
+    not_modified: int = 0
+    reused: int = 0
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def add(self, requests: int = 0, not_modified: int = 0, reused: int = 0) -> None:
+        with self._lock:
+            self.requests += requests
+            self.not_modified += not_modified
+            self.reused += reused
+
+
+@dataclass
+class GitHubApi:
+    """Everything a GitHub request needs. `token` is kept out of repr."""
+
+    client: httpx.Client
+    base_url: str = "https://api.github.com"
+    token: str | None = field(default=None, repr=False)
+    policy: RetryPolicy = field(default_factory=RetryPolicy)
+    cache: ResponseCache | None = None
+    offline: bool = False
+    """Answer from `cache` without a request when it holds the response (nothing changed)."""
+    stats: RequestStats = field(default_factory=lambda: RequestStats())
+
+    def get(self, path: str, params: dict[str, Any] | None = None, accept: str = _JSON) -> RawResponse:
+        if self.offline and self.cache is not None:
+            kept = self.cache.lookup(request_key(path, params))
+            if kept is not None:
+                self.stats.add(reused=1)
+                return kept
+        headers = {"Accept": accept, "X-GitHub-Api-Version": "2022-11-28"}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        raw = fetch(
+            self.client, self.base_url, path, source=SOURCE, params=params, headers=headers,
+            policy=self.policy, cache=self.cache,
+        )
+        self.stats.add(requests=1, not_modified=int(raw.from_cache))
+        if raw.redirected_from:
+            prefix = urlsplit(self.base_url).path.rstrip("/")
+            raw = RawResponse(
+                raw.request_key, raw.status, raw.body, raw.etag, raw.headers,
+                raw.redirected_from.removeprefix(prefix), raw.final_url, raw.from_cache,
+            )
+        return raw
+
+
+def repo_key(full_name: str) -> str:
+    """`gh:owner/name`, lower-case."""
+    return "gh:" + full_name.strip().strip("/").lower()
+
+
+# -- fetch ----------------------------------------------------------------------------
+
+
+def fetch_pages(api: GitHubApi, path: str, params: dict[str, Any], max_pages: int = 10) -> list[RawResponse]:
+    """Follow `Link: rel="next"` up to `max_pages` pages."""
+    pages = [api.get(path, params)]
+    base_path = urlsplit(api.base_url).path.rstrip("/")
+    while len(pages) < max_pages:
+        link = next_link(pages[-1].headers.get("link"))
+        if not link:
+            break
+        parts = urlsplit(link)
+        pages.append(api.get(parts.path.removeprefix(base_path), dict(parse_qsl(parts.query))))
+    return pages
+
+
+def fetch_search(api: GitHubApi, query: str, *, per_page: int = 50, max_pages: int = 2) -> list[RawResponse]:
+    """Repository search (sorted by last push, newest first)."""
+    params = {"q": query, "sort": "updated", "order": "desc", "per_page": per_page}
+    return fetch_pages(api, "/search/repositories", params, max_pages)
+
+
+def fetch_repo(api: GitHubApi, full_name: str) -> RawResponse:
+    """Repository metadata; a 301 for a renamed repository is followed."""
+    return api.get(f"/repos/{full_name}")
+
+
+def fetch_commits(
+    api: GitHubApi,
+    full_name: str,
+    *,
+    sha: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    per_page: int = 30,
+    max_pages: int = 1,
+) -> list[RawResponse]:
+    """Commits of a branch (newest first), optionally within a committer-date window."""
+    params: dict[str, Any] = {"sha": sha, "per_page": per_page}
+    if since is not None:
+        params["since"] = since.isoformat()
+    if until is not None:
+        params["until"] = until.isoformat()
+    return fetch_pages(api, f"/repos/{full_name}/commits", params, max_pages)
+
+
+def fetch_readme(api: GitHubApi, full_name: str, ref: str | None = None) -> RawResponse | None:
+    """The README (contents API JSON), or None when the repository has none."""
+    try:
+        return api.get(f"/repos/{full_name}/readme", {"ref": ref} if ref else None)
+    except SourceError as exc:
+        if exc.status == 404:
+            return None
+        raise
+
+
+def fetch_tags(api: GitHubApi, full_name: str, per_page: int = 30) -> RawResponse:
+    return api.get(f"/repos/{full_name}/tags", {"per_page": per_page})
+
+
+def fetch_releases(api: GitHubApi, full_name: str, per_page: int = 10) -> RawResponse:
+    return api.get(f"/repos/{full_name}/releases", {"per_page": per_page})
+
+
+def fetch_pulls(api: GitHubApi, full_name: str, state: str = "all", max_pages: int = 5) -> list[RawResponse]:
+    params = {"state": state, "per_page": 100, "sort": "updated", "direction": "desc"}
+    return fetch_pages(api, f"/repos/{full_name}/pulls", params, max_pages)
+
+
+def fetch_issues(
+    api: GitHubApi, full_name: str, state: str = "all", since: datetime | None = None, max_pages: int = 5
+) -> list[RawResponse]:
+    params: dict[str, Any] = {"state": state, "per_page": 100}
+    if since is not None:
+        params["since"] = since.isoformat()
+    return fetch_pages(api, f"/repos/{full_name}/issues", params, max_pages)
+
+
+def fetch_file(api: GitHubApi, full_name: str, path: str, ref: str) -> RawResponse:
+    """A file's raw bytes at a pinned ref (commit SHA, tag or branch)."""
+    return api.get(f"/repos/{full_name}/contents/{path}", {"ref": ref}, accept="application/vnd.github.raw")
+
+
+# -- parse (pure) ---------------------------------------------------------------------
+
+
+def parse_json(raw: RawResponse) -> Any:
+    """Decode a JSON body; a malformed one is a SourceError naming the request."""
+    try:
+        return json.loads(raw.body)
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise SourceError(f"malformed JSON ({exc.msg if isinstance(exc, json.JSONDecodeError) else exc})", SOURCE, raw.request_key) from exc
+
+
+def parse_search(raw: RawResponse) -> list[dict[str, Any]]:
+    """The repository items of one search page."""
+    data = parse_json(raw)
+    if not isinstance(data, dict) or not isinstance(data.get("items"), list):
+        raise SourceError("search answer has no items list", SOURCE, raw.request_key)
+    return [item for item in data["items"] if isinstance(item, dict) and "full_name" in item]
+
+
+def parse_readme(raw: RawResponse | None) -> str:
+    """README text from the contents API JSON (base64) or a raw body."""
+    if raw is None:
+        return ""
+    if not raw.body.lstrip().startswith(b"{"):
+        return raw.body.decode("utf-8", "replace")
+    data = parse_json(raw)
+    try:
+        return base64.b64decode(str(data.get("content", ""))).decode("utf-8", "replace")
+    except (binascii.Error, ValueError) as exc:
+        raise SourceError(f"README content is not base64: {exc}", SOURCE, raw.request_key) from exc
+
+
+def parse_commits(pages: list[RawResponse]) -> list[dict[str, Any]]:
+    """sha, committer date and first message line of each commit, newest first."""
+    result = []
+    for page in pages:
+        for item in parse_json(page):
+            commit = item.get("commit", {})
+            result.append(
+                {
+                    "sha": item["sha"],
+                    "date": commit.get("committer", {}).get("date"),
+                    "author": commit.get("author", {}).get("name"),
+                    "message": str(commit.get("message", "")).splitlines()[0] if commit.get("message") else "",
+                }
+            )
+    return result
+
+
+def _when(text: str | None) -> datetime | None:
+    return datetime.fromisoformat(text.replace("Z", "+00:00")) if text else None
+
+
+def _links(*texts: str) -> list[str]:
+    found: dict[str, None] = {}
+    for text in texts:
+        for url in _URL.findall(text or ""):
+            found[url.rstrip(".,;")] = None
+    return list(found)
+
+
+def _repo_meta(repo: dict[str, Any], head: dict[str, Any] | None, renamed_from: list[str]) -> dict[str, Any]:
+    parent = repo.get("parent") or {}
+    root = repo.get("source") or {}
+    license_info = repo.get("license") or {}
+    return {
+        "full_name": repo["full_name"],
+        "id": repo.get("id"),
+        "fork": bool(repo.get("fork")),
+        "parent": parent.get("full_name"),
+        "source_root": root.get("full_name"),
+        "archived": bool(repo.get("archived")),
+        "private": bool(repo.get("private")),
+        "license": license_info.get("spdx_id") or license_info.get("key"),
+        "topics": list(repo.get("topics") or []),
+        "stargazers": repo.get("stargazers_count"),
+        "default_branch": repo.get("default_branch"),
+        "created_at": repo.get("created_at"),
+        "pushed_at": repo.get("pushed_at"),
+        "homepage": repo.get("homepage"),
+        "renamed_from": renamed_from,
+        "head_sha": head["sha"] if head else None,
+        "head_date": head["date"] if head else None,
+    }
+
+
+def parse_repo(
+    repo: dict[str, Any],
+    *,
+    readme: str = "",
+    commits: list[dict[str, Any]] | None = None,
+    tags: list[dict[str, Any]] | None = None,
+    releases: list[dict[str, Any]] | None = None,
+    renamed_from: list[str] | None = None,
+) -> tuple[Source, Snapshot | None]:
+    """A repository Source and its Snapshot pinned at the head commit (None without commits)."""
+    commits = commits or []
+    head = commits[0] if commits else None
+    meta = _repo_meta(repo, head, renamed_from or [])
+    tag_names = {t["commit"]["sha"]: t["name"] for t in tags or [] if "commit" in t}
+    meta["tags"] = [t["name"] for t in (tags or [])[:10]]
+    meta["releases"] = [
+        {"tag": r.get("tag_name"), "name": r.get("name"), "published_at": r.get("published_at")}
+        for r in releases or []
+        if not r.get("draft")
+    ]
+    meta["links"] = _links(repo.get("description") or "", repo.get("homepage") or "", readme)
+    source = Source(
+        key=repo_key(repo["full_name"]), kind=SourceKind.REPO, url=repo.get("html_url") or f"https://github.com/{repo['full_name']}",
+        title=repo["full_name"], summary=repo.get("description") or "", text=readme,
+        created_at=_when(repo.get("created_at")), updated_at=_when(repo.get("pushed_at")), meta=meta,
+    )
+    if head is None:
+        return source, None
+    snapshot = Snapshot(
+        source_key=source.key, version=head["sha"], version_date=_when(head["date"]),
+        tag=tag_names.get(head["sha"]), url=f"{source.url}/tree/{head['sha']}",
+        content_hash=hashlib.sha256(readme.encode("utf-8")).hexdigest(),
+        meta={"default_branch": repo.get("default_branch"), "commits": commits[:10], "releases": meta["releases"][:3]},
+    )
+    return source, snapshot
+
+
+def _state(item: dict[str, Any]) -> str:
+    if item.get("merged_at") or (item.get("pull_request") or {}).get("merged_at"):
+        return "merged"
+    if item.get("state") == "open" and item.get("draft"):
+        return "draft"
+    return str(item.get("state", "open"))
+
+
+def _item_source(item: dict[str, Any], full_name: str, kind: SourceKind) -> Source:
+    number = item["number"]
+    return Source(
+        key=f"{repo_key(full_name)}#{number}", kind=kind,
+        url=item.get("html_url") or f"https://github.com/{full_name}/issues/{number}",
+        title=str(item.get("title", "")), text=str(item.get("body") or ""),
+        created_at=_when(item.get("created_at")), updated_at=_when(item.get("updated_at")),
+        meta={
+            "repo": full_name, "number": number, "state": _state(item), "draft": bool(item.get("draft")),
+            "merged_at": item.get("merged_at") or (item.get("pull_request") or {}).get("merged_at"),
+            "closed_at": item.get("closed_at"), "labels": [str(x.get("name")) for x in item.get("labels") or []],
+            "author": (item.get("user") or {}).get("login"),
+        },
+    )
+
+
+def parse_pulls(pages: list[RawResponse], full_name: str) -> list[Source]:
+    """Pull requests with state open / draft / merged / closed. Key `gh:owner/name#N`."""
+    return [_item_source(item, full_name, SourceKind.PULL) for page in pages for item in parse_json(page)]
+
+
+def parse_issues(pages: list[RawResponse], full_name: str) -> list[Source]:
+    """Issues only (the issues API also lists pull requests; those are skipped)."""
+    return [
+        _item_source(item, full_name, SourceKind.ISSUE)
+        for page in pages
+        for item in parse_json(page)
+        if "pull_request" not in item
+    ]

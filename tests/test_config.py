@@ -17,7 +17,10 @@ def test_defaults_without_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 
 def test_file_then_environment(tmp_path: Path) -> None:
     path = tmp_path / "radar.toml"
-    path.write_text('[radar]\ndb = "team.db"\nhost_path = "host"\nfeeds = ["https://x/feed"]\n', encoding="utf-8")
+    path.write_text(
+        '[radar]\ndb = "team.db"\nhost_path = "host"\nfeeds = ["https://x/feed"]\n',
+        encoding="utf-8",
+    )
     settings = load_settings(path, {"GITHUB_API_URL": "http://127.0.0.1:9/", "GITHUB_TOKEN": "t0k"})
     assert settings.db == "team.db"
     assert settings.host_path == (tmp_path / "host").resolve()

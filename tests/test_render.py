@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 
 import pytest
 from hypothesis import given
@@ -48,11 +48,19 @@ def _findings() -> list[Finding]:
         text="decode 922.4 tok/s at C=8",
         metrics=[Metric(name="throughput", value=922.4, unit="tok/s")],
         conditions=Conditions(
-            hardware=["RTX 5090"], model=["Qwen3-27B"], precision=["NVFP4"], baseline=["llama.cpp"], load={"concurrency": "8"}
+            hardware=["RTX 5090"],
+            model=["Qwen3-27B"],
+            precision=["NVFP4"],
+            baseline=["llama.cpp"],
+            load={"concurrency": "8"},
         ),
         where="Neroued/ninfer@5ea3242a206cdb0c4c1beaeb9d8a3048e6248423:README.md#L10",
     )
-    vague = Claim(kind=ClaimKind.PERFORMANCE, text="2x faster", metrics=[Metric(name="speedup", value=2, unit="x")])
+    vague = Claim(
+        kind=ClaimKind.PERFORMANCE,
+        text="2x faster",
+        metrics=[Metric(name="speedup", value=2, unit="x")],
+    )
     limit = Claim(kind=ClaimKind.LIMITATION, text="长上下文 prefill 回退 0.8x")
     proposal = ValidationProposal(
         hypothesis="状态回滚在拒绝草稿时保持 logits 一致",
@@ -91,7 +99,10 @@ def _findings() -> list[Finding]:
         recommendation=Recommendation.VALIDATE,
         priority="P1",
         horizon="Next",
-        touch_points=[TouchPoint(kind="doc", ref="docs/speculative-decoding.md"), TouchPoint(kind="pr", ref="#112")],
+        touch_points=[
+            TouchPoint(kind="doc", ref="docs/speculative-decoding.md"),
+            TouchPoint(kind="pr", ref="#112"),
+        ],
         relation="extensible-gap",
         related=["gh:example/strata"],
         differs="增加 GDN 状态重放",
@@ -102,9 +113,16 @@ def _findings() -> list[Finding]:
         name="RetrievalAttention",
         date=CUTOFF.date(),
         url="https://arxiv.org/abs/2409.10516",
-        snapshot=Snapshot(source_key="arxiv:2409.10516", version="v2", url="https://arxiv.org/abs/2409.10516v2"),
+        snapshot=Snapshot(
+            source_key="arxiv:2409.10516", version="v2", url="https://arxiv.org/abs/2409.10516v2"
+        ),
         novelty=Novelty.HISTORICAL,
-        tags=_tags(workload=["llm-agentic"], mechanism=["cache"], system_level=["model-execution"], rsi_stage=[]),
+        tags=_tags(
+            workload=["llm-agentic"],
+            mechanism=["cache"],
+            system_level=["model-execution"],
+            rsi_stage=[],
+        ),
         maturity="paper-reported",
         recommendation=Recommendation.WATCH,
         relation="existing-capability",
@@ -115,8 +133,16 @@ def _findings() -> list[Finding]:
         name="Mach X",
         date=CUTOFF.date(),
         url="https://github.com/Red-Weasel/machx-inference-engine",
-        snapshot=Snapshot(source_key="gh:red-weasel/machx-inference-engine", version="1ce94927b4f99550a7f4a31c90821da96c7161b3"),
-        tags=_tags(workload=["llm-agentic"], mechanism=["kernel-compiler-fusion"], system_level=["operator"], rsi_stage=[]),
+        snapshot=Snapshot(
+            source_key="gh:red-weasel/machx-inference-engine",
+            version="1ce94927b4f99550a7f4a31c90821da96c7161b3",
+        ),
+        tags=_tags(
+            workload=["llm-agentic"],
+            mechanism=["kernel-compiler-fusion"],
+            system_level=["operator"],
+            rsi_stage=[],
+        ),
         maturity="code-available",
         flags=["counterexample"],
         recommendation=Recommendation.COUNTEREXAMPLE,
@@ -141,7 +167,14 @@ def _report(language: str = "zh"):  # type: ignore[no-untyped-def]
             window_start=datetime(2026, 8, 21, 0, 30, tzinfo=UTC),
             window_end=CUTOFF,
         ),
-        corrections=[Correction(project_key="gh:x/strata", name="Strata", text="默认路由已回退", supersedes="2026-08-20")],
+        corrections=[
+            Correction(
+                project_key="gh:x/strata",
+                name="Strata",
+                text="默认路由已回退",
+                supersedes="2026-08-20",
+            )
+        ],
         language=language,
     )
 
@@ -174,10 +207,25 @@ def test_rendered_report_parses_back_into_same_findings(taxonomy: Taxonomy) -> N
 
     def shown(f: Finding) -> tuple[object, ...]:
         return (
-            f.project_key, f.name, f.date, f.snapshot.version if f.snapshot else None,
-            {d: f.values(d) for d in ("workload", "mechanism", "system_level", "rsi_stage") if f.values(d)},
-            f.rsi_target, f.maturity, f.flags, f.recommendation, f.novelty, f.relation,
-            [tp.ref for tp in f.touch_points], f.priority, f.horizon, f.evidence_id,
+            f.project_key,
+            f.name,
+            f.date,
+            f.snapshot.version if f.snapshot else None,
+            {
+                d: f.values(d)
+                for d in ("workload", "mechanism", "system_level", "rsi_stage")
+                if f.values(d)
+            },
+            f.rsi_target,
+            f.maturity,
+            f.flags,
+            f.recommendation,
+            f.novelty,
+            f.relation,
+            [tp.ref for tp in f.touch_points],
+            f.priority,
+            f.horizon,
+            f.evidence_id,
         )
 
     assert [shown(f) for f in parsed] == [shown(f) for f in report.findings]

@@ -12,7 +12,9 @@ from research_radar.store import Store, findings, open_store, raw_responses
 
 
 def _source(key: str = "gh:neroued/ninfer") -> Source:
-    return Source(key=key, kind=SourceKind.REPO, url="https://github.com/Neroued/ninfer", title="ninfer")
+    return Source(
+        key=key, kind=SourceKind.REPO, url="https://github.com/Neroued/ninfer", title="ninfer"
+    )
 
 
 def test_open_creates_schema_with_alembic_version(db_path: Path) -> None:
@@ -53,7 +55,11 @@ def test_failed_transaction_leaves_nothing(store: Store) -> None:
 
 def test_saving_twice_does_not_duplicate(store: Store) -> None:
     finding = Finding(project_key="gh:a/b", name="b", date=date(2026, 11, 30))
-    claim = Claim(kind=ClaimKind.PERFORMANCE, text="3.2x", metrics=[Metric(name="speedup", value=3.2, unit="x")])
+    claim = Claim(
+        kind=ClaimKind.PERFORMANCE,
+        text="3.2x",
+        metrics=[Metric(name="speedup", value=3.2, unit="x")],
+    )
     for _ in range(2):
         with store.transaction() as conn:
             store.save_source(conn, _source())
@@ -102,7 +108,9 @@ def test_cursor_and_health(store: Store) -> None:
 def test_findings_filtered_by_day(store: Store) -> None:
     with store.transaction() as conn:
         for day in (date(2026, 10, 30), date(2026, 10, 31)):
-            store.save_finding(conn, Finding(project_key="gh:a/b", name="b", date=day), origin="import:x")
+            store.save_finding(
+                conn, Finding(project_key="gh:a/b", name="b", date=day), origin="import:x"
+            )
     assert [f.date for f in store.load_findings(before=date(2026, 10, 31))] == [date(2026, 10, 30)]
     assert len(store.load_findings(on=date(2026, 10, 31))) == 1
     assert store.load_finding_rows()[0]["origin"] == "import:x"

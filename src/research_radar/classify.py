@@ -13,6 +13,8 @@ Chinese terms are plain substrings, so no word segmentation (jieba) is needed.
 from __future__ import annotations
 
 import re
+import string
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +48,7 @@ FLAGS_DIMENSION = "maturity_flags"
 
 _NEGATION_EN = re.compile(r"(?:\bnot|\bno|\bwithout|\bnever|\bnon)[\s-]+(?:[a-z]+\s+)?$")
 _NEGATION_ZH = "未不无没非"
+_ASCII_ALNUM = frozenset(string.ascii_letters + string.digits)
 
 
 @dataclass(frozen=True)
@@ -155,6 +158,11 @@ class _Text:
     def of(cls, text: str) -> _Text:
         return cls(text, text.lower())
 
+    @property
+    def aligned(self) -> bool:
+        """Offsets in `lower` are offsets in `raw` (lower() kept every length)."""
+        return len(self.lower) == len(self.raw)
+
 
 def _pick(dimension: Dimension, scored: list[tuple[Tag, float]]) -> list[Tag]:
     order = {value_id: index for index, value_id in enumerate(dimension.value_ids)}
@@ -191,11 +199,11 @@ def _matches(rules: tuple[Rule, ...], text: _Text) -> list[_Match]:
     if not text.raw:
         return []
     found = [
-        _Match(hit.start(), hit.end(), hit.group())
+        _Match(start, end, text.raw[start:end])
         for rule in rules
         if rule.needle in text.lower
-        for hit in rule.pattern.finditer(text.raw)
-        if hit.end() > hit.start()
+        for start, end in _spans(rule, text)
+        if end > start
     ]
     found.sort(key=lambda match: (match.start - match.end, match.start))
     kept: list[_Match] = []
@@ -204,6 +212,17 @@ def _matches(rules: tuple[Rule, ...], text: _Text) -> list[_Match]:
             kept.append(match)
     kept = [match for match in kept if not _negated(text.raw, match.start)]
     return sorted(kept, key=lambda match: match.start)
+
+
+def _spans(rule: Rule, text: _Text) -> Iterator[tuple[int, int]]:
+    if rule.fast is None or not text.aligned:
+        yield from (hit.span() for hit in rule.pattern.finditer(text.raw))
+        return
+    for hit in rule.fast.finditer(text.lower):
+        start = hit.start()
+        if rule.left_bound and start and text.lower[start - 1] in _ASCII_ALNUM:
+            continue
+        yield hit.span()
 
 
 def _negated(text: str, start: int) -> bool:

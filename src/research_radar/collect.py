@@ -187,6 +187,8 @@ def _collect_github(
     watched = [str(n) for n in section.get("repos", [])]
     queries = [str(q) for q in section.get("queries", DEFAULT_GITHUB_QUERIES)]
     excluded = {str(n).lower() for n in section.get("exclude", [])}
+    if settings.host_repo:
+        excluded.add(settings.host_repo.lower())  # the host is collected by "host"
     searched = _gh_search(api, queries, since, until, found)
     if queries and not searched and len(found.errors) == len(queries) and not watched:
         raise SourceError("every search failed: " + "; ".join(found.errors[:3]), "github")
@@ -224,6 +226,9 @@ def _gh_repos(api: gh.GitHubApi, names: list[str], found: _Found, done: set[str]
 def _collect_host(api: gh.GitHubApi, settings: Settings) -> _Found:
     found = _Found()
     repo = settings.host_repo or ""
+    raws, host, head = _gh_repo(api, repo)
+    found.raws.extend(raws)
+    found.items.append((host, head))
     pulls = gh.fetch_pulls(api, repo)
     issues = gh.fetch_issues(api, repo)
     found.raws.extend([*pulls, *issues])

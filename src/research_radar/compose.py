@@ -42,7 +42,11 @@ def section_of(finding: Finding) -> str:
 
 
 def _order(finding: Finding) -> tuple[int, int, str]:
-    return (_PRIORITY.get(finding.priority, 3), _HORIZON.get(finding.horizon, 3), finding.name.lower())
+    return (
+        _PRIORITY.get(finding.priority, 3),
+        _HORIZON.get(finding.horizon, 3),
+        finding.name.lower(),
+    )
 
 
 def build_report(

@@ -79,7 +79,9 @@ def _read_toml(path: Path) -> dict[str, Any]:
         with path.open("rb") as handle:
             return tomllib.load(handle)
     except FileNotFoundError as exc:
-        raise ConfigError("settings file not found; create it or unset RADAR_CONFIG", str(path)) from exc
+        raise ConfigError(
+            "settings file not found; create it or unset RADAR_CONFIG", str(path)
+        ) from exc
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"at line (\d+)", str(exc))
         line = int(found.group(1)) if found else None
@@ -118,7 +120,8 @@ def load_settings(
                 if isinstance(value, dict):
                     continue
                 raise ConfigError(
-                    f"unknown setting {key!r}; known settings: {', '.join(sorted(known))}", str(path)
+                    f"unknown setting {key!r}; known settings: {', '.join(sorted(known))}",
+                    str(path),
                 )
             if key in _PATH_KEYS:
                 value = (path.parent / str(value)).resolve()

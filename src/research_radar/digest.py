@@ -21,9 +21,10 @@ How the digest decides (CONVENTIONS.md §11):
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Literal
 
@@ -185,8 +186,16 @@ def _gather(
     outside = 0
     if inbox.queue is not None:
         on_topic = [item for item in inbox.queue.items if topic in item.topics]
-        counts.append(SourceCount(path=inbox.queue.path, analyst="work-queue", kind="queue",
-                                  items=len(on_topic), titles=[i.title for i in on_topic]))  # fmt: skip
+        titles = [item.title for item in on_topic]
+        counts.append(
+            SourceCount(
+                path=inbox.queue.path,
+                analyst="work-queue",
+                kind="queue",
+                items=len(on_topic),
+                titles=titles,
+            )
+        )
     for note in sorted(inbox.notes, key=lambda n: (n.analyst, n.timestamp or window.end, n.path)):
         if note.timestamp is None:
             continue  # listed as a no-timestamp problem by the loader
@@ -195,9 +204,17 @@ def _gather(
             continue
         on_topic = [item for item in note.items if topic in item.topics]
         mentions += [_Mention(source=note.path, when=note.timestamp, item=i) for i in on_topic]
-        counts.append(SourceCount(path=note.path, analyst=note.analyst, kind="note",
-                                  items=len(on_topic), timestamp=note.timestamp,
-                                  date_only=note.date_only, titles=[i.title for i in on_topic]))  # fmt: skip
+        counts.append(
+            SourceCount(
+                path=note.path,
+                analyst=note.analyst,
+                kind="note",
+                items=len(on_topic),
+                timestamp=note.timestamp,
+                date_only=note.date_only,
+                titles=[item.title for item in on_topic],
+            )
+        )
     for card in sorted(inbox.cards, key=lambda c: (c.number or 0, c.path)):
         if card.item is None or card.timestamp is None:
             continue
@@ -244,11 +261,11 @@ def _group(mentions: list[_Mention]) -> list[list[_Mention]]:
             parent[b] = a
             ids[a] |= ids[b]
 
-    keyers = (
+    keyers: list[Callable[[_Mention], str]] = [
         lambda m: m.item.arxiv_ids[0] if m.item.arxiv_ids else "",
         lambda m: _primary_url(m.item),
         lambda m: m.item.name.lower() if len(m.item.name) >= 3 else "",
-    )
+    ]
     for keyer in keyers:
         first: dict[str, int] = {}
         for index, mention in enumerate(mentions):
@@ -256,7 +273,7 @@ def _group(mentions: list[_Mention]) -> list[list[_Mention]]:
             if key:
                 union(first.setdefault(key, index), index)
     titles = [_norm_title(m.item.title) for m in mentions]
-    for i, j in ((i, j) for i in range(len(titles)) for j in range(i + 1, len(titles))):
+    for i, j in itertools.combinations(range(len(titles)), 2):
         if (
             min(len(titles[i]), len(titles[j])) >= 8
             and fuzz.token_sort_ratio(titles[i], titles[j]) >= 90
@@ -293,7 +310,8 @@ _PRODUCTION = re.compile(
 )
 _SINGLE = re.compile(r"single[- ]author|sole author|单作者|单作", re.IGNORECASE)
 _MISSING = re.compile(
-    r"未报告|未单独报告|not reported|missing (?:metric|baseline|ablation)|指标缺失|无消融|no ablation",
+    r"未报告|未单独报告|not reported|missing (?:metric|baseline|ablation)|指标缺失|无消融"
+    r"|no ablation",
     re.IGNORECASE,
 )
 
@@ -343,7 +361,8 @@ def _credibility(
 # --- key points --------------------------------------------------------------------------
 
 _CONDITIONS = re.compile(
-    r"(?<![\w])(?:[HABL]\d{2,3}S?|GB\d{3}|B200|MI\d{3}X?|RTX\s?\d{4}|TPU\s?v\d\w?|M\d (?:Max|Pro|Ultra))(?![\w])"
+    r"(?<![\w])(?:[HABL]\d{2,3}S?|GB\d{3}|B200|MI\d{3}X?|RTX\s?\d{4}|TPU\s?v\d\w?"
+    r"|M\d (?:Max|Pro|Ultra))(?![\w])"
     r"|(?<![\w])(?:FP(?:4|6|8|16|32)|BF16|INT[348]|NVFP4|MXFP4|AWQ|GPTQ)(?![\w])"
     r"|(?<![\w])(?:Llama|LLaMA|Qwen|DeepSeek|Mistral|Mixtral|Gemma|Kimi|GPT|Phi|GLM)[-\w.]*"
     r"|(?:vs\.?|versus|对比|相比|相对)\s*[\w.\-/]+(?:\s[A-Za-z][\w\-]*)?"
@@ -368,8 +387,12 @@ def _key_points(mentions: Iterable[_Mention]) -> list[KeyPoint]:
                 conditions = list(
                     dict.fromkeys(m.group(0).strip() for m in _CONDITIONS.finditer(text))
                 )
-                points[key] = KeyPoint(text=text if len(text) <= 240 else text[:238] + "…",
-                                       numbers=numbers, conditions=conditions, source=mention.source)  # fmt: skip
+                points[key] = KeyPoint(
+                    text=text if len(text) <= 240 else text[:238] + "…",
+                    numbers=numbers,
+                    conditions=conditions,
+                    source=mention.source,
+                )
     return list(points.values())
 
 
@@ -451,15 +474,25 @@ _METRIC = re.compile(
     "|".join(re.escape(term) for terms in _METRICS.values() for term in terms), re.IGNORECASE
 )
 _METRIC_OF = {term: metric for metric, terms in _METRICS.items() for term in terms}
-_STATUS: dict[str, list[tuple[str, re.Pattern[str]]]] = {
-    "merge": [("open", re.compile(r"not (?:yet )?merged|未合并|尚未合并|待合并|仍\s*open"
-                                  r"|\b(?:still|remains|is|currently) open\b", re.I)),
-              ("merged", re.compile(r"\bmerged\b|已合并|已合入|合入主线", re.I))],
-    "release": [("unreleased", re.compile(r"not (?:yet )?released|未发布|尚未发布|未开源|尚未开源", re.I)),
-                ("released", re.compile(r"\breleased\b|已发布|已开源", re.I))],
-    "deal": [("unsigned", re.compile(r"not (?:yet )?signed|未签约|尚未签约", re.I)),
-             ("signed", re.compile(r"\bsigned\b|已签约", re.I))],
-}  # fmt: skip
+_STATUS_WORDS = {
+    "merge": [
+        ("open", r"not (?:yet )?merged|尚?未合并|待合并|仍\s*open|\b(?:still|remains|is) open\b"),
+        ("merged", r"\bmerged\b|已合并|已合入|合入主线"),
+    ],
+    "release": [
+        ("unreleased", r"not (?:yet )?released|尚?未发布|尚?未开源"),
+        ("released", r"\breleased\b|已发布|已开源"),
+    ],
+    "deal": [
+        ("unsigned", r"not (?:yet )?signed|尚?未签约"),
+        ("signed", r"\bsigned\b|已签约"),
+    ],
+}
+"""Status family -> states, the negative first (its words are removed before the next)."""
+_STATUS = {
+    family: [(state, re.compile(words, re.IGNORECASE)) for state, words in states]
+    for family, states in _STATUS_WORDS.items()
+}
 
 
 def _unit(number: str) -> str:

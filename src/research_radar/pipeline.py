@@ -46,7 +46,7 @@ STAGES = (
     "publish",
 )
 SAMPLE_DATE = date(2026, 8, 23)
-"""The day the bundled sample stands on: the morning after its newest evidence."""
+"""The day the bundled sample stands on: the morning after its newest evidence (also in cli)."""
 
 Progress = Callable[[str, str], None]
 
@@ -85,7 +85,9 @@ class _Run:
         try:
             yield counts
         except Exception as exc:
-            self.store.end_stage(stage_id, "failed", counts, {"error": f"{type(exc).__name__}: {exc}"})
+            self.store.end_stage(
+                stage_id, "failed", counts, {"error": f"{type(exc).__name__}: {exc}"}
+            )
             raise
         errors = counts.pop("errors", {})
         self.store.end_stage(stage_id, "ok" if not errors else "partial", counts, errors)
@@ -122,8 +124,14 @@ def _candidate(
 ) -> Finding:
     text = "\n".join(part for part in (source.summary, source.text) if part)
     tags = classify_stage.classify(taxonomy, source.title or project.name, text)
-    claims = extract.extract_claims(source.text, where=_where(source, snapshot)) if source.text else []
-    pinned = snapshot.model_copy(update={"meta": {**snapshot.meta, "created_at": _created(source)}}) if snapshot else None
+    claims = (
+        extract.extract_claims(source.text, where=_where(source, snapshot)) if source.text else []
+    )
+    pinned = (
+        snapshot.model_copy(update={"meta": {**snapshot.meta, "created_at": _created(source)}})
+        if snapshot
+        else None
+    )
     return Finding(
         project_key=project.key,
         name=project.name,
@@ -148,7 +156,9 @@ def _kept_cutoff(store: Store, day: date, language: str) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
-def _collect(run: _Run, store: Store, settings: Settings, cutoff: datetime, sample: bool) -> dict[str, str]:
+def _collect(
+    run: _Run, store: Store, settings: Settings, cutoff: datetime, sample: bool
+) -> dict[str, str]:
     with run.stage("collect") as counts:
         if sample:
             summary = collect_stage.collect_sample(store, now=cutoff)
@@ -189,7 +199,9 @@ def _extract(run: _Run, store: Store, projects: list[Project]) -> None:
                     continue
                 snapshot = _latest(store.load_snapshots(source.key))
                 claims = extract.extract_claims(source.text, where=_where(source, snapshot))
-                added += store.save_claims(conn, source.key, snapshot.version if snapshot else "", claims)
+                added += store.save_claims(
+                    conn, source.key, snapshot.version if snapshot else "", claims
+                )
         counts["claims_added"] = added
 
 
@@ -253,7 +265,9 @@ def _assess(
             related = [key for key, _score in index.related(finding) if key != finding.project_key]
             finding = finding.model_copy(update={"related": related[:3]})
             snapshots = store.load_snapshots(finding.project_key)
-            assessed.append(assess_stage.assess(finding, snapshots=snapshots, now=cutoff, prior=prior))
+            assessed.append(
+                assess_stage.assess(finding, snapshots=snapshots, now=cutoff, prior=prior)
+            )
         counts["assessed"] = len(assessed)
     return assessed
 
@@ -326,13 +340,18 @@ def _compose(
         with store.transaction() as conn:
             for finding in report.findings:
                 store.save_finding(conn, finding)
-            data = {"cutoff": cutoff.isoformat(), "findings": [f.project_key for f in report.findings]}
+            data = {
+                "cutoff": cutoff.isoformat(),
+                "findings": [f.project_key for f in report.findings],
+            }
             store.save_report(conn, report.date, language, markdown, data)
         counts.update(findings=len(report.findings), corrections=len(corrections))
     return report, markdown
 
 
-def _review(run: _Run, store: Store, markdown: str, prior: list[Finding], host: hostmap.HostIndex | None) -> tuple[Any, int]:
+def _review(
+    run: _Run, store: Store, markdown: str, prior: list[Finding], host: hostmap.HostIndex | None
+) -> tuple[Any, int]:
     from . import review
 
     with run.stage("review") as counts:
@@ -347,7 +366,9 @@ def _review(run: _Run, store: Store, markdown: str, prior: list[Finding], host: 
     return result, blocking
 
 
-def _publish(run: _Run, store: Store, settings: Settings, report: Report, markdown: str, confirm: bool) -> Any:
+def _publish(
+    run: _Run, store: Store, settings: Settings, report: Report, markdown: str, confirm: bool
+) -> Any:
     import httpx
 
     from . import publish
@@ -401,7 +422,15 @@ def run_daily(
         host = load_host(settings, sample=sample, cache_dir=cache_dir or Path(".radar-cache"))
         mapped = _map(run, host, assessed)
         report, markdown = _compose(
-            run, store, mapped, prior, cutoff=cutoff, host=host, health=health, taxonomy=taxonomy, language=language
+            run,
+            store,
+            mapped,
+            prior,
+            cutoff=cutoff,
+            host=host,
+            health=health,
+            taxonomy=taxonomy,
+            language=language,
         )
         path = out or settings.reports_dir / f"{day.isoformat()}.md"
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -409,7 +438,9 @@ def run_daily(
         review_result, blocking = _review(run, store, markdown, prior, host)
         published = _publish(run, store, settings, report, markdown, confirm) if publish else None
     except BaseException as exc:
-        store.end_run(run_id, "failed", {"error": f"{type(exc).__name__}: {exc}", "stages": run.counts})
+        store.end_run(
+            run_id, "failed", {"error": f"{type(exc).__name__}: {exc}", "stages": run.counts}
+        )
         raise
     store.end_run(run_id, "ok", {"stages": run.counts})
     return DailyResult(

@@ -149,11 +149,9 @@ def _not_found(what: str) -> _Reply:
     return _json(404, {"message": "Not Found", "documentation_url": "https://docs.github.com/rest", "what": what})
 
 
-def _public_repo(repo: dict[str, Any], base: str) -> dict[str, Any]:
-    """The repository JSON as GitHub serves it, with API URLs on this server."""
-    data = {k: v for k, v in repo.items() if not k.startswith("_")}
-    data["url"] = f"{base}/repos/{data['full_name']}"
-    return data
+def _public_repo(repo: dict[str, Any]) -> dict[str, Any]:
+    """The repository JSON as recorded (URLs in bodies stay as recorded, so ETags are stable)."""
+    return {k: v for k, v in repo.items() if not k.startswith("_")}
 
 
 # -- pagination and filters -----------------------------------------------------------
@@ -406,7 +404,7 @@ class _Handler(BaseHTTPRequestHandler):
             return _not_found(name)
         repo = data.repos[name.lower()]
         if rest == "":
-            return _json(200, _public_repo(repo, base))
+            return _json(200, _public_repo(repo))
         return _repo_sub(self, repo, rest, method, query, payload)
 
     def _search(self, query: dict[str, str], base: str) -> _Reply:
@@ -415,7 +413,7 @@ class _Handler(BaseHTTPRequestHandler):
         key = "stargazers_count" if query.get("sort") == "stars" else f"{query.get('sort', 'pushed')}_at"
         repos.sort(key=lambda r: (str(r.get(key) or ""), r["full_name"]), reverse=query.get("order", "desc") == "desc")
         chunk, headers = _page(repos, query, f"{base}/search/repositories")
-        items = [dict(_public_repo(r, base), score=1.0) for r in chunk]
+        items = [dict(_public_repo(r), score=1.0) for r in chunk]
         return _json(200, {"total_count": len(repos), "incomplete_results": False, "items": items}, headers)
 
     def _arxiv(self, query: dict[str, str]) -> _Reply:

@@ -305,7 +305,9 @@ class Store:
     def start_run(self, command: str) -> int:
         with self.transaction() as conn:
             result = conn.execute(
-                runs.insert().values(command=command, started_at=_now(), status="running", summary={})
+                runs.insert().values(
+                    command=command, started_at=_now(), status="running", summary={}
+                )
             )
             return int(result.inserted_primary_key[0])  # type: ignore[index]
 
@@ -342,7 +344,9 @@ class Store:
             result = [dict(row) for row in rows]
             for run in result:
                 stages = conn.execute(
-                    select(stage_runs).where(stage_runs.c.run_id == run["id"]).order_by(stage_runs.c.id)
+                    select(stage_runs)
+                    .where(stage_runs.c.run_id == run["id"])
+                    .order_by(stage_runs.c.id)
                 ).mappings()
                 run["stages"] = [dict(stage) for stage in stages]
         return result
@@ -391,12 +395,18 @@ class Store:
     def load_raw(self, source: str, request_key: str) -> dict[str, Any] | None:
         """The newest raw response for a request, with its body decompressed."""
         with self.engine.connect() as conn:
-            row = conn.execute(
-                select(raw_responses)
-                .where(raw_responses.c.source == source, raw_responses.c.request_key == request_key)
-                .order_by(raw_responses.c.id.desc())
-                .limit(1)
-            ).mappings().first()
+            row = (
+                conn.execute(
+                    select(raw_responses)
+                    .where(
+                        raw_responses.c.source == source, raw_responses.c.request_key == request_key
+                    )
+                    .order_by(raw_responses.c.id.desc())
+                    .limit(1)
+                )
+                .mappings()
+                .first()
+            )
         if row is None:
             return None
         result = dict(row)
@@ -407,7 +417,9 @@ class Store:
         """Every kept raw response of a source, oldest first, bodies decompressed."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(raw_responses).where(raw_responses.c.source == source).order_by(raw_responses.c.id)
+                select(raw_responses)
+                .where(raw_responses.c.source == source)
+                .order_by(raw_responses.c.id)
             ).mappings()
             for row in rows:
                 result = dict(row)
@@ -422,9 +434,16 @@ class Store:
         return None if row is None else str(row[0])
 
     def save_cursor(self, conn: Connection, source: str, query: str, value: str) -> None:
-        _upsert(conn, cursors, {"source": source, "query": query}, {"value": value, "updated_at": _now()})
+        _upsert(
+            conn,
+            cursors,
+            {"source": source, "query": query},
+            {"value": value, "updated_at": _now()},
+        )
 
-    def save_health(self, conn: Connection, source: str, ok: bool, error: str | None = None) -> None:
+    def save_health(
+        self, conn: Connection, source: str, ok: bool, error: str | None = None
+    ) -> None:
         now = _now()
         values: dict[str, Any] = {"status": "ok" if ok else "failed", "updated_at": now}
         values["last_error"] = None if ok else error
@@ -446,7 +465,13 @@ class Store:
             conn,
             sources,
             {"key": source.key},
-            {"kind": source.kind.value, "url": source.url, "title": source.title, "data": data, "updated_at": now},
+            {
+                "kind": source.kind.value,
+                "url": source.url,
+                "title": source.title,
+                "data": data,
+                "updated_at": now,
+            },
             insert_only={"first_seen_at": now},
         )
 
@@ -481,7 +506,9 @@ class Store:
             )
             return [Snapshot.model_validate(row[0]) for row in rows]
 
-    def save_claims(self, conn: Connection, source_key: str, version: str, items: list[Claim]) -> int:
+    def save_claims(
+        self, conn: Connection, source_key: str, version: str, items: list[Claim]
+    ) -> int:
         """Keep claims once each (by content). Returns how many were new."""
         added = 0
         for claim in items:
@@ -491,7 +518,11 @@ class Store:
                 continue
             conn.execute(
                 claims.insert().values(
-                    source_key=source_key, version=version, kind=claim.kind.value, data=data, hash=digest
+                    source_key=source_key,
+                    version=version,
+                    kind=claim.kind.value,
+                    data=data,
+                    hash=digest,
                 )
             )
             added += 1
@@ -511,7 +542,11 @@ class Store:
             conn,
             findings,
             {"project_key": finding.project_key, "date": finding.date, "origin": origin},
-            {"name": finding.name, "family": finding.family, "data": finding.model_dump(mode="json")},
+            {
+                "name": finding.name,
+                "family": finding.family,
+                "data": finding.model_dump(mode="json"),
+            },
             insert_only={"created_at": _now()},
         )
 
@@ -533,8 +568,9 @@ class Store:
         """Every finding row with its origin, for history listings."""
         with self.engine.connect() as conn:
             rows = conn.execute(
-                select(findings.c.project_key, findings.c.date, findings.c.origin, findings.c.name)
-                .order_by(findings.c.date, findings.c.id)
+                select(
+                    findings.c.project_key, findings.c.date, findings.c.origin, findings.c.name
+                ).order_by(findings.c.date, findings.c.id)
             ).mappings()
             return [dict(row) for row in rows]
 
@@ -565,17 +601,29 @@ class Store:
             rows = conn.execute(select(projects.c.data).order_by(projects.c.key))
             return [Project.model_validate(row[0]) for row in rows]
 
-    def save_alias(self, conn: Connection, alias: str, project_key: str, kind: str, evidence: str = "") -> None:
-        _upsert(conn, aliases, {"alias": alias}, {"project_key": project_key, "kind": kind, "evidence": evidence})
+    def save_alias(
+        self, conn: Connection, alias: str, project_key: str, kind: str, evidence: str = ""
+    ) -> None:
+        _upsert(
+            conn,
+            aliases,
+            {"alias": alias},
+            {"project_key": project_key, "kind": kind, "evidence": evidence},
+        )
 
     def load_aliases(self) -> dict[str, str]:
         """alias -> project key."""
         with self.engine.connect() as conn:
-            return {row[0]: row[1] for row in conn.execute(select(aliases.c.alias, aliases.c.project_key))}
+            return {
+                row[0]: row[1]
+                for row in conn.execute(select(aliases.c.alias, aliases.c.project_key))
+            }
 
     # -- reports ----------------------------------------------------------------------
 
-    def save_report(self, conn: Connection, day: date, language: str, markdown: str, data: dict[str, Any]) -> None:
+    def save_report(
+        self, conn: Connection, day: date, language: str, markdown: str, data: dict[str, Any]
+    ) -> None:
         _upsert(
             conn,
             reports,
@@ -594,7 +642,9 @@ class Store:
     def load_report(self, day: date, language: str = "zh") -> str | None:
         with self.engine.connect() as conn:
             row = conn.execute(
-                select(reports.c.markdown).where(reports.c.date == day, reports.c.language == language)
+                select(reports.c.markdown).where(
+                    reports.c.date == day, reports.c.language == language
+                )
             ).first()
         return None if row is None else str(row[0])
 

@@ -68,6 +68,10 @@ class Rule:
     pattern: re.Pattern[str]
     needle: str = ""
     """A lower-case literal every match contains ("" for regexes): a cheap pre-check."""
+    fast: re.Pattern[str] | None = None
+    """The same term, case-sensitive, for lower-cased text (much faster than `pattern`)."""
+    left_bound: bool = False
+    """`fast` matches count only when no ASCII letter or digit precedes them."""
 
 
 @dataclass(frozen=True)
@@ -280,29 +284,36 @@ def build_rule(kind: RuleKind, source: str) -> Rule:
     """Compile one rule; raises re.error or ValueError for a rule that cannot work."""
     if not source.strip():
         raise ValueError("an empty term would match everything")
-    needle = ""
     if kind == "pattern":
-        regex = source
+        pattern = re.compile(source, re.IGNORECASE)
+        rule = Rule(kind, source, pattern)
     elif kind == "term_zh" or _CJK.search(source):
         regex = r"\s*".join(re.escape(part) for part in source.split())
-        needle = source.split()[0].lower()
+        pattern = re.compile(regex, re.IGNORECASE)
+        fast = re.compile(regex.lower())
+        rule = Rule(kind, source, pattern, source.split()[0].lower(), fast)
     else:
-        regex = _english_regex(source)
+        head, body = _english_regex(source)
+        pattern = re.compile(head + body, re.IGNORECASE)
         needle = _SEPARATORS.split(source.rstrip("*").strip())[0].lower()
-    pattern = re.compile(regex, re.IGNORECASE)
+        rule = Rule(kind, source, pattern, needle, re.compile(body.lower()), bool(head))
     if pattern.search("") is not None:
         raise ValueError("it matches the empty string, so it would match everything")
-    return Rule(kind, source, pattern, needle)
+    return rule
 
 
-def _english_regex(term: str) -> str:
-    """Word-bounded, separator-tolerant regex of an English term; `*` ends a stem."""
+def _english_regex(term: str) -> tuple[str, str]:
+    """Left boundary and body of a word-bounded, separator-tolerant regex of a term.
+
+    `*` at the end makes a stem. The left boundary is apart so the fast lower-case
+    pattern can leave it out (a leading look-behind defeats the regex prefix search).
+    """
     stem = term.endswith("*")
     parts = [re.escape(part) for part in _SEPARATORS.split(term.rstrip("*")) if part]
     body = r"[\s_-]*".join(parts)
     tail = r"[\w-]*" if stem else r"(?![0-9A-Za-z])"
     head = r"(?<![0-9A-Za-z])" if parts and re.match(r"\w", parts[0][:1]) else ""
-    return head + body + tail
+    return head, body + tail
 
 
 @dataclass(frozen=True)

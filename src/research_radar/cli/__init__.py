@@ -2,14 +2,13 @@
 
 Each command family lives in its own module with a `register(app)` function; this file
 builds the app, registers them and turns every RadarError into one clear `Error: ...`
-line with exit code 1 (usage errors exit 2, as click does).
+line with exit code 1 (usage errors exit 2).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import click
 import typer
 from typer.core import TyperGroup
 
@@ -25,6 +24,7 @@ from . import (
     review_cmd,
     taxonomy_cmd,
 )
+from .common import err_console
 
 __all__ = ["app", "main"]
 
@@ -32,13 +32,14 @@ __all__ = ["app", "main"]
 class _RadarGroup(TyperGroup):
     """Catches RadarError in exactly one place."""
 
-    def invoke(self, ctx: click.Context) -> Any:
+    def invoke(self, ctx: typer.Context) -> Any:
         try:
             return super().invoke(ctx)
         except RadarError as exc:
-            raise click.ClickException(str(exc)) from exc
+            err_console.print(f"Error: {exc}", markup=False, highlight=False, soft_wrap=True)
+            raise typer.Exit(1) from exc
 
-    def list_commands(self, ctx: click.Context) -> list[str]:
+    def list_commands(self, ctx: typer.Context) -> list[str]:
         return sorted(super().list_commands(ctx))
 
 

@@ -4,18 +4,32 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ..config import DEFAULT_DB
-from ..pipeline import SAMPLE_DATE, STAGES, DailyResult, run_daily
 from ..render.markdown import BEIJING
-from .common import ConfigOption, DbOption, JsonOption, console, open_store_for, print_json, settings_for
+
+if TYPE_CHECKING:
+    from ..pipeline import DailyResult
+
+from .common import (
+    ConfigOption,
+    DbOption,
+    JsonOption,
+    console,
+    open_store_for,
+    print_json,
+    settings_for,
+)
 
 SAMPLE_DB = "radar-sample.db"
+
+
+SAMPLE_DATE = date(2026, 8, 23)
 
 
 def _parse_day(value: str | None, sample: bool) -> date:
@@ -24,7 +38,8 @@ def _parse_day(value: str | None, sample: bool) -> date:
     try:
         return date.fromisoformat(value)
     except ValueError:
-        raise typer.BadParameter(f"{value!r} is not a date; write it as YYYY-MM-DD", param_hint="--date")
+        message = f"{value!r} is not a date; write it as YYYY-MM-DD"
+        raise typer.BadParameter(message, param_hint="--date") from None
 
 
 def _summary(result: DailyResult) -> dict[str, object]:
@@ -53,26 +68,48 @@ def _print_result(result: DailyResult) -> None:
     for column in ("S", "project", "recommendation", "novelty", "priority"):
         table.add_column(column)
     for f in result.report.findings:
-        table.add_row(f.evidence_id, f.name, f.recommendation.value, f.novelty.value, f"{f.priority} {f.horizon}")
+        table.add_row(
+            f.evidence_id,
+            f.name,
+            f.recommendation.value,
+            f.novelty.value,
+            f"{f.priority} {f.horizon}",
+        )
     console.print(table)
     health = " · ".join(f"{name}: {state}" for name, state in sorted(result.health.items()))
     console.print(f"sources: {health or 'none'}")
     console.print(f"report written to [bold]{result.path}[/bold]")
     if result.blocking:
-        console.print(f"[red]review found {result.blocking} blocking problem(s)[/red]; see `radar review {result.path}`")
+        console.print(
+            f"[red]review found {result.blocking} blocking problem(s)[/red]; "
+            f"see `radar review {result.path}`"
+        )
 
 
 def daily(
     sample: Annotated[
-        bool, typer.Option("--sample", help="Run offline on the bundled sample (no network, no token).")
+        bool,
+        typer.Option("--sample", help="Run offline on the bundled sample (no network, no token)."),
     ] = False,
     day: Annotated[
         str | None,
-        typer.Option("--date", help="Report date YYYY-MM-DD. [default: today in Beijing; the sample's own day with --sample]"),
+        typer.Option(
+            "--date",
+            help="Report date YYYY-MM-DD. [default: today in Beijing; the sample's day with --sample]",
+        ),
     ] = None,
-    out: Annotated[Path | None, typer.Option("--out", help="Report file. [default: reports/YYYY-MM-DD.md]")] = None,
-    publish: Annotated[bool, typer.Option("--publish", help="Post the report to the index issue (dry run unless --yes).")] = False,
-    yes: Annotated[bool, typer.Option("--yes", help="Really post when --publish is given.")] = False,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Report file. [default: reports/YYYY-MM-DD.md]")
+    ] = None,
+    publish: Annotated[
+        bool,
+        typer.Option(
+            "--publish", help="Post the report to the index issue (dry run unless --yes)."
+        ),
+    ] = False,
+    yes: Annotated[
+        bool, typer.Option("--yes", help="Really post when --publish is given.")
+    ] = False,
     db: DbOption = None,
     config: ConfigOption = None,
     json: JsonOption = False,
@@ -90,6 +127,8 @@ def daily(
     if sample and db is None and settings.db == DEFAULT_DB:
         settings = settings.with_overrides(db=SAMPLE_DB)
     when = _parse_day(day, sample)
+    from ..pipeline import STAGES, run_daily
+
     store = open_store_for(settings)
     cache = Path(settings.db).expanduser().parent if "://" not in settings.db else Path(".")
     with Progress(
@@ -139,7 +178,10 @@ def runs(
         print_json(recorded)
         return
     for run in recorded:
-        console.print(f"[bold]run {run['id']}[/bold] {run['command']} {run['status']} {run['started_at']:%Y-%m-%d %H:%M}")
+        console.print(
+            f"[bold]run {run['id']}[/bold] {run['command']} {run['status']} "
+            f"{run['started_at']:%Y-%m-%d %H:%M}"
+        )
         for stage in run["stages"]:
             errors = f" errors={stage['errors']}" if stage["errors"] else ""
             console.print(f"  {stage['stage']:<9} {stage['status']:<8} {stage['counts']}{errors}")

@@ -1,9 +1,242 @@
-"""`radar` commands of this area (filled in by its issue)."""
+"""`radar publish` (a report as new comments on the index issue) and `radar export`."""
 
 from __future__ import annotations
 
+import re
+from datetime import date, datetime
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich.table import Table
+
+from ..config import Settings
+from ..errors import ConfigError, PublishError, RadarError
+from ..export import export_findings, sync_google_sheet
+from ..publish import (
+    PublishResult,
+    build_github_client,
+    check_public,
+    load_private_repos,
+    parse_target,
+    publish_report,
+)
+from ..render.html import render_html
+from ..render.markdown import BEIJING
+from ..store import Store
+from .common import (
+    ConfigOption,
+    DbOption,
+    JsonOption,
+    console,
+    err_console,
+    open_store_for,
+    print_json,
+    settings_for,
+)
+
+_DATE_IN_REPORT = re.compile(r"(?:research-radar:report |^#{1,6}\s*)(20\d\d-\d\d-\d\d)", re.M)
+
+DateOption = Annotated[
+    str | None,
+    typer.Option("--date", help="Report date YYYY-MM-DD. [default: today in Beijing]"),
+]
+
+
+def _parse_day(value: str | None) -> date | None:
+    if value is None:
+        return None
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise typer.BadParameter(
+            f"{value!r} is not a date; write it as YYYY-MM-DD", param_hint="--date"
+        ) from None
+
+
+def _report_from_file(path: Path, day: date | None) -> tuple[str, date]:
+    try:
+        markdown = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise typer.BadParameter(f"cannot read {path}: {exc}", param_hint="FILE") from exc
+    if day is None:
+        match = _DATE_IN_REPORT.search(markdown)
+        if match is None:
+            raise typer.BadParameter(
+                f"no report date found in {path}; give --date YYYY-MM-DD", param_hint="--date"
+            )
+        day = date.fromisoformat(match.group(1))
+    return markdown, day
+
+
+def _report_from_store(store: Store, day: date | None, language: str) -> tuple[str, date]:
+    day = day or datetime.now(BEIJING).date()
+    markdown = store.load_report(day, language)
+    if markdown is None:
+        raise RadarError(
+            f"no {language} report for {day} in the store; run `radar daily --date {day}` "
+            "first, or pass the report FILE"
+        )
+    return markdown, day
+
+
+def _print_result(result: PublishResult) -> None:
+    mode = "dry run" if result.dry_run else "published"
+    table = Table(title=f"{result.report_date} → {result.target} ({mode})")
+    for column in ("part", "characters", "status", "marker", "url"):
+        table.add_column(column)
+    for part in result.parts:
+        table.add_row(
+            f"{part.part}/{part.total}", str(part.size), part.status, part.marker, part.url or ""
+        )
+    console.print(table)
+    for note in result.notes:
+        console.print(f"[yellow]note:[/yellow] {note}")
+    if result.dry_run:
+        console.print("Dry run: nothing was posted. Run again with --yes to post.")
+
+
+def _check_gate(markdown: str, private: set[str]) -> None:
+    problems = check_public(markdown, private_repos=private)
+    if problems:
+        for problem in problems:
+            err_console.print(f"[red]refused:[/red] {problem}")
+        raise PublishError(
+            f"refusing to publish: {len(problems)} problem(s) for the public-only gate "
+            "(private repository links, local paths or token-like strings); remove them"
+        )
+
+
+def publish(
+    file: Annotated[
+        Path | None,
+        typer.Argument(help="A report Markdown file. [default: the stored report of --date]"),
+    ] = None,
+    issue: Annotated[
+        str | None,
+        typer.Option("--issue", help="OWNER/REPO#N of the index issue. [default: index_issue]"),
+    ] = None,
+    day: DateOption = None,
+    yes: Annotated[bool, typer.Option("--yes", help="Really post (dry run otherwise).")] = False,
+    new_version: Annotated[
+        bool,
+        typer.Option(
+            "--new-version",
+            help="Post even if a different report for that day is already on the issue.",
+        ),
+    ] = False,
+    db: DbOption = None,
+    config: ConfigOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Post a report as NEW comments on the research-index issue (dry run unless --yes).
+
+    Never edits an earlier comment. Each part carries a hidden marker, so running again
+    posts nothing twice; a report longer than GitHub's limit is split into numbered parts.
+    Refuses links to private repositories, local paths and token-like strings.
+    The API base comes from GITHUB_API_URL, the token from GITHUB_TOKEN.
+
+    Example: radar publish --date 2026-11-30 --issue example-org/research#177
+    """
+    settings = settings_for(config, db, token=yes).with_overrides(index_issue=issue)
+    target = settings.index_issue
+    if not target:
+        raise typer.BadParameter("no index issue: pass --issue OWNER/REPO#N", param_hint="--issue")
+    parse_target(target)
+    store = open_store_for(settings)
+    when = _parse_day(day)
+    markdown, when = (
+        _report_from_file(file, when)
+        if file
+        else _report_from_store(store, when, settings.language)
+    )
+    private = load_private_repos(store, settings.extra)
+    _check_gate(markdown, private)
+    if yes and not settings.github_token:
+        raise PublishError("no GitHub token: set GITHUB_TOKEN (or run `gh auth login`)")
+    with build_github_client(settings.github_api_url, settings.github_token) as client:
+        result = publish_report(
+            client,
+            target=target,
+            markdown=markdown,
+            report_date=when,
+            store=store,
+            dry_run=not yes,
+            private_repos=private,
+            allow_new_version=new_version,
+        )
+    if json:
+        print_json(result.to_dict())
+    else:
+        _print_result(result)
+
+
+def _sheet_options(settings: Settings) -> tuple[str, str, Path | None]:
+    section = settings.extra.get("sheets", {})
+    spreadsheet = str(section.get("spreadsheet") or "")
+    if not spreadsheet:
+        raise ConfigError(
+            'no spreadsheet configured: add [sheets] spreadsheet = "<key or URL>" to radar.toml'
+        )
+    credentials = section.get("credentials")
+    key = Path(str(credentials)).expanduser() if credentials else None
+    return spreadsheet, str(section.get("worksheet") or "findings"), key
+
+
+def export(
+    out: Annotated[
+        Path, typer.Option("--out", help="Folder for findings.csv and findings.xlsx.")
+    ] = Path("exports"),
+    day: Annotated[
+        str | None,
+        typer.Option("--date", help="Only the findings of this day (YYYY-MM-DD). [default: all]"),
+    ] = None,
+    html: Annotated[
+        bool, typer.Option("--html", help="Also write that day's stored report as HTML.")
+    ] = False,
+    sheet: Annotated[
+        bool, typer.Option("--sheet", help="Also replace the Google Sheet set in [sheets].")
+    ] = False,
+    db: DbOption = None,
+    config: ConfigOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Write every finding in the store as CSV (UTF-8 with BOM) and XLSX, one row each.
+
+    Columns: date, project, canonical key, pinned version, novelty, each dimension (ids and
+    Chinese labels), maturity, recommendation, the five gates with reasons, relation,
+    touch points, related findings, headline numbers with conditions, evidence id.
+
+    Example: radar export --out exports --date 2026-11-30 --html
+    """
+    settings = settings_for(config, db)
+    store = open_store_for(settings)
+    when = _parse_day(day)
+    findings = store.load_findings(on=when)
+    stem = f"findings-{when.isoformat()}" if when else "findings"
+    written = export_findings(findings, out, stem=stem)
+    if html:
+        markdown, when = _report_from_store(store, when, settings.language)
+        page = out / f"report-{when.isoformat()}.html"
+        page.write_text(render_html(markdown, title=f"{when} Research Radar"), encoding="utf-8")
+        written.append(page)
+    rows = None
+    if sheet:
+        spreadsheet, worksheet, credentials = _sheet_options(settings)
+        rows = sync_google_sheet(
+            findings, spreadsheet=spreadsheet, worksheet=worksheet, credentials=credentials
+        )
+    if json:
+        files = [str(path) for path in written]
+        print_json({"findings": len(findings), "files": files, "sheet_rows": rows})
+        return
+    for path in written:
+        console.print(f"wrote [bold]{path}[/bold]")
+    sent = f"; {rows} row(s) sent to Google Sheets" if rows is not None else ""
+    console.print(f"{len(findings)} finding(s){sent}")
 
 
 def register(app: typer.Typer) -> None:
-    """Add this module's commands to the app."""
+    """Add `publish` and `export` to the app."""
+    app.command("publish")(publish)
+    app.command("export")(export)

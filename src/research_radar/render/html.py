@@ -109,7 +109,7 @@ def _body_html(markdown: str) -> str:
         _BR.sub(_BR_PLACEHOLDER, line) if line.lstrip().startswith("|") else line
         for line in text.split("\n")
     ]
-    html = _parser().render("\n".join(lines))
+    html: str = _parser().render("\n".join(lines))
     html = html.replace("<table>", '<div class="table-wrap"><table>')
     html = html.replace("</table>", "</table></div>")
     return html.replace(_BR_PLACEHOLDER, "<br>")
@@ -120,6 +120,6 @@ def render_html(markdown: str, *, title: str, lang: str = "zh-CN") -> str:
     page = HtmlPage(title=title, lang=lang, body=Markup(_body_html(markdown)))
     try:
         template = _environment().get_template("report.html.j2")
-        return template.render(page=page)
+        return str(template.render(page=page))
     except jinja2.TemplateError as exc:
         raise RenderError(f"cannot render the HTML page: {exc}") from exc

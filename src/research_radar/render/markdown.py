@@ -56,7 +56,12 @@ _NOVELTY = {
         Novelty.BASELINE: "baseline reference",
     },
 }
-_RECOMMENDATION_EN = {"值得验证": "worth validating", "观察": "watch", "暂缓": "defer", "反例": "counterexample"}
+_RECOMMENDATION_EN = {
+    "值得验证": "worth validating",
+    "观察": "watch",
+    "暂缓": "defer",
+    "反例": "counterexample",
+}
 
 
 class Labeller(Protocol):
@@ -193,7 +198,9 @@ def _evidence_cell(finding: Finding, t: dict[str, str]) -> str:
     incomplete = len(headline) - len([c for c in headline if c.complete])
     if incomplete:
         gaps.append(t["incomplete"].format(n=incomplete))
-    limits = [c.text for c in finding.claims if c.kind in {ClaimKind.LIMITATION, ClaimKind.NEGATIVE}][:2]
+    limits = [
+        c.text for c in finding.claims if c.kind in {ClaimKind.LIMITATION, ClaimKind.NEGATIVE}
+    ][:2]
     gaps += limits
     if not finding.claims:
         gaps.append(t["none"])
@@ -206,7 +213,7 @@ def _maturity_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lang
         recommendation = _RECOMMENDATION_EN.get(recommendation, recommendation)
     text = f"{labeller.label('maturity', finding.maturity, lang)} / {recommendation}"
     flags = [labeller.label("maturity_flags", flag, lang) for flag in finding.flags]
-    if "locally-validated" != finding.maturity:
+    if finding.maturity != "locally-validated":
         flags.append(t["unvalidated"])
     return text + "；" + "、".join(flags)
 
@@ -228,7 +235,10 @@ def _version_cell(finding: Finding, t: dict[str, str], lang: str) -> str:
 
 
 def _host_cell(finding: Finding, labeller: Labeller, lang: str) -> str:
-    refs = [f"`{tp.ref}`" if tp.kind not in {"pr", "issue"} else tp.ref for tp in finding.touch_points[:3]]
+    refs = [
+        f"`{tp.ref}`" if tp.kind not in {"pr", "issue"} else tp.ref
+        for tp in finding.touch_points[:3]
+    ]
     relation = labeller.label("relation", finding.relation, lang)
     where = "、".join(refs) if refs else "—"
     return f"{relation}：{where}；{finding.priority} · {finding.horizon}"
@@ -268,8 +278,20 @@ def _pinned_links(finding: Finding) -> list[str]:
 
 def _gates_text(finding: Finding, lang: str) -> str:
     names = {
-        "zh": {"correctness": "正确性", "solidity": "扎实", "timeliness": "时效", "prior_art": "prior art", "value": "价值"},
-        "en": {"correctness": "correctness", "solidity": "solidity", "timeliness": "timeliness", "prior_art": "prior art", "value": "value"},
+        "zh": {
+            "correctness": "正确性",
+            "solidity": "扎实",
+            "timeliness": "时效",
+            "prior_art": "prior art",
+            "value": "价值",
+        },
+        "en": {
+            "correctness": "correctness",
+            "solidity": "solidity",
+            "timeliness": "timeliness",
+            "prior_art": "prior art",
+            "value": "value",
+        },
     }[lang if lang in {"zh", "en"} else "zh"]
     return " · ".join(f"{names[gate.name.value]} {gate.verdict.value}" for gate in finding.gates)
 
@@ -282,7 +304,9 @@ def _evidence_item(finding: Finding, lang: str) -> EvidenceItem:
         for c in finding.claims
         if c.kind in {ClaimKind.PERFORMANCE, ClaimKind.QUALITY} and c.metrics
     )
-    limits = "；".join(c.text for c in finding.claims if c.kind in {ClaimKind.LIMITATION, ClaimKind.NEGATIVE})
+    limits = "；".join(
+        c.text for c in finding.claims if c.kind in {ClaimKind.LIMITATION, ClaimKind.NEGATIVE}
+    )
     none = strings(lang)["none"]
     return EvidenceItem(
         id=finding.evidence_id,
@@ -361,7 +385,9 @@ def build_context(report: Report, labeller: Labeller) -> ReportContext:
         risk=[_row(f, labeller, lang) for f in sections.risk],
         defer=[f"**{f.name}**：{f.why or f.mechanism or t['none']}" for f in sections.defer],
         corrections=[f"**{c.name}**（{c.supersedes}）：{c.text}" for c in report.corrections],
-        horizons=[(name, "、".join(f.name for f in items) or t["none"]) for name, items in horizon_names],
+        horizons=[
+            (name, "、".join(f.name for f in items) or t["none"]) for name, items in horizon_names
+        ],
         top=[f"**{f.name}**：{f.why or f.mechanism or ''}".rstrip("：") for f in sections.top],
         proposals=[_proposal(f, t) for f in sections.proposals],
         evidence=[_evidence_item(f, lang) for f in report.findings],

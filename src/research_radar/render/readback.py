@@ -53,9 +53,21 @@ def _key(pin_name: str) -> str:
     return pin_name if ":" in pin_name else f"gh:{pin_name.lower()}"
 
 
-def _finding(entry: ParsedEntry, day: date, evidence: dict[str, str], reverse: _Reverse, lang: str) -> Finding:
+def _finding(
+    entry: ParsedEntry, day: date, evidence: dict[str, str], reverse: _Reverse, lang: str
+) -> Finding:
     t = strings(lang)
-    cells = [entry.cells.get(t[key], "") for key in ("col_class", "col_mechanism", "col_maturity", "col_version", "col_host", "col_source")]
+    cells = [
+        entry.cells.get(t[key], "")
+        for key in (
+            "col_class",
+            "col_mechanism",
+            "col_maturity",
+            "col_version",
+            "col_host",
+            "col_source",
+        )
+    ]
     klass, mechanism, maturity, version, host, source = cells
     evidence_id = source.strip("[] ")
     pin = _PIN.search(evidence.get(evidence_id, ""))
@@ -77,23 +89,36 @@ def _finding(entry: ParsedEntry, day: date, evidence: dict[str, str], reverse: _
         project_key=_key(pin.group("name")) if pin else "",
         name=entry.name,
         date=day,
-        tags={dim: [Tag(dimension=dim, value=v) for v in values] for dim, values in tags.items() if values},
+        tags={
+            dim: [Tag(dimension=dim, value=v) for v in values]
+            for dim, values in tags.items()
+            if values
+        },
         rsi_target=target.group(1) if target else None,
         maturity=(reverse.values("maturity", level) or ["idea"])[0],
         flags=reverse.values("maturity_flags", flag_text),
         recommendation=_recommendation(recommendation),
         novelty=novelty.get(version.split(" · ")[0].strip(), Novelty.NEW_RELEASE),
         relation=(reverse.values("relation", relation_label) or ["extensible-gap"])[0],
-        touch_points=[_touch_point(ref) for ref in refs.split("、") if ref.strip() not in {"", "—"}],
+        touch_points=[
+            _touch_point(ref) for ref in refs.split("、") if ref.strip() not in {"", "—"}
+        ],
         priority=priority.strip(),
         horizon=horizon.strip(),
         evidence_id=evidence_id,
-        snapshot=Snapshot(source_key=_key(pin.group("name")), version=pin.group("version")) if pin else None,
+        snapshot=Snapshot(source_key=_key(pin.group("name")), version=pin.group("version"))
+        if pin
+        else None,
     )
 
 
 def _recommendation(text: str) -> Recommendation:
-    english = {"worth validating": "值得验证", "watch": "观察", "defer": "暂缓", "counterexample": "反例"}
+    english = {
+        "worth validating": "值得验证",
+        "watch": "观察",
+        "defer": "暂缓",
+        "counterexample": "反例",
+    }
     return Recommendation(english.get(text.strip(), text.strip()))
 
 
@@ -104,7 +129,9 @@ def _touch_point(ref: str) -> TouchPoint:
     return TouchPoint(kind="pr", ref=ref)
 
 
-def read_findings(markdown: str, taxonomy: Labeller, dimensions: dict[str, list[str]], lang: str = "zh") -> list[Finding]:
+def read_findings(
+    markdown: str, taxonomy: Labeller, dimensions: dict[str, list[str]], lang: str = "zh"
+) -> list[Finding]:
     """Findings of a report rendered by `render_markdown`.
 
     Args:

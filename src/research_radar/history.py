@@ -1,0 +1,388 @@
+"""History: new / update / seen / historical decisions, corrections, and history import.
+
+`decide` and `corrections` are pure. `build_import` turns parsed house-style reports into
+findings, projects, aliases and linked sources (pure); `import_reports` is the one edge
+that reads files and writes the store.
+
+Policies (CONVENTIONS §8): "first-discovered" — since the 2026-10-30 correction only first
+discoveries are reported, an update of an already reported project is not a current
+recommendation; "substantive-updates" — a new release or tag, a new arXiv version, a
+changed post or enough non-documentation commits since the last report are reported too.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, select
+
+from .errors import ConfigError
+from .families import FamilyIndex, assign_family
+from .identity import (
+    NameIndex,
+    canonical_key,
+    find_keys,
+    find_same_as,
+    name_key,
+    normalise_name,
+    plausible_alias,
+    repo_name,
+)
+from .models import Claim, ClaimKind, Correction, Finding, Novelty, Project, Recommendation, Snapshot, Source, SourceKind
+from .reportparse import ParsedEntry, ParsedReport, split_reports
+from .store import Store
+from .store import corrections as corrections_table
+from .store import project_sources, projects
+
+__all__ = [
+    "POLICIES",
+    "Decision",
+    "HistoryPlan",
+    "ImportSummary",
+    "build_history",
+    "build_import",
+    "corrections",
+    "decide",
+    "import_reports",
+    "is_doc_only_commit",
+    "load_projects",
+]
+
+log = logging.getLogger(__name__)
+
+POLICIES = ("first-discovered", "substantive-updates")
+NEW_WITHIN_DAYS = 7
+"""A project created at most this many days before the report date is a new release."""
+COMMIT_THRESHOLD = 10
+"""Non-documentation commits since the last report that make a substantive update."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What history says about a project on a date."""
+
+    status: str
+    """new, update, seen or historical."""
+    novelty: Novelty | None
+    """The novelty label when the project is reported (None when seen)."""
+    reason: str
+    last_reported: date | None
+    changes: tuple[str, ...] = ()
+    """Substantive changes since the last report (also listed when the policy hides them)."""
+
+    @property
+    def reported(self) -> bool:
+        return self.status != "seen"
+
+
+_DOC_MESSAGE = re.compile(
+    r"^(?:docs?|readme|typo|chore\(docs?\)|style|ci)\b|^(?:update|fix|edit)\s+(?:the\s+)?readme\b",
+    re.IGNORECASE,
+)
+_DOC_PATH = re.compile(r"(?:^|/)(?:docs?/|readme|changelog|license|notice)|\.(?:md|rst|txt|png|jpg|svg)$", re.I)
+
+
+def is_doc_only_commit(message: str, paths: Sequence[str] = ()) -> bool:
+    """Whether a commit changes only documentation (by its paths when known, else its message)."""
+    if paths:
+        return all(_DOC_PATH.search(path) for path in paths)
+    return bool(_DOC_MESSAGE.match(message.strip()))
+
+
+def _prior_of(project: Project, prior: Iterable[Finding], on: date) -> list[Finding]:
+    keys = {project.key, *project.sources}
+    return sorted((f for f in prior if f.project_key in keys and f.date < on), key=lambda f: f.date)
+
+
+def _changes(
+    snapshots: Sequence[Snapshot], before: list[Finding], last: date, substantive_commits: int | None
+) -> list[str]:
+    tags = {f.snapshot.tag for f in before if f.snapshot and f.snapshot.tag}
+    hashes = {f.snapshot.content_hash for f in before if f.snapshot and f.snapshot.content_hash}
+    versions = [_vnum(f.snapshot.version) for f in before if f.snapshot]
+    top = max((v for v in versions if v is not None), default=None)
+    found: list[str] = []
+    for snap in snapshots:
+        newer = snap.version_date is not None and snap.version_date.date() > last
+        number = _vnum(snap.version)
+        if snap.tag and snap.tag not in tags and newer:
+            found.append(f"new release/tag {snap.tag} ({snap.version_date:%Y-%m-%d})")
+        elif number is not None and (number > top if top is not None else newer):
+            found.append(f"new arXiv version v{number}")
+        elif snap.content_hash and hashes and snap.content_hash not in hashes and newer:
+            found.append(f"post changed ({snap.version_date:%Y-%m-%d})")
+    if substantive_commits is not None and substantive_commits >= COMMIT_THRESHOLD:
+        found.append(f"{substantive_commits} non-documentation commits since {last}")
+    return list(dict.fromkeys(found))
+
+
+def _vnum(version: str) -> int | None:
+    match = re.fullmatch(r"v(\d+)", version.strip())
+    return int(match.group(1)) if match else None
+
+
+def decide(
+    project: Project,
+    snapshots: list[Snapshot],
+    prior: list[Finding],
+    *,
+    on: date,
+    policy: str = "first-discovered",
+    created_at: datetime | None = None,
+    doc_only_commits: int = 0,
+    commits_since: int | None = None,
+    new_within_days: int = NEW_WITHIN_DAYS,
+) -> Decision:
+    """Decide whether a project is new, a substantive update, already seen or a historical find.
+
+    Args:
+        prior: earlier findings (any project; those of this project and its sources count;
+            findings dated `on` or later are ignored so a re-run decides the same).
+        created_at: when the project first existed (repository created, paper v1); unknown
+            means a first discovery is historical, never "today's release".
+        commits_since / doc_only_commits: commits since the last report and how many of them
+            only touch documentation (`is_doc_only_commit`).
+    """
+    if policy not in POLICIES:
+        raise ConfigError(f"unknown history policy {policy!r}; use one of {', '.join(POLICIES)}")
+    if project.fork_of and not project.derivative:
+        return Decision("seen", None, f"ordinary fork of {project.fork_of}; forks are never new findings", None)
+    before = _prior_of(project, prior, on)
+    derived = f"; derivative of {project.fork_of} (prior art)" if project.fork_of else ""
+    if not before:
+        return _first_discovery(on, created_at, new_within_days, derived)
+    last = before[-1].date
+    commits = None if commits_since is None else max(0, commits_since - doc_only_commits)
+    changes = tuple(_changes(snapshots, before, last, commits))
+    if policy == "first-discovered":
+        why = f"reported on {last}; policy first-discovered reports first discoveries only"
+        return Decision("seen", None, why + (f" (changes: {'; '.join(changes)})" if changes else ""), last, changes)
+    if changes:
+        return Decision("update", Novelty.NEW_PROGRESS, "substantive update: " + "; ".join(changes), last, changes)
+    return Decision("seen", None, f"reported on {last}; no substantive change since", last)
+
+
+def _first_discovery(on: date, created_at: datetime | None, window: int, derived: str) -> Decision:
+    if created_at is None:
+        why = "first seen now; creation date unknown, so not labelled a new release"
+        return Decision("historical", Novelty.HISTORICAL, why + derived, None)
+    age = (on - created_at.date()).days
+    if age <= window:
+        return Decision("new", Novelty.NEW_RELEASE, f"first seen; created {created_at:%Y-%m-%d}" + derived, None)
+    why = f"historical first discovery: created {created_at:%Y-%m-%d}, {age} days before {on}"
+    return Decision("historical", Novelty.HISTORICAL, why + derived, None)
+
+
+_CORRECTING = re.compile(
+    r"retract|withdr[ae]w|revert|roll(?:ed)?\s*back|closed\s+(?:without|un)\s*merg|unmerged|"
+    r"correct(?:ed|ion)|superseded|no longer|撤回|回退|恢复默认|默认关闭|关闭(?:但)?未合并|修正|更正|否定|不再",
+    re.IGNORECASE,
+)
+_CORRECTING_FLAGS = {"retracted", "reverted", "closed-unmerged", "corrected", "superseded", "counterexample"}
+
+
+def corrections(prior: list[Finding], current: list[Finding]) -> list[Correction]:
+    """Corrections of earlier conclusions that today's findings carry.
+
+    A current finding of an already reported project corrects it when it has a negative or
+    status claim that says so (retracted number, reverted default, PR closed unmerged, ...)
+    or a correcting flag. A correction already stated in an earlier finding is not repeated.
+    """
+    by_key: dict[str, list[Finding]] = {}
+    for finding in prior:
+        by_key.setdefault(finding.project_key, []).append(finding)
+    result: list[Correction] = []
+    for finding in current:
+        earlier = [f for f in by_key.get(finding.project_key, []) if f.date < finding.date]
+        if not earlier:
+            continue
+        said = {claim.text for f in earlier for claim in f.claims}
+        last = max(f.date for f in earlier).isoformat()
+        for text in _correcting_texts(finding):
+            if text not in said:
+                result.append(Correction(project_key=finding.project_key, name=finding.name, text=text, supersedes=last))
+    return result
+
+
+def _correcting_texts(finding: Finding) -> list[str]:
+    texts = [
+        claim.text
+        for claim in finding.claims
+        if claim.kind in (ClaimKind.NEGATIVE, ClaimKind.STATUS) and _CORRECTING.search(claim.text)
+    ]
+    texts += [f"{finding.name}: {flag}" for flag in finding.flags if flag in _CORRECTING_FLAGS]
+    return list(dict.fromkeys(texts))
+
+
+# -- history import: pure core ------------------------------------------------------------
+
+
+@dataclass
+class HistoryPlan:
+    """What a set of earlier reports says, ready to save."""
+
+    findings: list[Finding] = field(default_factory=list)
+    projects: dict[str, Project] = field(default_factory=dict)
+    aliases: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    """alias → (project key, kind, evidence)."""
+    sources: dict[str, Source] = field(default_factory=dict)
+    links: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    """(project key, source key) → (relation, evidence)."""
+    corrections: list[tuple[date, Correction]] = field(default_factory=list)
+    reports: int = 0
+    entries: int = 0
+    skipped: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Raw:
+    """One entry read from a report, before identities are resolved."""
+
+    names: list[str]
+    report: ParsedReport
+    origin: str
+    entry: ParsedEntry | None
+    key: str | None = None
+    links: list[str] = field(default_factory=list)
+    former: list[str] = field(default_factory=list)
+
+
+_SOURCE_COLUMN = re.compile(r"来源|source", re.IGNORECASE)
+_TITLE_NAME = re.compile(r"[｜|]\s*(?P<name>[A-Za-z][\w.\-]*(?: [A-Z][\w.\-]*)*)\s*(?:[：:]|$)")
+_CORRECTION_TITLE = re.compile(r"纠偏|更正|correction", re.IGNORECASE)
+
+
+def _names(entry: ParsedEntry) -> list[str]:
+    first_column = next(iter(entry.cells), "")
+    cell = next(iter(entry.cells.values()), "")
+    names = [entry.name]
+    if re.match(r"\s*项目\s*/", first_column):
+        names += [part.strip() for part in re.split(r"\s+/\s+", cell.split("\n")[0]) if part.strip()]
+    return list(dict.fromkeys(n for n in names if normalise_name(n)))
+
+
+def _entry_keys(entry: ParsedEntry, report: ParsedReport) -> tuple[str | None, list[str]]:
+    """The entry's primary repository key (its source cell, else its evidence) and other links."""
+    cells = [v for k, v in entry.cells.items() if _SOURCE_COLUMN.search(k)] or list(entry.cells.values())
+    own = [k for k in find_keys("\n".join(cells)) if k.startswith("gh:")]
+    evidence = "\n".join(report.evidence[i].text for i in entry.evidence_ids if i in report.evidence)
+    found = find_keys(evidence + "\n" + "\n".join(entry.cells.values()))
+    key = own[0] if own else None
+    if key is None:
+        repos = [k for k in found if k.startswith("gh:") and any(plausible_alias(n, k) for n in _names(entry))]
+        key = repos[0] if repos else None
+    links = [k for k in found if k.startswith(("arxiv:", "doi:", "url:"))]
+    return key, links
+
+
+def _read_entries(reports: Sequence[tuple[str, ParsedReport]], plan: HistoryPlan) -> list[_Raw]:
+    raws: list[_Raw] = []
+    for origin, report in reports:
+        if report.date is None:
+            plan.skipped.append(f"{origin}:{report.line}: no date ({report.title[:40]!r})")
+            continue
+        plan.reports += 1
+        for entry in report.entries:
+            plan.entries += 1
+            key, links = _entry_keys(entry, report)
+            former = find_same_as(next(iter(entry.cells.values()), ""))
+            raws.append(_Raw(_names(entry), report, origin, entry, key, links, former))
+        title = _TITLE_NAME.search(report.title)
+        if not report.entries and title and not _CORRECTION_TITLE.search(report.title):
+            plan.entries += 1
+            raws.append(_Raw([title.group("name")], report, origin, None))
+    return raws
+
+
+def _resolve_raws(raws: list[_Raw], index: NameIndex) -> None:
+    for raw in raws:
+        if raw.key is None:
+            continue
+        index.add_repo(raw.key)
+        for name in raw.names:
+            if plausible_alias(name, raw.key):
+                index.add(name, raw.key)
+    for raw in raws:
+        if raw.key is not None:
+            continue
+        found = next((k for k in (index.lookup(n) for n in raw.names + raw.former) if k), None)
+        raw.key = found or name_key(raw.names[0]) or "name:unknown"
+        for name in raw.names + raw.former:
+            index.add(name, raw.key)
+
+
+def _display(name: str) -> str:
+    text = re.sub(r"[（(][^（）()]*[）)]|(?:[\w.-]+/[\w.-]+)?#\d+|\*\*|`", " ", name)
+    words = [w for w in text.split() if not re.fullmatch(r"v?\d+(?:\.\d+)+\S*", w)]
+    return " ".join(words).strip() or name.strip()
+
+
+_NOVELTY = [
+    (re.compile(r"历史补发现|历史新发现|补发现|historical", re.I), Novelty.HISTORICAL),
+    (re.compile(r"基础参考|经典基线|baseline reference", re.I), Novelty.BASELINE),
+    (re.compile(r"新发布|new release", re.I), Novelty.NEW_RELEASE),
+    (re.compile(r"新进展|实质增量|实质更新|new progress", re.I), Novelty.NEW_PROGRESS),
+]
+_RECOMMENDATION = [
+    (re.compile(r"反例|重点风险"), Recommendation.COUNTEREXAMPLE),
+    (re.compile(r"值得验证"), Recommendation.VALIDATE),
+    (re.compile(r"暂缓|暂不"), Recommendation.DEFER),
+]
+_MATURITY = [
+    (re.compile(r"locally validated|本地验证", re.I), "locally-validated"),
+    (re.compile(r"integrated|已接入|已合入", re.I), "integrated"),
+    (re.compile(r"code available|代码可用|代码与权重可见|源码", re.I), "code-available"),
+    (re.compile(r"paper-reported|论文可读|论文", re.I), "paper-reported"),
+]
+_SHA40 = re.compile(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])")
+_SHORT_SHA = re.compile(r"(?<![0-9a-z])[0-9a-f]{7,12}(?![0-9a-z])")
+_STATUS_SENTENCE = re.compile(r"[^。；;\n]*(?:关闭(?:但)?未合并|撤回|回退|恢复默认|已修正|修正为|更正)[^。；;\n]*")
+
+
+def _pick(patterns: Sequence[tuple[re.Pattern[str], Any]], text: str, default: Any) -> Any:
+    return next((value for pattern, value in patterns if pattern.search(text)), default)
+
+
+def _snapshot(raw: _Raw, key: str) -> Snapshot | None:
+    evidence = "\n".join(
+        raw.report.evidence[i].text for i in (raw.entry.evidence_ids if raw.entry else []) if i in raw.report.evidence
+    )
+    text = "\n".join(raw.entry.cells.values()) if raw.entry else raw.report.text[:3000]
+    found = _SHA40.search(evidence) or _SHA40.search(text) or _SHORT_SHA.search(text)
+    if not found:
+        return None
+    tag = re.search(r"(?<![\w.])v\d+(?:\.\d+)+\b", text)
+    return Snapshot(source_key=key, version=found.group(0), tag=tag.group(0) if tag else None)
+
+
+def _finding(raw: _Raw, key: str, name: str, seen_before: bool) -> Finding:
+    cells = list(raw.entry.cells.values()) if raw.entry else [raw.report.title]
+    text = "\n".join(cells)
+    section = raw.entry.section if raw.entry else ""
+    novelty = _pick(_NOVELTY, text + section, Novelty.NEW_PROGRESS if seen_before else Novelty.HISTORICAL)
+    claims = [Claim(kind=ClaimKind.STATUS, text=m.group(0).strip()) for m in _STATUS_SENTENCE.finditer(text)]
+    priority = re.search(r"\bP[0-2]\b", text)
+    horizon = re.search(r"\b(Now|Next|Watch)\b", text)
+    urls = raw.entry.urls if raw.entry else []
+    return Finding(
+        project_key=key,
+        name=name,
+        date=raw.report.date or date.min,
+        url=urls[0] if urls else (f"https://github.com/{key[3:]}" if key.startswith("gh:") else ""),
+        snapshot=_snapshot(raw, key),
+        novelty=novelty,
+        mechanism="\n".join(cells[:2]) if raw.entry else raw.report.title,
+        claims=claims,
+        maturity=_pick(_MATURITY, text, "idea"),
+        flags=["unverified"] if re.search(r"未独立(?:复现|运行)|未验证", text) else [],
+        recommendation=_pick(_RECOMMENDATION, text + section, Recommendation.WATCH),
+        priority=priority.group(0) if priority else "P2",
+        horizon=horizon.group(0) if horizon else "Watch",
+        evidence_id=(raw.entry.evidence_ids[0] if raw.entry and raw.entry.evidence_ids else ""),
+    )

@@ -34,7 +34,9 @@ def golden(update_golden: bool):  # type: ignore[no-untyped-def]
         path = GOLDEN / name
         if update_golden or not path.exists():
             if not update_golden:
-                pytest.fail(f"golden file {path} is missing: run pytest --update-golden and review it")
+                pytest.fail(
+                    f"golden file {path} is missing: run pytest --update-golden and review it"
+                )
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
             return

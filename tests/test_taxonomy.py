@@ -14,7 +14,13 @@ from research_radar.taxonomy import Taxonomy, build_rule, load_taxonomy
 
 # DESIGN.md, "Stable value ids of the default profile".
 DESIGN_IDS = {
-    "workload": ["llm-agentic", "diffusion", "loop-recurrent", "decision-policy", "crossmodal-streaming"],
+    "workload": [
+        "llm-agentic",
+        "diffusion",
+        "loop-recurrent",
+        "decision-policy",
+        "crossmodal-streaming",
+    ],
     "mechanism": [
         "schedule",
         "cache",
@@ -250,11 +256,7 @@ def test_value_without_labels_is_refused(tmp_path: Path) -> None:
 
 
 def test_invalid_regex_names_its_line(tmp_path: Path) -> None:
-    text = (
-        "[dimensions.mechanism.values.cache]\n"
-        'terms = ["HBM"]\n'
-        "patterns = ['\\bkv(cache']\n"
-    )
+    text = "[dimensions.mechanism.values.cache]\nterms = [\"HBM\"]\npatterns = ['\\bkv(cache']\n"
     error = _error(tmp_path, text)
     assert error.line == 3
     assert "bad pattern" in str(error) and "fix the regex" in str(error)
@@ -268,11 +270,17 @@ def test_pattern_matching_empty_string_is_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        pytest.param("[dimensions.mechanism.values.cache]\nterm = ['x']\n", "unknown key 'term'", id="key"),
-        pytest.param("[dimensions.mechanism.values.cache]\nterms = 'x'\n", "must be a list", id="type"),
+        pytest.param(
+            "[dimensions.mechanism.values.cache]\nterm = ['x']\n", "unknown key 'term'", id="key"
+        ),
+        pytest.param(
+            "[dimensions.mechanism.values.cache]\nterms = 'x'\n", "must be a list", id="type"
+        ),
         pytest.param("[dimensions.workload]\ndefault = 'gpu'\n", "default 'gpu'", id="default"),
         pytest.param("[profile]\nmode = 'merge'\n", "mode must be", id="mode"),
-        pytest.param("[queries.arxiv]\ncategory = ['cs.IR']\n", "unknown key 'category'", id="query"),
+        pytest.param(
+            "[queries.arxiv]\ncategory = ['cs.IR']\n", "unknown key 'category'", id="query"
+        ),
     ],
 )
 def test_profile_mistakes_are_explained(tmp_path: Path, text: str, message: str) -> None:
@@ -296,8 +304,16 @@ def test_replacement_without_dimensions_is_refused(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("kind", "source", "text", "found"),
     [
-        pytest.param("term", "KV cache", "a kv-cache and KVCache", ["kv-cache", "KVCache"], id="sep"),
-        pytest.param("term", "quantiz*", "Quantized and quantization", ["Quantized", "quantization"], id="stem"),
+        pytest.param(
+            "term", "KV cache", "a kv-cache and KVCache", ["kv-cache", "KVCache"], id="sep"
+        ),
+        pytest.param(
+            "term",
+            "quantiz*",
+            "Quantized and quantization",
+            ["Quantized", "quantization"],
+            id="stem",
+        ),
         pytest.param("term", "MTP", "MTPs, xMTP, MTP.", ["MTP"], id="bound"),
         pytest.param("term_zh", "投机", "支持投机解码", ["投机"], id="zh"),
         pytest.param("pattern", "(?-i:DiT)", "DiT not dit", ["DiT"], id="case"),

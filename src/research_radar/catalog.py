@@ -24,11 +24,12 @@ A name is canonical when the catalogue maps it to itself (`Catalog.is_canonical`
 
 from __future__ import annotations
 
+import dataclasses
 import re
 import tomllib
 from collections.abc import Iterable
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -65,7 +66,9 @@ class Entry:
     regex: re.Pattern[str]
     template: str = ""
     """Empty for literal entries: the canonical name is `name`."""
-    meta: dict[str, Any] = field(default_factory=dict)
+    aliases: tuple[str, ...] = ()
+    """Literal entries: the name and its aliases."""
+    meta: dict[str, Any] = dataclasses.field(default_factory=dict)
     """Everything else the TOML table says (vendor, class, memory...)."""
 
     def render(self, match: re.Match[str]) -> str:
@@ -86,18 +89,48 @@ class Mention:
 
 
 @dataclass(frozen=True)
+class _FieldIndex:
+    """All literal aliases of one field in one regex, plus the pattern entries."""
+
+    literal: re.Pattern[str] | None
+    lookup: dict[str, tuple[int, str]]
+    patterns: tuple[tuple[int, Entry], ...]
+
+
+@dataclass(frozen=True)
 class Catalog:
     """All catalogue entries, in precedence order (user entries first)."""
 
     entries: tuple[Entry, ...]
+    _cache: dict[tuple[str, str], list[Mention]] = dataclasses.field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def of(self, field_name: str) -> tuple[Entry, ...]:
         return tuple(entry for entry in self.entries if entry.field == field_name)
 
+    @cached_property
+    def _index(self) -> dict[str, _FieldIndex]:
+        return {name: _build_index(self.entries, name) for name in FIELDS}
+
     def find(self, field_name: str, text: str) -> list[Mention]:
         """Non-overlapping mentions of one field, longest match first, in text order."""
+        key = (field_name, text)
+        if key not in self._cache:
+            if len(self._cache) > 4096:
+                self._cache.clear()
+            self._cache[key] = self._find(field_name, text)
+        return list(self._cache[key])
+
+    def _find(self, field_name: str, text: str) -> list[Mention]:
+        index = self._index[field_name]
         found: list[tuple[int, int, int, str]] = []
-        for rank, entry in enumerate(self.of(field_name)):
+        if index.literal is not None:
+            for match in index.literal.finditer(text):
+                hit = index.lookup.get(_norm(match.group(0)))
+                if hit and match.end() > match.start():
+                    found.append((match.start(), match.end(), hit[0], hit[1]))
+        for rank, entry in index.patterns:
             for match in entry.regex.finditer(text):
                 if match.end() > match.start():
                     found.append((match.start(), match.end(), rank, entry.render(match)))
@@ -118,6 +151,30 @@ class Catalog:
         """True when the catalogue maps `name`, read alone, to itself."""
         mentions = self.find(field_name, name)
         return len(mentions) == 1 and mentions[0].name == name
+
+
+def _norm(alias: str) -> str:
+    return re.sub(r"[\s\-]+", "", alias).lower()
+
+
+def _build_index(entries: tuple[Entry, ...], field_name: str) -> _FieldIndex:
+    lookup: dict[str, tuple[int, str]] = {}
+    aliases: list[str] = []
+    patterns: list[tuple[int, Entry]] = []
+    for rank, entry in enumerate(entries):
+        if entry.field != field_name:
+            continue
+        if entry.template:
+            patterns.append((rank, entry))
+            continue
+        for alias in entry.aliases:
+            lookup.setdefault(_norm(alias), (rank, entry.name))
+            aliases.append(alias)
+    literal = None
+    if aliases:
+        body = "|".join(_alias_regex(a) for a in sorted(set(aliases), key=len, reverse=True))
+        literal = re.compile(f"{_LEFT}(?:{body}){_RIGHT}", re.I)
+    return _FieldIndex(literal, lookup, tuple(patterns))
 
 
 def _with_memory(mention: Mention, text: str) -> Mention:
@@ -160,17 +217,20 @@ def _build_entry(field_name: str, table: dict[str, Any], origin: str) -> Entry:
         raise ConfigError(f"every [[{field_name}]] entry needs a name", path=origin)
     meta = {k: v for k, v in table.items() if k not in {"name", "aliases", "pattern", "template"}}
     pattern = table.get("pattern")
+    aliases: tuple[str, ...] = ()
     if pattern:
         body, template = str(pattern), str(table.get("template") or name)
     else:
-        aliases = [name, *table.get("aliases", [])]
+        aliases = (name, *(str(a) for a in table.get("aliases", [])))
         body = "|".join(_alias_regex(a) for a in sorted(aliases, key=len, reverse=True))
         template = ""
     try:
         regex = re.compile(f"{_LEFT}(?:{body}){_RIGHT}", re.I)
     except re.error as exc:
-        raise ConfigError(f"bad pattern in {field_name} entry {name!r}: {exc}", path=origin) from exc
-    return Entry(field=field_name, name=name, regex=regex, template=template, meta=meta)
+        raise ConfigError(
+            f"bad pattern in {field_name} entry {name!r}: {exc}", path=origin
+        ) from exc
+    return Entry(field_name, name, regex, template, aliases, meta)
 
 
 def parse_catalog(text: str, origin: str = "<catalog>") -> Catalog:

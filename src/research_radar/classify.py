@@ -47,7 +47,20 @@ TARGET_DIMENSION = "rsi_target"
 FLAGS_DIMENSION = "maturity_flags"
 
 _NEGATION_EN = re.compile(r"(?:\bnot|\bno|\bwithout|\bnever|\bnon)[\s-]+(?:[a-z]+\s+)?$")
-_NEGATION_ZH = "未不无没非"
+_NEGATION_ZH = (
+    "未",
+    "不",
+    "无",
+    "没",
+    "非",
+    "未做",
+    "未用",
+    "未使用",
+    "不用",
+    "不做",
+    "无需",
+    "没有",
+)
 _ASCII_ALNUM = frozenset(string.ascii_letters + string.digits)
 
 
@@ -227,8 +240,7 @@ def _spans(rule: Rule, text: _Text) -> Iterator[tuple[int, int]]:
 
 def _negated(text: str, start: int) -> bool:
     before = text[max(0, start - 24) : start]
-    stripped = before.rstrip()
-    if stripped and stripped[-1] in _NEGATION_ZH:
+    if before.rstrip().endswith(_NEGATION_ZH):
         return True
     return _NEGATION_EN.search(before.lower()) is not None
 

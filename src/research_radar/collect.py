@@ -99,6 +99,25 @@ class CollectSummary(BaseModel):
     def ok(self) -> bool:
         return all(h.status in ("ok", "skipped") for h in self.sources.values())
 
+    def health(self) -> dict[str, str]:
+        """source name -> "ok", "failed: <why>" or "stale since <UTC time>" (Coverage.sources)."""
+        result = {}
+        for name, item in self.sources.items():
+            if item.status == "stale" and item.stale_since is not None:
+                result[name] = f"stale since {item.stale_since.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+            elif item.status == "failed":
+                result[name] = "failed: " + (item.errors[0] if item.errors else "unknown error")
+            else:
+                result[name] = item.status
+        return result
+
+    def counts(self) -> dict[str, int]:
+        """Totals over all sources, for the run record."""
+        fields = ("requests", "not_modified", "reused", "parsed", "saved")
+        totals = {name: sum(getattr(h, name) for h in self.sources.values()) for name in fields}
+        totals["errors"] = sum(len(h.errors) for h in self.sources.values())
+        return totals
+
 
 @dataclass
 class _Found:
@@ -122,7 +141,12 @@ class _StoreCache:
         if row is None:
             return None
         return RawResponse(
-            request_key, int(row["status"]), row["body"], row["etag"], dict(row["headers"] or {}), from_cache=True
+            request_key,
+            int(row["status"]),
+            row["body"],
+            row["etag"],
+            dict(row["headers"] or {}),
+            from_cache=True,
         )
 
 
@@ -154,14 +178,20 @@ def _gh_repo(api: gh.GitHubApi, name: str) -> tuple[list[RawResponse], Source, S
     elif name.lower() != full.lower():
         renamed.append(name)
     source, snapshot = gh.parse_repo(
-        repo, readme=gh.parse_readme(readme), commits=gh.parse_commits(commits),
-        tags=gh.parse_json(tags), releases=gh.parse_json(releases), renamed_from=renamed,
+        repo,
+        readme=gh.parse_readme(readme),
+        commits=gh.parse_commits(commits),
+        tags=gh.parse_json(tags),
+        releases=gh.parse_json(releases),
+        renamed_from=renamed,
     )
     raws = [raw_repo, *commits, tags, releases] + ([readme] if readme else [])
     return raws, source, snapshot
 
 
-def _gh_search(api: gh.GitHubApi, queries: Sequence[str], since: datetime, until: datetime, found: _Found) -> list[str]:
+def _gh_search(
+    api: gh.GitHubApi, queries: Sequence[str], since: datetime, until: datetime, found: _Found
+) -> list[str]:
     names: list[str] = []
     window = f"pushed:{since.date().isoformat()}..{until.date().isoformat()}"
     for query in queries:
@@ -180,7 +210,11 @@ def _gh_search(api: gh.GitHubApi, queries: Sequence[str], since: datetime, until
 
 
 def _collect_github(
-    api: gh.GitHubApi, settings: Settings, since: datetime, until: datetime, progress: Progress | None
+    api: gh.GitHubApi,
+    settings: Settings,
+    since: datetime,
+    until: datetime,
+    progress: Progress | None,
 ) -> _Found:
     section = _section(settings, "github")
     found = _Found()
@@ -194,12 +228,16 @@ def _collect_github(
         raise SourceError("every search failed: " + "; ".join(found.errors[:3]), "github")
     done: set[str] = set()
     for batch in (watched, searched):
-        names = list(dict.fromkeys(n for n in batch if n.lower() not in excluded and n.lower() not in done))
+        names = list(
+            dict.fromkeys(n for n in batch if n.lower() not in excluded and n.lower() not in done)
+        )
         _gh_repos(api, names, found, done, progress)
     return found
 
 
-def _gh_repos(api: gh.GitHubApi, names: list[str], found: _Found, done: set[str], progress: Progress | None) -> None:
+def _gh_repos(
+    api: gh.GitHubApi, names: list[str], found: _Found, done: set[str], progress: Progress | None
+) -> None:
     def one(name: str) -> tuple[str, Any]:
         try:
             return name, _gh_repo(api, name)
@@ -235,14 +273,23 @@ def _collect_host(api: gh.GitHubApi, settings: Settings) -> _Found:
     items = gh.parse_pulls(pulls, repo) + gh.parse_issues(issues, repo)
     for item in items:
         version = f"{item.meta['state']}@{item.updated_at.isoformat() if item.updated_at else ''}"
-        found.items.append((item, Snapshot(source_key=item.key, version=version, version_date=item.updated_at, url=item.url)))
+        found.items.append(
+            (
+                item,
+                Snapshot(
+                    source_key=item.key, version=version, version_date=item.updated_at, url=item.url
+                ),
+            )
+        )
     return found
 
 
 # -- arXiv and feeds ---------------------------------------------------------------------
 
 
-def _collect_arxiv(api: arxiv_source.ArxivApi, settings: Settings, since: datetime, until: datetime) -> _Found:
+def _collect_arxiv(
+    api: arxiv_source.ArxivApi, settings: Settings, since: datetime, until: datetime
+) -> _Found:
     section = _section(settings, "arxiv")
     found = _Found()
     for terms in [str(q) for q in section.get("queries", DEFAULT_ARXIV_QUERIES)]:
@@ -265,7 +312,9 @@ def _collect_arxiv(api: arxiv_source.ArxivApi, settings: Settings, since: dateti
     return found
 
 
-def _collect_feeds(client: httpx.Client, urls: Sequence[str], cache: _StoreCache, policy: RetryPolicy) -> _Found:
+def _collect_feeds(
+    client: httpx.Client, urls: Sequence[str], cache: _StoreCache, policy: RetryPolicy
+) -> _Found:
     found = _Found()
     for url in urls:
         try:
@@ -290,7 +339,11 @@ def _collect_git(settings: Settings, since: datetime | None) -> _Found:
     cache_dir = Path(str(_section(settings, "git").get("cache_dir", ".radar-cache/repos")))
     for spec in settings.repos:
         try:
-            path = gitrepo.clone(spec, cache_dir) if "://" in spec or spec.startswith("git@") else Path(spec)
+            path = (
+                gitrepo.clone(spec, cache_dir)
+                if "://" in spec or spec.startswith("git@")
+                else Path(spec)
+            )
             source, snapshot = gitrepo.parse_checkout(path, since)
         except SourceError as exc:
             found.errors.append(str(exc))
@@ -330,7 +383,11 @@ def _enabled(settings: Settings) -> list[str]:
 
 def _github_api(ctx: _Context) -> gh.GitHubApi:
     return gh.GitHubApi(
-        ctx.client, ctx.settings.github_api_url, ctx.settings.github_token, ctx.policy, _StoreCache(ctx.store, "github")
+        ctx.client,
+        ctx.settings.github_api_url,
+        ctx.settings.github_token,
+        ctx.policy,
+        _StoreCache(ctx.store, "github"),
     )
 
 
@@ -344,14 +401,28 @@ def _run_one(name: str, ctx: _Context, health: SourceHealth) -> _Found:
             return _collect_host(api, ctx.settings)
         finally:
             health.requests, health.not_modified, health.reused = (
-                api.stats.requests, api.stats.not_modified, api.stats.reused,
+                api.stats.requests,
+                api.stats.not_modified,
+                api.stats.reused,
             )
     if name == "arxiv":
-        delay = ctx.arxiv_delay if ctx.arxiv_delay is not None else float(_section(ctx.settings, "arxiv").get("delay", 3.0))
-        api_ax = arxiv_source.ArxivApi(ctx.client, ctx.settings.arxiv_api_url, delay, ctx.policy, _StoreCache(ctx.store, "arxiv"))
+        delay = (
+            ctx.arxiv_delay
+            if ctx.arxiv_delay is not None
+            else float(_section(ctx.settings, "arxiv").get("delay", 3.0))
+        )
+        api_ax = arxiv_source.ArxivApi(
+            ctx.client,
+            ctx.settings.arxiv_api_url,
+            delay,
+            ctx.policy,
+            _StoreCache(ctx.store, "arxiv"),
+        )
         found = _collect_arxiv(api_ax, ctx.settings, ctx.since, ctx.until)
     elif name == "feeds":
-        found = _collect_feeds(ctx.client, ctx.settings.feeds, _StoreCache(ctx.store, "feeds"), ctx.policy)
+        found = _collect_feeds(
+            ctx.client, ctx.settings.feeds, _StoreCache(ctx.store, "feeds"), ctx.policy
+        )
     elif name == "git":
         found = _collect_git(ctx.settings, ctx.since)
     else:
@@ -365,7 +436,15 @@ def _save(conn: Connection, store: Store, name: str, found: _Found) -> int:
     raw_source = "github" if name == "host" else name
     for raw in found.raws:
         if not raw.from_cache and raw.status == 200:
-            store.save_raw(conn, raw_source, raw.request_key, raw.body, status=raw.status, etag=raw.etag, headers=dict(raw.headers))
+            store.save_raw(
+                conn,
+                raw_source,
+                raw.request_key,
+                raw.body,
+                status=raw.status,
+                etag=raw.etag,
+                headers=dict(raw.headers),
+            )
     saved: dict[str, None] = {}
     for source, snapshot in found.items:
         store.save_source(conn, source)
@@ -426,21 +505,36 @@ def collect(
     names = list(sources) if sources else _enabled(settings)
     unknown = [n for n in names if n not in SOURCE_NAMES]
     if unknown:
-        raise SourceError(f"unknown source {unknown[0]!r}; choose from {', '.join(SOURCE_NAMES)}", unknown[0])
+        raise SourceError(
+            f"unknown source {unknown[0]!r}; choose from {', '.join(SOURCE_NAMES)}", unknown[0]
+        )
     policy = policy or RetryPolicy()
     if progress is not None and policy.on_wait is None:
-        policy = replace(policy, on_wait=lambda reason, left: progress(f"{reason}: resuming in {left}s", 0, 0))
+        policy = replace(
+            policy, on_wait=lambda reason, left: progress(f"{reason}: resuming in {left}s", 0, 0)
+        )
     own = client is None
     http = client or httpx.Client(headers={"User-Agent": "research-radar"}, timeout=policy.timeout)
     summary = CollectSummary(window_start=since, window_end=until)
-    ctx = _Context(store, settings, http, since, until, progress, policy, _section(settings, "arxiv").get("delay"))
+    ctx = _Context(
+        store,
+        settings,
+        http,
+        since,
+        until,
+        progress,
+        policy,
+        _section(settings, "arxiv").get("delay"),
+    )
     try:
         for name in names:
             _collect_source(name, ctx, summary)
     finally:
         if own:
             http.close()
-    summary.queries = [str(q) for q in _section(settings, "github").get("queries", DEFAULT_GITHUB_QUERIES)]
+    summary.queries = [
+        str(q) for q in _section(settings, "github").get("queries", DEFAULT_GITHUB_QUERIES)
+    ]
     with store.transaction() as conn:
         store.save_cursor(conn, "collect", "window_end", until.isoformat())
     return summary
@@ -460,24 +554,36 @@ SAMPLE_SINCE = datetime(2024, 9, 1, tzinfo=UTC)
 SAMPLE_HOST = "example-org/inferhost"
 SAMPLE_INDEX_ISSUE = "example-org/inferhost#126"
 SAMPLE_GITHUB = {
-    "queries": ["inference fork:true", "speech runtime"],
+    "queries": ["inference fork:true", "speech runtime", "triton kernel"],
     "repos": ["Red-Weasel/mach-x"],
 }
 SAMPLE_ARXIV = {"queries": ["all:inference OR all:decoding"], "delay": 0.0}
 
 
-def sample_settings(base: Settings, server_url: str, arxiv_url: str, feeds: Sequence[str]) -> Settings:
+def sample_settings(
+    base: Settings, server_url: str, arxiv_url: str, feeds: Sequence[str]
+) -> Settings:
     """Settings that point every collector at a replay server of the bundled sample."""
     extra = dict(base.extra)
     extra["github"], extra["arxiv"] = dict(SAMPLE_GITHUB), dict(SAMPLE_ARXIV)
     return replace(
-        base, github_api_url=server_url, arxiv_api_url=arxiv_url, github_token=None,
-        host_repo=base.host_repo or SAMPLE_HOST, feeds=tuple(feeds), repos=(), extra=extra,
+        base,
+        github_api_url=server_url,
+        arxiv_api_url=arxiv_url,
+        github_token=None,
+        host_repo=base.host_repo or SAMPLE_HOST,
+        feeds=tuple(feeds),
+        repos=(),
+        extra=extra,
     )
 
 
 def collect_sample(
-    store: Store, *, now: datetime, progress: Progress | None = None, settings: Settings | None = None
+    store: Store,
+    *,
+    now: datetime,
+    progress: Progress | None = None,
+    settings: Settings | None = None,
 ) -> CollectSummary:
     """Collect the bundled sample offline: the real collectors against a replay server.
 
@@ -491,6 +597,12 @@ def collect_sample(
         policy = RetryPolicy(retries=1, backoff=0.0, timeout=10.0)
         with httpx.Client(timeout=10.0) as client:
             return collect(
-                store, local, sources=["github", "host", "arxiv", "feeds"], since=SAMPLE_SINCE,
-                until=max(now, SAMPLE_SINCE), client=client, progress=progress, policy=policy,
+                store,
+                local,
+                sources=["github", "host", "arxiv", "feeds"],
+                since=SAMPLE_SINCE,
+                until=max(now, SAMPLE_SINCE),
+                client=client,
+                progress=progress,
+                policy=policy,
             )

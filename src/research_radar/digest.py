@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
+from collections import Counter
 from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Literal
@@ -32,15 +33,19 @@ from pydantic import BaseModel, ConfigDict, Field
 from rapidfuzz import fuzz
 
 from .errors import ConfigError
+from .extract import extract_claims
 from .sources.inbox import (
     SHANGHAI,
     TOPIC_TERMS,
+    Card,
     Inbox,
     KnowledgeDoc,
     NoteItem,
     Problem,
     normalise_url,
+    parse_arxiv_ids,
     parse_numbers,
+    parse_urls,
 )
 
 __all__ = [
@@ -126,6 +131,8 @@ class SourceCount(_Model):
     """Items on the topic (before dedup); zero counts are kept."""
     timestamp: datetime | None = None
     date_only: bool = False
+    detail: str = ""
+    """For a card: its number, arXiv ids and primary category."""
     titles: list[str] = Field(default_factory=list)
 
 
@@ -178,41 +185,26 @@ def _in_window(when: datetime | None, window: Window) -> bool:
     return when is not None and window.start < when <= window.end
 
 
-def _gather(
-    inbox: Inbox, topic: str, window: Window
-) -> tuple[list[_Mention], list[SourceCount], int]:
+def _gather(inbox: Inbox, window: Window) -> tuple[list[_Mention], list[SourceCount], int]:
+    """Every item of the notes and cards in the window, and one (uncounted) row per source."""
     mentions: list[_Mention] = []
-    counts: list[SourceCount] = []
+    rows: list[SourceCount] = []
     outside = 0
-    if inbox.queue is not None:
-        on_topic = [item for item in inbox.queue.items if topic in item.topics]
-        titles = [item.title for item in on_topic]
-        counts.append(
-            SourceCount(
-                path=inbox.queue.path,
-                analyst="work-queue",
-                kind="queue",
-                items=len(on_topic),
-                titles=titles,
-            )
-        )
     for note in sorted(inbox.notes, key=lambda n: (n.analyst, n.timestamp or window.end, n.path)):
         if note.timestamp is None:
             continue  # listed as a no-timestamp problem by the loader
         if not _in_window(note.timestamp, window):
             outside += 1
             continue
-        on_topic = [item for item in note.items if topic in item.topics]
-        mentions += [_Mention(source=note.path, when=note.timestamp, item=i) for i in on_topic]
-        counts.append(
+        mentions += [_Mention(source=note.path, when=note.timestamp, item=i) for i in note.items]
+        rows.append(
             SourceCount(
                 path=note.path,
                 analyst=note.analyst,
                 kind="note",
-                items=len(on_topic),
+                items=0,
                 timestamp=note.timestamp,
                 date_only=note.date_only,
-                titles=[item.title for item in on_topic],
             )
         )
     for card in sorted(inbox.cards, key=lambda c: (c.number or 0, c.path)):
@@ -221,12 +213,42 @@ def _gather(
         if not _in_window(card.timestamp, window):
             outside += 1
             continue
-        on_topic = [card.item] if topic in card.item.topics else []
-        mentions += [_Mention(source=card.path, when=card.timestamp, item=i) for i in on_topic]
-        counts.append(SourceCount(path=card.path, analyst="paper_cards", kind="card",
-                                  items=len(on_topic), timestamp=card.timestamp,
-                                  titles=[i.title for i in on_topic]))  # fmt: skip
-    return mentions, counts, outside
+        mentions.append(_Mention(source=card.path, when=card.timestamp, item=card.item))
+        rows.append(
+            SourceCount(
+                path=card.path,
+                analyst="paper_cards",
+                kind="card",
+                items=0,
+                timestamp=card.timestamp,
+                detail=_card_detail(card),
+            )
+        )
+    return mentions, rows, outside
+
+
+def _card_detail(card: Card) -> str:
+    number = f"{card.number:04d}" if card.number is not None else "无编号"
+    return " · ".join([number, *(f"arXiv:{i}" for i in card.arxiv_ids), card.category or "无分类"])
+
+
+def _count(rows: list[SourceCount], groups: list[list[_Mention]], inbox: Inbox, topic: str) -> None:
+    """Fill each row with the titles of its items that belong to an on-topic entry."""
+    for group in groups:
+        for mention in group:
+            row = next(r for r in rows if r.path == mention.source)
+            row.items += 1
+            row.titles.append(mention.item.title)
+    if inbox.queue is not None:
+        titles = [item.title for item in inbox.queue.items if topic in item.topics]
+        queue = SourceCount(
+            path=inbox.queue.path,
+            analyst="work-queue",
+            kind="queue",
+            items=len(titles),
+            titles=titles,
+        )
+        rows.insert(0, queue)
 
 
 # --- dedup -------------------------------------------------------------------------------
@@ -295,11 +317,15 @@ _VENUE = re.compile(
 _SUBMITTED = re.compile(r"under review|submitted to|submission|投稿|在审|审稿中", re.IGNORECASE)
 _INSTITUTION = re.compile(
     r"(?<![A-Za-z])(Microsoft|Google|DeepMind|Meta|NVIDIA|Alibaba|ByteDance|Tencent|Huawei|Baidu"
-    r"|DeepSeek|Moonshot|Anthropic|OpenAI|Red Hat|AMD|Intel|Apple|Amazon|AWS|IBM|Databricks"
+    r"|Moonshot|Anthropic|OpenAI|Red Hat|AMD|Intel|Apple|Amazon|AWS|IBM|Databricks"
     r"|Tsinghua|Peking University|USTC|SJTU|MIT|Stanford|Berkeley|UC Berkeley|CMU|Princeton"
     r"|University of Washington|Yandex)(?![A-Za-z])|(微软|谷歌|阿里|字节|腾讯|华为|百度|月之暗面"
     r"|清华|北大|中科大|上海交大|交大|浙大)"
 )
+_AFFILIATION = re.compile(
+    r"机构|作者|团队|author|affiliat|Research|DeepMind|大学|University|研究院|实验室|\bLabs?\b|\bAI\b"
+)
+"""An institution counts only on a line that names authors or affiliations."""
 _CODE = re.compile(r"代码已公开|代码已开源|\bcode (?:is )?(?:available|released|public)", re.I)
 _NO_CODE = re.compile(
     r"无代码|未开源|代码未公开|没有代码|无 ?GitHub|no (?:public )?(?:code|repo)", re.I
@@ -329,9 +355,22 @@ def _credibility(
 ) -> tuple[Literal["极高", "高", "中-低"], list[str], str]:
     """Rating, reasons and venue from the signals in an entry's text (see the module doc)."""
     venue = _venue(text)
-    code = next((normalise_url(u) for u in urls if normalise_url(u).count("/") >= 2
-                 and normalise_url(u).startswith("github.com/")), "")  # fmt: skip
-    institutions = list(dict.fromkeys(m.group(0) for m in _INSTITUTION.finditer(text)))
+    code = next(
+        (
+            normalise_url(u)
+            for u in urls
+            if normalise_url(u).count("/") >= 2 and normalise_url(u).startswith("github.com/")
+        ),
+        "",
+    )
+    institutions = list(
+        dict.fromkeys(
+            match.group(0)
+            for line in text.splitlines()
+            if _AFFILIATION.search(line)
+            for match in _INSTITUTION.finditer(line)
+        )
+    )
     signals: list[tuple[int, str]] = []
     if venue:
         signals.append((2, f"同行评审：{venue}"))
@@ -373,32 +412,71 @@ _CONDITIONS = re.compile(
 def _line_text(line: str) -> str:
     line = re.sub(r"^\s*(?:[-*+•]|\d{1,3}[.)、]|#+)\s*", "", line)
     line = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", line)
-    return re.sub(r"\s+", " ", re.sub(r"\*\*|__|`", "", line)).strip()
+    return re.sub(r"\s+", " ", re.sub(r"\*\*|__|`", "", line)).strip(" ：:，,;；")
+
+
+def _without_urls(text: str) -> str:
+    for url in parse_urls(text):
+        text = text.replace(url, "")
+    return text
+
+
+def _claim_points(mention: _Mention) -> list[KeyPoint]:
+    """Key points from `extract.extract_claims`: a claim with numbers and its conditions."""
+    points = []
+    for claim in extract_claims(_without_urls(mention.item.text), mention.source, "community"):
+        numbers = parse_numbers(claim.text)
+        if not numbers:
+            continue
+        c = claim.conditions
+        conditions = [*c.hardware, *c.model, *c.precision, *(f"vs {b}" for b in c.baseline)]
+        conditions += [*c.software, *(f"{k}={v}" for k, v in c.load.items())]
+        text = _line_text(claim.text)
+        points.append(
+            KeyPoint(
+                text=text,
+                numbers=numbers,
+                conditions=list(dict.fromkeys(conditions)),
+                source=mention.source,
+            )
+        )
+    return points
+
+
+def _line_points(mention: _Mention) -> list[KeyPoint]:
+    """Fallback when no claim was extracted: every line that carries a number with a unit."""
+    points = []
+    for raw in _without_urls(mention.item.text).splitlines():
+        text = _line_text(raw)
+        numbers = parse_numbers(text)
+        if numbers:
+            conditions = [m.group(0).strip() for m in _CONDITIONS.finditer(text)]
+            points.append(
+                KeyPoint(
+                    text=text,
+                    numbers=numbers,
+                    source=mention.source,
+                    conditions=list(dict.fromkeys(conditions)),
+                )
+            )
+    return points
 
 
 def _key_points(mentions: Iterable[_Mention]) -> list[KeyPoint]:
+    """Key points with numbers and their conditions, one per distinct statement."""
     points: dict[str, KeyPoint] = {}
     for mention in mentions:
-        for raw in mention.item.text.splitlines():
-            text = _line_text(raw)
-            numbers = parse_numbers(text)
-            key = _norm_title(text)
-            if numbers and key not in points:
-                conditions = list(
-                    dict.fromkeys(m.group(0).strip() for m in _CONDITIONS.finditer(text))
-                )
-                points[key] = KeyPoint(
-                    text=text if len(text) <= 240 else text[:238] + "…",
-                    numbers=numbers,
-                    conditions=conditions,
-                    source=mention.source,
-                )
+        for point in _claim_points(mention) or _line_points(mention):
+            if len(point.text) > 240:
+                point.text = point.text[:238] + "…"
+            points.setdefault(_norm_title(point.text), point)
     return list(points.values())
 
 
 # --- living document ---------------------------------------------------------------------
 
-_STOP = {"the", "and", "for", "with", "from", "that", "this", "are", "via", "its", "new",
+_STOP = {"作者", "者报", "报告", "最高", "提升", "相对", "支持", "约为", "可以", "一个", "要点",
+         "the", "and", "for", "with", "from", "that", "this", "are", "via", "its", "new",
          "arxiv", "http", "https", "com", "org", "abs", "pdf", "html", "github"}  # fmt: skip
 
 
@@ -406,7 +484,7 @@ def _tokens(text: str) -> set[str]:
     text = re.sub(r"https?://\S+", " ", text.lower())
     words = {w for w in re.findall(r"[a-z][a-z0-9\-]+", text) if w not in _STOP}
     for run in re.findall(r"[\u4e00-\u9fff]{2,}", text):
-        words |= {run[i : i + 2] for i in range(len(run) - 1)}
+        words |= {run[i : i + 2] for i in range(len(run) - 1)} - _STOP
     return words
 
 
@@ -532,7 +610,7 @@ def _facts(mentions: list[_Mention]) -> dict[tuple[str, str], dict[str, tuple[se
     """(kind, about) -> source -> (values or states, first line saying so)."""
     facts: dict[tuple[str, str], dict[str, tuple[set[str], str]]] = {}
     for mention in mentions:
-        for raw in mention.item.text.splitlines():
+        for raw in _without_urls(mention.item.text).splitlines():
             line = _line_text(raw)
             said = [(("number", about), f"{value:g}") for about, value in _metric_values(line)]
             said += [(("status", family), state) for family, state in _states(line).items()]
@@ -550,8 +628,14 @@ def _contradictions(entity: str, mentions: list[_Mention]) -> list[Contradiction
         clash = any(not (a & b) for i, a in enumerate(value_sets) for b in value_sets[i + 1 :])
         if len(by_source) >= 2 and clash:
             statements = [Statement(source=s, text=line) for s, (_, line) in by_source.items()]
-            found.append(Contradiction(entity=entity, kind=kind, about=about,  # type: ignore[arg-type]
-                                       statements=statements))  # fmt: skip
+            found.append(
+                Contradiction(
+                    entity=entity,
+                    kind="number" if kind == "number" else "status",
+                    about=about,
+                    statements=statements,
+                )
+            )
     return found
 
 
@@ -571,6 +655,8 @@ def _entry(group: list[_Mention], inbox: Inbox, doc: KnowledgeDoc | None) -> Ent
     card_titles = [c.title for c in sorted(cards, key=lambda c: c.number or 0) if c.title]
     urls = [f"https://arxiv.org/abs/{i}" for i in ids]
     for url in (u for m in group for u in m.item.urls):
+        if set(parse_arxiv_ids(url)) & set(ids):
+            continue  # the canonical abs URL stands for every version
         if normalise_url(url) not in {normalise_url(u) for u in urls}:
             urls.append(url)
     text = "\n".join([*(m.item.text for m in group), *(c.text for c in cards)])
@@ -611,8 +697,10 @@ def _entry(group: list[_Mention], inbox: Inbox, doc: KnowledgeDoc | None) -> Ent
 
 
 def _citation(entry: Entry, arxiv_id: str) -> Citation:
+    """Title plus venue, the number most sources agree on, and the date first seen."""
     facts = [entry.venue] if entry.venue else []
-    facts += [n for point in entry.key_points[:2] for n in point.numbers[:1]]
+    heads = Counter(point.numbers[0] for point in entry.key_points)
+    facts += [number for number, _ in heads.most_common(1)]
     facts.append(entry.first_seen.astimezone(SHANGHAI).strftime("%Y-%m-%d"))
     return Citation(arxiv_id=arxiv_id, title=entry.title, facts=facts)
 
@@ -620,8 +708,9 @@ def _citation(entry: Entry, arxiv_id: str) -> Citation:
 def _living_doc(doc: KnowledgeDoc | None) -> LivingDoc | None:
     if doc is None:
         return None
-    return LivingDoc(path=doc.path, title=doc.title, sections=len(doc.sections),
-                     arxiv_ids=len(doc.arxiv_ids))  # fmt: skip
+    return LivingDoc(
+        path=doc.path, title=doc.title, sections=len(doc.sections), arxiv_ids=len(doc.arxiv_ids)
+    )
 
 
 def build_digest(inbox: Inbox, *, topic: str, start: datetime, end: datetime) -> Digest:
@@ -645,12 +734,12 @@ def build_digest(inbox: Inbox, *, topic: str, start: datetime, end: datetime) ->
         problems.append(
             Problem(path=f"knowledge/{topic}.md", kind="no-living-doc", message=message)
         )
-    mentions, sources, outside = _gather(inbox, topic, window)
-    entries = [_entry(group, inbox, doc) for group in _group(mentions)]
+    mentions, sources, outside = _gather(inbox, window)
+    groups = [g for g in _group(mentions) if any(topic in m.item.topics for m in g)]
+    _count(sources, groups, inbox, topic)
+    entries = [_entry(group, inbox, doc) for group in groups]
     entries.sort(key=lambda e: (-e.stars, e.first_seen, e.title))
-    contradictions = [
-        c for group in _group(mentions) for c in _contradictions(_entity(group), group)
-    ]
+    contradictions = [c for group in groups for c in _contradictions(_entity(group), group)]
     increments = [e for e in entries if e.arxiv_ids]
     return Digest(
         topic=topic,

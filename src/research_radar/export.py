@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from openpyxl import Workbook  # type: ignore[import-untyped]  # no types-openpyxl
-from openpyxl.styles import Alignment, Font  # type: ignore[import-untyped]
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Font
 
 from .errors import ConfigError, PublishError, StorageError
 from .models import ClaimKind, Finding, GateName

@@ -47,22 +47,25 @@ _UNITS: tuple[tuple[str, str], ...] = (
 _UNIT_RE = "|".join(f"(?:{pattern})" for pattern, _ in _UNITS)
 _RATE_WORD = r"(?:prefill|decode|generation|output|input|total|prompt|eval|gen)"
 _METRIC = re.compile(
-    rf"(?P<num>{_NUM})(?:\s?[–—~-]\s?(?P<num2>{_NUM}))?"
+    rf"(?P<num>{_NUM})(?:\s?[–—~-]\s?(?P<num2>{_NUM}))?(?:\s?±\s?{_NUM})?"
     rf"(?:\s?(?P<word>{_RATE_WORD})(?=\s?(?:tok|t/s|TPS)))?\s?(?P<unit>{_UNIT_RE})"
     r"(?![A-Za-z0-9/])",
 )
 _MEMORY_UNITS = {"GB", "GiB", "MiB", "MB", "TB"}
-_MEMORY_CONTEXT = re.compile(r"memory|VRAM|RAM usage|footprint|peak|显存|内存|占用|uses|saves?", re.I)
+_MEMORY_CONTEXT = re.compile(
+    r"memory|VRAM|RAM usage|footprint|peak|resident|显存|内存|占用|uses|saves?", re.I
+)
 _PERF_UNITS = {"tok/s", "req/s", "ms/token", "s/it", "it/s", "ms", "us", "s", "min", "x", "FPS"}
 _NAMED = re.compile(
     r"(?P<name>WER|CER|PPL|perplexity|KL(?:D| divergence)?|NLL|RTF|accuracy|acc|success rate|"
-    r"BLEU|FID|CLIP score|pass@1|成功率|准确率|均分|得分|平均)\s*(?:of|=|:|：|is|为)?\s*"
-    rf"(?P<num>{_NUM})(?P<pct>\s?%)?(?P<den>/\d+)?",
+    r"BLEU|FID|(?:dir)?CLIP(?: score)?|pass@1|成功率|准确率|均分|得分|平均)\s*(?:of|=|:|：|is|为)?\s*"
+    rf"(?P<num>{_NUM})(?P<pct>\s?%)?(?P<den>/\d+(?![.\d]))?",
     re.I,
 )
 _NAME_WORDS = re.compile(
     r"prefill|decode|TTFT|TPOT|ITL|E2E|latency|throughput|speed-?up|acceptance|bandwidth|"
-    r"memory|VRAM|goodput|tokens/round|step time|加速|吞吐|延迟|显存|首字|速度|接受率",
+    r"memory|VRAM|goodput|tokens/round|step time|success rate|accuracy|WER|CER|"
+    r"加速|吞吐|延迟|显存|首字|速度|接受率|成功率|准确率",
     re.I,
 )
 _DEFAULT_NAMES = {
@@ -83,8 +86,13 @@ _DEFAULT_NAMES = {
 }
 _ARROW = re.compile(rf"(?P<a>{_NUM})\s?(?P<ua>{_UNIT_RE})?\s?(?:→|->|=>|⇒|⟶)\s?(?=\d)")
 _FROM_TO = re.compile(rf"\bfrom\s(?P<a>{_NUM})\s?(?P<ua>{_UNIT_RE})?\sto\s(?=\d)", re.I)
+_FRACTION_CONTEXT = re.compile(
+    r"success|task|episode|pass|accept|correct|成功|任务|通过|接受|正确", re.I
+)
 _COMPARE_GAP = re.compile(
-    r"\s*(?:\([^()]{0,20}\)\s*)?(?:vs\.?|versus|对比?|compared (?:with|to))\s[^\d\n]{0,30}?(?=\d)", re.I
+    r"\s*(?:[(（][^()（）]{0,20}[)）]\s*)?(?:vs\.?|versus|对比?|compared (?:with|to))\s?[^\n]{0,30}?"
+    rf"(?={_NUM})",
+    re.I,
 )
 
 _NEGATIVE = re.compile(
@@ -132,26 +140,52 @@ _K = r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)(?![\d.A-Za-z])"
 _LOAD_RULES = (
     _rule("batch", r"(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs)\s*[=:：]?\s*(\d+)(?![\d.])"),
     _rule("batch", r"批(?:大小|量)\s*[=:：]?\s*(\d+)"),
-    _rule("concurrency", r"(?:max_concurrency|concurrency|(?<![A-Za-z])conc|并发数?)\s*[=:：]?\s*(\d+)"),
+    _rule(
+        "concurrency",
+        r"(?:max_concurrency|concurrency|(?<![A-Za-z])conc|并发数?)\s*[=:：]?\s*(\d+)",
+    ),
     _rule("concurrency", r"(?<![A-Za-z])C\s?=\s?(\d+)(?![\d.])"),
     _rule("concurrency", r"(\d+)\s*(?:个)?(?:并发|concurrent(?:\s+requests?)?)"),
-    _rule("context", r"(?:context(?:\s+length)?|ctx(?:[_-]size)?|上下文(?:长度)?)\s*(?:of\s)?[=:：@]?\s*" + _K),
+    _rule(
+        "context",
+        r"(?:context(?:\s+length)?|ctx(?:[_-]size)?|上下文(?:长度)?)\s*(?:of\s)?[=:：@]?\s*" + _K,
+    ),
     _rule("context", r"(?:@|(?<![A-Za-z])at)\s?(\d+(?:\.\d+)?[Kk])(?![A-Za-z0-9])"),
-    _rule("context", r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?[Kk])(?=\s*(?:decode|prefill|context|ctx|上下文|$|[/，,、)）]))"),
-    _rule("prompt", r"(?:ISL|input[\s_]len(?:gth)?|prompt[\s_]len(?:gth)?|prompt tokens|(?<![A-Za-z])pp)\s*[=:：]?\s*" + _K),
-    _rule("prompt", r"(\d[\d,]*[Kk]?)[\s-]*(?:token[\s-]+)?prompt(?!s? tokens/s)"),
-    _rule("output", r"(?:OSL|output[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|输出(?:上限|长度)?)\s*[=:：]?\s*" + _K),
+    _rule(
+        "context",
+        r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?[Kk])(?=\s*(?:decode|prefill|context|ctx|上下文|$|[/，,、)）]))",
+    ),
+    _rule(
+        "prompt",
+        r"(?:ISL|input[\s_]len(?:gth)?|prompt[\s_]len(?:gth)?|prompt tokens|(?<![A-Za-z])pp)\s*[=:：]?\s*"
+        + _K,
+    ),
+    _rule(
+        "prompt",
+        r"(\d[\d,]*[Kk]?)[\s-]*(?:token[\s-]+)?(?:prompt|input)(?!s? tokens/s|[\s_]throughput)",
+    ),
+    _rule(
+        "output",
+        r"(?:OSL|output[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|输出(?:上限|长度)?)\s*[=:：]?\s*"
+        + _K,
+    ),
     _rule("output", r"(\d[\d,]*[Kk]?)[\s-]*(?:token[\s-]+)?output(?![\s_]throughput)"),
-    _rule("seed", r"(?<![A-Za-z])seed\s*[=:：]\s*(\d+)"),
+    _rule("seed", r"(?<![A-Za-z])seed\s*[=:：]?\s*(\d+)"),
     _rule("seeds", r"(\d+)\s*(?:fixed\s+)?seeds"),
     _rule("sampling", r"\bgreedy\b|贪心", "greedy"),
     _rule("temperature", r"temperature\s*[=:：]?\s*(\d+(?:\.\d+)?)"),
     _rule("runs", r"(\d+)\s*(?:runs|repeats|repetitions|trials|次(?:重复|运行|复测))"),
-    _rule("runs", r"重复\s*(\d+)\s*次"),
+    _rule("runs", r"重复\s*(\d+)\s*次|每(?:项|组|个配置|配置)?\s*(\d+)\s*次"),
+    _rule("runs", r"(\d+)\s*iterations"),
+    _rule("runs", r"单次运行|single run", "1"),
+    _rule("tp", r"(?<![A-Za-z])TP\s?=?\s?(\d+)(?![\d.])"),
+    _rule("warmup", r"warm-?up\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),
+    _rule("measure", r"measure\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),
+    _rule("chunk", r"(\d+\s?ms)\s+chunks?"),
     _rule("samples", r"(\d+)\s*samples"),
     _rule("ram", r"(\d+\s?GB)\s?(?:RAM|DDR\d|内存)"),
     _rule("ram", r"(?:RAM|内存)\s*[=:：]?\s*(\d+\s?GB)"),
-    _rule("steps", r"(\d+)\s*(?:sampling\s+|denoising\s+|inference\s+)?steps"),
+    _rule("steps", r"(\d+)\s*(?:sampling\s+|denoising\s+|inference\s+|flow\s?)?steps|(\d+)\s*步"),
     _rule("resolution", r"(\d{3,4}\s?[x×]\s?\d{3,4})(?![\d])"),
     _rule("ci", r"(\d+\s?%)\s?CI\b"),
     _rule("ci", r"confidence interval|置信区间", "yes"),
@@ -165,7 +199,7 @@ _CUES = re.compile(
     r"(?<![A-Za-z])(?:vs\.?|versus|compared (?:with|to)|relative to|against)(?![A-Za-z])|"
     r"(?:faster|slower|better|higher|lower|more|less|speed-?ups?|gains?|improvements?)\s+(?:than|over)\s|"
     r"(?<=[×x%])\s+over\s|(?<=\d%)\s+of\s(?=[A-Za-z])|"
-    r"相对于?|对比|相比于?|比起|较之|(?<![对相无类好])比(?=\s?[A-Za-z])|(?<![相反应针面绝])对(?=\s?[A-Za-z][\w.-]*\s?\d)",
+    r"相对于?|对比|相比于?|比起|较之|[快慢优高低]于|(?<![对相无类好])比(?=\s?[A-Za-z])|(?<![相反应针面绝])对(?=\s?[A-Za-z][\w.-]*\s?\d)",
     re.I,
 )
 _BASELINE_WORDS = re.compile(
@@ -173,9 +207,45 @@ _BASELINE_WORDS = re.compile(
     r"\s*[\d(（]",
     re.I,
 )
-_STOP_WORDS = {"at", "on", "with", "in", "for", "and", "by", "under", "when", "while", "which", "the",
-               "a", "an", "its", "is", "was", "of", "to", "from", "same", "across", "per", "using"}
-_CJK_STOP = re.compile(r"[为的约是，,。；;：:、（()）\s]|分别|提升|下降|快|慢|高|低|多|少")
+_STOP_WORDS = {
+    "at",
+    "on",
+    "with",
+    "in",
+    "for",
+    "and",
+    "by",
+    "under",
+    "when",
+    "while",
+    "which",
+    "the",
+    "a",
+    "an",
+    "its",
+    "is",
+    "was",
+    "of",
+    "to",
+    "from",
+    "same",
+    "across",
+    "per",
+    "using",
+    "mean",
+    "median",
+    "average",
+    "avg",
+    "decode",
+    "prefill",
+    "throughput",
+    "latency",
+    "reaches",
+    "gives",
+}
+_CJK_STOP = re.compile(
+    r"[为的约是，,。；;：:、（()）\s]|分别|提升|下降|只有|仅有|快|慢|高|低|多|少"
+)
 
 
 @dataclass
@@ -189,7 +259,9 @@ class _Context:
     def update(self, conditions: Conditions, *, with_baseline: bool) -> None:
         for name in _CONDITION_FIELDS:
             values = getattr(conditions, name)
-            if values:
+            if values and name == "software":
+                self.names[name] = list(dict.fromkeys([*self.names.get(name, []), *values]))
+            elif values:
                 self.names[name] = list(values)
         if with_baseline and conditions.baseline:
             self.baseline = list(conditions.baseline)
@@ -198,8 +270,12 @@ class _Context:
     def fill(self, conditions: Conditions, *, with_baseline: bool) -> Conditions:
         data = conditions.model_dump()
         for name in _CONDITION_FIELDS:
+            inherited = self.names.get(name, [])
             if not data[name]:
-                data[name] = list(self.names.get(name, []))
+                data[name] = list(inherited)
+            elif name == "software":
+                # software versions describe the whole set-up: keep both
+                data[name] = list(dict.fromkeys([*data[name], *inherited]))
         if with_baseline and not data["baseline"]:
             data["baseline"] = list(self.baseline)
         data["load"] = {**self.load, **data["load"]}
@@ -215,6 +291,8 @@ class _Segment:
     """prose, list or table."""
     new_line: bool
     header: tuple[str, ...] = ()
+    level: int = 0
+    """Heading level: 1-6 for `#`, 7 for a bold-only line."""
 
 
 # --------------------------------------------------------------------------- public API
@@ -234,10 +312,10 @@ def extract_claims(
     cat = catalog or default_catalog()
     claims: list[Claim] = []
     line_ctx, block_ctx = _Context(), _Context()
+    sections: list[tuple[int, _Context]] = []
     for segment in _segments(text):
         if segment.block == "heading":
-            block_ctx = _Context()
-            block_ctx.update(_conditions(segment.text, cat), with_baseline=True)
+            block_ctx = _section(sections, segment, cat)
             line_ctx = _Context()
             continue
         if segment.new_line:
@@ -251,6 +329,17 @@ def extract_claims(
             continue
         claims.append(claim)
     return claims
+
+
+def _section(sections: list[tuple[int, _Context]], heading: _Segment, cat: Catalog) -> _Context:
+    """Enter a heading: its context starts from its parent section's context."""
+    while sections and sections[-1][0] >= heading.level:
+        sections.pop()
+    parent = sections[-1][1] if sections else _Context()
+    context = _Context(dict(parent.names), list(parent.baseline), dict(parent.load))
+    context.update(_conditions(heading.text, cat), with_baseline=True)
+    sections.append((heading.level, context))
+    return context
 
 
 def extract_file(
@@ -305,8 +394,10 @@ def _segments(text: str) -> Iterator[_Segment]:
             continue
         if in_fence or not stripped:
             continue
-        if re.match(r"#{1,6}\s", stripped) or re.fullmatch(r"\*\*[^*]{2,80}\*\*[:：]?", stripped):
-            yield _Segment(_clean(stripped.lstrip("#")), number, "heading", True)
+        hashes = re.match(r"(#{1,6})\s", stripped)
+        if hashes or re.fullmatch(r"\*\*[^*]{2,80}\*\*[:：]?", stripped):
+            level = len(hashes.group(1)) if hashes else 7
+            yield _Segment(_clean(stripped.lstrip("#")), number, "heading", True, level=level)
             continue
         if stripped.startswith("|"):
             cells = _cells(stripped)
@@ -367,6 +458,7 @@ def _claim(
     conditions = line_ctx.fill(own, with_baseline=False)
     if segment.block in ("table", "list"):
         conditions = block_ctx.fill(conditions, with_baseline=True)
+    conditions = _tidy(conditions)
     line_ctx.update(own, with_baseline=False)
     return Claim(
         kind=kind,
@@ -387,7 +479,9 @@ def _kind(text: str, metrics: list[Metric]) -> ClaimKind | None:
         named_quality = any(_QUALITY.search(m.name) for m in metrics)
         if (units & _PERF_UNITS) or (_PERF_WORDS.search(text) and not named_quality):
             return ClaimKind.PERFORMANCE
-        return ClaimKind.QUALITY if (_QUALITY.search(text) or named_quality) else ClaimKind.PERFORMANCE
+        return (
+            ClaimKind.QUALITY if (_QUALITY.search(text) or named_quality) else ClaimKind.PERFORMANCE
+        )
     if _CORRECTNESS.search(text):
         return ClaimKind.CORRECTNESS
     if _LIMITATION.search(text):
@@ -403,7 +497,7 @@ def _kind(text: str, metrics: list[Metric]) -> ClaimKind | None:
 def _conditions(text: str, cat: Catalog) -> Conditions:
     names = {name: cat.names(name, text) for name in _CONDITION_FIELDS}
     load = _load(text, cat)
-    return Conditions(
+    conditions = Conditions(
         hardware=names["hardware"],
         model=names["model"],
         precision=names["precision"],
@@ -412,6 +506,19 @@ def _conditions(text: str, cat: Catalog) -> Conditions:
         load=load,
         repeats=_repeats(load),
     )
+    return _tidy(conditions)
+
+
+def _tidy(conditions: Conditions) -> Conditions:
+    """Drop `MLX` when `MLX 0.32.2` is named too; a bare baseline takes the version."""
+    software = conditions.software
+    versioned = {name: name.split(" ")[0] for name in software if " " in name}
+    kept = [name for name in software if name not in versioned.values()]
+    by_base = {base: name for name, base in versioned.items()}
+    baseline = list(dict.fromkeys(by_base.get(name, name) for name in conditions.baseline))
+    if kept == software and baseline == conditions.baseline:
+        return conditions
+    return conditions.model_copy(update={"software": kept, "baseline": baseline})
 
 
 def _load(text: str, cat: Catalog) -> dict[str, str]:
@@ -456,7 +563,9 @@ def _baselines(text: str, cat: Catalog) -> list[str]:
 def _target(after: str, cat: Catalog) -> str:
     """The thing named right after a comparison cue."""
     after = re.sub(r"^[\s*:：]+", "", after)
-    after = re.sub(r"^(?:the|a|an)\s+", "", after, flags=re.I)
+    after = re.sub(
+        r"^(?:(?:the|a|an|about|around|roughly|approximately)\s+|[~约]\s*)", "", after, flags=re.I
+    )
     for name in ("software", "model", "hardware", "precision"):
         mentions = cat.find(name, after)
         if mentions and mentions[0].start <= 2:
@@ -487,40 +596,65 @@ def _blocked_spans(text: str, cat: Catalog) -> list[tuple[int, int]]:
     return spans
 
 
+@dataclass
+class _Found:
+    """Metrics found so far in one statement, and the number spans they use."""
+
+    blocked: list[tuple[int, int]]
+    items: list[tuple[int, Metric]] = field(default_factory=list)
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def free(self, span: tuple[int, int]) -> bool:
+        return all(span[1] <= a or span[0] >= b for a, b in self.blocked + self.spans)
+
+    def add(self, span: tuple[int, int], metric: Metric) -> None:
+        self.items.append((span[0], metric))
+        self.spans.append(span)
+
+
 def _metrics(text: str, cat: Catalog, conditions: Conditions) -> list[Metric]:
-    blocked = _blocked_spans(text, cat)
-    found: list[tuple[int, Metric]] = []
-    taken: list[tuple[int, int]] = []
-
-    def free(start: int, end: int) -> bool:
-        return all(end <= a or start >= b for a, b in blocked + taken)
-
+    found = _Found(_blocked_spans(text, cat))
     for match in _METRIC.finditer(text):
-        metric_list = _unit_metrics(text, match, cat)
-        if metric_list and free(*match.span()):
-            taken.append(match.span())
-            found.extend((match.start(), m) for m in metric_list)
+        if found.free(match.span("num")):
+            for span, metric in _unit_metrics(text, match, cat):
+                found.add(span, metric)
     for match in _NAMED.finditer(text):
-        span = match.span("num")
-        if free(*span):
-            taken.append(span)
+        if found.free(match.span("num")):
             unit = "%" if match.group("pct") else (match.group("den") or "")
-            found.append((span[0], Metric(name=match.group("name"), value=_value(match.group("num")), unit=unit)))
-    found.extend(_propagated(text, taken, blocked))
-    found.sort(key=lambda item: item[0])
-    return [metric for _, metric in found]
+            metric = Metric(name=match.group("name"), value=_value(match.group("num")), unit=unit)
+            found.add(match.span("num"), metric)
+    _fractions(text, found)
+    _propagated(text, found)
+    found.items.sort(key=lambda item: item[0])
+    return [metric for _, metric in found.items]
 
 
-def _unit_metrics(text: str, match: re.Match[str], cat: Catalog) -> list[Metric]:
+def _unit_metrics(
+    text: str, match: re.Match[str], cat: Catalog
+) -> list[tuple[tuple[int, int], Metric]]:
     unit = _canonical_unit(match.group("unit"))
     rest = text[match.end() :]
     if unit == "x" and re.match(r"\s?(?:\d|[A-Za-z])", rest) and _is_count(rest, cat):
         return []
-    if unit in _MEMORY_UNITS and not _MEMORY_CONTEXT.search(text[max(0, match.start() - 30) : match.end() + 12]):
+    window = text[max(0, match.start() - 30) : match.end() + 24]
+    if unit in _MEMORY_UNITS and not _MEMORY_CONTEXT.search(window):
         return []
     name = _metric_name(text, match.start(), match.end(), unit, match.group("word"))
-    values = [match.group("num")] + ([match.group("num2")] if match.group("num2") else [])
-    return [Metric(name=name, value=_value(v), unit=unit) for v in values]
+    groups = ["num"] + (["num2"] if match.group("num2") else [])
+    return [
+        (match.span(g), Metric(name=name, value=_value(match.group(g)), unit=unit)) for g in groups
+    ]
+
+
+def _fractions(text: str, found: _Found) -> None:
+    """`9/20 tasks`, `515/539 drafts accepted`: counts out of a total."""
+    if not _FRACTION_CONTEXT.search(text):
+        return
+    for match in re.finditer(r"(?<![\w./])(\d{1,4})/(\d{1,4})(?![\w/]|\.\d)", text):
+        numerator, denominator = int(match.group(1)), int(match.group(2))
+        if denominator > 0 and numerator <= denominator and found.free(match.span(1)):
+            metric = Metric(name="count", value=float(numerator), unit=f"/{denominator}")
+            found.add(match.span(1), metric)
 
 
 def _is_count(rest: str, cat: Catalog) -> bool:
@@ -559,36 +693,61 @@ def _value(raw: str) -> float:
     return float(raw.replace(",", "").replace("−", "-"))
 
 
-def _propagated(
-    text: str, taken: list[tuple[int, int]], blocked: list[tuple[int, int]]
-) -> list[tuple[int, Metric]]:
-    """Bare numbers compared with a number that has a unit take its unit (`74 vs 38 tok/s`)."""
-    found: list[tuple[int, Metric]] = []
-    spans = list(taken)
+def _propagated(text: str, found: _Found) -> None:
+    """Bare numbers compared with a measured one take its unit (`74 vs 38 tok/s`)."""
+    last_unit = ""
     for pattern in (_ARROW, _FROM_TO):
         for match in pattern.finditer(text):
             target = _METRIC.match(text, match.end())
-            if target and not match.group("ua") and _free(match.span("a"), spans + blocked):
-                unit = _canonical_unit(target.group("unit"))
-                name = _metric_name(text, match.start(), match.start(), unit, None)
-                found.append((match.start("a"), Metric(name=name, value=_value(match.group("a")), unit=unit)))
-                spans.append(match.span("a"))
+            own = _canonical_unit(match.group("ua")) if match.group("ua") else last_unit
+            unit = _canonical_unit(target.group("unit")) if target else own
+            if unit:
+                last_unit = unit
+                _add_bare(text, found, match.span("a"), unit)
+                if not target:
+                    _add_bare(text, found, _number_at(text, match.end()), unit)
+    by_position = dict(found.items)
     for number in re.finditer(_NUM, text):
-        if not _free(number.span(), spans + blocked):
-            continue
-        gap = _COMPARE_GAP.match(text, number.end())
-        target = _METRIC.match(text, gap.end()) if gap else None
-        if target:
-            unit = _canonical_unit(target.group("unit"))
-            if unit in _PERF_UNITS or unit == "%":
-                name = _metric_name(text, number.start(), number.start(), unit, None)
-                found.append((number.start(), Metric(name=name, value=_value(number.group(0)), unit=unit)))
-                spans.append(number.span())
-    return found
+        if found.free(number.span()):
+            _compare(text, found, number, by_position)
 
 
-def _free(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
-    return all(span[1] <= a or span[0] >= b for a, b in spans)
+def _compare(
+    text: str, found: _Found, number: re.Match[str], by_position: dict[int, Metric]
+) -> None:
+    """Link a bare number to a measured one across `vs` / `对` in either direction."""
+    gap = _COMPARE_GAP.match(text, number.end())
+    target = _METRIC.match(text, gap.end()) if gap else None
+    if target and _canonical_unit(target.group("unit")) in _PERF_UNITS | {"%"}:
+        _add_bare(text, found, number.span(), _canonical_unit(target.group("unit")))
+        return
+    for start, metric in by_position.items():
+        back = _COMPARE_GAP.match(text, _end_of_metric(text, start))
+        if back and back.end() == number.start() and not _METRIC.match(text, number.start()):
+            name = metric.name
+            found.add(
+                number.span(), Metric(name=name, value=_value(number.group(0)), unit=metric.unit)
+            )
+            return
+
+
+def _end_of_metric(text: str, start: int) -> int:
+    match = _METRIC.match(text, start) or _NAMED.match(text, start)
+    if match:
+        return match.end()
+    number = re.compile(rf"{_NUM}(?:/\d+)?").match(text, start)
+    return number.end() if number else start
+
+
+def _number_at(text: str, position: int) -> tuple[int, int]:
+    number = re.compile(_NUM).match(text, position)
+    return number.span() if number else (position, position)
+
+
+def _add_bare(text: str, found: _Found, span: tuple[int, int], unit: str) -> None:
+    if span[1] > span[0] and found.free(span):
+        name = _metric_name(text, span[0], span[0], unit, None)
+        found.add(span, Metric(name=name, value=_value(text[span[0] : span[1]]), unit=unit))
 
 
 # --------------------------------------------------------------------------- tables
@@ -612,13 +771,13 @@ def _table_row(segment: _Segment, cat: Catalog) -> tuple[str, list[Metric], Cond
     metrics: list[Metric] = []
     for head, cell in zip(header, cells, strict=False):
         role = next((key for key, rx in _HEADER_LOAD if rx.search(head)), None)
-        bare = re.fullmatch(rf"[~≈]?({_NUM})(?:\s?±.*)?[\s†*]*", cell)
+        bare = re.fullmatch(rf"[~≈]?({_NUM}[Kk]?)(?:\s?±.*)?[\s†*]*", cell)
         if role and bare and not _header_unit(head):
             load[role] = bare.group(1).replace(",", "")
             continue
         found = _metrics(cell, cat, own)
         if not found and bare:
-            found = _bare_cell(head, bare.group(1), metrics, cat)
+            found = _bare_cell(head, bare.group(1).rstrip("Kk"), metrics, cat)
         metrics.extend(found)
     conditions = own.model_copy(update={"load": load, "repeats": _repeats(load)})
     return text, metrics, conditions
@@ -636,7 +795,9 @@ def _bare_cell(head: str, raw: str, previous: list[Metric], cat: Catalog) -> lis
         return [Metric(name=name, value=_value(raw), unit=unit)]
     names_system = bool(cat.names("software", head)) or re.search(r"baseline|基线|ref", head, re.I)
     if names_system and previous and previous[-1].unit:
-        return [Metric(name=f"{previous[-1].name} ({head})", value=_value(raw), unit=previous[-1].unit)]
+        return [
+            Metric(name=f"{previous[-1].name} ({head})", value=_value(raw), unit=previous[-1].unit)
+        ]
     return []
 
 
@@ -745,7 +906,9 @@ def _record_claim(
     percentiles = sorted({m.group(1) for k in record for m in [re.match(r"(p\d{2})_", k)] if m})
     if percentiles:
         load["percentiles"] = ",".join(percentiles)
-    summary = ", ".join(f"{m.name}={m.value:g}{(' ' + m.unit) if m.unit else ''}" for m in metrics[:6])
+    summary = ", ".join(
+        f"{m.name}={m.value:g}{(' ' + m.unit) if m.unit else ''}" for m in metrics[:6]
+    )
     return Claim(
         kind=ClaimKind.PERFORMANCE,
         text=f"{stem}: {summary}",

@@ -3,9 +3,11 @@
 An index, not pairwise comparison: every finding becomes a set of bilingual tokens (jieba
 words for Chinese, lower-case English words, both mapped onto shared concept tokens such
 as 专家/expert → `expert`, plus the taxonomy tag values as `dimension=value` tokens). A
-MinHash LSH index (datasketch) proposes candidates in time independent of the history size;
-the candidates are ranked by IDF-weighted Jaccard, so words every finding shares weigh
-little. Pure: no I/O, no clock.
+MinHash LSH index (datasketch) proposes candidates in time nearly independent of the
+history size; the candidates are ranked by an IDF-weighted cosine in which concept and tag
+tokens weigh `CONCEPT_WEIGHT` times more (the mechanism is what makes a family; names and
+incidental words say less). Concept tokens enter the MinHash set as that many copies, the
+usual way to weight MinHash. Pure: no I/O, no clock.
 """
 
 from __future__ import annotations
@@ -56,6 +58,15 @@ _STOP = {
     "推理", "模型", "以及", "可以", "已有", "属于", "现有", "没有", "需要", "不能", "一个", "明确", "相对",
     "先验", "prior", "art", "定制", "特化", "引擎", "engine", "runtime", "运行时", "支持", "新增", "机制",
 }  # fmt: skip
+CONCEPT_WEIGHT = 8
+"""How much more a workload-defining concept or a tag token weighs than a plain word."""
+GENERIC_WEIGHT = 2
+"""Weight of mechanism concepts that cut across families (cache, speculation, kernel...)."""
+_GENERIC = frozenset(
+    ["cache", "kv-cache", "speculation", "verify", "serving", "schedule", "quant", "fusion",
+     "prefetch", "kernel", "state", "image", "video"]
+)  # fmt: skip
+_CONCEPT_TOKENS = frozenset(_CONCEPTS.values())
 _CJK = re.compile(r"[\u4e00-\u9fff]+")
 _LATIN = re.compile(r"[a-z][a-z0-9+\-]*[a-z0-9+]|[a-z]")
 
@@ -67,6 +78,13 @@ def _words(text: str) -> list[str]:
         words.extend(jieba.lcut(run, HMM=False))
         words.extend(concept for concept in _CONCEPTS if len(concept) > 2 and concept in run)
     return words
+
+
+def _copies(token: str) -> int:
+    """How many times a token counts (its weight; MinHash sees that many copies)."""
+    if token in _GENERIC:
+        return GENERIC_WEIGHT
+    return CONCEPT_WEIGHT if token in _CONCEPT_TOKENS or "=" in token else 1
 
 
 def build_tokens(finding: Finding) -> set[str]:
@@ -102,12 +120,14 @@ class FamilyIndex:
     Args:
         num_perm: MinHash permutations.
         threshold: the LSH Jaccard threshold (low: descriptions are short).
-        min_score: weighted-Jaccard score below which a candidate is not related.
+        min_score: weighted-cosine score below which a candidate is not related.
     """
 
     num_perm: int = 128
     threshold: float = 0.1
-    min_score: float = 0.12
+    min_score: float = 0.15
+    join_score: float = 0.25
+    """Score from which a finding joins the family of its nearest related project."""
     _lsh: MinHashLSH = field(init=False, repr=False)
     _entries: dict[str, _Entry] = field(default_factory=dict, init=False, repr=False)
     _df: Counter[str] = field(default_factory=Counter, init=False, repr=False)
@@ -120,7 +140,10 @@ class FamilyIndex:
 
     def _minhash(self, tokens: frozenset[str]) -> MinHash:
         signature = MinHash(num_perm=self.num_perm)
-        signature.update_batch([token.encode("utf-8") for token in sorted(tokens)] or [b"\0"])
+        weighted = [
+            f"{token}#{copy}".encode() for token in sorted(tokens) for copy in range(_copies(token))
+        ]
+        signature.update_batch(weighted or [b"\0"])
         return signature
 
     def add(self, finding: Finding) -> None:
@@ -147,10 +170,13 @@ class FamilyIndex:
     def _idf(self, token: str) -> float:
         return math.log((len(self._entries) + 1) / (self._df.get(token, 0) + 1)) + 1.0
 
+    def _weight(self, token: str) -> float:
+        return self._idf(token) * _copies(token)
+
     def score(self, a: frozenset[str], b: frozenset[str]) -> float:
-        """IDF-weighted Jaccard similarity of two token sets."""
-        union = sum(self._idf(token) for token in a | b)
-        return sum(self._idf(token) for token in a & b) / union if union else 0.0
+        """Weighted cosine similarity of two token sets (0..1)."""
+        norm = math.sqrt(sum(self._weight(t) for t in a) * sum(self._weight(t) for t in b))
+        return sum(self._weight(token) for token in a & b) / norm if norm else 0.0
 
     def related(self, finding: Finding, k: int = 5) -> list[tuple[str, float]]:
         """Up to k indexed projects alike this finding: (project key, score), best first."""
@@ -181,15 +207,17 @@ def assign_family(finding: Finding, index: FamilyIndex, *, k: int = 5) -> Findin
     for what differs. The index is not changed: call `index.add` once the finding is kept."""
     related = index.related(finding, k=k)
     update: dict[str, object] = {"related": [key for key, _score in related]}
-    if related:
-        nearest = related[0][0]
-        update["family"] = finding.family or index.family_of(nearest)
-        if not finding.differs:
-            names = "、".join(index.name_of(key) or key for key, _ in related[:3])
-            extra = "、".join(index.differs(finding, nearest))
-            update["differs"] = f"待补：相对同族 {names} 的差异" + (f"（区别词：{extra}）" if extra else "")
-    else:
-        update["family"] = finding.family or index.family_of(finding.project_key) or family_id(
-            finding.project_key
+    nearest = related[0] if related and related[0][1] >= index.join_score else None
+    update["family"] = (
+        finding.family
+        or index.family_of(finding.project_key)
+        or (index.family_of(nearest[0]) if nearest else None)
+        or family_id(finding.project_key)
+    )
+    if related and not finding.differs:
+        names = "、".join(index.name_of(key) or key for key, _ in related[:3])
+        extra = "、".join(index.differs(finding, related[0][0]))
+        update["differs"] = f"待补：相对同族 {names} 的差异" + (
+            f"（区别词：{extra}）" if extra else ""
         )
     return finding.model_copy(update=update)

@@ -34,11 +34,21 @@ from .identity import (
     plausible_alias,
     repo_name,
 )
-from .models import Claim, ClaimKind, Correction, Finding, Novelty, Project, Recommendation, Snapshot, Source, SourceKind
+from .models import (
+    Claim,
+    ClaimKind,
+    Correction,
+    Finding,
+    Novelty,
+    Project,
+    Recommendation,
+    Snapshot,
+    Source,
+    SourceKind,
+)
 from .reportparse import ParsedEntry, ParsedReport, split_reports
-from .store import Store
+from .store import Store, project_sources, projects
 from .store import corrections as corrections_table
-from .store import project_sources, projects
 
 __all__ = [
     "POLICIES",
@@ -85,7 +95,9 @@ _DOC_MESSAGE = re.compile(
     r"^(?:docs?|readme|typo|chore\(docs?\)|style|ci)\b|^(?:update|fix|edit)\s+(?:the\s+)?readme\b",
     re.IGNORECASE,
 )
-_DOC_PATH = re.compile(r"(?:^|/)(?:docs?/|readme|changelog|license|notice)|\.(?:md|rst|txt|png|jpg|svg)$", re.I)
+_DOC_PATH = re.compile(
+    r"(?:^|/)(?:docs?/|readme|changelog|license|notice)|\.(?:md|rst|txt|png|jpg|svg)$", re.I
+)
 
 
 def is_doc_only_commit(message: str, paths: Sequence[str] = ()) -> bool:
@@ -101,7 +113,10 @@ def _prior_of(project: Project, prior: Iterable[Finding], on: date) -> list[Find
 
 
 def _changes(
-    snapshots: Sequence[Snapshot], before: list[Finding], last: date, substantive_commits: int | None
+    snapshots: Sequence[Snapshot],
+    before: list[Finding],
+    last: date,
+    substantive_commits: int | None,
 ) -> list[str]:
     tags = {f.snapshot.tag for f in before if f.snapshot and f.snapshot.tag}
     hashes = {f.snapshot.content_hash for f in before if f.snapshot and f.snapshot.content_hash}
@@ -152,7 +167,9 @@ def decide(
     if policy not in POLICIES:
         raise ConfigError(f"unknown history policy {policy!r}; use one of {', '.join(POLICIES)}")
     if project.fork_of and not project.derivative:
-        return Decision("seen", None, f"ordinary fork of {project.fork_of}; forks are never new findings", None)
+        return Decision(
+            "seen", None, f"ordinary fork of {project.fork_of}; forks are never new findings", None
+        )
     before = _prior_of(project, prior, on)
     derived = f"; derivative of {project.fork_of} (prior art)" if project.fork_of else ""
     if not before:
@@ -162,9 +179,21 @@ def decide(
     changes = tuple(_changes(snapshots, before, last, commits))
     if policy == "first-discovered":
         why = f"reported on {last}; policy first-discovered reports first discoveries only"
-        return Decision("seen", None, why + (f" (changes: {'; '.join(changes)})" if changes else ""), last, changes)
+        return Decision(
+            "seen",
+            None,
+            why + (f" (changes: {'; '.join(changes)})" if changes else ""),
+            last,
+            changes,
+        )
     if changes:
-        return Decision("update", Novelty.NEW_PROGRESS, "substantive update: " + "; ".join(changes), last, changes)
+        return Decision(
+            "update",
+            Novelty.NEW_PROGRESS,
+            "substantive update: " + "; ".join(changes),
+            last,
+            changes,
+        )
     return Decision("seen", None, f"reported on {last}; no substantive change since", last)
 
 
@@ -174,7 +203,9 @@ def _first_discovery(on: date, created_at: datetime | None, window: int, derived
         return Decision("historical", Novelty.HISTORICAL, why + derived, None)
     age = (on - created_at.date()).days
     if age <= window:
-        return Decision("new", Novelty.NEW_RELEASE, f"first seen; created {created_at:%Y-%m-%d}" + derived, None)
+        return Decision(
+            "new", Novelty.NEW_RELEASE, f"first seen; created {created_at:%Y-%m-%d}" + derived, None
+        )
     why = f"historical first discovery: created {created_at:%Y-%m-%d}, {age} days before {on}"
     return Decision("historical", Novelty.HISTORICAL, why + derived, None)
 
@@ -184,7 +215,14 @@ _CORRECTING = re.compile(
     r"correct(?:ed|ion)|superseded|no longer|撤回|回退|恢复默认|默认关闭|关闭(?:但)?未合并|修正|更正|否定|不再",
     re.IGNORECASE,
 )
-_CORRECTING_FLAGS = {"retracted", "reverted", "closed-unmerged", "corrected", "superseded", "counterexample"}
+_CORRECTING_FLAGS = {
+    "retracted",
+    "reverted",
+    "closed-unmerged",
+    "corrected",
+    "superseded",
+    "counterexample",
+}
 
 
 def corrections(prior: list[Finding], current: list[Finding]) -> list[Correction]:
@@ -202,11 +240,19 @@ def corrections(prior: list[Finding], current: list[Finding]) -> list[Correction
         earlier = [f for f in by_key.get(finding.project_key, []) if f.date < finding.date]
         if not earlier:
             continue
-        said = {claim.text for f in earlier for claim in f.claims}
+        said = {text for f in earlier for text in _correcting_texts(f)}
+        said |= {claim.text for f in earlier for claim in f.claims}
         last = max(f.date for f in earlier).isoformat()
         for text in _correcting_texts(finding):
             if text not in said:
-                result.append(Correction(project_key=finding.project_key, name=finding.name, text=text, supersedes=last))
+                result.append(
+                    Correction(
+                        project_key=finding.project_key,
+                        name=finding.name,
+                        text=text,
+                        supersedes=last,
+                    )
+                )
     return result
 
 
@@ -228,6 +274,8 @@ class HistoryPlan:
     """What a set of earlier reports says, ready to save."""
 
     findings: list[Finding] = field(default_factory=list)
+    origins: list[str] = field(default_factory=list)
+    """The origin of each finding (`import:<file name>`), in the same order."""
     projects: dict[str, Project] = field(default_factory=dict)
     aliases: dict[str, tuple[str, str, str]] = field(default_factory=dict)
     """alias → (project key, kind, evidence)."""
@@ -251,6 +299,8 @@ class _Raw:
     key: str | None = None
     links: list[str] = field(default_factory=list)
     former: list[str] = field(default_factory=list)
+    context: str = ""
+    """A prose description, for an entry read from prose rather than a table."""
 
 
 _SOURCE_COLUMN = re.compile(r"来源|source", re.IGNORECASE)
@@ -263,19 +313,31 @@ def _names(entry: ParsedEntry) -> list[str]:
     cell = next(iter(entry.cells.values()), "")
     names = [entry.name]
     if re.match(r"\s*项目\s*/", first_column):
-        names += [part.strip() for part in re.split(r"\s+/\s+", cell.split("\n")[0]) if part.strip()]
+        names += [
+            part.strip() for part in re.split(r"\s+/\s+", cell.split("\n")[0]) if part.strip()
+        ]
     return list(dict.fromkeys(n for n in names if normalise_name(n)))
 
 
 def _entry_keys(entry: ParsedEntry, report: ParsedReport) -> tuple[str | None, list[str]]:
     """The entry's primary repository key (its source cell, else its evidence) and other links."""
-    cells = [v for k, v in entry.cells.items() if _SOURCE_COLUMN.search(k)] or list(entry.cells.values())
+    cells = [v for k, v in entry.cells.items() if _SOURCE_COLUMN.search(k)] or list(
+        entry.cells.values()
+    )
     own = [k for k in find_keys("\n".join(cells)) if k.startswith("gh:")]
-    evidence = "\n".join(report.evidence[i].text for i in entry.evidence_ids if i in report.evidence)
+    evidence = "\n".join(
+        report.evidence[i].text for i in entry.evidence_ids if i in report.evidence
+    )
     found = find_keys(evidence + "\n" + "\n".join(entry.cells.values()))
     key = own[0] if own else None
+    if key is None and re.fullmatch(r"[\w.-]+/[\w.-]+", entry.name):
+        key = canonical_key(entry.name)
     if key is None:
-        repos = [k for k in found if k.startswith("gh:") and any(plausible_alias(n, k) for n in _names(entry))]
+        repos = [
+            k
+            for k in found
+            if k.startswith("gh:") and any(plausible_alias(n, k) for n in _names(entry))
+        ]
         key = repos[0] if repos else None
     links = [k for k in found if k.startswith(("arxiv:", "doi:", "url:"))]
     return key, links
@@ -342,7 +404,9 @@ _MATURITY = [
 ]
 _SHA40 = re.compile(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])")
 _SHORT_SHA = re.compile(r"(?<![0-9a-z])[0-9a-f]{7,12}(?![0-9a-z])")
-_STATUS_SENTENCE = re.compile(r"[^。；;\n]*(?:关闭(?:但)?未合并|撤回|回退|恢复默认|已修正|修正为|更正)[^。；;\n]*")
+_STATUS_SENTENCE = re.compile(
+    r"[^。；;\n]*(?:关闭(?:但)?未合并|撤回|回退|恢复默认|已修正|修正为|更正)[^。；;\n]*"
+)
 
 
 def _pick(patterns: Sequence[tuple[re.Pattern[str], Any]], text: str, default: Any) -> Any:
@@ -351,7 +415,9 @@ def _pick(patterns: Sequence[tuple[re.Pattern[str], Any]], text: str, default: A
 
 def _snapshot(raw: _Raw, key: str) -> Snapshot | None:
     evidence = "\n".join(
-        raw.report.evidence[i].text for i in (raw.entry.evidence_ids if raw.entry else []) if i in raw.report.evidence
+        raw.report.evidence[i].text
+        for i in (raw.entry.evidence_ids if raw.entry else [])
+        if i in raw.report.evidence
     )
     text = "\n".join(raw.entry.cells.values()) if raw.entry else raw.report.text[:3000]
     found = _SHA40.search(evidence) or _SHA40.search(text) or _SHORT_SHA.search(text)
@@ -365,8 +431,13 @@ def _finding(raw: _Raw, key: str, name: str, seen_before: bool) -> Finding:
     cells = list(raw.entry.cells.values()) if raw.entry else [raw.report.title]
     text = "\n".join(cells)
     section = raw.entry.section if raw.entry else ""
-    novelty = _pick(_NOVELTY, text + section, Novelty.NEW_PROGRESS if seen_before else Novelty.HISTORICAL)
-    claims = [Claim(kind=ClaimKind.STATUS, text=m.group(0).strip()) for m in _STATUS_SENTENCE.finditer(text)]
+    novelty = _pick(
+        _NOVELTY, text + section, Novelty.NEW_PROGRESS if seen_before else Novelty.HISTORICAL
+    )
+    claims = [
+        Claim(kind=ClaimKind.STATUS, text=m.group(0).strip())
+        for m in _STATUS_SENTENCE.finditer(text)
+    ]
     priority = re.search(r"\bP[0-2]\b", text)
     horizon = re.search(r"\b(Now|Next|Watch)\b", text)
     urls = raw.entry.urls if raw.entry else []
@@ -386,3 +457,399 @@ def _finding(raw: _Raw, key: str, name: str, seen_before: bool) -> Finding:
         horizon=horizon.group(0) if horizon else "Watch",
         evidence_id=(raw.entry.evidence_ids[0] if raw.entry and raw.entry.evidence_ids else ""),
     )
+
+
+_LISTED = re.compile(
+    r"(?P<names>[^。\n]*?)(?P<verb>不再作为当前推荐|不再推荐|不再作为|均是今日首次出现|是今日首次出现|首次出现)"
+)
+_ASCII_NAME = re.compile(r"(?<![\w.])[A-Za-z][\w.\-]*(?: [A-Z][\w.\-]*)*")
+_NOT_NAMES = {"repo", "pr", "main", "inferrsi", "skill-index", "issue", "comment"}
+
+
+def _correction_raws(
+    raws: list[_Raw],
+    reports: Sequence[tuple[str, ParsedReport]],
+    plan: HistoryPlan,
+    index: NameIndex,
+) -> list[_Raw]:
+    """Read correction comments: names no longer recommended become Corrections; names said to
+    appear first today are the same project as today's entries (or a new prose-only entry)."""
+    added: list[_Raw] = []
+    for origin, report in reports:
+        if report.date is None or not _CORRECTION_TITLE.search(report.title):
+            continue
+        for line in report.text.splitlines()[1:]:
+            for match in _LISTED.finditer(line):
+                for name in _ASCII_NAME.findall(match.group("names")):
+                    if name.lower() in _NOT_NAMES:
+                        continue
+                    key = index.lookup(name)
+                    sentence = match.group(0).strip()
+                    if match.group("verb").startswith("不再") and key:
+                        correction = Correction(
+                            project_key=key,
+                            name=name,
+                            text=sentence,
+                            supersedes=report.date.isoformat(),
+                        )
+                        plan.corrections.append((report.date, correction))
+                        index.add(name, key)
+                    elif not match.group("verb").startswith("不再"):
+                        raw = _Raw([name], report, origin, None, key or name_key(name))
+                        raw.context = _context(name, reports, report)
+                        added.append(raw)
+                        index.add(name, raw.key or "")
+    return added
+
+
+def _context(name: str, reports: Sequence[tuple[str, ParsedReport]], within: ParsedReport) -> str:
+    """The first paragraph about a name in the reports of the same date (its description)."""
+    for _origin, report in reports:
+        if report.date != within.date or report is within:
+            continue
+        for line in report.text.splitlines():
+            if line.strip().startswith(name) or f"{name} " in line[:40]:
+                return line.strip()
+    return ""
+
+
+def _add_project(plan: HistoryPlan, raw: _Raw, key: str, evidence: str) -> str:
+    names = [n for n in raw.names if not key.startswith("gh:") or plausible_alias(n, key)]
+    project = plan.projects.get(key)
+    if project is None:
+        name = _display(names[0]) if names else (repo_name(key) or key)
+        name = name.split("/", 1)[1] if re.fullmatch(r"[\w.-]+/[\w.-]+", name) else name
+        project = plan.projects[key] = Project(
+            key=key, name=name, sources=[key] if ":" in key and not key.startswith("name:") else []
+        )
+    for name in names + [_display(n) for n in names]:
+        if name and name != key and name not in plan.aliases:
+            plan.aliases[name] = (key, "name", evidence)
+            if name not in project.aliases and name != project.name:
+                project.aliases = [*project.aliases, name]
+    for former in raw.former:
+        plan.aliases.setdefault(former, (key, "former-name", evidence))
+    if key.startswith("gh:"):
+        written = _written_name(raw, key)
+        if written and written not in plan.aliases:
+            plan.aliases[written] = (key, "repo", evidence)
+        plan.sources.setdefault(
+            key,
+            Source(
+                key=key,
+                kind=SourceKind.REPO,
+                url=f"https://github.com/{key[3:]}",
+                title=project.name,
+            ),
+        )
+        plan.links[(key, key)] = ("self", evidence)
+    for link in raw.links:
+        kind = SourceKind.PAPER if link.startswith(("arxiv:", "doi:")) else SourceKind.BLOG
+        url = _url_of(link)
+        plan.sources.setdefault(link, Source(key=link, kind=kind, url=url))
+        plan.links.setdefault((key, link), ("part-of", evidence))
+        if link not in project.sources:
+            project.sources = [*project.sources, link]
+    return project.name
+
+
+def _written_name(raw: _Raw, key: str) -> str:
+    """`owner/name` as the report writes it (its case), for a repository key."""
+    ids = raw.entry.evidence_ids if raw.entry else []
+    cells = list(raw.entry.cells.values()) if raw.entry else []
+    text = "\n".join(cells + [raw.report.evidence[i].text for i in ids if i in raw.report.evidence])
+    for match in re.finditer(
+        r"(?:github\.com/)?([\w.-]+/[\w.-]+?)(?:\.git)?(?=[@/#\s）)]|$)", text
+    ):
+        if canonical_key(match.group(1)) == key:
+            return match.group(1)
+    return ""
+
+
+def _url_of(key: str) -> str:
+    scheme, _, rest = key.partition(":")
+    return {"arxiv": f"https://arxiv.org/abs/{rest}", "doi": f"https://doi.org/{rest}"}.get(
+        scheme, f"https://{rest}"
+    )
+
+
+def build_import(
+    reports: Sequence[tuple[str, ParsedReport]],
+    *,
+    aliases: Mapping[str, str] | None = None,
+    known_keys: Iterable[str] = (),
+    prior: Sequence[Finding] = (),
+) -> HistoryPlan:
+    """Turn earlier reports, as (origin, parsed report) pairs, into a HistoryPlan.
+
+    Identities: a repository URL in the entry's source cell (or a plausible one in its
+    evidence: URLs, `owner/repo@sha`, "canonical owner/repo") gives the key; otherwise the
+    name resolves through aliases, known repository names and careful name matching; else a
+    provisional `name:` key. Reports are read in date order so earlier mentions come first.
+    """
+    plan = HistoryPlan()
+    ordered = sorted(reports, key=lambda item: item[1].date or date.min)
+    index = NameIndex()
+    for alias, key in (aliases or {}).items():
+        index.add(alias, key)
+    for key in known_keys:
+        index.add_repo(key)
+    raws = _read_entries(ordered, plan)
+    _resolve_raws(raws, index)
+    raws += _correction_raws(raws, ordered, plan, index)
+    raws.sort(key=lambda raw: raw.report.date or date.min)
+    seen = {f.project_key: f.date for f in sorted(prior, key=lambda f: f.date, reverse=True)}
+    kept: dict[tuple[str, date, str], Finding] = {}
+    for raw in raws:
+        key, day = raw.key or "name:unknown", raw.report.date or date.min
+        where = (
+            f"{raw.origin} {day} line {raw.report.line + (raw.entry.line - 1 if raw.entry else 0)}"
+        )
+        name = _add_project(plan, raw, key, where)
+        if (key, day, raw.origin) in kept:
+            continue
+        finding = _finding(raw, key, name, key in seen and seen[key] < day)
+        if raw.context:
+            finding.mechanism = raw.context
+        kept[(key, day, raw.origin)] = finding
+        seen.setdefault(key, day)
+    plan.findings = _with_families(list(kept.values()), prior, plan)
+    plan.origins = [origin for (_key, _day, origin) in kept]
+    return plan
+
+
+def _with_families(
+    new: list[Finding], prior: Sequence[Finding], plan: HistoryPlan
+) -> list[Finding]:
+    index = FamilyIndex()
+    stream = sorted(
+        [(f.date, 0, i, f) for i, f in enumerate(prior)]
+        + [(f.date, 1, i, f) for i, f in enumerate(new)],
+        key=lambda item: item[:3],
+    )
+    result: list[Finding] = []
+    for _day, is_new, _i, finding in stream:
+        if is_new:
+            finding = assign_family(finding, index)
+            result.append(finding)
+        index.add(finding)
+    for key, project in plan.projects.items():
+        project.family = index.family_of(key)
+    return result
+
+
+def build_history(
+    reports: Sequence[ParsedReport],
+    *,
+    origin: str = "import",
+    aliases: Mapping[str, str] | None = None,
+    known_keys: Iterable[str] = (),
+) -> list[Finding]:
+    """Findings of earlier reports, oldest first, with resolved project keys and families."""
+    return build_import(
+        [(origin, report) for report in reports], aliases=aliases, known_keys=known_keys
+    ).findings
+
+
+# -- history import: the edge ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ImportSummary:
+    """What an import read and kept."""
+
+    reports: int
+    entries: int
+    projects: int
+    aliases: int
+    findings: int
+    corrections: int
+    skipped: list[str]
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "reports": self.reports,
+            "entries": self.entries,
+            "projects": self.projects,
+            "aliases": self.aliases,
+            "findings": self.findings,
+            "corrections": self.corrections,
+            "skipped": list(self.skipped),
+        }
+
+
+def import_reports(
+    store: Store, paths: list[Path], *, aliases: Mapping[str, str] | None = None
+) -> ImportSummary:
+    """Import earlier house-style reports (Markdown or the tab-separated export) into the store.
+
+    Findings are kept with origin `import:<file name>`; importing the same file again
+    changes nothing.
+    """
+    reports: list[tuple[str, ParsedReport]] = []
+    for path in paths:
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(
+                f"cannot read the report file: {exc}; pass a UTF-8 Markdown or text export",
+                str(path),
+            ) from exc
+        reports += [(f"import:{path.name}", report) for report in split_reports(text)]
+    origins = {origin for origin, _ in reports}
+    rows = store.load_finding_rows()
+    prior = [
+        f
+        for f, row in zip(store.load_findings(), rows, strict=True)
+        if row["origin"] not in origins
+    ]
+    known = {**store.load_aliases(), **(aliases or {})}
+    keys = [source.key for source in store.load_sources()]
+    plan = build_import(reports, aliases=known, known_keys=keys, prior=prior)
+    with store.transaction() as conn:
+        _save_plan(store, conn, plan)
+    return ImportSummary(
+        reports=plan.reports,
+        entries=plan.entries,
+        projects=len(plan.projects),
+        aliases=len(plan.aliases),
+        findings=len(plan.findings),
+        corrections=len(plan.corrections),
+        skipped=plan.skipped,
+    )
+
+
+def _save_plan(store: Store, conn: Connection, plan: HistoryPlan) -> None:
+    for source in plan.sources.values():
+        if store.load_source(source.key) is None:
+            store.save_source(conn, source)
+    for project in plan.projects.values():
+        _save_project(conn, project)
+    for (project_key, source_key), (relation, evidence) in plan.links.items():
+        _save_link(conn, project_key, source_key, relation, evidence)
+    for alias, (key, kind, evidence) in plan.aliases.items():
+        store.save_alias(conn, alias, key, kind, evidence)
+    for finding, origin in zip(plan.findings, plan.origins, strict=True):
+        store.save_finding(conn, finding, origin=origin)
+    for day, correction in plan.corrections:
+        _save_correction(conn, day, correction)
+
+
+# Projects, their sources and corrections have tables but no Store methods yet; these three
+# writers stand in until Store.save_project / save_project_source / save_correction exist.
+
+
+def _save_project(conn: Connection, project: Project) -> None:
+    row = conn.execute(select(projects.c.data).where(projects.c.key == project.key)).first()
+    if row is None:
+        conn.execute(
+            projects.insert().values(
+                key=project.key,
+                name=project.name,
+                fork_of=project.fork_of,
+                derivative=project.derivative,
+                family=project.family,
+                data=project.model_dump(mode="json"),
+                created_at=datetime.now().astimezone(),
+            )
+        )
+        return
+    old = Project.model_validate(row[0])
+    merged = old.model_copy(
+        update={
+            "aliases": sorted(set(old.aliases) | set(project.aliases)),
+            "sources": sorted(set(old.sources) | set(project.sources)),
+            "family": old.family or project.family,
+            "fork_of": old.fork_of or project.fork_of,
+        }
+    )
+    if merged != old:
+        conn.execute(
+            projects.update()
+            .where(projects.c.key == project.key)
+            .values(
+                family=merged.family, fork_of=merged.fork_of, data=merged.model_dump(mode="json")
+            )
+        )
+
+
+def _save_link(
+    conn: Connection, project_key: str, source_key: str, relation: str, evidence: str
+) -> None:
+    where = (
+        project_sources.c.project_key == project_key,
+        project_sources.c.source_key == source_key,
+    )
+    if conn.execute(select(project_sources.c.relation).where(*where)).first() is None:
+        conn.execute(
+            project_sources.insert().values(
+                project_key=project_key, source_key=source_key, relation=relation, evidence=evidence
+            )
+        )
+
+
+def _save_correction(conn: Connection, day: date, correction: Correction) -> None:
+    table = corrections_table
+    where = (
+        table.c.project_key == correction.project_key,
+        table.c.date == day,
+        table.c.text == correction.text,
+    )
+    if conn.execute(select(table.c.id).where(*where)).first() is None:
+        conn.execute(
+            table.insert().values(
+                project_key=correction.project_key,
+                date=day,
+                text=correction.text,
+                data=correction.model_dump(mode="json"),
+            )
+        )
+
+
+def load_projects(store: Store) -> list[dict[str, Any]]:
+    """Every project with its key, name, aliases, linked sources, fork parent, family and the
+    dates it was reported on (for `radar history list`)."""
+    aliases: dict[str, list[str]] = {}
+    for alias, key in store.load_aliases().items():
+        aliases.setdefault(key, []).append(alias)
+    dates: dict[str, set[str]] = {}
+    names: dict[str, str] = {}
+    for finding_row in store.load_finding_rows():
+        dates.setdefault(finding_row["project_key"], set()).add(str(finding_row["date"]))
+        names.setdefault(finding_row["project_key"], finding_row["name"])
+    with store.engine.connect() as conn:
+        rows = {r.key: r for r in conn.execute(select(projects))}
+        links: dict[str, list[dict[str, str]]] = {}
+        for link in conn.execute(select(project_sources).order_by(project_sources.c.source_key)):
+            links.setdefault(link.project_key, []).append(
+                {
+                    "key": link.source_key,
+                    "kind": _kind_of(link.source_key),
+                    "relation": link.relation,
+                }
+            )
+        fixes: dict[str, list[dict[str, str]]] = {}
+        for fix in conn.execute(select(corrections_table).order_by(corrections_table.c.date)):
+            fixes.setdefault(fix.project_key, []).append({"date": str(fix.date), "text": fix.text})
+    result = []
+    for key in sorted(set(rows) | set(dates)):
+        row = rows.get(key)
+        result.append(
+            {
+                "key": key,
+                "name": row.name if row is not None else names.get(key, key),
+                "aliases": sorted(aliases.get(key, [])),
+                "sources": links.get(key, []),
+                "fork_of": row.fork_of if row is not None else None,
+                "derivative": bool(row.derivative) if row is not None else False,
+                "family": row.family if row is not None else None,
+                "reported_on": sorted(dates.get(key, set())),
+                "corrections": fixes.get(key, []),
+            }
+        )
+    return result
+
+
+def _kind_of(key: str) -> str:
+    scheme = key.split(":", 1)[0]
+    return {"gh": "repo", "arxiv": "paper", "doi": "paper", "url": "blog"}.get(scheme, "name")

@@ -57,7 +57,9 @@ _GH_OTHER = re.compile(
     rf"^https?://(?:raw\.githubusercontent\.com|api\.github\.com/repos)/(?P<owner>{_OWNER})/(?P<repo>{_REPO})",
     re.IGNORECASE,
 )
-_GH_BARE = re.compile(rf"^(?:gh:)?(?P<owner>{_OWNER})/(?P<repo>{_REPO}?)(?:[@#].*)?$", re.IGNORECASE)
+_GH_BARE = re.compile(
+    rf"^(?:gh:)?(?P<owner>{_OWNER})/(?P<repo>{_REPO}?)(?:[@#].*)?$", re.IGNORECASE
+)
 _GH_RESERVED = {
     "about", "apps", "collections", "enterprise", "events", "explore", "features", "login",
     "marketplace", "notifications", "orgs", "pricing", "search", "settings", "sponsors",
@@ -76,7 +78,9 @@ _ARXIV_URL = re.compile(
     re.IGNORECASE,
 )
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(?P<id>.+)$", re.IGNORECASE)
-_DOI = re.compile(r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(?P<doi>10\.\d{4,9}/\S+)$", re.IGNORECASE)
+_DOI = re.compile(
+    r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(?P<doi>10\.\d{4,9}/\S+)$", re.IGNORECASE
+)
 _TRACKING = re.compile(
     r"^(?:utm_\w*|fbclid|gclid|dclid|msclkid|yclid|mc_cid|mc_eid|igshid|ref|ref_src|ref_url|"
     r"_hsenc|_hsmi|spm|share_source|vd_source|si|source|from)$",
@@ -106,7 +110,9 @@ def _arxiv_key(text: str) -> str | None:
         body = body[6:].strip()
     else:
         url = _ARXIV_URL.match(body)
-        doi = _ARXIV_DOI.match(re.sub(r"^(?:doi:|https?://(?:dx\.)?doi\.org/)", "", body, flags=re.I))
+        doi = _ARXIV_DOI.match(
+            re.sub(r"^(?:doi:|https?://(?:dx\.)?doi\.org/)", "", body, flags=re.I)
+        )
         if url:
             body = url.group("id")
         elif doi:
@@ -168,7 +174,9 @@ def _url_key(text: str) -> str | None:
     if port and port not in (80, 443):
         host = f"{host}:{port}"
     path = re.sub(r"/{2,}", "/", parts.path).rstrip("/")
-    query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.match(k)]
+    query = [
+        (k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.match(k)
+    ]
     key = f"url:{host}{path}"
     if query:
         key += "?" + urlencode(sorted(query))
@@ -191,7 +199,9 @@ def github_pr_ref(url: str) -> tuple[str, int] | None:
 
 _URL_IN_TEXT = re.compile(r"https?://[^\s，。；、）)\]>\"'`|]+")
 _AT_SHA = re.compile(rf"(?<![\w/.-])({_OWNER}/{_REPO})@[0-9a-f]{{7,40}}\b")
-_CANONICAL_STATED = re.compile(rf"canonical\s*(?:repo(?:sitory)?\s*)?[:：]?\s*`?({_OWNER}/{_REPO})", re.I)
+_CANONICAL_STATED = re.compile(
+    rf"canonical\s*(?:repo(?:sitory)?\s*)?[:：]?\s*`?({_OWNER}/{_REPO})", re.I
+)
 _ARXIV_IN_TEXT = re.compile(
     r"(?:arxiv[:\s]*|论文\s*|paper\s*)(?P<id>\d{4}\.\d{4,5})(?:\s*v\d+)?(?!\d)", re.IGNORECASE
 )
@@ -215,7 +225,7 @@ def find_keys(text: str) -> list[str]:
 
 
 _WORD = r"[A-Za-z0-9](?:[\w\-/]|\.(?=\w))*"
-_NAME = rf"[`\"'“‘]?(?P<name>{_WORD}(?:[ ](?=[A-Z0-9]){_WORD}){{0,2}})"
+_NAME = rf"[`\"'“‘]?(?P<name>{_WORD}(?:[ ](?=(?-i:[A-Z0-9])){_WORD}){{0,2}})"
 _ANY_NAME = r"[`\"'“‘「]?(?P<name>[^\s，。；、,;:：（）()`\"'”’」]+)"
 _SAME_AS = [
     re.compile(rf"\b(?:formerly|previously)\s+(?:known\s+as|named|called)\s+{_NAME}", re.I),
@@ -338,7 +348,11 @@ def same_name(a: str, b: str) -> bool:
     if x == y or _compact(x) == _compact(y):
         return True
     short, long = sorted((x.split(), y.split()), key=len)
-    if len(short) < len(long) and long[: len(short)] == short and len(_compact(" ".join(short))) >= 4:
+    if (
+        len(short) < len(long)
+        and long[: len(short)] == short
+        and len(_compact(" ".join(short))) >= 4
+    ):
         return True
     cx, cy = _compact(x), _compact(y)
     if re.findall(r"\d+", cx) != re.findall(r"\d+", cy) or abs(len(cx) - len(cy)) > 1:
@@ -451,7 +465,9 @@ def classify_fork(
     if flagged:
         evidence.append(f"GitHub fork flag set (parent {parent_key or 'unknown'})")
     if shared:
-        evidence.append("shares root commit(s) with the parent: " + ", ".join(sorted(_roots(source))[:2]))
+        evidence.append(
+            "shares root commit(s) with the parent: " + ", ".join(sorted(_roots(source))[:2])
+        )
     based = _based_on(readme, parent_key)
     if based:
         evidence.append(f"README says it is based on {based}")
@@ -461,11 +477,15 @@ def classify_fork(
     own = _own_work(commits_ahead, own_releases, readme, parent)
     evidence += own
     if not flagged and not shared:
-        return ForkDecision(True, evidence + ["not a GitHub fork and no shared history"], parent_key)
+        return ForkDecision(
+            True, evidence + ["not a GitHub fork and no shared history"], parent_key
+        )
     derivative = len(own) >= 2
     if not derivative:
         ahead = "unknown" if commits_ahead is None else str(commits_ahead)
-        evidence.append(f"ordinary fork: {ahead} commits ahead, {own_releases} releases, README adds little")
+        evidence.append(
+            f"ordinary fork: {ahead} commits ahead, {own_releases} releases, README adds little"
+        )
     return ForkDecision(derivative, evidence, parent_key)
 
 
@@ -487,7 +507,9 @@ def _own_work(ahead: int | None, releases: int, readme: str, parent: Source | No
     similarity = fuzz.ratio(readme[:4000], parent.text[:4000]) if parent and parent.text else 0.0
     claim = _OWN_WORK.search(readme)
     if readme.strip() and similarity < 60 and claim:
-        found.append(f"README of its own (similarity to parent {similarity:.0f}%) stating new work: {claim.group(0)!r}")
+        found.append(
+            f"README of its own (similarity to parent {similarity:.0f}%) stating new work: {claim.group(0)!r}"
+        )
     return found
 
 
@@ -529,7 +551,9 @@ def resolve(
     union = _Union()
     by_key = {source.key: source for source in sources}
     former: dict[str, list[str]] = {}
-    owner_of = {key: project.key for project in known.values() for key in [project.key, *project.sources]}
+    owner_of = {
+        key: project.key for project in known.values() for key in [project.key, *project.sources]
+    }
     names = NameIndex()
     for project in known.values():
         for name in [project.name, *project.aliases]:
@@ -589,9 +613,12 @@ def _projects(
     groups: dict[str, list[Source]] = {}
     for source in sources:
         groups.setdefault(union.find(source.key), []).append(source)
+    nodes: dict[str, list[str]] = {}
+    for node in list(union.parent):
+        nodes.setdefault(union.find(node), []).append(node)
     result = []
     for members in groups.values():
-        keys = sorted({union.find(s.key) for s in members} | {s.key for s in members})
+        keys = nodes.get(union.find(members[0].key), [])
         members.sort(key=_preference)
         head = members[0]
         known_key = next((owner_of[k] for k in keys if k in owner_of), None)
@@ -665,7 +692,9 @@ def load_aliases_file(path: Path) -> dict[str, str]:
     except tomllib.TOMLDecodeError as exc:
         line = re.search(r"line (\d+)", str(exc))
         raise ConfigError(
-            f"not valid TOML ({exc}); fix the line shown", str(path), int(line.group(1)) if line else None
+            f"not valid TOML ({exc}); fix the line shown",
+            str(path),
+            int(line.group(1)) if line else None,
         ) from exc
     result: dict[str, str] = {}
     for alias, target in _alias_pairs(data, raw, path):
@@ -686,17 +715,21 @@ def _alias_pairs(data: dict[str, Any], raw: str, path: Path) -> Iterable[tuple[s
     if unknown:
         name = sorted(unknown)[0]
         raise ConfigError(
-            f"unknown table or key {name!r}; use [aliases] or [projects.\"KEY\"]", str(path), _line_of(raw, name)
+            f'unknown table or key {name!r}; use [aliases] or [projects."KEY"]',
+            str(path),
+            _line_of(raw, name),
         )
     for alias, target in dict(data.get("aliases", {})).items():
         if not isinstance(target, str):
-            raise ConfigError(f"alias {alias!r} must map to a string key", str(path), _line_of(raw, alias))
+            raise ConfigError(
+                f"alias {alias!r} must map to a string key", str(path), _line_of(raw, alias)
+            )
         yield alias, target
     for key, table in dict(data.get("projects", {})).items():
         names = table.get("aliases", []) if isinstance(table, dict) else None
         if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
             raise ConfigError(
-                f"[projects.{key!r}] needs aliases = [\"name\", ...]", str(path), _line_of(raw, key)
+                f'[projects.{key!r}] needs aliases = ["name", ...]', str(path), _line_of(raw, key)
             )
         for name in names:
             yield name, key

@@ -45,7 +45,7 @@ STAGES = (
     "review",
     "publish",
 )
-SAMPLE_DATE = date(2026, 8, 23)
+SAMPLE_DATE = date(2026, 8, 29)
 """The day the bundled sample stands on: the morning after its newest evidence (also in cli)."""
 
 Progress = Callable[[str, str], None]
@@ -369,18 +369,15 @@ def _review(
 def _publish(
     run: _Run, store: Store, settings: Settings, report: Report, markdown: str, confirm: bool
 ) -> Any:
-    import httpx
-
     from . import publish
 
     with run.stage("publish") as counts:
         if not settings.index_issue:
             counts["skipped"] = "no index issue configured (index_issue / --issue)"
             return None
-        headers = {"Accept": "application/vnd.github+json"}
-        if settings.github_token:
-            headers["Authorization"] = f"Bearer {settings.github_token}"
-        with httpx.Client(base_url=settings.github_api_url, headers=headers, timeout=30) as client:
+        private = publish.load_private_repos(store, settings.extra)
+        client = publish.build_github_client(settings.github_api_url, settings.github_token)
+        with client:
             result = publish.publish_report(
                 client,
                 target=settings.index_issue,
@@ -388,6 +385,7 @@ def _publish(
                 report_date=report.date,
                 store=store,
                 dry_run=not confirm,
+                private_repos=private,
             )
         counts["dry_run"] = not confirm
     return result

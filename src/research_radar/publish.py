@@ -20,6 +20,7 @@ from datetime import UTC, date, datetime
 from typing import Any
 
 import httpx
+from markdown_it import MarkdownIt
 from sqlalchemy import select
 
 from .errors import PublishError
@@ -148,7 +149,7 @@ def load_private_repos(
 _OUR_MARKER_LINE = re.compile(r"^<!-- research-radar:[^<>\n]* -->$")
 _BR = re.compile(r"<br\s*/?>", re.I)
 _AUTOLINK = re.compile(r"<(?:[A-Za-z][A-Za-z0-9.+-]{1,31}:[^\s<>]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)>")
-_BARE_URL = re.compile(r"https?://[^\s<>`|]*", re.I)
+_BARE_URL = re.compile(r"https?://[^\s<>`|\\]*", re.I)
 _MENTION = re.compile(r"(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])")
 _TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
 _BACKTICKS = re.compile(r"`+")
@@ -158,15 +159,42 @@ def neutralise(text: str) -> str:
     """Defuse @-mentions (`@` + zero-width space) and raw HTML (`<` -> `&lt;`).
 
     Kept as they are: code spans, URLs, autolinks, `<br>` inside table rows and our own
-    `<!-- research-radar:... -->` marker lines. Idempotent.
+    `<!-- research-radar:... -->` marker lines. The result is checked with a CommonMark
+    parser; where the parser reads code spans differently (one spanning lines, say),
+    code spans are defused too. Idempotent.
     """
+    result = _neutralise_text(text, skip_code=True)
+    return result if _is_inert(result) else _neutralise_text(text, skip_code=False)
+
+
+def _neutralise_text(text: str, *, skip_code: bool) -> str:
     lines = []
     for line in text.split("\n"):
         if _OUR_MARKER_LINE.match(line):
             lines.append(line)
         else:
-            lines.append(_neutralise_line(line, table_row=line.lstrip().startswith("|")))
+            row = line.lstrip().startswith("|")
+            lines.append(_neutralise_line(line, table_row=row, skip_code=skip_code))
     return "\n".join(lines)
+
+
+_CHECKER = MarkdownIt("commonmark", {"html": True}).enable("table")
+_ALLOWED_HTML = re.compile(r"<br\s*/?>|<!-- research-radar:[^<>\n]* -->", re.I)
+
+
+def _is_inert(text: str) -> bool:
+    """No raw HTML but ours and no live @-mention, as a CommonMark parser reads it."""
+    for block in _CHECKER.parse(text):
+        depth = 0
+        for token in [block, *(block.children or [])]:
+            depth += {"link_open": 1, "link_close": -1}.get(token.type, 0)
+            html = token.type in ("html_inline", "html_block")
+            if html and _TAG_START.search(_ALLOWED_HTML.sub("", token.content)):
+                return False
+            plain = token.type == "text" and depth == 0
+            if plain and _MENTION.search(_BARE_URL.sub("", token.content)):
+                return False
+    return True
 
 
 def _code_span_end(line: str, start: int, run: int) -> int | None:
@@ -182,17 +210,18 @@ def _code_span_end(line: str, start: int, run: int) -> int | None:
         pos = match.end()
 
 
-def _neutralise_line(line: str, *, table_row: bool) -> str:
+def _neutralise_line(line: str, *, table_row: bool, skip_code: bool) -> str:
     """One left-to-right pass mirroring CommonMark's inline precedence."""
     out: list[str] = []
     i = 0
     while i < len(line):
         char = line[i]
-        if char == "\\":
-            out.append(line[i : i + 2])
-            i += 2
+        if char == "\\":  # an escaped "@" still mentions on GitHub: look at it again
+            step = 1 if line[i + 1 : i + 2] == "@" else 2
+            out.append(line[i : i + step])
+            i += step
             continue
-        if char == "`":
+        if char == "`" and skip_code:
             run = len(_BACKTICKS.match(line, i).group(0))  # type: ignore[union-attr]
             end = _code_span_end(line, i, run)
             out.append(line[i : end or i + run])

@@ -36,7 +36,7 @@ _SHA = re.compile(r"(?<![0-9a-f])[0-9a-f]{7,40}(?![0-9a-f])")
 _EVIDENCE_START = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*)?\[?(?P<id>[SE]\d{1,3})\]?(?:\*\*)?[\s:：]")
 _EVIDENCE_REF = re.compile(r"(?<![A-Za-z0-9_\-.])\[?([SE]\d{1,3})\]?(?![0-9A-Za-z_\-])")
 _CUTOFF = re.compile(
-    r"(?:证据截止|研究截止|核验截止|截至|截止)[^0-9]{0,12}"
+    r"(?:证据截止|研究截止|核验截止|截至|截止|[Cc]ut-?off|[Aa]s of)[^0-9]{0,24}"
     r"(?P<when>(?:20\d\d-\d\d-\d\d[ T])?\d{1,2}:\d{2}(?::\d{2})?)"
 )
 _HOST_SHA = re.compile(
@@ -145,7 +145,8 @@ def split_reports(text: str) -> list[ParsedReport]:
     if not starts:
         return [parse_report(text)]
     chunks: list[tuple[int, int]] = []
-    if starts[0] > 0 and "\n".join(lines[: starts[0]]).strip():
+    preamble = re.sub(r"<!--.*?-->", "", "\n".join(lines[: starts[0]]), flags=re.S)
+    if starts[0] > 0 and preamble.strip():
         chunks.append((0, starts[0]))
     chunks += list(zip(starts, starts[1:] + [len(lines)], strict=True))
     result = []
@@ -396,12 +397,19 @@ def _evidence(lines: list[str]) -> dict[str, ParsedEvidence]:
         stripped = line.strip()
         if not stripped:
             continue
-        if stripped.startswith("#") or "\t" in stripped:
+        if stripped.startswith("#") or "\t" in stripped or _ends_block(stripped):
             current = None
             continue
         current.text += "\n" + stripped
         current.urls.extend(url for url in find_urls(stripped) if url not in current.urls)
     return found
+
+
+def _ends_block(line: str) -> bool:
+    """A short heading-like line ("架构与覆盖", "Now / Next / Watch") ends an evidence block."""
+    if len(line) > 30 or re.search(r"[。；;，,]", line):
+        return False
+    return not re.match(r"(来源|版本|限制|条件|\{|\[|https?://|[\w.-]+/[\w.-]+[#@])", line)
 
 
 def _header_facts(report: ParsedReport, lines: list[str]) -> None:

@@ -13,7 +13,7 @@ import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime
+from datetime import datetime
 from enum import StrEnum
 from pathlib import Path
 from typing import Any
@@ -100,8 +100,17 @@ class Review(BaseModel):
 
     def to_json(self) -> dict[str, Any]:
         """`{"verified": [...], "findings": [...]}`: the shape of `radar review --json`."""
-        keys = ("rule", "entry", "dimension", "severity", "where", "problem")
-        keys += ("conditions", "impact", "fix")
+        keys = (
+            "rule",
+            "entry",
+            "dimension",
+            "severity",
+            "where",
+            "problem",
+            "conditions",
+            "impact",
+            "fix",
+        )
         return {
             "verified": list(self.verified),
             "findings": [item.model_dump(mode="json", include=set(keys)) for item in self.findings],
@@ -133,7 +142,7 @@ _MECHANISM = {
 }
 _SYSTEM_LEVEL = {
     "operator": r"单算子|算子|operator|[Kk]ernel",
-    "model-execution": r"模型执行|model execution|[Mm]odel-specific|engine|Engine|引擎|runtime|运行时",
+    "model-execution": r"模型执行|[Mm]odel execution|[Mm]odel-specific|engine|Engine|引擎|runtime|运行时",
     "serving": r"[Ss]erving|服务|单机|分布式|distributed",
     "end-to-end": r"端到端|\bE2E\b|end-to-end|闭环|交互",
     "controller": r"控制器|控制层|controller|知识反馈|评测|[Bb]ench",
@@ -162,6 +171,7 @@ _CONCRETE_REF = re.compile(
     r"\b[a-z][a-z0-9]*-(?:policy|guide|design|launcher|workbench|eval|evaluation|index|matrix|"
     r"library|runner|contract|owner)\b"
 )
+_NOT_NOW = re.compile(r"暂不建议|暂不推荐|not recommended", re.I)
 _GENERIC = re.compile(
     r"(?:复用|沿用|reuse)(?:现有|既有|已有|the existing|existing)?\s*\S{0,12}?"
     r"(?:harness|runner|Harness|评测|门禁|能力|设施|控制器|evaluation)"
@@ -171,16 +181,16 @@ _PIN = re.compile(rf"{_SHA}|(?<![\w.])v?\d+\.\d+\.\d+(?:\.\d+)?\b|(?<![A-Za-z])v
 _DATED = re.compile(r"(?:20\d\d-)?\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2}|\d+\s*月\s*\d+\s*日")
 _PERF = re.compile(
     r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)(?:\s*[–~-]\s*\d+(?:\.\d+)?)?\s*"
-    r"(?P<unit>tok/s|tokens?/s|TPS|ms\b|s/it|it/s|×|x(?![A-Za-z0-9])|倍|%|pp\b|fps|GB/s|RTF)"
+    r"(?P<unit>tok/s|tokens?/s|TPS|ms\b|s/it|it/s|×(?!\d)|x(?![A-Za-z0-9])|倍|%|pp\b|fps|GB/s|RTF)"
 )
 _HARDWARE = re.compile(
     r"RTX ?\d{4}|\b[ABHLV]\d{2,3}\b|\bB200|\bGB\d{2,3}|\bH\d{3}|\bMI\d{3}|\bM\d\s*(?:Max|Pro|Ultra)|"
-    r"\bArc\b|R9700|RX ?\d{4}|Xeon|Ryzen|i[3579]-\d+|\bGPU|\bCPU|Hopper|sm_?\d+|\d+\s*GB|"
+    r"\bArc\b|R9700|RX ?\d{4}|Xeon|Ryzen|i[3579]-\d+|Hopper|sm_?\d+|\d+\s*GB|"
     r"\b(?:3090|4060|4070|4090|5060|5070|5090)\b|\bA40\b|TPU|NPU|Ascend|Laptop|Apple|Intel|AMD"
 )
 _MODEL = re.compile(
     rf"{_MODEL_NAMES}|\b\d+(?:\.\d+)?B\b|Parakeet|CosyVoice|SmolVLA|π0|pi0|FLUX|Wan\d|OpenVLA|"
-    r"GPT-SoVITS|模型"
+    r"GPT-SoVITS"
 )
 _PRECISION = re.compile(
     r"FP\d+|BF16|bf16|fp16|f16|NVFP4|MXFP4|INT\d|int\d|\bQ\d(?:_K)?|IQ\d|GGUF|\d(?:\.\d+)?[- ]?bit|"
@@ -199,11 +209,23 @@ _NOVELTY = re.compile(
     r"实质增量|实质更新|实质变化|实质记录|本轮.{0,4}增量|不是今日|非今日|不算今日|补录|复核|"
     r"new release|new progress|baseline reference|historical"
 )
-_RANKING = re.compile(r"最快|最高|最佳|第一|排名|总榜|领先|击败|胜出|优于|fastest|\bbest\b|beats?\b|outperform|榜首")
-_NO_RANKING = re.compile(r"不跨条件|不排名|不做总榜|不能跨|非同条件|不同条件|不是同一|不直接排名|no ranking|not rank")
-_STACKING = re.compile(r"叠加|合计|累计|相加|加总|共计|总计|总共|combined|stacked|in total|\d%\s*[+＋×]\s*\d")
+_HEADER_NOVELTY = re.compile(
+    _NOVELTY.pattern.replace("|复核", "")
+    + r"|基线|不是把旧|不把旧|旧论文|新发现不等于新发布|新发现≠新发布|不是首次发布"
+)
+_RANKING = re.compile(
+    r"最快|最高|最佳|第一|排名|总榜|领先|击败|胜出|优于|fastest|\bbest\b|beats?\b|outperform|榜首"
+)
+_NO_RANKING = re.compile(
+    r"不跨条件|不排名|不做总榜|不能跨|非同条件|不同条件|不是同一|不直接排名|no ranking|not rank"
+)
+_STACKING = re.compile(
+    r"叠加|合计|累计|相加|加总|共计|总计|总共|combined|stacked|in total|\d%\s*[+＋×]\s*\d"
+)
 _NO_STACKING = re.compile(r"不叠加|不能.{0,10}归|不可叠加|避免叠加|不相加|not (?:add|stack)")
-_PROPOSAL_SECTION = re.compile(r"^(?:#{1,6}\s*)?\**.{0,14}(?:验证建议|建议验证|验证方向|validation)", re.I)
+_PROPOSAL_SECTION = re.compile(
+    r"^(?:#{1,6}\s*)?\**.{0,14}(?:验证建议|建议验证|验证方向|validation)", re.I
+)
 _PROPOSAL_ITEM = re.compile(r"^\s*(?:\*\*)?(?:建议\s*\d|最小验证建议|小验证建议)")
 _BUDGET = re.compile(
     r"预算|budget|GPU\s*小时|工程小时|小时|最多|至多|上限|每格|"
@@ -214,8 +236,10 @@ _POLICY_SWITCH = re.compile(r"只报告首次发现|report only first[- ]discove
 _RECHECK = re.compile(r"复核|核验|核对|重新核|re-?check|未变|发布前")
 _BEIJING = re.compile(r"北京|Beijing|UTC\+8|\+08:00|CST")
 _HOST_WORDS = re.compile(r"(?:InferRSI|宿主|host|main|本仓|我们)\W{0,3}$", re.I)
-_BARE_REF = re.compile(r"(?<![\w/#&])#(\d{1,6})\b")
-_NAMED_REF = re.compile(r"([A-Za-z][\w.+-]*(?:\s[A-Z][\w.+-]*)*)\s?(?:PR|pull|issue)?\s?#(\d{1,6})\b")
+_BARE_REF = re.compile(r"(?<![\w#&])#(\d{1,6})\b")
+_NAMED_REF = re.compile(
+    r"(?<![\w/.-])([A-Za-z][\w.+-]*(?:\s[A-Z][\w.+-]*)*)\s?(?:PR|pull|issue)?\s?(?<![\w/])#(\d{1,6})\b"
+)
 _SECRETS = re.compile(
     r"\b(?:ghp_[A-Za-z0-9]{20,}|gho_\w{20,}|github_pat_\w{20,}|sk-[A-Za-z0-9_-]{16,}|"
     r"xox[abp]-[\w-]{10,}|AKIA[0-9A-Z]{16})"
@@ -231,17 +255,21 @@ _ACCESS_CONTROLLED = re.compile(
 
 # Mechanism families, most specific first (CONVENTIONS §8: dedup by mechanism family too).
 _FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("rsi-benchmark", (r"[Bb]ench|评测", r"RSI|[Aa]gent")),
     ("kernel-agent-loop", (r"[Kk]ernel|算子", r"[Aa]gent|自主|搜索|search|优化循环|autotun|提议")),
     ("serving-config-search", (r"[Ss]erving|服务", r"配置|config", r"搜索|search|tun|sweep")),
-    ("rsi-benchmark", (r"[Bb]ench|评测", r"RSI|agent|优化")),
     ("moe-expert-offload", (r"专家|expert", r"offload|VRAM|RAM|SSD|NVMe|缓存|cache|分层|驻留")),
-    ("recurrent-state-rollback", (r"GDN|Gated DeltaNet|DeltaNet|recurrent|状态回滚|rollback|重放|SSM",)),
+    (
+        "recurrent-state-rollback",
+        (r"GDN|Gated DeltaNet|DeltaNet|recurrent|状态回滚|rollback|重放|SSM",),
+    ),
     ("diffusion-cache", (r"Diffusion|diffusion|DiT|扩散", r"[Cc]ache|缓存|offload|预取")),
     ("vla-runtime", (r"\bVLA|动作|action chunk|具身",)),
     ("speech-streaming", (r"语音|[Ss]peech|\bASR\b|\bTTS\b",)),
-    ("speculative-decoding", (r"投机|[Ss]peculat|draft|草稿|\bMTP\b",)),
 )
-_DIFFERS = re.compile(r"同族|相对(?:于)?\s*[A-Za-z]|相比\s*[A-Za-z]|与已报|相对此前|relative to [A-Z]")
+_DIFFERS = re.compile(
+    r"同族|相对(?:于)?\s*[A-Za-z]|相比\s*[A-Za-z]|与已报|相对此前|relative to [A-Z]"
+)
 
 
 # -- names and history ----------------------------------------------------------------------
@@ -257,11 +285,18 @@ def _base_name(name: str) -> str:
     return re.sub(r"^project\s+", "", name, flags=re.I).strip() or name
 
 
-def project_key(name: str, repo: str | None = None, aliases: Mapping[str, str] | None = None) -> str:
+def project_key(
+    name: str, repo: str | None = None, aliases: Mapping[str, str] | None = None
+) -> str:
     """The canonical key of a written project: `gh:owner/name` or `name:<slug>`, alias-resolved."""
     aliases = aliases or {}
     candidates = [f"gh:{repo.lower()}", repo, repo.lower()] if repo else []
-    candidates += [name, _base_name(name), _base_name(name).lower(), f"name:{_slug(_base_name(name))}"]
+    candidates += [
+        name,
+        _base_name(name),
+        _base_name(name).lower(),
+        f"name:{_slug(_base_name(name))}",
+    ]
     for candidate in candidates:
         if candidate and candidate in aliases:
             return aliases[candidate]
@@ -278,7 +313,12 @@ def _same_project(entry: ParsedEntry, past: Finding, aliases: Mapping[str, str])
     mine, theirs = _slug(_base_name(entry.name)), _slug(_base_name(past.name))
     if len(mine) < 4 or len(theirs) < 4:
         return mine == theirs
-    return mine.startswith(theirs) or theirs.startswith(mine) or mine.endswith(theirs) or theirs.endswith(mine)
+    return (
+        mine.startswith(theirs)
+        or theirs.startswith(mine)
+        or mine.endswith(theirs)
+        or theirs.endswith(mine)
+    )
 
 
 def family_of(text: str) -> str | None:
@@ -289,9 +329,7 @@ def family_of(text: str) -> str | None:
     return None
 
 
-def build_findings(
-    report: ParsedReport, aliases: Mapping[str, str] | None = None
-) -> list[Finding]:
+def build_findings(report: ParsedReport, aliases: Mapping[str, str] | None = None) -> list[Finding]:
     """History findings from a parsed report: one per entry, keyed by project and family.
 
     Used to import earlier reports (written by people) as history for later reviews.
@@ -300,8 +338,7 @@ def build_findings(
         return []
     findings = []
     for entry in report.entries:
-        text = _entry_text(report, entry)
-        sha = re.search(_SHA, text)
+        sha = re.search(_SHA, _entry_text(report, entry))
         repo = entry.repo
         snapshot = None
         if sha and repo:
@@ -313,8 +350,8 @@ def build_findings(
                 date=report.date,
                 url=entry.urls[0] if entry.urls else "",
                 snapshot=snapshot,
-                mechanism=text[:2000],
-                family=family_of(text),
+                mechanism=_family_text(entry)[:2000],
+                family=family_of(_family_text(entry)),
                 evidence_id=entry.evidence_ids[0] if entry.evidence_ids else "",
             )
         )
@@ -345,7 +382,9 @@ class _Context:
             parts.append(f"column {column}")
         return ", ".join(parts)
 
-    def add(self, rule: str, severity: Severity, where: str, problem: str, **more: str | None) -> None:
+    def add(
+        self, rule: str, severity: Severity, where: str, problem: str, **more: str | None
+    ) -> None:
         self.findings.append(
             ReviewFinding(rule=rule, severity=severity, where=where, problem=problem, **more)  # type: ignore[arg-type]
         )
@@ -365,10 +404,22 @@ def _report_kind(report: ParsedReport) -> str:
     return "daily"
 
 
-def _entry_text(report: ParsedReport, entry: ParsedEntry) -> str:
-    """An entry's row plus its evidence blocks."""
+def _entry_text(report: ParsedReport, entry: ParsedEntry, *, header: bool = False) -> str:
+    """An entry's row plus its evidence blocks.
+
+    With `header`, a one-entry supplement's header counts too (it pins the project there),
+    without the host SHA.
+    """
     blocks = [report.evidence[ref].text for ref in entry.evidence_ids if ref in report.evidence]
+    if header and len(report.entries) == 1:
+        head = _header(report)
+        blocks.append(head.replace(report.host_sha, "") if report.host_sha else head)
     return "\n".join([entry.text, *blocks])
+
+
+def _family_text(entry: ParsedEntry) -> str:
+    """The name cell and the mechanism cell: where a family shows (not the evidence)."""
+    return "\n".join(list(entry.cells.values())[:2])
 
 
 def _header(report: ParsedReport) -> str:
@@ -376,7 +427,9 @@ def _header(report: ParsedReport) -> str:
 
 
 def _relation_column(entry: ParsedEntry) -> str | None:
-    matches = [col for col in entry.cells if re.search(r"InferRSI|宿主|host|接点|借鉴|价值", col, re.I)]
+    matches = [
+        col for col in entry.cells if re.search(r"InferRSI|宿主|host|接点|借鉴|价值", col, re.I)
+    ]
     return matches[-1] if matches else None
 
 
@@ -391,7 +444,9 @@ def _check_header(ctx: _Context) -> None:
     report, head = ctx.report, _header(ctx.report)
     if report.cutoff is None:
         ctx.add(
-            "header-cutoff-missing", Severity.BLOCKING, ctx.where(1),
+            "header-cutoff-missing",
+            Severity.BLOCKING,
+            ctx.where(1),
             "the header states no evidence cut-off time",
             conditions="first 25 lines searched for 证据截止/研究截止/截至 + a time",
             impact="readers cannot tell which evidence the conclusions rest on",
@@ -399,7 +454,9 @@ def _check_header(ctx: _Context) -> None:
         )
     elif not report.cutoff_beijing:
         ctx.add(
-            "header-cutoff-missing", Severity.WARNING, ctx.where(1),
+            "header-cutoff-missing",
+            Severity.WARNING,
+            ctx.where(1),
             f"the cut-off {report.cutoff} does not say it is Beijing time",
             conditions="house rule: the cut-off is written in Beijing time",
             impact="the window is ambiguous by up to 8 hours",
@@ -407,7 +464,9 @@ def _check_header(ctx: _Context) -> None:
         )
     if report.host_sha is None:
         ctx.add(
-            "header-sha-missing", Severity.BLOCKING, ctx.where(1),
+            "header-sha-missing",
+            Severity.BLOCKING,
+            ctx.where(1),
             "the header gives no host default-branch SHA",
             conditions="first 25 lines searched for main/默认分支/宿主 + a SHA; a project's own "
             "SHA does not count",
@@ -416,7 +475,9 @@ def _check_header(ctx: _Context) -> None:
         )
     elif not _RECHECK.search(head):
         ctx.add(
-            "header-sha-missing", Severity.INFO, ctx.where(1),
+            "header-sha-missing",
+            Severity.INFO,
+            ctx.where(1),
             f"host SHA {report.host_sha} is given but no re-check before publishing is stated",
             conditions="house rule: re-verify the code baseline before publishing",
             impact="the SHA may be stale at publication",
@@ -439,6 +500,7 @@ def _check_dimensions(ctx: _Context, entry: ParsedEntry) -> None:
         first = entry.cells.get("分类", "") or text
         relation = text
     plain = re.sub(r"值得验证|验证建议|建议验证", "", text)
+    first = re.sub(r"[（(](?:engine|harness)[）)]", "", first)
     checks = {
         "workload": _workload_problem(first, text),
         "mechanism": None if _values(_MECHANISM, text) else "no optimisation mechanism stated",
@@ -450,15 +512,19 @@ def _check_dimensions(ctx: _Context, entry: ParsedEntry) -> None:
         else "no RSI stage (diagnosis → candidates → search → verification → selection → experience)",
         "maturity": None if re.search(_MATURITY, text) else "no evidence maturity stated",
         "relation": None
-        if relation and re.search(_RELATION_KIND, relation)
+        if relation.strip()
         else "no relation to the host (existing capability / open issue-PR / gap / not now)",
     }
     severity = Severity.INFO if ctx.kind == "baseline" else Severity.WARNING
     for dimension, problem in checks.items():
         if problem:
             ctx.add(
-                "dimension-missing", severity, ctx.where(entry.line, entry.name),
-                problem, entry=entry.name, dimension=dimension,
+                "dimension-missing",
+                severity,
+                ctx.where(entry.line, entry.name),
+                problem,
+                entry=entry.name,
+                dimension=dimension,
                 conditions="every finding carries all six dimensions (DESIGN.md); the first cell "
                 "and the relation column were read, the whole row for mechanism and maturity",
                 impact="the entry cannot be filed or compared with the others on this dimension",
@@ -466,17 +532,25 @@ def _check_dimensions(ctx: _Context, entry: ParsedEntry) -> None:
             )
 
 
+def _misplaced(head: str) -> str | None:
+    """Which other dimension a workload slot's value belongs to ("RSI / kernel" -> rsi_stage)."""
+    if re.search(r"RSI", head):
+        return "rsi_stage"
+    if re.search(r"[Mm]odel-specific", head):
+        return None
+    if _values(_MECHANISM, head):
+        return "mechanism"
+    return "system_level" if _values(_SYSTEM_LEVEL, head) else None
+
+
 def _workload_problem(first: str, text: str) -> str | None:
-    head = re.split(r"[｜|·：:]| / ", first, maxsplit=1)[0]
-    if not _values(_WORKLOAD, first):
-        for table, dimension in ((_RSI_STAGE, "rsi_stage"), (_SYSTEM_LEVEL, "system_level")):
-            if re.search(r"\bRSI\b", head) or (table is _SYSTEM_LEVEL and _values(table, head)):
-                return (
-                    f"the workload slot holds {head.strip()!r}, a value of another dimension "
-                    f"({'rsi_stage' if 'RSI' in head else dimension}); name the target model or task"
-                )
-        if _values(_MECHANISM, head) and not _values(_WORKLOAD, head):
-            return f"the workload slot holds {head.strip()!r}, a mechanism; name the target model or task"
+    head = re.split(r"[｜|·：:]| / ", first, maxsplit=1)[0].strip()
+    other = None if _values(_WORKLOAD, first) else _misplaced(head)
+    if other:
+        return (
+            f"the workload slot holds {head!r}, a value of another dimension ({other}); "
+            "name the target model or task"
+        )
     if _values(_WORKLOAD, first) or _values(_WORKLOAD, text):
         return None
     return "no workload (LLM & agentic / diffusion / loop / decision-policy / cross-modal) stated"
@@ -487,12 +561,16 @@ def _check_host_mapping(ctx: _Context, entry: ParsedEntry) -> None:
     cell = entry.cells.get(column, "") if column else ""
     if entry.kind == "prose":
         cell, column = entry.text, None
-    if not cell.strip() or _CONCRETE_REF.search(cell):
+    if not cell.strip() or _CONCRETE_REF.search(cell) or _NOT_NOW.search(cell):
         return
     generic = _GENERIC.search(cell)
     phrase = f" ({generic.group(0)!r} is generic)" if generic else ""
+    if not re.search(_RELATION_KIND, cell):
+        phrase += "; nor does it say existing capability vs extensible gap"
     ctx.add(
-        "host-mapping-generic", Severity.WARNING, ctx.where(entry.line, entry.name, column),
+        "host-mapping-generic",
+        Severity.WARNING,
+        ctx.where(entry.line, entry.name, column),
         f"the host relation names no module path, skill or PR/issue{phrase}",
         entry=entry.name,
         conditions="looked for `paths`, docs/…, methods/…/SKILL.md, skill ids and #N / owner/repo#N",
@@ -504,12 +582,13 @@ def _check_host_mapping(ctx: _Context, entry: ParsedEntry) -> None:
 
 def _check_family(ctx: _Context, entry: ParsedEntry) -> None:
     text = _entry_text(ctx.report, entry)
-    family = family_of(text)
-    if family is None:
-        return
+    family = family_of(_family_text(entry))
+    if family is None or any(_same_project(entry, past, ctx.aliases) for past in ctx.history):
+        return  # an update of a known project: already-reported judges it
     earlier = [
-        past for past in ctx.history
-        if (past.family or family_of(past.name + "\n" + past.mechanism)) == family
+        past
+        for past in ctx.history
+        if family in (past.family, family_of(past.mechanism))
         and not _same_project(entry, past, ctx.aliases)
     ]
     if not earlier or _DIFFERS.search(text):
@@ -519,7 +598,9 @@ def _check_family(ctx: _Context, entry: ParsedEntry) -> None:
         return
     listed = ", ".join(names[:5]) + (" …" if len(names) > 5 else "")
     ctx.add(
-        "family-not-differentiated", Severity.WARNING, ctx.where(entry.line, entry.name),
+        "family-not-differentiated",
+        Severity.WARNING,
+        ctx.where(entry.line, entry.name),
         f"mechanism family {family} was reported before ({listed}) and the entry does not say "
         "what is new relative to those entries",
         entry=entry.name,
@@ -536,7 +617,9 @@ def _check_already_reported(ctx: _Context, entry: ParsedEntry) -> None:
     text = _entry_text(ctx.report, entry)
     dates = ", ".join(sorted({past.date.isoformat() for past in earlier}))
     if ctx.policy == "first-discovered":
-        problem = f"{entry.name} was reported before ({dates}); from the first-discovered policy on, "
+        problem = (
+            f"{entry.name} was reported before ({dates}); from the first-discovered policy on, "
+        )
         problem += "old projects are not reported again"
     else:
         if re.search(r"不算今日新项目|不是新项目|非新发现|复核|不重复|重新核验", text):
@@ -548,8 +631,11 @@ def _check_already_reported(ctx: _Context, entry: ParsedEntry) -> None:
             return
         problem = f"{entry.name} was reported before ({dates}) and no substantive change is stated"
     ctx.add(
-        "already-reported", Severity.WARNING, ctx.where(entry.line, entry.name),
-        problem, entry=entry.name,
+        "already-reported",
+        Severity.WARNING,
+        ctx.where(entry.line, entry.name),
+        problem,
+        entry=entry.name,
         conditions=f"policy {ctx.policy}; history matched by canonical key, name and aliases",
         impact="a known project is presented as a new finding",
         fix="drop the entry, or move it to 更正 / state the substantive change and its version",
@@ -557,13 +643,14 @@ def _check_already_reported(ctx: _Context, entry: ParsedEntry) -> None:
 
 
 def _check_version(ctx: _Context, entry: ParsedEntry) -> None:
-    text = _entry_text(ctx.report, entry)
+    text = _entry_text(ctx.report, entry, header=True)
     if _PIN.search(text):
         return
     if _DATED.search(text) and re.search(r"博客|blog|论文|paper|arXiv|官方", text):
         return
     ctx.add(
-        "version-unpinned", Severity.INFO if ctx.kind == "baseline" else Severity.WARNING,
+        "version-unpinned",
+        Severity.INFO if ctx.kind == "baseline" else Severity.WARNING,
         ctx.where(entry.line, entry.name),
         "no pinned version (commit SHA, release tag or arXiv vN) for the entry",
         entry=entry.name,
@@ -591,7 +678,10 @@ def _claims_extractor() -> Callable[[str], Sequence[Any]] | None:
 def _missing_conditions(row: str, context: str) -> list[str]:
     """Which of hardware / model / precision / baseline the row's numbers lack."""
     vocabulary = {
-        "hardware": _HARDWARE, "model": _MODEL, "precision": _PRECISION, "baseline": _BASELINE,
+        "hardware": _HARDWARE,
+        "model": _MODEL,
+        "precision": _PRECISION,
+        "baseline": _BASELINE,
     }
     missing = [name for name, pattern in vocabulary.items() if not pattern.search(context)]
     extract = _claims_extractor()
@@ -624,7 +714,9 @@ def _check_numbers(ctx: _Context, entry: ParsedEntry, global_author: bool) -> No
     missing = _missing_conditions(row, context)
     if missing:
         ctx.add(
-            "conditions-missing", Severity.WARNING, ctx.where(entry.line, entry.name),
+            "conditions-missing",
+            Severity.WARNING,
+            ctx.where(entry.line, entry.name),
             f"numbers ({shown}) are given without {', '.join(missing)}",
             entry=entry.name,
             conditions="row and its evidence blocks searched for hardware, model, precision and "
@@ -635,7 +727,9 @@ def _check_numbers(ctx: _Context, entry: ParsedEntry, global_author: bool) -> No
     if global_author or _AUTHOR.search(context) or _VALIDATED.search(context):
         return
     ctx.add(
-        "author-number-unmarked", Severity.WARNING, ctx.where(entry.line, entry.name),
+        "author-number-unmarked",
+        Severity.WARNING,
+        ctx.where(entry.line, entry.name),
         f"numbers ({shown}) are not marked as author-reported and not stated as validated",
         entry=entry.name,
         conditions="no 作者报告 / author marker in the row, its evidence or a report-wide statement",
@@ -659,13 +753,17 @@ def _check_comparisons(ctx: _Context) -> None:
     }
     for line, sentence in _sentences(ctx.report.text):
         ranking = _RANKING.search(sentence)
-        if ranking and not _NO_RANKING.search(sentence) and not re.search(
-            r"(?:不|非|未|no|not|无)\S{0,3}$", sentence[: ranking.start()]
+        if (
+            ranking
+            and not _NO_RANKING.search(sentence)
+            and not re.search(r"(?:不|非|未|no|not|无)\S{0,3}$", sentence[: ranking.start()])
         ):
             mentioned = [name for name in names if len(name) > 2 and name in sentence]
             if len(set(mentioned)) >= 2 or len(set(_HARDWARE.findall(sentence))) >= 2:
                 ctx.add(
-                    "cross-condition-ranking", Severity.WARNING, ctx.where(line),
+                    "cross-condition-ranking",
+                    Severity.WARNING,
+                    ctx.where(line),
                     f"{ranking.group(0)!r} ranks results that stand under different conditions",
                     conditions=f"sentence: {sentence.strip()[:120]}",
                     impact="a ranking across hardware / model / precision misleads the reader",
@@ -674,9 +772,324 @@ def _check_comparisons(ctx: _Context) -> None:
         percents = re.findall(r"\d+(?:\.\d+)?\s*%", sentence)
         if len(percents) >= 2 and _STACKING.search(sentence) and not _NO_STACKING.search(sentence):
             ctx.add(
-                "stacked-percentages", Severity.WARNING, ctx.where(line),
+                "stacked-percentages",
+                Severity.WARNING,
+                ctx.where(line),
                 f"percentages ({', '.join(percents[:4])}) are added or combined",
                 conditions=f"sentence: {sentence.strip()[:120]}",
                 impact="gains from different sources or baselines do not add up",
                 fix="report each percentage with its own baseline; do not add or multiply them",
             )
+
+
+# -- proposals, novelty, public sources, references ------------------------------------------
+
+
+_ITEM_MARK = re.compile(r"(?:建议\s*\d|\d+\s*[.．、)）]?\s|[-*]\s|Now|Next|Watch|\*\*)")
+
+
+def _proposals(lines: list[str]) -> list[tuple[int, str]]:
+    """Validation proposals: numbered items under a proposal heading, 建议N / 最小验证建议 lines."""
+    items: list[tuple[int, str]] = []
+    inside = False
+    for number, line in enumerate(lines, start=1):
+        stripped = line.strip()
+        if _PROPOSAL_SECTION.match(stripped) and len(stripped) <= 60:
+            inside = True
+        elif _PROPOSAL_ITEM.match(stripped):
+            items.append((number, stripped))
+        elif inside and stripped and "\t" not in stripped:
+            inside = bool(_ITEM_MARK.match(stripped)) and not re.match(r"\**(证据|覆盖)", stripped)
+            if inside:
+                items.append((number, stripped))
+    return items
+
+
+def _check_proposals(ctx: _Context) -> None:
+    items = _proposals(ctx.report.text.splitlines())
+    if not items and ctx.kind == "daily" and ctx.report.entries:
+        ctx.add(
+            "proposal-incomplete",
+            Severity.INFO,
+            ctx.where(1),
+            "the report has no validation proposal",
+            conditions="house rule: 1–3 validation directions with budget and stop condition",
+            impact="readers get findings but no bounded next step",
+            fix="add 建议验证（仅建议，不执行） with hypothesis, baseline, metrics, budget, stop",
+        )
+    for line, item in items:
+        lacks = [
+            name
+            for name, pattern in (("budget", _BUDGET), ("stop condition", _STOP))
+            if not pattern.search(item)
+        ]
+        if lacks:
+            ctx.add(
+                "proposal-incomplete",
+                Severity.WARNING,
+                ctx.where(line),
+                f"validation proposal lacks {' and '.join(lacks)}",
+                conditions=f"proposal: {item[:100]}",
+                impact="an unbounded experiment cannot be authorised or stopped",
+                fix="add a budget (GPU hours, configurations, repeats) and a stop condition",
+            )
+
+
+def _check_novelty(ctx: _Context, entry: ParsedEntry, report_wide: bool) -> None:
+    if report_wide or _NOVELTY.search(_entry_text(ctx.report, entry)):
+        return
+    ctx.add(
+        "novelty-label-missing",
+        Severity.WARNING,
+        ctx.where(entry.line, entry.name),
+        "no 新发布 / 新进展 / 历史补发现 / 基础参考 label",
+        entry=entry.name,
+        conditions="row, evidence blocks and the report header searched for novelty labels",
+        impact="an old paper or repo may read as today's news",
+        fix="label the entry and give creation, last substantive update and experiment dates",
+    )
+
+
+def _check_public(ctx: _Context) -> None:
+    for number, line in enumerate(ctx.report.text.splitlines(), start=1):
+        hits: list[tuple[str, Severity]] = []
+        if _SECRETS.search(line):
+            hits.append(("a token-like secret", Severity.BLOCKING))
+        if _LOCAL_PATH.search(_URL_RE.sub("", line)):
+            hits.append(("a local file-system path", Severity.BLOCKING))
+        if _PRIVATE_HOST.search(line):
+            hits.append(("a link to a private or local host", Severity.BLOCKING))
+        access = _ACCESS_CONTROLLED.search(line)
+        if access:
+            hits.append(
+                (f"an access-controlled document link ({access.group(0)[:40]}…)", Severity.WARNING)
+            )
+        for what, severity in hits:
+            ctx.add(
+                "public-only",
+                severity,
+                ctx.where(number),
+                f"the report contains {what}",
+                conditions="public sources only: no private links, local paths or credentials",
+                impact="publishing would leak private material or credentials",
+                fix="remove it (revoke the credential if one was pasted) or link a public source",
+            )
+
+
+_URL_RE = re.compile(r"https?://\S+")
+
+
+def _is_project_name(name: str, known: set[str]) -> bool:
+    if re.fullmatch(r"InferRSI|main|PR|issue|Draft|host", name, re.I):
+        return False
+    slug = _slug(_base_name(name))
+    if slug and any(slug == item or (len(item) >= 4 and slug.startswith(item)) for item in known):
+        return True
+    return bool(re.search(r"[a-z][A-Z]|[A-Za-z][.-][A-Za-z]", name))
+
+
+def _bare_refs(text: str, *, named_only: bool, known: set[str]) -> list[str]:
+    """Bare #N that point at another repository (see CONVENTIONS §1: owner/repo#N).
+
+    In a host-relation cell or in prose a bare #N is the host's own unless a project
+    name stands right before it ("stable-diffusion.cpp #2240"); elsewhere in an entry's row
+    or evidence it is the entry's repository's, unless the host is named before it.
+    """
+    text = re.sub(r"`[^`]*`", "", _URL_RE.sub(" ", text))
+    found = []
+    if named_only:
+        for match in _NAMED_REF.finditer(text):
+            if _is_project_name(match.group(1), known):
+                found.append(f"{match.group(1)} #{match.group(2)}")
+        return found
+    for match in _BARE_REF.finditer(text):
+        if not _HOST_WORDS.search(text[max(0, match.start() - 12) : match.start()]):
+            found.append(f"#{match.group(1)}")
+    return found
+
+
+def _check_refs(ctx: _Context) -> None:
+    known = {_slug(_base_name(entry.name)) for entry in ctx.report.entries}
+    known |= {_slug(_base_name(past.name)) for past in ctx.history}
+    known.discard("")
+    claimed: set[int] = set()
+    for entry in ctx.report.entries:
+        if entry.kind == "prose":
+            continue
+        relation = _relation_column(entry)
+        refs = []
+        for column, cell in entry.cells.items():
+            refs += _bare_refs(cell, named_only=column == relation, known=known)
+        for ref in entry.evidence_ids:
+            block = ctx.report.evidence.get(ref)
+            if block:
+                refs += _bare_refs(block.text, named_only=False, known=known)
+                claimed.update(range(block.line, block.line + block.text.count("\n") + 1))
+        claimed.add(entry.line)
+        if refs:
+            _add_ref_finding(ctx, entry.line, entry.name, refs)
+    for number, line in enumerate(ctx.report.text.splitlines(), start=1):
+        if number in claimed or "\t" in line:
+            continue
+        refs = _bare_refs(line, named_only=not _in_evidence(ctx.report, number), known=known)
+        if refs:
+            _add_ref_finding(ctx, number, None, refs)
+
+
+def _in_evidence(report: ParsedReport, number: int) -> bool:
+    return any(
+        block.line <= number <= block.line + block.text.count("\n")
+        for block in report.evidence.values()
+    )
+
+
+def _add_ref_finding(ctx: _Context, line: int, entry: str | None, refs: list[str]) -> None:
+    shown = ", ".join(dict.fromkeys(refs[:6])) + (" …" if len(refs) > 6 else "")
+    ctx.add(
+        "bare-cross-repo-ref",
+        Severity.WARNING,
+        ctx.where(line, entry),
+        f"bare PR/issue numbers of another repository: {shown}",
+        entry=entry,
+        conditions="a bare #N on GitHub links to the host repository's issue N",
+        impact="the links point at unrelated host issues and notify their subscribers",
+        fix="write other repositories' references as owner/repo#N",
+    )
+
+
+# -- verification -----------------------------------------------------------------------------
+
+
+def _add_checks(ctx: _Context, checks: list[Check], review: Review) -> None:
+    unchecked: dict[str | None, list[Check]] = {}
+    for check in checks:
+        if check.ok is True:
+            review.verified.append(f"{ctx.label}: {check.statement}")
+        elif check.ok is False:
+            ctx.add(
+                "claim-false",
+                Severity.BLOCKING,
+                ctx.where(check.line, check.entry),
+                check.statement,
+                entry=check.entry,
+                conditions="checked against the sources the verifier could reach",
+                impact="the report states something its own sources contradict",
+                fix=check.fix or "correct the claim or cite the right source",
+            )
+        else:
+            unchecked.setdefault(check.entry, []).append(check)
+    for entry, items in unchecked.items():
+        shown = "; ".join(item.statement for item in items[:4]) + (" …" if len(items) > 4 else "")
+        ctx.add(
+            "claim-unverified",
+            Severity.INFO,
+            ctx.where(items[0].line, entry),
+            f"{len(items)} claim(s) could not be checked: {shown}",
+            entry=entry,
+            conditions="no local checkout, store record or API answer for these sources",
+            impact="these claims rest on the report alone",
+            fix="pass --repo owner/name=PATH, a store with the sources, or reach the API",
+        )
+
+
+# -- the review ---------------------------------------------------------------------------------
+
+
+def _review_one(
+    report: ParsedReport,
+    ctx: _Context,
+    host_repo: str | None,
+    verifier: Verifier | None,
+    review: Review,
+) -> None:
+    if ctx.kind != "charter":
+        _check_header(ctx)
+        head = _header(report)
+        global_author = bool(_GLOBAL_AUTHOR.search(head))
+        report_novelty = bool(_HEADER_NOVELTY.search(head))
+        for entry in report.entries:
+            _check_dimensions(ctx, entry)
+            _check_host_mapping(ctx, entry)
+            _check_family(ctx, entry)
+            _check_already_reported(ctx, entry)
+            _check_version(ctx, entry)
+            _check_numbers(ctx, entry, global_author)
+            _check_novelty(ctx, entry, report_novelty)
+        _check_proposals(ctx)
+    _check_comparisons(ctx)
+    _check_public(ctx)
+    _check_refs(ctx)
+    if verifier is not None:
+        _add_checks(ctx, verify_report(report, verifier, host_repo=host_repo), review)
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:12]
+
+
+def review_report(
+    text: str,
+    *,
+    history: Sequence[Finding] = (),
+    aliases: Mapping[str, str] | None = None,
+    host_repo: str | None = None,
+    verifier: Verifier | None = None,
+    now: datetime | None = None,
+    policy: str = "first-discovered",
+) -> Review:
+    """Review every report in `text`, earlier ones serving as history for later ones.
+
+    Args:
+        history: findings reported before (the store's, or imported from earlier reports).
+        aliases: alias -> project key (the store's aliases).
+        host_repo: owner/name of the host; enables the host-SHA and host PR checks.
+        verifier: where claims are checked (verify.py); None checks rules only.
+        now: when the review was made (shown in the output).
+        policy: first-discovered (report only new projects) or substantive-updates; a
+            report announcing the first-discovered policy switches to it.
+    """
+    aliases = aliases or {}
+    past = list(history)
+    review = Review(reviewed_at=now)
+    reviewed = []
+    for report in split_reports(text):
+        if _POLICY_SWITCH.search(report.text):
+            policy = "first-discovered"
+        earlier = [item for item in past if report.date is None or item.date < report.date]
+        ctx = _Context(report, _report_kind(report), earlier, aliases, policy)
+        _review_one(report, ctx, host_repo, verifier, review)
+        review.findings += ctx.findings
+        label = report.date.isoformat() if report.date else "undated"
+        reviewed.append(f"{label} {report.title[:60]} (sha256 {_digest(report.text)})")
+        review.coverage.append(_coverage_line(ctx, verifier))
+        review.host_sha = report.host_sha or review.host_sha
+        past += build_findings(report, aliases)
+    review.reviewed = "; ".join(reviewed)
+    return review
+
+
+def _coverage_line(ctx: _Context, verifier: Verifier | None) -> str:
+    kind = ctx.kind
+    checked = "rules only (no verifier)" if verifier is None else "rules + claim verification"
+    return (
+        f"{ctx.label} [{kind}]: {len(ctx.report.entries)} entries, "
+        f"{len(ctx.report.evidence)} evidence blocks, {len(ctx.history)} history findings, "
+        f"policy {ctx.policy}; {checked}"
+    )
+
+
+_TEMPLATES = Path(__file__).parent / "render"
+
+
+def render_review(review: Review) -> str:
+    """The review as GitHub Markdown (render/review.md.j2)."""
+    env = Environment(
+        loader=FileSystemLoader(_TEMPLATES),
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        autoescape=False,
+    )
+    counts = {severity.value: 0 for severity in Severity}
+    for item in review.findings:
+        counts[item.severity.value] += 1
+    return env.get_template("review.md.j2").render(review=review, counts=counts)

@@ -8,6 +8,7 @@ feeds) or replaces it (`[profile] mode = "replace"`). Everything here is pure ex
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 import tomllib
@@ -251,17 +252,27 @@ def load_taxonomy(path: Path | None = None, *, extend: bool = True) -> Taxonomy:
         ConfigError: the file is missing, unreadable, not TOML or not a valid profile;
             the message names the file, the line where known, and the fix.
     """
-    bundled_text = resources.files("research_radar").joinpath("data/taxonomy.toml")
-    base = build_taxonomy(bundled_text.read_text(encoding="utf-8"), BUNDLED)
+    base = _bundled()
     if path is None:
         return base
     try:
         text = path.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
-        raise ConfigError("profile file not found; check the path given to --profile", str(path))
+        raise ConfigError(
+            "profile file not found; check the path given to --profile", str(path)
+        ) from None
     except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read the profile ({exc}); save it as UTF-8 TOML", str(path))
+        raise ConfigError(
+            f"cannot read the profile ({exc}); save it as UTF-8 TOML", str(path)
+        ) from exc
     return build_taxonomy(text, str(path), base=base, extend=extend)
+
+
+@functools.cache
+def _bundled() -> Taxonomy:
+    """The bundled profile, built once (a Taxonomy is immutable)."""
+    text = resources.files("research_radar").joinpath("data/taxonomy.toml")
+    return build_taxonomy(text.read_text(encoding="utf-8"), BUNDLED)
 
 
 def build_taxonomy(
@@ -412,7 +423,9 @@ def _build_dimensions(
     return tuple(built.values())
 
 
-def _build_dimension(dim_id: str, raw: dict[str, Any], ctx: _Ctx, old: Dimension | None) -> Dimension:
+def _build_dimension(
+    dim_id: str, raw: dict[str, Any], ctx: _Ctx, old: Dimension | None
+) -> Dimension:
     where = f"[dimensions.{dim_id}]"
     ctx.check_keys(raw, _DIMENSION_KEYS, where, f"dimensions.{dim_id}")
     dim = old or Dimension(dim_id, "", "", ())
@@ -496,7 +509,8 @@ def _build_rules(raw: Mapping[str, Any], ctx: _Ctx, where: str) -> tuple[Rule, .
                 fix = "fix the regex (write it in '...' so backslashes stay)"
                 if kind != "pattern":
                     fix = "remove or lengthen the term"
-                raise ConfigError(f"{where}: bad {kind} {source!r}: {exc}; {fix}", ctx.origin, line)
+                message = f"{where}: bad {kind} {source!r}: {exc}; {fix}"
+                raise ConfigError(message, ctx.origin, line) from None
     return tuple(rules)
 
 

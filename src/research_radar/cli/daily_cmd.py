@@ -29,7 +29,7 @@ from .common import (
 SAMPLE_DB = "radar-sample.db"
 
 
-SAMPLE_DATE = date(2026, 8, 23)
+SAMPLE_DATE = date(2026, 8, 29)
 
 
 def _parse_day(value: str | None, sample: bool) -> date:

@@ -1,9 +1,66 @@
-"""`radar` commands of this area (filled in by its issue)."""
+"""`radar extract`: the claims of one file, with their conditions."""
 
 from __future__ import annotations
 
+from pathlib import Path
+from typing import Annotated
+
 import typer
+from rich.table import Table
+
+from ..assess import format_conditions
+from ..catalog import load_catalog
+from ..errors import ConfigError
+from ..extract import claim_to_json, extract_file
+from .common import JsonOption, console, print_json
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
+    app.command("extract")(extract)
+
+
+def extract(
+    file: Annotated[Path, typer.Argument(help="A README, doc, note or benchmark JSON file.")],
+    where: Annotated[
+        str | None,
+        typer.Option(
+            "--where", help="Reference to cite, e.g. owner/repo@sha:path (default: FILE)."
+        ),
+    ] = None,
+    reporter: Annotated[
+        str, typer.Option("--reporter", help="Who reports the numbers: author, community or us.")
+    ] = "author",
+    catalog: Annotated[
+        Path | None,
+        typer.Option(
+            "--catalog", help="Extra catalogue TOML file or folder that extends the bundled one."
+        ),
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Print the claims of FILE: metrics, conditions (hardware, model, precision, baseline,
+    software, load), kind and line. Author numbers stay author numbers."""
+    if not file.is_file():
+        raise ConfigError("file not found; pass a readable file", path=str(file))
+    claims = extract_file(file, where or str(file), reporter, catalog=load_catalog(catalog))
+    if as_json:
+        print_json([claim_to_json(claim) for claim in claims])
+        return
+    table = Table(title=f"{len(claims)} claims in {file}", show_lines=False)
+    for column in ("line", "kind", "metrics", "conditions", "text"):
+        table.add_column(column, overflow="fold")
+    for claim in claims:
+        metrics = ", ".join(f"{m.value:g}{m.unit}" for m in claim.metrics)
+        table.add_row(
+            str(claim.line or ""),
+            claim.kind.value + ("" if claim.complete else "*"),
+            metrics,
+            format_conditions(claim),
+            claim.text[:160],
+        )
+    console.print(table)
+    if any(not claim.complete for claim in claims):
+        console.print(
+            "* incomplete: lacks hardware, model, precision or baseline; never a headline"
+        )

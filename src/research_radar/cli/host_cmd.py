@@ -77,11 +77,14 @@ def _open_host(
             )
         return
     settings = settings_for(config)
-    root = host or settings.host_path
-    if root is None:
+    checkout = host or settings.host_path
+    if checkout is None:
         raise typer.BadParameter("no host project: pass --host PATH, --sample or set host_path")
     yield load_host_index(
-        root, repo=repo or settings.host_repo, pulls=_read_list(pulls), issues=_read_list(issues)
+        checkout,
+        repo=repo or settings.host_repo,
+        pulls=_read_list(pulls),
+        issues=_read_list(issues),
     )
 
 
@@ -109,7 +112,7 @@ def _print_index(data: dict[str, Any]) -> None:
     say(f"open PRs/issues: {len(data['open'])}", markup=False)
     for item in data["open"]:
         line = f"  #{item['number']} {item['kind']} [{item['state']}] {item['title']}"
-        say(line, markup=False, highlight=False)
+        say(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def index_command(
@@ -148,13 +151,14 @@ def map_command(
     finding = Finding(project_key="query:cli", name=title, date=date.today(), mechanism=text)
     with _open_host(host, repo, pulls, issues, sample, config) as index:
         points, relation = map_finding(index, finding, k=k)
-        head = {"name": index.name, "repo": index.repo, "head_sha": index.head_sha}
+        name, sha = index.name, index.head_sha
+        head = {"name": name, "repo": index.repo, "head_sha": sha}
     if as_json:
         print_json(
             {"host": head, "relation": relation, "touch_points": [p.model_dump() for p in points]}
         )
         return
-    console.print(f"host {head['name']} @ {head['head_sha'][:12]}", markup=False)
+    console.print(f"host {name} @ {sha[:12]}", markup=False)
     console.print(f"relation: {relation}", markup=False)
     for rank, point in enumerate(points, 1):
         state = f" [{point.state}]" if point.state else ""

@@ -39,7 +39,7 @@ _DATE_IN_REPORT = re.compile(r"(?:research-radar:report |^#{1,6}\s*)(20\d\d-\d\d
 
 DateOption = Annotated[
     str | None,
-    typer.Option("--date", help="Report date YYYY-MM-DD. [default: today in Beijing]"),
+    typer.Option("--date", help="Report date YYYY-MM-DD. (default: today in Beijing)"),
 ]
 
 
@@ -110,11 +110,13 @@ def _check_gate(markdown: str, private: set[str]) -> None:
 def publish(
     file: Annotated[
         Path | None,
-        typer.Argument(help="A report Markdown file. [default: the stored report of --date]"),
+        typer.Argument(help="A report Markdown file. (default: the stored report of --date)"),
     ] = None,
     issue: Annotated[
         str | None,
-        typer.Option("--issue", help="OWNER/REPO#N of the index issue. [default: index_issue]"),
+        typer.Option(
+            "--issue", help="OWNER/REPO#N of the index issue. (default: index_issue in radar.toml)"
+        ),
     ] = None,
     day: DateOption = None,
     yes: Annotated[bool, typer.Option("--yes", help="Really post (dry run otherwise).")] = False,
@@ -189,7 +191,9 @@ def export(
     ] = Path("exports"),
     day: Annotated[
         str | None,
-        typer.Option("--date", help="Only the findings of this day (YYYY-MM-DD). [default: all]"),
+        typer.Option(
+            "--date", help="Only the findings of this day (YYYY-MM-DD). (default: all days)"
+        ),
     ] = None,
     html: Annotated[
         bool, typer.Option("--html", help="Also write that day's stored report as HTML.")

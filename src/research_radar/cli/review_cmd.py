@@ -1,9 +1,139 @@
-"""`radar` commands of this area (filled in by its issue)."""
+"""`radar review`: lint and verify any house-style report."""
 
 from __future__ import annotations
 
+import json
+import sys
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Annotated
+
 import typer
+
+from ..config import DEFAULT_DB, Settings
+from ..errors import RadarError
+from ..review import Review, render_review, review_report
+from ..store import Store
+from ..verify import ChainVerifier, GitHubVerifier, GitVerifier, StoreVerifier, Verifier
+from .common import ConfigOption, DbOption, JsonOption, open_store_for, print_json, settings_for
+
+__all__ = ["register"]
+
+RepoOption = Annotated[
+    list[str] | None,
+    typer.Option(
+        "--repo",
+        help="A local git checkout to verify against, as owner/name=PATH (repeatable).",
+        show_default=False,
+    ),
+]
+
+
+def _repo_paths(values: list[str]) -> dict[str, Path]:
+    paths = {}
+    for value in values:
+        repo, sep, path = value.partition("=")
+        if not sep or "/" not in repo or not path:
+            raise typer.BadParameter(f"{value!r}: write it as owner/name=PATH", param_hint="--repo")
+        paths[repo.strip()] = Path(path).expanduser()
+    return paths
+
+
+def _verifier(
+    settings: Settings, store: Store | None, paths: dict[str, Path], offline: bool
+) -> Verifier | None:
+    from ..publish import build_github_client
+
+    verifiers: list[Verifier] = []
+    if paths:
+        verifiers.append(GitVerifier(paths))
+    if store is not None:
+        verifiers.append(StoreVerifier(store))
+    if not offline:
+        client = build_github_client(settings.github_api_url, settings.github_token, timeout=10)
+        verifiers.append(GitHubVerifier(client))
+    return ChainVerifier(verifiers) if verifiers else None
+
+
+def _post(settings: Settings, target: str, markdown: str, review: Review) -> str:
+    """Post the review as a new comment through the publisher (public-only gate included)."""
+    from ..publish import build_github_client, publish_report
+
+    day = date.today()
+    for item in review.reviewed.split("; "):
+        try:
+            day = date.fromisoformat(item[:10])
+        except ValueError:
+            continue
+    with build_github_client(settings.github_api_url, settings.github_token) as client:
+        result = publish_report(
+            client,
+            target=target,
+            markdown=markdown,
+            report_date=day,
+            dry_run=False,
+            allow_new_version=True,
+        )
+    urls = [part.url for part in result.parts if part.url]
+    return ", ".join(urls) or target
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
+
+    @app.command("review")
+    def review(
+        file: Annotated[
+            Path, typer.Argument(help="The report: Markdown or the tab-separated export.")
+        ],
+        db: DbOption = None,
+        repo: RepoOption = None,
+        host_repo: Annotated[
+            str | None, typer.Option("--host-repo", help="owner/name of the host project.")
+        ] = None,
+        json_output: JsonOption = False,
+        out: Annotated[
+            Path | None, typer.Option("--out", help="Also write the review to this file.")
+        ] = None,
+        post: Annotated[
+            str | None,
+            typer.Option("--post", help="Post the review as a new comment on OWNER/REPO#N."),
+        ] = None,
+        offline: Annotated[
+            bool, typer.Option("--offline", help="Do not ask the GitHub API; local sources only.")
+        ] = False,
+        config: ConfigOption = None,
+    ) -> None:
+        """Review a report: house rules plus claim verification. Exit 1 on a blocking finding.
+
+        A file with several dated reports is reviewed report by report; the history and
+        aliases of --db (when given) count as reported before.
+        """
+        paths = _repo_paths(repo or [])
+        if not file.is_file():
+            raise RadarError(f"report file not found: {file}; check the path")
+        text = file.read_text(encoding="utf-8", errors="replace")
+        settings = settings_for(config, db, token=not offline)
+        store = open_store_for(settings) if db or settings.db != DEFAULT_DB else None
+        result = review_report(
+            text,
+            history=store.load_findings() if store else (),
+            aliases=store.load_aliases() if store else None,
+            host_repo=host_repo or settings.host_repo,
+            verifier=_verifier(settings, store, paths, offline),
+            now=datetime.now(UTC),
+            policy=settings.policy,
+        )
+        markdown = render_review(result)
+        if json_output:
+            print_json(result.to_json())
+        else:
+            sys.stdout.write(markdown)
+        if out is not None:
+            data = json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n"
+            out.write_text(data if json_output else markdown, encoding="utf-8")
+        if post:
+            where = _post(settings, post, markdown, result)
+            typer.echo(f"posted the review to {where}", err=True)
+        if result.blocking:
+            raise typer.Exit(1)

@@ -55,7 +55,7 @@ CLASSIFY_HELP = """Tag items on every taxonomy dimension and print one JSON line
 
 Input: JSON lines, one object per line, with "title" and optional "summary" and "text" (id, key and url are passed through), read from FILE, or from standard input when FILE is - or left out. Example:
 
-  echo '{"title": "EAGLE-3 speculative decoding engine for Qwen3"}' | radar classify
+  echo '{"title": "EAGLE-3 speculative decoding for Qwen3"}' | radar classify
 
 Each output line holds the value ids per dimension ("tags"), the words that matched ("terms"), a "confidence" per value, the RSI "target" (engine or harness) and the maturity "flags". A malformed line is reported on stderr with its line number; the other lines are still classified, and the exit code is then 1.
 """  # noqa: E501
@@ -125,7 +125,8 @@ def _dimension_table(dim: Dimension) -> Table:
     default = f", default {dim.default}" if dim.default else ""
     title = f"{dim.id} · {dim.label_zh} · {dim.label_en} ({kind}{default}{extra})"
     table = Table(title=title, title_justify="left", show_lines=False)
-    for column in ("id", "中文", "English", "sample terms"):
+    table.add_column("id", no_wrap=True)
+    for column in ("中文", "English", "sample terms"):
         table.add_column(column, overflow="fold")
     for value in dim.values:
         samples = (value.terms("term")[:3] + value.terms("term_zh")[:3])[:_SAMPLES]
@@ -150,7 +151,9 @@ def _read_lines(file: str) -> Iterator[tuple[int, dict[str, Any] | str]]:
             if line.strip():
                 yield number, _parse_item(line)
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"not UTF-8 text ({exc.reason}); save it as UTF-8", file, number + 1)
+        raise ConfigError(
+            f"not UTF-8 text ({exc.reason}); save it as UTF-8", file, number + 1
+        ) from None
     finally:
         if stream is not sys.stdin:
             stream.close()

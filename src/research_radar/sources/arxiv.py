@@ -6,6 +6,7 @@ between requests of one run (0 for the replay server).
 
 from __future__ import annotations
 
+import calendar
 import re
 import threading
 import time
@@ -71,20 +72,33 @@ def build_query(terms: str, since: datetime | None, until: datetime | None) -> s
     return f"({terms}) AND submittedDate:[{low} TO {high}]"
 
 
-def fetch_query(api: ArxivApi, search_query: str, *, start: int = 0, max_results: int = 100) -> RawResponse:
+def fetch_query(
+    api: ArxivApi, search_query: str, *, start: int = 0, max_results: int = 100
+) -> RawResponse:
     """One page of an API query, newest submissions first."""
     api.throttle()
     parts = urlsplit(api.url)
     base = f"{parts.scheme}://{parts.netloc}"
     params = {
-        "search_query": search_query, "start": start, "max_results": max_results,
-        "sortBy": "submittedDate", "sortOrder": "descending",
+        "search_query": search_query,
+        "start": start,
+        "max_results": max_results,
+        "sortBy": "submittedDate",
+        "sortOrder": "descending",
     }
-    return fetch(api.client, base, parts.path, source=SOURCE, params=params, policy=api.policy, cache=api.cache)
+    return fetch(
+        api.client,
+        base,
+        parts.path,
+        source=SOURCE,
+        params=params,
+        policy=api.policy,
+        cache=api.cache,
+    )
 
 
 def _when(struct: Any) -> datetime | None:
-    return datetime(*struct[:6], tzinfo=UTC) if struct else None
+    return datetime.fromtimestamp(calendar.timegm(struct), UTC) if struct else None
 
 
 def _entry(entry: Any) -> tuple[Source, Snapshot]:
@@ -92,28 +106,43 @@ def _entry(entry: Any) -> tuple[Source, Snapshot]:
     abstract = " ".join(str(entry.get("summary", "")).split())
     comment = " ".join(str(entry.get("arxiv_comment", "")).split())
     journal = str(entry.get("arxiv_journal_ref", ""))
-    links = list(dict.fromkeys(u.rstrip(".,;") for u in _URL.findall(f"{abstract} {comment} {journal}")))
+    links = list(
+        dict.fromkeys(u.rstrip(".,;") for u in _URL.findall(f"{abstract} {comment} {journal}"))
+    )
     published, updated = _when(entry.get("published_parsed")), _when(entry.get("updated_parsed"))
     source = Source(
-        key=f"arxiv:{arxiv_id}", kind=SourceKind.PAPER, url=f"https://arxiv.org/abs/{arxiv_id}",
-        title=" ".join(str(entry.get("title", "")).split()), summary=abstract,
-        text=abstract + (f"\n\nComments: {comment}" if comment else "") + (f"\n\nJournal-ref: {journal}" if journal else ""),
-        created_at=published, updated_at=updated,
+        key=f"arxiv:{arxiv_id}",
+        kind=SourceKind.PAPER,
+        url=f"https://arxiv.org/abs/{arxiv_id}",
+        title=" ".join(str(entry.get("title", "")).split()),
+        summary=abstract,
+        text=abstract
+        + (f"\n\nComments: {comment}" if comment else "")
+        + (f"\n\nJournal-ref: {journal}" if journal else ""),
+        created_at=published,
+        updated_at=updated,
         meta={
-            "arxiv_id": arxiv_id, "version": version, "versions": int(version[1:]),
+            "arxiv_id": arxiv_id,
+            "version": version,
+            "versions": int(version[1:]),
             "v1_date": published.isoformat() if published else None,
             "latest_date": updated.isoformat() if updated else None,
-            "comment": comment, "journal_ref": journal,
+            "comment": comment,
+            "journal_ref": journal,
             "doi": entry.get("arxiv_doi"),
             "primary_category": (entry.get("arxiv_primary_category") or {}).get("term"),
             "categories": [t.get("term") for t in entry.get("tags", [])],
             "authors": [a.get("name") for a in entry.get("authors", [])],
-            "links": links, "code_links": [u for u in links if "github.com/" in u],
+            "links": links,
+            "code_links": [u for u in links if "github.com/" in u],
         },
     )
     snapshot = Snapshot(
-        source_key=source.key, version=version, version_date=updated or published,
-        url=f"https://arxiv.org/abs/{arxiv_id}{version}", meta={"v1_date": source.meta["v1_date"]},
+        source_key=source.key,
+        version=version,
+        version_date=updated or published,
+        url=f"https://arxiv.org/abs/{arxiv_id}{version}",
+        meta={"v1_date": source.meta["v1_date"]},
     )
     return source, snapshot
 

@@ -6,6 +6,7 @@ snapshot (an update) while an unchanged one is recognised as seen.
 
 from __future__ import annotations
 
+import calendar
 import hashlib
 import re
 from datetime import UTC, datetime
@@ -31,44 +32,73 @@ def post_key(url: str) -> str:
     parts = urlsplit(url.strip())
     query = [(k, v) for k, v in parse_qsl(parts.query) if not k.startswith("utm_")]
     path = parts.path.rstrip("/") or "/"
-    return "url:" + urlunsplit(("https", parts.netloc.lower().removeprefix("www."), path, urlencode(query), ""))
+    return "url:" + urlunsplit(
+        ("https", parts.netloc.lower().removeprefix("www."), path, urlencode(query), "")
+    )
 
 
 def fetch_feed(
-    client: httpx.Client, url: str, *, policy: RetryPolicy | None = None, cache: ResponseCache | None = None
+    client: httpx.Client,
+    url: str,
+    *,
+    policy: RetryPolicy | None = None,
+    cache: ResponseCache | None = None,
 ) -> RawResponse:
     parts = urlsplit(url)
     base = f"{parts.scheme}://{parts.netloc}"
     path = parts.path + (f"?{parts.query}" if parts.query else "")
-    return fetch(client, base, path, source=SOURCE, policy=policy, cache=cache, key=url,
-                 headers={"Accept": "application/atom+xml, application/rss+xml, application/xml;q=0.9"})
+    return fetch(
+        client,
+        base,
+        path,
+        source=SOURCE,
+        policy=policy,
+        cache=cache,
+        key=url,
+        headers={"Accept": "application/atom+xml, application/rss+xml, application/xml;q=0.9"},
+    )
 
 
 def _when(struct: Any) -> datetime | None:
-    return datetime(*struct[:6], tzinfo=UTC) if struct else None
+    return datetime.fromtimestamp(calendar.timegm(struct), UTC) if struct else None
 
 
 def _post(entry: Any, feed_title: str, feed_url: str) -> tuple[Source, Snapshot]:
     link = str(entry.get("link") or entry.get("id") or "")
-    html = " ".join(c.get("value", "") for c in entry.get("content", [])) or str(entry.get("summary", ""))
+    html = " ".join(c.get("value", "") for c in entry.get("content", [])) or str(
+        entry.get("summary", "")
+    )
     text = " ".join(_TAGS.sub(" ", html).split())
     title = " ".join(str(entry.get("title", "")).split())
     digest = hashlib.sha256(f"{title}\n{text}".encode()).hexdigest()
     published = _when(entry.get("published_parsed")) or _when(entry.get("updated_parsed"))
     updated = _when(entry.get("updated_parsed")) or published
     source = Source(
-        key=post_key(link), kind=SourceKind.BLOG, url=link, title=title,
-        summary=" ".join(_TAGS.sub(" ", str(entry.get("summary", ""))).split()), text=text,
-        created_at=published, updated_at=updated,
+        key=post_key(link),
+        kind=SourceKind.BLOG,
+        url=link,
+        title=title,
+        summary=" ".join(_TAGS.sub(" ", str(entry.get("summary", ""))).split()),
+        text=text,
+        created_at=published,
+        updated_at=updated,
         meta={
-            "feed": feed_title, "feed_url": feed_url, "author": entry.get("author"),
+            "feed": feed_title,
+            "feed_url": feed_url,
+            "author": entry.get("author"),
             "published": published.isoformat() if published else None,
             "updated": updated.isoformat() if updated else None,
             "links": list(dict.fromkeys(u.rstrip(".,;") for u in _URL.findall(text))),
             "content_hash": digest,
         },
     )
-    snapshot = Snapshot(source_key=source.key, version=digest[:16], version_date=updated, url=link, content_hash=digest)
+    snapshot = Snapshot(
+        source_key=source.key,
+        version=digest[:16],
+        version_date=updated,
+        url=link,
+        content_hash=digest,
+    )
     return source, snapshot
 
 
@@ -78,4 +108,8 @@ def parse_feed(raw: RawResponse, feed_url: str) -> list[tuple[Source, Snapshot]]
     if feed.get("bozo") and not feed.entries:
         raise SourceError(f"not a readable feed ({feed.get('bozo_exception')})", SOURCE, feed_url)
     title = str(feed.feed.get("title", feed_url))
-    return [_post(entry, title, feed_url) for entry in feed.entries if entry.get("link") or entry.get("id")]
+    return [
+        _post(entry, title, feed_url)
+        for entry in feed.entries
+        if entry.get("link") or entry.get("id")
+    ]

@@ -80,7 +80,9 @@ class GitHubApi:
     """Answer from `cache` without a request when it holds the response (nothing changed)."""
     stats: RequestStats = field(default_factory=lambda: RequestStats())
 
-    def get(self, path: str, params: dict[str, Any] | None = None, accept: str = _JSON) -> RawResponse:
+    def get(
+        self, path: str, params: dict[str, Any] | None = None, accept: str = _JSON
+    ) -> RawResponse:
         if self.offline and self.cache is not None:
             kept = self.cache.lookup(request_key(path, params))
             if kept is not None:
@@ -90,15 +92,27 @@ class GitHubApi:
         if self.token:
             headers["Authorization"] = f"Bearer {self.token}"
         raw = fetch(
-            self.client, self.base_url, path, source=SOURCE, params=params, headers=headers,
-            policy=self.policy, cache=self.cache,
+            self.client,
+            self.base_url,
+            path,
+            source=SOURCE,
+            params=params,
+            headers=headers,
+            policy=self.policy,
+            cache=self.cache,
         )
         self.stats.add(requests=1, not_modified=int(raw.from_cache))
         if raw.redirected_from:
             prefix = urlsplit(self.base_url).path.rstrip("/")
             raw = RawResponse(
-                raw.request_key, raw.status, raw.body, raw.etag, raw.headers,
-                raw.redirected_from.removeprefix(prefix), raw.final_url, raw.from_cache,
+                raw.request_key,
+                raw.status,
+                raw.body,
+                raw.etag,
+                raw.headers,
+                raw.redirected_from.removeprefix(prefix),
+                raw.final_url,
+                raw.from_cache,
             )
         return raw
 
@@ -111,7 +125,9 @@ def repo_key(full_name: str) -> str:
 # -- fetch ----------------------------------------------------------------------------
 
 
-def fetch_pages(api: GitHubApi, path: str, params: dict[str, Any], max_pages: int = 10) -> list[RawResponse]:
+def fetch_pages(
+    api: GitHubApi, path: str, params: dict[str, Any], max_pages: int = 10
+) -> list[RawResponse]:
     """Follow `Link: rel="next"` up to `max_pages` pages."""
     pages = [api.get(path, params)]
     base_path = urlsplit(api.base_url).path.rstrip("/")
@@ -124,7 +140,9 @@ def fetch_pages(api: GitHubApi, path: str, params: dict[str, Any], max_pages: in
     return pages
 
 
-def fetch_search(api: GitHubApi, query: str, *, per_page: int = 50, max_pages: int = 2) -> list[RawResponse]:
+def fetch_search(
+    api: GitHubApi, query: str, *, per_page: int = 50, max_pages: int = 2
+) -> list[RawResponse]:
     """Repository search (sorted by last push, newest first)."""
     params = {"q": query, "sort": "updated", "order": "desc", "per_page": per_page}
     return fetch_pages(api, "/search/repositories", params, max_pages)
@@ -172,13 +190,19 @@ def fetch_releases(api: GitHubApi, full_name: str, per_page: int = 10) -> RawRes
     return api.get(f"/repos/{full_name}/releases", {"per_page": per_page})
 
 
-def fetch_pulls(api: GitHubApi, full_name: str, state: str = "all", max_pages: int = 5) -> list[RawResponse]:
+def fetch_pulls(
+    api: GitHubApi, full_name: str, state: str = "all", max_pages: int = 5
+) -> list[RawResponse]:
     params = {"state": state, "per_page": 100, "sort": "updated", "direction": "desc"}
     return fetch_pages(api, f"/repos/{full_name}/pulls", params, max_pages)
 
 
 def fetch_issues(
-    api: GitHubApi, full_name: str, state: str = "all", since: datetime | None = None, max_pages: int = 5
+    api: GitHubApi,
+    full_name: str,
+    state: str = "all",
+    since: datetime | None = None,
+    max_pages: int = 5,
 ) -> list[RawResponse]:
     params: dict[str, Any] = {"state": state, "per_page": 100}
     if since is not None:
@@ -188,7 +212,9 @@ def fetch_issues(
 
 def fetch_file(api: GitHubApi, full_name: str, path: str, ref: str) -> RawResponse:
     """A file's raw bytes at a pinned ref (commit SHA, tag or branch)."""
-    return api.get(f"/repos/{full_name}/contents/{path}", {"ref": ref}, accept="application/vnd.github.raw")
+    return api.get(
+        f"/repos/{full_name}/contents/{path}", {"ref": ref}, accept="application/vnd.github.raw"
+    )
 
 
 # -- parse (pure) ---------------------------------------------------------------------
@@ -199,7 +225,11 @@ def parse_json(raw: RawResponse) -> Any:
     try:
         return json.loads(raw.body)
     except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise SourceError(f"malformed JSON ({exc.msg if isinstance(exc, json.JSONDecodeError) else exc})", SOURCE, raw.request_key) from exc
+        raise SourceError(
+            f"malformed JSON ({exc.msg if isinstance(exc, json.JSONDecodeError) else exc})",
+            SOURCE,
+            raw.request_key,
+        ) from exc
 
 
 def parse_search(raw: RawResponse) -> list[dict[str, Any]]:
@@ -234,7 +264,9 @@ def parse_commits(pages: list[RawResponse]) -> list[dict[str, Any]]:
                     "sha": item["sha"],
                     "date": commit.get("committer", {}).get("date"),
                     "author": commit.get("author", {}).get("name"),
-                    "message": str(commit.get("message", "")).splitlines()[0] if commit.get("message") else "",
+                    "message": str(commit.get("message", "")).splitlines()[0]
+                    if commit.get("message")
+                    else "",
                 }
             )
     return result
@@ -252,7 +284,9 @@ def _links(*texts: str) -> list[str]:
     return list(found)
 
 
-def _repo_meta(repo: dict[str, Any], head: dict[str, Any] | None, renamed_from: list[str]) -> dict[str, Any]:
+def _repo_meta(
+    repo: dict[str, Any], head: dict[str, Any] | None, renamed_from: list[str]
+) -> dict[str, Any]:
     parent = repo.get("parent") or {}
     root = repo.get("source") or {}
     license_info = repo.get("license") or {}
@@ -299,17 +333,30 @@ def parse_repo(
     ]
     meta["links"] = _links(repo.get("description") or "", repo.get("homepage") or "", readme)
     source = Source(
-        key=repo_key(repo["full_name"]), kind=SourceKind.REPO, url=repo.get("html_url") or f"https://github.com/{repo['full_name']}",
-        title=repo["full_name"], summary=repo.get("description") or "", text=readme,
-        created_at=_when(repo.get("created_at")), updated_at=_when(repo.get("pushed_at")), meta=meta,
+        key=repo_key(repo["full_name"]),
+        kind=SourceKind.REPO,
+        url=repo.get("html_url") or f"https://github.com/{repo['full_name']}",
+        title=repo["full_name"],
+        summary=repo.get("description") or "",
+        text=readme,
+        created_at=_when(repo.get("created_at")),
+        updated_at=_when(repo.get("pushed_at")),
+        meta=meta,
     )
     if head is None:
         return source, None
     snapshot = Snapshot(
-        source_key=source.key, version=head["sha"], version_date=_when(head["date"]),
-        tag=tag_names.get(head["sha"]), url=f"{source.url}/tree/{head['sha']}",
+        source_key=source.key,
+        version=head["sha"],
+        version_date=_when(head["date"]),
+        tag=tag_names.get(head["sha"]),
+        url=f"{source.url}/tree/{head['sha']}",
         content_hash=hashlib.sha256(readme.encode("utf-8")).hexdigest(),
-        meta={"default_branch": repo.get("default_branch"), "commits": commits[:10], "releases": meta["releases"][:3]},
+        meta={
+            "default_branch": repo.get("default_branch"),
+            "commits": commits[:10],
+            "releases": meta["releases"][:3],
+        },
     )
     return source, snapshot
 
@@ -325,14 +372,21 @@ def _state(item: dict[str, Any]) -> str:
 def _item_source(item: dict[str, Any], full_name: str, kind: SourceKind) -> Source:
     number = item["number"]
     return Source(
-        key=f"{repo_key(full_name)}#{number}", kind=kind,
+        key=f"{repo_key(full_name)}#{number}",
+        kind=kind,
         url=item.get("html_url") or f"https://github.com/{full_name}/issues/{number}",
-        title=str(item.get("title", "")), text=str(item.get("body") or ""),
-        created_at=_when(item.get("created_at")), updated_at=_when(item.get("updated_at")),
+        title=str(item.get("title", "")),
+        text=str(item.get("body") or ""),
+        created_at=_when(item.get("created_at")),
+        updated_at=_when(item.get("updated_at")),
         meta={
-            "repo": full_name, "number": number, "state": _state(item), "draft": bool(item.get("draft")),
+            "repo": full_name,
+            "number": number,
+            "state": _state(item),
+            "draft": bool(item.get("draft")),
             "merged_at": item.get("merged_at") or (item.get("pull_request") or {}).get("merged_at"),
-            "closed_at": item.get("closed_at"), "labels": [str(x.get("name")) for x in item.get("labels") or []],
+            "closed_at": item.get("closed_at"),
+            "labels": [str(x.get("name")) for x in item.get("labels") or []],
             "author": (item.get("user") or {}).get("login"),
         },
     )
@@ -340,7 +394,11 @@ def _item_source(item: dict[str, Any], full_name: str, kind: SourceKind) -> Sour
 
 def parse_pulls(pages: list[RawResponse], full_name: str) -> list[Source]:
     """Pull requests with state open / draft / merged / closed. Key `gh:owner/name#N`."""
-    return [_item_source(item, full_name, SourceKind.PULL) for page in pages for item in parse_json(page)]
+    return [
+        _item_source(item, full_name, SourceKind.PULL)
+        for page in pages
+        for item in parse_json(page)
+    ]
 
 
 def parse_issues(pages: list[RawResponse], full_name: str) -> list[Source]:

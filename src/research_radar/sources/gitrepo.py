@@ -16,7 +16,16 @@ from pathlib import Path
 from ..errors import SourceError
 from ..models import Snapshot, Source, SourceKind
 
-__all__ = ["Commit", "clone", "commits_since", "head", "parse_checkout", "read_file", "remote_url", "repo_key_for"]
+__all__ = [
+    "Commit",
+    "clone",
+    "commits_since",
+    "head",
+    "parse_checkout",
+    "read_file",
+    "remote_url",
+    "repo_key_for",
+]
 
 SOURCE = "git"
 _GITHUB = re.compile(r"github\.com[/:]([^/\s]+)/([^/\s]+?)(?:\.git)?/?$")
@@ -33,12 +42,18 @@ class Commit:
 def _git(repo: Path, *args: str, timeout: float = 120) -> str:
     try:
         done = subprocess.run(
-            ["git", "-C", str(repo), *args], capture_output=True, text=True, timeout=timeout, check=False
+            ["git", "-C", str(repo), *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            check=False,
         )
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise SourceError(f"git {args[0]} failed: {exc}", SOURCE, str(repo)) from exc
     if done.returncode != 0:
-        raise SourceError(f"git {args[0]} failed: {done.stderr.strip() or done.returncode}", SOURCE, str(repo))
+        raise SourceError(
+            f"git {args[0]} failed: {done.stderr.strip() or done.returncode}", SOURCE, str(repo)
+        )
     return done.stdout
 
 
@@ -62,7 +77,9 @@ def head(repo: Path, ref: str = "HEAD") -> Commit:
     return Commit(sha, datetime.fromisoformat(date), message)
 
 
-def commits_since(repo: Path, since: datetime | None = None, ref: str = "HEAD", limit: int = 500) -> list[Commit]:
+def commits_since(
+    repo: Path, since: datetime | None = None, ref: str = "HEAD", limit: int = 500
+) -> list[Commit]:
     """Commits reachable from `ref` with a committer date at or after `since`, newest first."""
     args = ["log", f"--max-count={limit}", "--format=%H%x1f%cI%x1f%s%x1e", ref]
     if since is not None:
@@ -110,12 +127,30 @@ def parse_checkout(repo: Path, since: datetime | None = None) -> tuple[Source, S
     readme = _readme(repo, top.sha)
     url = remote or repo.resolve().as_uri()
     source = Source(
-        key=key, kind=SourceKind.REPO, url=url, title=key.split(":", 1)[1], text=readme, updated_at=top.date,
-        meta={"path": str(repo), "remote": remote, "head_sha": top.sha, "head_date": top.date.isoformat(),
-              "commits_since": len(commits)},
+        key=key,
+        kind=SourceKind.REPO,
+        url=url,
+        title=key.split(":", 1)[1],
+        text=readme,
+        updated_at=top.date,
+        meta={
+            "path": str(repo),
+            "remote": remote,
+            "head_sha": top.sha,
+            "head_date": top.date.isoformat(),
+            "commits_since": len(commits),
+        },
     )
     snapshot = Snapshot(
-        source_key=key, version=top.sha, version_date=top.date, url=url,
-        meta={"commits": [{"sha": c.sha, "date": c.date.isoformat(), "message": c.message} for c in commits[:10]]},
+        source_key=key,
+        version=top.sha,
+        version_date=top.date,
+        url=url,
+        meta={
+            "commits": [
+                {"sha": c.sha, "date": c.date.isoformat(), "message": c.message}
+                for c in commits[:10]
+            ]
+        },
     )
     return source, snapshot

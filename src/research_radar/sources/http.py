@@ -97,7 +97,9 @@ def _rate_limit_wait(response: httpx.Response, policy: RetryPolicy) -> float | N
     """Seconds to wait when the response is a rate limit, else None."""
     if response.status_code not in (403, 429):
         return None
-    if response.headers.get("X-RateLimit-Remaining") == "0" and response.headers.get("X-RateLimit-Reset"):
+    if response.headers.get("X-RateLimit-Remaining") == "0" and response.headers.get(
+        "X-RateLimit-Reset"
+    ):
         return max(1.0, float(response.headers["X-RateLimit-Reset"]) - policy.clock() + 1)
     if response.headers.get("Retry-After"):
         return float(response.headers["Retry-After"])
@@ -113,8 +115,13 @@ def _raw(key: str, response: httpx.Response, cached: RawResponse | None) -> RawR
             key, 304, cached.body, cached.etag, cached.headers, redirected, str(response.url), True
         )
     return RawResponse(
-        key, response.status_code, response.content, response.headers.get("ETag"), headers,
-        redirected, str(response.url),
+        key,
+        response.status_code,
+        response.content,
+        response.headers.get("ETag"),
+        headers,
+        redirected,
+        str(response.url),
     )
 
 
@@ -146,7 +153,9 @@ def fetch(
     attempt, waits, last = 0, 0, ""
     while True:
         try:
-            response = client.get(url, params=clean, headers=send, timeout=policy.timeout, follow_redirects=True)
+            response = client.get(
+                url, params=clean, headers=send, timeout=policy.timeout, follow_redirects=True
+            )
         except (httpx.TimeoutException, httpx.TransportError) as exc:
             last = f"{exc.__class__.__name__}: {exc}" if str(exc) else exc.__class__.__name__
         else:
@@ -160,8 +169,20 @@ def fetch(
             last = f"HTTP {response.status_code}"
         attempt += 1
         if attempt > policy.retries:
-            raise SourceError(f"gave up after {attempt} attempts ({last}); try again later", source, key, retry=True)
-        log.info("%s: %s on %s, retry %d in %.1fs", source, last, key, attempt, policy.backoff * 2 ** (attempt - 1))
+            raise SourceError(
+                f"gave up after {attempt} attempts ({last}); try again later",
+                source,
+                key,
+                retry=True,
+            )
+        log.info(
+            "%s: %s on %s, retry %d in %.1fs",
+            source,
+            last,
+            key,
+            attempt,
+            policy.backoff * 2 ** (attempt - 1),
+        )
         policy.sleep(policy.backoff * 2 ** (attempt - 1))
 
 
@@ -175,12 +196,16 @@ def _judge(
     if status == 401:
         raise SourceError(
             "bad credentials (401): the GitHub token was refused; check GITHUB_TOKEN or run `gh auth login`",
-            source, key, status,
+            source,
+            key,
+            status,
         )
     wait = _rate_limit_wait(response, policy)
     if wait is not None:
         if wait > policy.max_wait or waits >= 5:
-            raise SourceError(f"rate limited for {wait:.0f}s; run again later", source, key, status, retry=True)
+            raise SourceError(
+                f"rate limited for {wait:.0f}s; run again later", source, key, status, retry=True
+            )
         return wait
     if status >= 500:
         return 0.0

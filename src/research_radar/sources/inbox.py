@@ -237,8 +237,19 @@ _TERM_PATTERNS = {
 }
 
 
+_NEGATED = re.compile(
+    r"(?:与|和|跟)[^，。；,;\n]{1,30}?无关|非\s*[A-Za-z][\w\-]*(?:\s*主轴)?|非[一-鿿]{1,8}主轴"
+    r"|(?:not|un)related to [\w\- ]{1,30}",
+    re.IGNORECASE,
+)
+
+
 def match_topics(text: str) -> dict[str, list[str]]:
-    """Topic -> matched terms, only for topics with at least one match."""
+    """Topic -> matched terms, only for topics with at least one match.
+
+    Terms inside a negation ("与 inference 无关", "非 inference 主轴") do not count.
+    """
+    text = _NEGATED.sub(" ", text)
     found: dict[str, list[str]] = {}
     for topic, patterns in _TERM_PATTERNS.items():
         hits = [term for term, pattern in patterns if pattern.search(text)]
@@ -330,6 +341,7 @@ def _plain(text: str) -> str:
 def _title_of(text: str) -> str:
     plain = _plain(_BULLET.sub(r"\1", text.splitlines()[0] if text else ""))
     plain = _ARXIV.sub("", _URL.sub("", plain))
+    plain = re.sub(r"[(（][^()（）]*[)）]", "", plain)
     plain = re.sub(r"^[#\s]*(?:§?[\dA-Za-z]{1,3}[.)、]\s+)?", "", plain)
     plain = re.sub(r"\s+([：:，,])", r"\1", re.sub(r"[(（]\s*[)）]", "", plain)).strip(" :：-—")
     clause = re.split(r"[。；;，,]|\.\s", plain, maxsplit=1)[0].strip(" :：-—")
@@ -340,7 +352,12 @@ def _name_of(text: str, title: str) -> str:
     bold = _BOLD_LEAD.match(_BULLET.sub(r"\1", text.splitlines()[0] if text else ""))
     if bold and len(bold.group(1)) <= 40 and not _LABEL.match(bold.group(0) + ":"):
         return _plain(bold.group(1))
-    first = re.split(r"[\s:：—–(（,，/]", title, maxsplit=1)[0].strip()
+    lead = re.split(r"\s*[:：—–(（,，/]\s*|\s+-\s+", title, maxsplit=1)[0].strip()
+    words = lead.split()
+    capitalised = all(any(c.isupper() or c.isdigit() for c in word) for word in words)
+    if 1 < len(words) <= 3 and len(lead) <= 40 and words[0][0].isalpha() and capitalised:
+        return lead  # a multi-word proper name: Darwin Gödel Machine, vLLM V1
+    first = words[0] if words else ""
     proper = re.fullmatch(r"[A-Za-z][\w.+\-]{2,}", first) and any(c.isupper() for c in first)
     return first if proper and first.lower() not in _GENERIC else ""
 
@@ -411,6 +428,8 @@ def _section_items(heading: str, line: int, lines: list[str]) -> list[NoteItem]:
     entries = [index for index, (_, text) in enumerate(blocks) if index and _is_entry(text)]
     head_named = bool(_identifiers(head_text)) or bool(_name_of(heading, _title_of(heading)))
     if not (len(entries) >= 2 or (len(entries) == 1 and not head_named)):
+        if not any(body for _, body in blocks):
+            return []  # a bare heading says nothing
         text = "\n".join(filter(None, [heading] + [body for _, body in blocks]))
         return [_make_item(_title_of(heading) if heading else "", text, heading, line + 1)]
     starts = [0, *entries]

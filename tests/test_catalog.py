@@ -1,0 +1,143 @@
+"""The catalogues: canonical names, aliases, memory sizes, user extensions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from research_radar import catalog as catalog_module
+from research_radar.catalog import FIELDS, default_catalog, load_catalog, parse_catalog
+from research_radar.errors import ConfigError
+
+
+def test_exported_members() -> None:
+    assert set(catalog_module.__all__) == {
+        "FIELDS",
+        "Catalog",
+        "Entry",
+        "Mention",
+        "default_catalog",
+        "load_catalog",
+        "parse_catalog",
+    }
+
+
+def test_bundled_catalogue_has_every_field() -> None:
+    cat = default_catalog()
+    for name in FIELDS:
+        assert len(cat.of(name)) >= 10, name
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "names"),
+    [
+        pytest.param("hardware", "runs on a 4090", ["RTX 4090"], id="bare-4090"),
+        pytest.param(
+            "hardware",
+            "RTX 5070 12 GB + Ryzen 7600",
+            ["RTX 5070 12 GB", "Ryzen 5 7600"],
+            id="memory",
+        ),
+        pytest.param("hardware", "在RTX3060 12GB上", ["RTX 3060 12 GB"], id="chinese-glued"),
+        pytest.param(
+            "hardware",
+            "2×V100 32 GB, Xeon E5-2690 v4",
+            ["V100 32 GB", "Xeon E5-2690 v4"],
+            id="xeon",
+        ),
+        pytest.param("hardware", "Apple M5 Max and M3 Ultra", ["M5 Max", "M3 Ultra"], id="apple"),
+        pytest.param(
+            "hardware",
+            "MI355X, H200, GB10, Arc B580, RTX 4090 Laptop",
+            ["MI355X", "H200", "GB10", "Arc B580", "RTX 4090 Laptop"],
+            id="vendors",
+        ),
+        pytest.param(
+            "model", "Qwen3-8B vs qwen3.6-35b-a3b", ["Qwen3-8B", "Qwen3.6-35B-A3B"], id="qwen"
+        ),
+        pytest.param(
+            "model",
+            "gpt-oss-120b, DeepSeek-V4.1-Flash-1017, GLM-5.3-Flash",
+            ["gpt-oss-120b", "DeepSeek-V4.1-Flash", "GLM-5.3-Flash"],
+            id="moe",
+        ),
+        pytest.param(
+            "model", "llama.cpp runs Llama 3.1 8B", ["Llama-3.1-8B"], id="llama-not-llama-cpp"
+        ),
+        pytest.param(
+            "model",
+            "Whisper large-v3, FLUX.1-dev, SDXL, π0.5",
+            ["Whisper-large-v3", "FLUX.1-dev", "SDXL", "pi0.5"],
+            id="other-modalities",
+        ),
+        pytest.param(
+            "precision",
+            "Q4_K_M, IQ3_XXS, UD-IQ1_S, NVFP4, W8A8",
+            ["Q4_K_M", "IQ3_XXS", "UD-IQ1_S", "NVFP4", "W8A8"],
+            id="quants",
+        ),
+        pytest.param("precision", "EXL3 4.0bpw and bf16", ["EXL3 4.0bpw", "BF16"], id="exl3"),
+        pytest.param(
+            "software",
+            "CUDA 12.9、Torch 2.13、llama.cpp Vulkan b8902",
+            ["CUDA 12.9", "PyTorch 2.13", "llama.cpp b8902"],
+            id="versions",
+        ),
+        pytest.param(
+            "software",
+            "MLX 0.32.2 + mlx-lm 0.31.3, vLLM v0.11.0",
+            ["MLX 0.32.2", "mlx-lm 0.31.3", "vLLM 0.11.0"],
+            id="mlx",
+        ),
+    ],
+)
+def test_names_are_canonical(field: str, text: str, names: list[str]) -> None:
+    cat = default_catalog()
+    assert cat.names(field, text) == names
+    assert all(cat.is_canonical(field, name) for name in names)
+
+
+def test_every_literal_name_maps_to_itself() -> None:
+    cat = default_catalog()
+    for entry in cat.entries:
+        if not entry.template:
+            assert cat.is_canonical(entry.field, entry.name), (entry.field, entry.name)
+
+
+def test_is_canonical_rejects_aliases() -> None:
+    cat = default_catalog()
+    assert not cat.is_canonical("hardware", "4090")
+    assert not cat.is_canonical("model", "qwen3-8b")
+
+
+def test_user_catalogue_extends_and_wins(tmp_path: Path) -> None:
+    extra = tmp_path / "mine.toml"
+    extra.write_text(
+        '[[hardware]]\nname = "Foo NPU 2"\naliases = ["FNPU2"]\n\n'
+        "[[model]]\nname = \"Bar\"\npattern = '''Bar-(?P<size>\\d+)b'''\ntemplate = \"Bar-{size}B\"\n",
+        encoding="utf-8",
+    )
+    cat = load_catalog(extra)
+    assert cat.names("hardware", "on fnpu2 and H100") == ["Foo NPU 2", "H100"]
+    assert cat.names("model", "Bar-7b") == ["Bar-7B"]
+    assert load_catalog(tmp_path).names("hardware", "FNPU2") == ["Foo NPU 2"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("[[hardware]\n", id="toml"),
+        pytest.param('[[hardware]]\naliases = ["x"]\n', id="no-name"),
+        pytest.param("[[model]]\nname = \"x\"\npattern = '(unclosed'\n", id="regex"),
+        pytest.param('hardware = "x"\n', id="not-array"),
+    ],
+)
+def test_bad_catalogue_is_a_config_error(text: str) -> None:
+    with pytest.raises(ConfigError):
+        parse_catalog(text, "mine.toml")
+
+
+def test_missing_extra_file_is_a_config_error(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="not found"):
+        load_catalog(tmp_path / "absent.toml")

@@ -1,0 +1,399 @@
+"""The rule classifier and the `radar taxonomy` / `radar classify` commands."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from research_radar import classify as classify_module
+from research_radar.classify import (
+    build_classification,
+    classify,
+    classify_dimension,
+    classify_flags,
+    classify_target,
+)
+from research_radar.cli import app
+from research_radar.taxonomy import Taxonomy, load_taxonomy
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+@pytest.fixture(scope="module")
+def taxonomy() -> Taxonomy:
+    return load_taxonomy()
+
+
+def _values(tags: dict[str, list], dimension: str) -> list[str]:  # type: ignore[type-arg]
+    return [tag.value for tag in tags[dimension]]
+
+
+# ------------------------------------------------------------ realistic titles
+
+
+@pytest.mark.parametrize(
+    ("title", "text", "expected"),
+    [
+        pytest.param(
+            "EAGLE-3 speculative decoding engine for Qwen3-8B on RTX 4090",
+            "",
+            {"workload": ["llm-agentic"], "mechanism": ["quant-sparsity-speculation"]},
+            id="speculative-qwen",
+        ),
+        pytest.param(
+            "语音流式 TTS 调度",
+            "",
+            {"workload": ["crossmodal-streaming"], "mechanism": ["schedule"]},
+            id="speech-schedule-zh",
+        ),
+        pytest.param(
+            "VLA action-chunk runtime",
+            "Runs SmolVLA policies on a robot arm with asynchronous action chunks.",
+            {"workload": ["decision-policy"]},
+            id="vla",
+        ),
+        pytest.param(
+            "Stable Diffusion 3 DiT with step caching",
+            "Reuses features across denoising steps to skip compute.",
+            {"workload": ["diffusion"], "mechanism": ["cache"]},
+            id="diffusion",
+        ),
+        pytest.param(
+            "Looped transformer with adaptive depth and early exit",
+            "",
+            {"workload": ["loop-recurrent"], "mechanism": ["compute-quality-budget"]},
+            id="loop",
+        ),
+        pytest.param(
+            "面向 DeepSeek MoE 的 KV 缓存卸载与 FP8 量化推理引擎",
+            "",
+            {"workload": ["llm-agentic"], "mechanism": ["cache", "quant-sparsity-speculation"]},
+            id="moe-zh",
+        ),
+        pytest.param(
+            "Tensor-parallel serving with continuous batching on vLLM",
+            "",
+            {"mechanism": ["schedule", "parallel-pipeline"], "system_level": ["serving"]},
+            id="serving",
+        ),
+    ],
+)
+def test_realistic_items(taxonomy: Taxonomy, title: str, text: str, expected: dict) -> None:  # type: ignore[type-arg]
+    tags = classify(taxonomy, title, text)
+    for dimension, values in expected.items():
+        assert sorted(_values(tags, dimension)) == sorted(values), dimension
+
+
+def test_kernel_optimisation_agent_loop(taxonomy: Taxonomy) -> None:
+    title = "KernelLoop: an LLM agent that generates Triton kernels and verifies them"
+    text = (
+        "The agent profiles each kernel to find the bottleneck, proposes candidates, checks "
+        "correctness against a reference oracle and keeps what it learned in a skill library."
+    )
+    tags = classify(taxonomy, title, text)
+    assert "kernel-compiler-fusion" in _values(tags, "mechanism")
+    stages = _values(tags, "rsi_stage")
+    for stage in ("diagnosis", "candidate-generation", "verification", "reusable-experience"):
+        assert stage in stages
+    assert classify_target(taxonomy, title, text) == "engine"
+
+
+def test_harness_improvement_targets_the_harness(taxonomy: Taxonomy) -> None:
+    title = "Self-improving agent harness: prompt and skill evolution for inference tuning"
+    assert classify_target(taxonomy, title) == "harness"
+
+
+def test_no_target_without_rsi_work(taxonomy: Taxonomy) -> None:
+    title = "EAGLE-3 speculative decoding engine for Qwen3"
+    assert classify(taxonomy, title)["rsi_stage"] == []
+    assert classify_target(taxonomy, title) is None
+
+
+def test_maturity_takes_the_highest_level_and_flags_are_apart(taxonomy: Taxonomy) -> None:
+    text = "The paper's method was merged upstream. Numbers are author-reported; 未独立复现. Known issue: hangs on ROCm."
+    tags = classify(taxonomy, "Prefix cache for SGLang", text)
+    assert _values(tags, "maturity") == ["integrated"]
+    flags = [tag.value for tag in classify_flags(taxonomy, "Prefix cache", text)]
+    assert flags[:1] == ["unverified"] and {"failure", "boundary"} <= set(flags)
+
+
+# ------------------------------------------------------------------ mechanics
+
+
+def test_single_valued_dimensions_give_at_most_one_tag(taxonomy: Taxonomy) -> None:
+    title = "TTS and VLA and diffusion and Mamba serving kernels"
+    tags = classify(taxonomy, title, "scheduling, caching, speculative decoding, FP8")
+    for dim in taxonomy.main:
+        if not dim.multi:
+            assert len(tags[dim.id]) <= 1, dim.id
+    confidences = [tag.confidence for tag in tags["mechanism"]]
+    assert confidences == sorted(confidences, reverse=True) and len(confidences) >= 3
+
+
+def test_title_weighs_more_than_body(taxonomy: Taxonomy) -> None:
+    workload = taxonomy.dimension("workload")
+    title_tags = classify_dimension(workload, "Whisper ASR runtime", "diffusion")
+    body_tags = classify_dimension(workload, "runtime", "Whisper ASR")
+    assert title_tags[0].value == "crossmodal-streaming"
+    assert title_tags[0].confidence > body_tags[0].confidence
+
+
+def test_defaults_have_no_terms_and_zero_confidence(taxonomy: Taxonomy) -> None:
+    tags = classify(taxonomy, "A new release", "")
+    assert [(t.value, t.terms, t.confidence) for t in tags["workload"]] == [
+        ("llm-agentic", [], 0.0)
+    ]
+    assert tags["mechanism"] == [] and tags["relation"] == []
+    assert _values(tags, "maturity") == ["idea"]
+
+
+def test_negated_terms_do_not_count(taxonomy: Taxonomy) -> None:
+    assert classify(taxonomy, "Runtime without a KV cache")["mechanism"] == []
+    tags = classify(taxonomy, "推理引擎", "非 serving 场景，未做量化")
+    assert tags["mechanism"] == [] and _values(tags, "system_level") == ["model-execution"]
+
+
+def test_decision_policy_is_not_a_system_policy(taxonomy: Taxonomy) -> None:
+    tags = classify(taxonomy, "A cache eviction policy and a search policy for kernels")
+    assert _values(tags, "workload") != ["decision-policy"]
+    assert _values(classify(taxonomy, "Diffusion policy for robot arms"), "workload") in (
+        ["decision-policy"],
+        ["diffusion"],
+    )
+
+
+def test_terms_are_reported_as_written_in_the_input(taxonomy: Taxonomy) -> None:
+    tags = classify(taxonomy, "KVCache OFFLOADING for Qwen", "")
+    cache = tags["mechanism"][0]
+    assert cache.value == "cache" and cache.terms == ["KVCache", "OFFLOADING"]
+    assert cache.dimension == "mechanism"
+
+
+def test_classification_as_dict(taxonomy: Taxonomy) -> None:
+    result = build_classification(taxonomy, "Triton kernel autotuning agent", "")
+    data = result.as_dict()
+    assert set(data) == {"tags", "target", "flags", "terms", "confidence"}
+    assert data["target"] == "engine"
+    assert data["terms"]["mechanism"]["kernel-compiler-fusion"] == ["Triton", "kernel"]
+    assert 0.0 < data["confidence"]["mechanism"]["kernel-compiler-fusion"] <= 1.0
+    assert list(data["tags"]) == [dim.id for dim in taxonomy.main]
+
+
+def test_public_api() -> None:
+    assert sorted(classify_module.__all__) == [
+        "BODY_LIMIT",
+        "CONFIDENCE_HALF",
+        "Classification",
+        "FLAGS_DIMENSION",
+        "TARGET_DIMENSION",
+        "TITLE_WEIGHT",
+        "build_classification",
+        "classify",
+        "classify_dimension",
+        "classify_flags",
+        "classify_target",
+    ]
+
+
+# ------------------------------------------------------------------ properties
+
+VOCABULARY = [
+    "KV cache",
+    "kv-cache",
+    "Speculative",
+    "EAGLE",
+    "FP8",
+    "量化",
+    "投机",
+    "缓存",
+    "VLA",
+    "robot",
+    "policy",
+    "TTS",
+    "语音",
+    "流式",
+    "diffusion",
+    "DiT",
+    "kernel",
+    "Triton",
+    "agent",
+    "not",
+    "without",
+    "未",
+    "非",
+    "İ",
+    "ß",
+    "Σ",
+    "-",
+    "_",
+    " ",
+    "\n",
+    "(",
+    "*",
+    "\\b",
+    "[",
+]
+texts = st.lists(st.sampled_from(VOCABULARY) | st.text(max_size=12), max_size=30).map("".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(title=texts, text=texts)
+def test_never_crashes_and_terms_occur_in_input(taxonomy: Taxonomy, title: str, text: str) -> None:
+    result = build_classification(taxonomy, title, text)
+    everything = [tag for tags in result.tags.values() for tag in tags]
+    for tag in [*everything, *result.target, *result.flags]:
+        assert 0.0 <= tag.confidence <= 1.0
+        for term in tag.terms:
+            assert term and (term in title or term in text)
+    for dim in taxonomy.main:
+        assert dim.multi or len(result.tags[dim.id]) <= 1
+
+
+@settings(max_examples=50, deadline=None)
+@given(text=st.text(max_size=300))
+def test_body_only_never_beats_the_same_term_in_title(taxonomy: Taxonomy, text: str) -> None:
+    dim = taxonomy.dimension("mechanism")
+    in_title = classify_dimension(dim, "speculative decoding", text)
+    in_body = classify_dimension(dim, "", "speculative decoding " + text)
+    best = {tag.value: tag.confidence for tag in in_title}
+    for tag in in_body:
+        if tag.value == "quant-sparsity-speculation":
+            assert best[tag.value] >= tag.confidence
+
+
+# ------------------------------------------------------------- labelled items
+
+
+def _load(name: str) -> list[dict]:  # type: ignore[type-arg]
+    lines = (FIXTURES / name).read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
+
+
+@pytest.mark.parametrize(
+    ("name", "workload_floor", "mechanism_floor"),
+    [
+        pytest.param("classify_labelled.jsonl", 0.95, 0.9, id="tuned"),
+        pytest.param("classify_heldout.jsonl", 0.8, 0.7, id="held-out"),
+    ],
+)
+def test_labelled_items_stay_above_floor(
+    taxonomy: Taxonomy, name: str, workload_floor: float, mechanism_floor: float
+) -> None:
+    """Guards against regressions; benchmarks/classify_bench.py prints the figures."""
+    items = _load(name)
+    workload_hits = mechanism_hits = mechanism_total = 0
+    for item in items:
+        tags = classify(taxonomy, item["title"], item["summary"])
+        workload_hits += _values(tags, "workload") == item["expected"]["workload"]
+        want = set(item["expected"]["mechanism"])
+        mechanism_hits += len(want & set(_values(tags, "mechanism")))
+        mechanism_total += len(want)
+    assert workload_hits / len(items) >= workload_floor
+    assert mechanism_hits / mechanism_total >= mechanism_floor
+
+
+# --------------------------------------------------------------------------- CLI
+
+runner = CliRunner()
+
+
+def _squash(output: str) -> str:
+    """Output without whitespace and Rich box lines, so wrapping does not matter."""
+    return re.sub(r"[\s│╭╮╰╯─]+", "", output)
+
+
+def test_taxonomy_command_prints_tables() -> None:
+    result = runner.invoke(app, ["taxonomy"])
+    assert result.exit_code == 0, result.output
+    for text in (
+        "workload",
+        "模型/工作负载",
+        "quant-sparsity-speculation",
+        "跨模态与流式交互",
+        "cs.DC",
+    ):
+        assert text in _squash(result.stdout)
+
+
+def test_taxonomy_command_json_with_profile(tmp_path: Path) -> None:
+    profile = tmp_path / "mine.toml"
+    profile.write_text(
+        '[dimensions.mechanism.values.cache]\nterms_zh = ["显存复用"]\n', encoding="utf-8"
+    )
+    result = runner.invoke(app, ["taxonomy", "--json", "--profile", str(profile)])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["origins"][-1] == str(profile)
+    assert "显存复用" in data["dimensions"][1]["values"][1]["terms_zh"]
+
+
+def test_taxonomy_command_bad_profile_is_one_clear_error(tmp_path: Path) -> None:
+    profile = tmp_path / "bad.toml"
+    profile.write_text("[dimensions.mechanism.values.cache]\npatterns = ['(']\n", encoding="utf-8")
+    result = runner.invoke(app, ["taxonomy", "--profile", str(profile)])
+    assert result.exit_code == 1
+    assert "bad.toml:2:" in _squash(result.output) and "Traceback" not in result.output
+
+
+def test_classify_reads_stdin_and_prints_json_lines() -> None:
+    lines = [
+        {"title": "EAGLE-3 speculative decoding engine for Qwen3 on RTX 4090", "id": 7},
+        {"title": "语音流式 TTS 调度", "summary": "deadline scheduler", "text": None},
+    ]
+    stdin = "\n".join(json.dumps(line, ensure_ascii=False) for line in lines) + "\n\n"
+    result = runner.invoke(app, ["classify"], input=stdin)
+    assert result.exit_code == 0, result.output
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert first["title"] == lines[0]["title"] and first["id"] == 7
+    assert first["tags"]["mechanism"] == ["quant-sparsity-speculation"]
+    assert first["terms"]["mechanism"]["quant-sparsity-speculation"] == ["EAGLE-3", "speculative"]
+    assert first["target"] is None and first["flags"] == []
+    assert second["tags"]["workload"] == ["crossmodal-streaming"]
+    assert "调度" in second["terms"]["mechanism"]["schedule"]
+    assert 0 < second["confidence"]["mechanism"]["schedule"] <= 1
+
+
+def test_classify_reports_bad_lines_and_goes_on(tmp_path: Path) -> None:
+    path = tmp_path / "items.jsonl"
+    good = json.dumps({"title": "KV cache offload"})
+    path.write_text(f'{good}\nnot json\n[1]\n{{"summary": "x"}}\n{good}\n', encoding="utf-8")
+    result = runner.invoke(app, ["classify", str(path)])
+    assert result.exit_code == 1
+    assert len(result.stdout.splitlines()) == 2
+    assert f"{path}:2: not valid JSON" in result.stderr
+    assert f"{path}:3: expected a JSON object" in result.stderr
+    assert f'{path}:4: missing "title"' in result.stderr
+    assert "3 line(s) skipped" in result.stderr
+
+
+def test_classify_missing_file_is_one_clear_error(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["classify", str(tmp_path / "nope.jsonl")])
+    assert result.exit_code == 1
+    assert "nope.jsonl:inputfilenotfound" in _squash(result.output)
+    assert "Traceback" not in result.output
+
+
+def test_classify_with_profile(tmp_path: Path) -> None:
+    profile = tmp_path / "mine.toml"
+    profile.write_text(
+        '[dimensions.workload.values.retrieval]\nlabel_en = "RAG"\nlabel_zh = "检索增强"\n'
+        'terms = ["RAG"]\nweight = 2.0\n',
+        encoding="utf-8",
+    )
+    stdin = json.dumps({"title": "RAG serving for Llama"}) + "\n"
+    result = runner.invoke(app, ["classify", "-", "--profile", str(profile)], input=stdin)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["tags"]["workload"] == ["retrieval"]
+
+
+@pytest.mark.parametrize("command", ["taxonomy", "classify"])
+def test_help_teaches_with_an_example(command: str) -> None:
+    result = runner.invoke(app, [command, "--help"])
+    assert result.exit_code == 0
+    assert f"radar{command}" in _squash(result.stdout)

@@ -1,0 +1,143 @@
+"""The collect stage: real collectors against the replay server, rows read back."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from research_radar import collect as collect_module
+from research_radar.cli import app
+from research_radar.collect import SAMPLE_SINCE, collect, collect_sample, sample_settings
+from research_radar.config import Settings
+from research_radar.errors import SourceError
+from research_radar.replay import Fault, ReplayServer, serve_replay
+from research_radar.sources.http import RetryPolicy
+from research_radar.store import Store
+
+NOW = datetime(2026, 11, 30, tzinfo=UTC)
+
+
+def _fast() -> RetryPolicy:
+    return RetryPolicy(retries=1, backoff=0.0, timeout=2.0, sleep=lambda _: None)
+
+
+def _run(store: Store, server: ReplayServer, **kwargs: object) -> collect_module.CollectSummary:
+    settings = sample_settings(
+        Settings(), server.url, server.arxiv_url, [server.feed_url("inference-notes.xml")]
+    )
+    with httpx.Client() as client:
+        return collect(
+            store, settings, since=SAMPLE_SINCE, until=NOW, client=client, policy=_fast(), **kwargs
+        )  # type: ignore[arg-type]
+
+
+def test_exported_members() -> None:
+    assert "collect" in collect_module.__all__ and "collect_sample" in collect_module.__all__
+
+
+def test_sample_rows_read_back(store: Store) -> None:
+    summary = collect_sample(store, now=NOW)
+    assert summary.ok and {h.status for h in summary.sources.values()} == {"ok"}
+    repos = {s.key for s in store.load_sources("repo")}
+    assert {
+        "gh:neroued/ninfer",
+        "gh:zhongpei/ninfer-4090",
+        "gh:kvtinker/ninfer",
+        "gh:example-org/inferhost",
+    } <= repos
+    assert len(repos) == 12
+    machx = store.load_source("gh:red-weasel/machx-inference-engine")
+    assert machx is not None and machx.meta["renamed_from"] == ["Red-Weasel/mach-x"]
+    assert (
+        store.load_snapshots("gh:neroued/ninfer")[0].version
+        == "5ea3242a206cdb0c4c1beaeb9d8a3048e6248423"
+    )
+    paper = store.load_source("arxiv:2409.10516")
+    assert paper is not None and paper.meta["versions"] == 2 and paper.text
+    assert len(store.load_sources("blog")) == 2 and len(store.load_sources("pull")) == 4
+    assert store.load_raw("github", "/repos/Neroued/ninfer") is not None
+    assert set(store.load_health()) == {"github", "host", "arxiv", "feeds"}
+
+
+def test_second_run_is_conditional(store: Store) -> None:
+    with serve_replay() as server:
+        _run(store, server, sources=["github"])
+        first = len(server.requests)
+        again = _run(store, server, sources=["github"])
+        second = server.requests[first:]
+    health = again.sources["github"]
+    repos = health.parsed
+    assert repos == 11 and health.reused == 44
+    assert sum(r.status == 304 for r in second) == 14  # 3 searches + 11 repositories
+    assert len([r for r in second if r.status != 301]) <= repos + 3
+
+
+def test_one_broken_source_does_not_stop_the_run(store: Store) -> None:
+    with serve_replay(faults=[Fault("/arxiv/*", "5xx")]) as server:
+        summary = _run(store, server)
+    assert summary.sources["arxiv"].status == "failed"
+    assert summary.health()["arxiv"].startswith("failed: arxiv: every query failed")
+    assert summary.health()["github"] == "ok" and summary.counts()["parsed"] > 10
+    assert "gave up" in summary.sources["arxiv"].errors[0]
+    assert summary.sources["github"].status == summary.sources["feeds"].status == "ok"
+    assert store.load_health()["arxiv"]["status"] == "failed"
+    with serve_replay() as server:
+        _run(store, server, sources=["arxiv"])
+    with serve_replay(faults=[Fault("/arxiv/*", "5xx")]) as server:
+        later = _run(store, server, sources=["arxiv"])
+    stale = later.sources["arxiv"]
+    assert stale.status == "stale" and stale.stale_since is not None
+    assert later.health()["arxiv"].startswith("stale since ")
+
+
+def test_malformed_repository_is_skipped(store: Store) -> None:
+    with serve_replay(faults=[Fault("/repos/Neroued/ninfer", "malformed")]) as server:
+        summary = _run(store, server, sources=["github"])
+    health = summary.sources["github"]
+    assert health.status == "ok" and health.parsed == 10
+    assert any("malformed JSON" in e and "Neroued/ninfer" in e for e in health.errors)
+
+
+def test_bad_token_fails_github_once(store: Store) -> None:
+    with serve_replay(faults=[Fault("/repos/*", "401")]) as server:
+        summary = _run(store, server, sources=["github", "arxiv"])
+    github = summary.sources["github"]
+    assert (
+        github.status == "failed"
+        and len(github.errors) == 1
+        and "bad credentials" in github.errors[0]
+    )
+    assert summary.sources["arxiv"].status == "ok"
+
+
+def test_rate_limit_countdown_reaches_progress(store: Store) -> None:
+    notes: list[str] = []
+    with serve_replay(faults=[Fault("/search/*", "429", times=1, retry_after=2)]) as server:
+        summary = _run(store, server, sources=["github"], progress=lambda m, d, t: notes.append(m))
+    assert summary.sources["github"].status == "ok"
+    assert "github: rate limited: resuming in 2s" in notes
+
+
+def test_unknown_source(store: Store) -> None:
+    with pytest.raises(SourceError, match="unknown source 'nope'"):
+        collect(store, Settings(), sources=["nope"], until=NOW)
+
+
+def test_cli_collect_sample(db_path: Path) -> None:
+    runner = CliRunner()
+    result = runner.invoke(
+        app, ["collect", "--sample", "--db", str(db_path), "--until", "2026-11-30"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "github" in result.output and "ok" in result.output
+    as_json = runner.invoke(app, ["collect", "--sample", "--db", str(db_path), "--json"])
+    assert as_json.exit_code == 0 and '"not_modified": 14' in as_json.output
+
+
+def test_cli_bad_date(db_path: Path) -> None:
+    result = CliRunner().invoke(app, ["collect", "--since", "yesterday", "--db", str(db_path)])
+    assert result.exit_code == 2 and "not a date" in result.output

@@ -1,0 +1,419 @@
+"""The E1 digest: build_digest over inboxes built in tmp_path, its Markdown, JSON and CLI."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from research_radar.cli import app
+from research_radar.cli.digest_cmd import SAMPLE_END, sample_root
+from research_radar.digest import Digest, build_digest
+from research_radar.errors import ConfigError
+from research_radar.render.digest import (
+    build_digest_context,
+    render_digest_json,
+    render_digest_markdown,
+)
+from research_radar.sources.inbox import SHANGHAI, load_inbox
+
+END = datetime(2026, 9, 3, 22, 20, tzinfo=SHANGHAI)
+runner = CliRunner()
+
+LIVING = """# inference
+
+## §1 推理引擎与内核
+- vLLM / PagedAttention（arXiv:2309.06180）：分页 KV cache，吞吐提升
+
+## §3 KV Cache 与长上下文
+- RetrievalAttention（arXiv:2409.10516）：KV 向量检索，长上下文 decode
+- **SnapKV** 按观察窗口选择 KV cache
+"""
+
+
+def _root(tmp_path: Path, files: dict[str, str]) -> Path:
+    for name, text in {"knowledge/inference.md": LIVING, **files}.items():
+        path = tmp_path / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def _digest(root: Path, end: datetime = END, hours: float = 24, topic: str = "inference") -> Digest:
+    return build_digest(load_inbox(root), topic=topic, start=end - timedelta(hours=hours), end=end)
+
+
+def test_one_paper_in_three_notes_is_one_increment_with_three_sources(tmp_path: Path) -> None:
+    root = _root(
+        tmp_path,
+        {
+            "inbox/tom/2026-09-03_0840_radar.md": "## RetroInfer\n- 论文：arXiv:2505.02922\n"
+            "- 要点：KV cache 向量存储，4.5× 加速\n",
+            "inbox/jay/20260903-1735-briefing.md": "- **RetroInfer**：https://arxiv.org/abs/"
+            "2505.02922v2 wave index 推理\n- **MInference**（arXiv:2407.02490）长上下文 prefill\n",
+            "inbox/flyp/2026-09-03-1550-read.md": "# read\n\nRetroInfer 的 wave buffer 管理 KV "
+            "cache（https://arxiv.org/pdf/2505.02922v1）\n",
+        },
+    )
+    digest = _digest(root)
+    retro = [e for e in digest.increments if e.arxiv_ids == ["2505.02922"]]
+    assert len(retro) == 1
+    assert retro[0].sources == [
+        "inbox/tom/2026-09-03_0840_radar.md",
+        "inbox/flyp/2026-09-03-1550-read.md",
+        "inbox/jay/20260903-1735-briefing.md",
+    ]
+    assert retro[0].urls == ["https://arxiv.org/abs/2505.02922"]
+    assert {e.arxiv_ids[0] for e in digest.increments} == {"2505.02922", "2407.02490"}
+
+
+def test_dedup_by_url_and_by_title_without_arxiv(tmp_path: Path) -> None:
+    root = _root(
+        tmp_path,
+        {
+            "inbox/a/2026-09-03_0800_x.md": "- LMCache 跨实例复用 KV cache https://github.com/"
+            "LMCache/LMCache\n",
+            "inbox/b/2026-09-03_0900_y.md": "- KV 层复用 prefix：https://www.github.com/lmcache/"
+            "lmcache/ 推理\n",
+            "inbox/c/2026-09-03_1000_z.md": "## 长上下文推理的 KV cache 压缩综述\n- 没有链接\n",
+            "inbox/d/2026-09-03_1100_w.md": "## 长上下文推理的 KV cache 压缩综述！\n- 还是没有\n",
+        },
+    )
+    digest = _digest(root)
+    assert digest.increments == []
+    assert sorted(len(e.sources) for e in digest.adjacent) == [2, 2]
+    keys = sorted(e.key for e in digest.adjacent)
+    assert keys[1] == "url:github.com/lmcache/lmcache"
+    assert keys[0].startswith("title:")
+
+
+def test_different_arxiv_ids_are_never_merged_through_a_shared_url(tmp_path: Path) -> None:
+    repo = "https://github.com/microsoft/RetrievalAttention"
+    root = _root(
+        tmp_path,
+        {
+            "inbox/a/2026-09-03_0800_x.md": f"- RetroInfer arXiv:2505.02922 推理 {repo}\n"
+            f"- RetrievalAttention arXiv:2409.10516 推理 {repo}\n",
+        },
+    )
+    assert len(_digest(root).increments) == 2
+
+
+def test_net_new_versus_anchored_by_id_and_by_name_with_card_number(tmp_path: Path) -> None:
+    root = _root(
+        tmp_path,
+        {
+            "inbox/a/2026-09-03_0800_x.md": "- **RetrievalAttention** arXiv:2409.10516 KV 检索推理\n"
+            "- **SnapKV** 新版本：KV cache 压缩到 1/8 推理\n"
+            "- **RetroInfer** arXiv:2505.02922 KV cache 长上下文 推理\n",
+            "paper_cards/0041-2505-02922.md": "---\ntitle: RetroInfer paper\ndate: 2026-08-01\n---\n",
+        },
+    )
+    entries = {e.name: e for e in [*_digest(root).increments, *_digest(root).adjacent]}
+    assert entries["RetrievalAttention"].status == "anchored"
+    assert entries["RetrievalAttention"].anchored_by == "arXiv:2409.10516"
+    assert entries["RetrievalAttention"].relation[0].id == "§3"
+    assert entries["SnapKV"].status == "anchored"
+    assert entries["SnapKV"].anchored_by == "名称 SnapKV"
+    retro = entries["RetroInfer"]
+    assert (retro.status, retro.cards, retro.title) == ("net-new", [41], "RetroInfer paper")
+    assert retro.suggested_section.startswith("§3")
+
+
+def test_cards_for_one_paper_collapse_into_one_entry(tmp_path: Path) -> None:
+    card = "---\ntitle: CRISP\ndate: 2026-09-03 16:30\ncategory: cs.LG\n---\n长上下文稀疏 prefill 推理\n"
+    root = _root(
+        tmp_path,
+        {
+            "paper_cards/1197-2609-01925.md": card,
+            "paper_cards/1199-2609-01925.md": card,
+            "inbox/tom/2026-09-03_1440_radar.md": "- CRISP arXiv:2609.01925 稀疏 attention 推理\n",
+        },
+    )
+    digest = _digest(root)
+    assert len(digest.increments) == 1
+    entry = digest.increments[0]
+    assert entry.cards == [1197, 1199]
+    assert len(entry.sources) == 3
+    assert sorted(p.kind for p in digest.problems) == ["duplicate-card-arxiv", "missing-path"]
+
+
+def test_window_is_start_exclusive_end_inclusive_in_shanghai(tmp_path: Path) -> None:
+    body = "- vLLM 推理吞吐 1.7×\n"
+    root = _root(
+        tmp_path,
+        {
+            "inbox/a/2026-09-02_2220_edge.md": body,  # == start: previous window
+            "inbox/a/2026-09-02_2221_in.md": body,
+            "inbox/a/2026-09-03_2220_end.md": body,  # == end: this window
+            "inbox/a/2026-09-03_2221_late.md": body,
+            "inbox/a/2026-09-03-dateonly.md": body,  # 00:00 Shanghai
+            "inbox/a/2026-09-02-dateonly.md": body,
+            "inbox/a/utc.md": "---\ndate: 2026-09-03T14:00:00+00:00\n---\n" + body,  # 22:00 CST
+        },
+    )
+    end_in_utc = END.astimezone(UTC)
+    digest = _digest(root, end=end_in_utc)
+    assert digest.window.end == END and digest.window.end.utcoffset() == timedelta(hours=8)
+    assert [s.path.rsplit("/", 1)[-1] for s in digest.sources] == [
+        "2026-09-02_2221_in.md",
+        "2026-09-03-dateonly.md",
+        "utc.md",
+        "2026-09-03_2220_end.md",
+    ]
+    assert digest.outside_window == 3
+
+
+def test_contradictions_on_numbers_and_statuses(tmp_path: Path) -> None:
+    root = _root(
+        tmp_path,
+        {
+            "inbox/a/2026-09-03_0800_x.md": "- **SGLang** PR #1234 已合并，吞吐 3.2×\n",
+            "inbox/b/2026-09-03_0900_y.md": "- **SGLang** PR #1234 is still open; throughput 2.1×\n",
+            "inbox/c/2026-09-03_1000_z.md": "- **SGLang** 吞吐 3.2×（复述）\n",
+        },
+    )
+    digest = _digest(root)
+    found = {(c.entity, c.kind, c.about) for c in digest.contradictions}
+    assert found == {("SGLang", "number", "throughput ×"), ("SGLang", "status", "merge")}
+    status = next(c for c in digest.contradictions if c.kind == "status")
+    assert [s.source for s in status.statements] == [
+        "inbox/a/2026-09-03_0800_x.md",
+        "inbox/b/2026-09-03_0900_y.md",
+    ]
+
+
+def test_agreeing_sources_are_not_a_contradiction(tmp_path: Path) -> None:
+    root = _root(
+        tmp_path,
+        {
+            "inbox/a/2026-09-03_0800_x.md": "- **vLLM V1** 吞吐最高 1.7×\n",
+            "inbox/b/2026-09-03_0900_y.md": "- **vLLM V1** 吞吐最高 1.7×，已发布\n",
+        },
+    )
+    assert _digest(root).contradictions == []
+
+
+def test_every_source_is_counted_with_zeros_and_problems_are_listed(tmp_path: Path) -> None:
+    root = _root(
+        tmp_path,
+        {
+            "inbox/tom/2026-09-03_0840_radar.md": "## agent 评测\n- 与 inference 无关的 agent 基准\n",
+            "inbox/jay/2026-09-03_1000_b.md": "- vLLM 推理吞吐 1.7× [x](missing.md)\n",
+            "inbox/jay/undated.md": "- SGLang 推理\n",
+            "work-queue.md": "- 待建卡：Mooncake arXiv:2407.00079 推理\n- agent 选题\n",
+        },
+    )
+    digest = _digest(root)
+    counts = {(s.kind, s.path): s.items for s in digest.sources}
+    assert counts == {
+        ("queue", "work-queue.md"): 1,
+        ("note", "inbox/jay/2026-09-03_1000_b.md"): 1,
+        ("note", "inbox/tom/2026-09-03_0840_radar.md"): 0,
+    }
+    assert [s.path for s in digest.not_included] == ["inbox/tom/2026-09-03_0840_radar.md"]
+    kinds = {(p.kind, p.path) for p in digest.problems}
+    assert ("no-timestamp", "inbox/jay/undated.md") in kinds
+    assert ("broken-link", "inbox/jay/2026-09-03_1000_b.md") in kinds
+    assert ("missing-path", "paper_cards") in kinds
+    text = render_digest_markdown(digest)
+    assert "inbox/jay/undated.md — no-timestamp" in text
+    assert "inbox/tom/2026-09-03_0840_radar.md（inference 0 件）" in text
+
+
+def test_missing_living_document_is_a_problem_and_everything_is_net_new(tmp_path: Path) -> None:
+    root = _root(
+        tmp_path, {"inbox/a/2026-09-03_0800_x.md": "- RetrievalAttention arXiv:2409.10516 推理\n"}
+    )
+    (root / "knowledge/inference.md").unlink()
+    (root / "knowledge").rmdir()
+    digest = _digest(root)
+    assert digest.living_doc is None
+    assert digest.increments[0].status == "net-new"
+    assert "no-living-doc" in {p.kind for p in digest.problems}
+
+
+@pytest.mark.parametrize(
+    ("text", "rating"),
+    [
+        pytest.param(
+            "VLDB 2026；机构：Microsoft Research；https://github.com/a/b", "极高", id="top"
+        ),
+        pytest.param("MLSys 2026 论文", "高", id="venue-only"),
+        pytest.param("生产轨迹验证的预印本", "高", id="production"),
+        pytest.param("单作者预印本，无代码，α 指标未报告", "中-低", id="weak"),
+        pytest.param(
+            "submitted to NeurIPS 2026, code https://github.com/a/b", "高", id="submitted"
+        ),
+    ],
+)
+def test_credibility_rating(tmp_path: Path, text: str, rating: str) -> None:
+    root = _root(tmp_path, {"inbox/a/2026-09-03_0800_x.md": f"- X 推理 arXiv:2601.00001 {text}\n"})
+    assert _digest(root).increments[0].credibility == rating
+
+
+def test_key_points_keep_numbers_and_conditions(tmp_path: Path) -> None:
+    root = _root(
+        tmp_path,
+        {
+            "inbox/a/2026-09-03_0800_x.md": "## FA3\n- arXiv:2407.08608\n- H100 FP16 相比 FlashAttention-2 快 1.5-2.0×\n"
+        },
+    )
+    point = _digest(root).increments[0].key_points[0]
+    assert point.numbers == ["1.5-2.0×"]
+    assert {"H100", "FP16"} <= set(point.conditions)
+
+
+def test_unknown_topic_and_bad_window_are_config_errors(tmp_path: Path) -> None:
+    inbox = load_inbox(_root(tmp_path, {}))
+    with pytest.raises(ConfigError, match="known topics"):
+        build_digest(inbox, topic="cooking", start=END - timedelta(hours=1), end=END)
+    with pytest.raises(ConfigError, match="start < end"):
+        build_digest(inbox, topic="inference", start=END, end=END)
+    with pytest.raises(ConfigError, match="timezone-aware"):
+        build_digest(inbox, topic="inference", start=datetime(2026, 9, 3), end=END)
+
+
+def test_empty_window_renders_every_section(tmp_path: Path) -> None:
+    digest = _digest(_root(tmp_path, {}))
+    text = render_digest_markdown(digest)
+    for heading in (
+        "## 状态",
+        "## 一、",
+        "## 二、",
+        "## 三、",
+        "## 四、",
+        "## 五、",
+        "## 六、",
+        "## 七、",
+    ):
+        assert heading in text
+    assert "本棒未发现跨来源的数字或状态矛盾" in text
+    assert text.rstrip().splitlines()[-1].startswith("Research Radar · 2026-09-03 22:20 CST")
+
+
+def test_context_holds_no_unworded_values(tmp_path: Path) -> None:
+    context = build_digest_context(_digest(_root(tmp_path, {})))
+    assert context.title == "inference · E1 预消化简报（2026-09-03）"
+    assert "窗口期：2026-09-02 22:20 → 2026-09-03 22:20（约 24h）" in context.header
+
+
+# --- the bundled sample ------------------------------------------------------------------
+
+
+def _sample(topic: str = "inference") -> Digest:
+    inbox = load_inbox(sample_root())
+    return build_digest(inbox, topic=topic, start=SAMPLE_END - timedelta(hours=24), end=SAMPLE_END)
+
+
+@pytest.mark.parametrize("topic", ["inference", "rsi"])
+def test_sample_digest_golden(topic: str, golden: Callable[[str, str], None]) -> None:
+    golden(f"digest-sample-{topic}.md", render_digest_markdown(_sample(topic)))
+
+
+def test_sample_shows_each_feature() -> None:
+    digest = _sample()
+    retro = next(e for e in digest.increments if e.arxiv_ids == ["2505.02922"])
+    assert len(retro.sources) >= 3 and retro.cards == [41]
+    assert {e.status for e in digest.increments} == {"net-new", "anchored"}
+    assert [c.entity for c in digest.contradictions] == ["RetroInfer (arXiv:2505.02922)"]
+    assert {p.kind for p in digest.problems} >= {
+        "no-timestamp",
+        "duplicate-card-number",
+        "broken-link",
+        "malformed-url",
+    }
+    assert any(s.items == 0 for s in digest.sources)
+
+
+def _check_json_shape(data: dict[str, object]) -> None:
+    assert set(data) >= {
+        "window",
+        "sources",
+        "increments",
+        "adjacent",
+        "contradictions",
+        "problems",
+    }
+    window = data["window"]
+    assert isinstance(window, dict) and set(window) >= {"start", "end"}
+    for source in data["sources"]:  # type: ignore[attr-defined]
+        assert set(source) >= {"path", "analyst", "items"} and isinstance(source["items"], int)
+    increments = data["increments"]
+    assert isinstance(increments, list) and increments
+    wanted = {"title", "arxiv_ids", "urls", "status", "credibility", "reasons", "sources"}
+    for entry in [*increments, *data["adjacent"]]:  # type: ignore[misc]
+        assert set(entry) >= wanted
+        assert entry["status"] in {"net-new", "anchored"}
+        assert entry["credibility"] in {"极高", "高", "中-低"}
+    for item in data["contradictions"]:  # type: ignore[attr-defined]
+        assert set(item) >= {"entity", "statements"}
+        assert all(set(s) >= {"source", "text"} for s in item["statements"])
+
+
+def test_json_shape() -> None:
+    data = render_digest_json(_sample())
+    _check_json_shape(data)
+    assert data["window"] == {
+        "start": "2026-09-02T22:20:00+08:00",
+        "end": "2026-09-03T22:20:00+08:00",
+    }
+    json.dumps(data, ensure_ascii=False)
+
+
+# --- CLI ---------------------------------------------------------------------------------
+
+
+def test_cli_sample_markdown() -> None:
+    result = runner.invoke(app, ["digest", "--sample"])
+    assert result.exit_code == 0, result.output
+    assert "# inference · E1 预消化简报（2026-09-03）" in result.stdout
+    assert "## 七、检查过的来源汇总" in result.stdout
+
+
+def test_cli_json_and_out_file(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["digest", "--sample", "--json"])
+    assert result.exit_code == 0, result.output
+    _check_json_shape(json.loads(result.stdout))
+    out = tmp_path / "digest.json"
+    result = runner.invoke(app, ["digest", "--sample", "--json", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    _check_json_shape(json.loads(out.read_text(encoding="utf-8")))
+
+
+def test_cli_root_with_overrides_end_and_hours(tmp_path: Path) -> None:
+    root = _root(
+        tmp_path / "team",
+        {"notes/jay/2026-09-03_1000_a.md": "- RetroInfer arXiv:2505.02922 KV cache 推理\n"},
+    )
+    args = ["digest", "--root", str(root), "--inbox", str(root / "notes"), "--end",
+            "2026-09-03T12:00", "--hours", "3", "--json"]  # fmt: skip
+    result = runner.invoke(app, args)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["window"]["start"] == "2026-09-03T09:00:00+08:00"
+    assert [e["arxiv_ids"] for e in data["increments"]] == [["2505.02922"]]
+
+
+def test_cli_missing_root_names_it_and_suggests_sample(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["digest", "--root", str(tmp_path / "absent")])
+    assert result.exit_code == 1
+    assert "absent" in result.output and "--sample" in result.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(["--topic", "cooking"], id="topic"),
+        pytest.param(["--end", "yesterday"], id="end"),
+        pytest.param(["--hours", "0"], id="hours"),
+        pytest.param(["--root", "."], id="sample-and-root"),
+    ],
+)
+def test_cli_usage_errors(args: list[str]) -> None:
+    result = runner.invoke(app, ["digest", "--sample", *args])
+    assert result.exit_code == 2, result.output

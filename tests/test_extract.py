@@ -1,0 +1,289 @@
+"""Claim extraction: metrics, conditions, kinds, tables, JSON files, the CLI."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from research_radar import extract as extract_module
+from research_radar.catalog import default_catalog
+from research_radar.cli import app
+from research_radar.extract import claim_to_json, extract_claims, extract_file, parse_benchmark_json
+from research_radar.models import ClaimKind
+
+SHARED = Path(os.environ.get("RADAR_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "evidence_bench.py"
+NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?|\.\d+")
+
+
+def test_exported_members() -> None:
+    assert set(extract_module.__all__) == {
+        "claim_to_json",
+        "extract_claims",
+        "extract_file",
+        "parse_benchmark_json",
+    }
+
+
+def test_english_claim_with_all_conditions() -> None:
+    text = (
+        "On an RTX 4090 with Qwen3-8B Q4_K_M at batch 1, we get 7.81→3.66 s/it, "
+        "a 2.1x speedup over llama.cpp b8902."
+    )
+    [claim] = extract_claims(text, where="o/r@abc:README.md")
+    data = claim_to_json(claim)
+    assert set(data) == {"kind", "text", "metrics", "conditions", "line", "where", "complete"}
+    assert set(data["conditions"]) == {
+        "hardware",
+        "model",
+        "precision",
+        "baseline",
+        "software",
+        "load",
+    }
+    assert data["kind"] == "performance"
+    assert [(m["value"], m["unit"]) for m in data["metrics"]] == [
+        (7.81, "s/it"),
+        (3.66, "s/it"),
+        (2.1, "x"),
+    ]
+    assert data["conditions"]["hardware"] == ["RTX 4090"]
+    assert data["conditions"]["model"] == ["Qwen3-8B"]
+    assert data["conditions"]["precision"] == ["Q4_K_M"]
+    assert data["conditions"]["baseline"] == ["llama.cpp b8902"]
+    assert data["conditions"]["load"] == {"batch": "1"}
+    assert data["where"] == "o/r@abc:README.md#L1" and data["line"] == 1
+    assert data["complete"] is True
+
+
+def test_chinese_claim_with_baseline_and_load() -> None:
+    text = "说明\n\n在 RTX 5090 32GB 上用 vLLM 0.11.0 跑 Qwen3.6-27B FP8，并发 8、上下文 32K 时相对 SGLang 吞吐提升 35%，p99 延迟 120 ms。"
+    [claim] = extract_claims(text)
+    assert claim.line == 3
+    assert claim.conditions.hardware == ["RTX 5090 32 GB"]
+    assert claim.conditions.baseline == ["SGLang"]
+    assert claim.conditions.load == {"concurrency": "8", "context": "32K", "percentiles": "p99"}
+    assert [(m.value, m.unit) for m in claim.metrics] == [(35.0, "%"), (120.0, "ms")]
+
+
+def test_vs_pairs_share_the_unit() -> None:
+    [claim] = extract_claims("M5 Pro 48 GB 上 decode 74 vs oMLX 38 tok/s")
+    assert [(m.value, m.unit) for m in claim.metrics] == [(74.0, "tok/s"), (38.0, "tok/s")]
+    assert claim.conditions.baseline == ["oMLX"]
+
+
+def test_incomplete_claim_is_marked() -> None:
+    [claim] = extract_claims("Decode reaches 93 tok/s on an RTX 5070.")
+    assert not claim.complete
+    assert claim.conditions.missing() == ["model", "precision", "baseline"]
+
+
+def test_table_rows_inherit_heading_and_header() -> None:
+    text = (
+        "## gpt-oss-20b on 1× Arc Pro B70 (MXFP4), vs llama.cpp\n\n"
+        "| context | prefill tok/s | llama.cpp | speedup |\n|---|---|---|---|\n"
+        "| 2K | 4147 | 927 | 4.47× |\n| 4K | 3428 | 896 | 3.83× |\n"
+    )
+    claims = extract_claims(text)
+    assert [c.line for c in claims] == [5, 6]
+    first = claims[0]
+    assert first.conditions.hardware == ["Arc Pro B70"]
+    assert first.conditions.model == ["gpt-oss-20b"]
+    assert first.conditions.precision == ["MXFP4"]
+    assert first.conditions.baseline == ["llama.cpp"]
+    assert first.conditions.load["context"] == "2K"
+    assert [(m.value, m.unit) for m in first.metrics] == [
+        (4147.0, "tok/s"),
+        (927.0, "tok/s"),
+        (4.47, "x"),
+    ]
+    assert first.complete
+
+
+def test_tab_separated_row_inherits_from_earlier_cells() -> None:
+    text = "Lily\tQwen3.6-35B-A3B Q4 / group 64\tM5 Max 128 GB，batch 1，decode 1.236–1.319× vs MLX"
+    [claim] = extract_claims(text)
+    assert claim.conditions.model == ["Qwen3.6-35B-A3B"]
+    assert claim.conditions.precision == ["Q4"]
+    assert [m.value for m in claim.metrics] == [1.236, 1.319]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        pytest.param("默认路由已回退。", ClaimKind.NEGATIVE, id="zh-reverted"),
+        pytest.param("NVFP4 在 RTX 3090 上不支持。", ClaimKind.NEGATIVE, id="zh-unsupported"),
+        pytest.param("The +9.32 pp claim was withdrawn in v3.", ClaimKind.NEGATIVE, id="withdrawn"),
+        pytest.param(
+            "Split-serve is slower at 64 concurrent requests: 12.1 tok/s.",
+            ClaimKind.NEGATIVE,
+            id="slower",
+        ),
+        pytest.param("开启后质量下降。", ClaimKind.NEGATIVE, id="zh-quality-drop"),
+        pytest.param(
+            "Output is bit-exact with the reference.", ClaimKind.CORRECTNESS, id="correctness"
+        ),
+        pytest.param("WER 2.66 on test-clean.", ClaimKind.QUALITY, id="quality"),
+        pytest.param(
+            "Only the Q4_K_M path supports 8 conversations.", ClaimKind.LIMITATION, id="limitation"
+        ),
+        pytest.param("Merged into main as PR #35.", ClaimKind.STATUS, id="status"),
+    ],
+)
+def test_kinds(text: str, kind: ClaimKind) -> None:
+    assert [c.kind for c in extract_claims(text)] == [kind]
+
+
+def test_plain_prose_and_code_blocks_make_no_claims() -> None:
+    text = "An engine for Arc GPUs.\n\n```\n./bench --ctx 4096 --speed 3x\n```\n"
+    assert extract_claims(text) == []
+
+
+def test_benchmark_json_file(tmp_path: Path) -> None:
+    path = tmp_path / "pd_dsr1_conc8_isl512_osl256.json"
+    record = {
+        "backend": "sglang-oai",
+        "output_throughput": 1098.91,
+        "p99_ttft_ms": 4288.5,
+        "std_ttft_ms": 9.0,
+    }
+    path.write_text(json.dumps(record), encoding="utf-8")
+    [claim] = extract_file(path, "o/r@abc:bench/x.json")
+    assert claim.conditions.model == ["DeepSeek-R1"]
+    assert claim.conditions.software == ["SGLang"]
+    assert claim.conditions.load == {
+        "concurrency": "8",
+        "prompt": "512",
+        "output": "256",
+        "percentiles": "p99",
+    }
+    assert [(m.name, m.unit) for m in claim.metrics] == [
+        ("output_throughput", "tok/s"),
+        ("p99_ttft_ms", "ms"),
+    ]
+    assert claim.where == "o/r@abc:bench/x.json"
+    assert parse_benchmark_json({"rows": [record, record]}, "x.json", "w")[1].metrics
+
+
+def test_corpus_benchmark_files() -> None:
+    folder = SHARED / "corpus" / "AMD-AGI__Infera" / "files" / "bench"
+    if not folder.is_dir():
+        pytest.skip("../shared corpus not present")
+    for path in sorted(folder.rglob("*.json")):
+        [claim] = extract_file(path, "AMD-AGI/Infera")
+        text = path.read_text(encoding="utf-8")
+        assert claim.conditions.load["concurrency"] in path.name
+        assert all(repr(m.value) in text for m in claim.metrics)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8"), max_size=300))
+def test_never_crashes_on_arbitrary_text(text: str) -> None:
+    extract_claims(text)
+
+
+SNIPPETS = st.sampled_from(
+    [
+        "RTX 4090",
+        "Qwen3-8B",
+        "Q4_K_M",
+        "vs llama.cpp",
+        "相对 vLLM",
+        "tok/s",
+        "ms",
+        "×",
+        "%",
+        "→",
+        " vs ",
+        "batch 1",
+        "并发 8",
+        "p99",
+        "± 3",
+        "|",
+        "\n",
+        "。",
+        "; ",
+        "4K",
+        "GB",
+        "s/it",
+        "对比",
+        "from",
+        " to ",
+        "WER",
+        "9/20 tasks",
+        "-",
+        ".",
+        ",",
+    ]
+)
+NOISY = st.lists(
+    st.one_of(
+        SNIPPETS,
+        st.integers(0, 99999).map(str),
+        st.floats(0, 1e4).map(lambda f: f"{f:.3g}"),
+        st.text(max_size=4),
+    ),
+    max_size=40,
+).map(" ".join)
+
+
+@settings(max_examples=200, deadline=None)
+@given(NOISY)
+def test_metric_values_come_from_the_text(text: str) -> None:
+    written = {
+        abs(float(n.replace(",", "")))
+        for n in NUMBER.findall(text)
+        if n.replace(",", "").replace(".", "")
+    }
+    for claim in extract_claims(text):
+        for metric in claim.metrics:
+            assert abs(metric.value) in written, (metric, text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(NOISY)
+def test_condition_names_are_canonical(text: str) -> None:
+    cat = default_catalog()
+    for claim in extract_claims(text):
+        for field in ("hardware", "model", "precision", "software"):
+            for name in getattr(claim.conditions, field):
+                assert cat.is_canonical(field, name), (field, name, text)
+
+
+def test_labelled_set_precision_and_recall() -> None:
+    spec = importlib.util.spec_from_file_location("evidence_bench", BENCH)
+    assert spec and spec.loader
+    bench = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(bench)
+    items = [
+        json.loads(line) for line in bench.FIXTURE.read_text(encoding="utf-8").splitlines() if line
+    ]
+    assert len(items) >= 40
+    for field, (tp, pred, gold) in bench.score(items).items():
+        assert tp / max(pred, 1) >= 0.9, field
+        assert tp / max(gold, 1) >= 0.9, field
+
+
+def test_cli_extract_json_and_table(tmp_path: Path) -> None:
+    path = tmp_path / "README.md"
+    path.write_text(
+        "# Bench\n\nOn H100 with Llama-3.1-8B BF16, TTFT 35 ms vs vLLM.\n", encoding="utf-8"
+    )
+    runner = CliRunner()
+    result = runner.invoke(app, ["extract", str(path), "--where", "o/r@abc:README.md", "--json"])
+    assert result.exit_code == 0, result.output
+    [data] = json.loads(result.stdout)
+    assert data["where"] == "o/r@abc:README.md#L3"
+    assert data["conditions"]["hardware"] == ["H100"] and data["complete"]
+    table = runner.invoke(app, ["extract", str(path)])
+    assert table.exit_code == 0 and "H100" in table.stdout
+    missing = runner.invoke(app, ["extract", str(tmp_path / "nope.md")])
+    assert missing.exit_code == 1 and "Error:" in missing.output

@@ -1,0 +1,105 @@
+"""Mechanism families: bilingual tokens, the LSH index, family assignment, the labelled set."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+import research_radar.families as families
+from research_radar.families import FamilyIndex, assign_family, build_tokens, family_id
+from research_radar.history import build_import
+from research_radar.identity import NameIndex
+from research_radar.models import Finding, Tag
+from research_radar.reportparse import split_reports
+
+SHARED = Path(os.environ.get("RADAR_SHARED", Path(__file__).resolve().parents[2] / "shared"))
+SEEDS = SHARED / "seeds-examples" / "research-index-issue-2026-10-27_to_11-02.md"
+LABELLED = Path(__file__).parent / "fixtures" / "families_labelled.jsonl"
+
+
+def _finding(key: str, mechanism: str, day: int = 1, **extra: object) -> Finding:
+    return Finding(
+        project_key=key,
+        name=key.split("/")[-1],
+        date=date(2026, 10, day),
+        mechanism=mechanism,
+        **extra,
+    )  # type: ignore[arg-type]
+
+
+def test_public_api_is_listed() -> None:
+    assert all(hasattr(families, name) for name in families.__all__)
+
+
+def test_tokens_are_bilingual_and_carry_tags() -> None:
+    tags = {"mechanism": [Tag(dimension="mechanism", value="cache")]}
+    zh = build_tokens(_finding("gh:a/zh", "热专家常驻显存，SSD 换入未缓存专家", tags=tags))
+    en = build_tokens(_finding("gh:a/en", "Hot experts stay in VRAM; cold experts offload to SSD"))
+    assert {"expert", "ssd"} <= zh & en
+    assert "mechanism=cache" in zh
+
+
+def test_related_finds_the_family_not_the_neighbours() -> None:
+    index = FamilyIndex()
+    index.add(_finding("gh:x/strata", "MoE 热专家 VRAM，CPU 执行未缓存专家，SSD 分层 offload"))
+    index.add(_finding("gh:x/tts", "语音流式 TTS：按可播放时长调度，先救即将断流的请求"))
+    index.add(_finding("gh:x/vla", "VLA 动作块异步执行，闭环成功率与控制延迟"))
+    candidate = _finding(
+        "gh:x/maya", "专家分层 VRAM / RAM / NVMe，SSD expert offload 与预取", day=2
+    )
+    related = index.related(candidate)
+    assert [key for key, _ in related] == ["gh:x/strata"]
+    assigned = assign_family(candidate, index)
+    assert assigned.family == family_id("gh:x/strata")
+    assert assigned.related == ["gh:x/strata"]
+    assert assigned.differs.startswith("待补：相对同族 strata")
+    alone = assign_family(_finding("gh:x/new", "完全无关的编译器前端语法高亮"), index)
+    assert (alone.family, alone.related, alone.differs) == (family_id("gh:x/new"), [], "")
+
+
+def test_adding_a_project_again_replaces_its_entry() -> None:
+    index = FamilyIndex()
+    index.add(_finding("gh:x/a", "语音流式 speech streaming"))
+    index.add(_finding("gh:x/a", "VLA action chunking", day=2))
+    assert len(index) == 1
+    assert index.family_of("gh:x/a") == family_id("gh:x/a")
+    assert index.related(_finding("gh:x/b", "speech streaming TTS 语音")) == []
+
+
+def test_a_kept_family_is_not_overwritten() -> None:
+    index = FamilyIndex()
+    index.add(_finding("gh:x/a", "语音流式 speech streaming", family="fam:speech"))
+    assigned = assign_family(
+        _finding("gh:x/b", "speech streaming TTS 语音流式", family="fam:mine"), index
+    )
+    assert assigned.family == "fam:mine"
+
+
+@pytest.mark.skipif(not SEEDS.exists(), reason="../shared/seeds-examples not present")
+def test_family_grouping_on_the_labelled_seeds() -> None:
+    plan = build_import(
+        [("import:seeds", r) for r in split_reports(SEEDS.read_text(encoding="utf-8"))]
+    )
+    index = NameIndex()
+    for alias, (key, _kind, _evidence) in plan.aliases.items():
+        index.add(alias, key)
+    for key in plan.projects:
+        index.add_repo(key)
+    family = {f.project_key: f.family for f in plan.findings}
+    labels = [
+        json.loads(line) for line in LABELLED.read_text(encoding="utf-8").splitlines() if line
+    ]
+    keyed = [(index.lookup(item["name"]), item["family"]) for item in labels]
+    assert all(key is not None for key, _ in keyed)
+    pairs = [
+        (family[a] == family[b], fa == fb) for (a, fa), (b, fb) in itertools.combinations(keyed, 2)
+    ]  # type: ignore[index]
+    tp = sum(pred and true for pred, true in pairs)
+    precision = tp / max(1, sum(pred for pred, _ in pairs))
+    recall = tp / max(1, sum(true for _, true in pairs))
+    assert precision >= 0.6 and recall >= 0.6, (precision, recall)

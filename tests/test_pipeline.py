@@ -1,0 +1,91 @@
+"""`radar daily` end to end on the bundled sample, through the CLI, against real SQLite."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from sqlalchemy import func, select
+from typer.testing import CliRunner
+
+from research_radar.cli import app
+from research_radar.pipeline import SAMPLE_DATE
+from research_radar.store import findings, open_store
+
+runner = CliRunner()
+
+
+def _daily(tmp_path: Path, *extra: str) -> tuple[int, str]:
+    result = runner.invoke(
+        app,
+        ["daily", "--sample", "--db", str(tmp_path / "radar.db"), "--json", *extra],
+        catch_exceptions=True,
+    )
+    return result.exit_code, result.output
+
+
+@pytest.fixture(scope="module")
+def first_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object], str]:
+    folder = tmp_path_factory.mktemp("daily")
+    out = folder / "report.md"
+    code, output = _daily(folder, "--out", str(out))
+    assert code == 0, output
+    return folder, json.loads(output), out.read_text(encoding="utf-8")
+
+
+def test_sample_report_has_house_style(first_run: tuple[Path, dict[str, object], str]) -> None:
+    _, summary, text = first_run
+    assert summary["date"] == SAMPLE_DATE.isoformat()
+    assert "证据截止：北京时间 2026-08-29 08:30:00" in text
+    assert "example-org/inferhost" in text and "（发布前复核未变）" in text
+    assert "| 分类 / 项目与目标模型 |" in text and "### 证据索引" in text
+    assert summary["findings"], "the sample should give findings"
+    assert summary["review_blocking"] == 0
+
+
+def test_sample_report_matches_golden(
+    first_run: tuple[Path, dict[str, object], str], golden
+) -> None:  # type: ignore[no-untyped-def]
+    golden("daily-sample.md", first_run[2])
+
+
+def test_ordinary_fork_is_never_a_finding(first_run: tuple[Path, dict[str, object], str]) -> None:
+    _, summary, _ = first_run
+    keys = {f["key"] for f in summary["findings"]}  # type: ignore[index, union-attr]
+    assert "gh:kvtinker/ninfer" not in keys
+
+
+def test_second_run_same_day_adds_nothing_and_writes_same_report(
+    first_run: tuple[Path, dict[str, object], str],
+) -> None:
+    folder, _, text = first_run
+    store = open_store(str(folder / "radar.db"))
+    with store.engine.connect() as conn:
+        before = conn.execute(select(func.count()).select_from(findings)).scalar()
+    code, output = _daily(folder, "--out", str(folder / "again.md"))
+    assert code == 0, output
+    with store.engine.connect() as conn:
+        assert conn.execute(select(func.count()).select_from(findings)).scalar() == before
+    assert (folder / "again.md").read_text(encoding="utf-8") == text
+    assert [run["status"] for run in store.load_runs()][:2] == ["ok", "ok"]
+
+
+def test_crash_mid_run_leaves_store_consistent_and_rerun_completes(tmp_path: Path) -> None:
+    blocked = tmp_path / "blocked.md"
+    blocked.mkdir()  # writing the report fails after the findings were stored
+    code, _ = _daily(tmp_path, "--out", str(blocked))
+    assert code != 0
+    store = open_store(str(tmp_path / "radar.db"))
+    assert store.load_runs()[0]["status"] == "failed"
+    code, output = _daily(tmp_path, "--out", str(tmp_path / "ok.md"))
+    assert code == 0, output
+    keys = [f.project_key for f in store.load_findings()]
+    assert len(keys) == len(set(keys)) == len(json.loads(output)["findings"])
+
+
+def test_stages_are_recorded(first_run: tuple[Path, dict[str, object], str]) -> None:
+    folder, _, _ = first_run
+    run = open_store(str(folder / "radar.db")).load_runs()[-1]
+    names = [stage["stage"] for stage in run["stages"]]
+    assert names[:3] == ["collect", "resolve", "extract"] and "review" in names

@@ -1,0 +1,165 @@
+"""The shared retrying GET against the replay server's faults."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from research_radar.errors import SourceError
+from research_radar.replay import Fault, serve_replay
+from research_radar.sources import http as radar_http
+from research_radar.sources.http import RawResponse, RetryPolicy, fetch, next_link, request_key
+
+
+class Recorder:
+    def __init__(self) -> None:
+        self.sleeps: list[float] = []
+        self.waits: list[tuple[str, int]] = []
+
+    def policy(self, **values: float) -> RetryPolicy:
+        settings = {"backoff": 0.01, "timeout": 2.0, **values}
+        return RetryPolicy(
+            sleep=self.sleeps.append,
+            on_wait=lambda reason, left: self.waits.append((reason, left)),
+            **settings,  # type: ignore[arg-type]
+        )
+
+
+@pytest.fixture
+def client() -> Iterator[httpx.Client]:
+    with httpx.Client() as http:
+        yield http
+
+
+def test_exported_members() -> None:
+    assert sorted(radar_http.__all__) == [
+        "RawResponse",
+        "ResponseCache",
+        "RetryPolicy",
+        "fetch",
+        "next_link",
+        "request_key",
+    ]
+
+
+def test_request_key_is_sorted_and_host_free() -> None:
+    assert request_key("/repos/a/b/commits", {"sha": "main", "per_page": 30, "since": None}) == (
+        "/repos/a/b/commits?per_page=30&sha=main"
+    )
+
+
+def test_next_link() -> None:
+    header = '<http://x/a?page=2>; rel="next", <http://x/a?page=5>; rel="last"'
+    assert next_link(header) == "http://x/a?page=2"
+    assert next_link(None) is None
+
+
+@pytest.mark.parametrize("kind", ["5xx", "truncated"])
+def test_transient_faults_are_retried(kind: str, client: httpx.Client) -> None:
+    rec = Recorder()
+    with serve_replay(faults=[Fault("/repos/*", kind, times=2)]) as server:
+        raw = fetch(
+            client, server.url, "/repos/AMD-AGI/Infera", source="github", policy=rec.policy()
+        )
+    assert raw.status == 200 and b"AMD-AGI/Infera" in raw.body
+    assert rec.sleeps == [0.01, 0.02]
+
+
+def test_timeout_is_retried(client: httpx.Client) -> None:
+    rec = Recorder()
+    with serve_replay(faults=[Fault("/rate_limit", "timeout", times=1, delay=0.4)]) as server:
+        raw = fetch(
+            client, server.url, "/rate_limit", source="github", policy=rec.policy(timeout=0.1)
+        )
+    assert raw.status == 200 and rec.sleeps == [0.01]
+
+
+def test_persistent_5xx_gives_up(client: httpx.Client) -> None:
+    rec = Recorder()
+    with (
+        serve_replay(faults=[Fault("/repos/*", "5xx")]) as server,
+        pytest.raises(SourceError) as caught,
+    ):
+        fetch(
+            client,
+            server.url,
+            "/repos/AMD-AGI/Infera",
+            source="github",
+            policy=rec.policy(retries=2),
+        )
+    assert caught.value.retry and "gave up after 3 attempts (HTTP 502)" in str(caught.value)
+
+
+def test_rate_limit_waits_with_countdown(client: httpx.Client) -> None:
+    rec = Recorder()
+    with serve_replay(faults=[Fault("/repos/*", "rate-limit", times=1, retry_after=3)]) as server:
+        raw = fetch(
+            client, server.url, "/repos/AMD-AGI/Infera", source="github", policy=rec.policy()
+        )
+    assert raw.status == 200
+    lefts = [left for _, left in rec.waits]
+    assert lefts[0] >= 3 and lefts == sorted(lefts, reverse=True) and lefts[-1] == 1
+    assert all(reason == "github: rate limited" for reason, _ in rec.waits)
+
+
+def test_retry_after(client: httpx.Client) -> None:
+    rec = Recorder()
+    with serve_replay(faults=[Fault("/repos/*", "429", times=1, retry_after=2)]) as server:
+        fetch(client, server.url, "/repos/AMD-AGI/Infera", source="github", policy=rec.policy())
+    assert [left for _, left in rec.waits] == [2, 1]
+
+
+def test_rate_limit_too_long_is_an_error(client: httpx.Client) -> None:
+    rec = Recorder()
+    with (
+        serve_replay(faults=[Fault("/repos/*", "429", retry_after=5000)]) as server,
+        pytest.raises(SourceError) as caught,
+    ):
+        fetch(client, server.url, "/repos/AMD-AGI/Infera", source="github", policy=rec.policy())
+    assert caught.value.status == 429 and "rate limited" in str(caught.value)
+
+
+def test_bad_credentials_is_one_clear_error(client: httpx.Client) -> None:
+    rec = Recorder()
+    with (
+        serve_replay(faults=[Fault("/repos/*", "401")]) as server,
+        pytest.raises(SourceError) as caught,
+    ):
+        fetch(
+            client,
+            server.url,
+            "/repos/AMD-AGI/Infera",
+            source="github",
+            policy=rec.policy(),
+            headers={"Authorization": "Bearer wrong"},
+        )
+    assert caught.value.status == 401 and "GITHUB_TOKEN" in str(caught.value)
+    assert "wrong" not in str(caught.value) and rec.sleeps == []
+
+
+def test_not_found_is_an_error(client: httpx.Client) -> None:
+    with serve_replay() as server, pytest.raises(SourceError) as caught:
+        fetch(
+            client, server.url, "/repos/nobody/nothing", source="github", policy=Recorder().policy()
+        )
+    assert caught.value.status == 404
+
+
+class DictCache:
+    def __init__(self) -> None:
+        self.kept: dict[str, RawResponse] = {}
+
+    def lookup(self, request_key: str) -> RawResponse | None:
+        return self.kept.get(request_key)
+
+
+def test_conditional_request_returns_stored_body(client: httpx.Client) -> None:
+    cache = DictCache()
+    with serve_replay() as server:
+        first = fetch(client, server.url, "/repos/AMD-AGI/Infera", source="github", cache=cache)
+        cache.kept[first.request_key] = first
+        second = fetch(client, server.url, "/repos/AMD-AGI/Infera", source="github", cache=cache)
+        assert server.requests[-1].status == 304
+    assert second.from_cache and second.status == 304 and second.body == first.body

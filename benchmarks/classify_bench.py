@@ -39,7 +39,11 @@ def load_items(path: Path) -> list[dict[str, Any]]:
 
 def score(taxonomy: Taxonomy, items: list[dict[str, Any]]) -> dict[str, Counter[str]]:
     """Per dimension: true positives, false positives, false negatives (micro counts)."""
-    counts: dict[str, Counter[str]] = {"workload": Counter(), "mechanism": Counter(), "rsi": Counter()}
+    counts: dict[str, Counter[str]] = {
+        "workload": Counter(),
+        "mechanism": Counter(),
+        "rsi": Counter(),
+    }
     for item in items:
         result = build_classification(taxonomy, item["title"], item.get("summary", ""))
         expected = item["expected"]

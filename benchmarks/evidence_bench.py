@@ -23,7 +23,10 @@ from pathlib import Path
 
 from research_radar.extract import extract_claims
 
-FIXTURE = Path(__file__).resolve().parent.parent / "tests" / "fixtures" / "evidence_labelled.jsonl"
+FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
+FIXTURE = FIXTURES / "evidence_labelled.jsonl"
+HELDOUT = FIXTURES / "evidence_heldout.jsonl"
+"""A small set labelled after the extractor was written (see its source field)."""
 FIELDS = ("hardware", "model", "precision", "baseline", "software", "load", "metrics")
 
 
@@ -85,18 +88,24 @@ def kind_accuracy(items: list[dict[str, object]]) -> float:
     return right / len(items)
 
 
-def main(argv: list[str]) -> int:
-    items = [json.loads(line) for line in FIXTURE.read_text(encoding="utf-8").splitlines() if line]
+def report(path: Path, verbose: bool) -> None:
+    items = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
     started = time.perf_counter()
-    totals = score(items, verbose="--verbose" in argv)
+    totals = score(items, verbose=verbose)
     elapsed = time.perf_counter() - started
-    print(f"labelled statements: {len(items)}  ({elapsed:.2f} s)")
+    print(f"{path.name}: {len(items)} statements ({elapsed:.2f} s)")
     print(f"{'field':<10} {'precision':>9} {'recall':>7} {'tp':>5} {'pred':>5} {'gold':>5}")
     for name, (tp, pred, gold) in totals.items():
         p = tp / pred if pred else 1.0
         r = tp / gold if gold else 1.0
         print(f"{name:<10} {p:>9.3f} {r:>7.3f} {tp:>5} {pred:>5} {gold:>5}")
-    print(f"kind (expected kind among the claims): {kind_accuracy(items):.3f}")
+    print(f"kind (expected kind among the claims): {kind_accuracy(items):.3f}\n")
+
+
+def main(argv: list[str]) -> int:
+    for path in (FIXTURE, HELDOUT):
+        if path.exists():
+            report(path, "--verbose" in argv)
     return 0
 
 

@@ -48,6 +48,11 @@ def test_parse_numbers_keeps_units_and_ranges() -> None:
     assert parse_numbers(text) == ["3.2×", "-24.1%", "4.7-6.3×", "128K", "800 GB/s"]
 
 
+def test_normalise_url_survives_malformed_urls() -> None:
+    assert normalise_url("https://：") == "https://："
+    assert normalise_url("http://[::1") == "http://[::1"
+
+
 def test_normalise_url_drops_www_slash_and_fragment() -> None:
     assert normalise_url("https://www.GitHub.com/Microsoft/RetrievalAttention/#readme") == (
         "github.com/microsoft/retrievalattention"

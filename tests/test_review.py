@@ -14,6 +14,7 @@ from typer.testing import CliRunner
 
 from research_radar.cli import app
 from research_radar.models import Finding
+from research_radar.reportparse import parse_report
 from research_radar.review import (
     RULES,
     Review,
@@ -24,7 +25,6 @@ from research_radar.review import (
     render_review,
     review_report,
 )
-from research_radar.reportparse import parse_report
 from research_radar.store import Store
 
 GOLDEN = Path(__file__).parent / "golden"

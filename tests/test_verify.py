@@ -261,11 +261,11 @@ def test_github_api_commits_states_files_and_host(api_root: Path) -> None:
 
 
 def test_github_api_rate_limit_is_unverified(api_root: Path) -> None:
-    with serve_replay(api_root, faults=[Fault("*", "rate-limit")]) as server:
-        with httpx.Client(base_url=server.url, timeout=5) as client:
-            result = review_report(
-                _api_report("a" * 40), host_repo="acme/host", verifier=GitHubVerifier(client)
-            )
+    server = serve_replay(api_root, faults=[Fault("*", "rate-limit")])
+    with server, httpx.Client(base_url=server.url, timeout=5) as client:
+        result = review_report(
+            _api_report("a" * 40), host_repo="acme/host", verifier=GitHubVerifier(client)
+        )
     assert not [f for f in result.findings if f.rule == "claim-false"]
     assert [f.severity for f in result.findings if f.rule == "claim-unverified"]
 

@@ -99,7 +99,7 @@ _NEGATIVE = re.compile(
     r"regress|revert|withdr[ae]wn?|retract|(?<!zero )(?<!no )fail|crash|broken|known issue|"
     r"unsupported|not supported|does(?: not|n't) support|slower|worse|degrad|mismatch|incorrect|"
     r"wrong output|\bNaN\b|不支持|回退|撤回|撤销|失败|质量下降|变慢|倒退|退化|反例|负例|负结果|"
-    r"错误|漂移|崩溃|更慢|无收益|未合并|落后",
+    r"错误|漂移|崩溃|更慢|无收益|未合并|落后|(?:成功率|准确率|质量|精度|性能|吞吐|速度)(?:明显)?下降",
     re.I,
 )
 _LIMITATION = re.compile(
@@ -566,10 +566,12 @@ def _target(after: str, cat: Catalog) -> str:
     after = re.sub(
         r"^(?:(?:the|a|an|about|around|roughly|approximately)\s+|[~约]\s*)", "", after, flags=re.I
     )
-    for name in ("software", "model", "hardware", "precision"):
-        mentions = cat.find(name, after)
-        if mentions and mentions[0].start <= 2:
-            return mentions[0].name
+    skips = [0] + [m.end() for m in re.finditer(r"[a-z][\w-]*\s", after[:30])][:2]
+    for skip in skips:
+        for name in ("software", "model", "hardware", "precision"):
+            mentions = cat.find(name, after[skip:])
+            if mentions and mentions[0].start <= 2:
+                return mentions[0].name
     latin = re.match(r"[A-Za-z][\w.+\-/]*(?:\s[A-Za-z][\w.+\-]*){0,2}", after)
     if latin:
         words: list[str] = []

@@ -3,8 +3,8 @@
 An index, not pairwise comparison: every finding becomes a set of bilingual tokens (jieba
 words for Chinese, lower-case English words, both mapped onto shared concept tokens such
 as 专家/expert → `expert`, plus the taxonomy tag values as `dimension=value` tokens). A
-MinHash LSH index (datasketch) proposes candidates in time nearly independent of the
-history size; the candidates are ranked by an IDF-weighted cosine in which concept and tag
+MinHash LSH Forest (datasketch) proposes a bounded number of candidates in time that grows
+only with log(history); the candidates are ranked by an IDF-weighted cosine in which concept and tag
 tokens weigh `CONCEPT_WEIGHT` times more (the mechanism is what makes a family; names and
 incidental words say less). Concept tokens enter the MinHash set as that many copies, the
 usual way to weight MinHash. Pure: no I/O, no clock.
@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 import jieba
-from datasketch import MinHash, MinHashLSH
+from datasketch import MinHash, MinHashLSHForest
 
 from .models import Finding
 
@@ -115,25 +115,33 @@ class _Entry:
 
 @dataclass
 class FamilyIndex:
-    """An incremental LSH index of findings, one entry per project (the newest wins).
+    """An incremental MinHash LSH Forest of findings, one entry per project (newest wins).
+
+    A query asks the forest for the approximate top `candidates` by Jaccard (a prefix-tree
+    search: cost grows with log(history), not with history) and re-ranks them by weighted
+    cosine. The forest is re-sorted lazily at the first query after adds.
 
     Args:
-        num_perm: MinHash permutations.
-        threshold: the LSH Jaccard threshold (low: descriptions are short).
+        num_perm: MinHash permutations (a multiple of `trees`).
+        trees: prefix trees in the forest.
+        candidates: how many forest candidates a query re-ranks.
         min_score: weighted-cosine score below which a candidate is not related.
     """
 
-    num_perm: int = 128
-    threshold: float = 0.1
+    num_perm: int = 64
+    trees: int = 8
+    candidates: int = 100
     min_score: float = 0.15
     join_score: float = 0.25
     """Score from which a finding joins the family of its nearest related project."""
-    _lsh: MinHashLSH = field(init=False, repr=False)
+    _forest: MinHashLSHForest = field(init=False, repr=False)
     _entries: dict[str, _Entry] = field(default_factory=dict, init=False, repr=False)
+    _versions: dict[str, int] = field(default_factory=dict, init=False, repr=False)
     _df: Counter[str] = field(default_factory=Counter, init=False, repr=False)
+    _dirty: bool = field(default=False, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._lsh = MinHashLSH(threshold=self.threshold, num_perm=self.num_perm)
+        self._forest = MinHashLSHForest(num_perm=self.num_perm, l=self.trees)
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -147,17 +155,23 @@ class FamilyIndex:
         return signature
 
     def add(self, finding: Finding) -> None:
-        """Index a finding under its project key (replacing that project's earlier entry)."""
+        """Index a finding under its project key (replacing that project's earlier entry).
+
+        The forest cannot delete, so a re-added project gets a new versioned forest key and
+        its stale versions are ignored at query time.
+        """
         key = finding.project_key
         tokens = frozenset(build_tokens(finding))
         old = self._entries.pop(key, None)
         if old is not None:
-            self._lsh.remove(key)
             self._df.subtract(old.tokens)
         family = finding.family or (old.family if old else family_id(key))
         self._entries[key] = _Entry(finding.name, tokens, family)
         self._df.update(tokens)
-        self._lsh.insert(key, self._minhash(tokens))
+        version = self._versions.get(key, -1) + 1
+        self._versions[key] = version
+        self._forest.add((key, version), self._minhash(tokens))
+        self._dirty = True
 
     def family_of(self, project_key: str) -> str | None:
         entry = self._entries.get(project_key)
@@ -183,10 +197,14 @@ class FamilyIndex:
         tokens = frozenset(build_tokens(finding))
         if not tokens:
             return []
-        candidates = self._lsh.query(self._minhash(tokens))
+        if self._dirty:
+            self._forest.index()
+            self._dirty = False
+        found = self._forest.query(self._minhash(tokens), self.candidates) if self._entries else []
+        keys = {key for key, version in found if self._versions.get(key) == version}
         scored = [
             (key, round(self.score(tokens, self._entries[key].tokens), 4))
-            for key in candidates
+            for key in sorted(keys)
             if key != finding.project_key
         ]
         scored = [(key, value) for key, value in scored if value >= self.min_score]

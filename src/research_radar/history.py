@@ -621,18 +621,18 @@ def build_import(
 def _with_families(
     new: list[Finding], prior: Sequence[Finding], plan: HistoryPlan
 ) -> list[Finding]:
+    """Assign families day by day: a day's findings are compared with earlier days only."""
     index = FamilyIndex()
-    stream = sorted(
-        [(f.date, 0, i, f) for i, f in enumerate(prior)]
-        + [(f.date, 1, i, f) for i, f in enumerate(new)],
-        key=lambda item: item[:3],
-    )
+    days = sorted({f.date for f in prior} | {f.date for f in new})
+    prior_by_day: dict[date, list[Finding]] = {}
+    for finding in prior:
+        prior_by_day.setdefault(finding.date, []).append(finding)
     result: list[Finding] = []
-    for _day, is_new, _i, finding in stream:
-        if is_new:
-            finding = assign_family(finding, index)
-            result.append(finding)
-        index.add(finding)
+    for day in days:
+        todays = [assign_family(f, index) for f in new if f.date == day]
+        result += todays
+        for finding in prior_by_day.get(day, []) + todays:
+            index.add(finding)
     for key, project in plan.projects.items():
         project.family = index.family_of(key)
     return result

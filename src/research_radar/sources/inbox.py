@@ -191,7 +191,10 @@ def parse_urls(text: str) -> list[str]:
 
 def normalise_url(url: str) -> str:
     """A comparison key: lower-case host without www., no fragment, query or trailing slash."""
-    parts = urlsplit(url.strip())
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:  # malformed (bad IPv6 or NFKC netloc); reported by _check_links
+        return url.strip().lower()
     host = parts.netloc.lower().removeprefix("www.")
     path = re.sub(r"/+$", "", parts.path)
     if host == "github.com":

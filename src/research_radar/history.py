@@ -47,7 +47,7 @@ from .models import (
     SourceKind,
 )
 from .reportparse import ParsedEntry, ParsedReport, split_reports
-from .store import Store, project_sources, projects
+from .store import Store, project_sources
 from .store import corrections as corrections_table
 
 __all__ = [
@@ -542,7 +542,7 @@ def _add_project(plan: HistoryPlan, raw: _Raw, key: str, evidence: str) -> str:
                 title=project.name,
             ),
         )
-        plan.links[(key, key)] = ("self", evidence)
+        plan.links[(key, key)] = ("primary", evidence)
     for link in raw.links:
         kind = SourceKind.PAPER if link.startswith(("arxiv:", "doi:")) else SourceKind.BLOG
         url = _url_of(link)
@@ -621,18 +621,16 @@ def build_import(
 def _with_families(
     new: list[Finding], prior: Sequence[Finding], plan: HistoryPlan
 ) -> list[Finding]:
-    """Assign families day by day: a day's findings are compared with earlier days only."""
+    """Assign families in date order; each finding is compared with the ones before it."""
     index = FamilyIndex()
-    days = sorted({f.date for f in prior} | {f.date for f in new})
-    prior_by_day: dict[date, list[Finding]] = {}
-    for finding in prior:
-        prior_by_day.setdefault(finding.date, []).append(finding)
+    stream = [(f.date, 0, i, f) for i, f in enumerate(prior)]
+    stream += [(f.date, 1, i, f) for i, f in enumerate(new)]
     result: list[Finding] = []
-    for day in days:
-        todays = [assign_family(f, index) for f in new if f.date == day]
-        result += todays
-        for finding in prior_by_day.get(day, []) + todays:
-            index.add(finding)
+    for _day, is_new, _i, finding in sorted(stream, key=lambda item: item[:3]):
+        if is_new:
+            finding = assign_family(finding, index)
+            result.append(finding)
+        index.add(finding)
     for key, project in plan.projects.items():
         project.family = index.family_of(key)
     return result
@@ -720,13 +718,14 @@ def import_reports(
 
 
 def _save_plan(store: Store, conn: Connection, plan: HistoryPlan) -> None:
+    existing = {project.key: project for project in store.load_projects()}
     for source in plan.sources.values():
         if store.load_source(source.key) is None:
             store.save_source(conn, source)
-    for project in plan.projects.values():
-        _save_project(conn, project)
     for (project_key, source_key), (relation, evidence) in plan.links.items():
         _save_link(conn, project_key, source_key, relation, evidence)
+    for project in plan.projects.values():
+        store.save_project(conn, _merged(existing.get(project.key), project))
     for alias, (key, kind, evidence) in plan.aliases.items():
         store.save_alias(conn, alias, key, kind, evidence)
     for finding, origin in zip(plan.findings, plan.origins, strict=True):
@@ -735,42 +734,22 @@ def _save_plan(store: Store, conn: Connection, plan: HistoryPlan) -> None:
         _save_correction(conn, day, correction)
 
 
-# Projects, their sources and corrections have tables but no Store methods yet; these three
-# writers stand in until Store.save_project / save_project_source / save_correction exist.
-
-
-def _save_project(conn: Connection, project: Project) -> None:
-    row = conn.execute(select(projects.c.data).where(projects.c.key == project.key)).first()
-    if row is None:
-        conn.execute(
-            projects.insert().values(
-                key=project.key,
-                name=project.name,
-                fork_of=project.fork_of,
-                derivative=project.derivative,
-                family=project.family,
-                data=project.model_dump(mode="json"),
-                created_at=datetime.now().astimezone(),
-            )
-        )
-        return
-    old = Project.model_validate(row[0])
-    merged = old.model_copy(
+def _merged(old: Project | None, new: Project) -> Project:
+    """An imported project merged into the one the store already has (nothing is lost)."""
+    if old is None:
+        return new
+    return old.model_copy(
         update={
-            "aliases": sorted(set(old.aliases) | set(project.aliases)),
-            "sources": sorted(set(old.sources) | set(project.sources)),
-            "family": old.family or project.family,
-            "fork_of": old.fork_of or project.fork_of,
+            "aliases": sorted(set(old.aliases) | set(new.aliases)),
+            "sources": sorted(set(old.sources) | set(new.sources)),
+            "family": old.family or new.family,
+            "fork_of": old.fork_of or new.fork_of,
         }
     )
-    if merged != old:
-        conn.execute(
-            projects.update()
-            .where(projects.c.key == project.key)
-            .values(
-                family=merged.family, fork_of=merged.fork_of, data=merged.model_dump(mode="json")
-            )
-        )
+
+
+# Project links keep their evidence and corrections have no Store method yet: these two
+# writers stand in until Store.save_project_source / save_correction exist.
 
 
 def _save_link(
@@ -817,8 +796,8 @@ def load_projects(store: Store) -> list[dict[str, Any]]:
     for finding_row in store.load_finding_rows():
         dates.setdefault(finding_row["project_key"], set()).add(str(finding_row["date"]))
         names.setdefault(finding_row["project_key"], finding_row["name"])
+    rows = {project.key: project for project in store.load_projects()}
     with store.engine.connect() as conn:
-        rows = {r.key: r for r in conn.execute(select(projects))}
         links: dict[str, list[dict[str, str]]] = {}
         for link in conn.execute(select(project_sources).order_by(project_sources.c.source_key)):
             links.setdefault(link.project_key, []).append(

@@ -24,8 +24,9 @@ from . import collect as collect_stage
 from . import compose, extract, history, hostmap, identity
 from .config import Settings
 from .families import FamilyIndex
-from .models import Coverage, Finding, Project, Report, Snapshot, Source
+from .models import Coverage, Finding, Project, Report, Snapshot, Source, SourceKind
 from .render.markdown import BEIJING, render_markdown
+from .sample.host import SAMPLE_HOST_REPO
 from .store import Store
 from .taxonomy import Taxonomy, load_taxonomy
 
@@ -205,15 +206,24 @@ def _extract(run: _Run, store: Store, projects: list[Project]) -> None:
         counts["claims_added"] = added
 
 
+_FINDING_KINDS = {SourceKind.REPO, SourceKind.PAPER, SourceKind.BLOG}
+
+
 def _classify(
-    run: _Run, store: Store, projects: list[Project], taxonomy: Taxonomy, day: date
+    run: _Run,
+    store: Store,
+    projects: list[Project],
+    taxonomy: Taxonomy,
+    day: date,
+    host_key: str | None,
 ) -> list[Finding]:
+    """Candidates: repositories, papers and posts; never the host project or its PRs."""
     with run.stage("classify") as counts:
         by_key = {source.key: source for source in store.load_sources()}
         candidates = []
         for project in projects:
             source = _primary_source(project, by_key)
-            if source is None:
+            if source is None or source.kind not in _FINDING_KINDS or project.key == host_key:
                 continue
             snapshot = _latest(store.load_snapshots(source.key))
             candidates.append(_candidate(project, source, snapshot, taxonomy, day))
@@ -288,7 +298,7 @@ def _map(run: _Run, host: hostmap.HostIndex | None, findings: list[Finding]) -> 
 def load_host(settings: Settings, *, sample: bool, cache_dir: Path) -> hostmap.HostIndex | None:
     """The host index: the bundled sample host, the configured checkout, or None."""
     if sample:
-        from .sample.host import SAMPLE_HOST_REPO, build_sample_host, load_sample_items
+        from .sample.host import build_sample_host, load_sample_items
 
         root = cache_dir / "sample-host"
         if not (root / ".git").exists():
@@ -414,7 +424,9 @@ def run_daily(
         projects = _resolve(run, store, settings)
         _extract(run, store, projects)
         taxonomy = load_taxonomy(settings.profile)
-        candidates = _classify(run, store, projects, taxonomy, day)
+        host_repo = SAMPLE_HOST_REPO if sample else settings.host_repo
+        host_key = f"gh:{host_repo.lower()}" if host_repo else None
+        candidates = _classify(run, store, projects, taxonomy, day, host_key)
         kept, prior = _decide(run, store, settings, candidates, day)
         assessed = _assess(run, store, kept, prior, cutoff)
         host = load_host(settings, sample=sample, cache_dir=cache_dir or Path(".radar-cache"))

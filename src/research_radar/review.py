@@ -236,9 +236,9 @@ _POLICY_SWITCH = re.compile(r"只报告首次发现|report only first[- ]discove
 _RECHECK = re.compile(r"复核|核验|核对|重新核|re-?check|未变|发布前")
 _BEIJING = re.compile(r"北京|Beijing|UTC\+8|\+08:00|CST")
 _HOST_WORDS = re.compile(r"(?:InferRSI|宿主|host|main|本仓|我们)\W{0,3}$", re.I)
-_BARE_REF = re.compile(r"(?<![\w#&])#(\d{1,6})\b")
+_BARE_REF = re.compile(r"(?<![\w#&])#(\d{1,6})(?!\d)")
 _NAMED_REF = re.compile(
-    r"(?<![\w/.-])([A-Za-z][\w.+-]*(?:\s[A-Z][\w.+-]*)*)\s?(?:PR|pull|issue)?\s?(?<![\w/])#(\d{1,6})\b"
+    r"(?<![\w/.-])([A-Za-z][\w.+-]*(?:\s[A-Z][\w.+-]*)*)\s?(?:PR|pull|issue)?\s?(?<![\w/])#(\d{1,6})(?!\d)"
 )
 _SECRETS = re.compile(
     r"\b(?:ghp_[A-Za-z0-9]{20,}|gho_\w{20,}|github_pat_\w{20,}|sk-[A-Za-z0-9_-]{16,}|"

@@ -80,7 +80,7 @@ def test_crash_mid_run_leaves_store_consistent_and_rerun_completes(tmp_path: Pat
     assert store.load_runs()[0]["status"] == "failed"
     code, output = _daily(tmp_path, "--out", str(tmp_path / "ok.md"))
     assert code == 0, output
-    keys = [f.project_key for f in store.load_findings()]
+    keys = [f.project_key for f in store.load_findings(on=SAMPLE_DATE)]
     assert len(keys) == len(set(keys)) == len(json.loads(output)["findings"])
 
 

@@ -658,12 +658,19 @@ def _set_fork(project: Project, head: Source, members: list[Source]) -> None:
         forked,
         None,
         commits_ahead=_int(forked.meta.get("commits_ahead")),
-        own_releases=_int(forked.meta.get("releases")) or 0,
+        own_releases=_count(forked.meta.get("releases")),
         readme=forked.text,
     )
     project.fork_of = decision.fork_of
     project.derivative = decision.derivative
     project.derivative_evidence = decision.evidence
+
+
+def _count(value: Any) -> int:
+    """A count kept either as a number or as the list of things counted."""
+    if isinstance(value, list | tuple):
+        return len(value)
+    return _int(value) or 0
 
 
 def _int(value: Any) -> int | None:

@@ -1,5 +1,8 @@
-"""The daily pipeline: collect → resolve → extract → classify → decide → assess → map →
+"""The daily pipeline: collect → resolve → extract → classify → decide → map → assess →
 compose → review → publish.
+
+`map` runs before `assess` (DESIGN.md draws them the other way round) because the value
+gate of `assess` weighs the host touch points that `map` finds.
 
 Each stage is a plain function of the stage's module; this module only runs them in
 order, records every run and stage in the store (start, end, counts, errors per source)
@@ -23,7 +26,7 @@ from . import classify as classify_stage
 from . import collect as collect_stage
 from . import compose, extract, history, hostmap, identity
 from .config import Settings
-from .families import FamilyIndex
+from .families import FamilyIndex, assign_family
 from .models import Coverage, Finding, Project, Report, Snapshot, Source, SourceKind
 from .render.markdown import BEIJING, render_markdown
 from .sample.host import SAMPLE_HOST_REPO
@@ -40,12 +43,14 @@ STAGES = (
     "extract",
     "classify",
     "decide",
-    "assess",
     "map",
+    "assess",
     "compose",
     "review",
     "publish",
 )
+SAMPLE_HISTORY = Path(__file__).parent / "sample" / "history"
+"""Earlier reports shipped with the sample, imported so the demo shows dedup across dates."""
 SAMPLE_DATE = date(2026, 8, 29)
 """The day the bundled sample stands on: the morning after its newest evidence (also in cli)."""
 
@@ -133,6 +138,7 @@ def _candidate(
         if snapshot
         else None
     )
+    parent = project.fork_of.split(":", 1)[-1] if project.fork_of else ""
     return Finding(
         project_key=project.key,
         name=project.name,
@@ -140,6 +146,8 @@ def _candidate(
         url=source.url,
         snapshot=pinned,
         mechanism=source.summary or source.title,
+        prior_art=f"衍生自 {parent}：" + "；".join(project.derivative_evidence[:2]) if parent else "",
+        related=[project.fork_of] if project.fork_of else [],
         tags=tags,
         rsi_target=classify_stage.classify_target(taxonomy, source.title, text),
         claims=claims,
@@ -162,6 +170,8 @@ def _collect(
 ) -> dict[str, str]:
     with run.stage("collect") as counts:
         if sample:
+            imported = history.import_reports(store, sorted(SAMPLE_HISTORY.glob("*.md")))
+            counts["history_findings"] = imported.findings
             summary = collect_stage.collect_sample(store, now=cutoff)
         else:
             since = cutoff - timedelta(hours=48)
@@ -176,7 +186,7 @@ def _collect(
 
 def _resolve(run: _Run, store: Store, settings: Settings) -> list[Project]:
     with run.stage("resolve") as counts:
-        sources = store.load_sources()
+        sources = [s for s in store.load_sources() if s.kind in _FINDING_KINDS]
         aliases = store.load_aliases()
         if settings.extra.get("aliases_file"):
             aliases |= identity.load_aliases_file(Path(str(settings.extra["aliases_file"])))
@@ -233,52 +243,78 @@ def _classify(
 
 def _decide(
     run: _Run, store: Store, settings: Settings, candidates: list[Finding], day: date
-) -> tuple[list[Finding], list[Finding]]:
-    """Keep what is new (or a substantive update, by policy). Returns (kept, prior)."""
+) -> tuple[list[Finding], list[Finding], list[str]]:
+    """Keep what is new (or a substantive update, by policy).
+
+    Returns the kept findings, the prior findings and why the others were left out.
+    """
     with run.stage("decide") as counts:
         prior = store.load_findings(before=day)
         projects = {project.key: project for project in store.load_projects()}
-        kept, tally = [], {"new": 0, "update": 0, "seen": 0, "historical": 0, "fork": 0}
+        kept, excluded = [], []
+        tally = {"new": 0, "update": 0, "seen": 0, "historical": 0, "fork": 0}
         for finding in candidates:
             project = projects[finding.project_key]
             if project.fork_of and not project.derivative:
                 tally["fork"] += 1
+                excluded.append(f"{finding.name}（{project.fork_of.split(':', 1)[-1]} 的普通 fork）")
                 continue
-            snapshots = store.load_snapshots(finding.project_key)
-            created = finding.snapshot.meta.get("created_at") if finding.snapshot else None
-            decision = history.decide(
-                project,
-                snapshots,
-                [f for f in prior if f.project_key == project.key],
-                on=day,
-                policy=settings.policy,
-                created_at=datetime.fromisoformat(created) if created else None,
-            )
+            decision = _decision(store, settings, project, finding, prior, day)
             tally[decision.status] = tally.get(decision.status, 0) + 1
             if decision.status in {"new", "historical"} or (
                 decision.status == "update" and settings.policy != "first-discovered"
             ):
                 kept.append(finding.model_copy(update={"novelty": decision.novelty}))
+            else:
+                when = decision.last_reported.isoformat() if decision.last_reported else "此前"
+                excluded.append(f"{finding.name}（已于 {when} 报告：{decision.reason}）")
         counts.update(tally)
-    return kept, prior
+    return kept, prior, excluded
+
+
+def _decision(
+    store: Store, settings: Settings, project: Project, finding: Finding, prior: list[Finding], day: date
+) -> history.Decision:
+    created = finding.snapshot.meta.get("created_at") if finding.snapshot else None
+    return history.decide(
+        project,
+        store.load_snapshots(finding.project_key),
+        [f for f in prior if f.project_key == project.key],
+        on=day,
+        policy=settings.policy,
+        created_at=datetime.fromisoformat(created) if created else None,
+    )
 
 
 def _assess(
     run: _Run, store: Store, kept: list[Finding], prior: list[Finding], cutoff: datetime
 ) -> list[Finding]:
+    """Family, gates, maturity, recommendation and proposal of each kept finding.
+
+    Runs after `map`: the value gate needs the host touch points.
+    """
     with run.stage("assess") as counts:
         index = FamilyIndex()
         for finding in prior:
             index.add(finding)
         assessed = []
         for finding in kept:
-            related = [key for key, _score in index.related(finding) if key != finding.project_key]
-            finding = finding.model_copy(update={"related": related[:3]})
+            parent = finding.related
+            finding = assign_family(finding, index)
+            related = list(dict.fromkeys([*parent, *finding.related]))[:3]
+            finding = finding.model_copy(update={"related": related})
             snapshots = store.load_snapshots(finding.project_key)
             assessed.append(
-                assess_stage.assess(finding, snapshots=snapshots, now=cutoff, prior=prior)
+                assess_stage.assess(
+                    finding,
+                    snapshots=snapshots,
+                    now=cutoff,
+                    prior=prior,
+                    host_touch_points=bool(finding.touch_points) if finding.relation else None,
+                )
             )
         counts["assessed"] = len(assessed)
+        counts["with_family"] = sum(1 for f in assessed if f.related)
     return assessed
 
 
@@ -287,10 +323,7 @@ def _map(run: _Run, host: hostmap.HostIndex | None, findings: list[Finding]) -> 
         if host is None:
             counts["skipped"] = "no host configured"
             return findings
-        mapped = []
-        for finding in findings:
-            points, relation = hostmap.map_finding(host, finding)
-            mapped.append(finding.model_copy(update={"touch_points": points, "relation": relation}))
+        mapped = hostmap.map_findings(host, findings)
         counts["mapped"] = len(mapped)
     return mapped
 
@@ -321,6 +354,7 @@ def _compose(
     health: dict[str, str],
     taxonomy: Taxonomy,
     language: str,
+    excluded: list[str],
 ) -> tuple[Report, str]:
     with run.stage("compose") as counts:
         rechecked, sha = (False, None)
@@ -332,6 +366,7 @@ def _compose(
         coverage = Coverage(
             sources=health,
             queries=list(taxonomy.queries.github())[:3],
+            excluded=excluded,
             dedup_scope=len({f.project_key for f in prior}),
             window_start=cutoff - timedelta(hours=48),
             window_end=cutoff,
@@ -427,20 +462,21 @@ def run_daily(
         host_repo = SAMPLE_HOST_REPO if sample else settings.host_repo
         host_key = f"gh:{host_repo.lower()}" if host_repo else None
         candidates = _classify(run, store, projects, taxonomy, day, host_key)
-        kept, prior = _decide(run, store, settings, candidates, day)
-        assessed = _assess(run, store, kept, prior, cutoff)
+        kept, prior, excluded = _decide(run, store, settings, candidates, day)
         host = load_host(settings, sample=sample, cache_dir=cache_dir or Path(".radar-cache"))
-        mapped = _map(run, host, assessed)
+        mapped = _map(run, host, kept)
+        assessed = _assess(run, store, mapped, prior, cutoff)
         report, markdown = _compose(
             run,
             store,
-            mapped,
+            assessed,
             prior,
             cutoff=cutoff,
             host=host,
             health=health,
             taxonomy=taxonomy,
             language=language,
+            excluded=excluded,
         )
         path = out or settings.reports_dir / f"{day.isoformat()}.md"
         path.parent.mkdir(parents=True, exist_ok=True)

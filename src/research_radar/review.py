@@ -155,6 +155,8 @@ _RSI_STAGE = {
     "selection": r"成本/质量选择|选择|selection|筛选|淘汰|预筛",
     "reusable-experience": r"可复用经验|经验|知识|knowledge|skill|沉淀|归档|反例库",
 }
+_RSI_NOT_APPLICABLE = re.compile(r"RSI[：:]\s*(?:不适用|n/?a\b|not applicable)", re.IGNORECASE)
+"""An entry may say the RSI stage does not apply (an engine with no improvement loop)."""
 _MATURITY = (
     r"Idea|idea|Paper|paper|论文|Code available|代码|源码|开源|Integrated|集成|合并|合入|merged|"
     r"Beta|beta|研究型|[Ll]ocally validated|本地验证|release|发布物|实现|博客|blog"
@@ -509,6 +511,7 @@ def _check_dimensions(ctx: _Context, entry: ParsedEntry) -> None:
         else "no system level (operator / model execution / serving / end-to-end / controller)",
         "rsi_stage": None
         if _values(_RSI_STAGE, re.sub(r"值得验证", "", first + "\n" + relation))
+        or _RSI_NOT_APPLICABLE.search(first)
         else "no RSI stage (diagnosis → candidates → search → verification → selection → experience)",
         "maturity": None if re.search(_MATURITY, text) else "no evidence maturity stated",
         "relation": None

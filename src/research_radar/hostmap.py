@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import bm25s  # type: ignore[import-untyped]
+import bm25s
 
 from .errors import ConfigError, SourceError
 from .models import Finding, Recommendation, TouchPoint
@@ -164,7 +164,7 @@ _GLOSSARY: Mapping[str, str] = {
 @functools.cache
 def _jieba() -> Any:
     """Import and initialise jieba once (it loads a ~1 s dictionary)."""
-    import jieba  # type: ignore[import-untyped]
+    import jieba
 
     jieba.setLogLevel(logging.WARNING)
     jieba.initialize()

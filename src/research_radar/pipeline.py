@@ -146,7 +146,9 @@ def _candidate(
         url=source.url,
         snapshot=pinned,
         mechanism=source.summary or source.title,
-        prior_art=f"衍生自 {parent}：" + "；".join(project.derivative_evidence[:2]) if parent else "",
+        prior_art=f"衍生自 {parent}：" + "；".join(project.derivative_evidence[:2])
+        if parent
+        else "",
         related=[project.fork_of] if project.fork_of else [],
         tags=tags,
         rsi_target=classify_stage.classify_target(taxonomy, source.title, text),
@@ -257,7 +259,9 @@ def _decide(
             project = projects[finding.project_key]
             if project.fork_of and not project.derivative:
                 tally["fork"] += 1
-                excluded.append(f"{finding.name}（{project.fork_of.split(':', 1)[-1]} 的普通 fork）")
+                excluded.append(
+                    f"{finding.name}（{project.fork_of.split(':', 1)[-1]} 的普通 fork）"
+                )
                 continue
             decision = _decision(store, settings, project, finding, prior, day)
             tally[decision.status] = tally.get(decision.status, 0) + 1
@@ -273,7 +277,12 @@ def _decide(
 
 
 def _decision(
-    store: Store, settings: Settings, project: Project, finding: Finding, prior: list[Finding], day: date
+    store: Store,
+    settings: Settings,
+    project: Project,
+    finding: Finding,
+    prior: list[Finding],
+    day: date,
 ) -> history.Decision:
     created = finding.snapshot.meta.get("created_at") if finding.snapshot else None
     return history.decide(

@@ -32,14 +32,14 @@ __all__ = ["app", "main"]
 class _RadarGroup(TyperGroup):
     """Catches RadarError in exactly one place."""
 
-    def invoke(self, ctx: typer.Context) -> Any:
+    def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
         except RadarError as exc:
             err_console.print(f"Error: {exc}", markup=False, highlight=False, soft_wrap=True)
             raise typer.Exit(1) from exc
 
-    def list_commands(self, ctx: typer.Context) -> list[str]:
+    def list_commands(self, ctx: Any) -> list[str]:
         return sorted(super().list_commands(ctx))
 
 

@@ -170,7 +170,11 @@ def _labels(labeller: Labeller, finding: Finding, dimension: str, lang: str) -> 
 
 
 def _class_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lang: str) -> str:
-    rsi = _labels(labeller, finding, "rsi_stage", lang) if finding.values("rsi_stage") else t["rsi_none"]
+    rsi = (
+        _labels(labeller, finding, "rsi_stage", lang)
+        if finding.values("rsi_stage")
+        else t["rsi_none"]
+    )
     if finding.rsi_target:
         rsi += f"（{finding.rsi_target}）"
     return (

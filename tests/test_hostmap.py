@@ -28,6 +28,7 @@ from research_radar.hostmap import (
     map_findings,
     parse_host_items,
     qualify_bare_refs,
+    reload_host_index,
     tokenize,
 )
 from research_radar.models import Finding, Recommendation, Tag
@@ -401,3 +402,21 @@ def test_cli_errors(sample_root: Path, tmp_path: Path, monkeypatch: pytest.Monke
     monkeypatch.delenv("RADAR_CONFIG", raising=False)
     no_host = runner.invoke(app, ["host", "index"])
     assert no_host.exit_code == 2 and "--host" in _flat(no_host.output)
+
+
+def test_reload_reads_the_moved_branch_and_keeps_prs(tmp_path: Path) -> None:
+    root = build_sample_host(tmp_path / "host")
+    pulls, issues = load_sample_items()
+    before = load_host_index(root, repo=SAMPLE_HOST_REPO, pulls=pulls, issues=issues)
+    (root / "docs" / "vla-latency.md").write_text(
+        "# VLA action chunk latency\n\nPer-step action chunk latency budget for VLA policies.\n",
+        encoding="utf-8",
+    )
+    _git(root, "add", "docs/vla-latency.md")
+    _git(root, "commit", "-q", "-m", "docs: VLA latency")
+    after = reload_host_index(before)
+    assert after.head_sha != before.head_sha and check_host_sha(root, after.head_sha)[0]
+    assert "docs/vla-latency.md" in {doc.path for doc in after.documents}
+    assert after.items == before.items
+    refs, _ = _refs(after, _finding("VLA", "VLA action chunk latency budget per step"))
+    assert "docs/vla-latency.md" in refs

@@ -89,3 +89,21 @@ def test_stages_are_recorded(first_run: tuple[Path, dict[str, object], str]) -> 
     run = open_store(str(folder / "radar.db")).load_runs()[-1]
     names = [stage["stage"] for stage in run["stages"]]
     assert names[:3] == ["collect", "resolve", "extract"] and "review" in names
+
+
+def test_daily_writes_html_and_exports_beside_the_report(
+    first_run: tuple[Path, dict[str, object], str],
+) -> None:
+    import csv
+
+    from openpyxl import load_workbook
+
+    folder, summary, _ = first_run
+    files = {Path(str(name)).suffix: Path(str(name)) for name in summary["files"]}  # type: ignore[union-attr]
+    assert set(files) == {".md", ".html", ".csv", ".xlsx"}
+    with files[".csv"].open(encoding="utf-8-sig", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == len(summary["findings"])  # type: ignore[arg-type]
+    sheet = load_workbook(files[".xlsx"]).active
+    assert sheet is not None and sheet.max_row == len(rows) + 1
+    assert "<table" in files[".html"].read_text(encoding="utf-8")

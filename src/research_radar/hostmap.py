@@ -34,6 +34,7 @@ __all__ = [
     "check_host_sha",
     "format_ref",
     "load_host_index",
+    "reload_host_index",
     "map_finding",
     "map_findings",
     "parse_host_items",
@@ -556,6 +557,23 @@ def parse_host_items(
             )
         )
     return items
+
+
+def reload_host_index(index: HostIndex) -> HostIndex:
+    """The same host read again from its checkout (files and SHA); PRs/issues are kept."""
+    if index.root is None:
+        raise ConfigError(f"host {index.name} has no local checkout to read again")
+    root = Path(index.root)
+    branch = _default_branch(root)
+    return build_host_index(
+        index.name,
+        _read_documents(root),
+        index.items,
+        repo=index.repo,
+        root=root,
+        default_branch=branch,
+        head_sha=_branch_sha(root, branch),
+    )
 
 
 def load_host_index(

@@ -68,6 +68,8 @@ class DailyResult:
     review: Any = None
     blocking: int = 0
     published: Any = None
+    files: list[Path] = field(default_factory=list)
+    """The report and, beside it, its HTML page and the CSV/XLSX exports."""
 
 
 def default_cutoff(day: date) -> datetime:
@@ -352,6 +354,24 @@ def load_host(settings: Settings, *, sample: bool, cache_dir: Path) -> hostmap.H
     return hostmap.load_host_index(settings.host_path, repo=settings.host_repo)
 
 
+def _recheck_host(
+    host: hostmap.HostIndex | None, findings: list[Finding]
+) -> tuple[hostmap.HostIndex | None, list[Finding], bool]:
+    """Re-read the host's default branch right before composing.
+
+    When it moved since mapping, index the host again and map every finding again, so
+    the touch points and the SHA in the header belong to the same commit.
+    """
+    if host is None or host.root is None:
+        return host, findings, False
+    same, sha = hostmap.check_host_sha(host.root, host.head_sha)
+    if same:
+        return host, findings, True
+    log.warning("host default branch moved from %s to %s; mapping again", host.head_sha, sha)
+    fresh = hostmap.reload_host_index(host)
+    return fresh, hostmap.map_findings(fresh, findings), True
+
+
 def _compose(
     run: _Run,
     store: Store,
@@ -366,11 +386,8 @@ def _compose(
     excluded: list[str],
 ) -> tuple[Report, str]:
     with run.stage("compose") as counts:
-        rechecked, sha = (False, None)
-        if host is not None and host.root is not None:
-            rechecked, sha = hostmap.check_host_sha(host.root, host.head_sha)
-            if not rechecked:
-                log.warning("host default branch moved from %s to %s", host.head_sha, sha)
+        host, findings, rechecked = _recheck_host(host, findings)
+        sha = host.head_sha if host else None
         corrections = history.corrections(prior, findings)
         coverage = Coverage(
             sources=health,
@@ -384,7 +401,7 @@ def _compose(
             findings,
             now=cutoff,
             host_name=host.repo or host.name if host else None,
-            host_sha=(sha or host.head_sha) if host else None,
+            host_sha=sha,
             host_rechecked=rechecked,
             coverage=coverage,
             corrections=corrections,
@@ -445,6 +462,20 @@ def _publish(
     return result
 
 
+def _write_outputs(path: Path, report: Report, markdown: str, taxonomy: Taxonomy) -> list[Path]:
+    """Write the report, its HTML page and the CSV/XLSX of its findings side by side."""
+    from .export import export_findings
+    from .render.html import render_html
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(markdown, encoding="utf-8")
+    page = path.with_suffix(".html")
+    title = f"Research Radar {report.date.isoformat()}"
+    page.write_text(render_html(markdown, title=title), encoding="utf-8")
+    exports = export_findings(report.findings, path.parent, stem=path.stem, taxonomy=taxonomy)
+    return [path, page, *exports]
+
+
 def run_daily(
     store: Store,
     settings: Settings,
@@ -488,8 +519,7 @@ def run_daily(
             excluded=excluded,
         )
         path = out or settings.reports_dir / f"{day.isoformat()}.md"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(markdown, encoding="utf-8")
+        files = _write_outputs(path, report, markdown, taxonomy)
         review_result, blocking = _review(run, store, markdown, prior, host)
         published = _publish(run, store, settings, report, markdown, confirm) if publish else None
     except BaseException as exc:
@@ -508,4 +538,5 @@ def run_daily(
         review=review_result,
         blocking=blocking,
         published=published,
+        files=files,
     )

@@ -46,6 +46,7 @@ def _summary(result: DailyResult) -> dict[str, object]:
     return {
         "date": result.report.date.isoformat(),
         "report": str(result.path) if result.path else None,
+        "files": [str(path) for path in result.files],
         "findings": [
             {
                 "name": f.name,
@@ -79,6 +80,9 @@ def _print_result(result: DailyResult) -> None:
     health = " · ".join(f"{name}: {state}" for name, state in sorted(result.health.items()))
     console.print(f"sources: {health or 'none'}")
     console.print(f"report written to [bold]{result.path}[/bold]")
+    others = ", ".join(path.name for path in result.files[1:])
+    if others:
+        console.print(f"beside it: {others}")
     if result.blocking:
         console.print(
             f"[red]review found {result.blocking} blocking problem(s)[/red]; "

@@ -107,3 +107,30 @@ def test_daily_writes_html_and_exports_beside_the_report(
     sheet = load_workbook(files[".xlsx"]).active
     assert sheet is not None and sheet.max_row == len(rows) + 1
     assert "<table" in files[".html"].read_text(encoding="utf-8")
+
+
+def test_live_daily_against_replay_survives_a_broken_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The live path (no --sample): real collectors against the replay server, arXiv broken."""
+    from research_radar.replay import Fault, serve_replay
+
+    config = tmp_path / "radar.toml"
+    config.write_text(
+        '[radar]\ndb = "live.db"\nreports_dir = "out"\n\n'
+        '[github]\nqueries = ["inference"]\n\n[arxiv]\ndelay = 0\nqueries = [\'abs:"KV cache"\']\n',
+        encoding="utf-8",
+    )
+    with serve_replay(faults=[Fault("/arxiv/*", "malformed")]) as server:
+        monkeypatch.setenv("GITHUB_API_URL", server.url)
+        monkeypatch.setenv("RADAR_ARXIV_API_URL", server.arxiv_url)
+        monkeypatch.setenv("GITHUB_TOKEN", "test-token-not-real")
+        result = runner.invoke(
+            app, ["daily", "--config", str(config), "--date", "2026-08-29", "--json"]
+        )
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.output)
+    assert summary["health"]["github"] == "ok"
+    assert summary["health"]["arxiv"].startswith("failed")
+    assert Path(summary["report"]).read_text(encoding="utf-8").count("arxiv failed") == 1
+    assert "test-token-not-real" not in result.output

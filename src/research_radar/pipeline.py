@@ -14,9 +14,9 @@ second run on the same day writes the same report (the cut-off of the first run 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,16 @@ from .sample.host import SAMPLE_HOST_REPO
 from .store import Store
 from .taxonomy import Taxonomy, load_taxonomy
 
-__all__ = ["DailyResult", "STAGES", "SAMPLE_DATE", "default_cutoff", "run_daily"]
+__all__ = [
+    "DailyResult",
+    "SAMPLE_DATE",
+    "SAMPLE_HISTORY",
+    "STAGES",
+    "default_cutoff",
+    "load_host",
+    "rotate_queries",
+    "run_daily",
+]
 
 log = logging.getLogger(__name__)
 
@@ -169,8 +178,51 @@ def _kept_cutoff(store: Store, day: date, language: str) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
+GITHUB_QUERIES_PER_DAY = 12
+ARXIV_QUERIES_PER_DAY = 6
+
+
+def rotate_queries(queries: Sequence[str], day: date, per_day: int) -> list[str]:
+    """A day's share of the profile's queries: all of them are covered in turn."""
+    if len(queries) <= per_day:
+        return list(queries)
+    start = (day.toordinal() * per_day) % len(queries)
+    return [queries[(start + i) % len(queries)] for i in range(per_day)]
+
+
+def _live_settings(settings: Settings, taxonomy: Taxonomy, store: Store, day: date) -> Settings:
+    """Fill the collectors' queries from the profile unless radar.toml names its own.
+
+    Under the first-discovered policy, repositories already reported are left out of the
+    search results (their updates are not reported again).
+    """
+    github = dict(settings.extra.get("github", {}))
+    if "queries" not in github:
+        github["queries"] = rotate_queries(taxonomy.queries.github(), day, GITHUB_QUERIES_PER_DAY)
+    if settings.policy == "first-discovered":
+        known = [
+            f.project_key[3:] for f in store.load_findings() if f.project_key.startswith("gh:")
+        ]
+        github["exclude"] = sorted({*map(str, github.get("exclude", [])), *known})
+    arxiv = dict(settings.extra.get("arxiv", {}))
+    if "queries" not in arxiv:
+        queries = taxonomy.queries
+        terms = [
+            f'abs:"{term}" AND cat:{cat}'
+            for term in queries.arxiv_terms
+            for cat in queries.arxiv_categories
+        ]
+        arxiv["queries"] = rotate_queries(terms, day, ARXIV_QUERIES_PER_DAY)
+    return replace(settings, extra={**settings.extra, "github": github, "arxiv": arxiv})
+
+
 def _collect(
-    run: _Run, store: Store, settings: Settings, cutoff: datetime, sample: bool
+    run: _Run,
+    store: Store,
+    settings: Settings,
+    cutoff: datetime,
+    sample: bool,
+    taxonomy: Taxonomy,
 ) -> dict[str, str]:
     with run.stage("collect") as counts:
         if sample:
@@ -179,7 +231,8 @@ def _collect(
             summary = collect_stage.collect_sample(store, now=cutoff)
         else:
             since = cutoff - timedelta(hours=48)
-            summary = collect_stage.collect(store, settings, since=since, until=cutoff)
+            live = _live_settings(settings, taxonomy, store, cutoff.date())
+            summary = collect_stage.collect(store, live, since=since, until=cutoff)
         health = summary.health()
         counts.update(summary.counts())
         failed = {name: state for name, state in health.items() if state != "ok"}
@@ -495,10 +548,10 @@ def run_daily(
     run_id = store.start_run("daily --sample" if sample else "daily")
     run = _Run(store, run_id, progress)
     try:
-        health = _collect(run, store, settings, cutoff, sample)
+        taxonomy = load_taxonomy(settings.profile)
+        health = _collect(run, store, settings, cutoff, sample, taxonomy)
         projects = _resolve(run, store, settings)
         _extract(run, store, projects)
-        taxonomy = load_taxonomy(settings.profile)
         host_repo = SAMPLE_HOST_REPO if sample else settings.host_repo
         host_key = f"gh:{host_repo.lower()}" if host_repo else None
         candidates = _classify(run, store, projects, taxonomy, day, host_key)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from .errors import RenderError
-from .models import Claim, Correction, Coverage, Finding, Recommendation, Report
+from .models import Claim, Correction, Coverage, Finding, Novelty, Recommendation, Report
 
 __all__ = [
     "RISK_FLAGS",
@@ -82,6 +82,13 @@ def build_report(
 
 
 _SECTION_ORDER = {"validate": 0, "watch": 1, "risk": 2, "defer": 3}
+_READING = {"validate": 0, "risk": 1, "watch": 2, "defer": 3}
+_FRESH = {Novelty.NEW_RELEASE: 0, Novelty.NEW_PROGRESS: 1, Novelty.HISTORICAL: 2, Novelty.BASELINE: 3}
+
+
+def _reading_order(finding: Finding) -> tuple[int, int, int, int, str]:
+    """Top three to read: worth validating and risks first, then what is new today."""
+    return (_READING[section_of(finding)], _FRESH[finding.novelty], *_order(finding))
 
 
 @dataclass
@@ -106,9 +113,8 @@ def split_sections(report: Report) -> ReportSections:
         getattr(sections, section_of(finding)).append(finding)
         horizon = {"Now": "now", "Next": "next"}.get(finding.horizon, "later")
         getattr(sections, horizon).append(finding)
-    readable = [f for f in report.findings if section_of(f) in {"validate", "risk"}]
-    readable += [f for f in report.findings if section_of(f) == "watch"]
-    sections.top = sorted(readable, key=_order)[:3]
+    readable = [f for f in report.findings if section_of(f) != "defer"]
+    sections.top = sorted(readable, key=_reading_order)[:3]
     sections.proposals = [f for f in sections.validate if f.proposal is not None][:3]
     return sections
 

@@ -2,7 +2,7 @@
 
 from alembic import context
 
-from research_radar.store import metadata
+from research_radar.schema import metadata
 
 connection = context.config.attributes.get("connection")
 if connection is None:  # pragma: no cover - only for `alembic revision --autogenerate` by hand

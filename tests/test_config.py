@@ -22,7 +22,7 @@ def test_file_then_environment(tmp_path: Path) -> None:
         encoding="utf-8",
     )
     settings = load_settings(path, {"GITHUB_API_URL": "http://127.0.0.1:9/", "GITHUB_TOKEN": "t0k"})
-    assert settings.db == "team.db"
+    assert settings.db == str(tmp_path / "team.db")
     assert settings.host_path == (tmp_path / "host").resolve()
     assert settings.feeds == ("https://x/feed",)
     assert settings.github_api_url == "http://127.0.0.1:9"

@@ -83,7 +83,12 @@ def build_report(
 
 _SECTION_ORDER = {"validate": 0, "watch": 1, "risk": 2, "defer": 3}
 _READING = {"validate": 0, "risk": 1, "watch": 2, "defer": 3}
-_FRESH = {Novelty.NEW_RELEASE: 0, Novelty.NEW_PROGRESS: 1, Novelty.HISTORICAL: 2, Novelty.BASELINE: 3}
+_FRESH = {
+    Novelty.NEW_RELEASE: 0,
+    Novelty.NEW_PROGRESS: 1,
+    Novelty.HISTORICAL: 2,
+    Novelty.BASELINE: 3,
+}
 
 
 def _reading_order(finding: Finding) -> tuple[int, int, int, int, str]:

@@ -125,6 +125,8 @@ def load_settings(
                 )
             if key in _PATH_KEYS:
                 value = (path.parent / str(value)).resolve()
+            elif key == "db" and "://" not in str(value):
+                value = str((path.parent / str(value)).resolve())  # a file beside the settings
             elif key in _TUPLE_KEYS:
                 value = tuple(value)
             values[key] = value

@@ -6,6 +6,8 @@ raw HTML quoted from sources; the report is split into numbered parts that each 
 GitHub's comment limit; every part carries a hidden marker
 `<!-- research-radar:report YYYY-MM-DD part i/n sha256:<16 hex> -->` so running again
 posts nothing that is already on the issue. Dry run by default: nothing is sent.
+
+The gate and `neutralise` live in `public.py` and are re-exported here.
 """
 
 from __future__ import annotations
@@ -14,16 +16,16 @@ import hashlib
 import logging
 import re
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
 import httpx
-from markdown_it import MarkdownIt
 from sqlalchemy import select
 
 from .errors import PublishError
+from .public import check_public, load_private_repos, neutralise
 from .store import Store, publications
 
 __all__ = [
@@ -72,182 +74,6 @@ def build_github_client(api_url: str, token: str | None, *, timeout: float = 30.
     if token:
         headers["Authorization"] = f"Bearer {token}"
     return httpx.Client(base_url=api_url.rstrip("/"), headers=headers, timeout=timeout)
-
-
-# -- the public-only gate --------------------------------------------------------------
-
-_GH_LINK = re.compile(
-    r"(?:https?://)?(?:www\.)?github\.com/([A-Za-z0-9-]{1,39})/([A-Za-z0-9._-]{1,100})", re.I
-)
-_GH_REF = re.compile(
-    r"(?<![\w./-])([A-Za-z0-9-]{1,39})/([A-Za-z0-9._-]{1,100}?)(?:#\d+|@[0-9a-f]{7,40})", re.I
-)
-_LOCAL_PATH = re.compile(
-    r"file://\S*"
-    r"|(?<![\w./:~-])/(?:home|Users|root)/[^\s`|)\]>\"']*"
-    r"|(?<![A-Za-z0-9])[A-Za-z]:\\[^\s`|)\]>\"']*"
-    r"|(?<![\w./~-])~/[^\s`|)\]>\"']*"
-)
-_SECRET = re.compile(
-    r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|sk-[A-Za-z0-9_-]{20,}"
-    r"|(?:AKIA|ASIA)[0-9A-Z]{16}|xox[abpors]-[A-Za-z0-9-]{10,})"
-    r"|-----BEGIN [A-Z0-9 ]*KEY-----"
-)
-
-
-def _repo_id(owner: str, name: str) -> str:
-    return f"{owner}/{name.removesuffix('.git')}".lower()
-
-
-def check_public(markdown: str, *, private_repos: Collection[str] = ()) -> list[str]:
-    """Reasons the text must not be published; empty when it is public-safe.
-
-    Refused: a link or `owner/repo#N` / `owner/repo@sha` reference to a private repository
-    (`private_repos` holds `owner/name`), a local path (/home, /Users, /root, C:\\, file://,
-    ~/) and a token-like string (GitHub, OpenAI-style, AWS, Slack tokens, PEM keys).
-    A token is never echoed back whole.
-    """
-    private = {repo.lower().removeprefix("gh:") for repo in private_repos}
-    problems: list[str] = []
-    for number, line in enumerate(markdown.splitlines(), start=1):
-        for match in [*_GH_LINK.finditer(line), *_GH_REF.finditer(line)]:
-            repo = _repo_id(match.group(1), match.group(2))
-            if repo in private:
-                problems.append(f"line {number}: link to private repository {repo}")
-        for match in _LOCAL_PATH.finditer(line):
-            problems.append(f"line {number}: local path '{match.group(0)[:60]}'")
-        for match in _SECRET.finditer(line):
-            problems.append(f"line {number}: token-like string {match.group(0)[:6]}…")
-    return list(dict.fromkeys(problems))
-
-
-def load_private_repos(
-    store: Store | None = None, extra: Mapping[str, Any] | None = None
-) -> set[str]:
-    """`owner/name` of repositories known to be private.
-
-    From the store (sources whose meta["private"] is true) and from the settings file's
-    `[publish] private_repos = ["owner/name", ...]` (pass `settings.extra`).
-    """
-    found: set[str] = set()
-    if store is not None:
-        for source in store.load_sources():
-            if source.meta.get("private") is True:
-                match = _GH_LINK.search(source.url)
-                if match:
-                    found.add(_repo_id(match.group(1), match.group(2)))
-                if source.key.startswith("gh:"):
-                    found.add(source.key[3:].lower())
-    section = (extra or {}).get("publish", {})
-    if isinstance(section, Mapping):
-        found.update(str(repo).lower() for repo in section.get("private_repos", []))
-    return found
-
-
-# -- neutralise -----------------------------------------------------------------------
-
-_OUR_MARKER_LINE = re.compile(r"^<!-- research-radar:[^<>\n]* -->$")
-_BR = re.compile(r"<br\s*/?>", re.I)
-_AUTOLINK = re.compile(r"<(?:[A-Za-z][A-Za-z0-9.+-]{1,31}:[^\s<>]*|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)>")
-_BARE_URL = re.compile(r"https?://[^\s<>`|\\]*", re.I)
-_MENTION = re.compile(r"(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])")
-_TAG_START = re.compile(r"<(?=[A-Za-z/!?])")
-_BACKTICKS = re.compile(r"`+")
-
-
-def neutralise(text: str) -> str:
-    """Defuse @-mentions (`@` + zero-width space) and raw HTML (`<` -> `&lt;`).
-
-    Kept as they are: code spans, URLs, autolinks, `<br>` inside table rows and our own
-    `<!-- research-radar:... -->` marker lines. The result is checked with a CommonMark
-    parser; where the parser reads code spans differently (one spanning lines, say),
-    code spans are defused too. Idempotent.
-    """
-    result = _neutralise_text(text, skip_code=True)
-    return result if _is_inert(result) else _neutralise_text(text, skip_code=False)
-
-
-def _neutralise_text(text: str, *, skip_code: bool) -> str:
-    lines = []
-    for line in text.split("\n"):
-        if _OUR_MARKER_LINE.match(line):
-            lines.append(line)
-        else:
-            row = line.lstrip().startswith("|")
-            lines.append(_neutralise_line(line, table_row=row, skip_code=skip_code))
-    return "\n".join(lines)
-
-
-_CHECKER = MarkdownIt("commonmark", {"html": True}).enable("table")
-_ALLOWED_HTML = re.compile(r"<br\s*/?>|<!-- research-radar:[^<>\n]* -->", re.I)
-
-
-def _is_inert(text: str) -> bool:
-    """No raw HTML but ours and no live @-mention, as a CommonMark parser reads it."""
-    for block in _CHECKER.parse(text):
-        depth = 0
-        for token in [block, *(block.children or [])]:
-            depth += {"link_open": 1, "link_close": -1}.get(token.type, 0)
-            html = token.type in ("html_inline", "html_block")
-            if html and _TAG_START.search(_ALLOWED_HTML.sub("", token.content)):
-                return False
-            plain = token.type == "text" and depth == 0
-            if plain and _MENTION.search(_BARE_URL.sub("", token.content)):
-                return False
-    return True
-
-
-def _code_span_end(line: str, start: int, run: int) -> int | None:
-    """End of the code span opened by `run` backticks at `start` (cells end it too)."""
-    pos = start + run
-    while True:
-        match = _BACKTICKS.search(line, pos)
-        stop = line.find("|", pos)
-        if match is None or (stop != -1 and stop < match.start()):
-            return None
-        if len(match.group(0)) == run:
-            return match.end()
-        pos = match.end()
-
-
-def _neutralise_line(line: str, *, table_row: bool, skip_code: bool) -> str:
-    """One left-to-right pass mirroring CommonMark's inline precedence."""
-    out: list[str] = []
-    i = 0
-    while i < len(line):
-        char = line[i]
-        if char == "\\":  # an escaped "@" still mentions on GitHub: look at it again
-            step = 1 if line[i + 1 : i + 2] == "@" else 2
-            out.append(line[i : i + step])
-            i += step
-            continue
-        if char == "`" and skip_code:
-            run = len(_BACKTICKS.match(line, i).group(0))  # type: ignore[union-attr]
-            end = _code_span_end(line, i, run)
-            out.append(line[i : end or i + run])
-            i = end or i + run
-            continue
-        if char == "<":
-            kept = _BR.match(line, i) if table_row else None
-            kept = kept or _AUTOLINK.match(line, i)
-            if kept:
-                out.append(kept.group(0))
-                i = kept.end()
-                continue
-            out.append("&lt;" if _TAG_START.match(line, i) else "<")
-            i += 1
-            continue
-        url = _BARE_URL.match(line, i) if char in "hH" else None
-        if url and (i == 0 or not line[i - 1].isalnum()):
-            out.append(url.group(0))
-            i = url.end()
-            continue
-        if char == "@" and _MENTION.match(line, i):
-            out.append("@\u200b")
-        else:
-            out.append(char)
-        i += 1
-    return "".join(out)
 
 
 # -- splitting ----------------------------------------------------------------------------

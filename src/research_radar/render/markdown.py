@@ -272,11 +272,31 @@ def _pin(finding: Finding) -> str:
     return f"`{name}@{snap.version}`{when}"
 
 
+_WHERE = re.compile(
+    r"^(?P<repo>[\w.-]+/[\w.-]+)@(?P<sha>[0-9a-f]{7,40}):(?P<path>[^#\s]+)(?:#L(?P<line>\d+))?$"
+)
+
+
+def _claim_link(claim: Claim) -> str | None:
+    """A GitHub link at the pinned SHA for a claim kept as `owner/repo@sha:path#Lnn`."""
+    found = _WHERE.match(claim.where)
+    if not found:
+        return None
+    line = f"#L{found['line']}" if found["line"] else ""
+    return f"https://github.com/{found['repo']}/blob/{found['sha']}/{found['path']}{line}"
+
+
 def _pinned_links(finding: Finding) -> list[str]:
+    """The pinned version, then where each headline number stands at that version."""
     snap = finding.snapshot
     links = [snap.url] if snap and snap.url else []
     if not links and finding.url:
         links.append(finding.url)
+    headline = [c for c in finding.claims if c.kind in {ClaimKind.PERFORMANCE, ClaimKind.QUALITY}]
+    for claim in [c for c in headline if c.complete][:2]:
+        link = _claim_link(claim)
+        if link and link not in links:
+            links.append(link)
     return links
 
 

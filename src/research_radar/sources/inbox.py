@@ -8,25 +8,42 @@ Layout under one root (every part can be given its own path):
     work-queue.md             the queue of pending work
 
 `load_inbox` is the only function here that touches the disk; every `parse_*` is pure.
-Bad input (no timestamp, duplicate card numbers, broken links, unreadable files) is
-recorded as a `Problem`, never dropped silently (refs #9, #3).
+The text layer beneath (items, identifiers, numbers, topics, timestamps, front matter)
+lives in `sources.notes`; its public names are re-exported here. Bad input (no timestamp,
+duplicate card numbers, broken links, unreadable files) is recorded as a `Problem`, never
+dropped silently (refs #9, #3).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import date, datetime, time
+from datetime import datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
-from zoneinfo import ZoneInfo
 
-import frontmatter
-import yaml  # type: ignore[import-untyped]  # types-PyYAML is not installed
 from pydantic import BaseModel, ConfigDict, Field
 
 from ..errors import SourceError
+from .notes import (
+    SHANGHAI,
+    TOPIC_TERMS,
+    NoteItem,
+    Problem,
+    match_topics,
+    normalise_url,
+    parse_arxiv_ids,
+    parse_front_matter,
+    parse_item,
+    parse_items,
+    parse_links,
+    parse_meta_timestamp,
+    parse_numbers,
+    parse_sections,
+    parse_timestamp,
+    parse_urls,
+    strip_markup,
+)
 
 __all__ = [
     "SHANGHAI",
@@ -53,57 +70,9 @@ __all__ = [
     "parse_urls",
 ]
 
-SHANGHAI = ZoneInfo("Asia/Shanghai")
-
-TOPIC_TERMS: dict[str, tuple[str, ...]] = {
-    "inference": (
-        "inference", "serving", "推理", "kv cache", "kv-cache", "kvcache", "kv 缓存", "prefill",
-        "decode", "decoding", "解码", "speculative", "投机", "attention", "注意力", "vllm",
-        "sglang", "tensorrt-llm", "trt-llm", "llama.cpp", "quantization", "quantisation", "量化",
-        "kernel", "算子", "batching", "批处理", "throughput", "吞吐", "latency", "延迟", "ttft",
-        "tpot", "long-context", "long context", "长上下文", "稀疏", "disaggregat", "p/d 分离",
-        "pd 分离", "offload", "卸载", "flashattention", "moe", "slo", "goodput", "lmcache", "显存",
-    ),
-    "rsi": (
-        "self-improving", "self-improvement", "self-improve", "recursive self", "rsi", "自我改进",
-        "自改进", "自我进化", "self-evolving", "autotuning", "auto-tuning", "自动调优",
-        "evolutionary search", "进化搜索", "alphaevolve", "darwin gödel", "program search",
-        "harness", "verifier", "验证器", "kernelbench", "kernel generation", "自动优化",
-        "reward hacking", "skill library", "经验复用", "code evolution", "open-ended",
-    ),
-}  # fmt: skip
-"""Topic -> bilingual terms (lower-case). An item is on a topic when one term occurs."""
-
 
 class _Model(BaseModel):
     model_config = ConfigDict(extra="forbid")
-
-
-class Problem(_Model):
-    """One piece of bad input: where, what kind, and what to do about it."""
-
-    path: str
-    kind: str
-    """no-timestamp, duplicate-card-number, duplicate-card-arxiv, broken-link, malformed-url,
-    unreadable, not-utf8, bad-front-matter, skipped-file, missing-path, card-without-number,
-    card-without-arxiv, no-analyst, no-living-doc."""
-    message: str
-
-
-class NoteItem(_Model):
-    """One entry of a note: a heading section or a bullet with its own identifiers."""
-
-    title: str
-    name: str = ""
-    """A proper name leading the title (RetroInfer, vLLM), used to match and anchor."""
-    text: str
-    section: str = ""
-    line: int = 0
-    arxiv_ids: list[str] = Field(default_factory=list)
-    urls: list[str] = Field(default_factory=list)
-    numbers: list[str] = Field(default_factory=list)
-    topics: dict[str, list[str]] = Field(default_factory=dict)
-    """Topic -> the terms that matched."""
 
 
 class Note(_Model):
@@ -167,351 +136,12 @@ class Inbox(_Model):
     problems: list[Problem] = Field(default_factory=list)
 
 
-# --- identifiers -------------------------------------------------------------------------
-
-_ARXIV = re.compile(
-    r"(?:arxiv(?:\.org/(?:abs|pdf|html)/|[\s:：]*)|(?:huggingface\.co|hf\.co)/papers/)"
-    r"(\d{2}(?:0[1-9]|1[0-2])\.\d{4,5})(?:v\d+)?(?!\d)",
-    re.IGNORECASE,
-)
-_URL = re.compile(r"https?://[^\s<>()\[\]{}\"'`，。；、）》|]+", re.IGNORECASE)
-_LINK = re.compile(r"\[([^\]\n]*)\]\(\s*<?([^)\s>]*)>?(?:\s+\"[^\"]*\")?\s*\)")
-_TRAILING = ".,;:!?*_~'\""
-
-
-def parse_arxiv_ids(text: str) -> list[str]:
-    """arXiv ids in any form (arXiv:ID, /abs/, /pdf/, /html/, hf papers), version stripped."""
-    return list(dict.fromkeys(match.group(1) for match in _ARXIV.finditer(text)))
-
-
-def parse_urls(text: str) -> list[str]:
-    """http(s) URLs in order of appearance, trailing punctuation removed, unique."""
-    return list(dict.fromkeys(match.group(0).rstrip(_TRAILING) for match in _URL.finditer(text)))
-
-
-def normalise_url(url: str) -> str:
-    """A comparison key: lower-case host without www., no fragment, query or trailing slash."""
-    try:
-        parts = urlsplit(url.strip())
-    except ValueError:  # malformed (bad IPv6 or NFKC netloc); reported by _check_links
-        return url.strip().lower()
-    host = parts.netloc.lower().removeprefix("www.")
-    path = re.sub(r"/+$", "", parts.path)
-    if host == "github.com":
-        path = path.lower().removesuffix(".git")
-    return f"{host}{path}"
-
-
-def _url_is_valid(url: str) -> bool:
-    try:
-        parts = urlsplit(url)
-        _ = parts.port
-    except ValueError:
-        return False
-    host = parts.hostname or ""
-    return parts.scheme in {"http", "https"} and ("." in host or host == "localhost")
-
-
-# --- numbers and topics ------------------------------------------------------------------
-
-_NUMBER = re.compile(
-    r"(?<![\w.$])[-+~≈<>≤≥]?\$?\d+(?:\.\d+)?(?:\s?[-–~]\s?\d+(?:\.\d+)?)?"
-    r"\s?(?:×|倍|%|pp\b|ms\b|μs\b|us\b|s\b|秒|毫秒|GB/s|TB/s|GB\b|TB\b|MB\b|TFLOPS|TFLOPs"
-    r"|PFLOPS|PFLOPs|tok/s|tokens?/s|req/s|QPS\b|[xX](?![a-zA-Z0-9])|[KMBT](?![a-zA-Z0-9])"
-    r"|万|亿|并发|张卡|卡)",
-)
-
-
-def parse_numbers(text: str) -> list[str]:
-    """Numbers that carry a unit (3.2×, -24.1%, 4.7-6.3×, 128K, 800 GB/s), in order."""
-    return [match.group(0).strip() for match in _NUMBER.finditer(text)]
-
-
-def _term_pattern(term: str) -> re.Pattern[str]:
-    escaped = re.escape(term)
-    if not term.isascii():
-        return re.compile(escaped, re.IGNORECASE)
-    tail = r"(?![a-z0-9])" if len(term) <= 4 else ""
-    return re.compile(rf"(?<![a-z0-9]){escaped}{tail}", re.IGNORECASE)
-
-
-_TERM_PATTERNS = {
-    topic: [(term, _term_pattern(term)) for term in terms] for topic, terms in TOPIC_TERMS.items()
-}
-
-
-_NEGATED = re.compile(
-    r"(?:与|和|跟)[^，。；,;\n]{1,30}?无关|非\s*[A-Za-z][\w\-]*(?:\s*主轴)?|非[一-鿿]{1,8}主轴"
-    r"|(?:not|un)related to [\w\- ]{1,30}",
-    re.IGNORECASE,
-)
-
-
-def match_topics(text: str) -> dict[str, list[str]]:
-    """Topic -> matched terms, only for topics with at least one match.
-
-    Terms inside a negation ("与 inference 无关", "非 inference 主轴") do not count.
-    """
-    text = _NEGATED.sub(" ", text)
-    found: dict[str, list[str]] = {}
-    for topic, patterns in _TERM_PATTERNS.items():
-        hits = [term for term, pattern in patterns if pattern.search(text)]
-        if hits:
-            found[topic] = hits
-    return found
-
-
-# --- timestamps --------------------------------------------------------------------------
-
-_NAME_STAMP = re.compile(
-    r"(?<!\d)(20\d\d)-?(\d\d)-?(\d\d)(?:[T_\- ]?([0-2]\d)[:\-]?([0-5]\d)(?!\d))?(?!\d)"
-)
-
-
-def _as_time(value: Any) -> time | None:
-    if isinstance(value, time):
-        return value
-    if isinstance(value, int) and 0 <= value < 24 * 60:  # YAML 1.1 reads 14:40 as 880
-        return time(value // 60, value % 60)
-    match = re.fullmatch(r"\s*([0-2]?\d)[:：.]?([0-5]\d)\s*", str(value))
-    if match and int(match.group(1)) < 24:
-        return time(int(match.group(1)), int(match.group(2)))
-    return None
-
-
-def _from_meta(meta: Mapping[str, Any]) -> tuple[datetime | None, bool]:
-    value = meta.get("date", meta.get("created", meta.get("added")))
-    if value is None:
-        return None, False
-    clock = _as_time(meta["time"]) if "time" in meta else None
-    if isinstance(value, datetime):
-        stamp, date_only = value, False
-    elif isinstance(value, date):
-        stamp, date_only = datetime.combine(value, clock or time()), clock is None
-    else:
-        try:
-            stamp = datetime.fromisoformat(str(value).strip())
-        except ValueError:
-            return None, False
-        date_only = len(str(value).strip()) <= 10 and clock is None
-        if clock is not None and len(str(value).strip()) <= 10:
-            stamp = datetime.combine(stamp.date(), clock)
-    return (stamp if stamp.tzinfo else stamp.replace(tzinfo=SHANGHAI)), date_only
-
-
-def parse_timestamp(name: str, meta: Mapping[str, Any]) -> tuple[datetime | None, bool]:
-    """When a note was written: front matter `date:` (+ `time:`) first, else the file name.
-
-    Returns the timezone-aware time and whether only a date was known (then 00:00 Shanghai).
-    """
-    stamp, date_only = _from_meta(meta)
-    if stamp is not None:
-        return stamp, date_only
-    match = _NAME_STAMP.search(name)
-    if not match:
-        return None, False
-    year, month, day, hour, minute = match.groups()
-    try:
-        found = datetime(int(year), int(month), int(day), int(hour or 0), int(minute or 0))
-    except ValueError:
-        return None, False
-    return found.replace(tzinfo=SHANGHAI), hour is None
-
-
-# --- Markdown structure ------------------------------------------------------------------
-
-_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
-_BULLET = re.compile(r"^ {0,1}(?:[-*+•]|\d{1,3}[.)、])\s+(.*)$")
-_BOLD_LEAD = re.compile(r"^\s*(?:\*\*|__)(.+?)(?:\*\*|__)")
-_LABEL = re.compile(
-    r"^\s*(?:\*\*|__)?(来源|链接|来源链接|要点|作者|会议|状态|可信度|代码|论文|数字|结论|备注|日期|摘要"
-    r"|source|sources|link|links|url|authors?|venue|status|code|paper|arxiv|notes?|date|summary"
-    r"|tl;dr|why|numbers|limits?|限制|条件|category|分类)(?:\*\*|__)?\s*[:：]",
-    re.IGNORECASE,
-)
-_GENERIC = {"the", "a", "new", "kv", "gpu", "llm", "llms", "paper", "blog", "today", "note",
-            "update", "benchmark", "inference", "serving", "attention", "cache", "release",
-            "arxiv", "github", "http", "https", "todo", "done"}  # fmt: skip
-
-
-def _plain(text: str) -> str:
-    """Markdown inline markup removed: links keep their text, emphasis and code marks go."""
-    text = _LINK.sub(lambda m: m.group(1) or m.group(2), text)
-    text = re.sub(r"(\*\*|__|`)", "", text)
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def _title_of(text: str) -> str:
-    plain = _plain(_BULLET.sub(r"\1", text.splitlines()[0] if text else ""))
-    plain = _ARXIV.sub("", _URL.sub("", plain))
-    plain = re.sub(r"[(（][^()（）]*[)）]", "", plain)
-    plain = re.sub(r"^[#\s]*(?:§?[\dA-Za-z]{1,3}[.)、]\s+)?", "", plain)
-    plain = re.sub(r"\s+([：:，,])", r"\1", re.sub(r"[(（]\s*[)）]", "", plain)).strip(" :：-—")
-    clause = re.split(r"[。；;，,]|\.\s", plain, maxsplit=1)[0].strip(" :：-—")
-    return clause if len(clause) <= 90 else clause[:88].rstrip() + "…"
-
-
-def _name_of(text: str, title: str) -> str:
-    bold = _BOLD_LEAD.match(_BULLET.sub(r"\1", text.splitlines()[0] if text else ""))
-    if bold and len(bold.group(1)) <= 40 and not _LABEL.match(bold.group(0) + ":"):
-        return _plain(bold.group(1))
-    lead = re.split(r"\s*[:：—–(（,，/]\s*|\s+-\s+", title, maxsplit=1)[0].strip()
-    words = lead.split()
-    capitalised = all(any(c.isupper() or c.isdigit() for c in word) for word in words)
-    if 1 < len(words) <= 3 and len(lead) <= 40 and words[0][0].isalpha() and capitalised:
-        return lead  # a multi-word proper name: Darwin Gödel Machine, vLLM V1
-    first = words[0] if words else ""
-    proper = re.fullmatch(r"[A-Za-z][\w.+\-]{2,}", first) and any(c.isupper() for c in first)
-    return first if proper and first.lower() not in _GENERIC else ""
-
-
-def _identifiers(text: str) -> set[str]:
-    ids = {f"arxiv:{x}" for x in parse_arxiv_ids(text)} | {
-        normalise_url(u) for u in parse_urls(text)
-    }
-    name = _name_of(text, _title_of(text))
-    if name and _BOLD_LEAD.match(_BULLET.sub(r"\1", text.splitlines()[0])):
-        ids.add(f"name:{name.lower()}")
-    return ids
-
-
-def _is_entry(bullet: str) -> bool:
-    """A bullet that introduces its own thing (not a `label: value` field or a bare link)."""
-    first = _BULLET.sub(r"\1", bullet.splitlines()[0])
-    if _LABEL.match(first):
-        return False
-    rest = re.sub(r"\W+", "", _ARXIV.sub("", _URL.sub("", _plain(first))))
-    return len(rest) > 8 and bool(_identifiers(bullet))
-
-
-def _blocks(lines: list[str]) -> list[tuple[int, str]]:
-    """Split section lines into (line offset, text) blocks: a head then one per bullet."""
-    blocks: list[tuple[int, list[str]]] = [(0, [])]
-    for offset, line in enumerate(lines):
-        if _BULLET.match(line):
-            blocks.append((offset, [line]))
-        else:
-            blocks[-1][1].append(line)
-    return [(offset, "\n".join(body).strip()) for offset, body in blocks]
-
-
-def _sections(body: str) -> list[tuple[str, int, int, list[str]]]:
-    """(heading, level, first line, lines) per heading; a preamble section has level 0."""
-    sections: list[tuple[str, int, int, list[str]]] = [("", 0, 0, [])]
-    fenced = False
-    for number, line in enumerate(body.splitlines()):
-        if line.lstrip().startswith(("```", "~~~")):
-            fenced = not fenced
-        heading = None if fenced else _HEADING.match(line)
-        if heading:
-            sections.append((_plain(heading.group(2)), len(heading.group(1)), number, []))
-        else:
-            sections[-1][3].append(line)
-    return [s for s in sections if s[1] or any(line.strip() for line in s[3])]
-
-
-def _make_item(title: str, text: str, section: str, line: int) -> NoteItem:
-    title = title or _title_of(text)
-    return NoteItem(
-        title=title,
-        name=_name_of(text, title),
-        text=text,
-        section=section,
-        line=line,
-        arxiv_ids=parse_arxiv_ids(text),
-        urls=parse_urls(text),
-        numbers=parse_numbers(text),
-        topics=match_topics(text),
-    )
-
-
-def _section_items(heading: str, line: int, lines: list[str]) -> list[NoteItem]:
-    blocks = _blocks(lines)
-    head_text = "\n".join(filter(None, [heading, blocks[0][1]]))
-    entries = [index for index, (_, text) in enumerate(blocks) if index and _is_entry(text)]
-    head_named = bool(_identifiers(head_text)) or bool(_name_of(heading, _title_of(heading)))
-    if not (len(entries) >= 2 or (len(entries) == 1 and not head_named)):
-        if not any(body for _, body in blocks):
-            return []  # a bare heading says nothing
-        text = "\n".join(filter(None, [heading] + [body for _, body in blocks]))
-        return [_make_item(_title_of(heading) if heading else "", text, heading, line + 1)]
-    starts = [0, *entries]
-    items = []
-    for position, start in enumerate(starts):
-        stop = starts[position + 1] if position + 1 < len(starts) else len(blocks)
-        chunk = [body for _, body in blocks[start:stop]]
-        if start == 0 and (parse_arxiv_ids(head_text) or parse_urls(head_text)):
-            items.append(
-                _make_item(
-                    _title_of(heading), "\n".join([head_text, *chunk[1:]]), heading, line + 1
-                )
-            )
-        elif start:
-            items.append(_make_item("", "\n".join(chunk), heading, line + 2 + blocks[start][0]))
-    return items
-
-
-def _keep(item: NoteItem) -> bool:
-    return bool(item.arxiv_ids or item.urls or item.numbers or item.topics)
-
-
-def parse_items(body: str, *, title: str = "", first_line: int = 1) -> list[NoteItem]:
-    """Split Markdown into items: one per heading section, or one per bullet that has its
-    own identifiers (arXiv id, URL or bold name). Items with no identifier, number or
-    topic term are prose and left out."""
-    items: list[NoteItem] = []
-    for heading, level, line, lines in _sections(body):
-        head = heading if level else title
-        for item in _section_items(head, line + first_line - 1, lines):
-            if _keep(item):
-                items.append(item)
-    return items
-
-
-def _first_line(exc: Exception) -> str:
-    return (str(exc).splitlines() or [type(exc).__name__])[0]
-
-
-def _split_front_matter(text: str, path: str) -> tuple[dict[str, Any], str, list[Problem]]:
-    try:
-        post = frontmatter.loads(text)
-    except (yaml.YAMLError, ValueError) as exc:
-        problem = Problem(
-            path=path,
-            kind="bad-front-matter",
-            message=f"front matter is not valid YAML ({_first_line(exc)}); read as plain text",
-        )
-        return {}, text, [problem]
-    meta = post.metadata if isinstance(post.metadata, dict) else {}
-    return {str(k).lower(): v for k, v in meta.items()}, post.content, []
-
-
-def _check_links(body: str, path: str) -> tuple[list[str], list[Problem]]:
-    """Relative link targets to check on disk, and problems with malformed URLs."""
-    relative: list[str] = []
-    bad: list[str] = [url for url in parse_urls(body) if not _url_is_valid(url)]
-    for match in _LINK.finditer(body):
-        target = match.group(2).strip()
-        if not target or target.startswith(("#", "mailto:")):
-            continue
-        scheme = re.match(r"^([a-z][a-z0-9+.\-]*):", target, re.IGNORECASE)
-        if scheme and scheme.group(1).lower() in {"http", "https"}:
-            if not _url_is_valid(target):
-                bad.append(target)
-        elif target.lower().startswith(("http", "www.")):
-            bad.append(target)
-        elif not scheme:
-            relative.append(re.split(r"[#?]", target, maxsplit=1)[0])
-    problems = [
-        Problem(path=path, kind="malformed-url", message=f"malformed URL {url!r}; fix the link")
-        for url in dict.fromkeys(bad)
-    ]
-    return [t for t in dict.fromkeys(relative) if t], problems
+# --- notes, cards, the living document and the queue -------------------------------------
 
 
 def _first_h1(body: str) -> str:
     match = re.search(r"^#\s+(.+?)\s*#*\s*$", body, re.MULTILINE)
-    return _plain(match.group(1)) if match else ""
+    return strip_markup(match.group(1)) if match else ""
 
 
 def _body_line(text: str, body: str) -> int:
@@ -521,7 +151,7 @@ def _body_line(text: str, body: str) -> int:
 
 def parse_note(text: str, *, path: str, analyst: str) -> tuple[Note, list[Problem]]:
     """A note's timestamp, title, items and links, plus the problems found in it."""
-    meta, body, problems = _split_front_matter(text, path)
+    meta, body, problems = parse_front_matter(text, path)
     stamp, date_only = parse_timestamp(path.rsplit("/", 1)[-1], meta)
     if stamp is None:
         problems.append(
@@ -533,7 +163,7 @@ def parse_note(text: str, *, path: str, analyst: str) -> tuple[Note, list[Proble
             )
         )
     title = str(meta.get("title") or _first_h1(body))
-    links, link_problems = _check_links(body, path)
+    links, link_problems = parse_links(body, path)
     items = parse_items(body, title=title, first_line=_body_line(text, body))
     note = Note(
         path=path,
@@ -574,7 +204,7 @@ def _first_of(fields: Mapping[str, Any], *keys: str) -> str:
 
 def parse_card(text: str, *, path: str) -> tuple[Card, list[Problem]]:
     """A paper card: number (from the file name), arXiv ids, primary category, date."""
-    meta, body, problems = _split_front_matter(text, path)
+    meta, body, problems = parse_front_matter(text, path)
     name = path.rsplit("/", 1)[-1]
     fields = _fields(body, meta)
     number = _CARD_NUMBER.match(name)
@@ -584,17 +214,19 @@ def parse_card(text: str, *, path: str) -> tuple[Card, list[Problem]]:
     ids += re.findall(r"(?<![\d.])\d{4}\.\d{4,5}(?!\d)", declared)
     if from_name:
         ids.append(f"{from_name.group(1)}.{from_name.group(2)}")
-    stamp, _ = _from_meta({k: v for k, v in fields.items() if k in {"date", "time", "added"}})
+    stamp, _ = parse_meta_timestamp(
+        {k: v for k, v in fields.items() if k in {"date", "time", "added"}}
+    )
     card = Card(
         path=path,
         number=int(number.group(1)) if number else None,
-        title=_plain(_first_of(fields, "title", "标题") or _first_h1(body)),
+        title=strip_markup(_first_of(fields, "title", "标题") or _first_h1(body)),
         arxiv_ids=list(dict.fromkeys(ids)),
         category=_first_of(fields, "category", "primary_category", "primary category", "主分类"),
         timestamp=stamp,
         text=body,
     )
-    item = _make_item(card.title, "\n".join(filter(None, [card.title, body])), "", 1)
+    item = parse_item(card.title, "\n".join(filter(None, [card.title, body])), "", 1)
     card.item = item.model_copy(update={"arxiv_ids": card.arxiv_ids})
     if card.number is None:
         message = "card file name does not start with its number (NNNN-*.md); rename it"
@@ -610,9 +242,9 @@ _SECTION_ID = re.compile(r"§\s*[\w.()（）\-]*[\w)）]")
 
 def parse_knowledge(text: str, *, path: str, topic: str) -> KnowledgeDoc:
     """The living document: its `##`/`###` sections and the arXiv ids anchored in each."""
-    meta, body, _ = _split_front_matter(text, path)
+    meta, body, _ = parse_front_matter(text, path)
     sections = []
-    for heading, level, _line, lines in _sections(body):
+    for heading, level, _line, lines in parse_sections(body):
         if level < 2:
             continue
         section_id = _SECTION_ID.search(heading)
@@ -638,7 +270,7 @@ def parse_knowledge(text: str, *, path: str, topic: str) -> KnowledgeDoc:
 
 def parse_queue(text: str, *, path: str) -> WorkQueue:
     """The work queue's items (same splitting as notes)."""
-    _meta, body, _ = _split_front_matter(text, path)
+    _meta, body, _ = parse_front_matter(text, path)
     return WorkQueue(path=path, items=parse_items(body), lines=len(body.splitlines()))
 
 

@@ -606,3 +606,30 @@ def test_cli_bad_target_and_date(db_path: Any) -> None:
     assert "OWNER/REPO#N" in _cli(["publish", "--issue", "nope", "--db", str(db_path)]).output
     bad = _cli(["publish", "--issue", TARGET, "--date", "someday", "--db", str(db_path)])
     assert bad.exit_code == 2 and "YYYY-MM-DD" in bad.output
+
+
+def test_a_review_is_not_another_version_of_the_report() -> None:
+    """A review posted for a day has its own marker; the day's report still posts."""
+    from research_radar.replay import serve_replay
+
+    day = date(2026, 8, 29)
+    with serve_replay() as server, httpx.Client(base_url=server.url) as client:
+        review = publish_report(
+            client,
+            target="example-org/inferhost#126",
+            markdown="## review\n\nok\n",
+            report_date=day,
+            dry_run=False,
+            kind="review",
+        )
+        report = publish_report(
+            client,
+            target="example-org/inferhost#126",
+            markdown="## 2026-08-29｜日报\n\nx\n",
+            report_date=day,
+            dry_run=False,
+        )
+        bodies = [c["body"] for c in server.comments("example-org/inferhost", 126)]
+    assert "research-radar:review 2026-08-29" in review.parts[0].marker
+    assert report.parts[0].status == "posted"
+    assert sum("research-radar:" in body for body in bodies) == 2

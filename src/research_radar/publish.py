@@ -49,7 +49,7 @@ GITHUB_COMMENT_LIMIT = 65_536
 
 _TARGET = re.compile(r"^\s*([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))/([A-Za-z0-9._-]{1,100})#(\d+)\s*$")
 _MARKER = re.compile(
-    r"<!-- research-radar:report (\d{4}-\d{2}-\d{2}) part (\d+)/(\d+) sha256:([0-9a-f]{16}) -->"
+    r"<!-- research-radar:(report|review) (\d{4}-\d{2}-\d{2}) part (\d+)/(\d+) sha256:([0-9a-f]{16}) -->"
 )
 
 
@@ -168,13 +168,13 @@ def _split(markdown: str, limit: int) -> list[str]:
     return chunks
 
 
-def _marker(report_date: date, part: int, total: int, digest: str) -> str:
+def _marker(report_date: date, part: int, total: int, digest: str, kind: str = "report") -> str:
     day = report_date.isoformat()
-    return f"<!-- research-radar:report {day} part {part}/{total} sha256:{digest} -->"
+    return f"<!-- research-radar:{kind} {day} part {part}/{total} sha256:{digest} -->"
 
 
 def build_parts(
-    markdown: str, report_date: date, *, limit: int = GITHUB_COMMENT_LIMIT
+    markdown: str, report_date: date, *, limit: int = GITHUB_COMMENT_LIMIT, kind: str = "report"
 ) -> list[CommentPart]:
     """Split a report into comments of at most `limit` characters, markers included.
 
@@ -184,12 +184,12 @@ def build_parts(
     """
     digest = hashlib.sha256(markdown.encode("utf-8")).hexdigest()[:16]
     title = next((line for line in markdown.splitlines() if line.startswith("## ")), "")
-    reserve = len(_marker(report_date, 999, 999, digest)) + len(title) + 16
+    reserve = len(_marker(report_date, 999, 999, digest, kind)) + len(title) + 16
     chunks = _split(markdown, limit - reserve)
     total = len(chunks)
     parts = []
     for index, chunk in enumerate(chunks, start=1):
-        marker = _marker(report_date, index, total, digest)
+        marker = _marker(report_date, index, total, digest, kind)
         counter = f"（{index}/{total}）"
         if total > 1 and index == 1 and title and title in chunk:
             chunk = chunk.replace(title, title + counter, 1)
@@ -390,13 +390,15 @@ def _save_publication(
 
 
 def _other_versions(
-    markers: Collection[str], report_date: date, parts: list[CommentPart]
+    markers: Collection[str], report_date: date, parts: list[CommentPart], kind: str
 ) -> list[str]:
     """Markers of the same day whose content hash differs from ours."""
     ours = {part.marker for part in parts}
     day = report_date.isoformat()
     return sorted(
-        m for m in markers if (g := _MARKER.match(m)) and g.group(1) == day and m not in ours
+        m
+        for m in markers
+        if (g := _MARKER.match(m)) and g.group(1) == kind and g.group(2) == day and m not in ours
     )
 
 
@@ -410,6 +412,7 @@ def publish_report(
     dry_run: bool = True,
     private_repos: Collection[str] = (),
     allow_new_version: bool = False,
+    kind: str = "report",
     retries: int = 3,
     backoff: float = 1.0,
     sleep: Callable[[float], None] = time.sleep,
@@ -420,6 +423,8 @@ def publish_report(
         private_repos: `owner/name` of private repositories (the store's are added).
         allow_new_version: post even when a different report for the same day is
             already on the issue (as new comments; earlier ones are never edited).
+        kind: "report", or "review" for a review of a report (its own markers, so a
+            review never counts as another version of the day's report).
         retries, backoff, sleep: retry policy for 5xx answers and network errors.
 
     A dry run makes no network call; it reports parts already recorded in the store.
@@ -428,14 +433,16 @@ def publish_report(
     problems = check_public(markdown, private_repos={*private_repos, *load_private_repos(store)})
     if problems:
         raise PublishError("refusing to publish (public-only gate):\n  " + "\n  ".join(problems))
-    parts = build_parts(neutralise(markdown), report_date)
+    if kind not in {"report", "review"}:
+        raise PublishError(f"unknown comment kind {kind!r}; use report or review")
+    parts = build_parts(neutralise(markdown), report_date, kind=kind)
     if dry_run:
-        return _dry_run(store, target, report_date, parts)
+        return _dry_run(store, target, report_date, parts, kind)
     api = _Api(
         client, target, f"/repos/{owner}/{repo}/issues/{number}/comments", retries, backoff, sleep
     )
     existing = _list_markers(api)
-    others = _other_versions(existing, report_date, parts)
+    others = _other_versions(existing, report_date, parts, kind)
     if others and not allow_new_version and not any(p.marker in existing for p in parts):
         url = existing[others[0]].get("html_url", "")
         raise PublishError(
@@ -465,7 +472,7 @@ def publish_report(
 
 
 def _dry_run(
-    store: Store | None, target: str, report_date: date, parts: list[CommentPart]
+    store: Store | None, target: str, report_date: date, parts: list[CommentPart], kind: str
 ) -> PublishResult:
     recorded = _stored_markers(store, target)
     result = PublishResult(target, report_date, True, [])
@@ -474,7 +481,7 @@ def _dry_run(
         result.parts.append(
             PartResult(part.part, part.total, part.marker, len(part.body), status, body=part.body)
         )
-    others = _other_versions(recorded, report_date, parts)
+    others = _other_versions(recorded, report_date, parts, kind)
     if others:
         result.notes.append(
             f"the store records a different report for {report_date} on {target}; "

@@ -72,7 +72,7 @@ def _post(settings: Settings, target: str, markdown: str, review: Review) -> str
             markdown=markdown,
             report_date=day,
             dry_run=False,
-            allow_new_version=True,
+            kind="review",
         )
     urls = [part.url for part in result.parts if part.url]
     return ", ".join(urls) or target

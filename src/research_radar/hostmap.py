@@ -5,15 +5,15 @@ number, and say whether the host already has the capability or only a place to e
 `build_host_index` and `map_finding` are pure; `load_host_index` and `check_host_sha` are
 the I/O edge (files and `git`). One bilingual BM25 index is built per host and reused for
 every finding; jieba is initialised lazily, once, and only when Chinese text shows up.
+
+The tokeniser lives in `hostmap_text`, the git and file reads in `hostmap_checkout`; their
+public names are re-exported here.
 """
 
 from __future__ import annotations
 
-import functools
-import logging
 import math
 import re
-import subprocess
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +22,16 @@ from typing import Any
 
 import bm25s
 
-from .errors import ConfigError, SourceError
+from .errors import ConfigError
+from .hostmap_checkout import (
+    HostDocument,
+    check_git_checkout,
+    check_host_sha,
+    git_branch_sha,
+    git_default_branch,
+    load_host_documents,
+)
+from .hostmap_text import token_pairs, tokenize
 from .models import Finding, Recommendation, TouchPoint
 
 __all__ = [
@@ -42,29 +51,12 @@ __all__ = [
     "tokenize",
 ]
 
-log = logging.getLogger(__name__)
-
 RELATIONS = ("existing-capability", "open-issue-pr", "extensible-gap", "not-recommended")
 _STRONG_COVERAGE = 0.15
 """Share of the mechanism query's idf weight an entry must match to count as covering it."""
 _STRONG_TERMS = 3
 _OPEN_STATES = frozenset({"open", "draft"})
 _PATH_KINDS = frozenset({"skill", "doc", "module", "test", "path"})
-_MAX_FILE_BYTES = 200_000
-_TEXT_SUFFIXES = frozenset({".md", ".rst", ".txt", ".json", ".toml", ".yaml", ".yml"})
-_CODE_SUFFIXES = frozenset({".py", ".pyi", ".cu", ".cuh", ".cpp", ".cc", ".h", ".rs", ".go"})
-
-
-@dataclass(frozen=True)
-class HostDocument:
-    """One file of the host checkout."""
-
-    path: str
-    """POSIX path relative to the host root."""
-    kind: str
-    """skill, doc, module, test or path (other text files such as metadata JSON)."""
-    title: str
-    text: str
 
 
 @dataclass(frozen=True)
@@ -122,98 +114,6 @@ class HostIndex:
     def open_items(self) -> list[HostItem]:
         """Open and draft PRs/issues, newest number first."""
         return sorted((i for i in self.items if i.is_open), key=lambda i: -i.number)
-
-
-# --- tokenising -----------------------------------------------------------------------
-
-_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
-_WORD = re.compile(r"[a-z0-9]+")
-_STOP_EN_WORDS = (
-    "a an and are as at be been but by can do does for from has have how if in into is it "
-    "its may more must no not of on one only or our per same so than that the their then "
-    "there these they this those to up use used using via was we were what when which will "
-    "with without also each all any new should add adds added docs md py json under across "
-    "between both while where whether other such after before given them then very model models"
-)
-_STOP_EN = frozenset(_STOP_EN_WORDS.split())
-_STOP_ZH_WORDS = "我们 以及 一个 进行 可以 不是 没有 这个 这些 如果 因为 所以 需要 已经 以后 之后"
-_STOP_ZH = frozenset(_STOP_ZH_WORDS.split())
-# Chinese words that bridge to the English vocabulary of a host written in English.
-_GLOSSARY: Mapping[str, str] = {
-    "投机": "speculative", "解码": "decoding", "草稿": "draft", "草拟": "draft",
-    "验证": "verification", "缓存": "cache", "卸载": "offload", "预取": "prefetch",
-    "显存": "memory", "内存": "memory", "专家": "expert", "量化": "quantization",
-    "稀疏": "sparsity", "调度": "schedule", "流水线": "pipeline", "并行": "parallel",
-    "内核": "kernel", "算子": "kernel", "编译": "compiler", "融合": "fusion",
-    "基准": "benchmark", "评测": "evaluation", "质量": "quality", "门槛": "gate",
-    "门禁": "gate", "预算": "budget", "成本": "cost", "搜索": "search", "候选": "candidate",
-    "策略": "policy", "回滚": "rollback", "状态": "state", "递归": "recurrent",
-    "语音": "speech", "流式": "streaming", "首包": "ttfp", "断流": "underrun",
-    "尾延迟": "tail latency", "延迟": "latency", "吞吐": "throughput", "扩散": "diffusion",
-    "蒸馏": "distillation", "技能": "skill", "知识": "knowledge", "持出": "holdout",
-    "冻结": "frozen", "交错": "interleaved", "配对": "paired", "复现": "reproduction",
-    "正确性": "correctness", "等价": "equivalence", "漂移": "drift", "失败": "failure",
-    "反例": "counterexample", "启动器": "launcher", "覆盖": "coverage", "接受": "acceptance",
-    "重放": "replay", "检查点": "checkpoint", "分块": "chunk", "生命周期": "lifecycle",
-    "重置": "reset", "优化": "optimization", "闭环": "closed loop", "具身": "embodied",
-    "视频": "video", "图像": "image", "分母": "denominator", "方差": "variance",
-    "配置": "configuration", "测量": "measurement", "服务": "serving", "请求": "request",
-    "实验": "experiment", "终止": "termination", "前缀": "prefix", "饱和": "saturation",
-}  # fmt: skip
-
-
-@functools.cache
-def _jieba() -> Any:
-    """Import and initialise jieba once (it loads a ~1 s dictionary)."""
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)
-    jieba.initialize()
-    return jieba
-
-
-def _stem(word: str) -> str:
-    """A light English stemmer: enough to join cache/caches/cached, draft/drafts."""
-    if len(word) > 4 and word.endswith("ies"):
-        return word[:-3] + "y"
-    for suffix, keep in (("ing", 3), ("ed", 4), ("es", 3), ("s", 3)):
-        if word.endswith(suffix) and len(word) - len(suffix) >= keep:
-            if suffix == "s" and word.endswith(("ss", "us", "is", "as")):
-                break
-            word = word[: -len(suffix)]
-            break
-    return word[:-1] if len(word) > 4 and word.endswith("e") else word
-
-
-def _english(text: str) -> list[tuple[str, str]]:
-    pairs = []
-    for word in _WORD.findall(text.lower()):
-        if len(word) < 2 or word.isdigit() or word in _STOP_EN:
-            continue
-        pairs.append((_stem(word), word))
-    return pairs
-
-
-def _chinese(run: str) -> list[tuple[str, str]]:
-    pairs = [(w, w) for w in _jieba().lcut_for_search(run) if len(w) > 1 and w not in _STOP_ZH]
-    for zh, en in _GLOSSARY.items():
-        if zh in run:
-            pairs.extend(_english(en))
-    return pairs
-
-
-def _token_pairs(text: str) -> list[tuple[str, str]]:
-    """(stem, surface) pairs of bilingual text, in order."""
-    pairs = _english(_CJK_RUN.sub(" ", text))
-    for run in _CJK_RUN.findall(text):
-        pairs.extend(_chinese(run))
-    return pairs
-
-
-def tokenize(text: str) -> list[str]:
-    """Index terms of bilingual text: English words lower-cased and lightly stemmed,
-    Chinese segmented with jieba (plus English glossary terms for known Chinese words)."""
-    return [stem for stem, _ in _token_pairs(text)]
 
 
 # --- building the index -------------------------------------------------------------
@@ -294,8 +194,8 @@ def _finding_queries(finding: Finding) -> tuple[list[tuple[str, str]], set[str]]
     tag_terms = [term for tags in finding.tags.values() for tag in tags for term in tag.terms]
     mechanisms = [tag.value.replace("-", " ") for tag in finding.tags.get("mechanism", [])]
     core_text = " ".join([finding.name, finding.mechanism, *tag_terms, *mechanisms])
-    core = _token_pairs(core_text)
-    return core + _token_pairs(finding.why), {stem for stem, _ in core}
+    core = token_pairs(core_text)
+    return core + token_pairs(finding.why), {stem for stem, _ in core}
 
 
 def _coverage(index: HostIndex, entry: _Entry, core: set[str]) -> tuple[float, int]:
@@ -412,116 +312,7 @@ def qualify_bare_refs(text: str, repo: str, host_repo: str) -> str:
     return _BARE_REF.sub(lambda m: f"{repo}#{m.group(1)}", text)
 
 
-# --- the I/O edge: git and files ------------------------------------------------------
-
-
-def _git(root: Path, *args: str) -> str:
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(root), *args], capture_output=True, text=True, check=False
-        )
-    except OSError as exc:
-        raise SourceError(f"cannot run git: {exc}; install git", source="git") from exc
-    if done.returncode != 0:
-        raise SourceError(f"git {' '.join(args)} failed: {done.stderr.strip()}", source="git")
-    return done.stdout
-
-
-def _check_checkout(root: Path) -> None:
-    if not root.is_dir():
-        raise ConfigError(
-            "host path does not exist or is not a folder; pass --host or set host_path",
-            path=str(root),
-        )
-    probe = subprocess.run(
-        ["git", "-C", str(root), "rev-parse", "--show-toplevel"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if probe.returncode != 0:
-        raise ConfigError(
-            "host path is not a git repository; point --host at a checkout", path=str(root)
-        )
-
-
-def _default_branch(root: Path) -> str:
-    """origin's default branch when known, else the checked-out branch, else HEAD."""
-    try:
-        return (
-            _git(root, "symbolic-ref", "--short", "refs/remotes/origin/HEAD")
-            .strip()
-            .removeprefix("origin/")
-        )
-    except SourceError:
-        pass
-    try:
-        return _git(root, "symbolic-ref", "--short", "HEAD").strip()
-    except SourceError:
-        return "HEAD"
-
-
-def _branch_sha(root: Path, branch: str) -> str:
-    for ref in (f"refs/heads/{branch}", f"refs/remotes/origin/{branch}", branch):
-        try:
-            return _git(root, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}").strip()
-        except SourceError:
-            continue
-    raise SourceError(f"no commit found for branch {branch!r}", source="git")
-
-
-def check_host_sha(root: Path, expected: str) -> tuple[bool, str]:
-    """Re-read the default-branch HEAD right before publishing.
-
-    Returns (unchanged, current SHA); `expected` may be an abbreviated SHA. When the branch
-    moved, callers map the findings again or say so in the report header.
-    """
-    _check_checkout(root)
-    current = _branch_sha(root, _default_branch(root))
-    same = bool(expected) and current.lower().startswith(expected.strip().lower())
-    return same, current
-
-
-def _kind_of(path: str) -> str | None:
-    pure = Path(path)
-    name, suffix = pure.name, pure.suffix.lower()
-    if name.upper() == "SKILL.MD" or (suffix == ".md" and "skills" in pure.parts):
-        return "skill"
-    if suffix in _CODE_SUFFIXES:
-        is_test = "tests" in pure.parts or name.startswith("test_") or name.endswith("_test.py")
-        return "test" if is_test else "module"
-    if suffix in {".md", ".rst", ".txt"}:
-        return "doc"
-    return "path" if suffix in _TEXT_SUFFIXES else None
-
-
-def _title_of(path: str, text: str) -> str:
-    for line in text.splitlines()[:40]:
-        stripped = line.strip()
-        if stripped.startswith(("name:", "title:")):
-            return stripped.split(":", 1)[1].strip().strip("\"'")
-        if stripped.startswith("# "):
-            return stripped[2:].strip()
-        if stripped.startswith(('"""', "'''")) and len(stripped) > 3:
-            return stripped.strip("\"' ")
-    return Path(path).stem
-
-
-def _read_documents(root: Path) -> list[HostDocument]:
-    listed = _git(root, "ls-files", "-z").split("\0")
-    documents = []
-    for rel in filter(None, listed):
-        kind = _kind_of(rel)
-        path = root / rel
-        if kind is None or not path.is_file() or path.stat().st_size > _MAX_FILE_BYTES:
-            continue
-        try:
-            text = path.read_text(encoding="utf-8")
-        except UnicodeDecodeError:
-            log.debug("skipping non-UTF-8 host file %s", rel)
-            continue
-        documents.append(HostDocument(rel, kind, _title_of(rel, text), text))
-    return documents
+# --- the I/O edge: a local checkout (git and file reads are in hostmap_checkout) ----
 
 
 def _state_of(raw: Mapping[str, Any], is_pr: bool) -> str:
@@ -564,15 +355,15 @@ def reload_host_index(index: HostIndex) -> HostIndex:
     if index.root is None:
         raise ConfigError(f"host {index.name} has no local checkout to read again")
     root = Path(index.root)
-    branch = _default_branch(root)
+    branch = git_default_branch(root)
     return build_host_index(
         index.name,
-        _read_documents(root),
+        load_host_documents(root),
         index.items,
         repo=index.repo,
         root=root,
         default_branch=branch,
-        head_sha=_branch_sha(root, branch),
+        head_sha=git_branch_sha(root, branch),
     )
 
 
@@ -586,15 +377,15 @@ def load_host_index(
     """Index a local checkout (tracked files) plus its PRs/issues, pinned at the default
     branch's HEAD SHA."""
     root = Path(root)
-    _check_checkout(root)
-    branch = _default_branch(root)
+    check_git_checkout(root)
+    branch = git_default_branch(root)
     name = repo.split("/", 1)[1] if repo else root.resolve().name
     return build_host_index(
         name,
-        _read_documents(root),
+        load_host_documents(root),
         parse_host_items(pulls, issues),
         repo=_check_repo(repo) if repo else None,
         root=root,
         default_branch=branch,
-        head_sha=_branch_sha(root, branch),
+        head_sha=git_branch_sha(root, branch),
     )

@@ -287,3 +287,12 @@ def test_cli_extract_json_and_table(tmp_path: Path) -> None:
     assert table.exit_code == 0 and "H100" in table.stdout
     missing = runner.invoke(app, ["extract", str(tmp_path / "nope.md")])
     assert missing.exit_code == 1 and "Error:" in missing.output
+
+
+def test_a_negated_comparison_is_not_a_baseline() -> None:
+    [claim] = extract_claims("Targets are not compared with each other: 271.1 tok/s on RTX 5090.")
+    assert claim.conditions.baseline == []
+    [claim] = extract_claims("未对比 llama.cpp：RTX 5090 上 271.1 tok/s。")
+    assert claim.conditions.baseline == []
+    [claim] = extract_claims("271.1 tok/s on RTX 5090 vs llama.cpp.")
+    assert claim.conditions.baseline == ["llama.cpp"]

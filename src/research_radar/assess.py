@@ -346,18 +346,16 @@ def _proposal(finding: Finding, claims: Sequence[Claim]) -> ValidationProposal |
     setup = " · ".join([*c.hardware, *c.model, *c.precision, *_format_load(c.load)])
     shown = ", ".join(f"{m.name} {m.value:g}{m.unit}" for m in claim.metrics[:3])
     metric_names = list(dict.fromkeys(m.name for m in claim.metrics))
-    metrics = [*metric_names, "task quality on a fixed held-out set", "p50/p95/p99 latency"]
-    hardware = c.hardware[0] if c.hardware else "the same hardware"
+    metrics = [*metric_names, "任务质量（quality，固定 held-out 集）", "p50/p95/p99 延迟"]
+    hardware = c.hardware[0] if c.hardware else "同一硬件"
+    baseline = " / ".join(c.baseline)
     return ValidationProposal(
-        hypothesis=(
-            f"{finding.name}: on {setup}, the author-reported {shown} holds against "
-            f"{' / '.join(c.baseline)} with no quality loss (proposal only, not run)"
-        ),
-        baseline=f"{' / '.join(c.baseline)} on {setup}, same inputs, seed and software versions",
+        hypothesis=f"{finding.name} 在 {setup} 上，作者报告的 {shown} 相对 {baseline} 成立且质量不降",
+        baseline=f"{baseline}，同一 {setup}、同输入、同 seed、同软件版本",
         metrics=metrics,
-        budget=f"at most 2 GPU-hours on {hardware}, 2 repeats per configuration",
+        budget=f"最多 2 GPU 小时（{hardware}），每个配置 2 次重复",
         stop_condition=(
-            "stop at the first correctness or quality regression; a gain within run-to-run "
-            "spread, missing quality or a spent budget is INCONCLUSIVE. 建议，未执行；执行另需授权"
+            "出现正确性或质量回退即停；收益落在重复波动内、缺质量数据或预算用尽记为 "
+            "INCONCLUSIVE（仅建议，未执行；执行另需授权）"
         ),
     )

@@ -98,6 +98,7 @@ _CUES = re.compile(
     r"相对于?|对比|相比于?|比起|较之|[快慢优高低]于|(?<![对相无类好])比(?=\s?[A-Za-z])|(?<![相反应针面绝])对(?=\s?[A-Za-z][\w.-]*\s?\d)",
     re.I,
 )
+_NEGATED = re.compile(r"(?:\b(?:not|never|no|without)\s+(?:\w+\s+)?|[未不没无]\s*)$", re.I)
 _BASELINE_WORDS = re.compile(
     r"(?<![A-Za-z])(plain|baseline|AR|naive|eager|default|off|stock|original|before|原始|基线|默认)"
     r"\s*[\d(（]",
@@ -200,6 +201,8 @@ def _baselines(text: str, cat: Catalog) -> list[str]:
     found: list[str] = []
     for match in _CUES.finditer(text):
         left = text[max(0, match.start() - 24) : match.start()]
+        if _NEGATED.search(left):
+            continue  # "not compared with each other", "未对比": no baseline is claimed
         word = _BASELINE_WORDS.search(left)
         if word and match.group(0).strip().lower().startswith(("vs", "versus", "对")):
             found.append(word.group(1))

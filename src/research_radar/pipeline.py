@@ -252,6 +252,9 @@ def _resolve(run: _Run, store: Store, settings: Settings) -> list[Project]:
         with store.transaction() as conn:
             for project in projects:
                 store.save_project(conn, project)
+                for alias in project.aliases:
+                    if alias.lower() not in {project.key, project.key[3:]}:
+                        store.save_alias(conn, alias, project.key, "same-as", "resolve")
         counts.update(sources=len(sources), projects=len(projects))
     return projects
 
@@ -326,7 +329,12 @@ def _decide(
                 kept.append(finding.model_copy(update={"novelty": decision.novelty}))
             else:
                 when = decision.last_reported.isoformat() if decision.last_reported else "此前"
-                excluded.append(f"{finding.name}（已于 {when} 报告：{decision.reason}）")
+                why = (
+                    "有更新，但按只报首次发现的策略不重报"
+                    if decision.status == "update"
+                    else "无实质变化，不重报"
+                )
+                excluded.append(f"{finding.name}（已于 {when} 报告；{why}）")
         counts.update(tally)
     return kept, prior, excluded
 

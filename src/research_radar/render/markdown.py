@@ -349,8 +349,10 @@ def _proposal(finding: Finding, t: dict[str, str]) -> Proposal:
     text = (
         f"{t['hypothesis']}：{p.hypothesis}；{t['baseline']}：{p.baseline}；"
         f"{t['metrics']}：{'、'.join(p.metrics)}；{t['budget']}：{p.budget}；"
-        f"{t['stop']}：{p.stop_condition}（{t['not_executed']}）"
+        f"{t['stop']}：{p.stop_condition}"
     )
+    if "未执行" not in p.stop_condition and "not executed" not in p.stop_condition:
+        text += f"（{t['not_executed']}）"
     return Proposal(finding.name, text.replace("\n", " "))
 
 

@@ -14,20 +14,31 @@ second run on the same day writes the same report (the cut-off of the first run 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
 from . import assess as assess_stage
-from . import classify as classify_stage
 from . import collect as collect_stage
 from . import compose, extract, history, hostmap, identity
 from .config import Settings
 from .families import FamilyIndex, assign_family
-from .models import Coverage, Finding, Project, Report, Snapshot, Source, SourceKind
+from .models import Coverage, Finding, Project, Report
+from .pipeline_inputs import (
+    FINDING_KINDS,
+    SAMPLE_HISTORY,
+    build_candidate,
+    latest_snapshot,
+    live_settings,
+    load_host,
+    primary_source,
+    recheck_host,
+    rotate_queries,
+    source_where,
+)
 from .render.markdown import BEIJING, render_markdown
 from .sample.host import SAMPLE_HOST_REPO
 from .store import Store
@@ -58,8 +69,6 @@ STAGES = (
     "review",
     "publish",
 )
-SAMPLE_HISTORY = Path(__file__).parent / "sample" / "history"
-"""Earlier reports shipped with the sample, imported so the demo shows dedup across dates."""
 SAMPLE_DATE = date(2026, 8, 29)
 """The day the bundled sample stands on: the morning after its newest evidence (also in cli)."""
 
@@ -113,107 +122,11 @@ class _Run:
             self.progress(name, "done")
 
 
-def _primary_source(project: Project, by_key: dict[str, Source]) -> Source | None:
-    if project.key in by_key:
-        return by_key[project.key]
-    for key in project.sources:
-        if key in by_key:
-            return by_key[key]
-    return None
-
-
-def _latest(snapshots: list[Snapshot]) -> Snapshot | None:
-    return snapshots[0] if snapshots else None
-
-
-def _where(source: Source, snapshot: Snapshot | None) -> str:
-    name = source.key.split(":", 1)[1]
-    if snapshot is None:
-        return source.url
-    if source.key.startswith("gh:"):
-        full = source.url.removeprefix("https://github.com/") or name
-        return f"{full}@{snapshot.version}:README.md"
-    return snapshot.url or source.url
-
-
-def _candidate(
-    project: Project, source: Source, snapshot: Snapshot | None, taxonomy: Taxonomy, day: date
-) -> Finding:
-    text = "\n".join(part for part in (source.summary, source.text) if part)
-    tags = classify_stage.classify(taxonomy, source.title or project.name, text)
-    claims = (
-        extract.extract_claims(source.text, where=_where(source, snapshot)) if source.text else []
-    )
-    pinned = (
-        snapshot.model_copy(update={"meta": {**snapshot.meta, "created_at": _created(source)}})
-        if snapshot
-        else None
-    )
-    parent = project.fork_of.split(":", 1)[-1] if project.fork_of else ""
-    return Finding(
-        project_key=project.key,
-        name=project.name,
-        date=day,
-        url=source.url,
-        snapshot=pinned,
-        mechanism=source.summary or source.title,
-        prior_art=f"衍生自 {parent}：" + "；".join(project.derivative_evidence[:2])
-        if parent
-        else "",
-        related=[project.fork_of] if project.fork_of else [],
-        tags=tags,
-        rsi_target=classify_stage.classify_target(taxonomy, source.title, text),
-        claims=claims,
-    )
-
-
-def _created(source: Source) -> str | None:
-    return source.created_at.isoformat() if source.created_at else None
-
-
 def _kept_cutoff(store: Store, day: date, language: str) -> datetime | None:
     """The cut-off of an earlier run the same day, so a re-run writes the same report."""
     kept = store.load_report_data(day, language)
     value = kept.get("cutoff") if kept else None
     return datetime.fromisoformat(value) if value else None
-
-
-GITHUB_QUERIES_PER_DAY = 12
-ARXIV_QUERIES_PER_DAY = 6
-
-
-def rotate_queries(queries: Sequence[str], day: date, per_day: int) -> list[str]:
-    """A day's share of the profile's queries: all of them are covered in turn."""
-    if len(queries) <= per_day:
-        return list(queries)
-    start = (day.toordinal() * per_day) % len(queries)
-    return [queries[(start + i) % len(queries)] for i in range(per_day)]
-
-
-def _live_settings(settings: Settings, taxonomy: Taxonomy, store: Store, day: date) -> Settings:
-    """Fill the collectors' queries from the profile unless radar.toml names its own.
-
-    Under the first-discovered policy, repositories already reported are left out of the
-    search results (their updates are not reported again).
-    """
-    github = dict(settings.extra.get("github", {}))
-    if "queries" not in github:
-        github["queries"] = rotate_queries(taxonomy.queries.github(), day, GITHUB_QUERIES_PER_DAY)
-    if settings.policy == "first-discovered":
-        known = [
-            f.project_key[3:] for f in store.load_findings() if f.project_key.startswith("gh:")
-        ]
-        github["exclude"] = sorted({*map(str, github.get("exclude", [])), *known})
-    arxiv = dict(settings.extra.get("arxiv", {}))
-    if "queries" not in arxiv:
-        queries = taxonomy.queries
-        terms = [
-            f'abs:"{term}" AND cat:{cat}'
-            for term in queries.arxiv_terms
-            for cat in queries.arxiv_categories
-        ]
-        arxiv["queries"] = rotate_queries(terms, day, ARXIV_QUERIES_PER_DAY)
-    return replace(settings, extra={**settings.extra, "github": github, "arxiv": arxiv})
 
 
 def _collect(
@@ -231,7 +144,7 @@ def _collect(
             summary = collect_stage.collect_sample(store, now=cutoff)
         else:
             since = cutoff - timedelta(hours=48)
-            live = _live_settings(settings, taxonomy, store, cutoff.date())
+            live = live_settings(settings, taxonomy, store, cutoff.date())
             summary = collect_stage.collect(store, live, since=since, until=cutoff)
         health = summary.health()
         counts.update(summary.counts())
@@ -243,7 +156,7 @@ def _collect(
 
 def _resolve(run: _Run, store: Store, settings: Settings) -> list[Project]:
     with run.stage("resolve") as counts:
-        sources = [s for s in store.load_sources() if s.kind in _FINDING_KINDS]
+        sources = [s for s in store.load_sources() if s.kind in FINDING_KINDS]
         aliases = store.load_aliases()
         if settings.extra.get("aliases_file"):
             aliases |= identity.load_aliases_file(Path(str(settings.extra["aliases_file"])))
@@ -265,18 +178,15 @@ def _extract(run: _Run, store: Store, projects: list[Project]) -> None:
         added = 0
         with store.transaction() as conn:
             for project in projects:
-                source = _primary_source(project, by_key)
+                source = primary_source(project, by_key)
                 if source is None or not source.text:
                     continue
-                snapshot = _latest(store.load_snapshots(source.key))
-                claims = extract.extract_claims(source.text, where=_where(source, snapshot))
+                snapshot = latest_snapshot(store.load_snapshots(source.key))
+                claims = extract.extract_claims(source.text, where=source_where(source, snapshot))
                 added += store.save_claims(
                     conn, source.key, snapshot.version if snapshot else "", claims
                 )
         counts["claims_added"] = added
-
-
-_FINDING_KINDS = {SourceKind.REPO, SourceKind.PAPER, SourceKind.BLOG}
 
 
 def _classify(
@@ -292,11 +202,11 @@ def _classify(
         by_key = {source.key: source for source in store.load_sources()}
         candidates = []
         for project in projects:
-            source = _primary_source(project, by_key)
-            if source is None or source.kind not in _FINDING_KINDS or project.key == host_key:
+            source = primary_source(project, by_key)
+            if source is None or source.kind not in FINDING_KINDS or project.key == host_key:
                 continue
-            snapshot = _latest(store.load_snapshots(source.key))
-            candidates.append(_candidate(project, source, snapshot, taxonomy, day))
+            snapshot = latest_snapshot(store.load_snapshots(source.key))
+            candidates.append(build_candidate(project, source, snapshot, taxonomy, day))
         counts["candidates"] = len(candidates)
     return candidates
 
@@ -400,39 +310,6 @@ def _map(run: _Run, host: hostmap.HostIndex | None, findings: list[Finding]) -> 
     return mapped
 
 
-def load_host(settings: Settings, *, sample: bool, cache_dir: Path) -> hostmap.HostIndex | None:
-    """The host index: the bundled sample host, the configured checkout, or None."""
-    if sample:
-        from .sample.host import build_sample_host, load_sample_items
-
-        root = cache_dir / "sample-host"
-        if not (root / ".git").exists():
-            build_sample_host(root)
-        pulls, issues = load_sample_items()
-        return hostmap.load_host_index(root, repo=SAMPLE_HOST_REPO, pulls=pulls, issues=issues)
-    if settings.host_path is None:
-        return None
-    return hostmap.load_host_index(settings.host_path, repo=settings.host_repo)
-
-
-def _recheck_host(
-    host: hostmap.HostIndex | None, findings: list[Finding]
-) -> tuple[hostmap.HostIndex | None, list[Finding], bool]:
-    """Re-read the host's default branch right before composing.
-
-    When it moved since mapping, index the host again and map every finding again, so
-    the touch points and the SHA in the header belong to the same commit.
-    """
-    if host is None or host.root is None:
-        return host, findings, False
-    same, sha = hostmap.check_host_sha(host.root, host.head_sha)
-    if same:
-        return host, findings, True
-    log.warning("host default branch moved from %s to %s; mapping again", host.head_sha, sha)
-    fresh = hostmap.reload_host_index(host)
-    return fresh, hostmap.map_findings(fresh, findings), True
-
-
 def _compose(
     run: _Run,
     store: Store,
@@ -447,7 +324,7 @@ def _compose(
     excluded: list[str],
 ) -> tuple[Report, str]:
     with run.stage("compose") as counts:
-        host, findings, rechecked = _recheck_host(host, findings)
+        host, findings, rechecked = recheck_host(host, findings)
         sha = host.head_sha if host else None
         corrections = history.corrections(prior, findings)
         coverage = Coverage(

@@ -136,7 +136,8 @@ def _collect(
     cutoff: datetime,
     sample: bool,
     taxonomy: Taxonomy,
-) -> dict[str, str]:
+) -> Coverage:
+    """Collect; return what was covered: each source's health, the queries, the window."""
     with run.stage("collect") as counts:
         if sample:
             imported = history.import_reports(store, sorted(SAMPLE_HISTORY.glob("*.md")))
@@ -151,7 +152,12 @@ def _collect(
         failed = {name: state for name, state in health.items() if state != "ok"}
         if failed:
             counts["errors"] = failed
-    return health
+    return Coverage(
+        sources=health,
+        queries=list(summary.queries),
+        window_start=summary.window_start,
+        window_end=summary.window_end,
+    )
 
 
 def _resolve(run: _Run, store: Store, settings: Settings) -> list[Project]:
@@ -318,23 +324,15 @@ def _compose(
     *,
     cutoff: datetime,
     host: hostmap.HostIndex | None,
-    health: dict[str, str],
     taxonomy: Taxonomy,
     language: str,
-    excluded: list[str],
+    coverage: Coverage,
 ) -> tuple[Report, str]:
     with run.stage("compose") as counts:
         host, findings, rechecked = recheck_host(host, findings)
         sha = host.head_sha if host else None
         corrections = history.corrections(prior, findings)
-        coverage = Coverage(
-            sources=health,
-            queries=list(taxonomy.queries.github())[:3],
-            excluded=excluded,
-            dedup_scope=len({f.project_key for f in prior}),
-            window_start=cutoff - timedelta(hours=48),
-            window_end=cutoff,
-        )
+        coverage = coverage.model_copy(update={"dedup_scope": len({f.project_key for f in prior})})
         report = compose.build_report(
             findings,
             now=cutoff,
@@ -434,7 +432,7 @@ def run_daily(
     run = _Run(store, run_id, progress)
     try:
         taxonomy = load_taxonomy(settings.profile)
-        health = _collect(run, store, settings, cutoff, sample, taxonomy)
+        covered = _collect(run, store, settings, cutoff, sample, taxonomy)
         projects = _resolve(run, store, settings)
         _extract(run, store, projects)
         host_repo = SAMPLE_HOST_REPO if sample else settings.host_repo
@@ -451,10 +449,9 @@ def run_daily(
             prior,
             cutoff=cutoff,
             host=host,
-            health=health,
             taxonomy=taxonomy,
             language=language,
-            excluded=excluded,
+            coverage=covered.model_copy(update={"excluded": excluded}),
         )
         path = out or settings.reports_dir / f"{day.isoformat()}.md"
         files = _write_outputs(path, report, markdown, taxonomy)
@@ -472,7 +469,7 @@ def run_daily(
         path=path,
         run_id=run_id,
         counts=run.counts,
-        health=health,
+        health=covered.sources,
         review=review_result,
         blocking=blocking,
         published=published,

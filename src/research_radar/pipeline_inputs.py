@@ -6,6 +6,7 @@ Kept apart from `pipeline.py`, which only runs and records the stages.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
@@ -142,12 +143,20 @@ def live_settings(settings: Settings, taxonomy: Taxonomy, store: Store, day: dat
 FINDING_KINDS = {SourceKind.REPO, SourceKind.PAPER, SourceKind.BLOG}
 
 
+def _tree_digest(folder: Path) -> str:
+    """A short digest of a folder's files, so a cached copy is rebuilt when they change."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(folder).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def load_host(settings: Settings, *, sample: bool, cache_dir: Path) -> hostmap.HostIndex | None:
     """The host index: the bundled sample host, the configured checkout, or None."""
     if sample:
-        from .sample.host import build_sample_host, load_sample_items
+        from .sample.host import SAMPLE_FILES, build_sample_host, load_sample_items
 
-        root = cache_dir / "sample-host"
+        root = cache_dir / f"sample-host-{_tree_digest(SAMPLE_FILES)}"
         if not (root / ".git").exists():
             build_sample_host(root)
         pulls, issues = load_sample_items()

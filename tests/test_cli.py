@@ -75,3 +75,16 @@ def test_bad_settings_file_is_one_clear_error(tmp_path: Path) -> None:
 def test_runs_on_empty_store(tmp_path: Path) -> None:
     result = runner.invoke(app, ["runs", "--db", str(tmp_path / "r.db"), "--json"])
     assert result.exit_code == 0 and result.output.strip() == "[]"
+
+
+def test_init_writes_settings_that_load(tmp_path: Path) -> None:
+    from research_radar.config import load_settings
+
+    target = tmp_path / "radar.toml"
+    result = runner.invoke(app, ["init", str(target)])
+    assert result.exit_code == 0, result.output
+    settings = load_settings(target, {}, resolve_token=False)
+    assert settings.db == str(tmp_path / "radar.db") and settings.policy == "first-discovered"
+    again = runner.invoke(app, ["init", str(target)])
+    assert again.exit_code == 2 and "--force" in again.output
+    assert runner.invoke(app, ["init", str(target), "--force"]).exit_code == 0

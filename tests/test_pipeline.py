@@ -89,6 +89,9 @@ def test_stages_are_recorded(first_run: tuple[Path, dict[str, object], str]) -> 
     run = open_store(str(folder / "radar.db")).load_runs()[-1]
     names = [stage["stage"] for stage in run["stages"]]
     assert names[:3] == ["collect", "resolve", "extract"] and "review" in names
+    review = next(stage for stage in run["stages"] if stage["stage"] == "review")
+    assert review["counts"]["blocking"] == 0
+    assert review["counts"]["verified"] > 0, "our own SHAs and numbers are checked in the store"
 
 
 def test_daily_writes_html_and_exports_beside_the_report(

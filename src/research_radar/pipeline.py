@@ -359,7 +359,9 @@ def _compose(
 def _review(
     run: _Run, store: Store, markdown: str, prior: list[Finding], host: hostmap.HostIndex | None
 ) -> tuple[Any, int]:
+    """Review our own report: house rules, and its SHAs and numbers against the store."""
     from . import review
+    from .verify import StoreVerifier
 
     with run.stage("review") as counts:
         result = review.review_report(
@@ -367,9 +369,12 @@ def _review(
             history=prior,
             aliases=store.load_aliases(),
             host_repo=host.repo if host else None,
+            verifier=StoreVerifier(store),
         )
         blocking = sum(1 for item in result.findings if item.severity == "blocking")
-        counts.update(findings=len(result.findings), blocking=blocking)
+        counts.update(
+            findings=len(result.findings), blocking=blocking, verified=len(result.verified)
+        )
     return result, blocking
 
 

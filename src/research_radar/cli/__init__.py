@@ -20,6 +20,7 @@ from . import (
     extract_cmd,
     history_cmd,
     host_cmd,
+    init_cmd,
     publish_cmd,
     review_cmd,
     taxonomy_cmd,
@@ -58,6 +59,7 @@ app = typer.Typer(
 )
 
 for _module in (
+    init_cmd,
     daily_cmd,
     collect_cmd,
     taxonomy_cmd,

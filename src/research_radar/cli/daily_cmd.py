@@ -21,6 +21,7 @@ from .common import (
     DbOption,
     JsonOption,
     console,
+    err_console,
     open_store_for,
     print_json,
     settings_for,
@@ -131,6 +132,11 @@ def daily(
     if sample and db is None and settings.db == DEFAULT_DB:
         settings = settings.with_overrides(db=SAMPLE_DB)
     when = _parse_day(day, sample)
+    if not sample and not settings.github_token:
+        err_console.print(
+            "[yellow]no GitHub token:[/yellow] unauthenticated requests are limited to 60 an "
+            "hour; set GITHUB_TOKEN (or `gh auth login`), or try `radar daily --sample`"
+        )
     from ..pipeline import STAGES, run_daily
 
     store = open_store_for(settings)

@@ -383,7 +383,7 @@ def _window(report: Report, t: dict[str, str]) -> str:
         return ""
     fmt = "%Y-%m-%d %H:%M"
     start, end = cov.window_start.astimezone(BEIJING), cov.window_end.astimezone(BEIJING)
-    return f"{t['window']} {start.strftime(fmt)} → {end.strftime(fmt)}（北京时间）"
+    return f"{t['window']} {start.strftime(fmt)} → {end.strftime(fmt)}（{t['beijing']}）"
 
 
 def build_context(report: Report, labeller: Labeller) -> ReportContext:
@@ -418,7 +418,9 @@ def build_context(report: Report, labeller: Labeller) -> ReportContext:
         proposals=[_proposal(f, t) for f in sections.proposals],
         evidence=[_evidence_item(f, lang) for f in report.findings],
         coverage=_coverage(report, t),
-        not_run=report.not_run,
+        not_run=t["not_run"]
+        if report.not_run == Report.model_fields["not_run"].default
+        else report.not_run,
         empty=not report.findings,
     )
 
@@ -438,4 +440,18 @@ def _environment() -> jinja2.Environment:
 def render_markdown(report: Report, labeller: Labeller) -> str:
     """The report as Markdown for a GitHub comment."""
     context = build_context(report, labeller)
-    return _environment().get_template("report.md.j2").render(c=context)
+    text = _environment().get_template("report.md.j2").render(c=context)
+    return _ascii_punctuation(text) if report.language == "en" else text
+
+
+_FULL_WIDTH = str.maketrans(
+    {"：": ": ", "；": "; ", "。": ". ", "、": ", ", "，": ", ", "（": " (", "）": ")"}
+)
+
+
+def _ascii_punctuation(text: str) -> str:
+    """English reports use ASCII punctuation; the house template is written with Chinese."""
+    lines = [
+        re.sub(r" {2,}", " ", line.translate(_FULL_WIDTH)).rstrip() for line in text.split("\n")
+    ]
+    return "\n".join(lines)

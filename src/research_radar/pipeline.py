@@ -306,14 +306,18 @@ def _assess(
     return assessed
 
 
-def _map(run: _Run, host: hostmap.HostIndex | None, findings: list[Finding]) -> list[Finding]:
+def _map(
+    run: _Run, settings: Settings, findings: list[Finding], *, sample: bool, cache_dir: Path
+) -> tuple[hostmap.HostIndex | None, list[Finding]]:
+    """Index the host (the sample's, or the configured checkout) and map every finding."""
     with run.stage("map") as counts:
+        host = load_host(settings, sample=sample, cache_dir=cache_dir)
         if host is None:
             counts["skipped"] = "no host configured"
-            return findings
+            return None, findings
         mapped = hostmap.map_findings(host, findings)
-        counts["mapped"] = len(mapped)
-    return mapped
+        counts.update(mapped=len(mapped), host_sha=host.head_sha)
+    return host, mapped
 
 
 def _compose(
@@ -444,8 +448,8 @@ def run_daily(
         host_key = f"gh:{host_repo.lower()}" if host_repo else None
         candidates = _classify(run, store, projects, taxonomy, day, host_key)
         kept, prior, excluded = _decide(run, store, settings, candidates, day)
-        host = load_host(settings, sample=sample, cache_dir=cache_dir or Path(".radar-cache"))
-        mapped = _map(run, host, kept)
+        cache = cache_dir or Path(".radar-cache")
+        host, mapped = _map(run, settings, kept, sample=sample, cache_dir=cache)
         assessed = _assess(run, store, mapped, prior, cutoff)
         report, markdown = _compose(
             run,

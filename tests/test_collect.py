@@ -141,3 +141,34 @@ def test_cli_collect_sample(db_path: Path) -> None:
 def test_cli_bad_date(db_path: Path) -> None:
     result = CliRunner().invoke(app, ["collect", "--since", "yesterday", "--db", str(db_path)])
     assert result.exit_code == 2 and "not a date" in result.output
+
+
+def test_inbox_notes_are_kept_with_their_text_and_problems(store: Store, tmp_path: Path) -> None:
+    root = tmp_path / "team"
+    (root / "inbox" / "tom").mkdir(parents=True)
+    (root / "paper_cards").mkdir()
+    note = "# KV cache offload\n\nRetroInfer arXiv:2505.02922 reports 4.5x on A100.\n"
+    (root / "inbox" / "tom" / "2026-09-03_0840_radar.md").write_text(note, encoding="utf-8")
+    (root / "inbox" / "tom" / "undated.md").write_text("# no time\n", encoding="utf-8")
+    (root / "paper_cards" / "0043-retroinfer.md").write_text(
+        "arXiv: 2505.02922\ncategory: cs.LG\n", encoding="utf-8"
+    )
+    settings = Settings(db=str(tmp_path / "x.db"), inbox_root=root)
+    for _ in range(2):
+        summary = collect(store, settings, sources=["inbox"], since=SAMPLE_SINCE)
+    assert summary.sources["inbox"].status == "ok"
+    assert any("undated.md" in error for error in summary.sources["inbox"].errors)
+    notes = {s.key: s for s in store.load_sources("note")}
+    key = "inbox:inbox/tom/2026-09-03_0840_radar.md"
+    assert key in notes and notes[key].created_at is not None
+    assert [s.key for s in store.load_sources("card")] == ["inbox:paper_cards/0043-retroinfer.md"]
+    kept = store.load_raw("inbox", "inbox/tom/2026-09-03_0840_radar.md")
+    assert kept is not None and kept["body"].decode("utf-8") == note
+    assert len(store.load_snapshots(key)) == 1
+
+
+def test_missing_inbox_is_a_failed_source(store: Store, tmp_path: Path) -> None:
+    settings = Settings(db=str(tmp_path / "x.db"), inbox_root=tmp_path / "nowhere")
+    summary = collect(store, settings, sources=["inbox"], since=SAMPLE_SINCE)
+    assert summary.sources["inbox"].status == "failed"
+    assert "inbox_root" in summary.sources["inbox"].errors[0]

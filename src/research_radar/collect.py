@@ -37,6 +37,7 @@ from .collectors import (
     collect_git,
     collect_github,
     collect_host,
+    collect_inbox,
     settings_section,
 )
 from .config import Settings
@@ -59,7 +60,7 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 
-SOURCE_NAMES = ("github", "host", "arxiv", "feeds", "git")
+SOURCE_NAMES = ("github", "host", "arxiv", "feeds", "git", "inbox")
 
 
 class SourceHealth(BaseModel):
@@ -137,6 +138,8 @@ def _enabled(settings: Settings) -> list[str]:
         names.append("feeds")
     if settings.repos:
         names.append("git")
+    if settings.inbox_root:
+        names.append("inbox")
     return names
 
 
@@ -184,6 +187,10 @@ def _run_one(name: str, ctx: _Context, health: SourceHealth) -> Found:
         )
     elif name == "git":
         found = collect_git(ctx.settings, ctx.since)
+    elif name == "inbox":
+        if ctx.settings.inbox_root is None:
+            raise SourceError("no inbox folder: set inbox_root in radar.toml", "inbox")
+        found = collect_inbox(ctx.settings.inbox_root)
     else:
         raise SourceError(f"unknown source; choose from {', '.join(SOURCE_NAMES)}", name)
     health.requests = len(found.raws)

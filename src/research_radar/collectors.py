@@ -8,17 +8,19 @@ is the collect stage's job (`collect.py`).
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import httpx
 
 from .config import Settings
 from .errors import SourceError
-from .models import Snapshot, Source
+from .models import Snapshot, Source, SourceKind
 from .sources import arxiv as arxiv_source
 from .sources import feeds as feed_source
 from .sources import github as gh
@@ -36,6 +38,7 @@ __all__ = [
     "collect_git",
     "collect_github",
     "collect_host",
+    "collect_inbox",
     "settings_section",
 ]
 
@@ -277,8 +280,6 @@ def collect_feeds(
 
 def collect_git(settings: Settings, since: datetime | None) -> Found:
     """Local checkouts and clones of `settings.repos`."""
-    from pathlib import Path
-
     from .sources import gitrepo
 
     found = Found()
@@ -298,4 +299,37 @@ def collect_git(settings: Settings, since: datetime | None) -> Found:
         found.cursors[spec] = snapshot.version
     if found.errors and not found.items:
         raise SourceError("no repository could be read: " + "; ".join(found.errors[:3]), "git")
+    return found
+
+
+def collect_inbox(root: Path) -> Found:
+    """The team inbox's notes and paper cards as sources, each pinned by a content hash.
+
+    The raw text of each file is kept (under `inbox`, keyed by its path relative to the
+    root) so a digest can be derived again from the store. Notes are internal: they are
+    never findings and never published.
+    """
+    from .sources.inbox import load_inbox
+
+    if not root.is_dir():
+        raise SourceError(f"inbox folder {root} not found; set inbox_root in radar.toml", "inbox")
+    inbox = load_inbox(root)
+    found = Found()
+    for path, kind, title, when in [
+        *((n.path, SourceKind.NOTE, n.title, n.timestamp) for n in inbox.notes),
+        *((c.path, SourceKind.CARD, c.title, None) for c in inbox.cards),
+    ]:
+        body = (root / path).read_bytes()
+        digest = hashlib.sha256(body).hexdigest()
+        key = f"inbox:{path}"
+        found.raws.append(RawResponse(request_key=path, status=200, body=body))
+        found.items.append(
+            (
+                Source(key=key, kind=kind, url=path, title=title, created_at=when, updated_at=when),
+                Snapshot(
+                    source_key=key, version=digest[:16], version_date=when, content_hash=digest
+                ),
+            )
+        )
+    found.errors.extend(f"{p.path}: {p.message}" for p in inbox.problems)
     return found

@@ -25,6 +25,7 @@ reports_dir = "reports"
 # profile = "my-taxonomy.toml"          # extends (or, with mode = "replace", replaces) the profile
 # feeds = ["https://example.org/engineering/feed.xml"]
 # repos = ["../checkouts/some-engine"]  # local git checkouts or clone URLs to watch
+# inbox_root = "../team-inbox"          # analysts' notes, paper cards, living docs (radar digest)
 
 # [github]                              # default: the profile's queries, 12 a day in rotation
 # queries = ["llm inference engine kv cache"]

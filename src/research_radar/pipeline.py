@@ -291,6 +291,8 @@ def _assess(
             finding = assign_family(finding, index)
             related = list(dict.fromkeys([*parent, *finding.related]))[:3]
             finding = finding.model_copy(update={"related": related})
+            if related and not finding.differs:
+                finding = finding.model_copy(update={"differs": _differs(index, finding)})
             snapshots = store.load_snapshots(finding.project_key)
             assessed.append(
                 assess_stage.assess(
@@ -304,6 +306,13 @@ def _assess(
         counts["assessed"] = len(assessed)
         counts["with_family"] = sum(1 for f in assessed if f.related)
     return assessed
+
+
+def _differs(index: FamilyIndex, finding: Finding) -> str:
+    """The slot for what is new relative to the nearest earlier project (filled by a person)."""
+    nearest = finding.related[0]
+    name = index.name_of(nearest) or nearest.split(":", 1)[-1]
+    return f"待补：相对 {name} 的新增工作，需人工核对"
 
 
 def _map(

@@ -397,3 +397,16 @@ def test_help_teaches_with_an_example(command: str) -> None:
     result = runner.invoke(app, [command, "--help"])
     assert result.exit_code == 0
     assert f"radar{command}" in _squash(result.stdout)
+
+
+def test_classify_accepts_json_as_a_no_op() -> None:
+    """README: data commands take --json; classify already prints JSON lines."""
+    stdin = json.dumps({"title": "KV cache offload"}) + "\n"
+    plain = runner.invoke(app, ["classify"], input=stdin)
+    result = runner.invoke(app, ["classify", "--json"], input=stdin)
+    assert result.exit_code == 0, result.output
+    assert (
+        result.stdout == plain.stdout and json.loads(result.stdout)["title"] == "KV cache offload"
+    )
+    help_text = _squash(runner.invoke(app, ["classify", "--help"]).stdout)
+    assert "--json" in help_text and "alwaysJSONlines" in help_text

@@ -73,8 +73,22 @@ def test_bad_settings_file_is_one_clear_error(tmp_path: Path) -> None:
 
 
 def test_runs_on_empty_store(tmp_path: Path) -> None:
+    from research_radar.store import open_store
+
+    open_store(str(tmp_path / "r.db"))
     result = runner.invoke(app, ["runs", "--db", str(tmp_path / "r.db"), "--json"])
     assert result.exit_code == 0 and result.output.strip() == "[]"
+
+
+def test_read_commands_do_not_create_a_store(tmp_path: Path) -> None:
+    missing = tmp_path / "nothing-here.db"
+    result = runner.invoke(app, ["runs", "--db", str(missing)])
+    assert (
+        result.exit_code == 1
+        and "no store at" in result.output
+        and "radar-sample.db" in result.output
+    )
+    assert not missing.exists()
 
 
 def test_init_writes_settings_that_load(tmp_path: Path) -> None:

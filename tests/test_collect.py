@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import shutil
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -11,10 +13,17 @@ from typer.testing import CliRunner
 
 from research_radar import collect as collect_module
 from research_radar.cli import app
-from research_radar.collect import SAMPLE_SINCE, collect, collect_sample, sample_settings
+from research_radar.collect import (
+    SAMPLE_SINCE,
+    CollectSummary,
+    SourceHealth,
+    collect,
+    collect_sample,
+    sample_settings,
+)
 from research_radar.config import Settings
 from research_radar.errors import SourceError
-from research_radar.replay import Fault, ReplayServer, serve_replay
+from research_radar.replay import Fault, ReplayServer, sample_root, serve_replay
 from research_radar.sources.http import RetryPolicy
 from research_radar.store import Store
 
@@ -92,14 +101,67 @@ def test_one_broken_source_does_not_stop_the_run(store: Store) -> None:
     stale = later.sources["arxiv"]
     assert stale.status == "stale" and stale.stale_since is not None
     assert later.health()["arxiv"].startswith("stale since ")
+    assert all(len(state) <= 130 for state in later.health().values())
 
 
 def test_malformed_repository_is_skipped(store: Store) -> None:
     with serve_replay(faults=[Fault("/repos/Neroued/ninfer", "malformed")]) as server:
         summary = _run(store, server, sources=["github"])
     health = summary.sources["github"]
-    assert health.status == "ok" and health.parsed == 10
+    assert health.status == "partial" and health.parsed == 10
     assert any("malformed JSON" in e and "Neroued/ninfer" in e for e in health.errors)
+    assert summary.health()["github"] == "partial: 1 error" and summary.ok
+
+
+def test_commit_without_sha_skips_only_that_repository(store: Store, tmp_path: Path) -> None:
+    root = tmp_path / "replay"
+    shutil.copytree(sample_root(), root)
+    commits = root / "github" / "repos" / "AMD-AGI" / "Infera" / "commits.json"
+    payload = json.loads(commits.read_text(encoding="utf-8"))
+    payload[0]["sha"] = None
+    commits.write_text(json.dumps(payload), encoding="utf-8")
+    with serve_replay(root) as server:
+        summary = _run(store, server, sources=["github"])
+    health = summary.sources["github"]
+    assert health.status == "partial" and health.parsed == health.saved == 10
+    assert len(health.errors) == 1 and "AMD-AGI/Infera/commits" in health.errors[0]
+    assert store.load_source("gh:amd-agi/infera") is None
+    assert store.load_source("gh:neroued/ninfer") is not None
+
+
+def test_every_search_failing_is_partial_not_ok(store: Store) -> None:
+    with serve_replay(faults=[Fault("/search/*", "5xx")]) as server:
+        summary = _run(store, server, sources=["github"])
+    health = summary.sources["github"]
+    assert health.status == "partial" and health.parsed == 1  # the watched repository
+    assert summary.health()["github"] == "partial: 3 errors"
+
+
+def test_malformed_pull_list_keeps_the_host(store: Store) -> None:
+    faults = [Fault("/repos/example-org/inferhost/pulls", "malformed")]
+    with serve_replay(faults=faults) as server:
+        summary = _run(store, server, sources=["host"])
+    assert summary.health()["host"] == "partial: 1 error"
+    assert store.load_source("gh:example-org/inferhost") is not None
+    assert store.load_sources("pull") == [] and len(store.load_sources("issue")) == 4
+
+
+@pytest.mark.parametrize(
+    ("health", "expected"),
+    [
+        pytest.param(SourceHealth(name="x"), "ok", id="ok"),
+        pytest.param(SourceHealth(name="x", status="partial", errors=["e"]), "partial: 1 error"),
+        pytest.param(
+            SourceHealth(name="x", status="failed", errors=["x: " + "https://a.example/" * 20]),
+            "failed: " + ("x: " + "https://a.example/" * 20)[:119] + "…",
+            id="failed-truncated",
+        ),
+        pytest.param(SourceHealth(name="x", status="failed"), "failed: unknown error"),
+    ],
+)
+def test_health_strings_stay_short(health: SourceHealth, expected: str) -> None:
+    state = CollectSummary(sources={"x": health}).health()["x"]
+    assert state == expected and len(state) <= 130
 
 
 def test_bad_token_fails_github_once(store: Store) -> None:
@@ -138,6 +200,38 @@ def test_cli_collect_sample(db_path: Path) -> None:
     assert as_json.exit_code == 0 and '"not_modified": 14' in as_json.output
 
 
+def test_cli_sample_uses_the_sample_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    for name in ("RADAR_DB", "RADAR_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    result = CliRunner().invoke(app, ["collect", "--sample", "--until", "2026-11-30"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "radar-sample.db").exists() and not (tmp_path / "radar.db").exists()
+
+
+@pytest.mark.parametrize(
+    ("since", "expected"),
+    [
+        pytest.param("2026-11-29", "2026-11-28T16:00:00+00:00", id="date-is-beijing"),
+        pytest.param("2026-11-29T08:30", "2026-11-29T00:30:00+00:00", id="naive-is-beijing"),
+        pytest.param("2026-11-29T00:00+00:00", "2026-11-29T00:00:00+00:00", id="offset-wins"),
+    ],
+)
+def test_cli_since_is_beijing_time(
+    since: str, expected: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # no radar.toml: no inbox, so the run makes no request
+    args = ["collect", "-s", "inbox", "--since", since, "--until", "2026-11-30"]
+    result = CliRunner().invoke(app, [*args, "--db", str(tmp_path / "x.db"), "--json"])
+    start = json.loads(result.stdout)["window_start"]
+    assert datetime.fromisoformat(start) == datetime.fromisoformat(expected)
+
+
+def test_cli_collect_help_has_an_example() -> None:
+    result = CliRunner().invoke(app, ["collect", "--help"])
+    assert result.exit_code == 0 and "Example: radar collect" in result.output
+
+
 def test_cli_bad_date(db_path: Path) -> None:
     result = CliRunner().invoke(app, ["collect", "--since", "yesterday", "--db", str(db_path)])
     assert result.exit_code == 2 and "not a date" in result.output
@@ -156,7 +250,7 @@ def test_inbox_notes_are_kept_with_their_text_and_problems(store: Store, tmp_pat
     settings = Settings(db=str(tmp_path / "x.db"), inbox_root=root)
     for _ in range(2):
         summary = collect(store, settings, sources=["inbox"], since=SAMPLE_SINCE)
-    assert summary.sources["inbox"].status == "ok"
+    assert summary.sources["inbox"].status == "partial"  # an undated note is a problem
     assert any("undated.md" in error for error in summary.sources["inbox"].errors)
     notes = {s.key: s for s in store.load_sources("note")}
     key = "inbox:inbox/tom/2026-09-03_0840_radar.md"

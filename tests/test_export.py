@@ -181,3 +181,32 @@ def test_cli_export_html_needs_a_stored_report(tmp_path: Path, db_path: Path) ->
     )
     assert result.exit_code == 1
     assert "radar daily --date 2026-11-30" in result.output
+
+
+def test_cli_export_html_without_date_uses_the_newest_report(
+    tmp_path: Path, store: Store, db_path: Path
+) -> None:
+    with store.transaction() as conn:
+        for finding in _findings():
+            store.save_finding(conn, finding)
+        for day in ("2026-11-29", "2026-11-30"):
+            store.save_report(conn, date.fromisoformat(day), "zh", f"## {day} 日报\n", {})
+    out = tmp_path / "exports"
+    result = CliRunner().invoke(app, ["export", "--out", str(out), "--db", str(db_path), "--html"])
+    assert result.exit_code == 0, result.output
+    assert "newest stored report, 2026-11-30" in result.output
+    assert "2026-11-30 日报" in (out / "report-2026-11-30.html").read_text(encoding="utf-8")
+    assert (out / "findings.csv").is_file() and not (out / "report-2026-11-29.html").exists()
+
+
+def test_cli_export_html_without_any_report_writes_nothing(tmp_path: Path, db_path: Path) -> None:
+    out = tmp_path / "exports"
+    result = CliRunner().invoke(app, ["export", "--out", str(out), "--db", str(db_path), "--html"])
+    assert result.exit_code == 1
+    assert "no zh report in the store" in result.output
+    assert not out.exists()
+
+
+def test_cli_export_help_shows_the_sheets_section() -> None:
+    result = CliRunner().invoke(app, ["export", "--help"], terminal_width=200)
+    assert result.exit_code == 0 and "[sheets]" in result.output

@@ -16,7 +16,13 @@ from typer.testing import CliRunner
 from research_radar import extract as extract_module
 from research_radar.catalog import default_catalog
 from research_radar.cli import app
-from research_radar.extract import claim_to_json, extract_claims, extract_file, parse_benchmark_json
+from research_radar.extract import (
+    claim_to_json,
+    extract_claims,
+    extract_file,
+    own_metrics,
+    parse_benchmark_json,
+)
 from research_radar.models import ClaimKind
 
 SHARED = Path(os.environ.get("RADAR_SHARED", Path(__file__).resolve().parents[2] / "shared"))
@@ -29,6 +35,7 @@ def test_exported_members() -> None:
         "claim_to_json",
         "extract_claims",
         "extract_file",
+        "own_metrics",
         "parse_benchmark_json",
     }
 
@@ -100,11 +107,12 @@ def test_table_rows_inherit_heading_and_header() -> None:
     assert first.conditions.precision == ["MXFP4"]
     assert first.conditions.baseline == ["llama.cpp"]
     assert first.conditions.load["context"] == "2K"
-    assert [(m.value, m.unit) for m in first.metrics] == [
-        (4147.0, "tok/s"),
-        (927.0, "tok/s"),
-        (4.47, "x"),
+    assert [(m.name, m.value, m.unit) for m in first.metrics] == [
+        ("prefill", 4147.0, "tok/s"),
+        ("prefill (llama.cpp baseline)", 927.0, "tok/s"),
+        ("speedup", 4.47, "x"),
     ]
+    assert [m.value for m in own_metrics(first)] == [4147.0, 4.47]
     assert first.complete
 
 
@@ -296,3 +304,185 @@ def test_a_negated_comparison_is_not_a_baseline() -> None:
     assert claim.conditions.baseline == []
     [claim] = extract_claims("271.1 tok/s on RTX 5090 vs llama.cpp.")
     assert claim.conditions.baseline == ["llama.cpp"]
+
+
+def _named(claim_text: str) -> list[tuple[str, float, str]]:
+    return [(m.name, m.value, m.unit) for c in extract_claims(claim_text) for m in c.metrics]
+
+
+@pytest.mark.parametrize(
+    ("text", "own", "baseline"),
+    [
+        pytest.param(
+            "2x B70 vs llama.cpp SYCL: prefill 963 vs 763 tok/s (1.26x).",
+            [963.0, 1.26],
+            [763.0],
+            id="bare-then-measured",
+        ),
+        pytest.param(
+            "gpt-oss-120b: about 31 tok/s decode vs about 12.4 tok/s for LM Studio.",
+            [31.0],
+            [12.4],
+            id="both-measured",
+        ),
+        pytest.param("decode 74 tok/s，对比 oMLX 为 38 tok/s。", [74.0], [38.0], id="zh-cue"),
+        pytest.param(
+            "Profiler hints OFF 2.4840 ms vs ON 2.4957 ms.", [2.4957], [2.484], id="baseline-first"
+        ),
+        pytest.param(
+            "On an RTX 4090, a 2.1x speedup over llama.cpp, 35% vs vLLM.",
+            [2.1, 35.0],
+            [],
+            id="ratio-without-pair",
+        ),
+    ],
+)
+def test_the_compared_systems_number_is_named_baseline(
+    text: str, own: list[float], baseline: list[float]
+) -> None:
+    [claim] = extract_claims(text)
+    assert [m.value for m in own_metrics(claim)] == own
+    marked = [m for m in claim.metrics if m.name.endswith(" (baseline)")]
+    assert [m.value for m in marked] == baseline
+
+
+def test_a_bare_pair_after_a_measured_one_keeps_its_numbers() -> None:
+    text = (
+        "gpt-oss-20b: prefill 1795 vs 927 tok/s at 512 context (1.94x), 4147 vs 927 at 2K (4.47x)."
+    )
+    assert _named(text) == [
+        ("prefill", 1795.0, "tok/s"),
+        ("prefill (baseline)", 927.0, "tok/s"),
+        ("speedup", 1.94, "x"),
+        ("prefill", 4147.0, "tok/s"),
+        ("prefill (baseline)", 927.0, "tok/s"),
+        ("speedup", 4.47, "x"),
+    ]
+
+
+SAMPLE_README = (
+    "# Mach X\n\n"
+    "Author-reported, on Intel Arc Pro B70 (32 GB each), same GGUF, llama.cpp with FlashAttention\n"
+    "as baseline:\n\n"
+    "- gpt-oss-20b, 1x B70: prefill 1795 vs 927 tok/s at 512 context (1.94x), 4147 vs 927 at 2K\n"
+    "  (4.47x); decode 58.3 vs 50.3 tok/s at 512 (1.16x).\n"
+    "- gpt-oss-120b (MXFP4), 2x B70 tensor-parallel: about 31 tok/s decode vs about 12.4 tok/s for\n"
+    "  LM Studio on the same two cards.\n"
+    "- Qwen3.6-35B-A3B (all Q8_0), 2x B70 vs llama.cpp SYCL layer split: prefill 963 vs 763 tok/s\n"
+    "  (1.26x), decode 63 vs 42 tok/s (1.49x); perplexity 6.36.\n\n"
+    "Other notes: vLLM was tried once.\n\n"
+    "| model | decode tok/s |\n|---|---|\n| Qwen3-8B | 50 |\n"
+)
+
+
+def test_conditions_stay_in_their_list_item_and_paragraph() -> None:
+    claims = extract_claims(SAMPLE_README)
+    qwen = next(c for c in claims if c.text.startswith("Qwen3.6-35B-A3B"))
+    assert qwen.line == 10
+    assert "LM Studio" not in qwen.conditions.software
+    assert qwen.conditions.baseline == ["llama.cpp"]
+    # a wrapped list item is one statement, and its later sentences keep its conditions
+    decode = next(c for c in claims if c.text.startswith("decode 58.3"))
+    assert decode.line == 7 and decode.conditions.model == ["gpt-oss-20b"]
+    assert decode.conditions.hardware == ["Arc Pro B70"]
+    lm_studio = next(c for c in claims if c.line == 8)
+    assert lm_studio.conditions.baseline == ["LM Studio"]
+    # the table follows another paragraph: the set-up prose above the list is not its own
+    [row] = [c for c in claims if c.line == 17]
+    assert row.conditions.hardware == [] and row.conditions.software == ["vLLM"]
+
+
+def test_list_items_inherit_the_paragraph_that_introduces_them() -> None:
+    text = "Setup: RTX 4090 with vLLM 0.11.0.\n\n- Qwen3-8B: 50 tok/s\n- Llama-3.1-8B: 40 tok/s\n"
+    claims = extract_claims(text)
+    assert [c.conditions.hardware for c in claims] == [["RTX 4090"], ["RTX 4090"]]
+    assert [c.conditions.model for c in claims] == [["Qwen3-8B"], ["Llama-3.1-8B"]]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        pytest.param(
+            "MTP3, long reasoning: 584.0-695.1 decode tok/s at 72.4-83.3% draft acceptance.",
+            ["decode", "decode", "acceptance", "acceptance"],
+            id="acceptance-after",
+        ),
+        pytest.param(
+            "engine is behind: 86% prefill, 82% decode",
+            ["prefill", "decode"],
+            id="word-right-after",
+        ),
+        pytest.param(
+            "reduces latency by up to 52% and VRAM by up to 40%", ["latency", "VRAM"], id="before"
+        ),
+        pytest.param("HY-VLA: latency 0.48 (52% lower)", ["latency"], id="not-inside-a-word"),
+    ],
+)
+def test_percentages_take_the_nearest_metric_word(text: str, names: list[str]) -> None:
+    assert [name for name, _, _ in _named(text)] == names
+
+
+def test_table_scores_take_their_column_name() -> None:
+    text = (
+        "| Model | AIME 2025 | GPQA-Diamond |\n|---|---|---|\n| Qwen3.6-27B | 86.67% | 86.87% |\n"
+    )
+    [claim] = extract_claims(text)
+    assert claim.kind is ClaimKind.QUALITY
+    assert [(m.name, m.value) for m in claim.metrics] == [
+        ("AIME 2025", 86.67),
+        ("GPQA-Diamond", 86.87),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        pytest.param("CPU-only is supported.", None, id="supported-is-a-capability"),
+        pytest.param(
+            "Vectors are kept in CPU memory, retrieving only the keys that matter.",
+            None,
+            id="only-as-mechanism",
+        ),
+        pytest.param("Only Qwen3.6-27B is supported;", ClaimKind.LIMITATION, id="only-x-supported"),
+        pytest.param(
+            "Limitations: only the two artifacts are supported;",
+            ClaimKind.LIMITATION,
+            id="limitations-only",
+        ),
+        pytest.param(
+            "At the moment, it is only supported for some models.",
+            ClaimKind.LIMITATION,
+            id="only-supported-for",
+        ),
+        pytest.param("INT8 KV is unsupported.", ClaimKind.NEGATIVE, id="unsupported"),
+        pytest.param("该功能只支持 CUDA。", ClaimKind.LIMITATION, id="zh-only-supports"),
+        pytest.param("仅在 RTX 4090 上验证。", ClaimKind.LIMITATION, id="zh-only"),
+    ],
+)
+def test_supported_is_not_a_limit_but_only_x_is(text: str, kind: ClaimKind | None) -> None:
+    assert [c.kind for c in extract_claims(text)] == ([kind] if kind else [])
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("据称在 RTX 4090 上 decode 可达 120 tok/s。", id="zh"),
+        pytest.param("It reportedly reaches 120 tok/s on an RTX 4090.", id="reportedly"),
+        pytest.param("The fork is claimed to reach 120 tok/s on an RTX 4090.", id="claimed-to"),
+        pytest.param("It allegedly reaches 120 tok/s on an RTX 4090.", id="allegedly"),
+    ],
+)
+def test_hedged_statements_are_not_the_authors_firm_claims(text: str) -> None:
+    [claim] = extract_claims(text, reporter="author")
+    assert claim.reporter == "community"
+    assert claim.conditions.load["hedged"] == "yes"
+    [firm] = extract_claims("It reaches 120 tok/s on an RTX 4090.", reporter="author")
+    assert firm.reporter == "author" and "hedged" not in firm.conditions.load
+
+
+def test_the_set_up_paragraph_names_the_baseline() -> None:
+    claims = extract_claims(SAMPLE_README)
+    first = next(c for c in claims if c.text.startswith("gpt-oss-20b"))
+    assert first.conditions.baseline == ["llama.cpp"]
+    [claim] = extract_claims("以 vLLM 0.11.0 作为基线，RTX 4090 上吞吐 50 tok/s。")
+    assert claim.conditions.baseline == ["vLLM 0.11.0"]

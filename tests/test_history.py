@@ -259,9 +259,17 @@ def test_import_is_idempotent_and_keeps_aliases(store: Store, tmp_path: Path) ->
     paths = [_write(tmp_path, "a.md", REPORT_A), _write(tmp_path, "b.md", REPORT_B)]
     summary = import_reports(store, paths)
     assert (summary.reports, summary.entries, summary.corrections) == (3, 4, 1)
+    assert summary.new_findings == summary.findings == 4 and summary.new_corrections == 1
+    assert summary.new_projects == summary.projects and summary.new_aliases == summary.aliases
     first = _counts(store)
     again = import_reports(store, paths)
-    assert again == summary
+    assert again.as_dict() == {
+        **summary.as_dict(),
+        "new_projects": 0,
+        "new_aliases": 0,
+        "new_findings": 0,
+        "new_corrections": 0,
+    }
     assert _counts(store) == first
     aliases = store.load_aliases()
     assert aliases["Maya 1.1.39"] == aliases["Maya"] == aliases["maya-engine"] == "name:maya"
@@ -313,7 +321,7 @@ def test_cli_import_list_show(db_path: Path, tmp_path: Path) -> None:
     path = _write(tmp_path, "a.md", REPORT_A)
     result = runner.invoke(app, ["history", "import", str(path), "--db", str(db_path)])
     assert result.exit_code == 0, result.output
-    assert "Imported 1 reports, 2 entries" in result.output
+    assert "1 reports, 2 entries: 2 new findings, 0 already known" in result.output
     result = runner.invoke(app, ["history", "list", "--json", "--db", str(db_path)])
     assert result.exit_code == 0, result.output
     rows = json.loads(result.output)
@@ -344,3 +352,41 @@ def test_cli_history_commands_have_help() -> None:
     for command in ("import", "list", "show"):
         result = CliRunner().invoke(app, ["history", command, "--help"])
         assert result.exit_code == 0 and len(result.output) > 80
+
+
+def test_cli_import_again_says_nothing_was_new(db_path: Path, tmp_path: Path) -> None:
+    args = ["history", "import", str(_write(tmp_path, "a.md", REPORT_A)), "--db", str(db_path)]
+    assert CliRunner().invoke(app, args).exit_code == 0
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert "0 new findings, 2 already known" in result.output
+    assert "0 new projects, 0 new aliases, 0 new corrections" in result.output
+    data = json.loads(CliRunner().invoke(app, [*args, "--json"]).output)
+    assert data["findings"] == 2 and data["new_findings"] == 0
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        pytest.param("neroued/ninfer-old", id="former-name"),
+        pytest.param("https://github.com/Neroued/ninfer-old", id="former-url"),
+        pytest.param("gh:neroued/ninfer-old", id="former-key"),
+        pytest.param("Neroued/ninfer", id="repo"),
+        pytest.param("gh:neroued/ninfer", id="key"),
+    ],
+)
+def test_cli_show_finds_a_project_by_its_former_name(
+    name: str, store: Store, db_path: Path, tmp_path: Path
+) -> None:
+    """A rename is stored as the alias key gh:old/name; its name and URL resolve too."""
+    import_reports(store, [_write(tmp_path, "a.md", REPORT_A)])
+    with store.transaction() as conn:
+        store.save_alias(conn, "gh:neroued/ninfer-old", "gh:neroued/ninfer", "same-as", "resolve")
+    result = CliRunner().invoke(app, ["history", "show", name, "--json", "--db", str(db_path)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["key"] == "gh:neroued/ninfer"
+
+
+def test_cli_import_help_shows_the_aliases_section() -> None:
+    result = CliRunner().invoke(app, ["history", "import", "--help"], terminal_width=200)
+    assert result.exit_code == 0 and "[aliases]" in result.output

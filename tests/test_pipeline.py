@@ -137,3 +137,58 @@ def test_live_daily_against_replay_survives_a_broken_source(
     assert summary["health"]["arxiv"].startswith("failed")
     assert Path(summary["report"]).read_text(encoding="utf-8").count("arxiv failed") == 1
     assert "test-token-not-real" not in result.output
+
+
+def test_publish_refusal_reasons() -> None:
+    from research_radar.pipeline import publish_refusal
+
+    assert publish_refusal(0, {"github": "ok", "arxiv": "failed: timeout"}) is None
+    assert "blocking" in (publish_refusal(2, {"github": "ok"}) or "")
+    assert "every source failed" in (
+        publish_refusal(0, {"github": "failed: 401", "arxiv": "stale since 2026-11-29"}) or ""
+    )
+
+
+def test_live_window_catches_up_after_a_gap() -> None:
+    from datetime import UTC, datetime, timedelta
+
+    from research_radar.pipeline_inputs import live_window_start
+
+    cutoff = datetime(2026, 11, 30, 0, 30, tzinfo=UTC)
+    assert live_window_start(None, cutoff) == cutoff - timedelta(hours=48)
+    three_days = (cutoff - timedelta(days=3)).isoformat()
+    assert live_window_start(three_days, cutoff) == cutoff - timedelta(days=4)
+    assert live_window_start("2026-01-01T00:00:00+00:00", cutoff) == cutoff - timedelta(days=14)
+
+
+def test_a_day_when_every_source_fails_is_marked_incomplete_and_not_published(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from research_radar.replay import Fault, serve_replay
+
+    config = tmp_path / "radar.toml"
+    config.write_text(
+        '[radar]\ndb = "live.db"\nreports_dir = "out"\nindex_issue = "example-org/inferhost#126"\n\n'
+        '[github]\nqueries = ["inference"]\n\n[arxiv]\ndelay = 0\nqueries = [\'abs:"KV cache"\']\n',
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("GITHUB_TOKEN", "test-token-not-real")
+    with serve_replay() as server:
+        monkeypatch.setenv("GITHUB_API_URL", server.url)
+        monkeypatch.setenv("RADAR_ARXIV_API_URL", server.arxiv_url)
+        first = runner.invoke(app, ["daily", "--config", str(config), "--date", "2026-08-29"])
+        assert first.exit_code == 0, first.output
+    with serve_replay(faults=[Fault("/*", "401")]) as broken:
+        monkeypatch.setenv("GITHUB_API_URL", broken.url)
+        monkeypatch.setenv("RADAR_ARXIV_API_URL", broken.arxiv_url)
+        args = ["daily", "--config", str(config), "--date", "2026-08-30", "--publish", "--yes"]
+        second = runner.invoke(app, [*args, "--json"])
+        posted = broken.comments("example-org/inferhost", 126)
+    assert second.exit_code == 1, second.output
+    summary = json.loads(second.output)
+    assert summary["refused"] and "every source failed" in summary["refused"]
+    assert posted == []
+    assert summary["findings"] == []
+    text = Path(summary["report"]).read_text(encoding="utf-8")
+    assert "本轮结论不完整" in text and "本轮无可靠新增" not in text
+    assert "已于" not in text, "projects not touched today are not listed as excluded"

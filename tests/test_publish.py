@@ -21,6 +21,7 @@ from sqlalchemy import select
 import research_radar.publish as publish_module
 from research_radar.errors import PublishError
 from research_radar.models import Source, SourceKind
+from research_radar.public import load_allowed_hosts
 from research_radar.publish import (
     GITHUB_COMMENT_LIMIT,
     build_github_client,
@@ -407,6 +408,22 @@ def test_a_5xx_after_the_comment_was_created_does_not_post_twice(
         pytest.param(r"C:\Users\bob\x.txt", "local path", id="windows"),
         pytest.param("file:///etc/passwd", "local path", id="file-url"),
         pytest.param("cd ~/work/radar", "local path", id="tilde"),
+        pytest.param("log in /tmp/run-3/x.log", "local path '/tmp/run-3/x.log'", id="tmp"),
+        pytest.param("cache at /var/cache/radar", "local path", id="var"),
+        pytest.param("weights in /opt/models", "local path", id="opt"),
+        pytest.param("served from /srv/llm/qwen", "local path", id="srv"),
+        pytest.param("checkout /work/main/src", "local path", id="work"),
+        pytest.param("CI wrote /github/workspace/out.json", "local path", id="ci-workspace"),
+        pytest.param("see /data2/exp/result.csv", "local path", id="file-name"),
+        pytest.param("日志见/tmp/x.log", "local path", id="after-cjk"),
+        pytest.param(
+            "code at https://gitlab.corp.example/team/secret-engine",
+            "link to gitlab.corp.example, not a public code/paper host",
+            id="private-host",
+        ),
+        pytest.param("<http://10.0.0.7:8000/v1>", "link to 10.0.0.7", id="ip-autolink"),
+        pytest.param("[wiki](https://wiki.corp.example/x)", "link to wiki.corp.example", id="md"),
+        pytest.param("see www.corp.example/x", "link to corp.example", id="www"),
         pytest.param("token ghp_abcdefghijklmnopqrstuvwxyz0123456789", "token-like", id="ghp"),
         pytest.param("github_pat_11ABCDEFG0123456789_abcdefghijkl", "token-like", id="pat"),
         pytest.param("key sk-proj-abcdefghijklmnopqrstuvwx", "token-like", id="sk"),
@@ -423,13 +440,30 @@ def test_check_public_refuses(text: str, reason: str) -> None:
     "text",
     [
         "https://github.com/acme/public/tree/abc and acme/public#3",
-        "https://example.com/home/alice and https://x.org/~/y",
+        "https://github.com/home/alice and https://arxiv.org/~/y",
         "the sk-learn package, ~~struck~~, AKIA short, ghp_short",
-        "owner/repo@abcdef1 in /opt/models, /tmp/x",
+        "owner/repo@abcdef1 and acme/public",
+        "922 tok/s, 1.3 s/it, P50/P95 TTFT/TPOT, an A/B test, 3/5 runs, 2026/08/29, and/or",
+        "`/tmp/x` and ``cd /work/main`` in code spans",
+        "an OpenAI-compatible /v1/chat/completions endpoint",
+        "https://github.com/a/b/blob/main/tmp/x.py and [doc](/acme/public/blob/main/x.md)",
+        "https://www.arxiv.org/abs/2601.00001 https://export.arxiv.org/abs/1 "
+        "https://doi.org/10.1/x https://huggingface.co/org/m https://gist.github.com/x",
+        "https://openreview.net/forum?id=x https://aclanthology.org/2024.acl-long.1 "
+        "https://proceedings.mlr.press/v1/x.pdf https://proceedings.neurips.cc/paper",
     ],
 )
 def test_check_public_lets_public_text_through(text: str) -> None:
     assert check_public(text, private_repos={"acme/secret"}) == []
+
+
+def test_check_public_allows_hosts_from_the_settings() -> None:
+    text = "post https://blog.example.org/2026/08/x and https://docs.example.org/y"
+    assert len(check_public(text)) == 2
+    assert check_public(text, allowed_hosts=["blog.example.org", "Docs.Example.org"]) == []
+    extra = {"publish": {"allowed_hosts": ["blog.example.org"]}}
+    assert load_allowed_hosts(extra) == {"blog.example.org"}
+    assert load_allowed_hosts({}) == set()
 
 
 def test_a_token_is_never_echoed() -> None:
@@ -584,6 +618,17 @@ def test_cli_refuses_private_content_with_reasons(tmp_path: Any, db_path: Any) -
     result = _cli(["publish", str(report), "--issue", TARGET, "--db", str(db_path)])
     assert result.exit_code == 1
     assert "/home/alice/run.log" in result.output and "refusing to publish" in result.output
+
+
+def test_cli_refuses_a_link_to_a_private_host_with_the_reason(tmp_path: Any, db_path: Any) -> None:
+    report = tmp_path / "r.md"
+    report.write_text(
+        REPORT + "\n代码见 https://gitlab.corp.example/team/secret-engine\n", encoding="utf-8"
+    )
+    result = _cli(["publish", str(report), "--issue", TARGET, "--db", str(db_path)])
+    assert result.exit_code == 1
+    assert "link to gitlab.corp.example" in result.output
+    assert "[publish] allowed_hosts" in result.output
 
 
 def test_cli_needs_a_token_to_post(tmp_path: Any, db_path: Any) -> None:

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import json
+import logging
 import os
 from datetime import date
 from pathlib import Path
 
+import httpx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from research_radar.cli import app
-from research_radar.models import Finding
+from research_radar.config import DEFAULT_DB
+from research_radar.models import Finding, Source, SourceKind
+from research_radar.replay import serve_replay
 from research_radar.reportparse import parse_report
 from research_radar.review import (
     RULES,
@@ -25,12 +29,14 @@ from research_radar.review import (
     render_review,
     review_report,
 )
-from research_radar.store import Store
+from research_radar.store import Store, open_store
+from research_radar.verify import GitHubVerifier
 
 GOLDEN = Path(__file__).parent / "golden"
 SHARED = Path(os.environ.get("RADAR_SHARED", Path(__file__).parents[2] / "shared"))
 SEEDS = SHARED / "seeds-examples" / "research-index-issue-2026-10-27_to_11-02.md"
 runner = CliRunner()
+TARGET = "example-org/inferhost#126"
 
 HEADER = (
     "## 2026-11-30｜Research Radar 日报\n\n"
@@ -395,3 +401,101 @@ def test_cli_db_history_makes_already_reported(tmp_path: Path, store: Store, db_
     assert result.exit_code == 0, result.output
     found = [f["rule"] for f in json.loads(result.stdout)["findings"]]
     assert [rule for rule in found if rule != "claim-unverified"] == ["already-reported"]
+
+
+def test_a_report_without_a_host_says_so_and_is_not_blocked() -> None:
+    text = (
+        "## 2026-11-30｜Research Radar 日报\n\n"
+        "证据截止：北京时间 2026-11-30 08:30:00；未配置宿主项目（no host configured）。\n"
+    )
+    findings = review_report(text).findings
+    sha = [f for f in findings if f.rule == "header-sha-missing"]
+    assert sha and all(f.severity == "info" for f in sha)
+
+
+def _post_env(url: str) -> dict[str, str]:
+    return {"GITHUB_API_URL": url, "GITHUB_TOKEN": "", "GH_TOKEN": "", "RADAR_CONFIG": ""}
+
+
+def test_cli_post_refuses_a_private_repository_of_the_store(
+    tmp_path: Path, store: Store, db_path: Path
+) -> None:
+    secret = Source(
+        key="gh:neroued/ninfer",
+        kind=SourceKind.REPO,
+        url="https://github.com/Neroued/ninfer",
+        meta={"private": True},
+    )
+    with store.transaction() as conn:
+        store.save_source(conn, secret)
+    path = tmp_path / "r.md"
+    path.write_text(report(), encoding="utf-8")
+    args = ["review", str(path), "--offline", "--db", str(db_path), "--post", TARGET]
+    with serve_replay() as server:
+        result = runner.invoke(app, args, env=_post_env(server.url))
+        assert server.comments("example-org/inferhost", 126) == []
+    assert result.exit_code == 1
+    assert "private repository neroued/ninfer" in result.output
+
+
+def test_cli_post_refuses_a_private_repository_of_the_settings(
+    tmp_path: Path, db_path: Path
+) -> None:
+    """The posted review names the pin it could not verify: a private repository."""
+    config = tmp_path / "radar.toml"
+    config.write_text('[publish]\nprivate_repos = ["Neroued/ninfer"]\n', encoding="utf-8")
+    path = tmp_path / "r.md"
+    path.write_text(report(), encoding="utf-8")
+    args = ["review", str(path), "--offline", "--config", str(config), "--db", str(db_path)]
+    args += ["--post", TARGET]
+    with serve_replay() as server:
+        result = runner.invoke(app, args, env=_post_env(server.url))
+        assert server.comments("example-org/inferhost", 126) == []
+    assert result.exit_code == 1
+    assert "private repository neroued/ninfer" in result.output
+
+
+def test_an_unreachable_api_call_is_asked_and_logged_once(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A file of two reports citing the same commit: one request, one warning."""
+    asked: list[str] = []
+
+    def refuse(request: httpx.Request) -> httpx.Response:
+        asked.append(str(request.url))
+        raise httpx.ConnectError("connection refused", request=request)
+
+    client = httpx.Client(base_url="https://api.example", transport=httpx.MockTransport(refuse))
+    text = report() + "\n\n" + report().replace("2026-11-30", "2026-12-01")
+    with client, caplog.at_level(logging.WARNING, logger="research_radar.verify_sources"):
+        review_report(text, verifier=GitHubVerifier(client))
+    warnings = [record.getMessage() for record in caplog.records]
+    assert asked and sorted(set(asked)) == sorted(asked)
+    assert len(warnings) == len(asked) and len(set(warnings)) == len(warnings)
+    assert any("/repos/Neroued/ninfer/commits/1882c6ad" in message for message in warnings)
+
+
+def test_cli_post_checks_the_default_store_too(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Without --db the review does not read radar.db, but the gate still does."""
+    monkeypatch.chdir(tmp_path)
+    store = open_store(DEFAULT_DB)
+    secret = Source(
+        key="gh:neroued/ninfer",
+        kind=SourceKind.REPO,
+        url="https://github.com/Neroued/ninfer",
+        meta={"private": True},
+    )
+    with store.transaction() as conn:
+        store.save_source(conn, secret)
+    path = tmp_path / "r.md"
+    title = HEADER.replace("日报", "日报 · Neroued/ninfer#3")  # the review quotes the title
+    path.write_text(report(header=title), encoding="utf-8")
+    with serve_replay() as server:
+        result = runner.invoke(
+            app, ["review", str(path), "--offline", "--post", TARGET], env=_post_env(server.url)
+        )
+        assert server.comments("example-org/inferhost", 126) == []
+    assert result.exit_code == 1
+    assert "private repository neroued/ninfer" in result.output

@@ -65,3 +65,12 @@ def test_build_query_without_window() -> None:
 def test_parse_feed_never_crashes_on_junk(body: bytes) -> None:
     with contextlib.suppress(SourceError, ValueError):
         ax.parse_feed(RawResponse("/api/query", 200, body))
+
+
+def test_entry_without_an_arxiv_id_is_a_source_error() -> None:
+    atom = (
+        '<feed xmlns="http://www.w3.org/2005/Atom"><entry>'
+        "<id>http://arxiv.org/abs/not-an-id</id><title>x</title></entry></feed>"
+    )
+    with pytest.raises(SourceError, match=r"malformed entry.*\(/api/query\)"):
+        ax.parse_feed(RawResponse("/api/query", 200, atom.encode()))

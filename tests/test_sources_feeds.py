@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 
 import httpx
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.provisional import urls
@@ -55,3 +56,12 @@ def test_post_key_is_stable(url: str) -> None:
 def test_parse_feed_on_any_text(text: str) -> None:
     with contextlib.suppress(feeds.SourceError):
         feeds.parse_feed(RawResponse("x", 200, text.encode()), "x")
+
+
+def test_unreadable_link_is_a_source_error() -> None:
+    raw = _feed("text")
+    bad = RawResponse(
+        raw.request_key, 200, raw.body.replace(b"https://b.example/p", b"http://[::1/p")
+    )
+    with pytest.raises(feeds.SourceError, match=r"malformed post.*\(https://b.example/rss\)"):
+        feeds.parse_feed(bad, "https://b.example/rss")

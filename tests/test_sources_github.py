@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from typing import Any
 
 import httpx
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from research_radar.errors import SourceError
 from research_radar.models import SourceKind
@@ -104,3 +108,57 @@ def test_malformed_json_names_the_request() -> None:
 
 def test_repo_key() -> None:
     assert gh.repo_key(" Neroued/NInfer/ ") == "gh:neroued/ninfer"
+
+
+_KEYS = st.sampled_from(
+    ["sha", "commit", "committer", "author", "date", "message", "name", "full_name", "items"]
+    + ["html_url", "created_at", "pushed_at", "parent", "license", "topics", "tag_name", "draft"]
+)
+_JSON = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=20),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(_KEYS | st.text(), inner, max_size=5)
+    ),
+    max_leaves=25,
+)
+
+
+def _raw(data: Any) -> RawResponse:
+    return RawResponse("/repos/a/b/commits", 200, json.dumps(data).encode())
+
+
+@given(_JSON, _JSON, _JSON, _JSON)
+def test_parse_repo_on_any_json(repo: Any, commits: Any, tags: Any, releases: Any) -> None:
+    try:
+        gh.parse_repo(repo, commits=commits, tags=tags, releases=releases, request_key="/r")
+    except SourceError as exc:
+        assert exc.url == "/r"
+
+
+@given(st.lists(_JSON, max_size=3))
+def test_parse_commits_on_any_json(pages: list[Any]) -> None:
+    try:
+        commits = gh.parse_commits([_raw(page) for page in pages])
+    except SourceError as exc:
+        assert exc.url == "/repos/a/b/commits"
+    else:
+        assert all(isinstance(commit["sha"], str) for commit in commits)
+
+
+@given(_JSON)
+def test_parse_search_on_any_json(page: Any) -> None:
+    try:
+        items = gh.parse_search(_raw(page))
+    except SourceError:
+        return
+    assert all(isinstance(item["full_name"], str) for item in items)
+
+
+def test_commit_without_sha_names_the_page() -> None:
+    page = _raw([{"sha": None, "commit": {"message": "x"}}])
+    with pytest.raises(SourceError, match=r"no sha.*\(/repos/a/b/commits\)"):
+        gh.parse_commits([page])

@@ -13,6 +13,7 @@ import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
+from .extract import own_metrics
 from .models import (
     Claim,
     ClaimKind,
@@ -49,7 +50,10 @@ def headline_claims(claims: Sequence[Claim]) -> list[Claim]:
     return [
         claim
         for claim in claims
-        if claim.kind is ClaimKind.PERFORMANCE and claim.metrics and claim.complete
+        if claim.kind is ClaimKind.PERFORMANCE
+        and own_metrics(claim)
+        and claim.complete
+        and claim.conditions.load.get("hedged") != "yes"  # "reportedly" is not a headline
     ]
 
 
@@ -341,11 +345,12 @@ def _proposal(finding: Finding, claims: Sequence[Claim]) -> ValidationProposal |
     headlines = headline_claims(claims)
     if not headlines:
         return None
-    claim = max(headlines, key=lambda c: (bool(c.conditions.repeats), len(c.metrics)))
+    claim = max(headlines, key=lambda c: (bool(c.conditions.repeats), len(own_metrics(c))))
     c = claim.conditions
     setup = " · ".join([*c.hardware, *c.model, *c.precision, *_format_load(c.load)])
-    shown = ", ".join(f"{m.name} {m.value:g}{m.unit}" for m in claim.metrics[:3])
-    metric_names = list(dict.fromkeys(m.name for m in claim.metrics))
+    mine = own_metrics(claim)
+    shown = ", ".join(f"{m.name} {m.value:g}{m.unit}" for m in mine[:3])
+    metric_names = list(dict.fromkeys(m.name for m in mine))
     metrics = [*metric_names, "任务质量（quality，固定 held-out 集）", "p50/p95/p99 延迟"]
     hardware = c.hardware[0] if c.hardware else "同一硬件"
     baseline = " / ".join(c.baseline)

@@ -68,7 +68,8 @@ class SourceHealth(BaseModel):
 
     name: str
     status: str = "ok"
-    """ok, failed (never worked), stale (failed now; `stale_since` is its last good run) or skipped."""
+    """ok, partial (worked, but some requests or payloads failed: see `errors`), failed (never
+    worked), stale (failed now; `stale_since` is its last good run) or skipped."""
     requests: int = 0
     not_modified: int = 0
     """Requests answered 304 (re-parsed from the store)."""
@@ -93,16 +94,26 @@ class CollectSummary(BaseModel):
 
     @property
     def ok(self) -> bool:
-        return all(h.status in ("ok", "skipped") for h in self.sources.values())
+        """No source failed outright (a partial source still kept what it could read)."""
+        return all(h.status in ("ok", "partial", "skipped") for h in self.sources.values())
 
     def health(self) -> dict[str, str]:
-        """source name -> "ok", "failed: <why>" or "stale since <UTC time>" (Coverage.sources)."""
+        """source name -> "ok", "partial: N errors", "failed: <why>" or "stale since <UTC time>".
+
+        These go into the report (Coverage.sources), so they stay short: the first error
+        is cut to 120 characters. The full errors stay in the store and the run record.
+        """
         result = {}
         for name, item in self.sources.items():
             if item.status == "stale" and item.stale_since is not None:
                 result[name] = f"stale since {item.stale_since.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
             elif item.status == "failed":
-                result[name] = "failed: " + (item.errors[0] if item.errors else "unknown error")
+                result[name] = "failed: " + _brief(
+                    item.errors[0] if item.errors else "unknown error"
+                )
+            elif item.status == "partial":
+                count = len(item.errors)
+                result[name] = f"partial: {count} error{'' if count == 1 else 's'}"
             else:
                 result[name] = item.status
         return result
@@ -113,6 +124,15 @@ class CollectSummary(BaseModel):
         totals = {name: sum(getattr(h, name) for h in self.sources.values()) for name in fields}
         totals["errors"] = sum(len(h.errors) for h in self.sources.values())
         return totals
+
+
+_HEALTH_WIDTH = 120
+"""The longest error text `CollectSummary.health()` shows (URLs make raw errors long)."""
+
+
+def _brief(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _HEALTH_WIDTH else flat[: _HEALTH_WIDTH - 1] + "…"
 
 
 # -- the stage ----------------------------------------------------------------------------
@@ -239,6 +259,7 @@ def _collect_source(name: str, ctx: _Context, summary: CollectSummary) -> None:
         return
     health.parsed = len(found.items)
     health.errors.extend(found.errors)
+    health.status = "partial" if found.errors else "ok"
     with ctx.store.transaction() as conn:
         health.saved = _save(conn, ctx.store, name, found)
         ctx.store.save_health(conn, name, True, "; ".join(found.errors[:5]) or None)

@@ -1,8 +1,10 @@
 """The per-source collectors: what each source adapter fetches and parses in one run.
 
 Each collector (github, host, arxiv, feeds, git) returns a `Found`: the raw responses to
-keep, the parsed Sources with their pinned Snapshots, cursors, and per-item errors. A
-collector raises `SourceError` only when the whole source failed; writing what it found
+keep, the parsed Sources with their pinned Snapshots, cursors, and per-item errors. The
+`parse_*` functions turn a malformed payload into a `SourceError` naming its request, so
+one bad repository, page or feed is recorded in `Found.errors` and the rest go on (#3).
+A collector raises `SourceError` only when the whole source failed; writing what it found
 is the collect stage's job (`collect.py`).
 """
 
@@ -128,6 +130,7 @@ def _gh_repo(api: gh.GitHubApi, name: str) -> tuple[list[RawResponse], Source, S
         tags=gh.parse_json(tags),
         releases=gh.parse_json(releases),
         renamed_from=renamed,
+        request_key=raw_repo.request_key,
     )
     raws = [raw_repo, *commits, tags, releases] + ([readme] if readme else [])
     return raws, source, snapshot
@@ -213,10 +216,18 @@ def collect_host(api: gh.GitHubApi, settings: Settings) -> Found:
     raws, host, head = _gh_repo(api, repo)
     found.raws.extend(raws)
     found.items.append((host, head))
-    pulls = gh.fetch_pulls(api, repo)
-    issues = gh.fetch_issues(api, repo)
-    found.raws.extend([*pulls, *issues])
-    items = gh.parse_pulls(pulls, repo) + gh.parse_issues(issues, repo)
+    items: list[Source] = []
+    for fetch_items, parse_items in (
+        (gh.fetch_pulls, gh.parse_pulls),
+        (gh.fetch_issues, gh.parse_issues),
+    ):
+        pages = fetch_items(api, repo)
+        try:
+            items.extend(parse_items(pages, repo))
+        except SourceError as exc:  # a malformed list is recorded; the host repo is kept (#3)
+            found.errors.append(str(exc))
+            continue
+        found.raws.extend(pages)
     for item in items:
         version = f"{item.meta['state']}@{item.updated_at.isoformat() if item.updated_at else ''}"
         found.items.append(

@@ -3,9 +3,13 @@
 Pure: `extract_claims` reads only its arguments (and the bundled catalogue, read once).
 A claim is one statement: a sentence of prose, a list item, a table row or one record of
 a benchmark JSON file. Its conditions use canonical catalogue names; a condition missing
-from the statement itself is inherited from earlier sentences of the same line, and,
-for list items and table rows, from the heading and set-up prose above them.
+from the statement itself is inherited from earlier sentences of the same line, list
+item or wrapped paragraph, and, for list items and table rows, from the headings above
+them, the table header and the paragraph that introduces them (not earlier paragraphs).
 Numbers are only ever taken from the input: a metric value is a number written there.
+In `A vs B` the compared system's number B keeps its value but is named `<metric>
+(baseline)`; `own_metrics` leaves it out. A hedged statement (`reportedly`, `据称`) is
+reported by "community" and carries `load["hedged"] = "yes"`.
 
 This module holds the public API, the claim kind and the inheritance of conditions; the
 rest lives beside it: `extract_markdown` (document -> segments, table rows),
@@ -25,10 +29,16 @@ from .catalog import Catalog, default_catalog
 from .extract_conditions import _CONDITION_FIELDS, _conditions, _repeats, _tidy
 from .extract_json import parse_benchmark_json
 from .extract_markdown import _Segment, _segments, _table_row
-from .extract_metrics import _PERF_UNITS, _metrics
+from .extract_metrics import _PERF_UNITS, _is_baseline, _metrics
 from .models import Claim, ClaimKind, Conditions, Metric
 
-__all__ = ["claim_to_json", "extract_claims", "extract_file", "parse_benchmark_json"]
+__all__ = [
+    "claim_to_json",
+    "extract_claims",
+    "extract_file",
+    "own_metrics",
+    "parse_benchmark_json",
+]
 
 
 _NEGATIVE = re.compile(
@@ -38,9 +48,19 @@ _NEGATIVE = re.compile(
     r"错误|漂移|崩溃|更慢|无收益|未合并|落后|(?:成功率|准确率|质量|精度|性能|吞吐|速度)(?:明显)?下降",
     re.I,
 )
+_ONLY = (
+    # "only" limits when it restricts what works, not in "CPU-only is supported" or
+    # "retrieving only the keys that matter"
+    r"^(?:[^:：]{0,20}[:：]\s*)?only\b|"
+    r"(?<![-\w])only\b[^.;,]{0,60}?\b(?:is|are)\s+(?:supported|covered|tested|available|"
+    r"accepted|implemented|validated|verified|compatible)\b|"
+    r"(?<![-\w])only\s+(?:supports?|supported|works?|runs?|available|tested|targets?|on|for)\b|"
+    r"\b(?:supports?|supported|works?|runs?|available|accepted|tested|valid)\s+only\b|"
+    r"\bthe only supported\b"
+)
 _LIMITATION = re.compile(
-    r"\bonly\b|limited to|limitation|does(?: not|n't) include|not (?:a |an )?(?:serving|end-to-end|"
-    r"E2E|lossless)|experimental|not yet|caveat|仅|只在|不含|不包含|非(?:无损|serving|E2E|通用|"
+    _ONLY + r"|limited to|limitation|does(?: not|n't) include|not (?:a |an )?(?:serving|end-to-end|"
+    r"E2E|lossless)|experimental|not yet|caveat|仅|只(?:在|支持|能|适用)|不含|不包含|非(?:无损|serving|E2E|通用|"
     r"端到端|完整)|不能|不等于|限于|局限|限制|边界|不外推|不可比|未(?:独立)?(?:复现|验证|核实|运行)",
     re.I,
 )
@@ -54,6 +74,12 @@ _QUALITY = re.compile(
     r"VBench|score|pass@|准确率|成功率|质量|均分|得分|MMLU|GSM8K|AIME|HumanEval|任务分数",
     re.I,
 )
+_HEDGE = re.compile(
+    r"据称|据说|据传|传闻|听说|\breportedly\b|\ballegedly\b|\bsupposedly\b|\bpurportedly\b|"
+    r"\brumou?red\b|\bclaimed to\b|\b(?:is|are|was|were) said to\b",
+    re.I,
+)
+"""Hearsay: the statement relays someone else's claim, so it is not a firm fact."""
 _STATUS = re.compile(r"\bmerged\b|\breleased?\b|\bshipped\b|已合入|已合并|合并|发布", re.I)
 _PERF_WORDS = re.compile(
     r"faster|speed|throughput|latency|prefill|decode|tok/s|加速|吞吐|延迟|提升|更快", re.I
@@ -78,6 +104,11 @@ class _Context:
         if with_baseline and conditions.baseline:
             self.baseline = list(conditions.baseline)
         self.load.update(conditions.load)
+
+    def copy(self) -> _Context:
+        return _Context(
+            {k: list(v) for k, v in self.names.items()}, list(self.baseline), dict(self.load)
+        )
 
     def fill(self, conditions: Conditions, *, with_baseline: bool) -> Conditions:
         data = conditions.model_dump()
@@ -115,11 +146,14 @@ def extract_claims(
     sections: list[tuple[int, _Context]] = []
     for segment in _segments(text):
         if segment.block == "heading":
-            block_ctx = _section(sections, segment, cat)
+            block_ctx = _section(sections, segment, cat).copy()
             line_ctx = _Context()
             continue
         if segment.new_line:
             line_ctx = _Context()
+        if segment.block == "prose" and segment.new_paragraph and not segment.header:
+            # a new paragraph is the set-up of what follows it, not the one before it
+            block_ctx = (sections[-1][1] if sections else _Context()).copy()
         claim = _claim(segment, cat, where, reporter, line_ctx, block_ctx)
         if claim is None:
             own = _conditions(segment.text, cat)
@@ -132,11 +166,10 @@ def extract_claims(
 
 
 def _section(sections: list[tuple[int, _Context]], heading: _Segment, cat: Catalog) -> _Context:
-    """Enter a heading: its context starts from its parent section's context."""
+    """Enter a heading: its context is its parent section's plus its own text."""
     while sections and sections[-1][0] >= heading.level:
         sections.pop()
-    parent = sections[-1][1] if sections else _Context()
-    context = _Context(dict(parent.names), list(parent.baseline), dict(parent.load))
+    context = sections[-1][1].copy() if sections else _Context()
     context.update(_conditions(heading.text, cat), with_baseline=True)
     sections.append((heading.level, context))
     return context
@@ -155,6 +188,15 @@ def extract_file(
             return extract_claims(text, where, reporter, catalog=catalog)
         return parse_benchmark_json(data, path.name, where, reporter, catalog=catalog)
     return extract_claims(text, where, reporter, catalog=catalog)
+
+
+def own_metrics(claim: Claim) -> list[Metric]:
+    """The claim's own numbers: its metrics without the compared system's values.
+
+    In `prefill 963 vs 763 tok/s` the 763 is llama.cpp's, named `prefill (baseline)`
+    (a table column names the system: `prefill (llama.cpp baseline)`).
+    """
+    return [metric for metric in claim.metrics if not _is_baseline(metric)]
 
 
 def claim_to_json(claim: Claim) -> dict[str, Any]:
@@ -203,6 +245,10 @@ def _claim(
         conditions = block_ctx.fill(conditions, with_baseline=True)
     conditions = _tidy(conditions)
     line_ctx.update(own, with_baseline=False)
+    if _HEDGE.search(text):
+        # relayed, not measured or stated by the reporter: never an author's firm claim
+        conditions = conditions.model_copy(update={"load": {**conditions.load, "hedged": "yes"}})
+        reporter = "community"
     return Claim(
         kind=kind,
         text=text,

@@ -197,8 +197,19 @@ def _repeats(load: dict[str, str]) -> str | None:
     return ", ".join(parts) or None
 
 
+_AS_BASELINE = re.compile(
+    r"\bas (?:the |a )?(?:baseline|reference)\b|(?:作为|为)(?:基线|对照)", re.I
+)
+
+
 def _baselines(text: str, cat: Catalog) -> list[str]:
     found: list[str] = []
+    for match in _AS_BASELINE.finditer(text):
+        # "llama.cpp with FlashAttention as baseline": the first system of that clause
+        clause = re.split(r"[,;:，；：。]", text[: match.start()])[-1]
+        mentions = [m for name in ("software", "model", "hardware") for m in cat.find(name, clause)]
+        if mentions:
+            found.append(min(mentions, key=lambda m: m.start).name)
     for match in _CUES.finditer(text):
         left = text[max(0, match.start() - 24) : match.start()]
         if _NEGATED.search(left):

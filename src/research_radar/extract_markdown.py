@@ -14,7 +14,16 @@ from dataclasses import dataclass
 
 from .catalog import Catalog
 from .extract_conditions import _conditions, _repeats
-from .extract_metrics import _NUM, _UNIT_RE, _canonical_unit, _metrics, _value
+from .extract_metrics import (
+    _DEFAULT_NAMES,
+    _NUM,
+    _UNIT_RE,
+    BASELINE_SUFFIX,
+    _canonical_unit,
+    _metrics,
+    _value,
+    _words,
+)
 from .models import Conditions, Metric
 
 __all__: list[str] = []
@@ -27,34 +36,54 @@ class _Segment:
     block: str
     """prose, list or table."""
     new_line: bool
+    """First sentence of a statement block: a line, or a list item or wrapped paragraph."""
     header: tuple[str, ...] = ()
     level: int = 0
     """Heading level: 1-6 for `#`, 7 for a bold-only line."""
+    new_paragraph: bool = False
+    """First statement after a blank line, a heading, a table or a list."""
+
+
+_HEADING = re.compile(r"(#{1,6})\s")
+_BOLD_HEADING = re.compile(r"\*\*[^*]{2,80}\*\*[:：]?")
+_LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,2}[.)])\s")
+_WRAPPED = 60
+"""A line at least this long that stops mid-sentence is taken as hard-wrapped prose."""
 
 
 def _segments(text: str) -> Iterator[_Segment]:
-    """Statements of a document, with their line numbers and block kind."""
+    """Statements of a document, with their line numbers and block kind.
+
+    Lines that continue a list item (indented) or a hard-wrapped sentence are joined to
+    it, so a statement is not cut at a line break.
+    """
     header: tuple[str, ...] = ()
     in_fence = False
+    after_break = True
     lines = text.splitlines()
-    for index, raw in enumerate(lines):
-        number = index + 1
+    index = 0
+    while index < len(lines):
+        raw, number = lines[index], index + 1
         stripped = raw.strip()
+        index += 1
         if stripped.startswith(("```", "~~~")):
-            in_fence = not in_fence
+            in_fence, after_break = not in_fence, True
             continue
         if in_fence or not stripped:
+            after_break = after_break or not stripped
             continue
-        hashes = re.match(r"(#{1,6})\s", stripped)
-        if hashes or re.fullmatch(r"\*\*[^*]{2,80}\*\*[:：]?", stripped):
+        hashes = _HEADING.match(stripped)
+        if hashes or _BOLD_HEADING.fullmatch(stripped):
             level = len(hashes.group(1)) if hashes else 7
             yield _Segment(_clean(stripped.lstrip("#")), number, "heading", True, level=level)
+            after_break = True
             continue
         if stripped.startswith("|"):
             cells = _cells(stripped)
+            after_break = True
             if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
                 continue
-            following = lines[index + 1].strip() if index + 1 < len(lines) else ""
+            following = lines[index].strip() if index < len(lines) else ""
             if re.fullmatch(r"\|?\s*:?-{2,}.*", following):
                 header = tuple(_clean(c) for c in cells)
                 yield _Segment(" ".join(header), number, "prose", True, header=header)
@@ -62,12 +91,65 @@ def _segments(text: str) -> Iterator[_Segment]:
             yield _Segment(stripped, number, "table", True, header=header)
             continue
         header = ()
-        block = "list" if re.match(r"(?:[-*+]|\d{1,2}[.)])\s", stripped) else "prose"
-        first = True
-        for cell in raw.split("\t"):
-            for sentence in _sentences(_clean(cell)):
-                yield _Segment(sentence, number, block, first)
-                first = False
+        block = "list" if _LIST_ITEM.match(stripped) else "prose"
+        parts = [raw]
+        while index < len(lines) and _continues(parts[-1], lines[index], block):
+            parts.append(lines[index])
+            index += 1
+        yield from _statements(parts, number, block, after_break or block == "list")
+        after_break = block == "list"
+
+
+def _continues(previous: str, raw: str, block: str) -> bool:
+    """Whether `raw` continues the statement of `previous` (same list item or sentence)."""
+    stripped = raw.strip()
+    if (
+        not stripped
+        or "\t" in raw
+        or stripped.startswith(("|", "```", "~~~", ">"))
+        or _HEADING.match(stripped)
+        or _BOLD_HEADING.fullmatch(stripped)
+        or _LIST_ITEM.match(stripped)
+    ):
+        return False
+    if block == "list" and raw[:1].isspace():
+        return True
+    tail = previous.rstrip()
+    return (
+        len(tail) >= _WRAPPED
+        and not re.search(r"[.。!?！？;；:：]$", tail)
+        and re.match(r"[A-Za-z0-9(]", stripped) is not None
+    )
+
+
+def _statements(
+    parts: list[str], first_line: int, block: str, new_paragraph: bool
+) -> Iterator[_Segment]:
+    """Sentences of one line, or of lines joined into one statement block."""
+    if len(parts) == 1:
+        cells = [_clean(cell) for cell in parts[0].split("\t")]
+        sentences = [(s, first_line) for cell in cells for s in _sentences(cell)]
+    else:
+        sentences = _joined_sentences([_clean(p) for p in parts], first_line)
+    for position, (sentence, line) in enumerate(sentences):
+        first = position == 0
+        yield _Segment(sentence, line, block, first, new_paragraph=first and new_paragraph)
+
+
+def _joined_sentences(lines: list[str], first_line: int) -> list[tuple[str, int]]:
+    """Sentences of lines joined with spaces, each with the line it starts on."""
+    joined, starts = "", []
+    for text in lines:
+        starts.append(len(joined) + (1 if joined else 0))
+        joined = f"{joined} {text}" if joined else text
+    found: list[tuple[str, int]] = []
+    cursor = 0
+    for sentence in _sentences(joined):
+        at = joined.find(sentence, cursor)
+        cursor = at + len(sentence) if at >= 0 else cursor
+        offset = max(at, 0)
+        found.append((sentence, first_line + sum(1 for s in starts[1:] if s <= offset)))
+    return found
 
 
 def _cells(row: str) -> list[str]:
@@ -109,12 +191,26 @@ def _table_row(segment: _Segment, cat: Catalog) -> tuple[str, list[Metric], Cond
         if role and bare and not _header_unit(head):
             load[role] = bare.group(1).replace(",", "")
             continue
-        found = _metrics(cell, cat, own)
+        found = [_header_named(m, head) for m in _metrics(cell, cat, own)]
         if not found and bare:
             found = _bare_cell(head, bare.group(1).rstrip("Kk"), metrics, cat)
         metrics.extend(found)
     conditions = own.model_copy(update={"load": load, "repeats": _repeats(load)})
     return text, metrics, conditions
+
+
+def _header_named(metric: Metric, head: str) -> Metric:
+    """A cell's number with only a default name (`change`) takes its column's metric word."""
+    if metric.name not in _DEFAULT_NAMES.values() or not _words(head):
+        return metric
+    name = _head_name(head)
+    return metric.model_copy(update={"name": name}) if name else metric
+
+
+def _head_name(head: str) -> str:
+    """A column header without its units: `prefill tok/s` -> `prefill`."""
+    name = re.sub(rf"\(?(?<![A-Za-z])(?:{_UNIT_RE})(?![A-Za-z])\)?", " ", head)
+    return re.sub(r"^of\s", "", " ".join(name.split()))
 
 
 def _header_unit(head: str) -> str:
@@ -124,12 +220,13 @@ def _header_unit(head: str) -> str:
 
 def _bare_cell(head: str, raw: str, previous: list[Metric], cat: Catalog) -> list[Metric]:
     unit = _header_unit(head)
-    name = re.sub(rf"\(?(?:{_UNIT_RE})\)?", "", head).strip() or "value"
+    name = _head_name(head) or "value"
     if unit:
         return [Metric(name=name, value=_value(raw), unit=unit)]
     names_system = bool(cat.names("software", head)) or re.search(r"baseline|基线|ref", head, re.I)
     if names_system and previous and previous[-1].unit:
-        return [
-            Metric(name=f"{previous[-1].name} ({head})", value=_value(raw), unit=previous[-1].unit)
-        ]
+        # a column named after another system holds the compared system's numbers
+        system = "" if re.fullmatch(r"baseline|基线|ref(?:erence)?", head, re.I) else f"{head} "
+        name = f"{previous[-1].name.removesuffix(BASELINE_SUFFIX)} ({system}baseline)"
+        return [Metric(name=name, value=_value(raw), unit=previous[-1].unit)]
     return []

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from .catalog import Catalog
-from .extract_conditions import _CONDITION_FIELDS, _LOAD_RULES
+from .extract_conditions import _BASELINE_WORDS, _CONDITION_FIELDS, _LOAD_RULES
 from .models import Conditions, Metric
 
 __all__: list[str] = []
@@ -61,6 +61,14 @@ _NAME_WORDS = re.compile(
     r"加速|吞吐|延迟|显存|首字|速度|接受率|成功率|准确率",
     re.I,
 )
+_SCORE_WORDS = re.compile(
+    r"acceptance(?: rate)?|accuracy|scores?|AIME(?: ?\d{4})?|pass@\d+|GPQA(?:-Diamond)?|"
+    r"MMLU(?:-Pro)?|GSM8K|HumanEval|SWE-bench(?: Verified)?|success rate|win rate|hit rate|"
+    r"occupancy|utili[sz]ation|接受率|准确率|成功率|命中率|得分|利用率",
+    re.I,
+)
+"""What a percentage measures, when named next to it (`83% draft acceptance`)."""
+_CLAUSE_BREAK = re.compile(r"[,;，；。:：()（）/]|\s(?:and|or|but|vs\.?|versus)\s|和|与")
 _DEFAULT_NAMES = {
     "tok/s": "throughput",
     "req/s": "request throughput",
@@ -87,6 +95,23 @@ _COMPARE_GAP = re.compile(
     rf"(?={_NUM})",
     re.I,
 )
+
+
+_PAIR_CUE = re.compile(
+    r"(?<![A-Za-z])(?:vs\.?|versus)(?![A-Za-z])|(?P<compared>compared (?:with|to))|对比|"
+    r"(?<![相反应针面绝])对(?=\s?(?:约\s?)?[A-Za-z\d~])",
+    re.I,
+)
+"""`A vs B`: what follows the cue, up to the end of the clause, is the compared system's."""
+_CLAUSE_END = re.compile(r"[;；。，:：(（=→]|[,.]\s|\s(?:but|while|and|whereas)\s|但|而")
+_RATIOS = {"x", "%", "pp"}
+BASELINE_SUFFIX = " (baseline)"
+"""Ends the name of a metric that is the compared system's value, not the claim's own
+(a table column names the system: `prefill (llama.cpp baseline)`)."""
+
+
+def _is_baseline(metric: Metric) -> bool:
+    return metric.name.endswith("baseline)") or metric.name.lower() in ("baseline", "基线")
 
 
 def _blocked_spans(text: str, cat: Catalog) -> list[tuple[int, int]]:
@@ -127,7 +152,8 @@ def _metrics(text: str, cat: Catalog, conditions: Conditions) -> list[Metric]:
     _fractions(text, found)
     _propagated(text, found)
     found.items.sort(key=lambda item: item[0])
-    return [metric for _, metric in found.items]
+    _bare_pairs(text, found)
+    return _baseline_values(text, found.items)
 
 
 def _unit_metrics(
@@ -175,6 +201,10 @@ def _canonical_unit(raw: str) -> str:
 def _metric_name(text: str, start: int, end: int, unit: str, word: str | None) -> str:
     if word:
         return word.lower()
+    if unit in ("%", "pp"):
+        named = _nearest_name(text, start, end)
+        if named:
+            return named
     before = list(_NAME_WORDS.finditer(text[max(0, start - 40) : start]))
     if before:
         return before[-1].group(0)
@@ -188,6 +218,35 @@ def _metric_name(text: str, start: int, end: int, unit: str, word: str | None) -
     if "FLOP" in unit:
         return "compute"
     return _DEFAULT_NAMES.get(unit, "value")
+
+
+def _nearest_name(text: str, start: int, end: int) -> str:
+    """The metric word nearest a percentage: before it, or after it in the same clause.
+
+    After it, a score word may follow a few words later (`83% draft acceptance`); a
+    throughput word only right away (`86% prefill`, `37% of prefill`).
+    """
+    window = text[max(0, start - 40) : start]
+    tail = text[end : end + 30]
+    cut = _CLAUSE_BREAK.search(tail)
+    tail = tail[: cut.start() if cut else None]
+    candidates = [(len(window) - m.end(), 1, m.group(0)) for m in _words(window)]
+    for m in _words(tail):
+        close = re.fullmatch(r"\s*(?:of\s+(?:the\s+)?)?", tail[: m.start()]) is not None
+        if close or _SCORE_WORDS.fullmatch(m.group(0)):
+            candidates.append((m.start(), 2, m.group(0)))
+    return min(candidates)[2] if candidates else ""
+
+
+def _words(text: str) -> list[re.Match[str]]:
+    """Metric words of `text` that are whole words (`WER`, not the end of `lower`)."""
+    found = [m for rx in (_NAME_WORDS, _SCORE_WORDS) for m in rx.finditer(text)]
+    return [
+        m
+        for m in found
+        if not re.match(r"[A-Za-z]", text[m.start() - 1 : m.start()] or " ")
+        and not re.match(r"[A-Za-z]", text[m.end() : m.end() + 1] or " ")
+    ]
 
 
 def _value(raw: str) -> float:
@@ -249,3 +308,55 @@ def _add_bare(text: str, found: _Found, span: tuple[int, int], unit: str) -> Non
     if span[1] > span[0] and found.free(span):
         name = _metric_name(text, span[0], span[0], unit, None)
         found.add(span, Metric(name=name, value=_value(text[span[0] : span[1]]), unit=unit))
+
+
+def _bare_pairs(text: str, found: _Found) -> None:
+    """`4147 vs 927 at 2K` after `prefill 1795 vs 927 tok/s`: the pair takes that unit."""
+    pair = re.compile(rf"({_NUM})\s?(?:vs\.?|versus)\s?({_NUM})(?!\s?(?:{_UNIT_RE}|[/\d]))", re.I)
+    for match in pair.finditer(text):
+        if not (found.free(match.span(1)) and found.free(match.span(2))):
+            continue
+        earlier = [m for at, m in found.items if at < match.start() and m.unit not in _RATIOS]
+        if earlier and earlier[-1].unit:
+            for group in (1, 2):
+                metric = earlier[-1].model_copy(update={"value": _value(match.group(group))})
+                found.add(match.span(group), metric)
+    found.items.sort(key=lambda item: item[0])
+
+
+def _baseline_values(text: str, items: list[tuple[int, Metric]]) -> list[Metric]:
+    """Name the compared system's numbers in `A vs B` as `<name> (baseline)`.
+
+    B is the baseline's value, unless A is introduced as the baseline (`plain 26.2 vs
+    MTP 40.0`, `OFF 2.48 ms vs ON 2.50 ms`). Only numbers paired with one of the claim's
+    own, in the same unit, are renamed: `2.1x vs llama.cpp` has no baseline value.
+    """
+    baseline: set[int] = set()
+    for cue in _PAIR_CUE.finditer(text):
+        end = _CLAUSE_END.search(text, cue.end())
+        stop = end.start() if end else len(text)
+        later = [(at, m) for at, m in items if cue.end() <= at < stop]
+        if cue.group("compared"):
+            later = [(at, m) for at, m in later if m.unit not in _RATIOS]
+        later_units = {m.unit for _, m in later}
+        left = _baseline_first(text, cue, stop)
+        if left is not None:
+            baseline.update(
+                at for at, m in items if left <= at < cue.start() and m.unit in later_units
+            )
+            continue
+        own_units = {m.unit for at, m in items if at < cue.start() and at not in baseline}
+        baseline.update(at for at, m in later if m.unit in own_units)
+    return [
+        m.model_copy(update={"name": m.name + BASELINE_SUFFIX}) if at in baseline else m
+        for at, m in items
+    ]
+
+
+def _baseline_first(text: str, cue: re.Match[str], stop: int) -> int | None:
+    """Where the left side starts when it is the one named as the baseline, else None."""
+    words = list(_BASELINE_WORDS.finditer(text, 0, cue.start()))
+    if not words or _BASELINE_WORDS.search(text, cue.end(), stop):
+        return None
+    start = words[-1].start()
+    return None if _CLAUSE_END.search(text, start, cue.start()) else start

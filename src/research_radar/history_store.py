@@ -21,13 +21,18 @@ from .models import Correction, Project
 from .reportparse import ParsedReport, split_reports
 from .store import Store, project_sources
 from .store import corrections as corrections_table
+from .store import reports as reports_table
 
-__all__ = ["ImportSummary", "import_reports", "load_projects"]
+__all__ = ["ImportSummary", "import_reports", "load_projects", "load_report_dates"]
 
 
 @dataclass(frozen=True)
 class ImportSummary:
-    """What an import read and kept."""
+    """What an import read, and how much of it was new to the store.
+
+    `projects`, `aliases`, `findings` and `corrections` count what the files hold; the
+    `new_*` fields count what this import added (all 0 when the same files come again).
+    """
 
     reports: int
     entries: int
@@ -36,6 +41,10 @@ class ImportSummary:
     findings: int
     corrections: int
     skipped: list[str]
+    new_projects: int = 0
+    new_aliases: int = 0
+    new_findings: int = 0
+    new_corrections: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -46,6 +55,10 @@ class ImportSummary:
             "findings": self.findings,
             "corrections": self.corrections,
             "skipped": list(self.skipped),
+            "new_projects": self.new_projects,
+            "new_aliases": self.new_aliases,
+            "new_findings": self.new_findings,
+            "new_corrections": self.new_corrections,
         }
 
 
@@ -55,7 +68,7 @@ def import_reports(
     """Import earlier house-style reports (Markdown or the tab-separated export) into the store.
 
     Findings are kept with origin `import:<file name>`; importing the same file again
-    changes nothing.
+    changes nothing (and the summary then counts nothing as new).
     """
     reports: list[tuple[str, ParsedReport]] = []
     for path in paths:
@@ -74,11 +87,19 @@ def import_reports(
         for f, row in zip(store.load_findings(), rows, strict=True)
         if row["origin"] not in origins
     ]
-    known = {**store.load_aliases(), **(aliases or {})}
+    stored_aliases = store.load_aliases()
     keys = [source.key for source in store.load_sources()]
-    plan = build_import(reports, aliases=known, known_keys=keys, prior=prior)
+    plan = build_import(
+        reports, aliases={**stored_aliases, **(aliases or {})}, known_keys=keys, prior=prior
+    )
+    stored_findings = {(row["project_key"], row["date"], row["origin"]) for row in rows}
+    new_findings = {
+        (finding.project_key, finding.date, origin)
+        for finding, origin in zip(plan.findings, plan.origins, strict=True)
+    } - stored_findings
+    stored_projects = {project.key for project in store.load_projects()}
     with store.transaction() as conn:
-        _save_plan(store, conn, plan)
+        new_corrections = _save_plan(store, conn, plan)
     return ImportSummary(
         reports=plan.reports,
         entries=plan.entries,
@@ -87,10 +108,17 @@ def import_reports(
         findings=len(plan.findings),
         corrections=len(plan.corrections),
         skipped=plan.skipped,
+        new_projects=len(set(plan.projects) - stored_projects),
+        new_aliases=sum(
+            stored_aliases.get(alias) != key for alias, (key, _, _) in plan.aliases.items()
+        ),
+        new_findings=len(new_findings),
+        new_corrections=new_corrections,
     )
 
 
-def _save_plan(store: Store, conn: Connection, plan: HistoryPlan) -> None:
+def _save_plan(store: Store, conn: Connection, plan: HistoryPlan) -> int:
+    """Save the plan; return how many corrections were new."""
     existing = {project.key: project for project in store.load_projects()}
     for source in plan.sources.values():
         if store.load_source(source.key) is None:
@@ -103,8 +131,7 @@ def _save_plan(store: Store, conn: Connection, plan: HistoryPlan) -> None:
         store.save_alias(conn, alias, key, kind, evidence)
     for finding, origin in zip(plan.findings, plan.origins, strict=True):
         store.save_finding(conn, finding, origin=origin)
-    for day, correction in plan.corrections:
-        _save_correction(conn, day, correction)
+    return sum(_save_correction(conn, day, correction) for day, correction in plan.corrections)
 
 
 def _merged(old: Project | None, new: Project) -> Project:
@@ -140,7 +167,8 @@ def _save_link(
         )
 
 
-def _save_correction(conn: Connection, day: date, correction: Correction) -> None:
+def _save_correction(conn: Connection, day: date, correction: Correction) -> bool:
+    """Save a correction unless it is already stored; True when it was new."""
     table = corrections_table
     where = (
         table.c.project_key == correction.project_key,
@@ -156,6 +184,8 @@ def _save_correction(conn: Connection, day: date, correction: Correction) -> Non
                 data=correction.model_dump(mode="json"),
             )
         )
+        return True
+    return False
 
 
 def load_projects(store: Store) -> list[dict[str, Any]]:
@@ -205,3 +235,11 @@ def load_projects(store: Store) -> list[dict[str, Any]]:
 def _kind_of(key: str) -> str:
     scheme = key.split(":", 1)[0]
     return {"gh": "repo", "arxiv": "paper", "doi": "paper", "url": "blog"}.get(scheme, "name")
+
+
+def load_report_dates(store: Store, language: str = "zh") -> list[date]:
+    """The days with a stored report in `language`, oldest first."""
+    table = reports_table
+    query = select(table.c.date).where(table.c.language == language).order_by(table.c.date)
+    with store.engine.connect() as conn:
+        return [row[0] for row in conn.execute(query)]

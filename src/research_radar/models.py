@@ -241,6 +241,8 @@ class Finding(_Model):
     name: str
     date: date
     url: str = ""
+    former_names: list[str] = Field(default_factory=list)
+    """Earlier names of the project (renames, transfers), shown as "X（原 Y）"."""
     snapshot: Snapshot | None = None
     novelty: Novelty = Novelty.NEW_RELEASE
     mechanism: str = ""

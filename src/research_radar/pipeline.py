@@ -17,7 +17,7 @@ import logging
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, time
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ from .pipeline_inputs import (
     build_candidate,
     latest_snapshot,
     live_settings,
+    live_window_start,
     load_host,
     primary_source,
     recheck_host,
@@ -51,6 +52,7 @@ __all__ = [
     "STAGES",
     "default_cutoff",
     "load_host",
+    "publish_refusal",
     "rotate_queries",
     "run_daily",
 ]
@@ -86,6 +88,8 @@ class DailyResult:
     review: Any = None
     blocking: int = 0
     published: Any = None
+    refused: str | None = None
+    """Why publishing was refused, when it was asked for and refused."""
     files: list[Path] = field(default_factory=list)
     """The report and, beside it, its HTML page and the CSV/XLSX exports."""
 
@@ -136,15 +140,15 @@ def _collect(
     cutoff: datetime,
     sample: bool,
     taxonomy: Taxonomy,
-) -> Coverage:
-    """Collect; return what was covered: each source's health, the queries, the window."""
+) -> tuple[Coverage, set[str]]:
+    """Collect; return what was covered (health, queries, window) and the keys it touched."""
     with run.stage("collect") as counts:
         if sample:
             imported = history.import_reports(store, sorted(SAMPLE_HISTORY.glob("*.md")))
             counts["history_findings"] = imported.findings
             summary = collect_stage.collect_sample(store, now=cutoff)
         else:
-            since = cutoff - timedelta(hours=48)
+            since = live_window_start(store.load_cursor("collect", "window_end"), cutoff)
             live = live_settings(settings, taxonomy, store, cutoff.date())
             summary = collect_stage.collect(store, live, since=since, until=cutoff)
         health = summary.health()
@@ -152,12 +156,13 @@ def _collect(
         failed = {name: state for name, state in health.items() if state != "ok"}
         if failed:
             counts["errors"] = failed
-    return Coverage(
+    covered = Coverage(
         sources=health,
         queries=list(summary.queries),
         window_start=summary.window_start,
         window_end=summary.window_end,
     )
+    return covered, set(summary.keys)
 
 
 def _resolve(run: _Run, store: Store, settings: Settings) -> list[Project]:
@@ -202,14 +207,19 @@ def _classify(
     taxonomy: Taxonomy,
     day: date,
     host_key: str | None,
+    touched: set[str],
 ) -> list[Finding]:
-    """Candidates: repositories, papers and posts; never the host project or its PRs."""
+    """Candidates: repositories, papers and posts this run collected (or re-read); never the
+    host project or its PRs. Projects not touched today are not weighed again."""
     with run.stage("classify") as counts:
         by_key = {source.key: source for source in store.load_sources()}
         candidates = []
         for project in projects:
             source = primary_source(project, by_key)
             if source is None or source.kind not in FINDING_KINDS or project.key == host_key:
+                continue
+            if not touched & {project.key, *project.sources}:
+                counts["untouched"] = counts.get("untouched", 0) + 1
                 continue
             snapshot = latest_snapshot(store.load_snapshots(source.key))
             candidates.append(build_candidate(project, source, snapshot, taxonomy, day))
@@ -395,6 +405,7 @@ def _publish(
     run: _Run, store: Store, settings: Settings, report: Report, markdown: str, confirm: bool
 ) -> Any:
     from . import publish
+    from .public import load_allowed_hosts
 
     with run.stage("publish") as counts:
         if not settings.index_issue:
@@ -411,9 +422,24 @@ def _publish(
                 store=store,
                 dry_run=not confirm,
                 private_repos=private,
+                allowed_hosts=load_allowed_hosts(settings.extra),
             )
         counts["dry_run"] = not confirm
     return result
+
+
+def publish_refusal(blocking: int, health: dict[str, str]) -> str | None:
+    """Why a report must not be posted: its own review blocks it, or no source worked."""
+    if blocking:
+        return f"the report's own review found {blocking} blocking problem(s); see `radar review`"
+    if health and all(state.startswith(("failed", "stale")) for state in health.values()):
+        return "every source failed, so the report says nothing reliable; see `radar runs`"
+    return None
+
+
+def _refuse(run: _Run, reason: str) -> None:
+    with run.stage("publish") as counts:
+        counts["refused"] = reason
 
 
 def _write_outputs(path: Path, report: Report, markdown: str, taxonomy: Taxonomy) -> list[Path]:
@@ -440,22 +466,28 @@ def run_daily(
     cutoff: datetime | None = None,
     publish: bool = False,
     confirm: bool = False,
+    force: bool = False,
     cache_dir: Path | None = None,
     progress: Progress | None = None,
 ) -> DailyResult:
-    """Run every stage for `day` and write the report. See the module docstring."""
+    """Run every stage for `day` and write the report. See the module docstring.
+
+    Publishing is refused (see `publish_refusal`) unless `force` is set.
+    """
+    published: Any = None
+    refused: str | None = None
     language = settings.language
     cutoff = cutoff or _kept_cutoff(store, day, language) or default_cutoff(day)
     run_id = store.start_run("daily --sample" if sample else "daily")
     run = _Run(store, run_id, progress)
     try:
         taxonomy = load_taxonomy(settings.profile)
-        covered = _collect(run, store, settings, cutoff, sample, taxonomy)
+        covered, touched = _collect(run, store, settings, cutoff, sample, taxonomy)
         projects = _resolve(run, store, settings)
         _extract(run, store, projects)
         host_repo = SAMPLE_HOST_REPO if sample else settings.host_repo
         host_key = f"gh:{host_repo.lower()}" if host_repo else None
-        candidates = _classify(run, store, projects, taxonomy, day, host_key)
+        candidates = _classify(run, store, projects, taxonomy, day, host_key, touched)
         kept, prior, excluded = _decide(run, store, settings, candidates, day)
         cache = cache_dir or Path(".radar-cache")
         host, mapped = _map(run, settings, kept, sample=sample, cache_dir=cache)
@@ -474,7 +506,11 @@ def run_daily(
         path = out or settings.reports_dir / f"{day.isoformat()}.md"
         files = _write_outputs(path, report, markdown, taxonomy)
         review_result, blocking = _review(run, store, markdown, prior, host)
-        published = _publish(run, store, settings, report, markdown, confirm) if publish else None
+        refused = publish_refusal(blocking, covered.sources) if publish and not force else None
+        if refused:
+            _refuse(run, refused)
+        elif publish:
+            published = _publish(run, store, settings, report, markdown, confirm)
     except BaseException as exc:
         store.end_run(
             run_id, "failed", {"error": f"{type(exc).__name__}: {exc}", "stages": run.counts}
@@ -491,5 +527,6 @@ def run_daily(
         review=review_result,
         blocking=blocking,
         published=published,
+        refused=refused,
         files=files,
     )

@@ -10,7 +10,7 @@ import hashlib
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
-from datetime import date
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from . import classify as classify_stage
@@ -29,6 +29,7 @@ __all__ = [
     "build_candidate",
     "latest_snapshot",
     "live_settings",
+    "live_window_start",
     "load_host",
     "primary_source",
     "recheck_host",
@@ -92,6 +93,7 @@ def build_candidate(
         if parent
         else "",
         related=[project.fork_of] if project.fork_of else [],
+        former_names=[str(name) for name in source.meta.get("renamed_from") or []],
         tags=tags,
         rsi_target=classify_stage.classify_target(taxonomy, source.title, text),
         claims=claims,
@@ -112,6 +114,22 @@ def rotate_queries(queries: Sequence[str], day: date, per_day: int) -> list[str]
         return list(queries)
     start = (day.toordinal() * per_day) % len(queries)
     return [queries[(start + i) % len(queries)] for i in range(per_day)]
+
+
+OVERLAP = timedelta(hours=24)
+"""A live window starts this long before the last one ended (house style: 向前重叠 24h)."""
+MAX_CATCH_UP = timedelta(days=14)
+"""After a gap (a weekend, an outage) the window reaches back at most this far."""
+
+
+def live_window_start(last_end: str | None, cutoff: datetime) -> datetime:
+    """Where today's live collection starts: the last window's end minus the overlap, so a
+    missed day is caught up; never later than 48 hours before the cut-off, never earlier
+    than MAX_CATCH_UP before it."""
+    start = cutoff - timedelta(hours=48)
+    if last_end:
+        start = min(start, datetime.fromisoformat(last_end) - OVERLAP)
+    return max(start, cutoff - MAX_CATCH_UP)
 
 
 def live_settings(settings: Settings, taxonomy: Taxonomy, store: Store, day: date) -> Settings:

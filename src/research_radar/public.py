@@ -1,9 +1,10 @@
 """The public-only gate and neutralising: what may be posted where anyone can read it.
 
-`check_public` refuses private repository links, local paths and token-like strings;
+`check_public` refuses private repository links, links to hosts that are not public
+code/paper hosts (unless allowed), local paths and token-like strings;
 `neutralise` defuses @-mentions and raw HTML quoted from sources so a posted report
 pings nobody and renders no markup but ours. Both are pure; `load_private_repos` reads
-the store and the settings.
+the store and the settings, `load_allowed_hosts` the settings.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from markdown_it import MarkdownIt
 
 from .store import Store
 
-__all__ = ["check_public", "load_private_repos", "neutralise"]
+__all__ = ["check_public", "load_allowed_hosts", "load_private_repos", "neutralise"]
 
 # -- the public-only gate --------------------------------------------------------------
 
@@ -28,9 +29,37 @@ _GH_REF = re.compile(
 )
 _LOCAL_PATH = re.compile(
     r"file://\S*"
-    r"|(?<![\w./:~-])/(?:home|Users|root)/[^\s`|)\]>\"']*"
+    r"|(?<![A-Za-z0-9_./:~-])/(?:home|Users|root)/[^\s`|)\]>\"']*"
     r"|(?<![A-Za-z0-9])[A-Za-z]:\\[^\s`|)\]>\"']*"
     r"|(?<![\w./~-])~/[^\s`|)\]>\"']*"
+)
+# Any other absolute POSIX path, looked for outside URLs and code spans: one under a
+# filesystem root (/tmp/x, /work/..., /github/workspace/...) or one naming a file (…/x.log).
+# "tok/s", "P50/P95", "3/5", dates and owner/repo have no leading "/" and never match;
+# an API route such as /v1/chat/completions names no root and no file.
+_FS_ROOTS = (
+    "bin|boot|builds|data|dev|etc|export|github|gpfs|lib|lib64|Library|lustre|media|mnt|nfs"
+    "|opt|private|proc|run|sbin|scratch|srv|sys|tmp|usr|var|Volumes|work|workspace|workspaces"
+)
+_POSIX_PATH = re.compile(
+    rf"(?<![A-Za-z0-9_./:~@-])/(?:(?:{_FS_ROOTS})/[\w.@+=,-]"
+    r"|[\w.-]+(?:/[\w.@+=,-]+)*/[\w@+=,-]+\.[A-Za-z][A-Za-z0-9]{0,9}\b)"
+    r"[^\s`|)\]>\"']*"
+)
+_URL = re.compile(r"\b[A-Za-z][A-Za-z0-9+.-]{1,31}://[^\s<>`\"']*|\]\([^)\s]*\)?")
+_CODE_SPAN = re.compile(r"(`+)(?!`).*?(?<!`)\1(?!`)")
+_LINK = re.compile(
+    r"(?:\bhttps?://|(?<![\w./@-])(?=www\.))(?:[^\s/?#@<>`\"'|]*@)?"
+    r"(?P<host>[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])",
+    re.I,
+)
+_PUBLIC_HOSTS = (
+    "github.com",
+    "arxiv.org",
+    "doi.org",
+    "huggingface.co",
+    "openreview.net",
+    "aclanthology.org",
 )
 _SECRET = re.compile(
     r"\b(?:gh[pousr]_[A-Za-z0-9]{20,}|github_pat_[A-Za-z0-9_]{20,}|sk-[A-Za-z0-9_-]{20,}"
@@ -43,23 +72,62 @@ def _repo_id(owner: str, name: str) -> str:
     return f"{owner}/{name.removesuffix('.git')}".lower()
 
 
-def check_public(markdown: str, *, private_repos: Collection[str] = ()) -> list[str]:
+def _host_allowed(host: str, allowed: Collection[str]) -> bool:
+    """A public code/paper host, a proceedings.* site, or one of `allowed` (subdomains too)."""
+    if host.startswith("proceedings."):
+        return True
+    return any(host == known or host.endswith("." + known) for known in allowed)
+
+
+def _blank(pattern: re.Pattern[str], text: str) -> str:
+    return pattern.sub(lambda match: " " * len(match.group(0)), text)
+
+
+def _local_paths(line: str) -> list[str]:
+    """Local paths in a line: the well-known homes anywhere, other paths outside URLs/code."""
+    found = [(match.start(), match.group(0)) for match in _LOCAL_PATH.finditer(line)]
+    taken = [range(start, start + len(text)) for start, text in found]
+    prose = _blank(_URL, _blank(_CODE_SPAN, line))
+    for match in _POSIX_PATH.finditer(prose):
+        if not any(match.start() in span for span in taken):
+            found.append((match.start(), match.group(0)))
+    return [text for _, text in sorted(found)]
+
+
+def check_public(
+    markdown: str, *, private_repos: Collection[str] = (), allowed_hosts: Collection[str] = ()
+) -> list[str]:
     """Reasons the text must not be published; empty when it is public-safe.
 
-    Refused: a link or `owner/repo#N` / `owner/repo@sha` reference to a private repository
-    (`private_repos` holds `owner/name`), a local path (/home, /Users, /root, C:\\, file://,
-    ~/) and a token-like string (GitHub, OpenAI-style, AWS, Slack tokens, PEM keys).
-    A token is never echoed back whole.
+    Refused:
+    - a link or `owner/repo#N` / `owner/repo@sha` reference to a private repository
+      (`private_repos` holds `owner/name`);
+    - a link to a host that is not a public code/paper host (github.com, arxiv.org,
+      doi.org, huggingface.co, openreview.net, aclanthology.org, proceedings.*, and their
+      subdomains) nor in `allowed_hosts` (settings `[publish] allowed_hosts`);
+    - a local path: /home, /Users, /root, C:\\, file://, ~/ anywhere, and outside URLs and
+      code spans any absolute path under a filesystem root (/tmp, /var, /opt, /srv,
+      /work, /github/workspace, ...) or naming a file;
+    - a token-like string (GitHub, OpenAI-style, AWS, Slack tokens, PEM keys), never echoed
+      back whole.
     """
     private = {repo.lower().removeprefix("gh:") for repo in private_repos}
+    hosts = {*_PUBLIC_HOSTS, *(host.lower().removeprefix("www.") for host in allowed_hosts)}
     problems: list[str] = []
     for number, line in enumerate(markdown.splitlines(), start=1):
         for match in [*_GH_LINK.finditer(line), *_GH_REF.finditer(line)]:
             repo = _repo_id(match.group(1), match.group(2))
             if repo in private:
                 problems.append(f"line {number}: link to private repository {repo}")
-        for match in _LOCAL_PATH.finditer(line):
-            problems.append(f"line {number}: local path '{match.group(0)[:60]}'")
+        for match in _LINK.finditer(line):
+            host = match.group("host").lower().rstrip(".").removeprefix("www.")
+            if not _host_allowed(host, hosts):
+                problems.append(
+                    f"line {number}: link to {host}, not a public code/paper host; remove it "
+                    "or add the host to [publish] allowed_hosts"
+                )
+        for path in _local_paths(line):
+            problems.append(f"line {number}: local path '{path[:60]}'")
         for match in _SECRET.finditer(line):
             problems.append(f"line {number}: token-like string {match.group(0)[:6]}…")
     return list(dict.fromkeys(problems))
@@ -86,6 +154,14 @@ def load_private_repos(
     if isinstance(section, Mapping):
         found.update(str(repo).lower() for repo in section.get("private_repos", []))
     return found
+
+
+def load_allowed_hosts(extra: Mapping[str, Any] | None = None) -> set[str]:
+    """Hosts the settings file allows links to: `[publish] allowed_hosts = ["blog.x.org"]`."""
+    section = (extra or {}).get("publish", {})
+    if not isinstance(section, Mapping):
+        return set()
+    return {str(host).strip().lower() for host in section.get("allowed_hosts", []) if host}
 
 
 # -- neutralise -----------------------------------------------------------------------

@@ -283,6 +283,7 @@ def publish_report(
     store: Store | None = None,
     dry_run: bool = True,
     private_repos: Collection[str] = (),
+    allowed_hosts: Collection[str] = (),
     allow_new_version: bool = False,
     kind: str = "report",
     retries: int = 3,
@@ -293,6 +294,8 @@ def publish_report(
 
     Args:
         private_repos: `owner/name` of private repositories (the store's are added).
+        allowed_hosts: link hosts allowed beyond the public code/paper hosts
+            (`[publish] allowed_hosts`).
         allow_new_version: post even when a different report for the same day is
             already on the issue (as new comments; earlier ones are never edited).
         kind: "report", or "review" for a review of a report (its own markers, so a
@@ -302,7 +305,11 @@ def publish_report(
     A dry run makes no network call; it reports parts already recorded in the store.
     """
     owner, repo, number = parse_target(target)
-    problems = check_public(markdown, private_repos={*private_repos, *load_private_repos(store)})
+    problems = check_public(
+        markdown,
+        private_repos={*private_repos, *load_private_repos(store)},
+        allowed_hosts=allowed_hosts,
+    )
     if problems:
         raise PublishError("refusing to publish (public-only gate):\n  " + "\n  ".join(problems))
     if kind not in {"report", "review"}:

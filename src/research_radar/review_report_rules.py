@@ -66,7 +66,17 @@ def check_header(ctx: ReviewContext) -> None:
             impact="the window is ambiguous by up to 8 hours",
             fix="write 北京时间 before the cut-off time",
         )
-    if report.host_sha is None:
+    if report.host_sha is None and _NO_HOST.search(head):
+        ctx.add(
+            "header-sha-missing",
+            Severity.INFO,
+            ctx.where(1),
+            "the header states that no host project is configured",
+            conditions="a radar without a host has no default-branch SHA to give",
+            impact="the relation column cannot name host paths or PRs",
+            fix="configure host_path / host_repo to map findings onto your code base",
+        )
+    elif report.host_sha is None:
         ctx.add(
             "header-sha-missing",
             Severity.BLOCKING,
@@ -87,6 +97,9 @@ def check_header(ctx: ReviewContext) -> None:
             impact="the SHA may be stale at publication",
             fix="state the re-check, e.g. 发布前复核 main <sha> 未变",
         )
+
+
+_NO_HOST = re.compile(r"未配置宿主项目|no host configured", re.IGNORECASE)
 
 
 # -- comparisons ----------------------------------------------------------------------------

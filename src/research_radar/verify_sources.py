@@ -204,16 +204,25 @@ class GitHubVerifier:
 
     def __init__(self, client: httpx.Client):
         self.client = client
+        # Requests that got no answer are not asked (nor logged) again: a file of several
+        # reports is verified report by report, each with its own memo, so each
+        # unreachable call was otherwise asked, and logged, once per report.
+        self._failed: set[str] = set()
 
     def _get(self, path: str, **params: str) -> httpx.Response | None:
+        request = f"{path}?{sorted(params.items())}"
+        if request in self._failed:
+            return None
         try:
             response = self.client.get(path, params=params or None)
         except httpx.HTTPError as exc:
             log.warning("GitHub API %s failed: %s", path, exc)
+            self._failed.add(request)
             return None
         if response.status_code in (200, 404, 422):
             return response
         log.warning("GitHub API %s answered %s", path, response.status_code)
+        self._failed.add(request)
         return None
 
     def commit(self, repo: str, sha: str) -> CommitCheck:
@@ -227,18 +236,23 @@ class GitHubVerifier:
         return CommitCheck(Outcome.FOUND, str(data.get("sha", sha)), committed, "github")
 
     def file(self, repo: str, sha: str, path: str) -> FileCheck:
+        url = f"/repos/{repo}/contents/{path}"
+        request = f"{url}?ref={sha}"
+        if request in self._failed:
+            return _UNREACHABLE_FILE
         try:
             response = self.client.get(
-                f"/repos/{repo}/contents/{path}",
-                params={"ref": sha},
-                headers={"Accept": "application/vnd.github.raw"},
+                url, params={"ref": sha}, headers={"Accept": "application/vnd.github.raw"}
             )
         except httpx.HTTPError as exc:
-            log.warning("GitHub API contents %s failed: %s", path, exc)
+            log.warning("GitHub API %s failed: %s", url, exc)
+            self._failed.add(request)
             return _UNREACHABLE_FILE
         if response.status_code == 404:
             return FileCheck(Outcome.ABSENT, source="github")
         if response.status_code != 200:
+            log.warning("GitHub API %s answered %s", url, response.status_code)
+            self._failed.add(request)
             return _UNREACHABLE_FILE
         return FileCheck(Outcome.FOUND, response.text, "github")
 

@@ -12,6 +12,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
 from ..collect import SOURCE_NAMES, CollectSummary, collect, collect_sample
+from ..config import DEFAULT_DB
+from ..render.markdown import BEIJING
 from ..replay import FAULT_KINDS, Fault, sample_root, serve_replay
 from .common import (
     ConfigOption,
@@ -23,11 +25,13 @@ from .common import (
     print_json,
     settings_for,
 )
+from .daily_cmd import SAMPLE_DB
 
 __all__ = ["register"]
 
 
 def _parse_when(value: str | None, option: str) -> datetime | None:
+    """A date or ISO time; without an offset it is Beijing time, as everywhere in the radar."""
     if value is None:
         return None
     try:
@@ -36,7 +40,7 @@ def _parse_when(value: str | None, option: str) -> datetime | None:
         raise typer.BadParameter(
             f"{value!r} is not a date; use YYYY-MM-DD or ISO 8601", param_hint=option
         ) from exc
-    return when if when.tzinfo else when.replace(tzinfo=UTC)
+    return when if when.tzinfo else when.replace(tzinfo=BEIJING)
 
 
 def health_table(summary: CollectSummary) -> Table:
@@ -76,19 +80,34 @@ def collect_command(
     ] = None,
     since: Annotated[
         str | None,
-        typer.Option(help="Window start (date or ISO time). Default: the last run's end."),
+        typer.Option(
+            help="Window start: a date (00:00 Beijing time) or an ISO time. "
+            "Default: the last run's end."
+        ),
     ] = None,
     until: Annotated[
-        str | None, typer.Option(help="Window end (date or ISO time). Default: now.")
+        str | None,
+        typer.Option(help="Window end: a date (00:00 Beijing time) or an ISO time. Default: now."),
     ] = None,
     sample: Annotated[
-        bool, typer.Option("--sample", help="Collect the bundled sample offline (no token).")
+        bool,
+        typer.Option(
+            "--sample",
+            help=f"Collect the bundled sample offline (no token), into {SAMPLE_DB} "
+            "unless --db or RADAR_DB says otherwise.",
+        ),
     ] = False,
     db: DbOption = None,
     config: ConfigOption = None,
     json_output: JsonOption = False,
 ) -> None:
-    """Collect new and updated sources (GitHub, arXiv, feeds, git) into the store."""
+    """Collect new and updated sources (GitHub, arXiv, feeds, git) into the store.
+
+    A failed source is reported and the rest go on; one with some errors shows as partial.
+    Exit code 1 when a source failed.
+
+    Example: radar collect --since 2026-11-29 --source github --source arxiv
+    """
     for name in source or []:
         if name not in SOURCE_NAMES:
             raise typer.BadParameter(
@@ -97,6 +116,8 @@ def collect_command(
             )
     start, end = _parse_when(since, "--since"), _parse_when(until, "--until")
     settings = settings_for(config, db, token=not sample)
+    if sample and db is None and settings.db == DEFAULT_DB:
+        settings = settings.with_overrides(db=SAMPLE_DB)  # as `radar daily --sample` does
     store = open_store_for(settings)
     with Progress(
         TextColumn("{task.description}"),

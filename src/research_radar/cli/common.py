@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 from ..config import Settings, load_settings
+from ..errors import StorageError
 from ..store import Store, open_store
 
 __all__ = [
@@ -52,7 +53,13 @@ def settings_for(config: Path | None, db: str | None = None, *, token: bool = Fa
     return settings.with_overrides(db=db)
 
 
-def open_store_for(settings: Settings) -> Store:
+def open_store_for(settings: Settings, *, create: bool = True) -> Store:
+    """Open the store; a read-only command (`create=False`) never makes an empty one."""
+    if not create and "://" not in settings.db and not Path(settings.db).expanduser().exists():
+        raise StorageError(
+            f"no store at {settings.db}; run `radar daily` first, or pass --db "
+            "(the bundled sample's store is radar-sample.db)"
+        )
     return open_store(settings.db)
 
 

@@ -61,6 +61,8 @@ def _summary(result: DailyResult) -> dict[str, object]:
         "health": result.health,
         "stages": result.counts,
         "review_blocking": result.blocking,
+        "published": result.published.to_dict() if result.published is not None else None,
+        "refused": result.refused,
         "run_id": result.run_id,
     }
 
@@ -89,6 +91,28 @@ def _print_result(result: DailyResult) -> None:
             f"[red]review found {result.blocking} blocking problem(s)[/red]; "
             f"see `radar review {result.path}`"
         )
+    _print_publication(result)
+
+
+def _print_publication(result: DailyResult) -> None:
+    """What was (or, in a dry run, would be) posted, or why posting was refused."""
+    if result.refused:
+        console.print(f"[red]not published:[/red] {result.refused} (--force posts anyway)")
+        return
+    published = result.published
+    if published is None:
+        return
+    verb = "would post" if published.dry_run else "posted"
+    console.print(f"{verb} to {published.target}:")
+    for part in published.parts:
+        where = f" {part.url}" if part.url else ""
+        console.print(
+            f"  part {part.part}/{part.total}: {part.size} characters, {part.status}{where}"
+        )
+    for note in published.notes:
+        console.print(f"  note: {note}")
+    if published.dry_run:
+        console.print("  (a dry run: add --yes to post)")
 
 
 def daily(
@@ -115,6 +139,13 @@ def daily(
     yes: Annotated[
         bool, typer.Option("--yes", help="Really post when --publish is given.")
     ] = False,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force",
+            help="Post even when the report's own review blocks it or every source failed.",
+        ),
+    ] = False,
     db: DbOption = None,
     config: ConfigOption = None,
     json: JsonOption = False,
@@ -124,7 +155,7 @@ def daily(
     Collects new repositories, papers and posts, recognises what was reported before,
     classifies and weighs each finding, maps it onto the host project and writes the
     report in house style. Exit code 1 when the report's own review finds a blocking
-    problem.
+    problem; then, or when every source failed, `--publish` posts nothing unless `--force`.
 
     Example: radar daily --sample
     """
@@ -164,6 +195,7 @@ def daily(
             out=out,
             publish=publish,
             confirm=yes,
+            force=force,
             cache_dir=cache / ".radar-cache",
             progress=progress,
         )
@@ -171,7 +203,7 @@ def daily(
         print_json(_summary(result))
     else:
         _print_result(result)
-    if result.blocking:
+    if result.blocking or result.refused:
         raise typer.Exit(1)
 
 
@@ -182,7 +214,7 @@ def runs(
     json: JsonOption = False,
 ) -> None:
     """Show recent runs: each stage's status, counts and errors per source."""
-    store = open_store_for(settings_for(config, db))
+    store = open_store_for(settings_for(config, db), create=False)
     recorded = store.load_runs(limit)
     if json:
         print_json(recorded)

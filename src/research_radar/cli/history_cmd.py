@@ -9,7 +9,7 @@ import typer
 from rich.table import Table
 
 from ..errors import RadarError
-from ..history import import_reports, load_projects
+from ..history import ImportSummary, import_reports, load_projects
 from ..identity import NameIndex, canonical_key, load_aliases_file
 from .common import (
     ConfigOption,
@@ -32,11 +32,22 @@ AliasesOption = Annotated[
     Path | None,
     typer.Option(
         "--aliases",
-        help='Aliases file (TOML): [aliases] "Project Maya" = "gh:owner/maya". '
+        help='Aliases file (TOML): \\[aliases] "Project Maya" = "gh:owner/maya". '
         "See the bundled example research_radar/data/aliases.toml.",
         show_default=False,
     ),
 ]
+
+
+def _import_line(summary: ImportSummary) -> str:
+    """What the import added, then what was already known (so a re-import reads as no-op)."""
+    known = summary.findings - summary.new_findings
+    return (
+        f"Read {summary.reports} reports, {summary.entries} entries: "
+        f"{summary.new_findings} new findings, {known} already known; "
+        f"{summary.new_projects} new projects, {summary.new_aliases} new aliases, "
+        f"{summary.new_corrections} new corrections; skipped {len(summary.skipped)}."
+    )
 
 
 @history_app.command("import")
@@ -59,11 +70,7 @@ def import_command(
     if as_json:
         print_json(summary.as_dict())
         return
-    console.print(
-        f"Imported {summary.reports} reports, {summary.entries} entries → "
-        f"{summary.projects} projects, {summary.findings} findings, {summary.aliases} aliases, "
-        f"{summary.corrections} corrections; skipped {len(summary.skipped)}."
-    )
+    console.print(_import_line(summary), markup=False, soft_wrap=True)
     for line in summary.skipped:
         console.print(f"  skipped: {line}", markup=False)
 
@@ -91,10 +98,18 @@ def list_command(
 
 
 def _find(rows: list[dict[str, Any]], name: str) -> dict[str, Any]:
+    """The project a name, alias, URL, canonical key or former name (`gh:old/name`) means."""
     by_key = {row["key"]: row for row in rows}
-    key = canonical_key(name)
-    if key in by_key:
-        return by_key[key]
+    by_alias: dict[str, str] = {}
+    for row in rows:
+        for alias in row["aliases"]:
+            by_alias.setdefault(alias, row["key"])
+            by_alias.setdefault(canonical_key(alias) or alias, row["key"])
+    for probe in (canonical_key(name), name.strip()):
+        if probe in by_key:
+            return by_key[probe]
+        if probe in by_alias and by_alias[probe] in by_key:
+            return by_key[by_alias[probe]]
     index = NameIndex()
     for row in rows:
         index.add(row["name"], row["key"])

@@ -34,6 +34,10 @@ reports_dir = "reports"
 # [arxiv]
 # queries = ['abs:"speculative decoding" AND cat:cs.LG']
 # delay = 3.0                           # seconds between requests, as arXiv asks
+
+# [publish]                             # the public-only gate before anything is posted
+# private_repos = ["example-org/internal-engine"]
+# allowed_hosts = ["blog.example.org"]  # link hosts allowed beyond GitHub, arXiv, DOI...
 """
 
 

@@ -8,11 +8,14 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from ..config import Settings
 from ..errors import ConfigError, PublishError, RadarError
 from ..export import export_findings, sync_google_sheet
+from ..history_store import load_report_dates
+from ..public import load_allowed_hosts
 from ..publish import (
     PublishResult,
     build_github_client,
@@ -96,14 +99,17 @@ def _print_result(result: PublishResult) -> None:
         console.print("Dry run: nothing was posted. Run again with --yes to post.")
 
 
-def _check_gate(markdown: str, private: set[str]) -> None:
-    problems = check_public(markdown, private_repos=private)
+def _check_gate(markdown: str, private: set[str], settings: Settings) -> None:
+    problems = check_public(
+        markdown, private_repos=private, allowed_hosts=load_allowed_hosts(settings.extra)
+    )
     if problems:
         for problem in problems:
-            err_console.print(f"[red]refused:[/red] {problem}")
+            err_console.print(f"[red]refused:[/red] {escape(problem)}")
         raise PublishError(
             f"refusing to publish: {len(problems)} problem(s) for the public-only gate "
-            "(private repository links, local paths or token-like strings); remove them"
+            "(private repository links, links to hosts not allowed, local paths or "
+            "token-like strings); remove them"
         )
 
 
@@ -135,7 +141,8 @@ def publish(
 
     Never edits an earlier comment. Each part carries a hidden marker, so running again
     posts nothing twice; a report longer than GitHub's limit is split into numbered parts.
-    Refuses links to private repositories, local paths and token-like strings.
+    Refuses links to private repositories, links to hosts other than public code/paper
+    hosts and \\[publish] allowed_hosts, local paths and token-like strings.
     The API base comes from GITHUB_API_URL, the token from GITHUB_TOKEN.
 
     Example: radar publish --date 2026-11-30 --issue example-org/research#177
@@ -153,7 +160,7 @@ def publish(
         else _report_from_store(store, when, settings.language)
     )
     private = load_private_repos(store, settings.extra)
-    _check_gate(markdown, private)
+    _check_gate(markdown, private, settings)
     if yes and not settings.github_token:
         raise PublishError("no GitHub token: set GITHUB_TOKEN (or run `gh auth login`)")
     with build_github_client(settings.github_api_url, settings.github_token) as client:
@@ -165,6 +172,7 @@ def publish(
             store=store,
             dry_run=not yes,
             private_repos=private,
+            allowed_hosts=load_allowed_hosts(settings.extra),
             allow_new_version=new_version,
         )
     if json:
@@ -185,6 +193,20 @@ def _sheet_options(settings: Settings) -> tuple[str, str, Path | None]:
     return spreadsheet, str(section.get("worksheet") or "findings"), key
 
 
+def _html_day(store: Store, day: date | None, language: str) -> date:
+    """The report day for --html: --date, else the newest stored report (said on stderr)."""
+    if day is not None:
+        return day
+    days = load_report_dates(store, language)
+    if not days:
+        raise RadarError(
+            f"no {language} report in the store to write as HTML; run `radar daily` first, "
+            "or leave out --html"
+        )
+    err_console.print(f"--html without --date: using the newest stored report, {days[-1]}")
+    return days[-1]
+
+
 def export(
     out: Annotated[
         Path, typer.Option("--out", help="Folder for findings.csv and findings.xlsx.")
@@ -196,10 +218,14 @@ def export(
         ),
     ] = None,
     html: Annotated[
-        bool, typer.Option("--html", help="Also write that day's stored report as HTML.")
+        bool,
+        typer.Option(
+            "--html",
+            help="Also write the stored report of --date as HTML. (default: the newest report)",
+        ),
     ] = False,
     sheet: Annotated[
-        bool, typer.Option("--sheet", help="Also replace the Google Sheet set in [sheets].")
+        bool, typer.Option("--sheet", help="Also replace the Google Sheet set in \\[sheets].")
     ] = False,
     db: DbOption = None,
     config: ConfigOption = None,
@@ -216,13 +242,18 @@ def export(
     settings = settings_for(config, db)
     store = open_store_for(settings)
     when = _parse_day(day)
+    report = None
+    if html:  # before writing anything, so a missing report leaves no half-done export
+        report = _report_from_store(
+            store, _html_day(store, when, settings.language), settings.language
+        )
     findings = store.load_findings(on=when)
     stem = f"findings-{when.isoformat()}" if when else "findings"
     written = export_findings(findings, out, stem=stem)
-    if html:
-        markdown, when = _report_from_store(store, when, settings.language)
-        page = out / f"report-{when.isoformat()}.html"
-        page.write_text(render_html(markdown, title=f"{when} Research Radar"), encoding="utf-8")
+    if report is not None:
+        markdown, page_day = report
+        page = out / f"report-{page_day.isoformat()}.html"
+        page.write_text(render_html(markdown, title=f"{page_day} Research Radar"), encoding="utf-8")
         written.append(page)
     rows = None
     if sheet:
@@ -235,7 +266,7 @@ def export(
         print_json({"findings": len(findings), "files": files, "sheet_rows": rows})
         return
     for path in written:
-        console.print(f"wrote [bold]{path}[/bold]")
+        console.print(f"wrote [bold]{escape(str(path))}[/bold]")
     sent = f"; {rows} row(s) sent to Google Sheets" if rows is not None else ""
     console.print(f"{len(findings)} finding(s){sent}")
 

@@ -55,9 +55,15 @@ def _verifier(
     return ChainVerifier(verifiers) if verifiers else None
 
 
-def _post(settings: Settings, target: str, markdown: str, review: Review) -> str:
-    """Post the review as a new comment through the publisher (public-only gate included)."""
-    from ..publish import build_github_client, publish_report
+def _post(
+    settings: Settings, store: Store | None, target: str, markdown: str, review: Review
+) -> str:
+    """Post the review as a new comment through the publisher (public-only gate included).
+
+    The gate refuses the private repositories of the store and of `[publish] private_repos`.
+    """
+    from ..public import load_allowed_hosts
+    from ..publish import build_github_client, load_private_repos, publish_report
 
     day = date.today()
     for item in review.reviewed.split("; "):
@@ -71,7 +77,10 @@ def _post(settings: Settings, target: str, markdown: str, review: Review) -> str
             target=target,
             markdown=markdown,
             report_date=day,
+            store=store,
             dry_run=False,
+            private_repos=load_private_repos(store, settings.extra),
+            allowed_hosts=load_allowed_hosts(settings.extra),
             kind="review",
         )
     urls = [part.url for part in result.parts if part.url]
@@ -133,7 +142,11 @@ def register(app: typer.Typer) -> None:
             data = json.dumps(result.to_json(), ensure_ascii=False, indent=2) + "\n"
             out.write_text(data if json_output else markdown, encoding="utf-8")
         if post:
-            where = _post(settings, post, markdown, result)
+            # The gate needs the private repositories the default store knows, even when
+            # the review itself did not use it (opened only if it exists: nothing is created).
+            if store is None and Path(settings.db).is_file():
+                store = open_store_for(settings)
+            where = _post(settings, store, post, markdown, result)
             typer.echo(f"posted the review to {where}", err=True)
         if result.blocking:
             raise typer.Exit(1)

@@ -97,7 +97,16 @@ def classify_command(
     profile: ProfileOption = None,
     replace: ReplaceOption = False,
     config: ConfigOption = None,
+    as_json: Annotated[
+        bool,
+        typer.Option(
+            "--json",
+            help="Accepted like on the other data commands; changes nothing, as the output "
+            "is always JSON lines.",
+        ),
+    ] = False,
 ) -> None:
+    del as_json  # a no-op: scripts may pass --json to every data command
     taxonomy = _load(profile, replace, config)
     failures = 0
     for number, item in _read_lines(file):

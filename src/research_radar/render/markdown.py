@@ -18,7 +18,8 @@ from typing import Protocol
 import jinja2
 
 from ..compose import split_sections
-from ..models import Claim, ClaimKind, Finding, Novelty, Report
+from ..extract import own_metrics
+from ..models import Claim, ClaimKind, Finding, Metric, Novelty, Report
 
 __all__ = [
     "BEIJING",
@@ -104,9 +105,19 @@ def _claim_conditions(claim: Claim) -> str:
     return " · ".join(parts)
 
 
+def _values(metrics: list[Metric]) -> str:
+    return "，".join(f"{_number(m.value)} {m.unit}".strip() for m in metrics)
+
+
 def _claim_text(claim: Claim, t: dict[str, str]) -> str:
-    metrics = "，".join(f"{_number(m.value)} {m.unit}".strip() for m in claim.metrics)
+    """`作者报告：963 tok/s（Arc Pro B70 · … · vs llama.cpp 763 tok/s）`: the claim's own
+    numbers first, the compared system's numbers with the baseline."""
+    own = own_metrics(claim)
+    metrics = _values(own)
     conditions = _claim_conditions(claim)
+    theirs = [m for m in claim.metrics if m not in own]
+    if theirs:
+        conditions += f" {_values(theirs)}"
     who = t["author"] if claim.reporter == "author" and not claim.validated else claim.reporter
     return f"{who}：{metrics or claim.text}（{conditions}）"
 
@@ -159,6 +170,8 @@ class ReportContext:
     evidence: list[EvidenceItem]
     coverage: list[str]
     not_run: str
+    degraded: str = ""
+    """Set when a source failed: the report says it is incomplete."""
     empty: bool = False
 
 
@@ -177,8 +190,11 @@ def _class_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lang: s
     )
     if finding.rsi_target:
         rsi += f"（{finding.rsi_target}）"
+    former = (
+        f"（{t['formerly']} {'、'.join(finding.former_names)}）" if finding.former_names else ""
+    )
     return (
-        f"**{finding.name}**\n{t['workload']}：{_labels(labeller, finding, 'workload', lang)}；"
+        f"**{finding.name}**{former}\n{t['workload']}：{_labels(labeller, finding, 'workload', lang)}；"
         f"{t['system_level']}：{_labels(labeller, finding, 'system_level', lang)}；{t['rsi']}：{rsi}"
     )
 
@@ -187,24 +203,28 @@ def _mechanism_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lan
     text = f"{t['mechanism']}：{_labels(labeller, finding, 'mechanism', lang)}。"
     if finding.mechanism:
         text += finding.mechanism.rstrip("。.") + "。"
-    text += f"{t['prior_art']}：{finding.prior_art or t['none']}"
+    text += f"{t['prior_art']}：{finding.prior_art or t['prior_art_unsearched']}"
     if finding.related:
         family = "、".join(key.split(":", 1)[-1] for key in finding.related)
         text += f"；{t['family']}：{family}；{t['differs']}：{finding.differs or '—'}"
     return text
 
 
+def _limits(finding: Finding) -> list[str]:
+    """Limits and negative results, without the trailing punctuation of their sentences."""
+    kinds = {ClaimKind.LIMITATION, ClaimKind.NEGATIVE}
+    return [c.text.rstrip(" ;；。.,，") for c in finding.claims if c.kind in kinds]
+
+
 def _evidence_cell(finding: Finding, t: dict[str, str]) -> str:
     headline = [c for c in finding.claims if c.kind in {ClaimKind.PERFORMANCE, ClaimKind.QUALITY}]
-    complete = [c for c in headline if c.complete][:2]
+    complete = [c for c in headline if c.complete and c.conditions.load.get("hedged") != "yes"][:2]
     parts = [_claim_text(claim, t) for claim in complete]
     gaps = []
     incomplete = len(headline) - len([c for c in headline if c.complete])
     if incomplete:
         gaps.append(t["incomplete"].format(n=incomplete))
-    limits = [
-        c.text for c in finding.claims if c.kind in {ClaimKind.LIMITATION, ClaimKind.NEGATIVE}
-    ][:2]
+    limits = _limits(finding)[:2]
     gaps += limits
     if not finding.claims:
         gaps.append(t["none"])
@@ -234,7 +254,8 @@ def _version_cell(finding: Finding, t: dict[str, str], lang: str) -> str:
             text += f" {snap.tag}"
     created = snap.meta.get("created_at") if snap else None
     if created:
-        text += f"；{t['created']} {str(created)[:10]}"
+        label = t["first_posted"] if finding.project_key.startswith("arxiv:") else t["created"]
+        text += f"；{label} {str(created)[:10]}"
     return text
 
 
@@ -323,14 +344,12 @@ def _gates_text(finding: Finding, lang: str) -> str:
 def _evidence_item(finding: Finding, lang: str) -> EvidenceItem:
     t = strings(lang)
     conditions = "；".join(
-        f"{' '.join(_number(m.value) + ' ' + m.unit for m in c.metrics).strip()}"
+        f"{' '.join(_number(m.value) + ' ' + m.unit for m in own_metrics(c)).strip()}"
         f"（{_claim_conditions(c) if c.complete else t['missing'] + '、'.join(c.conditions.missing())}）"
         for c in finding.claims
         if c.kind in {ClaimKind.PERFORMANCE, ClaimKind.QUALITY} and c.metrics
     )
-    limits = "；".join(
-        c.text for c in finding.claims if c.kind in {ClaimKind.LIMITATION, ClaimKind.NEGATIVE}
-    )
+    limits = "；".join(_limits(finding))
     none = strings(lang)["none"]
     return EvidenceItem(
         id=finding.evidence_id,
@@ -386,6 +405,15 @@ def _window(report: Report, t: dict[str, str]) -> str:
     return f"{t['window']} {start.strftime(fmt)} → {end.strftime(fmt)}（{t['beijing']}）"
 
 
+def _degraded(report: Report, t: dict[str, str]) -> str:
+    failed = [
+        name
+        for name, state in sorted(report.coverage.sources.items())
+        if state.startswith(("failed", "stale"))
+    ]
+    return t["incomplete_sources"].format(names="、".join(failed)) if failed else ""
+
+
 def build_context(report: Report, labeller: Labeller) -> ReportContext:
     """Word every part of the report for the template."""
     lang = report.language
@@ -421,6 +449,7 @@ def build_context(report: Report, labeller: Labeller) -> ReportContext:
         not_run=t["not_run"]
         if report.not_run == Report.model_fields["not_run"].default
         else report.not_run,
+        degraded=_degraded(report, t),
         empty=not report.findings,
     )
 

@@ -152,10 +152,17 @@ def parse_feed(raw: RawResponse) -> tuple[list[tuple[Source, Snapshot]], int]:
     feed = feedparser.parse(raw.body)
     if feed.get("bozo") and not feed.entries:
         raise SourceError(f"malformed Atom ({feed.get('bozo_exception')})", SOURCE, raw.request_key)
-    total = int(feed.feed.get("opensearch_totalresults", len(feed.entries)) or 0)
     items = []
-    for entry in feed.entries:
-        if "api/errors" in str(entry.get("id", "")):
-            raise SourceError(f"arXiv API error: {entry.get('summary')}", SOURCE, raw.request_key)
-        items.append(_entry(entry))
+    try:
+        total = int(feed.feed.get("opensearch_totalresults", len(feed.entries)) or 0)
+        for entry in feed.entries:
+            if "api/errors" in str(entry.get("id", "")):
+                message = f"arXiv API error: {entry.get('summary')}"
+                raise SourceError(message, SOURCE, raw.request_key)
+            items.append(_entry(entry))
+    except (LookupError, TypeError, AttributeError, ValueError) as exc:
+        # an entry the models reject (no arXiv id, a bad date): the page is malformed (#3)
+        detail = " ".join(str(exc).split())[:100]
+        message = f"malformed entry ({type(exc).__name__}: {detail})"
+        raise SourceError(message, SOURCE, raw.request_key) from exc
     return items, total

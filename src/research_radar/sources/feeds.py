@@ -108,8 +108,14 @@ def parse_feed(raw: RawResponse, feed_url: str) -> list[tuple[Source, Snapshot]]
     if feed.get("bozo") and not feed.entries:
         raise SourceError(f"not a readable feed ({feed.get('bozo_exception')})", SOURCE, feed_url)
     title = str(feed.feed.get("title", feed_url))
-    return [
-        _post(entry, title, feed_url)
-        for entry in feed.entries
-        if entry.get("link") or entry.get("id")
-    ]
+    try:
+        return [
+            _post(entry, title, feed_url)
+            for entry in feed.entries
+            if entry.get("link") or entry.get("id")
+        ]
+    except (LookupError, TypeError, AttributeError, ValueError) as exc:
+        # a post the models reject (e.g. a link urlsplit cannot read): the feed is malformed (#3)
+        detail = " ".join(str(exc).split())[:100]
+        message = f"malformed post ({type(exc).__name__}: {detail})"
+        raise SourceError(message, SOURCE, feed_url) from exc

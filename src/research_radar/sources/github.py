@@ -12,6 +12,8 @@ import hashlib
 import json
 import re
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -233,11 +235,31 @@ def parse_json(raw: RawResponse) -> Any:
 
 
 def parse_search(raw: RawResponse) -> list[dict[str, Any]]:
-    """The repository items of one search page."""
+    """The repository items of one search page (items without a full_name are dropped)."""
     data = parse_json(raw)
     if not isinstance(data, dict) or not isinstance(data.get("items"), list):
         raise SourceError("search answer has no items list", SOURCE, raw.request_key)
-    return [item for item in data["items"] if isinstance(item, dict) and "full_name" in item]
+    return [
+        item
+        for item in data["items"]
+        if isinstance(item, dict) and isinstance(item.get("full_name"), str)
+    ]
+
+
+@contextmanager
+def _payload(request: str | None) -> Iterator[None]:
+    """Turn an answer of an unexpected shape into a SourceError naming the request (#3).
+
+    A missing field, a wrong type or a value the models reject (pydantic's ValidationError
+    is a ValueError) means the payload is malformed: the collector records it and goes on.
+    """
+    try:
+        yield
+    except (LookupError, TypeError, AttributeError, ValueError) as exc:
+        detail = " ".join(str(exc).split())[:100]
+        raise SourceError(
+            f"malformed payload ({type(exc).__name__}: {detail})", SOURCE, request
+        ) from exc
 
 
 def parse_readme(raw: RawResponse | None) -> str:
@@ -249,7 +271,7 @@ def parse_readme(raw: RawResponse | None) -> str:
     data = parse_json(raw)
     try:
         return base64.b64decode(str(data.get("content", ""))).decode("utf-8", "replace")
-    except (binascii.Error, ValueError) as exc:
+    except (binascii.Error, ValueError, AttributeError) as exc:
         raise SourceError(f"README content is not base64: {exc}", SOURCE, raw.request_key) from exc
 
 
@@ -257,18 +279,23 @@ def parse_commits(pages: list[RawResponse]) -> list[dict[str, Any]]:
     """sha, committer date and first message line of each commit, newest first."""
     result = []
     for page in pages:
-        for item in parse_json(page):
-            commit = item.get("commit", {})
-            result.append(
-                {
-                    "sha": item["sha"],
-                    "date": commit.get("committer", {}).get("date"),
-                    "author": commit.get("author", {}).get("name"),
-                    "message": str(commit.get("message", "")).splitlines()[0]
-                    if commit.get("message")
-                    else "",
-                }
-            )
+        data = parse_json(page)
+        if not isinstance(data, list):
+            raise SourceError("commits answer is not a list", SOURCE, page.request_key)
+        with _payload(page.request_key):
+            for item in data:
+                if not isinstance(item.get("sha"), str):
+                    raise SourceError("a commit has no sha", SOURCE, page.request_key)
+                commit = item.get("commit") or {}
+                message = commit.get("message")
+                result.append(
+                    {
+                        "sha": item["sha"],
+                        "date": (commit.get("committer") or {}).get("date"),
+                        "author": (commit.get("author") or {}).get("name"),
+                        "message": str(message).splitlines()[0] if message else "",
+                    }
+                )
     return result
 
 
@@ -319,16 +346,32 @@ def parse_repo(
     tags: list[dict[str, Any]] | None = None,
     releases: list[dict[str, Any]] | None = None,
     renamed_from: list[str] | None = None,
+    request_key: str | None = None,
 ) -> tuple[Source, Snapshot | None]:
-    """A repository Source and its Snapshot pinned at the head commit (None without commits)."""
-    commits = commits or []
+    """A repository Source and its Snapshot pinned at the head commit (None without commits).
+
+    Args:
+        request_key: the repository request, named in the SourceError of a malformed answer.
+    """
+    with _payload(request_key):
+        return _repo(repo, readme, commits or [], tags or [], releases or [], renamed_from or [])
+
+
+def _repo(
+    repo: dict[str, Any],
+    readme: str,
+    commits: list[dict[str, Any]],
+    tags: list[dict[str, Any]],
+    releases: list[dict[str, Any]],
+    renamed_from: list[str],
+) -> tuple[Source, Snapshot | None]:
     head = commits[0] if commits else None
-    meta = _repo_meta(repo, head, renamed_from or [])
-    tag_names = {t["commit"]["sha"]: t["name"] for t in tags or [] if "commit" in t}
-    meta["tags"] = [t["name"] for t in (tags or [])[:10]]
+    meta = _repo_meta(repo, head, renamed_from)
+    tag_names = {t["commit"]["sha"]: t["name"] for t in tags if "commit" in t}
+    meta["tags"] = [t["name"] for t in tags[:10]]
     meta["releases"] = [
         {"tag": r.get("tag_name"), "name": r.get("name"), "published_at": r.get("published_at")}
-        for r in releases or []
+        for r in releases
         if not r.get("draft")
     ]
     meta["links"] = _links(repo.get("description") or "", repo.get("homepage") or "", readme)
@@ -392,20 +435,26 @@ def _item_source(item: dict[str, Any], full_name: str, kind: SourceKind) -> Sour
     )
 
 
+def _items(pages: list[RawResponse], full_name: str, kind: SourceKind) -> list[Source]:
+    result: list[Source] = []
+    for page in pages:
+        data = parse_json(page)
+        if not isinstance(data, list):
+            raise SourceError(f"{kind.value}s answer is not a list", SOURCE, page.request_key)
+        with _payload(page.request_key):
+            result.extend(
+                _item_source(item, full_name, kind)
+                for item in data
+                if kind is not SourceKind.ISSUE or "pull_request" not in item
+            )
+    return result
+
+
 def parse_pulls(pages: list[RawResponse], full_name: str) -> list[Source]:
     """Pull requests with state open / draft / merged / closed. Key `gh:owner/name#N`."""
-    return [
-        _item_source(item, full_name, SourceKind.PULL)
-        for page in pages
-        for item in parse_json(page)
-    ]
+    return _items(pages, full_name, SourceKind.PULL)
 
 
 def parse_issues(pages: list[RawResponse], full_name: str) -> list[Source]:
     """Issues only (the issues API also lists pull requests; those are skipped)."""
-    return [
-        _item_source(item, full_name, SourceKind.ISSUE)
-        for page in pages
-        for item in parse_json(page)
-        if "pull_request" not in item
-    ]
+    return _items(pages, full_name, SourceKind.ISSUE)

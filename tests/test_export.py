@@ -27,7 +27,7 @@ from research_radar.models import (
     TouchPoint,
     Verdict,
 )
-from research_radar.store import Store
+from research_radar.store import Store, open_store
 
 SHA = "5ea3242a206cdb0c4c1beaeb9d8a3048e6248423"
 
@@ -175,6 +175,7 @@ def test_cli_export_writes_the_store(tmp_path: Path, store: Store, db_path: Path
 
 
 def test_cli_export_html_needs_a_stored_report(tmp_path: Path, db_path: Path) -> None:
+    open_store(str(db_path))
     result = CliRunner().invoke(
         app,
         ["export", "--out", str(tmp_path), "--db", str(db_path), "--date", "2026-11-30", "--html"],
@@ -192,6 +193,7 @@ def test_cli_export_html_without_date_uses_the_newest_report(
         for day in ("2026-11-29", "2026-11-30"):
             store.save_report(conn, date.fromisoformat(day), "zh", f"## {day} 日报\n", {})
     out = tmp_path / "exports"
+    open_store(str(db_path))
     result = CliRunner().invoke(app, ["export", "--out", str(out), "--db", str(db_path), "--html"])
     assert result.exit_code == 0, result.output
     assert "newest stored report, 2026-11-30" in result.output
@@ -201,6 +203,7 @@ def test_cli_export_html_without_date_uses_the_newest_report(
 
 def test_cli_export_html_without_any_report_writes_nothing(tmp_path: Path, db_path: Path) -> None:
     out = tmp_path / "exports"
+    open_store(str(db_path))
     result = CliRunner().invoke(app, ["export", "--out", str(out), "--db", str(db_path), "--html"])
     assert result.exit_code == 1
     assert "no zh report in the store" in result.output

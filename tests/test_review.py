@@ -444,6 +444,7 @@ def test_cli_post_refuses_a_private_repository_of_the_settings(
     """The posted review names the pin it could not verify: a private repository."""
     config = tmp_path / "radar.toml"
     config.write_text('[publish]\nprivate_repos = ["Neroued/ninfer"]\n', encoding="utf-8")
+    open_store(str(db_path))
     path = tmp_path / "r.md"
     path.write_text(report(), encoding="utf-8")
     args = ["review", str(path), "--offline", "--config", str(config), "--db", str(db_path)]

@@ -80,7 +80,7 @@ def list_command(
     db: DbOption = None, config: ConfigOption = None, as_json: JsonOption = False
 ) -> None:
     """Every project with its key, aliases, linked sources, fork parent, family and report dates."""
-    rows = load_projects(open_store_for(settings_for(config, db)))
+    rows = load_projects(open_store_for(settings_for(config, db), create=False))
     if as_json:
         print_json(rows)
         return
@@ -130,7 +130,7 @@ def show_command(
     as_json: JsonOption = False,
 ) -> None:
     """Show one project: identity, aliases, sources, family, report dates and corrections."""
-    row = _find(load_projects(open_store_for(settings_for(config, db))), name)
+    row = _find(load_projects(open_store_for(settings_for(config, db), create=False)), name)
     if as_json:
         print_json(row)
         return

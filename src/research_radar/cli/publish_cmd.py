@@ -240,7 +240,7 @@ def export(
     Example: radar export --out exports --date 2026-11-30 --html
     """
     settings = settings_for(config, db)
-    store = open_store_for(settings)
+    store = open_store_for(settings, create=False)
     when = _parse_day(day)
     report = None
     if html:  # before writing anything, so a missing report leaves no half-done export

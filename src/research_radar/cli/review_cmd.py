@@ -123,7 +123,7 @@ def register(app: typer.Typer) -> None:
             raise RadarError(f"report file not found: {file}; check the path")
         text = file.read_text(encoding="utf-8", errors="replace")
         settings = settings_for(config, db, token=not offline)
-        store = open_store_for(settings) if db or settings.db != DEFAULT_DB else None
+        store = open_store_for(settings, create=False) if db or settings.db != DEFAULT_DB else None
         result = review_report(
             text,
             history=store.load_findings() if store else (),

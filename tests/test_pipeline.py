@@ -192,3 +192,36 @@ def test_a_day_when_every_source_fails_is_marked_incomplete_and_not_published(
     text = Path(summary["report"]).read_text(encoding="utf-8")
     assert "本轮结论不完整" in text and "本轮无可靠新增" not in text
     assert "已于" not in text, "projects not touched today are not listed as excluded"
+
+
+def test_header_says_when_the_local_host_differs_from_github(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import subprocess
+
+    from research_radar.replay import serve_replay
+    from research_radar.sample.host import build_sample_host
+
+    host = build_sample_host(tmp_path / "inferhost")
+    (host / "docs" / "local-only.md").write_text("# not pushed\n", encoding="utf-8")
+    git = ["git", "-C", str(host), "-c", "user.name=t", "-c", "user.email=t@example.org"]
+    subprocess.run([*git, "add", "docs/local-only.md"], check=True, capture_output=True)
+    subprocess.run([*git, "commit", "-qm", "local"], check=True, capture_output=True)
+    config = tmp_path / "radar.toml"
+    config.write_text(
+        '[radar]\ndb = "live.db"\nreports_dir = "out"\nhost_path = "inferhost"\n'
+        'host_repo = "example-org/inferhost"\n\n[github]\nqueries = ["inference"]\n\n'
+        "[arxiv]\ndelay = 0\nqueries = ['abs:\"KV cache\"']\n",
+        encoding="utf-8",
+    )
+    monkeypatch.setenv("GITHUB_TOKEN", "test-token-not-real")
+    with serve_replay() as server:
+        monkeypatch.setenv("GITHUB_API_URL", server.url)
+        monkeypatch.setenv("RADAR_ARXIV_API_URL", server.arxiv_url)
+        result = runner.invoke(
+            app, ["daily", "--config", str(config), "--date", "2026-08-29", "--json"]
+        )
+    assert result.exit_code == 0, result.output
+    text = Path(json.loads(result.output)["report"]).read_text(encoding="utf-8")
+    assert "与 GitHub 默认分支 25dbb6ad1b2f 不一致" in text
+    assert "发布前复核未变" not in text

@@ -305,6 +305,8 @@ class Report(_Model):
     host_name: str | None = None
     host_sha: str | None = None
     host_rechecked: bool = False
+    host_remote_sha: str | None = None
+    """GitHub's head of the host's default branch when it differs from the local checkout."""
     findings: list[Finding] = Field(default_factory=list)
     corrections: list[Correction] = Field(default_factory=list)
     coverage: Coverage = Field(default_factory=Coverage)

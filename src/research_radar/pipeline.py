@@ -37,6 +37,7 @@ from .pipeline_inputs import (
     load_host,
     primary_source,
     recheck_host,
+    remote_host_sha,
     rotate_queries,
     source_where,
 )
@@ -354,6 +355,7 @@ def _compose(
     with run.stage("compose") as counts:
         host, findings, rechecked = recheck_host(host, findings)
         sha = host.head_sha if host else None
+        remote = remote_host_sha(store, host)
         corrections = history.corrections(prior, findings)
         coverage = coverage.model_copy(update={"dedup_scope": len({f.project_key for f in prior})})
         report = compose.build_report(
@@ -361,7 +363,8 @@ def _compose(
             now=cutoff,
             host_name=host.repo or host.name if host else None,
             host_sha=sha,
-            host_rechecked=rechecked,
+            host_rechecked=rechecked and remote is None,
+            host_remote_sha=remote,
             coverage=coverage,
             corrections=corrections,
             language=language,

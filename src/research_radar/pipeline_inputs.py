@@ -33,6 +33,7 @@ __all__ = [
     "load_host",
     "primary_source",
     "recheck_host",
+    "remote_host_sha",
     "rotate_queries",
     "source_where",
 ]
@@ -182,6 +183,21 @@ def load_host(settings: Settings, *, sample: bool, cache_dir: Path) -> hostmap.H
     if settings.host_path is None:
         return None
     return hostmap.load_host_index(settings.host_path, repo=settings.host_repo)
+
+
+def remote_host_sha(store: Store, host: hostmap.HostIndex | None) -> str | None:
+    """GitHub's head of the host's default branch (as collected today), when it is not the
+    commit the local checkout is at; None when they agree or GitHub was not asked."""
+    if host is None or not host.repo or not host.head_sha:
+        return None
+    remote = latest_snapshot(store.load_snapshots(f"gh:{host.repo.lower()}"))
+    if (
+        remote is None
+        or remote.version.startswith(host.head_sha)
+        or host.head_sha.startswith(remote.version)
+    ):
+        return None
+    return remote.version
 
 
 def recheck_host(

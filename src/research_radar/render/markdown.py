@@ -380,6 +380,8 @@ def _header(report: Report, t: dict[str, str]) -> tuple[str, str]:
     if not report.host_sha:
         return cutoff, t["no_host"]
     check = t["rechecked"] if report.host_rechecked else t["not_rechecked"]
+    if report.host_remote_sha:
+        check = t["remote_differs"].format(sha=report.host_remote_sha[:12])
     host = report.host_name or t["host"]
     return cutoff, f"{t['host']} {host} {t['default_branch']} `{report.host_sha}`（{check}）"
 

@@ -7,13 +7,14 @@ The words follow DESIGN.md.
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date, datetime, timedelta, timezone
 from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 __all__ = [
+    "BEIJING",
     "Claim",
     "ClaimKind",
     "Conditions",
@@ -35,6 +36,10 @@ __all__ = [
     "ValidationProposal",
     "Verdict",
 ]
+
+
+BEIJING = timezone(timedelta(hours=8), "Asia/Shanghai")
+"""Beijing time: the house style's clock for cut-offs and windows."""
 
 
 class _Model(BaseModel):

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import UTC, date, datetime, timedelta, timezone
+from datetime import UTC, date, datetime
 
 from markdown_it import MarkdownIt
+
+from .models import BEIJING
 
 __all__ = [
     "ParsedEntry",
@@ -52,7 +54,6 @@ _GH_URL_REPO = re.compile(r"https?://github\.com/(?P<repo>[A-Za-z0-9][\w.-]*/[A-
 _MODEL_NAME = re.compile(
     r"(DeepSeek|Qwen|GLM|Llama|MiniMax|Kimi|Mistral|Gemma|Phi|gpt-oss|Nemotron)[\w.-]*$", re.I
 )
-BEIJING = timezone(timedelta(hours=8), "Asia/Shanghai")
 """Beijing time (UTC+8): house-style cut-offs are written in it."""
 
 

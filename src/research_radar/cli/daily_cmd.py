@@ -30,12 +30,13 @@ from .common import (
 SAMPLE_DB = "radar-sample.db"
 
 
-SAMPLE_DATE = date(2026, 8, 29)
-
-
 def _parse_day(value: str | None, sample: bool) -> date:
     if value is None:
-        return SAMPLE_DATE if sample else datetime.now(BEIJING).date()
+        if sample:
+            from ..pipeline import SAMPLE_DATE
+
+            return SAMPLE_DATE
+        return datetime.now(BEIJING).date()
     try:
         return date.fromisoformat(value)
     except ValueError:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
-from datetime import timedelta, timezone
 from functools import cache
 from importlib import resources
 from typing import Protocol
@@ -19,7 +18,7 @@ import jinja2
 
 from ..compose import split_sections
 from ..extract import own_metrics
-from ..models import Claim, ClaimKind, Finding, Metric, Novelty, Report
+from ..models import BEIJING, Claim, ClaimKind, Finding, Metric, Novelty, Report
 
 __all__ = [
     "BEIJING",
@@ -33,7 +32,6 @@ __all__ = [
 ]
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-BEIJING = timezone(timedelta(hours=8), "Asia/Shanghai")
 ENTRY_COLUMNS = (
     "col_class",
     "col_mechanism",

@@ -73,7 +73,7 @@ STAGES = (
     "publish",
 )
 SAMPLE_DATE = date(2026, 8, 29)
-"""The day the bundled sample stands on: the morning after its newest evidence (also in cli)."""
+"""The day the bundled sample stands on: the morning after its newest evidence."""
 
 Progress = Callable[[str, str], None]
 
@@ -414,7 +414,7 @@ def _publish(
         if not settings.index_issue:
             counts["skipped"] = "no index issue configured (index_issue / --issue)"
             return None
-        private = publish.load_private_repos(store, settings.extra)
+        private = publish.load_private_repos(extra=settings.extra)  # the store's are added inside
         client = publish.build_github_client(settings.github_api_url, settings.github_token)
         with client:
             result = publish.publish_report(

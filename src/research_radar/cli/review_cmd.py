@@ -79,7 +79,9 @@ def _post(
             report_date=day,
             store=store,
             dry_run=False,
-            private_repos=load_private_repos(store, settings.extra),
+            private_repos=load_private_repos(
+                extra=settings.extra
+            ),  # publish_report adds the store's
             allowed_hosts=load_allowed_hosts(settings.extra),
             kind="review",
         )

@@ -21,8 +21,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from research_radar.classify import build_classification, classify
-from research_radar.taxonomy import Taxonomy, load_taxonomy
+from research_radar.classify.profile import Taxonomy, load_taxonomy
+from research_radar.classify.rules import build_classification, classify
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"

@@ -20,11 +20,11 @@ from pathlib import Path
 
 import httpx
 
-from research_radar.collect import SAMPLE_SINCE, collect, sample_settings
+from research_radar.collect.stage import SAMPLE_SINCE, collect, sample_settings
 from research_radar.config import Settings
-from research_radar.replay import sample_root, serve_replay
+from research_radar.replay.server import sample_root, serve_replay
 from research_radar.sources.http import RetryPolicy
-from research_radar.store import open_store
+from research_radar.store.store import open_store
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 

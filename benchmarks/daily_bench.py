@@ -11,8 +11,8 @@ import time
 from pathlib import Path
 
 from research_radar.config import Settings
-from research_radar.pipeline import SAMPLE_DATE, run_daily
-from research_radar.store import open_store
+from research_radar.pipeline.run import SAMPLE_DATE, run_daily
+from research_radar.store.store import open_store
 
 
 def _run(folder: Path, label: str) -> None:

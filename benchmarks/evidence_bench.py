@@ -21,7 +21,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from research_radar.extract import extract_claims
+from research_radar.extract.claims import extract_claims
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
 FIXTURE = FIXTURES / "evidence_labelled.jsonl"

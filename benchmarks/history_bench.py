@@ -25,12 +25,12 @@ import time
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-from research_radar.families import FamilyIndex, assign_family
-from research_radar.history import build_import, decide, import_reports, load_projects
-from research_radar.identity import NameIndex, canonical_key
+from research_radar.history.decide import build_import, decide, import_reports, load_projects
 from research_radar.models import Finding, Project, Source, SourceKind, Tag
-from research_radar.reportparse import split_reports
-from research_radar.store import Store, open_store
+from research_radar.report.parse import split_reports
+from research_radar.resolve.families import FamilyIndex, assign_family
+from research_radar.resolve.keys import NameIndex, canonical_key
+from research_radar.store.store import Store, open_store
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("RADAR_SHARED", ROOT.parent / "shared"))

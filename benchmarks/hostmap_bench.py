@@ -19,7 +19,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from research_radar.hostmap import HostIndex, load_host_index, map_finding
+from research_radar.hostmap.index import HostIndex, load_host_index, map_finding
 from research_radar.models import Finding
 from research_radar.sample.host import build_sample_host, load_sample_items
 

@@ -18,8 +18,8 @@ from collections import Counter
 from pathlib import Path
 
 from research_radar.models import Finding
-from research_radar.reportparse import split_reports
-from research_radar.review import build_findings, review_report
+from research_radar.report.parse import split_reports
+from research_radar.review.run import build_findings, review_report
 
 SHARED = Path(os.environ.get("RADAR_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 SEEDS = SHARED / "seeds-examples"

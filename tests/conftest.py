@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from research_radar.store import Store, open_store
+from research_radar.store.store import Store, open_store
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

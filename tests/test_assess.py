@@ -6,7 +6,7 @@ from datetime import UTC, date, datetime, timedelta
 
 from research_radar import assess as assess_module
 from research_radar.assess import assess, format_conditions, headline_claims
-from research_radar.extract import extract_claims
+from research_radar.extract.claims import extract_claims
 from research_radar.models import (
     Claim,
     ClaimKind,

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from research_radar import catalog as catalog_module
-from research_radar.catalog import FIELDS, default_catalog, load_catalog, parse_catalog
 from research_radar.errors import ConfigError
+from research_radar.extract import catalogue as catalog_module
+from research_radar.extract.catalogue import FIELDS, default_catalog, load_catalog, parse_catalog
 
 
 def test_exported_members() -> None:

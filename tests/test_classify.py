@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from research_radar import classify as classify_module
-from research_radar.classify import (
+from research_radar.classify import rules as classify_module
+from research_radar.classify.profile import Taxonomy, load_taxonomy
+from research_radar.classify.rules import (
     build_classification,
     classify,
     classify_dimension,
@@ -20,7 +21,6 @@ from research_radar.classify import (
     classify_target,
 )
 from research_radar.cli import app
-from research_radar.taxonomy import Taxonomy, load_taxonomy
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -73,7 +73,7 @@ def test_bad_settings_file_is_one_clear_error(tmp_path: Path) -> None:
 
 
 def test_runs_on_empty_store(tmp_path: Path) -> None:
-    from research_radar.store import open_store
+    from research_radar.store.store import open_store
 
     open_store(str(tmp_path / "r.db"))
     result = runner.invoke(app, ["runs", "--db", str(tmp_path / "r.db"), "--json"])

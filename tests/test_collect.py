@@ -11,9 +11,9 @@ import httpx
 import pytest
 from typer.testing import CliRunner
 
-from research_radar import collect as collect_module
 from research_radar.cli import app
-from research_radar.collect import (
+from research_radar.collect import stage as collect_module
+from research_radar.collect.stage import (
     SAMPLE_SINCE,
     CollectSummary,
     SourceHealth,
@@ -23,9 +23,9 @@ from research_radar.collect import (
 )
 from research_radar.config import Settings
 from research_radar.errors import SourceError
-from research_radar.replay import Fault, ReplayServer, sample_root, serve_replay
+from research_radar.replay.server import Fault, ReplayServer, sample_root, serve_replay
 from research_radar.sources.http import RetryPolicy
-from research_radar.store import Store
+from research_radar.store.store import Store
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 

@@ -4,15 +4,15 @@ from datetime import UTC, date, datetime
 
 import pytest
 
-from research_radar.compose import (
+from research_radar.errors import RenderError
+from research_radar.models import Claim, ClaimKind, Conditions, Finding, Metric, Recommendation
+from research_radar.report.compose import (
     build_report,
     compare_claims,
     section_of,
     split_sections,
     sum_percentages,
 )
-from research_radar.errors import RenderError
-from research_radar.models import Claim, ClaimKind, Conditions, Finding, Metric, Recommendation
 
 NOW = datetime(2026, 11, 30, 0, 30, tzinfo=UTC)
 

@@ -12,13 +12,13 @@ from typer.testing import CliRunner
 
 from research_radar.cli import app
 from research_radar.cli.digest_cmd import SAMPLE_END, sample_root
-from research_radar.digest import Digest, build_digest
-from research_radar.errors import ConfigError
-from research_radar.render.digest import (
+from research_radar.digest.build import Digest, build_digest
+from research_radar.digest.render import (
     build_digest_context,
     render_digest_json,
     render_digest_markdown,
 )
+from research_radar.errors import ConfigError
 from research_radar.sources.inbox import SHANGHAI, load_inbox
 
 END = datetime(2026, 9, 3, 22, 20, tzinfo=SHANGHAI)

@@ -11,7 +11,6 @@ from typer.testing import CliRunner
 
 from research_radar.cli import app
 from research_radar.errors import ConfigError
-from research_radar.export import build_columns, export_findings, sync_google_sheet
 from research_radar.models import (
     Claim,
     ClaimKind,
@@ -27,7 +26,8 @@ from research_radar.models import (
     TouchPoint,
     Verdict,
 )
-from research_radar.store import Store, open_store
+from research_radar.publish.export import build_columns, export_findings, sync_google_sheet
+from research_radar.store.store import Store, open_store
 
 SHA = "5ea3242a206cdb0c4c1beaeb9d8a3048e6248423"
 

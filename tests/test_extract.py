@@ -13,10 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from research_radar import extract as extract_module
-from research_radar.catalog import default_catalog
 from research_radar.cli import app
-from research_radar.extract import (
+from research_radar.extract import claims as extract_module
+from research_radar.extract.catalogue import default_catalog
+from research_radar.extract.claims import (
     claim_to_json,
     extract_claims,
     extract_file,

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-import research_radar.families as families
-from research_radar.families import FamilyIndex, assign_family, build_tokens, family_id
-from research_radar.history import build_import
-from research_radar.identity import NameIndex
+import research_radar.resolve.families as families
+from research_radar.history.decide import build_import
 from research_radar.models import Finding, Tag
-from research_radar.reportparse import split_reports
+from research_radar.report.parse import split_reports
+from research_radar.resolve.families import FamilyIndex, assign_family, build_tokens, family_id
+from research_radar.resolve.keys import NameIndex
 
 SHARED = Path(os.environ.get("RADAR_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 SEEDS = SHARED / "seeds-examples" / "research-index-issue-2026-10-27_to_11-02.md"

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-import research_radar.history as history
+import research_radar.history.decide as history
 from research_radar.cli import app
 from research_radar.errors import ConfigError
-from research_radar.history import (
+from research_radar.history.decide import (
     build_history,
     corrections,
     decide,
@@ -22,8 +22,8 @@ from research_radar.history import (
     load_projects,
 )
 from research_radar.models import Claim, ClaimKind, Finding, Novelty, Project, Snapshot
-from research_radar.reportparse import split_reports
-from research_radar.store import Store
+from research_radar.report.parse import split_reports
+from research_radar.store.store import Store
 
 SHARED = Path(os.environ.get("RADAR_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 SEEDS = SHARED / "seeds-examples" / "research-index-issue-2026-10-27_to_11-02.md"

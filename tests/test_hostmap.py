@@ -13,10 +13,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from research_radar import hostmap
 from research_radar.cli import app
 from research_radar.errors import ConfigError
-from research_radar.hostmap import (
+from research_radar.hostmap import index as hostmap
+from research_radar.hostmap.index import (
     HostDocument,
     HostIndex,
     HostItem,

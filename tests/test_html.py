@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from research_radar.render.html import render_html
+from research_radar.report.html import render_html
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [

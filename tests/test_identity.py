@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from importlib import resources
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-import research_radar.identity as identity
+import research_radar.resolve.keys as identity
 from research_radar.errors import ConfigError
-from research_radar.identity import (
+from research_radar.models import Project, Source, SourceKind
+from research_radar.resolve.keys import (
     NameIndex,
     arxiv_version,
     canonical_key,
@@ -23,7 +25,6 @@ from research_radar.identity import (
     resolve,
     same_name,
 )
-from research_radar.models import Project, Source, SourceKind
 
 
 def test_public_api_is_listed() -> None:
@@ -291,7 +292,7 @@ def test_load_aliases_file(tmp_path: Path) -> None:
 
 
 def test_bundled_aliases_file_loads() -> None:
-    bundled = Path(identity.__file__).parent / "data" / "aliases.toml"
+    bundled = Path(str(resources.files("research_radar") / "data" / "aliases.toml"))
     assert load_aliases_file(bundled) == {}
 
 

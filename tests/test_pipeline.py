@@ -10,8 +10,8 @@ from sqlalchemy import func, select
 from typer.testing import CliRunner
 
 from research_radar.cli import app
-from research_radar.pipeline import SAMPLE_DATE
-from research_radar.store import findings, open_store
+from research_radar.pipeline.run import SAMPLE_DATE
+from research_radar.store.store import findings, open_store
 
 runner = CliRunner()
 
@@ -116,7 +116,7 @@ def test_live_daily_against_replay_survives_a_broken_source(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The live path (no --sample): real collectors against the replay server, arXiv broken."""
-    from research_radar.replay import Fault, serve_replay
+    from research_radar.replay.server import Fault, serve_replay
 
     config = tmp_path / "radar.toml"
     config.write_text(
@@ -140,7 +140,7 @@ def test_live_daily_against_replay_survives_a_broken_source(
 
 
 def test_publish_refusal_reasons() -> None:
-    from research_radar.pipeline import publish_refusal
+    from research_radar.pipeline.run import publish_refusal
 
     assert publish_refusal(0, {"github": "ok", "arxiv": "failed: timeout"}) is None
     assert "blocking" in (publish_refusal(2, {"github": "ok"}) or "")
@@ -152,7 +152,7 @@ def test_publish_refusal_reasons() -> None:
 def test_live_window_catches_up_after_a_gap() -> None:
     from datetime import UTC, datetime, timedelta
 
-    from research_radar.pipeline_inputs import live_window_start
+    from research_radar.pipeline.inputs import live_window_start
 
     cutoff = datetime(2026, 11, 30, 0, 30, tzinfo=UTC)
     assert live_window_start(None, cutoff) == cutoff - timedelta(hours=48)
@@ -164,7 +164,7 @@ def test_live_window_catches_up_after_a_gap() -> None:
 def test_a_day_when_every_source_fails_is_marked_incomplete_and_not_published(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from research_radar.replay import Fault, serve_replay
+    from research_radar.replay.server import Fault, serve_replay
 
     config = tmp_path / "radar.toml"
     config.write_text(
@@ -199,7 +199,7 @@ def test_header_says_when_the_local_host_differs_from_github(
 ) -> None:
     import subprocess
 
-    from research_radar.replay import serve_replay
+    from research_radar.replay.server import serve_replay
     from research_radar.sample.host import build_sample_host
 
     host = build_sample_host(tmp_path / "inferhost")

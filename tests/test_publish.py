@@ -18,11 +18,11 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 from sqlalchemy import select
 
-import research_radar.publish as publish_module
+import research_radar.publish.index_issue as publish_module
 from research_radar.errors import PublishError
 from research_radar.models import Source, SourceKind
-from research_radar.public import load_allowed_hosts
-from research_radar.publish import (
+from research_radar.publish.gate import load_allowed_hosts
+from research_radar.publish.index_issue import (
     GITHUB_COMMENT_LIMIT,
     build_github_client,
     build_parts,
@@ -31,8 +31,8 @@ from research_radar.publish import (
     parse_target,
     publish_report,
 )
-from research_radar.replay import Fault, ReplayServer, serve_replay
-from research_radar.store import Store, publications
+from research_radar.replay.server import Fault, ReplayServer, serve_replay
+from research_radar.store.store import Store, publications
 
 DAY = date(2026, 11, 30)
 TARGET = "example-org/inferhost#177"
@@ -655,7 +655,7 @@ def test_cli_bad_target_and_date(db_path: Any) -> None:
 
 def test_a_review_is_not_another_version_of_the_report() -> None:
     """A review posted for a day has its own marker; the day's report still posts."""
-    from research_radar.replay import serve_replay
+    from research_radar.replay.server import serve_replay
 
     day = date(2026, 8, 29)
     with serve_replay() as server, httpx.Client(base_url=server.url) as client:

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from research_radar.compose import build_report
+from research_radar.classify.profile import Taxonomy, load_taxonomy
 from research_radar.models import (
     Claim,
     ClaimKind,
@@ -25,10 +25,10 @@ from research_radar.models import (
     ValidationProposal,
     Verdict,
 )
-from research_radar.render.markdown import render_markdown
-from research_radar.render.readback import read_findings
-from research_radar.reportparse import parse_report
-from research_radar.taxonomy import Taxonomy, load_taxonomy
+from research_radar.report.compose import build_report
+from research_radar.report.markdown import render_markdown
+from research_radar.report.parse import parse_report
+from research_radar.report.readback import read_findings
 
 CUTOFF = datetime(2026, 8, 23, 0, 30, tzinfo=UTC)
 

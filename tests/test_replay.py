@@ -9,8 +9,8 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from research_radar import replay
-from research_radar.replay import Fault, ReplayServer, serve_replay
+from research_radar.replay import server as replay
+from research_radar.replay.server import Fault, ReplayServer, serve_replay
 
 
 @pytest.fixture(scope="module")

@@ -9,7 +9,7 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from research_radar.reportparse import (
+from research_radar.report.parse import (
     BEIJING,
     entry_name,
     find_repo,

@@ -17,9 +17,9 @@ from typer.testing import CliRunner
 from research_radar.cli import app
 from research_radar.config import DEFAULT_DB
 from research_radar.models import Finding, Source, SourceKind
-from research_radar.replay import serve_replay
-from research_radar.reportparse import parse_report
-from research_radar.review import (
+from research_radar.replay.server import serve_replay
+from research_radar.report.parse import parse_report
+from research_radar.review.run import (
     RULES,
     Review,
     Severity,
@@ -29,8 +29,8 @@ from research_radar.review import (
     render_review,
     review_report,
 )
-from research_radar.store import Store, open_store
-from research_radar.verify import GitHubVerifier
+from research_radar.review.verify import GitHubVerifier
+from research_radar.store.store import Store, open_store
 
 GOLDEN = Path(__file__).parent / "golden"
 SHARED = Path(os.environ.get("RADAR_SHARED", Path(__file__).parents[2] / "shared"))
@@ -468,7 +468,7 @@ def test_an_unreachable_api_call_is_asked_and_logged_once(
 
     client = httpx.Client(base_url="https://api.example", transport=httpx.MockTransport(refuse))
     text = report() + "\n\n" + report().replace("2026-11-30", "2026-12-01")
-    with client, caplog.at_level(logging.WARNING, logger="research_radar.verify_sources"):
+    with client, caplog.at_level(logging.WARNING, logger="research_radar.review.verifiers"):
         review_report(text, verifier=GitHubVerifier(client))
     warnings = [record.getMessage() for record in caplog.records]
     assert asked and sorted(set(asked)) == sorted(asked)

@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from research_radar.errors import SourceError
-from research_radar.replay import serve_replay
+from research_radar.replay.server import serve_replay
 from research_radar.sources import arxiv as ax
 from research_radar.sources.http import RawResponse, RetryPolicy
 

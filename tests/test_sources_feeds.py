@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.provisional import urls
 
-from research_radar.replay import serve_replay
+from research_radar.replay.server import serve_replay
 from research_radar.sources import feeds
 from research_radar.sources.http import RawResponse
 

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from research_radar.errors import SourceError
 from research_radar.models import SourceKind
-from research_radar.replay import ReplayServer, serve_replay
+from research_radar.replay.server import ReplayServer, serve_replay
 from research_radar.sources import github as gh
 from research_radar.sources.http import RawResponse, RetryPolicy
 

@@ -8,7 +8,7 @@ import httpx
 import pytest
 
 from research_radar.errors import SourceError
-from research_radar.replay import Fault, serve_replay
+from research_radar.replay.server import Fault, serve_replay
 from research_radar.sources import http as radar_http
 from research_radar.sources.http import RawResponse, RetryPolicy, fetch, next_link, request_key
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from research_radar import taxonomy as taxonomy_module
+from research_radar.classify import profile as taxonomy_module
+from research_radar.classify.profile import Taxonomy, build_rule, load_taxonomy
 from research_radar.errors import ConfigError
-from research_radar.taxonomy import Taxonomy, build_rule, load_taxonomy
 
 # DESIGN.md, "Stable value ids of the default profile".
 DESIGN_IDS = {

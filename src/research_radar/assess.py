@@ -13,8 +13,8 @@ import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from .extract import own_metrics
-from .models import (
+from research_radar.extract.claims import own_metrics
+from research_radar.models import (
     Claim,
     ClaimKind,
     Finding,

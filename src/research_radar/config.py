@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .errors import ConfigError
+from research_radar.errors import ConfigError
 
 __all__ = ["DEFAULT_DB", "Settings", "github_token", "load_settings"]
 

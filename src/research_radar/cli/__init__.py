@@ -12,8 +12,7 @@ from typing import Any
 import typer
 from typer.core import TyperGroup
 
-from ..errors import RadarError
-from . import (
+from research_radar.cli import (
     collect_cmd,
     daily_cmd,
     digest_cmd,
@@ -25,7 +24,8 @@ from . import (
     review_cmd,
     taxonomy_cmd,
 )
-from .common import err_console
+from research_radar.cli.common import err_console
+from research_radar.errors import RadarError
 
 __all__ = ["app", "main"]
 

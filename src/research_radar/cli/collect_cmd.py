@@ -11,11 +11,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from ..collect import SOURCE_NAMES, CollectSummary, collect, collect_sample
-from ..config import DEFAULT_DB
-from ..render.markdown import BEIJING
-from ..replay import FAULT_KINDS, Fault, sample_root, serve_replay
-from .common import (
+from research_radar.cli.common import (
     ConfigOption,
     DbOption,
     JsonOption,
@@ -25,7 +21,11 @@ from .common import (
     print_json,
     settings_for,
 )
-from .daily_cmd import SAMPLE_DB
+from research_radar.cli.daily_cmd import SAMPLE_DB
+from research_radar.collect.stage import SOURCE_NAMES, CollectSummary, collect, collect_sample
+from research_radar.config import DEFAULT_DB
+from research_radar.replay.server import FAULT_KINDS, Fault, sample_root, serve_replay
+from research_radar.report.markdown import BEIJING
 
 __all__ = ["register"]
 

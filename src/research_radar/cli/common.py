@@ -10,9 +10,9 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from ..config import Settings, load_settings
-from ..errors import StorageError
-from ..store import Store, open_store
+from research_radar.config import Settings, load_settings
+from research_radar.errors import StorageError
+from research_radar.store.store import Store, open_store
 
 __all__ = [
     "ConfigOption",

@@ -10,13 +10,13 @@ import typer
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..config import DEFAULT_DB
-from ..render.markdown import BEIJING
+from research_radar.config import DEFAULT_DB
+from research_radar.report.markdown import BEIJING
 
 if TYPE_CHECKING:
-    from ..pipeline import DailyResult
+    from research_radar.pipeline.run import DailyResult
 
-from .common import (
+from research_radar.cli.common import (
     ConfigOption,
     DbOption,
     JsonOption,
@@ -33,7 +33,7 @@ SAMPLE_DB = "radar-sample.db"
 def _parse_day(value: str | None, sample: bool) -> date:
     if value is None:
         if sample:
-            from ..pipeline import SAMPLE_DATE
+            from research_radar.pipeline.run import SAMPLE_DATE
 
             return SAMPLE_DATE
         return datetime.now(BEIJING).date()
@@ -169,7 +169,7 @@ def daily(
             "[yellow]no GitHub token:[/yellow] unauthenticated requests are limited to 60 an "
             "hour; set GITHUB_TOKEN (or `gh auth login`), or try `radar daily --sample`"
         )
-    from ..pipeline import STAGES, run_daily
+    from research_radar.pipeline.run import STAGES, run_daily
 
     store = open_store_for(settings)
     cache = Path(settings.db).expanduser().parent if "://" not in settings.db else Path(".")

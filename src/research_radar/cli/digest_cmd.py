@@ -11,11 +11,18 @@ from typing import Annotated, Any
 
 import typer
 
-from ..digest import build_digest
-from ..errors import ConfigError
-from ..render.digest import render_digest_json, render_digest_markdown
-from ..sources.inbox import SHANGHAI, TOPIC_TERMS, load_inbox
-from .common import ConfigOption, JsonOption, console, err_console, print_json, settings_for
+from research_radar.cli.common import (
+    ConfigOption,
+    JsonOption,
+    console,
+    err_console,
+    print_json,
+    settings_for,
+)
+from research_radar.digest.build import build_digest
+from research_radar.digest.render import render_digest_json, render_digest_markdown
+from research_radar.errors import ConfigError
+from research_radar.sources.inbox import SHANGHAI, TOPIC_TERMS, load_inbox
 
 __all__ = ["SAMPLE_END", "register", "sample_root"]
 

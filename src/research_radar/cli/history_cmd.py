@@ -8,10 +8,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from ..errors import RadarError
-from ..history import ImportSummary, import_reports, load_projects
-from ..identity import NameIndex, canonical_key, load_aliases_file
-from .common import (
+from research_radar.cli.common import (
     ConfigOption,
     DbOption,
     JsonOption,
@@ -20,6 +17,9 @@ from .common import (
     print_json,
     settings_for,
 )
+from research_radar.errors import RadarError
+from research_radar.history.decide import ImportSummary, import_reports, load_projects
+from research_radar.resolve.keys import NameIndex, canonical_key, load_aliases_file
 
 __all__ = ["register"]
 

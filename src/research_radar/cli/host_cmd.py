@@ -12,11 +12,11 @@ from typing import Annotated, Any
 
 import typer
 
-from ..errors import ConfigError
-from ..hostmap import HostIndex, load_host_index, map_finding
-from ..models import Finding
-from ..sample.host import SAMPLE_HOST_REPO, build_sample_host, load_sample_items
-from .common import ConfigOption, JsonOption, console, print_json, settings_for
+from research_radar.cli.common import ConfigOption, JsonOption, console, print_json, settings_for
+from research_radar.errors import ConfigError
+from research_radar.hostmap.index import HostIndex, load_host_index, map_finding
+from research_radar.models import Finding
+from research_radar.sample.host import SAMPLE_HOST_REPO, build_sample_host, load_sample_items
 
 __all__ = ["register"]
 

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from .common import console
+from research_radar.cli.common import console
 
 TEMPLATE = """\
 # Research Radar settings. Every key is optional; the values below are the defaults or

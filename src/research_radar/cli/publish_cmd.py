@@ -11,23 +11,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ..config import Settings
-from ..errors import ConfigError, PublishError, RadarError
-from ..export import export_findings, sync_google_sheet
-from ..history_store import load_report_dates
-from ..public import load_allowed_hosts
-from ..publish import (
-    PublishResult,
-    build_github_client,
-    check_public,
-    load_private_repos,
-    parse_target,
-    publish_report,
-)
-from ..render.html import render_html
-from ..render.markdown import BEIJING
-from ..store import Store
-from .common import (
+from research_radar.cli.common import (
     ConfigOption,
     DbOption,
     JsonOption,
@@ -37,6 +21,22 @@ from .common import (
     print_json,
     settings_for,
 )
+from research_radar.config import Settings
+from research_radar.errors import ConfigError, PublishError, RadarError
+from research_radar.history.imports import load_report_dates
+from research_radar.publish.export import export_findings, sync_google_sheet
+from research_radar.publish.gate import load_allowed_hosts
+from research_radar.publish.index_issue import (
+    PublishResult,
+    build_github_client,
+    check_public,
+    load_private_repos,
+    parse_target,
+    publish_report,
+)
+from research_radar.report.html import render_html
+from research_radar.report.markdown import BEIJING
+from research_radar.store.store import Store
 
 _DATE_IN_REPORT = re.compile(r"(?:research-radar:report |^#{1,6}\s*)(20\d\d-\d\d-\d\d)", re.M)
 

@@ -10,12 +10,25 @@ from typing import Annotated
 
 import typer
 
-from ..config import DEFAULT_DB, Settings
-from ..errors import RadarError
-from ..review import Review, render_review, review_report
-from ..store import Store
-from ..verify import ChainVerifier, GitHubVerifier, GitVerifier, StoreVerifier, Verifier
-from .common import ConfigOption, DbOption, JsonOption, open_store_for, print_json, settings_for
+from research_radar.cli.common import (
+    ConfigOption,
+    DbOption,
+    JsonOption,
+    open_store_for,
+    print_json,
+    settings_for,
+)
+from research_radar.config import DEFAULT_DB, Settings
+from research_radar.errors import RadarError
+from research_radar.review.run import Review, render_review, review_report
+from research_radar.review.verify import (
+    ChainVerifier,
+    GitHubVerifier,
+    GitVerifier,
+    StoreVerifier,
+    Verifier,
+)
+from research_radar.store.store import Store
 
 __all__ = ["register"]
 
@@ -42,7 +55,7 @@ def _repo_paths(values: list[str]) -> dict[str, Path]:
 def _verifier(
     settings: Settings, store: Store | None, paths: dict[str, Path], offline: bool
 ) -> Verifier | None:
-    from ..publish import build_github_client
+    from research_radar.publish.index_issue import build_github_client
 
     verifiers: list[Verifier] = []
     if paths:
@@ -62,8 +75,12 @@ def _post(
 
     The gate refuses the private repositories of the store and of `[publish] private_repos`.
     """
-    from ..public import load_allowed_hosts
-    from ..publish import build_github_client, load_private_repos, publish_report
+    from research_radar.publish.gate import load_allowed_hosts
+    from research_radar.publish.index_issue import (
+        build_github_client,
+        load_private_repos,
+        publish_report,
+    )
 
     day = date.today()
     for item in review.reviewed.split("; "):

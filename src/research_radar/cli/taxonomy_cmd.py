@@ -11,10 +11,10 @@ from typing import IO, Annotated, Any
 import typer
 from rich.table import Table
 
-from ..classify import build_classification
-from ..errors import ConfigError
-from ..taxonomy import Dimension, Taxonomy, load_taxonomy
-from .common import ConfigOption, JsonOption, console, print_json, settings_for
+from research_radar.classify.profile import Dimension, Taxonomy, load_taxonomy
+from research_radar.classify.rules import build_classification
+from research_radar.cli.common import ConfigOption, JsonOption, console, print_json, settings_for
+from research_radar.errors import ConfigError
 
 __all__ = ["register"]
 

@@ -18,9 +18,9 @@ from urllib.parse import urlsplit
 import feedparser
 import httpx
 
-from ..errors import SourceError
-from ..models import Snapshot, Source, SourceKind
-from .http import RawResponse, ResponseCache, RetryPolicy, fetch
+from research_radar.errors import SourceError
+from research_radar.models import Snapshot, Source, SourceKind
+from research_radar.sources.http import RawResponse, ResponseCache, RetryPolicy, fetch
 
 __all__ = ["ArxivApi", "arxiv_key", "build_query", "fetch_query", "parse_feed", "split_id"]
 

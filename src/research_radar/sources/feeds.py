@@ -16,9 +16,9 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 import feedparser
 import httpx
 
-from ..errors import SourceError
-from ..models import Snapshot, Source, SourceKind
-from .http import RawResponse, ResponseCache, RetryPolicy, fetch
+from research_radar.errors import SourceError
+from research_radar.models import Snapshot, Source, SourceKind
+from research_radar.sources.http import RawResponse, ResponseCache, RetryPolicy, fetch
 
 __all__ = ["fetch_feed", "parse_feed", "post_key"]
 

@@ -21,9 +21,16 @@ from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 
-from ..errors import SourceError
-from ..models import Snapshot, Source, SourceKind
-from .http import RawResponse, ResponseCache, RetryPolicy, fetch, next_link, request_key
+from research_radar.errors import SourceError
+from research_radar.models import Snapshot, Source, SourceKind
+from research_radar.sources.http import (
+    RawResponse,
+    ResponseCache,
+    RetryPolicy,
+    fetch,
+    next_link,
+    request_key,
+)
 
 __all__ = [
     "GitHubApi",

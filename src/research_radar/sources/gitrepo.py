@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from ..errors import SourceError
-from ..models import Snapshot, Source, SourceKind
+from research_radar.errors import SourceError
+from research_radar.models import Snapshot, Source, SourceKind
 
 __all__ = [
     "Commit",

@@ -19,7 +19,7 @@ from urllib.parse import urlencode
 
 import httpx
 
-from ..errors import SourceError
+from research_radar.errors import SourceError
 
 __all__ = ["RawResponse", "ResponseCache", "RetryPolicy", "fetch", "next_link", "request_key"]
 

@@ -24,8 +24,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ..errors import SourceError
-from .notes import (
+from research_radar.errors import SourceError
+from research_radar.sources.notes import (
     SHANGHAI,
     TOPIC_TERMS,
     NoteItem,

@@ -14,7 +14,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from ...errors import ConfigError, SourceError
+from research_radar.errors import ConfigError, SourceError
 
 __all__ = [
     "SAMPLE_FILES",

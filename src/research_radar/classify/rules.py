@@ -1,0 +1,257 @@
+"""The rule classifier: title and text -> tags on each taxonomy dimension (pure).
+
+Every rule of a value is searched in the title and in the body. A title hit weighs
+`TITLE_WEIGHT`, a body hit 1 (a little more when the term recurs); the value's score is
+the sum over its distinct matched terms, times the value's weight, and its confidence is
+`score / (score + CONFIDENCE_HALF)`. Overlapping matches of one value count once (the
+longest wins), and a match right after a negation ("not", "without", 未, 不...) does not
+count. Each reported term is the text as it occurs in the input.
+
+Chinese terms are plain substrings, so no word segmentation (jieba) is needed.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from research_radar.classify.profile import Dimension, Rule, Taxonomy, Value
+from research_radar.models import Tag
+
+__all__ = [
+    "BODY_LIMIT",
+    "CONFIDENCE_HALF",
+    "FLAGS_DIMENSION",
+    "TARGET_DIMENSION",
+    "TITLE_WEIGHT",
+    "Classification",
+    "build_classification",
+    "classify",
+    "classify_dimension",
+    "classify_flags",
+    "classify_target",
+]
+
+TITLE_WEIGHT = 2.0
+"""A term in the title counts this many body hits."""
+CONFIDENCE_HALF = 2.0
+"""The score at which confidence is 0.5 (one title hit)."""
+RELATIVE_CUTOFF = 0.25
+"""A multi-valued dimension drops values scoring under this share of its best value."""
+BODY_LIMIT = 100_000
+"""Characters of body text searched; the rest is ignored to bound the time."""
+TARGET_DIMENSION = "rsi_target"
+FLAGS_DIMENSION = "maturity_flags"
+
+_NEGATION_EN = re.compile(r"(?:\bnot|\bno|\bwithout|\bnever|\bnon)[\s-]+(?:[a-z]+\s+)?$")
+_NEGATION_ZH = (
+    "未",
+    "不",
+    "无",
+    "没",
+    "非",
+    "未做",
+    "未用",
+    "未使用",
+    "不用",
+    "不做",
+    "无需",
+    "没有",
+)
+_ASCII_ALNUM = frozenset(string.ascii_letters + string.digits)
+
+
+@dataclass(frozen=True)
+class _Match:
+    start: int
+    end: int
+    text: str
+
+
+def classify(taxonomy: Taxonomy, title: str, text: str = "") -> dict[str, list[Tag]]:
+    """Tags of every main dimension (facets left out), each list sorted by confidence.
+
+    Single-valued dimensions give at most one tag. A dimension with a default gives
+    the default (no terms, confidence 0) when no rule matches.
+    """
+    body = text[:BODY_LIMIT]
+    return {dim.id: classify_dimension(dim, title, body) for dim in taxonomy.main}
+
+
+@dataclass(frozen=True)
+class Classification:
+    """Everything the classifier says about one item."""
+
+    tags: dict[str, list[Tag]]
+    """Main dimension id -> tags, best first."""
+    target: list[Tag] = field(default_factory=list)
+    """The RSI target (engine or harness) as a tag, or empty."""
+    flags: list[Tag] = field(default_factory=list)
+    """Maturity flags."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """JSON-ready: value ids, matched terms and confidences per dimension."""
+        every = {**self.tags, TARGET_DIMENSION: self.target, FLAGS_DIMENSION: self.flags}
+        return {
+            "tags": {dim: [tag.value for tag in tags] for dim, tags in self.tags.items()},
+            "target": self.target[0].value if self.target else None,
+            "flags": [tag.value for tag in self.flags],
+            "terms": {dim: {tag.value: tag.terms for tag in tags} for dim, tags in every.items()},
+            "confidence": {
+                dim: {tag.value: tag.confidence for tag in tags} for dim, tags in every.items()
+            },
+        }
+
+
+def build_classification(taxonomy: Taxonomy, title: str, text: str = "") -> Classification:
+    """Main tags, RSI target and maturity flags of one item at once."""
+    tags = classify(taxonomy, title, text)
+    return Classification(
+        tags=tags,
+        target=_target_tags(taxonomy, title, text[:BODY_LIMIT], tags.get("rsi_stage")),
+        flags=classify_flags(taxonomy, title, text),
+    )
+
+
+def classify_target(
+    taxonomy: Taxonomy, title: str, text: str = "", *, stages: list[Tag] | None = None
+) -> str | None:
+    """`engine` or `harness`: what an RSI item improves; None when it is not RSI work.
+
+    Args:
+        stages: the item's `rsi_stage` tags if already computed; otherwise computed here.
+    """
+    tags = _target_tags(taxonomy, title, text[:BODY_LIMIT], stages)
+    return tags[0].value if tags else None
+
+
+def _target_tags(taxonomy: Taxonomy, title: str, body: str, stages: list[Tag] | None) -> list[Tag]:
+    if not taxonomy.has(TARGET_DIMENSION):
+        return []
+    if stages is None and taxonomy.has("rsi_stage"):
+        stages = classify_dimension(taxonomy.dimension("rsi_stage"), title, body)
+    if not stages:
+        return []
+    return classify_dimension(taxonomy.dimension(TARGET_DIMENSION), title, body)
+
+
+def classify_flags(taxonomy: Taxonomy, title: str, text: str = "") -> list[Tag]:
+    """Maturity flags (unverified, counterexample, failure, boundary) the text states."""
+    if not taxonomy.has(FLAGS_DIMENSION):
+        return []
+    return classify_dimension(taxonomy.dimension(FLAGS_DIMENSION), title, text[:BODY_LIMIT])
+
+
+def classify_dimension(dimension: Dimension, title: str, text: str = "") -> list[Tag]:
+    """Tags of one dimension, best first."""
+    title_text, body_text = _Text.of(title), _Text.of(text)
+    if dimension.requires and not (
+        _matches(dimension.requires, title_text) or _matches(dimension.requires, body_text)
+    ):
+        return []
+    scored = [_score(dimension.id, value, title_text, body_text) for value in dimension.values]
+    kept = [(tag, score) for tag, score in scored if tag.terms]
+    tags = _pick(dimension, [(t, s) for t, s in kept if t.confidence >= dimension.min_confidence])
+    if not tags and dimension.default is not None:
+        tags = [Tag(dimension=dimension.id, value=dimension.default, terms=[], confidence=0.0)]
+    return tags
+
+
+@dataclass(frozen=True)
+class _Text:
+    """A text and its lower-case form (to skip rules whose literal is absent)."""
+
+    raw: str
+    lower: str
+
+    @classmethod
+    def of(cls, text: str) -> _Text:
+        return cls(text, text.lower())
+
+    @property
+    def aligned(self) -> bool:
+        """Offsets in `lower` are offsets in `raw` (lower() kept every length)."""
+        return len(self.lower) == len(self.raw)
+
+
+def _pick(dimension: Dimension, scored: list[tuple[Tag, float]]) -> list[Tag]:
+    order = {value_id: index for index, value_id in enumerate(dimension.value_ids)}
+    if not scored:
+        return []
+    if dimension.ordered and not dimension.multi:
+        return [max((tag for tag, _ in scored), key=lambda tag: order[tag.value])]
+    ranked = sorted(scored, key=lambda pair: (-pair[1], order[pair[0].value]))
+    if not dimension.multi:
+        return [ranked[0][0]]
+    floor = ranked[0][1] * RELATIVE_CUTOFF
+    return [tag for tag, score in ranked if score >= floor]
+
+
+def _score(dimension_id: str, value: Value, title: _Text, body: _Text) -> tuple[Tag, float]:
+    title_terms = _distinct(_matches(value.rules, title))
+    body_counts: dict[str, int] = {}
+    body_terms: dict[str, str] = {}
+    for match in _matches(value.rules, body):
+        key = match.text.casefold()
+        body_counts[key] = body_counts.get(key, 0) + 1
+        body_terms.setdefault(key, match.text)
+    score = TITLE_WEIGHT * len(title_terms)
+    score += sum(min(1.0 + 0.25 * (count - 1), 1.5) for count in body_counts.values())
+    score *= value.weight
+    terms = list(title_terms.values())
+    terms += [term for key, term in body_terms.items() if key not in title_terms]
+    tag = Tag(dimension=dimension_id, value=value.id, terms=terms, confidence=_confidence(score))
+    return tag, score
+
+
+def _matches(rules: tuple[Rule, ...], text: _Text) -> list[_Match]:
+    """Non-negated, non-overlapping matches of the rules, in text order."""
+    if not text.raw:
+        return []
+    found = [
+        _Match(start, end, text.raw[start:end])
+        for rule in rules
+        if rule.needle in text.lower
+        for start, end in _spans(rule, text)
+        if end > start
+    ]
+    found.sort(key=lambda match: (match.start - match.end, match.start))
+    kept: list[_Match] = []
+    for match in found:
+        if all(match.end <= other.start or match.start >= other.end for other in kept):
+            kept.append(match)
+    kept = [match for match in kept if not _negated(text.raw, match.start)]
+    return sorted(kept, key=lambda match: match.start)
+
+
+def _spans(rule: Rule, text: _Text) -> Iterator[tuple[int, int]]:
+    if rule.fast is None or not text.aligned:
+        yield from (hit.span() for hit in rule.pattern.finditer(text.raw))
+        return
+    for hit in rule.fast.finditer(text.lower):
+        start = hit.start()
+        if rule.left_bound and start and text.lower[start - 1] in _ASCII_ALNUM:
+            continue
+        yield hit.span()
+
+
+def _negated(text: str, start: int) -> bool:
+    before = text[max(0, start - 24) : start]
+    if before.rstrip().endswith(_NEGATION_ZH):
+        return True
+    return _NEGATION_EN.search(before.lower()) is not None
+
+
+def _distinct(matches: list[_Match]) -> dict[str, str]:
+    """casefolded term -> the text as first seen."""
+    distinct: dict[str, str] = {}
+    for match in matches:
+        distinct.setdefault(match.text.casefold(), match.text)
+    return distinct
+
+
+def _confidence(score: float) -> float:
+    return round(score / (score + CONFIDENCE_HALF), 3) if score > 0 else 0.0

@@ -1,0 +1,346 @@
+"""The per-source collectors: what each source adapter fetches and parses in one run.
+
+Each collector (github, host, arxiv, feeds, git) returns a `Found`: the raw responses to
+keep, the parsed Sources with their pinned Snapshots, cursors, and per-item errors. The
+`parse_*` functions turn a malformed payload into a `SourceError` naming its request, so
+one bad repository, page or feed is recorded in `Found.errors` and the rest go on (#3).
+A collector raises `SourceError` only when the whole source failed; writing what it found
+is the collect stage's job (`collect.py`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from research_radar.config import Settings
+from research_radar.errors import SourceError
+from research_radar.models import Snapshot, Source, SourceKind
+from research_radar.sources import arxiv as arxiv_source
+from research_radar.sources import feeds as feed_source
+from research_radar.sources import github as gh
+from research_radar.sources.http import RawResponse, RetryPolicy
+from research_radar.store.store import Store
+
+__all__ = [
+    "DEFAULT_ARXIV_QUERIES",
+    "DEFAULT_GITHUB_QUERIES",
+    "Found",
+    "Progress",
+    "StoreCache",
+    "collect_arxiv",
+    "collect_feeds",
+    "collect_git",
+    "collect_github",
+    "collect_host",
+    "collect_inbox",
+    "settings_section",
+]
+
+
+DEFAULT_GITHUB_QUERIES = (
+    "inference engine kv cache",
+    "llm serving speculative decoding",
+    "triton kernel optimization llm",
+    "vla inference runtime",
+    "diffusion inference cpp",
+    "speech streaming inference",
+)
+DEFAULT_ARXIV_QUERIES = (
+    'abs:"KV cache" AND cat:cs.LG',
+    'abs:"speculative decoding"',
+    'abs:"LLM inference" AND cat:cs.DC',
+    'abs:"kernel" AND abs:"LLM agents"',
+)
+Progress = Callable[[str, int, int], None]
+"""progress(message, done, total); total 0 means a wait or a note, not a count."""
+
+
+@dataclass
+class Found:
+    """What a collector produced, before it is written."""
+
+    raws: list[RawResponse] = field(default_factory=list)
+    items: list[tuple[Source, Snapshot | None]] = field(default_factory=list)
+    cursors: dict[str, str] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+
+class StoreCache:
+    """ETag memory backed by the store's raw responses."""
+
+    def __init__(self, store: Store, source: str):
+        self.store = store
+        self.source = source
+
+    def lookup(self, request_key: str) -> RawResponse | None:
+        """The stored response for `request_key`, marked as from the cache."""
+        row = self.store.load_raw(self.source, request_key)
+        if row is None:
+            return None
+        return RawResponse(
+            request_key,
+            int(row["status"]),
+            row["body"],
+            row["etag"],
+            dict(row["headers"] or {}),
+            from_cache=True,
+        )
+
+
+def settings_section(settings: Settings, name: str) -> dict[str, Any]:
+    """The `[name]` table of the settings file ({} when missing or not a table)."""
+    value = settings.extra.get(name, {})
+    return dict(value) if isinstance(value, dict) else {}
+
+
+# -- GitHub ---------------------------------------------------------------------------
+
+
+def _gh_repo(api: gh.GitHubApi, name: str) -> tuple[list[RawResponse], Source, Snapshot | None]:
+    """One repository: metadata (conditional), then README, commits, tags, releases.
+
+    When the metadata answers 304 the rest is re-read from the store without requests.
+    """
+    raw_repo = gh.fetch_repo(api, name)
+    repo = gh.parse_json(raw_repo)
+    if not isinstance(repo, dict) or "full_name" not in repo:
+        raise SourceError("repository answer has no full_name", "github", raw_repo.request_key)
+    full = str(repo["full_name"])
+    sub = replace(api, offline=raw_repo.from_cache)
+    readme = gh.fetch_readme(sub, full)
+    commits = gh.fetch_commits(sub, full, sha=repo.get("default_branch"))
+    tags, releases = gh.fetch_tags(sub, full), gh.fetch_releases(sub, full)
+    renamed = []
+    if raw_repo.redirected_from and raw_repo.redirected_from.lower() != f"/repos/{full}".lower():
+        renamed.append(raw_repo.redirected_from.removeprefix("/repos/"))
+    elif name.lower() != full.lower():
+        renamed.append(name)
+    source, snapshot = gh.parse_repo(
+        repo,
+        readme=gh.parse_readme(readme),
+        commits=gh.parse_commits(commits),
+        tags=gh.parse_json(tags),
+        releases=gh.parse_json(releases),
+        renamed_from=renamed,
+        request_key=raw_repo.request_key,
+    )
+    raws = [raw_repo, *commits, tags, releases] + ([readme] if readme else [])
+    return raws, source, snapshot
+
+
+def _gh_search(
+    api: gh.GitHubApi, queries: Sequence[str], since: datetime, until: datetime, found: Found
+) -> list[str]:
+    names: list[str] = []
+    window = f"pushed:{since.date().isoformat()}..{until.date().isoformat()}"
+    for query in queries:
+        full_query = f"{query} {window}"
+        try:
+            pages = gh.fetch_search(api, full_query)
+            items = [item for page in pages for item in gh.parse_search(page)]
+        except SourceError as exc:
+            found.errors.append(str(exc))
+            continue
+        found.raws.extend(pages)
+        names.extend(str(item["full_name"]) for item in items)
+        newest = max((str(i.get("pushed_at") or "") for i in items), default="")
+        found.cursors[full_query] = newest or until.isoformat()
+    return names
+
+
+def collect_github(
+    api: gh.GitHubApi,
+    settings: Settings,
+    since: datetime,
+    until: datetime,
+    progress: Progress | None,
+) -> Found:
+    """Searched and watched repositories (the host and `exclude` left out)."""
+    section = settings_section(settings, "github")
+    found = Found()
+    watched = [str(n) for n in section.get("repos", [])]
+    queries = [str(q) for q in section.get("queries", DEFAULT_GITHUB_QUERIES)]
+    excluded = {str(n).lower() for n in section.get("exclude", [])}
+    if settings.host_repo:
+        excluded.add(settings.host_repo.lower())  # the host is collected by "host"
+    searched = _gh_search(api, queries, since, until, found)
+    if queries and not searched and len(found.errors) == len(queries) and not watched:
+        raise SourceError("every search failed: " + "; ".join(found.errors[:3]), "github")
+    done: set[str] = set()
+    for batch in (watched, searched):
+        names = list(
+            dict.fromkeys(n for n in batch if n.lower() not in excluded and n.lower() not in done)
+        )
+        _gh_repos(api, names, found, done, progress)
+    return found
+
+
+def _gh_repos(
+    api: gh.GitHubApi, names: list[str], found: Found, done: set[str], progress: Progress | None
+) -> None:
+    def one(name: str) -> tuple[str, Any]:
+        try:
+            return name, _gh_repo(api, name)
+        except SourceError as exc:
+            if exc.status == 401:
+                raise
+            return name, exc
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        for index, (name, result) in enumerate(pool.map(one, names), start=1):
+            if progress is not None:
+                progress(f"github: {name}", index, len(names))
+            if isinstance(result, SourceError):
+                found.errors.append(str(result))
+                continue
+            raws, source, snapshot = result
+            done.update({name.lower(), str(source.meta["full_name"]).lower()})
+            found.raws.extend(raws)
+            found.items.append((source, snapshot))
+            if source.meta.get("pushed_at"):
+                found.cursors[f"repo:{source.key}"] = str(source.meta["pushed_at"])
+
+
+def collect_host(api: gh.GitHubApi, settings: Settings) -> Found:
+    """The host repository with its pull requests and issues."""
+    found = Found()
+    repo = settings.host_repo or ""
+    raws, host, head = _gh_repo(api, repo)
+    found.raws.extend(raws)
+    found.items.append((host, head))
+    items: list[Source] = []
+    for fetch_items, parse_items in (
+        (gh.fetch_pulls, gh.parse_pulls),
+        (gh.fetch_issues, gh.parse_issues),
+    ):
+        pages = fetch_items(api, repo)
+        try:
+            items.extend(parse_items(pages, repo))
+        except SourceError as exc:  # a malformed list is recorded; the host repo is kept (#3)
+            found.errors.append(str(exc))
+            continue
+        found.raws.extend(pages)
+    for item in items:
+        version = f"{item.meta['state']}@{item.updated_at.isoformat() if item.updated_at else ''}"
+        found.items.append(
+            (
+                item,
+                Snapshot(
+                    source_key=item.key, version=version, version_date=item.updated_at, url=item.url
+                ),
+            )
+        )
+    return found
+
+
+# -- arXiv and feeds ---------------------------------------------------------------------
+
+
+def collect_arxiv(
+    api: arxiv_source.ArxivApi, settings: Settings, since: datetime, until: datetime
+) -> Found:
+    """Papers for each configured query over the window (at most 500 a query)."""
+    section = settings_section(settings, "arxiv")
+    found = Found()
+    for terms in [str(q) for q in section.get("queries", DEFAULT_ARXIV_QUERIES)]:
+        query = arxiv_source.build_query(terms, since, until)
+        start, total = 0, 1
+        try:
+            while start < total and start < 500:
+                raw = arxiv_source.fetch_query(api, query, start=start, max_results=100)
+                papers, total = arxiv_source.parse_feed(raw)
+                found.raws.append(raw)
+                found.items.extend(papers)
+                start += max(len(papers), 1)
+        except SourceError as exc:
+            found.errors.append(str(exc))
+            continue
+        dates = [s.updated_at.isoformat() for s, _ in found.items if s.updated_at]
+        found.cursors[query] = max(dates, default=until.isoformat())
+    if found.errors and not found.raws:
+        raise SourceError("every query failed: " + "; ".join(found.errors[:3]), "arxiv")
+    return found
+
+
+def collect_feeds(
+    client: httpx.Client, urls: Sequence[str], cache: StoreCache, policy: RetryPolicy
+) -> Found:
+    """Each feed at `urls`, conditionally (ETag) through `cache`."""
+    found = Found()
+    for url in urls:
+        try:
+            raw = feed_source.fetch_feed(client, url, policy=policy, cache=cache)
+            found.items.extend(feed_source.parse_feed(raw, url))
+        except SourceError as exc:
+            found.errors.append(str(exc))
+            continue
+        found.raws.append(raw)
+        found.cursors[url] = raw.etag or ""
+    if found.errors and not found.raws:
+        raise SourceError("no feed could be read: " + "; ".join(found.errors[:3]), "feeds")
+    return found
+
+
+def collect_git(settings: Settings, since: datetime | None) -> Found:
+    """Local checkouts and clones of `settings.repos`."""
+    from research_radar.sources import gitrepo
+
+    found = Found()
+    cache_dir = Path(str(settings_section(settings, "git").get("cache_dir", ".radar-cache/repos")))
+    for spec in settings.repos:
+        try:
+            path = (
+                gitrepo.clone(spec, cache_dir)
+                if "://" in spec or spec.startswith("git@")
+                else Path(spec)
+            )
+            source, snapshot = gitrepo.parse_checkout(path, since)
+        except SourceError as exc:
+            found.errors.append(str(exc))
+            continue
+        found.items.append((source, snapshot))
+        found.cursors[spec] = snapshot.version
+    if found.errors and not found.items:
+        raise SourceError("no repository could be read: " + "; ".join(found.errors[:3]), "git")
+    return found
+
+
+def collect_inbox(root: Path) -> Found:
+    """The team inbox's notes and paper cards as sources, each pinned by a content hash.
+
+    The raw text of each file is kept (under `inbox`, keyed by its path relative to the
+    root) so a digest can be derived again from the store. Notes are internal: they are
+    never findings and never published.
+    """
+    from research_radar.sources.inbox import load_inbox
+
+    if not root.is_dir():
+        raise SourceError(f"inbox folder {root} not found; set inbox_root in radar.toml", "inbox")
+    inbox = load_inbox(root)
+    found = Found()
+    for path, kind, title, when in [
+        *((n.path, SourceKind.NOTE, n.title, n.timestamp) for n in inbox.notes),
+        *((c.path, SourceKind.CARD, c.title, None) for c in inbox.cards),
+    ]:
+        body = (root / path).read_bytes()
+        digest = hashlib.sha256(body).hexdigest()
+        key = f"inbox:{path}"
+        found.raws.append(RawResponse(request_key=path, status=200, body=body))
+        found.items.append(
+            (
+                Source(key=key, kind=kind, url=path, title=title, created_at=when, updated_at=when),
+                Snapshot(
+                    source_key=key, version=digest[:16], version_date=when, content_hash=digest
+                ),
+            )
+        )
+    found.errors.extend(f"{p.path}: {p.message}" for p in inbox.problems)
+    return found

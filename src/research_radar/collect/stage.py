@@ -1,0 +1,395 @@
+"""The collect stage: run every enabled source adapter and keep what it found.
+
+For each source (github, host, arxiv, feeds, git) the raw responses are kept in the store
+(gzip), parsed into Sources and pinned Snapshots, and written with the source's cursors
+and health in ONE transaction. A source that fails is recorded as failed (or stale since
+its last good run) and the run moves on. Conditional requests (ETag) make a second run of
+the same window cheap: an unchanged repository costs one request, answered 304, and is
+re-parsed from the stored responses.
+
+Settings read here (all optional, in `radar.toml`)::
+
+    [github]  queries = ["inference kv cache", ...]   repos = ["owner/name", ...]   exclude = [...]
+    [arxiv]   queries = ['abs:"speculative decoding"', ...]   delay = 3.0
+
+The collectors themselves live in `collectors.py`; this module runs them and writes.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
+
+import httpx
+from pydantic import BaseModel, Field
+from sqlalchemy import Connection
+
+from research_radar.collect.collectors import (
+    DEFAULT_ARXIV_QUERIES,
+    DEFAULT_GITHUB_QUERIES,
+    Found,
+    Progress,
+    StoreCache,
+    collect_arxiv,
+    collect_feeds,
+    collect_git,
+    collect_github,
+    collect_host,
+    collect_inbox,
+    settings_section,
+)
+from research_radar.config import Settings
+from research_radar.errors import RadarError, SourceError
+from research_radar.sources import arxiv as arxiv_source
+from research_radar.sources import github as gh
+from research_radar.sources.http import RetryPolicy
+from research_radar.store.store import Store
+
+__all__ = [
+    "DEFAULT_ARXIV_QUERIES",
+    "DEFAULT_GITHUB_QUERIES",
+    "SOURCE_NAMES",
+    "CollectSummary",
+    "Progress",
+    "SourceHealth",
+    "collect",
+    "collect_sample",
+]
+
+log = logging.getLogger(__name__)
+
+SOURCE_NAMES = ("github", "host", "arxiv", "feeds", "git", "inbox")
+
+
+class SourceHealth(BaseModel):
+    """What one source did in a run."""
+
+    name: str
+    status: str = "ok"
+    """ok, partial (worked, but some requests or payloads failed: see `errors`), failed (never
+    worked), stale (failed now; `stale_since` is its last good run) or skipped."""
+    requests: int = 0
+    not_modified: int = 0
+    """Requests answered 304 (re-parsed from the store)."""
+    reused: int = 0
+    """Responses re-read from the store without any request (unchanged repositories)."""
+    parsed: int = 0
+    saved: int = 0
+    """Sources written (new or refreshed)."""
+    errors: list[str] = Field(default_factory=list)
+    stale_since: datetime | None = None
+
+
+class CollectSummary(BaseModel):
+    """The run summary: each source's health, the window and what was saved."""
+
+    window_start: datetime | None = None
+    window_end: datetime | None = None
+    sources: dict[str, SourceHealth] = Field(default_factory=dict)
+    queries: list[str] = Field(default_factory=list)
+    keys: list[str] = Field(default_factory=list)
+    """Canonical keys of the sources saved in this run."""
+
+    @property
+    def ok(self) -> bool:
+        """No source failed outright (a partial source still kept what it could read)."""
+        return all(h.status in ("ok", "partial", "skipped") for h in self.sources.values())
+
+    def health(self) -> dict[str, str]:
+        """source name -> "ok", "partial: N errors", "failed: <why>" or "stale since <UTC time>".
+
+        These go into the report (Coverage.sources), so they stay short: the first error
+        is cut to 120 characters. The full errors stay in the store and the run record.
+        """
+        result = {}
+        for name, item in self.sources.items():
+            if item.status == "stale" and item.stale_since is not None:
+                result[name] = f"stale since {item.stale_since.astimezone(UTC):%Y-%m-%d %H:%M} UTC"
+            elif item.status == "failed":
+                result[name] = "failed: " + _brief(
+                    item.errors[0] if item.errors else "unknown error"
+                )
+            elif item.status == "partial":
+                count = len(item.errors)
+                result[name] = f"partial: {count} error{'' if count == 1 else 's'}"
+            else:
+                result[name] = item.status
+        return result
+
+    def counts(self) -> dict[str, int]:
+        """Totals over all sources, for the run record."""
+        fields = ("requests", "not_modified", "reused", "parsed", "saved")
+        totals = {name: sum(getattr(h, name) for h in self.sources.values()) for name in fields}
+        totals["errors"] = sum(len(h.errors) for h in self.sources.values())
+        return totals
+
+
+_HEALTH_WIDTH = 120
+"""The longest error text `CollectSummary.health()` shows (URLs make raw errors long)."""
+
+
+def _brief(text: str) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= _HEALTH_WIDTH else flat[: _HEALTH_WIDTH - 1] + "…"
+
+
+# -- the stage ----------------------------------------------------------------------------
+
+
+@dataclass
+class _Context:
+    store: Store
+    settings: Settings
+    client: httpx.Client
+    since: datetime
+    until: datetime
+    progress: Progress | None
+    policy: RetryPolicy
+    arxiv_delay: float | None = None
+
+
+def _enabled(settings: Settings) -> list[str]:
+    names = ["github", "arxiv"]
+    if settings.host_repo:
+        names.insert(1, "host")
+    if settings.feeds:
+        names.append("feeds")
+    if settings.repos:
+        names.append("git")
+    if settings.inbox_root:
+        names.append("inbox")
+    return names
+
+
+def _github_api(ctx: _Context) -> gh.GitHubApi:
+    return gh.GitHubApi(
+        ctx.client,
+        ctx.settings.github_api_url,
+        ctx.settings.github_token,
+        ctx.policy,
+        StoreCache(ctx.store, "github"),
+    )
+
+
+def _run_one(name: str, ctx: _Context, health: SourceHealth) -> Found:
+    """Run one collector; request counts go into `health`."""
+    if name in ("github", "host"):
+        api = _github_api(ctx)
+        try:
+            if name == "github":
+                return collect_github(api, ctx.settings, ctx.since, ctx.until, ctx.progress)
+            return collect_host(api, ctx.settings)
+        finally:
+            health.requests, health.not_modified, health.reused = (
+                api.stats.requests,
+                api.stats.not_modified,
+                api.stats.reused,
+            )
+    if name == "arxiv":
+        delay = (
+            ctx.arxiv_delay
+            if ctx.arxiv_delay is not None
+            else float(settings_section(ctx.settings, "arxiv").get("delay", 3.0))
+        )
+        api_ax = arxiv_source.ArxivApi(
+            ctx.client,
+            ctx.settings.arxiv_api_url,
+            delay,
+            ctx.policy,
+            StoreCache(ctx.store, "arxiv"),
+        )
+        found = collect_arxiv(api_ax, ctx.settings, ctx.since, ctx.until)
+    elif name == "feeds":
+        found = collect_feeds(
+            ctx.client, ctx.settings.feeds, StoreCache(ctx.store, "feeds"), ctx.policy
+        )
+    elif name == "git":
+        found = collect_git(ctx.settings, ctx.since)
+    elif name == "inbox":
+        if ctx.settings.inbox_root is None:
+            raise SourceError("no inbox folder: set inbox_root in radar.toml", "inbox")
+        found = collect_inbox(ctx.settings.inbox_root)
+    else:
+        raise SourceError(f"unknown source; choose from {', '.join(SOURCE_NAMES)}", name)
+    health.requests = len(found.raws)
+    health.not_modified = sum(1 for r in found.raws if r.from_cache)
+    return found
+
+
+def _save(conn: Connection, store: Store, name: str, found: Found) -> int:
+    raw_source = "github" if name == "host" else name
+    for raw in found.raws:
+        if not raw.from_cache and raw.status == 200:
+            store.save_raw(
+                conn,
+                raw_source,
+                raw.request_key,
+                raw.body,
+                status=raw.status,
+                etag=raw.etag,
+                headers=dict(raw.headers),
+            )
+    saved: dict[str, None] = {}
+    for source, snapshot in found.items:
+        store.save_source(conn, source)
+        if snapshot is not None:
+            store.save_snapshot(conn, snapshot)
+        saved[source.key] = None
+    for query, value in found.cursors.items():
+        store.save_cursor(conn, name, query, value)
+    return len(saved)
+
+
+def _collect_source(name: str, ctx: _Context, summary: CollectSummary) -> None:
+    health = SourceHealth(name=name)
+    summary.sources[name] = health
+    if ctx.progress is not None:
+        ctx.progress(f"{name}: collecting", 0, 0)
+    try:
+        found = _run_one(name, ctx, health)
+    except (SourceError, RadarError) as exc:
+        log.warning("%s failed: %s", name, exc)
+        last_ok = (ctx.store.load_health().get(name) or {}).get("last_ok_at")
+        health.status, health.stale_since = ("stale", last_ok) if last_ok else ("failed", None)
+        health.errors.append(str(exc))
+        with ctx.store.transaction() as conn:
+            ctx.store.save_health(conn, name, False, str(exc))
+        return
+    health.parsed = len(found.items)
+    health.errors.extend(found.errors)
+    health.status = "partial" if found.errors else "ok"
+    with ctx.store.transaction() as conn:
+        health.saved = _save(conn, ctx.store, name, found)
+        ctx.store.save_health(conn, name, True, "; ".join(found.errors[:5]) or None)
+    summary.keys.extend(dict.fromkeys(s.key for s, _ in found.items))
+
+
+def collect(
+    store: Store,
+    settings: Settings,
+    *,
+    sources: Sequence[str] | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    client: httpx.Client | None = None,
+    progress: Progress | None = None,
+    policy: RetryPolicy | None = None,
+) -> CollectSummary:
+    """Run the enabled (or named) sources over a window and keep what they return.
+
+    Args:
+        sources: names from SOURCE_NAMES; default every source the settings enable.
+        since: window start; default the last run's end (cursor) or 7 days before `until`.
+        until: window end; default now.
+        client: an httpx.Client to use (a private one is made and closed otherwise).
+        progress: progress(message, done, total); rate-limit waits count down through it.
+        policy: retry/backoff/timeout policy (live defaults).
+    """
+    until = until or datetime.now(UTC)
+    since = since or _default_since(store, until)
+    names = list(sources) if sources else _enabled(settings)
+    unknown = [n for n in names if n not in SOURCE_NAMES]
+    if unknown:
+        raise SourceError(
+            f"unknown source {unknown[0]!r}; choose from {', '.join(SOURCE_NAMES)}", unknown[0]
+        )
+    policy = policy or RetryPolicy()
+    if progress is not None and policy.on_wait is None:
+        policy = replace(
+            policy, on_wait=lambda reason, left: progress(f"{reason}: resuming in {left}s", 0, 0)
+        )
+    own = client is None
+    http = client or httpx.Client(headers={"User-Agent": "research-radar"}, timeout=policy.timeout)
+    summary = CollectSummary(window_start=since, window_end=until)
+    ctx = _Context(
+        store,
+        settings,
+        http,
+        since,
+        until,
+        progress,
+        policy,
+        settings_section(settings, "arxiv").get("delay"),
+    )
+    try:
+        for name in names:
+            _collect_source(name, ctx, summary)
+    finally:
+        if own:
+            http.close()
+    summary.queries = [
+        str(q) for q in settings_section(settings, "github").get("queries", DEFAULT_GITHUB_QUERIES)
+    ]
+    with store.transaction() as conn:
+        store.save_cursor(conn, "collect", "window_end", until.isoformat())
+    return summary
+
+
+def _default_since(store: Store, until: datetime) -> datetime:
+    last = store.load_cursor("collect", "window_end")
+    if last:
+        return min(datetime.fromisoformat(last), until)
+    return until - timedelta(days=7)
+
+
+# -- the bundled sample ---------------------------------------------------------------------
+
+SAMPLE_SINCE = datetime(2024, 9, 1, tzinfo=UTC)
+"""The sample's window starts here, so every bundled repository and paper falls inside."""
+SAMPLE_HOST = "example-org/inferhost"
+SAMPLE_INDEX_ISSUE = "example-org/inferhost#126"
+SAMPLE_GITHUB = {
+    "queries": ["inference fork:true", "speech runtime", "triton kernel"],
+    "repos": ["Red-Weasel/mach-x"],
+}
+SAMPLE_ARXIV = {"queries": ["all:inference OR all:decoding"], "delay": 0.0}
+
+
+def sample_settings(
+    base: Settings, server_url: str, arxiv_url: str, feeds: Sequence[str]
+) -> Settings:
+    """Settings that point every collector at a replay server of the bundled sample."""
+    extra = dict(base.extra)
+    extra["github"], extra["arxiv"] = dict(SAMPLE_GITHUB), dict(SAMPLE_ARXIV)
+    return replace(
+        base,
+        github_api_url=server_url,
+        arxiv_api_url=arxiv_url,
+        github_token=None,
+        host_repo=base.host_repo or SAMPLE_HOST,
+        feeds=tuple(feeds),
+        repos=(),
+        extra=extra,
+    )
+
+
+def collect_sample(
+    store: Store,
+    *,
+    now: datetime,
+    progress: Progress | None = None,
+    settings: Settings | None = None,
+) -> CollectSummary:
+    """Collect the bundled sample offline: the real collectors against a replay server.
+
+    No token and no network. The window runs from SAMPLE_SINCE to `now`.
+    """
+    from research_radar.replay.server import serve_replay
+
+    with serve_replay() as server:
+        feeds = [server.feed_url(name) for name in server.feed_names()]
+        local = sample_settings(settings or Settings(), server.url, server.arxiv_url, feeds)
+        policy = RetryPolicy(retries=1, backoff=0.0, timeout=10.0)
+        with httpx.Client(timeout=10.0) as client:
+            return collect(
+                store,
+                local,
+                sources=["github", "host", "arxiv", "feeds"],
+                since=SAMPLE_SINCE,
+                until=max(now, SAMPLE_SINCE),
+                client=client,
+                progress=progress,
+                policy=policy,
+            )

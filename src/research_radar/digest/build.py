@@ -1,0 +1,404 @@
+"""The E1 digest: what the inbox says about one topic in one window (refs #9).
+
+Pure: `build_digest` reads an `Inbox` already loaded by `sources.inbox.load_inbox` and
+returns a `Digest`; it never touches files or the clock (pass the window in).
+
+How the digest decides (CONVENTIONS.md §11):
+
+- An *item* is a heading section or a bullet of a note (or a paper card) that matches the
+  topic's terms. Items are joined into one *entry* when they share their primary arXiv id,
+  else their primary URL, else their leading name or a near-identical title (rapidfuzz);
+  two entries with different arXiv ids are never joined.
+- An entry with an arXiv id is a *main increment*; one without is an *adjacent* item.
+- *NET-new* means not anchored in the living document (neither its arXiv id nor its name
+  occurs there); it is not the same as newly published.
+- *Credibility* scores signals found in the entry's text: peer-reviewed venue +2, known
+  institution +1, public code +1, production data +1; single author -2, no code -1,
+  missing metrics -1. A score of 4 or more is 极高, 1 to 3 高, below 1 中-低.
+- *Value stars* (1-5): 1, +2 for 极高 or +1 for 高, +1 when two or more sources report it,
+  +1 when it carries numbers, +1 when it is NET-new.
+
+The signals (credibility, key points, contradictions, living-doc sections) live in
+`digest_signals`; its models are re-exported here.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Callable
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+from rapidfuzz import fuzz
+
+from research_radar.digest.signals import (
+    Contradiction,
+    KeyPoint,
+    Mention,
+    SectionRef,
+    Statement,
+    extract_key_points,
+    find_anchor,
+    find_contradictions,
+    match_sections,
+    normalise_title,
+    rate_credibility,
+)
+from research_radar.errors import ConfigError
+from research_radar.sources.inbox import Card, Inbox, KnowledgeDoc
+from research_radar.sources.notes import (
+    SHANGHAI,
+    TOPIC_TERMS,
+    NoteItem,
+    Problem,
+    normalise_url,
+    parse_arxiv_ids,
+)
+
+__all__ = [
+    "Citation",
+    "Contradiction",
+    "Digest",
+    "Entry",
+    "KeyPoint",
+    "LivingDoc",
+    "SectionRef",
+    "SourceCount",
+    "Statement",
+    "Window",
+    "build_digest",
+]
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class Window(_Model):
+    start: datetime
+    end: datetime
+    """Both in Asia/Shanghai; a note belongs to the window when start < time <= end."""
+
+
+class Entry(_Model):
+    """One main increment or adjacent item, deduplicated across notes and cards."""
+
+    key: str
+    title: str
+    name: str = ""
+    arxiv_ids: list[str] = Field(default_factory=list)
+    urls: list[str] = Field(default_factory=list)
+    status: Literal["net-new", "anchored"]
+    anchored_by: str = ""
+    cards: list[int] = Field(default_factory=list)
+    venue: str = ""
+    credibility: Literal["极高", "高", "中-低"]
+    reasons: list[str] = Field(default_factory=list)
+    sources: list[str] = Field(default_factory=list)
+    first_seen: datetime
+    key_points: list[KeyPoint] = Field(default_factory=list)
+    relation: list[SectionRef] = Field(default_factory=list)
+    suggested_section: str = ""
+    stars: int = 1
+
+
+class SourceCount(_Model):
+    path: str
+    analyst: str
+    kind: Literal["note", "card", "queue"]
+    items: int
+    """Items on the topic (before dedup); zero counts are kept."""
+    timestamp: datetime | None = None
+    date_only: bool = False
+    detail: str = ""
+    """For a card: its number, arXiv ids and primary category."""
+    titles: list[str] = Field(default_factory=list)
+
+
+class LivingDoc(_Model):
+    path: str
+    title: str
+    sections: int
+    arxiv_ids: int
+
+
+class Citation(_Model):
+    arxiv_id: str
+    title: str
+    facts: list[str] = Field(default_factory=list)
+
+
+class Digest(_Model):
+    topic: str
+    window: Window
+    living_doc: LivingDoc | None = None
+    sources: list[SourceCount] = Field(default_factory=list)
+    increments: list[Entry] = Field(default_factory=list)
+    adjacent: list[Entry] = Field(default_factory=list)
+    contradictions: list[Contradiction] = Field(default_factory=list)
+    net_new_arxiv: list[Citation] = Field(default_factory=list)
+    outside_window: int = 0
+    """Notes and cards with a timestamp outside the window (not checked)."""
+    problems: list[Problem] = Field(default_factory=list)
+
+    @property
+    def carried(self) -> list[Entry]:
+        """Entries already anchored in the living document (沿用件)."""
+        return [e for e in [*self.increments, *self.adjacent] if e.status == "anchored"]
+
+    @property
+    def not_included(self) -> list[SourceCount]:
+        return [source for source in self.sources if not source.items]
+
+
+# --- gathering -----------------------------------------------------------------------------
+
+
+def _in_window(when: datetime | None, window: Window) -> bool:
+    return when is not None and window.start < when <= window.end
+
+
+def _gather(inbox: Inbox, window: Window) -> tuple[list[Mention], list[SourceCount], int]:
+    """Every item of the notes and cards in the window, and one (uncounted) row per source."""
+    mentions: list[Mention] = []
+    rows: list[SourceCount] = []
+    outside = 0
+    for note in sorted(inbox.notes, key=lambda n: (n.analyst, n.timestamp or window.end, n.path)):
+        if note.timestamp is None:
+            continue  # listed as a no-timestamp problem by the loader
+        if not _in_window(note.timestamp, window):
+            outside += 1
+            continue
+        mentions += [Mention(source=note.path, when=note.timestamp, item=i) for i in note.items]
+        rows.append(
+            SourceCount(
+                path=note.path,
+                analyst=note.analyst,
+                kind="note",
+                items=0,
+                timestamp=note.timestamp,
+                date_only=note.date_only,
+            )
+        )
+    for card in sorted(inbox.cards, key=lambda c: (c.number or 0, c.path)):
+        if card.item is None or card.timestamp is None:
+            continue
+        if not _in_window(card.timestamp, window):
+            outside += 1
+            continue
+        mentions.append(Mention(source=card.path, when=card.timestamp, item=card.item))
+        rows.append(
+            SourceCount(
+                path=card.path,
+                analyst="paper_cards",
+                kind="card",
+                items=0,
+                timestamp=card.timestamp,
+                detail=_card_detail(card),
+            )
+        )
+    return mentions, rows, outside
+
+
+def _card_detail(card: Card) -> str:
+    number = f"{card.number:04d}" if card.number is not None else "无编号"
+    return " · ".join([number, *(f"arXiv:{i}" for i in card.arxiv_ids), card.category or "无分类"])
+
+
+def _count(rows: list[SourceCount], groups: list[list[Mention]], inbox: Inbox, topic: str) -> None:
+    """Fill each row with the titles of its items that belong to an on-topic entry."""
+    for group in groups:
+        for mention in group:
+            row = next(r for r in rows if r.path == mention.source)
+            row.items += 1
+            row.titles.append(mention.item.title)
+    if inbox.queue is not None:
+        titles = [item.title for item in inbox.queue.items if topic in item.topics]
+        queue = SourceCount(
+            path=inbox.queue.path,
+            analyst="work-queue",
+            kind="queue",
+            items=len(titles),
+            titles=titles,
+        )
+        rows.insert(0, queue)
+
+
+# --- dedup -------------------------------------------------------------------------------
+
+
+def _primary_url(item: NoteItem) -> str:
+    for url in item.urls:
+        key = normalise_url(url)
+        if not key.startswith(("arxiv.org", "huggingface.co/papers", "hf.co")) and "/" in key:
+            return key
+    return ""
+
+
+def _group(mentions: list[Mention]) -> list[list[Mention]]:
+    """Union-find over mentions; groups with different arXiv ids are never joined."""
+    parent = list(range(len(mentions)))
+    ids = [set(m.item.arxiv_ids[:1]) for m in mentions]
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def union(i: int, j: int) -> None:
+        a, b = find(i), find(j)
+        if a != b and (not ids[a] or not ids[b] or ids[a] & ids[b]):
+            parent[b] = a
+            ids[a] |= ids[b]
+
+    keyers: list[Callable[[Mention], str]] = [
+        lambda m: m.item.arxiv_ids[0] if m.item.arxiv_ids else "",
+        lambda m: _primary_url(m.item),
+        lambda m: m.item.name.lower() if len(m.item.name) >= 3 else "",
+    ]
+    for keyer in keyers:
+        first: dict[str, int] = {}
+        for index, mention in enumerate(mentions):
+            key = keyer(mention)
+            if key:
+                union(first.setdefault(key, index), index)
+    titles = [normalise_title(m.item.title) for m in mentions]
+    for i, j in itertools.combinations(range(len(titles)), 2):
+        if (
+            min(len(titles[i]), len(titles[j])) >= 8
+            and fuzz.token_sort_ratio(titles[i], titles[j]) >= 90
+        ):
+            union(i, j)
+    groups: dict[int, list[Mention]] = {}
+    for index, mention in enumerate(mentions):
+        groups.setdefault(find(index), []).append(mention)
+    return list(groups.values())
+
+
+# --- entries -----------------------------------------------------------------------------
+
+
+def _stars(entry: Entry) -> int:
+    bonus = {"极高": 2, "高": 1, "中-低": 0}[entry.credibility]
+    extra = (len(entry.sources) >= 2) + bool(entry.key_points) + (entry.status == "net-new")
+    return max(1, min(5, 1 + bonus + extra))
+
+
+def _entry(group: list[Mention], inbox: Inbox, doc: KnowledgeDoc | None) -> Entry:
+    group = sorted(group, key=lambda m: (m.when, m.source, m.item.line))
+    ids = sorted({m.item.arxiv_ids[0] for m in group if m.item.arxiv_ids})
+    cards = [c for c in inbox.cards if c.number is not None and set(c.arxiv_ids) & set(ids)]
+    card_titles = [c.title for c in sorted(cards, key=lambda c: c.number or 0) if c.title]
+    urls = [f"https://arxiv.org/abs/{i}" for i in ids]
+    for url in (u for m in group for u in m.item.urls):
+        if set(parse_arxiv_ids(url)) & set(ids):
+            continue  # the canonical abs URL stands for every version
+        if normalise_url(url) not in {normalise_url(u) for u in urls}:
+            urls.append(url)
+    text = "\n".join([*(m.item.text for m in group), *(c.text for c in cards)])
+    name = next((m.item.name for m in group if m.item.name), "")
+    anchored_by, home = find_anchor(ids, name, doc)
+    rating, reasons, venue = rate_credibility(text, urls)
+    relation = [home] if home else (match_sections(text, doc) if doc else [])
+    first = group[0]
+    key = (
+        f"arxiv:{ids[0]}"
+        if ids
+        else (
+            f"url:{_primary_url(first.item)}"
+            if _primary_url(first.item)
+            else f"title:{normalise_title(first.item.title)}"
+        )
+    )
+    entry = Entry(
+        key=key,
+        title=card_titles[0] if card_titles else first.item.title,
+        name=name,
+        arxiv_ids=ids,
+        urls=urls,
+        status="anchored" if anchored_by else "net-new",
+        anchored_by=anchored_by,
+        cards=sorted({c.number for c in cards if c.number is not None}),
+        venue=venue,
+        credibility=rating,
+        reasons=reasons,
+        sources=list(dict.fromkeys(m.source for m in group)),
+        first_seen=first.when,
+        key_points=extract_key_points(group),
+        relation=relation,
+        suggested_section=f"{relation[0].id} {relation[0].heading}".strip() if relation else "",
+    )
+    entry.stars = _stars(entry)
+    return entry
+
+
+def _citation(entry: Entry, arxiv_id: str) -> Citation:
+    """Title plus venue, the number most sources agree on, and the date first seen."""
+    facts = [entry.venue] if entry.venue else []
+    heads = Counter(point.numbers[0] for point in entry.key_points)
+    facts += [number for number, _ in heads.most_common(1)]
+    facts.append(entry.first_seen.astimezone(SHANGHAI).strftime("%Y-%m-%d"))
+    return Citation(arxiv_id=arxiv_id, title=entry.title, facts=facts)
+
+
+def _living_doc(doc: KnowledgeDoc | None) -> LivingDoc | None:
+    if doc is None:
+        return None
+    return LivingDoc(
+        path=doc.path, title=doc.title, sections=len(doc.sections), arxiv_ids=len(doc.arxiv_ids)
+    )
+
+
+def build_digest(inbox: Inbox, *, topic: str, start: datetime, end: datetime) -> Digest:
+    """The digest of `inbox` for `topic` over the window start < t <= end (aware datetimes).
+
+    Raises:
+        ConfigError: unknown topic, naive or empty window.
+    """
+    if topic not in TOPIC_TERMS:
+        known = ", ".join(sorted(TOPIC_TERMS))
+        raise ConfigError(f"unknown topic {topic!r}; known topics: {known}")
+    if start.tzinfo is None or end.tzinfo is None or start >= end:
+        raise ConfigError("the digest window needs timezone-aware start < end")
+    window = Window(start=start.astimezone(SHANGHAI), end=end.astimezone(SHANGHAI))
+    doc = inbox.knowledge.get(topic)
+    problems = list(inbox.problems)
+    if doc is None:
+        message = (
+            f"no living document for topic {topic!r} (knowledge/{topic}.md); all items NET-new"
+        )
+        problems.append(
+            Problem(path=f"knowledge/{topic}.md", kind="no-living-doc", message=message)
+        )
+    mentions, sources, outside = _gather(inbox, window)
+    groups = [g for g in _group(mentions) if any(topic in m.item.topics for m in g)]
+    _count(sources, groups, inbox, topic)
+    entries = [_entry(group, inbox, doc) for group in groups]
+    entries.sort(key=lambda e: (-e.stars, e.first_seen, e.title))
+    contradictions = [c for group in groups for c in find_contradictions(_entity(group), group)]
+    increments = [e for e in entries if e.arxiv_ids]
+    return Digest(
+        topic=topic,
+        window=window,
+        living_doc=_living_doc(doc),
+        sources=sources,
+        increments=increments,
+        adjacent=[e for e in entries if not e.arxiv_ids],
+        contradictions=contradictions,
+        net_new_arxiv=[
+            _citation(e, i) for e in increments if e.status == "net-new" for i in e.arxiv_ids
+        ],
+        outside_window=outside,
+        problems=problems,
+    )
+
+
+def _entity(group: list[Mention]) -> str:
+    first = min(group, key=lambda m: (m.when, m.source, m.item.line))
+    name = next((m.item.name for m in group if m.item.name), "")
+    ids = sorted({m.item.arxiv_ids[0] for m in group if m.item.arxiv_ids})
+    label = name or first.item.title
+    return f"{label} (arXiv:{ids[0]})" if ids else label

@@ -1,0 +1,275 @@
+"""Catalogues of hardware, models, precisions and software, kept as data (TOML).
+
+Each bundled file (`data/hardware.toml`, `data/models.toml`, `data/precisions.toml`,
+`data/software.toml`) holds an array of tables named after its field. An entry either
+names one thing with literal aliases::
+
+    [[hardware]]
+    name = "RTX 4090"
+    aliases = ["4090", "GeForce RTX 4090"]
+
+or a family with a regular expression and a template that renders the canonical name
+from the named groups (`[...]` segments are dropped when a group inside is empty)::
+
+    [[model]]
+    name = "Qwen"
+    pattern = 'Qwen(?P<ver>\\d(?:\\.\\d+)?)?-?(?P<size>\\d+)B'
+    template = "Qwen[{ver}]-{size}B"
+
+A user extends the catalogue with their own file (or folder of files) in the same
+format: `load_catalog(extra)`. User entries win ties over bundled ones.
+
+A name is canonical when the catalogue maps it to itself (`Catalog.is_canonical`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from research_radar.errors import ConfigError
+
+__all__ = [
+    "FIELDS",
+    "Catalog",
+    "Entry",
+    "Mention",
+    "default_catalog",
+    "load_catalog",
+    "parse_catalog",
+]
+
+FIELDS = ("hardware", "model", "precision", "software")
+"""Catalogue fields; each is also the array name inside the TOML files."""
+
+_BUNDLED = ("hardware.toml", "models.toml", "precisions.toml", "software.toml")
+_LEFT = r"(?:(?<![A-Za-z0-9_])|(?<=\d[xX×]))"
+_RIGHT = r"(?![A-Za-z0-9_])"
+_UPPER_GROUPS = frozenset({"size", "act", "q", "ud", "var_upper"})
+_MEMORY = re.compile(r"[\s\-(（]{0,2}(\d{1,4}(?:\.\d+)?)\s?(GB|GiB|G)(?![A-Za-z0-9/])", re.I)
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One catalogue entry: a single thing or a family rendered by a template."""
+
+    field: str
+    name: str
+    """Canonical name, or the family label for pattern entries."""
+    regex: re.Pattern[str]
+    template: str = ""
+    """Empty for literal entries: the canonical name is `name`."""
+    aliases: tuple[str, ...] = ()
+    """Literal entries: the name and its aliases."""
+    meta: dict[str, Any] = dataclasses.field(default_factory=dict)
+    """Everything else the TOML table says (vendor, class, memory...)."""
+
+    def render(self, match: re.Match[str]) -> str:
+        """The canonical name for one match of this entry."""
+        if not self.template:
+            return self.name
+        return _render(self.template, match.groupdict())
+
+
+@dataclass(frozen=True)
+class Mention:
+    """A catalogue name found in a text, with where it stands."""
+
+    field: str
+    name: str
+    start: int
+    end: int
+
+
+@dataclass(frozen=True)
+class _FieldIndex:
+    """All literal aliases of one field in one regex, plus the pattern entries."""
+
+    literal: re.Pattern[str] | None
+    lookup: dict[str, tuple[int, str]]
+    patterns: tuple[tuple[int, Entry], ...]
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """All catalogue entries, in precedence order (user entries first)."""
+
+    entries: tuple[Entry, ...]
+    _cache: dict[tuple[str, str], list[Mention]] = dataclasses.field(
+        default_factory=dict, compare=False, repr=False
+    )
+
+    def of(self, field_name: str) -> tuple[Entry, ...]:
+        return tuple(entry for entry in self.entries if entry.field == field_name)
+
+    @cached_property
+    def _index(self) -> dict[str, _FieldIndex]:
+        return {name: _build_index(self.entries, name) for name in FIELDS}
+
+    def find(self, field_name: str, text: str) -> list[Mention]:
+        """Non-overlapping mentions of one field, longest match first, in text order."""
+        key = (field_name, text)
+        if key not in self._cache:
+            if len(self._cache) > 4096:
+                self._cache.clear()
+            self._cache[key] = self._find(field_name, text)
+        return list(self._cache[key])
+
+    def _find(self, field_name: str, text: str) -> list[Mention]:
+        index = self._index[field_name]
+        found: list[tuple[int, int, int, str]] = []
+        if index.literal is not None:
+            for match in index.literal.finditer(text):
+                hit = index.lookup.get(_norm(match.group(0)))
+                if hit and match.end() > match.start():
+                    found.append((match.start(), match.end(), hit[0], hit[1]))
+        for rank, entry in index.patterns:
+            for match in entry.regex.finditer(text):
+                if match.end() > match.start():
+                    found.append((match.start(), match.end(), rank, entry.render(match)))
+        found.sort(key=lambda item: (item[0] - item[1], item[2], item[0]))
+        taken: list[Mention] = []
+        for start, end, _rank, name in found:
+            if all(end <= m.start or start >= m.end for m in taken):
+                taken.append(Mention(field_name, name, start, end))
+        if field_name == "hardware":
+            taken = [_with_memory(m, text) for m in taken]
+        return sorted(taken, key=lambda m: m.start)
+
+    def names(self, field_name: str, text: str) -> list[str]:
+        """Canonical names of one field in a text, first occurrence order, no repeats."""
+        return list(dict.fromkeys(m.name for m in self.find(field_name, text)))
+
+    def is_canonical(self, field_name: str, name: str) -> bool:
+        """True when the catalogue maps `name`, read alone, to itself."""
+        mentions = self.find(field_name, name)
+        return len(mentions) == 1 and mentions[0].name == name
+
+
+def _norm(alias: str) -> str:
+    return re.sub(r"[\s\-]+", "", alias).lower()
+
+
+def _build_index(entries: tuple[Entry, ...], field_name: str) -> _FieldIndex:
+    lookup: dict[str, tuple[int, str]] = {}
+    aliases: list[str] = []
+    patterns: list[tuple[int, Entry]] = []
+    for rank, entry in enumerate(entries):
+        if entry.field != field_name:
+            continue
+        if entry.template:
+            patterns.append((rank, entry))
+            continue
+        for alias in entry.aliases:
+            lookup.setdefault(_norm(alias), (rank, entry.name))
+            aliases.append(alias)
+    literal = None
+    if aliases:
+        body = "|".join(_alias_regex(a) for a in sorted(set(aliases), key=len, reverse=True))
+        literal = re.compile(f"{_LEFT}(?:{body}){_RIGHT}", re.I)
+    return _FieldIndex(literal, lookup, tuple(patterns))
+
+
+def _with_memory(mention: Mention, text: str) -> Mention:
+    """`RTX 5070` followed by `12 GB` becomes `RTX 5070 12 GB`."""
+    match = _MEMORY.match(text, mention.end)
+    if not match:
+        return mention
+    unit = "GiB" if match.group(2).lower() == "gib" else "GB"
+    name = f"{mention.name} {match.group(1)} {unit}"
+    return Mention(mention.field, name, mention.start, match.end())
+
+
+def _render(template: str, groups: dict[str, str | None]) -> str:
+    """Fill `{group}` slots; drop `[...]` segments whose groups are empty."""
+
+    def value(name: str) -> str:
+        raw = groups.get(name) or ""
+        return raw.upper() if name in _UPPER_GROUPS else raw
+
+    def optional(match: re.Match[str]) -> str:
+        inner = match.group(1)
+        slots = re.findall(r"\{(\w+)\}", inner)
+        if any(not groups.get(slot) for slot in slots):
+            return ""
+        return re.sub(r"\{(\w+)\}", lambda m: value(m.group(1)), inner)
+
+    text = re.sub(r"\[([^\[\]]*)\]", optional, template)
+    return re.sub(r"\{(\w+)\}", lambda m: value(m.group(1)), text)
+
+
+def _alias_regex(alias: str) -> str:
+    """A literal alias where spaces and hyphens match a space, hyphen or nothing."""
+    parts = re.split(r"[\s\-]+", alias.strip())
+    return r"[\s\-]?".join(re.escape(part) for part in parts)
+
+
+def _build_entry(field_name: str, table: dict[str, Any], origin: str) -> Entry:
+    name = table.get("name")
+    if not isinstance(name, str) or not name:
+        raise ConfigError(f"every [[{field_name}]] entry needs a name", path=origin)
+    meta = {k: v for k, v in table.items() if k not in {"name", "aliases", "pattern", "template"}}
+    pattern = table.get("pattern")
+    aliases: tuple[str, ...] = ()
+    if pattern:
+        body, template = str(pattern), str(table.get("template") or name)
+    else:
+        aliases = (name, *(str(a) for a in table.get("aliases", [])))
+        body = "|".join(_alias_regex(a) for a in sorted(aliases, key=len, reverse=True))
+        template = ""
+    try:
+        regex = re.compile(f"{_LEFT}(?:{body}){_RIGHT}", re.I)
+    except re.error as exc:
+        raise ConfigError(
+            f"bad pattern in {field_name} entry {name!r}: {exc}", path=origin
+        ) from exc
+    return Entry(field_name, name, regex, template, aliases, meta)
+
+
+def parse_catalog(text: str, origin: str = "<catalog>") -> Catalog:
+    """Entries of one TOML document (any of the four arrays)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"not valid TOML: {exc}", path=origin) from exc
+    entries: list[Entry] = []
+    for field_name in FIELDS:
+        tables = data.get(field_name, [])
+        if not isinstance(tables, list):
+            raise ConfigError(f"{field_name} must be an array of tables", path=origin)
+        entries.extend(_build_entry(field_name, table, origin) for table in tables)
+    return Catalog(tuple(entries))
+
+
+def _extra_files(extra: Path) -> Iterable[Path]:
+    if extra.is_dir():
+        return sorted(extra.glob("*.toml"))
+    if extra.is_file():
+        return [extra]
+    raise ConfigError("catalogue file not found; pass an existing .toml file or folder", str(extra))
+
+
+def load_catalog(extra: Path | None = None) -> Catalog:
+    """The bundled catalogues, extended by a user's TOML file or folder of files."""
+    bundled = resources.files("research_radar").joinpath("data")
+    entries: list[Entry] = []
+    if extra is not None:
+        for path in _extra_files(extra):
+            entries.extend(parse_catalog(path.read_text(encoding="utf-8"), str(path)).entries)
+    for name in _BUNDLED:
+        text = bundled.joinpath(name).read_text(encoding="utf-8")
+        entries.extend(parse_catalog(text, f"research_radar/data/{name}").entries)
+    return Catalog(tuple(entries))
+
+
+@lru_cache(maxsize=1)
+def default_catalog() -> Catalog:
+    """The bundled catalogues, read once per process."""
+    return load_catalog(None)

@@ -1,0 +1,280 @@
+"""Prose, tables and benchmark files -> Claims (metrics, conditions, limits).
+
+Pure: `extract_claims` reads only its arguments (and the bundled catalogue, read once).
+A claim is one statement: a sentence of prose, a list item, a table row or one record of
+a benchmark JSON file. Its conditions use canonical catalogue names; a condition missing
+from the statement itself is inherited from earlier sentences of the same line, list
+item or wrapped paragraph, and, for list items and table rows, from the headings above
+them, the table header and the paragraph that introduces them (not earlier paragraphs).
+Numbers are only ever taken from the input: a metric value is a number written there.
+In `A vs B` the compared system's number B keeps its value but is named `<metric>
+(baseline)`; `own_metrics` leaves it out. A hedged statement (`reportedly`, `据称`) is
+reported by "community" and carries `load["hedged"] = "yes"`.
+
+This module holds the public API, the claim kind and the inheritance of conditions; the
+rest lives beside it: `extract_markdown` (document -> segments, table rows),
+`extract_conditions` (hardware, model, precision, software, baseline, load),
+`extract_metrics` (numbers with units) and `extract_json` (benchmark JSON files).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from research_radar.extract.benchmark_json import parse_benchmark_json
+from research_radar.extract.catalogue import Catalog, default_catalog
+from research_radar.extract.conditions import _CONDITION_FIELDS, _conditions, _repeats, _tidy
+from research_radar.extract.markdown import _Segment, _segments, _table_row
+from research_radar.extract.metrics import _PERF_UNITS, _is_baseline, _metrics
+from research_radar.models import Claim, ClaimKind, Conditions, Metric
+
+__all__ = [
+    "claim_to_json",
+    "extract_claims",
+    "extract_file",
+    "own_metrics",
+    "parse_benchmark_json",
+]
+
+
+_NEGATIVE = re.compile(
+    r"regress|revert|withdr[ae]wn?|retract|(?<!zero )(?<!no )fail|crash|broken|known issue|"
+    r"unsupported|not supported|does(?: not|n't) support|slower|worse|degrad|mismatch|incorrect|"
+    r"wrong output|\bNaN\b|不支持|回退|撤回|撤销|失败|质量下降|变慢|倒退|退化|反例|负例|负结果|"
+    r"错误|漂移|崩溃|更慢|无收益|未合并|落后|(?:成功率|准确率|质量|精度|性能|吞吐|速度)(?:明显)?下降",
+    re.I,
+)
+_ONLY = (
+    # "only" limits when it restricts what works, not in "CPU-only is supported" or
+    # "retrieving only the keys that matter"
+    r"^(?:[^:：]{0,20}[:：]\s*)?only\b|"
+    r"(?<![-\w])only\b[^.;,]{0,60}?\b(?:is|are)\s+(?:supported|covered|tested|available|"
+    r"accepted|implemented|validated|verified|compatible)\b|"
+    r"(?<![-\w])only\s+(?:supports?|supported|works?|runs?|available|tested|targets?|on|for)\b|"
+    r"\b(?:supports?|supported|works?|runs?|available|accepted|tested|valid)\s+only\b|"
+    r"\bthe only supported\b"
+)
+_LIMITATION = re.compile(
+    _ONLY + r"|limited to|limitation|does(?: not|n't) include|not (?:a |an )?(?:serving|end-to-end|"
+    r"E2E|lossless)|experimental|not yet|caveat|仅|只(?:在|支持|能|适用)|不含|不包含|非(?:无损|serving|E2E|通用|"
+    r"端到端|完整)|不能|不等于|限于|局限|限制|边界|不外推|不可比|未(?:独立)?(?:复现|验证|核实|运行)",
+    re.I,
+)
+_CORRECTNESS = re.compile(
+    r"bit[- ]?exact|bitwise|identical|token[- ]equivalen|numerically|max_abs|max_rel|tests? pass|"
+    r"lossless|argmax|等价|一致|无损|数值|正确性",
+    re.I,
+)
+_QUALITY = re.compile(
+    r"accuracy|\bWER\b|\bCER\b|\bPPL\b|perplexity|\bKL\b|\bNLL\b|success rate|BLEU|\bFID\b|CLIP|"
+    r"VBench|score|pass@|准确率|成功率|质量|均分|得分|MMLU|GSM8K|AIME|HumanEval|任务分数",
+    re.I,
+)
+_HEDGE = re.compile(
+    r"据称|据说|据传|传闻|听说|\breportedly\b|\ballegedly\b|\bsupposedly\b|\bpurportedly\b|"
+    r"\brumou?red\b|\bclaimed to\b|\b(?:is|are|was|were) said to\b",
+    re.I,
+)
+"""Hearsay: the statement relays someone else's claim, so it is not a firm fact."""
+_STATUS = re.compile(r"\bmerged\b|\breleased?\b|\bshipped\b|已合入|已合并|合并|发布", re.I)
+_PERF_WORDS = re.compile(
+    r"faster|speed|throughput|latency|prefill|decode|tok/s|加速|吞吐|延迟|提升|更快", re.I
+)
+
+
+@dataclass
+class _Context:
+    """Conditions in scope: names per field plus load."""
+
+    names: dict[str, list[str]] = field(default_factory=dict)
+    baseline: list[str] = field(default_factory=list)
+    load: dict[str, str] = field(default_factory=dict)
+
+    def update(self, conditions: Conditions, *, with_baseline: bool) -> None:
+        for name in _CONDITION_FIELDS:
+            values = getattr(conditions, name)
+            if values and name == "software":
+                self.names[name] = list(dict.fromkeys([*self.names.get(name, []), *values]))
+            elif values:
+                self.names[name] = list(values)
+        if with_baseline and conditions.baseline:
+            self.baseline = list(conditions.baseline)
+        self.load.update(conditions.load)
+
+    def copy(self) -> _Context:
+        return _Context(
+            {k: list(v) for k, v in self.names.items()}, list(self.baseline), dict(self.load)
+        )
+
+    def fill(self, conditions: Conditions, *, with_baseline: bool) -> Conditions:
+        data = conditions.model_dump()
+        for name in _CONDITION_FIELDS:
+            inherited = self.names.get(name, [])
+            if not data[name]:
+                data[name] = list(inherited)
+            elif name == "software":
+                # software versions describe the whole set-up: keep both
+                data[name] = list(dict.fromkeys([*data[name], *inherited]))
+        if with_baseline and not data["baseline"]:
+            data["baseline"] = list(self.baseline)
+        data["load"] = {**self.load, **data["load"]}
+        data["repeats"] = _repeats(data["load"])
+        return Conditions(**data)
+
+
+# --------------------------------------------------------------------------- public API
+
+
+def extract_claims(
+    text: str, where: str = "", reporter: str = "author", *, catalog: Catalog | None = None
+) -> list[Claim]:
+    """Claims of a text (Chinese or English prose, Markdown, tab-separated tables).
+
+    Args:
+        text: the document.
+        where: `owner/repo@sha:path` or a URL; each claim gets `#L<line>` appended.
+        reporter: author, community or us.
+        catalog: the catalogue to name conditions with (the bundled one by default).
+    """
+    cat = catalog or default_catalog()
+    claims: list[Claim] = []
+    line_ctx, block_ctx = _Context(), _Context()
+    sections: list[tuple[int, _Context]] = []
+    for segment in _segments(text):
+        if segment.block == "heading":
+            block_ctx = _section(sections, segment, cat).copy()
+            line_ctx = _Context()
+            continue
+        if segment.new_line:
+            line_ctx = _Context()
+        if segment.block == "prose" and segment.new_paragraph and not segment.header:
+            # a new paragraph is the set-up of what follows it, not the one before it
+            block_ctx = (sections[-1][1] if sections else _Context()).copy()
+        claim = _claim(segment, cat, where, reporter, line_ctx, block_ctx)
+        if claim is None:
+            own = _conditions(segment.text, cat)
+            line_ctx.update(own, with_baseline=False)
+            if segment.block == "prose":
+                block_ctx.update(own, with_baseline=not segment.header)
+            continue
+        claims.append(claim)
+    return claims
+
+
+def _section(sections: list[tuple[int, _Context]], heading: _Segment, cat: Catalog) -> _Context:
+    """Enter a heading: its context is its parent section's plus its own text."""
+    while sections and sections[-1][0] >= heading.level:
+        sections.pop()
+    context = sections[-1][1].copy() if sections else _Context()
+    context.update(_conditions(heading.text, cat), with_baseline=True)
+    sections.append((heading.level, context))
+    return context
+
+
+def extract_file(
+    path: Path, where_prefix: str = "", reporter: str = "author", *, catalog: Catalog | None = None
+) -> list[Claim]:
+    """Claims of a file: JSON benchmark results, or any text (README, docs, notes)."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    where = where_prefix or str(path)
+    if path.suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:
+            return extract_claims(text, where, reporter, catalog=catalog)
+        return parse_benchmark_json(data, path.name, where, reporter, catalog=catalog)
+    return extract_claims(text, where, reporter, catalog=catalog)
+
+
+def own_metrics(claim: Claim) -> list[Metric]:
+    """The claim's own numbers: its metrics without the compared system's values.
+
+    In `prefill 963 vs 763 tok/s` the 763 is llama.cpp's, named `prefill (baseline)`
+    (a table column names the system: `prefill (llama.cpp baseline)`).
+    """
+    return [metric for metric in claim.metrics if not _is_baseline(metric)]
+
+
+def claim_to_json(claim: Claim) -> dict[str, Any]:
+    """The JSON shape `radar extract --json` prints for one claim."""
+    conditions = claim.conditions
+    return {
+        "kind": claim.kind.value,
+        "text": claim.text,
+        "metrics": [m.model_dump() for m in claim.metrics],
+        "conditions": {
+            "hardware": conditions.hardware,
+            "model": conditions.model,
+            "precision": conditions.precision,
+            "baseline": conditions.baseline,
+            "software": conditions.software,
+            "load": conditions.load,
+        },
+        "line": claim.line,
+        "where": claim.where,
+        "complete": claim.complete,
+    }
+
+
+# --------------------------------------------------------------------------- claims
+
+
+def _claim(
+    segment: _Segment,
+    cat: Catalog,
+    where: str,
+    reporter: str,
+    line_ctx: _Context,
+    block_ctx: _Context,
+) -> Claim | None:
+    if segment.block == "table":
+        text, metrics, own = _table_row(segment, cat)
+    else:
+        text = segment.text
+        own = _conditions(text, cat)
+        metrics = _metrics(text, cat, own)
+    kind = _kind(text, metrics)
+    if kind is None:
+        return None
+    conditions = line_ctx.fill(own, with_baseline=False)
+    if segment.block in ("table", "list"):
+        conditions = block_ctx.fill(conditions, with_baseline=True)
+    conditions = _tidy(conditions)
+    line_ctx.update(own, with_baseline=False)
+    if _HEDGE.search(text):
+        # relayed, not measured or stated by the reporter: never an author's firm claim
+        conditions = conditions.model_copy(update={"load": {**conditions.load, "hedged": "yes"}})
+        reporter = "community"
+    return Claim(
+        kind=kind,
+        text=text,
+        metrics=metrics,
+        conditions=conditions,
+        where=f"{where}#L{segment.line}" if where else "",
+        line=segment.line,
+        reporter=reporter,
+    )
+
+
+def _kind(text: str, metrics: list[Metric]) -> ClaimKind | None:
+    if _NEGATIVE.search(text):
+        return ClaimKind.NEGATIVE
+    if metrics:
+        units = {m.unit for m in metrics}
+        named_quality = any(_QUALITY.search(m.name) for m in metrics)
+        if (units & _PERF_UNITS) or (_PERF_WORDS.search(text) and not named_quality):
+            return ClaimKind.PERFORMANCE
+        return (
+            ClaimKind.QUALITY if (_QUALITY.search(text) or named_quality) else ClaimKind.PERFORMANCE
+        )
+    if _CORRECTNESS.search(text):
+        return ClaimKind.CORRECTNESS
+    if _LIMITATION.search(text):
+        return ClaimKind.LIMITATION
+    if _STATUS.search(text):
+        return ClaimKind.STATUS
+    return None

@@ -1,0 +1,251 @@
+"""Conditions of one statement: catalogue names, load, repeats and the compared baseline.
+
+Pure. Internal to `research_radar.extract.claims` (hence the empty `__all__`): names are the
+catalogue's canonical ones, load values are the strings written in the text, with
+thousands separators and spaces removed. The load rules also tell `extract_metrics`
+which numbers are conditions rather than measurements.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from research_radar.extract.catalogue import Catalog
+from research_radar.models import Conditions
+
+__all__: list[str] = []
+
+
+_CONDITION_FIELDS = ("hardware", "model", "precision", "software")
+
+
+@dataclass(frozen=True)
+class _LoadRule:
+    key: str
+    regex: re.Pattern[str]
+    fixed: str = ""
+    """Value to store instead of the captured group (for flags such as greedy)."""
+
+
+def _rule(key: str, pattern: str, fixed: str = "") -> _LoadRule:
+    return _LoadRule(key, re.compile(pattern, re.I), fixed)
+
+
+_K = r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)(?![\d.A-Za-z])"
+_LOAD_RULES = (
+    _rule("batch", r"(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs)\s*[=:：]?\s*(\d+)(?![\d.])"),
+    _rule("batch", r"批(?:大小|量)\s*[=:：]?\s*(\d+)"),
+    _rule(
+        "concurrency",
+        r"(?:max_concurrency|concurrency|(?<![A-Za-z])conc|并发数?)\s*[=:：]?\s*(\d+)",
+    ),
+    _rule("concurrency", r"(?<![A-Za-z])C\s?=\s?(\d+)(?![\d.])"),
+    _rule("concurrency", r"(\d+)\s*(?:个)?(?:并发|concurrent(?:\s+requests?)?)"),
+    _rule(
+        "context",
+        r"(?:context(?:\s+length)?|ctx(?:[_-]size)?|上下文(?:长度)?)\s*(?:of\s)?[=:：@]?\s*" + _K,
+    ),
+    _rule("context", r"(?:@|(?<![A-Za-z])at)\s?(\d+(?:\.\d+)?[Kk])(?![A-Za-z0-9])"),
+    _rule(
+        "context",
+        r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?[Kk])(?=\s*(?:decode|prefill|context|ctx|上下文|$|[/，,、)）]))",
+    ),
+    _rule(
+        "prompt",
+        r"(?:ISL|input[\s_]len(?:gth)?|prompt[\s_]len(?:gth)?|prompt tokens|(?<![A-Za-z])pp)\s*[=:：]?\s*"
+        + _K,
+    ),
+    _rule(
+        "prompt",
+        r"(\d[\d,]*[Kk]?)[\s-]*(?:token[\s-]+)?(?:prompt|input)(?!s? tokens/s|[\s_]throughput)",
+    ),
+    _rule(
+        "output",
+        r"(?:OSL|output[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|输出(?:上限|长度)?)\s*[=:：]?\s*"
+        + _K,
+    ),
+    _rule("output", r"(\d[\d,]*[Kk]?)[\s-]*(?:token[\s-]+)?output(?![\s_]throughput)"),
+    _rule("seed", r"(?<![A-Za-z])seed\s*[=:：]?\s*(\d+)"),
+    _rule("seeds", r"(\d+)\s*(?:fixed\s+)?seeds"),
+    _rule("sampling", r"\bgreedy\b|贪心", "greedy"),
+    _rule("temperature", r"temperature\s*[=:：]?\s*(\d+(?:\.\d+)?)"),
+    _rule("runs", r"(\d+)\s*(?:runs|repeats|repetitions|trials|次(?:重复|运行|复测))"),
+    _rule("runs", r"重复\s*(\d+)\s*次|每(?:项|组|个配置|配置)?\s*(\d+)\s*次"),
+    _rule("runs", r"(\d+)\s*iterations"),
+    _rule("runs", r"单次运行|single run", "1"),
+    _rule("tp", r"(?<![A-Za-z])TP\s?=?\s?(\d+)(?![\d.])"),
+    _rule("warmup", r"warm-?up\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),
+    _rule("measure", r"measure\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),
+    _rule("chunk", r"(\d+\s?ms)\s+chunks?"),
+    _rule("samples", r"(\d+)\s*samples"),
+    _rule("ram", r"(\d+\s?GB)\s?(?:RAM|DDR\d|内存)"),
+    _rule("ram", r"(?:RAM|内存)\s*[=:：]?\s*(\d+\s?GB)"),
+    _rule("steps", r"(\d+)\s*(?:sampling\s+|denoising\s+|inference\s+|flow\s?)?steps|(\d+)\s*步"),
+    _rule("resolution", r"(\d{3,4}\s?[x×]\s?\d{3,4})(?![\d])"),
+    _rule("ci", r"(\d+\s?%)\s?CI\b"),
+    _rule("ci", r"confidence interval|置信区间", "yes"),
+    _rule("spread", r"±\s?(\d[\d,]*(?:\.\d+)?\s?%?)"),
+)
+_PERCENTILE = re.compile(r"(?<![A-Za-z])[Pp](50|90|95|99(?:\.9)?)(?![\d])")
+_COUNT = re.compile(r"(\d{1,3})\s?[×xX]\s?$")
+_REPEAT_KEYS = ("runs", "samples", "seeds", "spread", "percentiles", "ci")
+
+_CUES = re.compile(
+    r"(?<![A-Za-z])(?:vs\.?|versus|compared (?:with|to)|relative to|against)(?![A-Za-z])|"
+    r"(?:faster|slower|better|higher|lower|more|less|speed-?ups?|gains?|improvements?)\s+(?:than|over)\s|"
+    r"(?<=[×x%])\s+over\s|(?<=\d%)\s+of\s(?=[A-Za-z])|"
+    r"相对于?|对比|相比于?|比起|较之|[快慢优高低]于|(?<![对相无类好])比(?=\s?[A-Za-z])|(?<![相反应针面绝])对(?=\s?[A-Za-z][\w.-]*\s?\d)",
+    re.I,
+)
+_NEGATED = re.compile(r"(?:\b(?:not|never|no|without)\s+(?:\w+\s+)?|[未不没无]\s*)$", re.I)
+_BASELINE_WORDS = re.compile(
+    r"(?<![A-Za-z])(plain|baseline|AR|naive|eager|default|off|stock|original|before|原始|基线|默认)"
+    r"\s*[\d(（]",
+    re.I,
+)
+_STOP_WORDS = {
+    "at",
+    "on",
+    "with",
+    "in",
+    "for",
+    "and",
+    "by",
+    "under",
+    "when",
+    "while",
+    "which",
+    "the",
+    "a",
+    "an",
+    "its",
+    "is",
+    "was",
+    "of",
+    "to",
+    "from",
+    "same",
+    "across",
+    "per",
+    "using",
+    "mean",
+    "median",
+    "average",
+    "avg",
+    "decode",
+    "prefill",
+    "throughput",
+    "latency",
+    "reaches",
+    "gives",
+}
+_CJK_STOP = re.compile(
+    r"[为的约是，,。；;：:、（()）\s]|分别|提升|下降|只有|仅有|快|慢|高|低|多|少"
+)
+
+
+def _conditions(text: str, cat: Catalog) -> Conditions:
+    names = {name: cat.names(name, text) for name in _CONDITION_FIELDS}
+    load = _load(text, cat)
+    conditions = Conditions(
+        hardware=names["hardware"],
+        model=names["model"],
+        precision=names["precision"],
+        software=names["software"],
+        baseline=_baselines(text, cat),
+        load=load,
+        repeats=_repeats(load),
+    )
+    return _tidy(conditions)
+
+
+def _tidy(conditions: Conditions) -> Conditions:
+    """Drop `MLX` when `MLX 0.32.2` is named too; a bare baseline takes the version."""
+    software = conditions.software
+    versioned = {name: name.split(" ")[0] for name in software if " " in name}
+    kept = [name for name in software if name not in versioned.values()]
+    by_base = {base: name for name, base in versioned.items()}
+    baseline = list(dict.fromkeys(by_base.get(name, name) for name in conditions.baseline))
+    if kept == software and baseline == conditions.baseline:
+        return conditions
+    return conditions.model_copy(update={"software": kept, "baseline": baseline})
+
+
+def _load(text: str, cat: Catalog) -> dict[str, str]:
+    load: dict[str, str] = {}
+    for rule in _LOAD_RULES:
+        if rule.key in load:
+            continue
+        match = rule.regex.search(text)
+        if match:
+            raw = rule.fixed or next((g for g in match.groups() if g), "")
+            if raw:
+                load[rule.key] = re.sub(r"[,\s]", "", raw)
+    percentiles = dict.fromkeys(f"p{m}" for m in _PERCENTILE.findall(text))
+    if percentiles:
+        load["percentiles"] = ",".join(percentiles)
+    for mention in cat.find("hardware", text):
+        count = _COUNT.search(text[max(0, mention.start - 6) : mention.start])
+        if count and "gpus" not in load:
+            load["gpus"] = count.group(1)
+    return load
+
+
+def _repeats(load: dict[str, str]) -> str | None:
+    parts = [f"{key} {load[key]}" for key in _REPEAT_KEYS if key in load]
+    return ", ".join(parts) or None
+
+
+_AS_BASELINE = re.compile(
+    r"\bas (?:the |a )?(?:baseline|reference)\b|(?:作为|为)(?:基线|对照)", re.I
+)
+
+
+def _baselines(text: str, cat: Catalog) -> list[str]:
+    found: list[str] = []
+    for match in _AS_BASELINE.finditer(text):
+        # "llama.cpp with FlashAttention as baseline": the first system of that clause
+        clause = re.split(r"[,;:，；：。]", text[: match.start()])[-1]
+        mentions = [m for name in ("software", "model", "hardware") for m in cat.find(name, clause)]
+        if mentions:
+            found.append(min(mentions, key=lambda m: m.start).name)
+    for match in _CUES.finditer(text):
+        left = text[max(0, match.start() - 24) : match.start()]
+        if _NEGATED.search(left):
+            continue  # "not compared with each other", "未对比": no baseline is claimed
+        word = _BASELINE_WORDS.search(left)
+        if word and match.group(0).strip().lower().startswith(("vs", "versus", "对")):
+            found.append(word.group(1))
+            continue
+        target = _target(text[match.end() : match.end() + 48], cat)
+        if target:
+            found.append(target)
+    return list(dict.fromkeys(found))
+
+
+def _target(after: str, cat: Catalog) -> str:
+    """The thing named right after a comparison cue."""
+    after = re.sub(r"^[\s*:：]+", "", after)
+    after = re.sub(
+        r"^(?:(?:the|a|an|about|around|roughly|approximately)\s+|[~约]\s*)", "", after, flags=re.I
+    )
+    skips = [0] + [m.end() for m in re.finditer(r"[a-z][\w-]*\s", after[:30])][:2]
+    for skip in skips:
+        for name in ("software", "model", "hardware", "precision"):
+            mentions = cat.find(name, after[skip:])
+            if mentions and mentions[0].start <= 2:
+                return mentions[0].name
+    latin = re.match(r"[A-Za-z][\w.+\-/]*(?:\s[A-Za-z][\w.+\-]*){0,2}", after)
+    if latin:
+        words: list[str] = []
+        for word in latin.group(0).split():
+            if word.lower() in _STOP_WORDS:
+                break
+            words.append(word)
+        return " ".join(words)
+    cjk = re.match(r"[\u4e00-\u9fff]{1,8}", after)
+    if cjk:
+        head = _CJK_STOP.split(cjk.group(0))[0]
+        return head if len(head) >= 2 else ""
+    return ""

@@ -1,0 +1,232 @@
+"""Markdown structure: a document -> segments, and a table row -> its text, metrics and load.
+
+Pure. Internal to `research_radar.extract.claims` (hence the empty `__all__`). A segment is a
+heading or one statement: a sentence of prose or of a list item (tab-separated cells
+split too), or a table row, which carries the header cells of its table. Fenced code
+and table separator rows are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.conditions import _conditions, _repeats
+from research_radar.extract.metrics import (
+    _DEFAULT_NAMES,
+    _NUM,
+    _UNIT_RE,
+    BASELINE_SUFFIX,
+    _canonical_unit,
+    _metrics,
+    _value,
+    _words,
+)
+from research_radar.models import Conditions, Metric
+
+__all__: list[str] = []
+
+
+@dataclass(frozen=True)
+class _Segment:
+    text: str
+    line: int
+    block: str
+    """prose, list or table."""
+    new_line: bool
+    """First sentence of a statement block: a line, or a list item or wrapped paragraph."""
+    header: tuple[str, ...] = ()
+    level: int = 0
+    """Heading level: 1-6 for `#`, 7 for a bold-only line."""
+    new_paragraph: bool = False
+    """First statement after a blank line, a heading, a table or a list."""
+
+
+_HEADING = re.compile(r"(#{1,6})\s")
+_BOLD_HEADING = re.compile(r"\*\*[^*]{2,80}\*\*[:：]?")
+_LIST_ITEM = re.compile(r"(?:[-*+]|\d{1,2}[.)])\s")
+_WRAPPED = 60
+"""A line at least this long that stops mid-sentence is taken as hard-wrapped prose."""
+
+
+def _segments(text: str) -> Iterator[_Segment]:
+    """Statements of a document, with their line numbers and block kind.
+
+    Lines that continue a list item (indented) or a hard-wrapped sentence are joined to
+    it, so a statement is not cut at a line break.
+    """
+    header: tuple[str, ...] = ()
+    in_fence = False
+    after_break = True
+    lines = text.splitlines()
+    index = 0
+    while index < len(lines):
+        raw, number = lines[index], index + 1
+        stripped = raw.strip()
+        index += 1
+        if stripped.startswith(("```", "~~~")):
+            in_fence, after_break = not in_fence, True
+            continue
+        if in_fence or not stripped:
+            after_break = after_break or not stripped
+            continue
+        hashes = _HEADING.match(stripped)
+        if hashes or _BOLD_HEADING.fullmatch(stripped):
+            level = len(hashes.group(1)) if hashes else 7
+            yield _Segment(_clean(stripped.lstrip("#")), number, "heading", True, level=level)
+            after_break = True
+            continue
+        if stripped.startswith("|"):
+            cells = _cells(stripped)
+            after_break = True
+            if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
+                continue
+            following = lines[index].strip() if index < len(lines) else ""
+            if re.fullmatch(r"\|?\s*:?-{2,}.*", following):
+                header = tuple(_clean(c) for c in cells)
+                yield _Segment(" ".join(header), number, "prose", True, header=header)
+                continue
+            yield _Segment(stripped, number, "table", True, header=header)
+            continue
+        header = ()
+        block = "list" if _LIST_ITEM.match(stripped) else "prose"
+        parts = [raw]
+        while index < len(lines) and _continues(parts[-1], lines[index], block):
+            parts.append(lines[index])
+            index += 1
+        yield from _statements(parts, number, block, after_break or block == "list")
+        after_break = block == "list"
+
+
+def _continues(previous: str, raw: str, block: str) -> bool:
+    """Whether `raw` continues the statement of `previous` (same list item or sentence)."""
+    stripped = raw.strip()
+    if (
+        not stripped
+        or "\t" in raw
+        or stripped.startswith(("|", "```", "~~~", ">"))
+        or _HEADING.match(stripped)
+        or _BOLD_HEADING.fullmatch(stripped)
+        or _LIST_ITEM.match(stripped)
+    ):
+        return False
+    if block == "list" and raw[:1].isspace():
+        return True
+    tail = previous.rstrip()
+    return (
+        len(tail) >= _WRAPPED
+        and not re.search(r"[.。!?！？;；:：]$", tail)
+        and re.match(r"[A-Za-z0-9(]", stripped) is not None
+    )
+
+
+def _statements(
+    parts: list[str], first_line: int, block: str, new_paragraph: bool
+) -> Iterator[_Segment]:
+    """Sentences of one line, or of lines joined into one statement block."""
+    if len(parts) == 1:
+        cells = [_clean(cell) for cell in parts[0].split("\t")]
+        sentences = [(s, first_line) for cell in cells for s in _sentences(cell)]
+    else:
+        sentences = _joined_sentences([_clean(p) for p in parts], first_line)
+    for position, (sentence, line) in enumerate(sentences):
+        first = position == 0
+        yield _Segment(sentence, line, block, first, new_paragraph=first and new_paragraph)
+
+
+def _joined_sentences(lines: list[str], first_line: int) -> list[tuple[str, int]]:
+    """Sentences of lines joined with spaces, each with the line it starts on."""
+    joined, starts = "", []
+    for text in lines:
+        starts.append(len(joined) + (1 if joined else 0))
+        joined = f"{joined} {text}" if joined else text
+    found: list[tuple[str, int]] = []
+    cursor = 0
+    for sentence in _sentences(joined):
+        at = joined.find(sentence, cursor)
+        cursor = at + len(sentence) if at >= 0 else cursor
+        offset = max(at, 0)
+        found.append((sentence, first_line + sum(1 for s in starts[1:] if s <= offset)))
+    return found
+
+
+def _cells(row: str) -> list[str]:
+    return [cell.strip() for cell in row.strip().strip("|").split("|")]
+
+
+def _clean(text: str) -> str:
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = text.replace("**", "").replace("`", "")
+    text = re.sub(r"^\s*(?:[-*+]|\d{1,2}[.)])\s+", "", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def _sentences(text: str) -> list[str]:
+    parts = re.split(r"(?<=[。；！？;!?])\s*|(?<=[a-z0-9)\]*%])\.\s+(?=[A-Z(*\[])", text)
+    return [part.strip() for part in parts if part and part.strip()]
+
+
+_HEADER_LOAD = (
+    ("context", re.compile(r"context|ctx|上下文|^T$", re.I)),
+    ("prompt", re.compile(r"prompt|ISL|input len|T_pp", re.I)),
+    ("output", re.compile(r"completion tokens|output tokens|OSL|output len", re.I)),
+    ("batch", re.compile(r"^batch|^bs$", re.I)),
+    ("concurrency", re.compile(r"concurrency|^conc", re.I)),
+    ("runs", re.compile(r"^(?:samples|runs|repeats|n)$", re.I)),
+)
+
+
+def _table_row(segment: _Segment, cat: Catalog) -> tuple[str, list[Metric], Conditions]:
+    cells = [_clean(c) for c in _cells(segment.text)]
+    header = list(segment.header) + [""] * max(0, len(cells) - len(segment.header))
+    text = "; ".join(f"{h}: {c}" if h else c for h, c in zip(header, cells, strict=False) if c)
+    own = _conditions(" | ".join(cells), cat)
+    load = dict(own.load)
+    metrics: list[Metric] = []
+    for head, cell in zip(header, cells, strict=False):
+        role = next((key for key, rx in _HEADER_LOAD if rx.search(head)), None)
+        bare = re.fullmatch(rf"[~≈]?({_NUM}[Kk]?)(?:\s?±.*)?[\s†*]*", cell)
+        if role and bare and not _header_unit(head):
+            load[role] = bare.group(1).replace(",", "")
+            continue
+        found = [_header_named(m, head) for m in _metrics(cell, cat, own)]
+        if not found and bare:
+            found = _bare_cell(head, bare.group(1).rstrip("Kk"), metrics, cat)
+        metrics.extend(found)
+    conditions = own.model_copy(update={"load": load, "repeats": _repeats(load)})
+    return text, metrics, conditions
+
+
+def _header_named(metric: Metric, head: str) -> Metric:
+    """A cell's number with only a default name (`change`) takes its column's metric word."""
+    if metric.name not in _DEFAULT_NAMES.values() or not _words(head):
+        return metric
+    name = _head_name(head)
+    return metric.model_copy(update={"name": name}) if name else metric
+
+
+def _head_name(head: str) -> str:
+    """A column header without its units: `prefill tok/s` -> `prefill`."""
+    name = re.sub(rf"\(?(?<![A-Za-z])(?:{_UNIT_RE})(?![A-Za-z])\)?", " ", head)
+    return re.sub(r"^of\s", "", " ".join(name.split()))
+
+
+def _header_unit(head: str) -> str:
+    match = re.search(rf"(?<![A-Za-z])({_UNIT_RE})(?![A-Za-z])", head)
+    return _canonical_unit(match.group(1)) if match else ""
+
+
+def _bare_cell(head: str, raw: str, previous: list[Metric], cat: Catalog) -> list[Metric]:
+    unit = _header_unit(head)
+    name = _head_name(head) or "value"
+    if unit:
+        return [Metric(name=name, value=_value(raw), unit=unit)]
+    names_system = bool(cat.names("software", head)) or re.search(r"baseline|基线|ref", head, re.I)
+    if names_system and previous and previous[-1].unit:
+        # a column named after another system holds the compared system's numbers
+        system = "" if re.fullmatch(r"baseline|基线|ref(?:erence)?", head, re.I) else f"{head} "
+        name = f"{previous[-1].name.removesuffix(BASELINE_SUFFIX)} ({system}baseline)"
+        return [Metric(name=name, value=_value(raw), unit=previous[-1].unit)]
+    return []

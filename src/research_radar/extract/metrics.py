@@ -1,0 +1,362 @@
+"""Metrics of one statement: numbers with units, named scores, fractions and comparisons.
+
+Pure. Internal to `research_radar.extract.claims` (hence the empty `__all__`). A metric value is
+always a number written in the statement; numbers inside catalogue names and load
+conditions are not metrics.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.conditions import _BASELINE_WORDS, _CONDITION_FIELDS, _LOAD_RULES
+from research_radar.models import Conditions, Metric
+
+__all__: list[str] = []
+
+
+_NUM = r"(?<![A-Za-z0-9_.])[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d]|\.\d)"
+_UNITS: tuple[tuple[str, str], ...] = (
+    (r"tok(?:en)?s?/s(?:ec)?|toks/s|t/s|TPS|tps", "tok/s"),
+    (r"req(?:uest)?s?/s", "req/s"),
+    (r"ms/tok(?:en)?", "ms/token"),
+    (r"s/it", "s/it"),
+    (r"it/s", "it/s"),
+    (r"[GT]B/s", ""),
+    (r"[TPG]FLOPS|[TPG]FLOP/s", ""),
+    (r"GiB|MiB|GB|MB|TB", ""),
+    (r"ms", "ms"),
+    (r"µs|us", "us"),
+    (r"s(?:ec|econds?)?", "s"),
+    (r"min", "min"),
+    (r"FPS|fps", "FPS"),
+    (r"Hz", "Hz"),
+    (r"pp", "pp"),
+    (r"%", "%"),
+    (r"[×xX]", "x"),
+)
+_UNIT_RE = "|".join(f"(?:{pattern})" for pattern, _ in _UNITS)
+_RATE_WORD = r"(?:prefill|decode|generation|output|input|total|prompt|eval|gen)"
+_METRIC = re.compile(
+    rf"(?P<num>{_NUM})(?:\s?[–—~-]\s?(?P<num2>{_NUM}))?(?:\s?±\s?{_NUM})?"
+    rf"(?:\s?(?P<word>{_RATE_WORD})(?=\s?(?:tok|t/s|TPS)))?\s?(?P<unit>{_UNIT_RE})"
+    r"(?![A-Za-z0-9/])",
+)
+_MEMORY_UNITS = {"GB", "GiB", "MiB", "MB", "TB"}
+_MEMORY_CONTEXT = re.compile(
+    r"memory|VRAM|RAM usage|footprint|peak|resident|显存|内存|占用|uses|saves?", re.I
+)
+_PERF_UNITS = {"tok/s", "req/s", "ms/token", "s/it", "it/s", "ms", "us", "s", "min", "x", "FPS"}
+_NAMED = re.compile(
+    r"(?P<name>WER|CER|PPL|perplexity|KL(?:D| divergence)?|NLL|RTF|accuracy|acc|success rate|"
+    r"BLEU|FID|(?:dir)?CLIP(?: score)?|pass@1|成功率|准确率|均分|得分|平均)\s*(?:of|=|:|：|is|为)?\s*"
+    rf"(?P<num>{_NUM})(?P<pct>\s?%)?(?P<den>/\d+(?![.\d]))?",
+    re.I,
+)
+_NAME_WORDS = re.compile(
+    r"prefill|decode|TTFT|TPOT|ITL|E2E|latency|throughput|speed-?up|acceptance|bandwidth|"
+    r"memory|VRAM|goodput|tokens/round|step time|success rate|accuracy|WER|CER|"
+    r"加速|吞吐|延迟|显存|首字|速度|接受率|成功率|准确率",
+    re.I,
+)
+_SCORE_WORDS = re.compile(
+    r"acceptance(?: rate)?|accuracy|scores?|AIME(?: ?\d{4})?|pass@\d+|GPQA(?:-Diamond)?|"
+    r"MMLU(?:-Pro)?|GSM8K|HumanEval|SWE-bench(?: Verified)?|success rate|win rate|hit rate|"
+    r"occupancy|utili[sz]ation|接受率|准确率|成功率|命中率|得分|利用率",
+    re.I,
+)
+"""What a percentage measures, when named next to it (`83% draft acceptance`)."""
+_CLAUSE_BREAK = re.compile(r"[,;，；。:：()（）/]|\s(?:and|or|but|vs\.?|versus)\s|和|与")
+_DEFAULT_NAMES = {
+    "tok/s": "throughput",
+    "req/s": "request throughput",
+    "ms": "latency",
+    "us": "latency",
+    "s": "time",
+    "min": "time",
+    "ms/token": "per-token latency",
+    "s/it": "step time",
+    "it/s": "iteration rate",
+    "x": "speedup",
+    "%": "change",
+    "pp": "change",
+    "FPS": "frame rate",
+    "Hz": "rate",
+}
+_ARROW = re.compile(rf"(?P<a>{_NUM})\s?(?P<ua>{_UNIT_RE})?\s?(?:→|->|=>|⇒|⟶)\s?(?=\d)")
+_FROM_TO = re.compile(rf"\bfrom\s(?P<a>{_NUM})\s?(?P<ua>{_UNIT_RE})?\sto\s(?=\d)", re.I)
+_FRACTION_CONTEXT = re.compile(
+    r"success|task|episode|pass|accept|correct|成功|任务|通过|接受|正确", re.I
+)
+_COMPARE_GAP = re.compile(
+    r"\s*(?:[(（][^()（）]{0,20}[)）]\s*)?(?:vs\.?|versus|对比?|compared (?:with|to))\s?[^\n]{0,30}?"
+    rf"(?={_NUM})",
+    re.I,
+)
+
+
+_PAIR_CUE = re.compile(
+    r"(?<![A-Za-z])(?:vs\.?|versus)(?![A-Za-z])|(?P<compared>compared (?:with|to))|对比|"
+    r"(?<![相反应针面绝])对(?=\s?(?:约\s?)?[A-Za-z\d~])",
+    re.I,
+)
+"""`A vs B`: what follows the cue, up to the end of the clause, is the compared system's."""
+_CLAUSE_END = re.compile(r"[;；。，:：(（=→]|[,.]\s|\s(?:but|while|and|whereas)\s|但|而")
+_RATIOS = {"x", "%", "pp"}
+BASELINE_SUFFIX = " (baseline)"
+"""Ends the name of a metric that is the compared system's value, not the claim's own
+(a table column names the system: `prefill (llama.cpp baseline)`)."""
+
+
+def _is_baseline(metric: Metric) -> bool:
+    return metric.name.endswith("baseline)") or metric.name.lower() in ("baseline", "基线")
+
+
+def _blocked_spans(text: str, cat: Catalog) -> list[tuple[int, int]]:
+    """Spans whose numbers are conditions, not metrics."""
+    spans = [(m.start, m.end) for name in _CONDITION_FIELDS for m in cat.find(name, text)]
+    for rule in _LOAD_RULES:
+        spans.extend(match.span() for match in rule.regex.finditer(text))
+    return spans
+
+
+@dataclass
+class _Found:
+    """Metrics found so far in one statement, and the number spans they use."""
+
+    blocked: list[tuple[int, int]]
+    items: list[tuple[int, Metric]] = field(default_factory=list)
+    spans: list[tuple[int, int]] = field(default_factory=list)
+
+    def free(self, span: tuple[int, int]) -> bool:
+        return all(span[1] <= a or span[0] >= b for a, b in self.blocked + self.spans)
+
+    def add(self, span: tuple[int, int], metric: Metric) -> None:
+        self.items.append((span[0], metric))
+        self.spans.append(span)
+
+
+def _metrics(text: str, cat: Catalog, conditions: Conditions) -> list[Metric]:
+    found = _Found(_blocked_spans(text, cat))
+    for match in _METRIC.finditer(text):
+        if found.free(match.span("num")):
+            for span, metric in _unit_metrics(text, match, cat):
+                found.add(span, metric)
+    for match in _NAMED.finditer(text):
+        if found.free(match.span("num")):
+            unit = "%" if match.group("pct") else (match.group("den") or "")
+            metric = Metric(name=match.group("name"), value=_value(match.group("num")), unit=unit)
+            found.add(match.span("num"), metric)
+    _fractions(text, found)
+    _propagated(text, found)
+    found.items.sort(key=lambda item: item[0])
+    _bare_pairs(text, found)
+    return _baseline_values(text, found.items)
+
+
+def _unit_metrics(
+    text: str, match: re.Match[str], cat: Catalog
+) -> list[tuple[tuple[int, int], Metric]]:
+    unit = _canonical_unit(match.group("unit"))
+    rest = text[match.end() :]
+    if unit == "x" and re.match(r"\s?(?:\d|[A-Za-z])", rest) and _is_count(rest, cat):
+        return []
+    window = text[max(0, match.start() - 30) : match.end() + 24]
+    if unit in _MEMORY_UNITS and not _MEMORY_CONTEXT.search(window):
+        return []
+    name = _metric_name(text, match.start(), match.end(), unit, match.group("word"))
+    groups = ["num"] + (["num2"] if match.group("num2") else [])
+    return [
+        (match.span(g), Metric(name=name, value=_value(match.group(g)), unit=unit)) for g in groups
+    ]
+
+
+def _fractions(text: str, found: _Found) -> None:
+    """`9/20 tasks`, `515/539 drafts accepted`: counts out of a total."""
+    if not _FRACTION_CONTEXT.search(text):
+        return
+    for match in re.finditer(r"(?<![\w./])(\d{1,4})/(\d{1,4})(?![\w/]|\.\d)", text):
+        numerator, denominator = int(match.group(1)), int(match.group(2))
+        if denominator > 0 and numerator <= denominator and found.free(match.span(1)):
+            metric = Metric(name="count", value=float(numerator), unit=f"/{denominator}")
+            found.add(match.span(1), metric)
+
+
+def _is_count(rest: str, cat: Catalog) -> bool:
+    """`2× B70` or `16 × 9`: a count or a dimension, not a speed-up."""
+    if re.match(r"\s?\d", rest):
+        return True
+    return any(m.start <= 1 for m in cat.find("hardware", rest[:40]))
+
+
+def _canonical_unit(raw: str) -> str:
+    for pattern, canonical in _UNITS:
+        if re.fullmatch(pattern, raw):
+            return canonical or raw
+    return raw
+
+
+def _metric_name(text: str, start: int, end: int, unit: str, word: str | None) -> str:
+    if word:
+        return word.lower()
+    if unit in ("%", "pp"):
+        named = _nearest_name(text, start, end)
+        if named:
+            return named
+    before = list(_NAME_WORDS.finditer(text[max(0, start - 40) : start]))
+    if before:
+        return before[-1].group(0)
+    after = _NAME_WORDS.match(text[end : end + 20].lstrip())
+    if after:
+        return after.group(0)
+    if unit.endswith("/s") and unit[0] in "GT":
+        return "bandwidth"
+    if unit in _MEMORY_UNITS:
+        return "memory"
+    if "FLOP" in unit:
+        return "compute"
+    return _DEFAULT_NAMES.get(unit, "value")
+
+
+def _nearest_name(text: str, start: int, end: int) -> str:
+    """The metric word nearest a percentage: before it, or after it in the same clause.
+
+    After it, a score word may follow a few words later (`83% draft acceptance`); a
+    throughput word only right away (`86% prefill`, `37% of prefill`).
+    """
+    window = text[max(0, start - 40) : start]
+    tail = text[end : end + 30]
+    cut = _CLAUSE_BREAK.search(tail)
+    tail = tail[: cut.start() if cut else None]
+    candidates = [(len(window) - m.end(), 1, m.group(0)) for m in _words(window)]
+    for m in _words(tail):
+        close = re.fullmatch(r"\s*(?:of\s+(?:the\s+)?)?", tail[: m.start()]) is not None
+        if close or _SCORE_WORDS.fullmatch(m.group(0)):
+            candidates.append((m.start(), 2, m.group(0)))
+    return min(candidates)[2] if candidates else ""
+
+
+def _words(text: str) -> list[re.Match[str]]:
+    """Metric words of `text` that are whole words (`WER`, not the end of `lower`)."""
+    found = [m for rx in (_NAME_WORDS, _SCORE_WORDS) for m in rx.finditer(text)]
+    return [
+        m
+        for m in found
+        if not re.match(r"[A-Za-z]", text[m.start() - 1 : m.start()] or " ")
+        and not re.match(r"[A-Za-z]", text[m.end() : m.end() + 1] or " ")
+    ]
+
+
+def _value(raw: str) -> float:
+    return float(raw.replace(",", "").replace("−", "-"))
+
+
+def _propagated(text: str, found: _Found) -> None:
+    """Bare numbers compared with a measured one take its unit (`74 vs 38 tok/s`)."""
+    last_unit = ""
+    for pattern in (_ARROW, _FROM_TO):
+        for match in pattern.finditer(text):
+            target = _METRIC.match(text, match.end())
+            own = _canonical_unit(match.group("ua")) if match.group("ua") else last_unit
+            unit = _canonical_unit(target.group("unit")) if target else own
+            if unit:
+                last_unit = unit
+                _add_bare(text, found, match.span("a"), unit)
+                if not target:
+                    _add_bare(text, found, _number_at(text, match.end()), unit)
+    by_position = dict(found.items)
+    for number in re.finditer(_NUM, text):
+        if found.free(number.span()):
+            _compare(text, found, number, by_position)
+
+
+def _compare(
+    text: str, found: _Found, number: re.Match[str], by_position: dict[int, Metric]
+) -> None:
+    """Link a bare number to a measured one across `vs` / `对` in either direction."""
+    gap = _COMPARE_GAP.match(text, number.end())
+    target = _METRIC.match(text, gap.end()) if gap else None
+    if target and _canonical_unit(target.group("unit")) in _PERF_UNITS | {"%"}:
+        _add_bare(text, found, number.span(), _canonical_unit(target.group("unit")))
+        return
+    for start, metric in by_position.items():
+        back = _COMPARE_GAP.match(text, _end_of_metric(text, start))
+        if back and back.end() == number.start() and not _METRIC.match(text, number.start()):
+            name = metric.name
+            found.add(
+                number.span(), Metric(name=name, value=_value(number.group(0)), unit=metric.unit)
+            )
+            return
+
+
+def _end_of_metric(text: str, start: int) -> int:
+    match = _METRIC.match(text, start) or _NAMED.match(text, start)
+    if match:
+        return match.end()
+    number = re.compile(rf"{_NUM}(?:/\d+)?").match(text, start)
+    return number.end() if number else start
+
+
+def _number_at(text: str, position: int) -> tuple[int, int]:
+    number = re.compile(_NUM).match(text, position)
+    return number.span() if number else (position, position)
+
+
+def _add_bare(text: str, found: _Found, span: tuple[int, int], unit: str) -> None:
+    if span[1] > span[0] and found.free(span):
+        name = _metric_name(text, span[0], span[0], unit, None)
+        found.add(span, Metric(name=name, value=_value(text[span[0] : span[1]]), unit=unit))
+
+
+def _bare_pairs(text: str, found: _Found) -> None:
+    """`4147 vs 927 at 2K` after `prefill 1795 vs 927 tok/s`: the pair takes that unit."""
+    pair = re.compile(rf"({_NUM})\s?(?:vs\.?|versus)\s?({_NUM})(?!\s?(?:{_UNIT_RE}|[/\d]))", re.I)
+    for match in pair.finditer(text):
+        if not (found.free(match.span(1)) and found.free(match.span(2))):
+            continue
+        earlier = [m for at, m in found.items if at < match.start() and m.unit not in _RATIOS]
+        if earlier and earlier[-1].unit:
+            for group in (1, 2):
+                metric = earlier[-1].model_copy(update={"value": _value(match.group(group))})
+                found.add(match.span(group), metric)
+    found.items.sort(key=lambda item: item[0])
+
+
+def _baseline_values(text: str, items: list[tuple[int, Metric]]) -> list[Metric]:
+    """Name the compared system's numbers in `A vs B` as `<name> (baseline)`.
+
+    B is the baseline's value, unless A is introduced as the baseline (`plain 26.2 vs
+    MTP 40.0`, `OFF 2.48 ms vs ON 2.50 ms`). Only numbers paired with one of the claim's
+    own, in the same unit, are renamed: `2.1x vs llama.cpp` has no baseline value.
+    """
+    baseline: set[int] = set()
+    for cue in _PAIR_CUE.finditer(text):
+        end = _CLAUSE_END.search(text, cue.end())
+        stop = end.start() if end else len(text)
+        later = [(at, m) for at, m in items if cue.end() <= at < stop]
+        if cue.group("compared"):
+            later = [(at, m) for at, m in later if m.unit not in _RATIOS]
+        later_units = {m.unit for _, m in later}
+        left = _baseline_first(text, cue, stop)
+        if left is not None:
+            baseline.update(
+                at for at, m in items if left <= at < cue.start() and m.unit in later_units
+            )
+            continue
+        own_units = {m.unit for at, m in items if at < cue.start() and at not in baseline}
+        baseline.update(at for at, m in later if m.unit in own_units)
+    return [
+        m.model_copy(update={"name": m.name + BASELINE_SUFFIX}) if at in baseline else m
+        for at, m in items
+    ]
+
+
+def _baseline_first(text: str, cue: re.Match[str], stop: int) -> int | None:
+    """Where the left side starts when it is the one named as the baseline, else None."""
+    words = list(_BASELINE_WORDS.finditer(text, 0, cue.start()))
+    if not words or _BASELINE_WORDS.search(text, cue.end(), stop):
+        return None
+    start = words[-1].start()
+    return None if _CLAUSE_END.search(text, start, cue.start()) else start

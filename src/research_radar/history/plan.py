@@ -1,0 +1,421 @@
+"""History import, the pure core: earlier house-style reports → a HistoryPlan.
+
+`build_import` turns parsed reports into findings, projects, aliases, linked sources and
+corrections, ready to save; `history_store.import_reports` is the edge that reads the files
+and writes the plan. Re-exported from `history`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any
+
+from research_radar.models import (
+    Claim,
+    ClaimKind,
+    Correction,
+    Finding,
+    Novelty,
+    Project,
+    Recommendation,
+    Snapshot,
+    Source,
+    SourceKind,
+)
+from research_radar.report.parse import ParsedEntry, ParsedReport
+from research_radar.resolve.families import FamilyIndex, assign_family
+from research_radar.resolve.keys import (
+    NameIndex,
+    canonical_key,
+    find_keys,
+    find_same_as,
+    name_key,
+    normalise_name,
+    plausible_alias,
+    repo_name,
+)
+
+__all__ = ["HistoryPlan", "build_history", "build_import"]
+
+
+@dataclass
+class HistoryPlan:
+    """What a set of earlier reports says, ready to save."""
+
+    findings: list[Finding] = field(default_factory=list)
+    origins: list[str] = field(default_factory=list)
+    """The origin of each finding (`import:<file name>`), in the same order."""
+    projects: dict[str, Project] = field(default_factory=dict)
+    aliases: dict[str, tuple[str, str, str]] = field(default_factory=dict)
+    """alias → (project key, kind, evidence)."""
+    sources: dict[str, Source] = field(default_factory=dict)
+    links: dict[tuple[str, str], tuple[str, str]] = field(default_factory=dict)
+    """(project key, source key) → (relation, evidence)."""
+    corrections: list[tuple[date, Correction]] = field(default_factory=list)
+    reports: int = 0
+    entries: int = 0
+    skipped: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Raw:
+    """One entry read from a report, before identities are resolved."""
+
+    names: list[str]
+    report: ParsedReport
+    origin: str
+    entry: ParsedEntry | None
+    key: str | None = None
+    links: list[str] = field(default_factory=list)
+    former: list[str] = field(default_factory=list)
+    context: str = ""
+    """A prose description, for an entry read from prose rather than a table."""
+
+
+_SOURCE_COLUMN = re.compile(r"来源|source", re.IGNORECASE)
+_TITLE_NAME = re.compile(r"[｜|]\s*(?P<name>[A-Za-z][\w.\-]*(?: [A-Z][\w.\-]*)*)\s*(?:[：:]|$)")
+_CORRECTION_TITLE = re.compile(r"纠偏|更正|correction", re.IGNORECASE)
+
+
+def _names(entry: ParsedEntry) -> list[str]:
+    first_column = next(iter(entry.cells), "")
+    cell = next(iter(entry.cells.values()), "")
+    names = [entry.name]
+    if re.match(r"\s*项目\s*/", first_column):
+        names += [
+            part.strip() for part in re.split(r"\s+/\s+", cell.split("\n")[0]) if part.strip()
+        ]
+    return list(dict.fromkeys(n for n in names if normalise_name(n)))
+
+
+def _entry_keys(entry: ParsedEntry, report: ParsedReport) -> tuple[str | None, list[str]]:
+    """The entry's primary repository key (its source cell, else its evidence) and other links."""
+    cells = [v for k, v in entry.cells.items() if _SOURCE_COLUMN.search(k)] or list(
+        entry.cells.values()
+    )
+    own = [k for k in find_keys("\n".join(cells)) if k.startswith("gh:")]
+    evidence = "\n".join(
+        report.evidence[i].text for i in entry.evidence_ids if i in report.evidence
+    )
+    found = find_keys(evidence + "\n" + "\n".join(entry.cells.values()))
+    key = own[0] if own else None
+    if key is None and re.fullmatch(r"[\w.-]+/[\w.-]+", entry.name):
+        key = canonical_key(entry.name)
+    if key is None:
+        repos = [
+            k
+            for k in found
+            if k.startswith("gh:") and any(plausible_alias(n, k) for n in _names(entry))
+        ]
+        key = repos[0] if repos else None
+    links = [k for k in found if k.startswith(("arxiv:", "doi:", "url:"))]
+    return key, links
+
+
+def _read_entries(reports: Sequence[tuple[str, ParsedReport]], plan: HistoryPlan) -> list[_Raw]:
+    raws: list[_Raw] = []
+    for origin, report in reports:
+        if report.date is None:
+            plan.skipped.append(f"{origin}:{report.line}: no date ({report.title[:40]!r})")
+            continue
+        plan.reports += 1
+        for entry in report.entries:
+            plan.entries += 1
+            key, links = _entry_keys(entry, report)
+            former = find_same_as(next(iter(entry.cells.values()), ""))
+            raws.append(_Raw(_names(entry), report, origin, entry, key, links, former))
+        title = _TITLE_NAME.search(report.title)
+        if not report.entries and title and not _CORRECTION_TITLE.search(report.title):
+            plan.entries += 1
+            raws.append(_Raw([title.group("name")], report, origin, None))
+    return raws
+
+
+def _resolve_raws(raws: list[_Raw], index: NameIndex) -> None:
+    for raw in raws:
+        if raw.key is None:
+            continue
+        index.add_repo(raw.key)
+        for name in raw.names:
+            if plausible_alias(name, raw.key):
+                index.add(name, raw.key)
+    for raw in raws:
+        if raw.key is not None:
+            continue
+        found = next((k for k in (index.lookup(n) for n in raw.names + raw.former) if k), None)
+        raw.key = found or name_key(raw.names[0]) or "name:unknown"
+        for name in raw.names + raw.former:
+            index.add(name, raw.key)
+
+
+def _display(name: str) -> str:
+    text = re.sub(r"[（(][^（）()]*[）)]|(?:[\w.-]+/[\w.-]+)?#\d+|\*\*|`", " ", name)
+    words = [w for w in text.split() if not re.fullmatch(r"v?\d+(?:\.\d+)+\S*", w)]
+    return " ".join(words).strip() or name.strip()
+
+
+_NOVELTY = [
+    (re.compile(r"历史补发现|历史新发现|补发现|historical", re.I), Novelty.HISTORICAL),
+    (re.compile(r"基础参考|经典基线|baseline reference", re.I), Novelty.BASELINE),
+    (re.compile(r"新发布|new release", re.I), Novelty.NEW_RELEASE),
+    (re.compile(r"新进展|实质增量|实质更新|new progress", re.I), Novelty.NEW_PROGRESS),
+]
+_RECOMMENDATION = [
+    (re.compile(r"反例|重点风险"), Recommendation.COUNTEREXAMPLE),
+    (re.compile(r"值得验证"), Recommendation.VALIDATE),
+    (re.compile(r"暂缓|暂不"), Recommendation.DEFER),
+]
+_MATURITY = [
+    (re.compile(r"locally validated|本地验证", re.I), "locally-validated"),
+    (re.compile(r"integrated|已接入|已合入", re.I), "integrated"),
+    (re.compile(r"code available|代码可用|代码与权重可见|源码", re.I), "code-available"),
+    (re.compile(r"paper-reported|论文可读|论文", re.I), "paper-reported"),
+]
+_SHA40 = re.compile(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])")
+_SHORT_SHA = re.compile(r"(?<![0-9a-z])[0-9a-f]{7,12}(?![0-9a-z])")
+_STATUS_SENTENCE = re.compile(
+    r"[^。；;\n]*(?:关闭(?:但)?未合并|撤回|回退|恢复默认|已修正|修正为|更正)[^。；;\n]*"
+)
+
+
+def _pick(patterns: Sequence[tuple[re.Pattern[str], Any]], text: str, default: Any) -> Any:
+    return next((value for pattern, value in patterns if pattern.search(text)), default)
+
+
+def _snapshot(raw: _Raw, key: str) -> Snapshot | None:
+    evidence = "\n".join(
+        raw.report.evidence[i].text
+        for i in (raw.entry.evidence_ids if raw.entry else [])
+        if i in raw.report.evidence
+    )
+    text = "\n".join(raw.entry.cells.values()) if raw.entry else raw.report.text[:3000]
+    found = _SHA40.search(evidence) or _SHA40.search(text) or _SHORT_SHA.search(text)
+    if not found:
+        return None
+    tag = re.search(r"(?<![\w.])v\d+(?:\.\d+)+\b", text)
+    return Snapshot(source_key=key, version=found.group(0), tag=tag.group(0) if tag else None)
+
+
+def _finding(raw: _Raw, key: str, name: str, seen_before: bool) -> Finding:
+    cells = list(raw.entry.cells.values()) if raw.entry else [raw.report.title]
+    text = "\n".join(cells)
+    section = raw.entry.section if raw.entry else ""
+    novelty = _pick(
+        _NOVELTY, text + section, Novelty.NEW_PROGRESS if seen_before else Novelty.HISTORICAL
+    )
+    claims = [
+        Claim(kind=ClaimKind.STATUS, text=m.group(0).strip())
+        for m in _STATUS_SENTENCE.finditer(text)
+    ]
+    priority = re.search(r"\bP[0-2]\b", text)
+    horizon = re.search(r"\b(Now|Next|Watch)\b", text)
+    urls = raw.entry.urls if raw.entry else []
+    return Finding(
+        project_key=key,
+        name=name,
+        date=raw.report.date or date.min,
+        url=urls[0] if urls else (f"https://github.com/{key[3:]}" if key.startswith("gh:") else ""),
+        snapshot=_snapshot(raw, key),
+        novelty=novelty,
+        mechanism="\n".join(cells[:2]) if raw.entry else raw.report.title,
+        claims=claims,
+        maturity=_pick(_MATURITY, text, "idea"),
+        flags=["unverified"] if re.search(r"未独立(?:复现|运行)|未验证", text) else [],
+        recommendation=_pick(_RECOMMENDATION, text + section, Recommendation.WATCH),
+        priority=priority.group(0) if priority else "P2",
+        horizon=horizon.group(0) if horizon else "Watch",
+        evidence_id=(raw.entry.evidence_ids[0] if raw.entry and raw.entry.evidence_ids else ""),
+    )
+
+
+_LISTED = re.compile(
+    r"(?P<names>[^。\n]*?)(?P<verb>不再作为当前推荐|不再推荐|不再作为|均是今日首次出现|是今日首次出现|首次出现)"
+)
+_ASCII_NAME = re.compile(r"(?<![\w.])[A-Za-z][\w.\-]*(?: [A-Z][\w.\-]*)*")
+_NOT_NAMES = {"repo", "pr", "main", "inferrsi", "skill-index", "issue", "comment"}
+
+
+def _correction_raws(
+    raws: list[_Raw],
+    reports: Sequence[tuple[str, ParsedReport]],
+    plan: HistoryPlan,
+    index: NameIndex,
+) -> list[_Raw]:
+    """Read correction comments: names no longer recommended become Corrections; names said to
+    appear first today are the same project as today's entries (or a new prose-only entry)."""
+    added: list[_Raw] = []
+    for origin, report in reports:
+        if report.date is None or not _CORRECTION_TITLE.search(report.title):
+            continue
+        for line in report.text.splitlines()[1:]:
+            for match in _LISTED.finditer(line):
+                for name in _ASCII_NAME.findall(match.group("names")):
+                    if name.lower() in _NOT_NAMES:
+                        continue
+                    key = index.lookup(name)
+                    sentence = match.group(0).strip()
+                    if match.group("verb").startswith("不再") and key:
+                        correction = Correction(
+                            project_key=key,
+                            name=name,
+                            text=sentence,
+                            supersedes=report.date.isoformat(),
+                        )
+                        plan.corrections.append((report.date, correction))
+                        index.add(name, key)
+                    elif not match.group("verb").startswith("不再"):
+                        raw = _Raw([name], report, origin, None, key or name_key(name))
+                        raw.context = _context(name, reports, report)
+                        added.append(raw)
+                        index.add(name, raw.key or "")
+    return added
+
+
+def _context(name: str, reports: Sequence[tuple[str, ParsedReport]], within: ParsedReport) -> str:
+    """The first paragraph about a name in the reports of the same date (its description)."""
+    for _origin, report in reports:
+        if report.date != within.date or report is within:
+            continue
+        for line in report.text.splitlines():
+            if line.strip().startswith(name) or f"{name} " in line[:40]:
+                return line.strip()
+    return ""
+
+
+def _add_project(plan: HistoryPlan, raw: _Raw, key: str, evidence: str) -> str:
+    names = [n for n in raw.names if not key.startswith("gh:") or plausible_alias(n, key)]
+    project = plan.projects.get(key)
+    if project is None:
+        name = _display(names[0]) if names else (repo_name(key) or key)
+        name = name.split("/", 1)[1] if re.fullmatch(r"[\w.-]+/[\w.-]+", name) else name
+        project = plan.projects[key] = Project(
+            key=key, name=name, sources=[key] if ":" in key and not key.startswith("name:") else []
+        )
+    for name in names + [_display(n) for n in names]:
+        if name and name != key and name not in plan.aliases:
+            plan.aliases[name] = (key, "name", evidence)
+            if name not in project.aliases and name != project.name:
+                project.aliases = [*project.aliases, name]
+    for former in raw.former:
+        plan.aliases.setdefault(former, (key, "former-name", evidence))
+    if key.startswith("gh:"):
+        written = _written_name(raw, key)
+        if written and written not in plan.aliases:
+            plan.aliases[written] = (key, "repo", evidence)
+        plan.sources.setdefault(
+            key,
+            Source(
+                key=key,
+                kind=SourceKind.REPO,
+                url=f"https://github.com/{key[3:]}",
+                title=project.name,
+            ),
+        )
+        plan.links[(key, key)] = ("primary", evidence)
+    for link in raw.links:
+        kind = SourceKind.PAPER if link.startswith(("arxiv:", "doi:")) else SourceKind.BLOG
+        url = _url_of(link)
+        plan.sources.setdefault(link, Source(key=link, kind=kind, url=url))
+        plan.links.setdefault((key, link), ("part-of", evidence))
+        if link not in project.sources:
+            project.sources = [*project.sources, link]
+    return project.name
+
+
+def _written_name(raw: _Raw, key: str) -> str:
+    """`owner/name` as the report writes it (its case), for a repository key."""
+    ids = raw.entry.evidence_ids if raw.entry else []
+    cells = list(raw.entry.cells.values()) if raw.entry else []
+    text = "\n".join(cells + [raw.report.evidence[i].text for i in ids if i in raw.report.evidence])
+    for match in re.finditer(
+        r"(?:github\.com/)?([\w.-]+/[\w.-]+?)(?:\.git)?(?=[@/#\s）)]|$)", text
+    ):
+        if canonical_key(match.group(1)) == key:
+            return match.group(1)
+    return ""
+
+
+def _url_of(key: str) -> str:
+    scheme, _, rest = key.partition(":")
+    return {"arxiv": f"https://arxiv.org/abs/{rest}", "doi": f"https://doi.org/{rest}"}.get(
+        scheme, f"https://{rest}"
+    )
+
+
+def build_import(
+    reports: Sequence[tuple[str, ParsedReport]],
+    *,
+    aliases: Mapping[str, str] | None = None,
+    known_keys: Iterable[str] = (),
+    prior: Sequence[Finding] = (),
+) -> HistoryPlan:
+    """Turn earlier reports, as (origin, parsed report) pairs, into a HistoryPlan.
+
+    Identities: a repository URL in the entry's source cell (or a plausible one in its
+    evidence: URLs, `owner/repo@sha`, "canonical owner/repo") gives the key; otherwise the
+    name resolves through aliases, known repository names and careful name matching; else a
+    provisional `name:` key. Reports are read in date order so earlier mentions come first.
+    """
+    plan = HistoryPlan()
+    ordered = sorted(reports, key=lambda item: item[1].date or date.min)
+    index = NameIndex()
+    for alias, key in (aliases or {}).items():
+        index.add(alias, key)
+    for key in known_keys:
+        index.add_repo(key)
+    raws = _read_entries(ordered, plan)
+    _resolve_raws(raws, index)
+    raws += _correction_raws(raws, ordered, plan, index)
+    raws.sort(key=lambda raw: raw.report.date or date.min)
+    seen = {f.project_key: f.date for f in sorted(prior, key=lambda f: f.date, reverse=True)}
+    kept: dict[tuple[str, date, str], Finding] = {}
+    for raw in raws:
+        key, day = raw.key or "name:unknown", raw.report.date or date.min
+        where = (
+            f"{raw.origin} {day} line {raw.report.line + (raw.entry.line - 1 if raw.entry else 0)}"
+        )
+        name = _add_project(plan, raw, key, where)
+        if (key, day, raw.origin) in kept:
+            continue
+        finding = _finding(raw, key, name, key in seen and seen[key] < day)
+        if raw.context:
+            finding.mechanism = raw.context
+        kept[(key, day, raw.origin)] = finding
+        seen.setdefault(key, day)
+    plan.findings = _with_families(list(kept.values()), prior, plan)
+    plan.origins = [origin for (_key, _day, origin) in kept]
+    return plan
+
+
+def _with_families(
+    new: list[Finding], prior: Sequence[Finding], plan: HistoryPlan
+) -> list[Finding]:
+    """Assign families in date order; each finding is compared with the ones before it."""
+    index = FamilyIndex()
+    stream = [(f.date, 0, i, f) for i, f in enumerate(prior)]
+    stream += [(f.date, 1, i, f) for i, f in enumerate(new)]
+    result: list[Finding] = []
+    for _day, is_new, _i, finding in sorted(stream, key=lambda item: item[:3]):
+        if is_new:
+            finding = assign_family(finding, index)
+            result.append(finding)
+        index.add(finding)
+    for key, project in plan.projects.items():
+        project.family = index.family_of(key)
+    return result
+
+
+def build_history(
+    reports: Sequence[ParsedReport],
+    *,
+    origin: str = "import",
+    aliases: Mapping[str, str] | None = None,
+    known_keys: Iterable[str] = (),
+) -> list[Finding]:
+    """Findings of earlier reports, oldest first, with resolved project keys and families."""
+    return build_import(
+        [(origin, report) for report in reports], aliases=aliases, known_keys=known_keys
+    ).findings

@@ -1,0 +1,248 @@
+"""Findings as a table: CSV (UTF-8 with BOM, for Excel), XLSX and an optional Google Sheet.
+
+One row per finding. Every dimension appears twice: value ids (stable, for filters and
+scripts) and Chinese labels (for people), values joined with "; ". Each of the five gates
+has a verdict column and a reasons column. Cells that a spreadsheet would run as a
+formula (=, +, -, @ at the start) are prefixed with an apostrophe.
+"""
+
+from __future__ import annotations
+
+import csv
+import importlib
+import unicodedata
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from openpyxl import Workbook
+from openpyxl.styles import Alignment, Font
+
+from research_radar.classify.profile import Taxonomy, load_taxonomy
+from research_radar.errors import ConfigError, PublishError, StorageError
+from research_radar.models import ClaimKind, Finding, GateName
+
+__all__ = ["build_columns", "build_rows", "export_findings", "sync_google_sheet"]
+
+_TAG_DIMENSIONS = ("workload", "mechanism", "system_level", "rsi_stage")
+_HEAD = ["date", "project", "canonical_key", "url", "pinned_version", "version_date", "novelty"]
+_TAIL = [
+    "rsi_target",
+    "maturity",
+    "maturity_zh",
+    "flags",
+    "recommendation",
+    "priority",
+    "horizon",
+    *(f"gate_{gate.value}{suffix}" for gate in GateName for suffix in ("", "_reasons")),
+    "relation",
+    "relation_zh",
+    "touch_points",
+    "family",
+    "related",
+    "differs",
+    "headline_numbers",
+    "evidence_id",
+]
+
+
+def _extra_dimensions(findings: Sequence[Finding]) -> list[str]:
+    """Dimensions a user profile adds, beyond the default ones, in first-seen order."""
+    known = {*_TAG_DIMENSIONS, "maturity", "relation", "rsi_target", "maturity_flags"}
+    seen: dict[str, None] = {}
+    for finding in findings:
+        for dimension in finding.tags:
+            if dimension not in known:
+                seen.setdefault(dimension, None)
+    return list(seen)
+
+
+def build_columns(findings: Sequence[Finding]) -> list[str]:
+    """Column names of the export for these findings."""
+    dims = [*_TAG_DIMENSIONS, *_extra_dimensions(findings)]
+    return [*_HEAD, *(name for dim in dims for name in (dim, f"{dim}_zh")), *_TAIL]
+
+
+def _label(taxonomy: Taxonomy, dimension: str, value: str) -> str:
+    try:
+        return taxonomy.label(dimension, value, "zh")
+    except KeyError:
+        return value
+
+
+def _numbers(finding: Finding) -> str:
+    """Headline numbers, each with its conditions, marked with who reports them."""
+    items = []
+    for claim in finding.claims:
+        if claim.kind is not ClaimKind.PERFORMANCE or not claim.metrics:
+            continue
+        cond = claim.conditions
+        where = [*cond.hardware, *cond.model, *cond.precision]
+        where += [f"{key}={value}" for key, value in cond.load.items()]
+        where += [f"vs {base}" for base in cond.baseline]
+        metrics = ", ".join(f"{m.name} {m.value:g} {m.unit}".strip() for m in claim.metrics)
+        items.append(f"{metrics} ({' · '.join(where) or '条件缺失'}; {claim.reporter})")
+    return "; ".join(items)
+
+
+def _finding_row(finding: Finding, taxonomy: Taxonomy, dims: list[str]) -> dict[str, str]:
+    snap = finding.snapshot
+    row = {
+        "date": finding.date.isoformat(),
+        "project": finding.name,
+        "canonical_key": finding.project_key,
+        "url": finding.url or (snap.url if snap else ""),
+        "pinned_version": snap.version if snap else "",
+        "version_date": snap.version_date.isoformat() if snap and snap.version_date else "",
+        "novelty": finding.novelty.value,
+    }
+    for dim in dims:
+        values = finding.values(dim)
+        row[dim] = "; ".join(values)
+        row[f"{dim}_zh"] = "; ".join(_label(taxonomy, dim, value) for value in values)
+    gates = {gate.name: gate for gate in finding.gates}
+    for name in GateName:
+        gate = gates.get(name)
+        row[f"gate_{name.value}"] = gate.verdict.value if gate else "unknown"
+        row[f"gate_{name.value}_reasons"] = "; ".join(gate.reasons) if gate else ""
+    row.update(
+        rsi_target=finding.rsi_target or "",
+        maturity=finding.maturity,
+        maturity_zh=_label(taxonomy, "maturity", finding.maturity),
+        flags="; ".join(finding.flags),
+        recommendation=finding.recommendation.value,
+        priority=finding.priority,
+        horizon=finding.horizon,
+        relation=finding.relation,
+        relation_zh=_label(taxonomy, "relation", finding.relation),
+        touch_points="; ".join(f"{tp.kind}:{tp.ref}" for tp in finding.touch_points),
+        family=finding.family or "",
+        related="; ".join(finding.related),
+        differs=finding.differs,
+        headline_numbers=_numbers(finding),
+        evidence_id=finding.evidence_id,
+    )
+    return row
+
+
+def _safe(value: str) -> str:
+    """Keep spreadsheets from running a cell as a formula (CSV/formula injection)."""
+    if value[:1] in ("=", "+", "@", "\t", "\r") or (
+        value[:1] == "-" and not value[1:2].isdigit() and value != "-"
+    ):
+        return "'" + value
+    return value
+
+
+def build_rows(
+    findings: Sequence[Finding], taxonomy: Taxonomy | None = None
+) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the export (pure; the bundled profile gives the labels)."""
+    taxonomy = taxonomy or load_taxonomy()
+    columns = build_columns(findings)
+    dims = [*_TAG_DIMENSIONS, *_extra_dimensions(findings)]
+    rows = []
+    for finding in findings:
+        row = _finding_row(finding, taxonomy, dims)
+        rows.append([_safe(row.get(column, "")) for column in columns])
+    return columns, rows
+
+
+def _display_width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
+
+
+def _save_xlsx(path: Path, columns: list[str], rows: list[list[str]]) -> None:
+    book = Workbook()
+    sheet = book.active
+    assert sheet is not None  # a new workbook always has one sheet
+    sheet.title = "findings"
+    sheet.append(columns)
+    for row in rows:
+        sheet.append(row)
+    for cell in sheet[1]:
+        cell.font = Font(bold=True)
+        cell.alignment = Alignment(vertical="top")
+    sheet.freeze_panes = "A2"
+    sheet.auto_filter.ref = sheet.dimensions
+    for index, column in enumerate(sheet.iter_cols(), start=1):
+        widest = max(_display_width(str(cell.value or "")) for cell in column)
+        letter = sheet.cell(row=1, column=index).column_letter
+        sheet.column_dimensions[letter].width = min(max(widest + 2, 8), 60)
+    book.save(path)
+
+
+def export_findings(
+    findings: list[Finding],
+    out_dir: Path,
+    *,
+    stem: str = "findings",
+    taxonomy: Taxonomy | None = None,
+) -> list[Path]:
+    """Write `<stem>.csv` (UTF-8 with BOM) and `<stem>.xlsx` into `out_dir`; return both."""
+    columns, rows = build_rows(findings, taxonomy)
+    csv_path, xlsx_path = out_dir / f"{stem}.csv", out_dir / f"{stem}.xlsx"
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        with csv_path.open("w", encoding="utf-8-sig", newline="") as handle:
+            writer = csv.writer(handle)
+            writer.writerow(columns)
+            writer.writerows(rows)
+        _save_xlsx(xlsx_path, columns, rows)
+    except OSError as exc:
+        raise StorageError(f"cannot write the export to {out_dir}: {exc}") from exc
+    return [csv_path, xlsx_path]
+
+
+def sync_google_sheet(
+    findings: list[Finding],
+    *,
+    spreadsheet: str,
+    worksheet: str = "findings",
+    credentials: Path | None = None,
+    taxonomy: Taxonomy | None = None,
+) -> int:
+    """Replace a Google Sheet's worksheet with the export; return the rows written.
+
+    Needs the optional `gspread` package (`pip install 'research-radar[sheets]'`) and a
+    service-account JSON key (`credentials`, else gspread's default location).
+
+    Args:
+        spreadsheet: the spreadsheet's key or its full URL; share it with the service
+            account's e-mail address as an editor.
+    """
+    try:
+        gspread: Any = importlib.import_module("gspread")
+    except ImportError as exc:
+        raise ConfigError(
+            "Google Sheets sync needs gspread: pip install 'research-radar[sheets]'"
+        ) from exc
+    if credentials is not None and not credentials.is_file():
+        raise ConfigError(
+            "service-account key not found; set [sheets] credentials", str(credentials)
+        )
+    columns, rows = build_rows(findings, taxonomy)
+    try:
+        client = gspread.service_account(filename=str(credentials) if credentials else None)
+        book = (
+            client.open_by_url(spreadsheet)
+            if spreadsheet.startswith("https://")
+            else client.open_by_key(spreadsheet)
+        )
+        try:
+            sheet = book.worksheet(worksheet)
+        except gspread.exceptions.WorksheetNotFound:
+            sheet = book.add_worksheet(worksheet, rows=len(rows) + 1, cols=len(columns))
+        sheet.clear()
+        sheet.update([columns, *rows], "A1")
+        sheet.freeze(rows=1)
+    except FileNotFoundError as exc:
+        raise ConfigError(
+            "no Google service-account key: set [sheets] credentials in radar.toml "
+            "(see docs/google-sheets.md)"
+        ) from exc
+    except gspread.exceptions.GSpreadException as exc:
+        raise PublishError(
+            f"Google Sheets refused the sync ({exc}); check sharing and the key"
+        ) from exc
+    return len(rows)

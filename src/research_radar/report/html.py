@@ -1,0 +1,116 @@
+"""Render a report's Markdown as one standalone, readable HTML page.
+
+markdown-it-py (CommonMark + tables) with raw HTML switched off: nothing from a quoted
+source becomes markup. Our own `<br>` in table cells is carried through a placeholder,
+our hidden `<!-- research-radar:... -->` markers are dropped, bare http(s) URLs become
+links. The page (`templates/report.html.j2`, CSS inline) loads nothing from outside and
+runs no script; its Content-Security-Policy says so to the browser too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cache
+
+import jinja2
+from markdown_it import MarkdownIt
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+from markupsafe import Markup
+
+from research_radar.errors import RenderError
+from research_radar.report.templates import environment
+
+__all__ = ["HtmlPage", "render_html"]
+
+_BR_PLACEHOLDER = "\ue000"
+_BR = re.compile(r"<br\s*/?>", re.I)
+_MARKER_LINE = re.compile(r"^<!-- research-radar:[^\n]*-->[ \t]*$", re.M)
+_URL = re.compile(r"https?://[^\s，。；、）()（\]\[<>\"'`|\ue000]+", re.I)
+_TRAILING = ".,;:!?*_~"
+
+
+@dataclass(frozen=True)
+class HtmlPage:
+    """The context of `report.html.j2`."""
+
+    title: str
+    lang: str
+    body: Markup
+    """The report body, already rendered and safe."""
+
+
+def _linkify(state: StateCore) -> None:
+    """Turn bare http(s) URLs in text into links (markdown-it core rule)."""
+    for block in state.tokens:
+        if block.type != "inline" or not block.children:
+            continue
+        children: list[Token] = []
+        depth = 0
+        for token in block.children:
+            depth += {"link_open": 1, "link_close": -1}.get(token.type, 0)
+            if token.type == "text" and depth == 0 and _URL.search(token.content):
+                children.extend(_split_links(token.content))
+            else:
+                children.append(token)
+        block.children = children
+
+
+def _text(content: str) -> Token:
+    token = Token("text", "", 0)
+    token.content = content
+    return token
+
+
+def _split_links(content: str) -> list[Token]:
+    tokens: list[Token] = []
+    position = 0
+    for match in _URL.finditer(content):
+        url = match.group(0).rstrip(_TRAILING)
+        if match.start() > position:
+            tokens.append(_text(content[position : match.start()]))
+        link = Token("link_open", "a", 1)
+        link.attrs = {"href": url}
+        tokens += [link, _text(url), Token("link_close", "a", -1)]
+        position = match.start() + len(url)
+    if position < len(content):
+        tokens.append(_text(content[position:]))
+    return tokens
+
+
+def _mark_external(state: StateCore) -> None:
+    for block in state.tokens:
+        for token in block.children or []:
+            if token.type == "link_open":
+                token.attrs["rel"] = "noopener noreferrer"
+
+
+@cache
+def _parser() -> MarkdownIt:
+    parser = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
+    parser.core.ruler.push("radar_linkify", _linkify)
+    parser.core.ruler.push("radar_rel", _mark_external)
+    return parser
+
+
+def _body_html(markdown: str) -> str:
+    text = _MARKER_LINE.sub("", markdown.replace(_BR_PLACEHOLDER, ""))
+    lines = [
+        _BR.sub(_BR_PLACEHOLDER, line) if line.lstrip().startswith("|") else line
+        for line in text.split("\n")
+    ]
+    html: str = _parser().render("\n".join(lines))
+    html = html.replace("<table>", '<div class="table-wrap"><table>')
+    html = html.replace("</table>", "</table></div>")
+    return html.replace(_BR_PLACEHOLDER, "<br>")
+
+
+def render_html(markdown: str, *, title: str, lang: str = "zh-CN") -> str:
+    """A standalone HTML page for a report in our Markdown."""
+    page = HtmlPage(title=title, lang=lang, body=Markup(_body_html(markdown)))
+    try:
+        template = environment().get_template("report.html.j2")
+        return str(template.render(page=page))
+    except jinja2.TemplateError as exc:
+        raise RenderError(f"cannot render the HTML page: {exc}") from exc

@@ -1,0 +1,473 @@
+"""Render a Report as house-style Markdown (pure).
+
+The template (`templates/report.md.j2`) gets one typed context, `ReportContext`, whose
+cells are already written: all wording decisions live here, in small functions, so the
+template stays a layout. Fixed words come from `strings.toml` per language.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Protocol
+
+from research_radar.extract.claims import own_metrics
+from research_radar.models import BEIJING, Claim, ClaimKind, Finding, Metric, Novelty, Report
+from research_radar.report.compose import split_sections
+from research_radar.report.templates import environment
+
+__all__ = [
+    "BEIJING",
+    "ENTRY_COLUMNS",
+    "Labeller",
+    "ReportContext",
+    "build_context",
+    "novelty_label",
+    "render_markdown",
+    "strings",
+]
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+ENTRY_COLUMNS = (
+    "col_class",
+    "col_mechanism",
+    "col_evidence",
+    "col_maturity",
+    "col_version",
+    "col_host",
+    "col_source",
+)
+_NOVELTY = {
+    "zh": {
+        Novelty.NEW_RELEASE: "新发布",
+        Novelty.NEW_PROGRESS: "新进展",
+        Novelty.HISTORICAL: "历史补发现",
+        Novelty.BASELINE: "基础参考",
+    },
+    "en": {
+        Novelty.NEW_RELEASE: "new release",
+        Novelty.NEW_PROGRESS: "new progress",
+        Novelty.HISTORICAL: "historical first discovery",
+        Novelty.BASELINE: "baseline reference",
+    },
+}
+_RECOMMENDATION_EN = {
+    "值得验证": "worth validating",
+    "观察": "watch",
+    "暂缓": "defer",
+    "反例": "counterexample",
+}
+
+
+class Labeller(Protocol):
+    """Anything that names a taxonomy value in a language (the Taxonomy does)."""
+
+    def label(self, dimension: str, value: str, lang: str = "zh") -> str: ...
+
+
+@cache
+def strings(language: str) -> dict[str, str]:
+    """The fixed words of one language."""
+    text = resources.files(__package__).joinpath("strings.toml").read_text(encoding="utf-8")
+    table: dict[str, dict[str, str]] = tomllib.loads(text)
+    return table.get(language, table["zh"])
+
+
+def novelty_label(novelty: Novelty, language: str = "zh") -> str:
+    return _NOVELTY.get(language, _NOVELTY["zh"])[novelty]
+
+
+def _cell(text: str) -> str:
+    """Make text safe inside a Markdown table cell."""
+    lines = [_CONTROL.sub("", line) for line in text.replace("|", "\\|").strip().splitlines()]
+    return "<br>".join(lines)
+
+
+def _number(value: float) -> str:
+    return f"{value:g}"
+
+
+def _claim_conditions(claim: Claim) -> str:
+    c = claim.conditions
+    parts = [*c.hardware, *c.model, *c.precision]
+    parts += [f"{key} {value}" for key, value in sorted(c.load.items())]
+    parts += [*c.software]
+    if c.baseline:
+        parts.append("vs " + " / ".join(c.baseline))
+    if c.repeats:
+        parts.append(c.repeats)
+    return " · ".join(parts)
+
+
+def _values(metrics: list[Metric]) -> str:
+    return "，".join(f"{_number(m.value)} {m.unit}".strip() for m in metrics)
+
+
+def _claim_text(claim: Claim, t: dict[str, str]) -> str:
+    """`作者报告：963 tok/s（Arc Pro B70 · … · vs llama.cpp 763 tok/s）`: the claim's own
+    numbers first, the compared system's numbers with the baseline."""
+    own = own_metrics(claim)
+    metrics = _values(own)
+    conditions = _claim_conditions(claim)
+    theirs = [m for m in claim.metrics if m not in own]
+    if theirs:
+        conditions += f" {_values(theirs)}"
+    who = t["author"] if claim.reporter == "author" and not claim.validated else claim.reporter
+    return f"{who}：{metrics or claim.text}（{conditions}）"
+
+
+@dataclass
+class EntryRow:
+    """One finding as the seven cells of the house-style table."""
+
+    cells: list[str]
+
+
+@dataclass
+class EvidenceItem:
+    id: str
+    name: str
+    pin: str
+    conditions: str
+    limits: str
+    gates: str
+    links: list[str]
+
+
+@dataclass
+class Proposal:
+    name: str
+    text: str
+
+
+@dataclass
+class ReportContext:
+    """Everything report.md.j2 needs, already worded."""
+
+    t: dict[str, str]
+    date: str
+    marker: str
+    cutoff: str
+    host_line: str
+    counts: str
+    dedup: str
+    window: str
+    header: list[str]
+    validate: list[EntryRow]
+    watch: list[EntryRow]
+    risk: list[EntryRow]
+    defer: list[str]
+    corrections: list[str]
+    horizons: list[tuple[str, str]]
+    top: list[str]
+    proposals: list[Proposal]
+    evidence: list[EvidenceItem]
+    coverage: list[str]
+    not_run: str
+    degraded: str = ""
+    """Set when a source failed: the report says it is incomplete."""
+    empty: bool = False
+
+
+def _labels(labeller: Labeller, finding: Finding, dimension: str, lang: str) -> str:
+    values = finding.values(dimension)
+    if not values:
+        return strings(lang)["none"]
+    return "、".join(labeller.label(dimension, value, lang) for value in values)
+
+
+def _class_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lang: str) -> str:
+    rsi = (
+        _labels(labeller, finding, "rsi_stage", lang)
+        if finding.values("rsi_stage")
+        else t["rsi_none"]
+    )
+    if finding.rsi_target:
+        rsi += f"（{finding.rsi_target}）"
+    former = (
+        f"（{t['formerly']} {'、'.join(finding.former_names)}）" if finding.former_names else ""
+    )
+    return (
+        f"**{finding.name}**{former}\n{t['workload']}：{_labels(labeller, finding, 'workload', lang)}；"
+        f"{t['system_level']}：{_labels(labeller, finding, 'system_level', lang)}；{t['rsi']}：{rsi}"
+    )
+
+
+def _mechanism_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lang: str) -> str:
+    text = f"{t['mechanism']}：{_labels(labeller, finding, 'mechanism', lang)}。"
+    if finding.mechanism:
+        text += finding.mechanism.rstrip("。.") + "。"
+    text += f"{t['prior_art']}：{finding.prior_art or t['prior_art_unsearched']}"
+    if finding.related:
+        family = "、".join(key.split(":", 1)[-1] for key in finding.related)
+        text += f"；{t['family']}：{family}；{t['differs']}：{finding.differs or '—'}"
+    return text
+
+
+def _limits(finding: Finding) -> list[str]:
+    """Limits and negative results, without the trailing punctuation of their sentences."""
+    kinds = {ClaimKind.LIMITATION, ClaimKind.NEGATIVE}
+    return [c.text.rstrip(" ;；。.,，") for c in finding.claims if c.kind in kinds]
+
+
+def _evidence_cell(finding: Finding, t: dict[str, str]) -> str:
+    headline = [c for c in finding.claims if c.kind in {ClaimKind.PERFORMANCE, ClaimKind.QUALITY}]
+    complete = [c for c in headline if c.complete and c.conditions.load.get("hedged") != "yes"][:2]
+    parts = [_claim_text(claim, t) for claim in complete]
+    gaps = []
+    incomplete = len(headline) - len([c for c in headline if c.complete])
+    if incomplete:
+        gaps.append(t["incomplete"].format(n=incomplete))
+    limits = _limits(finding)[:2]
+    gaps += limits
+    if not finding.claims:
+        gaps.append(t["none"])
+    return "；".join(parts + [f"{t['gaps']}：" + "；".join(gaps)])
+
+
+def _maturity_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lang: str) -> str:
+    recommendation = finding.recommendation.value
+    if lang == "en":
+        recommendation = _RECOMMENDATION_EN.get(recommendation, recommendation)
+    text = f"{labeller.label('maturity', finding.maturity, lang)} / {recommendation}"
+    flags = [labeller.label("maturity_flags", flag, lang) for flag in finding.flags]
+    if finding.maturity != "locally-validated":
+        flags.append(t["unvalidated"])
+    return text + "；" + "、".join(flags)
+
+
+def _version_cell(finding: Finding, t: dict[str, str], lang: str) -> str:
+    text = novelty_label(finding.novelty, lang)
+    snap = finding.snapshot
+    if snap:
+        version = snap.version if snap.version.startswith("v") else snap.version[:8]
+        text += f" · `{version}`"
+        if snap.version_date:
+            text += f"（{snap.version_date.date().isoformat()}）"
+        if snap.tag:
+            text += f" {snap.tag}"
+    created = snap.meta.get("created_at") if snap else None
+    if created:
+        label = t["first_posted"] if finding.project_key.startswith("arxiv:") else t["created"]
+        text += f"；{label} {str(created)[:10]}"
+    return text
+
+
+def _host_cell(finding: Finding, labeller: Labeller, lang: str) -> str:
+    refs = [
+        f"`{tp.ref}`" if tp.kind not in {"pr", "issue"} else tp.ref
+        for tp in finding.touch_points[:3]
+    ]
+    relation = labeller.label("relation", finding.relation, lang)
+    where = "、".join(refs) if refs else "—"
+    return f"{relation}：{where}；{finding.priority} · {finding.horizon}"
+
+
+def _row(finding: Finding, labeller: Labeller, lang: str) -> EntryRow:
+    t = strings(lang)
+    cells = [
+        _class_cell(finding, labeller, t, lang),
+        _mechanism_cell(finding, labeller, t, lang),
+        _evidence_cell(finding, t),
+        _maturity_cell(finding, labeller, t, lang),
+        _version_cell(finding, t, lang),
+        _host_cell(finding, labeller, lang),
+        f"[{finding.evidence_id}]",
+    ]
+    return EntryRow([_cell(cell) for cell in cells])
+
+
+def _pin(finding: Finding) -> str:
+    snap = finding.snapshot
+    if snap is None:
+        return "—"
+    repo = finding.project_key.split(":", 1)[1] if finding.project_key.startswith("gh:") else ""
+    name = finding.url.removeprefix("https://github.com/") if repo else finding.project_key
+    when = f"（{snap.version_date.date().isoformat()}）" if snap.version_date else ""
+    return f"`{name}@{snap.version}`{when}"
+
+
+_WHERE = re.compile(
+    r"^(?P<repo>[\w.-]+/[\w.-]+)@(?P<sha>[0-9a-f]{7,40}):(?P<path>[^#\s]+)(?:#L(?P<line>\d+))?$"
+)
+
+
+def _claim_link(claim: Claim) -> str | None:
+    """A GitHub link at the pinned SHA for a claim kept as `owner/repo@sha:path#Lnn`."""
+    found = _WHERE.match(claim.where)
+    if not found:
+        return None
+    line = f"#L{found['line']}" if found["line"] else ""
+    return f"https://github.com/{found['repo']}/blob/{found['sha']}/{found['path']}{line}"
+
+
+def _pinned_links(finding: Finding) -> list[str]:
+    """The pinned version, then where each headline number stands at that version."""
+    snap = finding.snapshot
+    links = [snap.url] if snap and snap.url else []
+    if not links and finding.url:
+        links.append(finding.url)
+    headline = [c for c in finding.claims if c.kind in {ClaimKind.PERFORMANCE, ClaimKind.QUALITY}]
+    for claim in [c for c in headline if c.complete][:2]:
+        link = _claim_link(claim)
+        if link and link not in links:
+            links.append(link)
+    return links
+
+
+def _gates_text(finding: Finding, lang: str) -> str:
+    names = {
+        "zh": {
+            "correctness": "正确性",
+            "solidity": "扎实",
+            "timeliness": "时效",
+            "prior_art": "prior art",
+            "value": "价值",
+        },
+        "en": {
+            "correctness": "correctness",
+            "solidity": "solidity",
+            "timeliness": "timeliness",
+            "prior_art": "prior art",
+            "value": "value",
+        },
+    }[lang if lang in {"zh", "en"} else "zh"]
+    return " · ".join(f"{names[gate.name.value]} {gate.verdict.value}" for gate in finding.gates)
+
+
+def _evidence_item(finding: Finding, lang: str) -> EvidenceItem:
+    t = strings(lang)
+    conditions = "；".join(
+        f"{' '.join(_number(m.value) + ' ' + m.unit for m in own_metrics(c)).strip()}"
+        f"（{_claim_conditions(c) if c.complete else t['missing'] + '、'.join(c.conditions.missing())}）"
+        for c in finding.claims
+        if c.kind in {ClaimKind.PERFORMANCE, ClaimKind.QUALITY} and c.metrics
+    )
+    limits = "；".join(_limits(finding))
+    none = strings(lang)["none"]
+    return EvidenceItem(
+        id=finding.evidence_id,
+        name=finding.name,
+        pin=_pin(finding),
+        conditions=conditions or none,
+        limits=limits or none,
+        gates=_gates_text(finding, lang) or none,
+        links=_pinned_links(finding),
+    )
+
+
+def _proposal(finding: Finding, t: dict[str, str]) -> Proposal:
+    p = finding.proposal
+    assert p is not None
+    text = (
+        f"{t['hypothesis']}：{p.hypothesis}；{t['baseline']}：{p.baseline}；"
+        f"{t['metrics']}：{'、'.join(p.metrics)}；{t['budget']}：{p.budget}；"
+        f"{t['stop']}：{p.stop_condition}"
+    )
+    if "未执行" not in p.stop_condition and "not executed" not in p.stop_condition:
+        text += f"（{t['not_executed']}）"
+    return Proposal(finding.name, text.replace("\n", " "))
+
+
+def _header(report: Report, t: dict[str, str]) -> tuple[str, str]:
+    cutoff = report.cutoff.astimezone(BEIJING).strftime("%Y-%m-%d %H:%M:%S")
+    if not report.host_sha:
+        return cutoff, t["no_host"]
+    check = t["rechecked"] if report.host_rechecked else t["not_rechecked"]
+    if report.host_remote_sha:
+        check = t["remote_differs"].format(sha=report.host_remote_sha[:12])
+    host = report.host_name or t["host"]
+    return cutoff, f"{t['host']} {host} {t['default_branch']} `{report.host_sha}`（{check}）"
+
+
+def _coverage(report: Report, t: dict[str, str]) -> list[str]:
+    cov = report.coverage
+    health = " · ".join(f"{name} {state}" for name, state in sorted(cov.sources.items()))
+    lines = [f"{t['sources_health']}：{health or t['none']}"]
+    if cov.queries:
+        lines.append(f"{t['queries']}：" + "；".join(cov.queries))
+    if cov.excluded:
+        lines.append(f"{t['excluded']}：" + "；".join(cov.excluded))
+    lines.append(t["bounded"] + "；" + t["not_ranked"])
+    return lines
+
+
+def _window(report: Report, t: dict[str, str]) -> str:
+    cov = report.coverage
+    if not (cov.window_start and cov.window_end):
+        return ""
+    fmt = "%Y-%m-%d %H:%M"
+    start, end = cov.window_start.astimezone(BEIJING), cov.window_end.astimezone(BEIJING)
+    return f"{t['window']} {start.strftime(fmt)} → {end.strftime(fmt)}（{t['beijing']}）"
+
+
+def _degraded(report: Report, t: dict[str, str]) -> str:
+    failed = [
+        name
+        for name, state in sorted(report.coverage.sources.items())
+        if state.startswith(("failed", "stale"))
+    ]
+    return t["incomplete_sources"].format(names="、".join(failed)) if failed else ""
+
+
+def build_context(report: Report, labeller: Labeller) -> ReportContext:
+    """Word every part of the report for the template."""
+    lang = report.language
+    t = strings(lang)
+    sections = split_sections(report)
+    cutoff, host_line = _header(report, t)
+    counts = t["counts"].format(
+        validate=len(sections.validate), watch=len(sections.watch), risk=len(sections.risk)
+    )
+    horizon_names = (("Now", sections.now), ("Next", sections.next), ("Watch", sections.later))
+    return ReportContext(
+        t=t,
+        date=report.date.isoformat(),
+        marker=f"<!-- research-radar:report {report.date.isoformat()} {lang} -->",
+        cutoff=cutoff,
+        host_line=host_line,
+        counts=counts,
+        dedup=t["dedup"].format(n=report.coverage.dedup_scope),
+        window=_window(report, t),
+        header=[t[key] for key in ENTRY_COLUMNS],
+        validate=[_row(f, labeller, lang) for f in sections.validate],
+        watch=[_row(f, labeller, lang) for f in sections.watch],
+        risk=[_row(f, labeller, lang) for f in sections.risk],
+        defer=[f"**{f.name}**：{f.why or f.mechanism or t['none']}" for f in sections.defer],
+        corrections=[f"**{c.name}**（{c.supersedes}）：{c.text}" for c in report.corrections],
+        horizons=[
+            (name, "、".join(f.name for f in items) or t["none"]) for name, items in horizon_names
+        ],
+        top=[f"**{f.name}**：{f.why or f.mechanism or ''}".rstrip("：") for f in sections.top],
+        proposals=[_proposal(f, t) for f in sections.proposals],
+        evidence=[_evidence_item(f, lang) for f in report.findings],
+        coverage=_coverage(report, t),
+        not_run=t["not_run"]
+        if report.not_run == Report.model_fields["not_run"].default
+        else report.not_run,
+        degraded=_degraded(report, t),
+        empty=not report.findings,
+    )
+
+
+def render_markdown(report: Report, labeller: Labeller) -> str:
+    """The report as Markdown for a GitHub comment."""
+    context = build_context(report, labeller)
+    text = environment().get_template("report.md.j2").render(c=context)
+    return _ascii_punctuation(text) if report.language == "en" else text
+
+
+_FULL_WIDTH = str.maketrans(
+    {"：": ": ", "；": "; ", "。": ". ", "、": ", ", "，": ", ", "（": " (", "）": ")"}
+)
+
+
+def _ascii_punctuation(text: str) -> str:
+    """English reports use ASCII punctuation; the house template is written with Chinese."""
+    lines = [
+        re.sub(r" {2,}", " ", line.translate(_FULL_WIDTH)).rstrip() for line in text.split("\n")
+    ]
+    return "\n".join(lines)

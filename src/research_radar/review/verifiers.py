@@ -1,0 +1,326 @@
+"""Where a report's claims are checked: the `Verifier` protocol, its answers, and adapters.
+
+`GitVerifier` reads local git checkouts, `StoreVerifier` what the collectors saved,
+`GitHubVerifier` the GitHub REST API; `ChainVerifier` asks them in turn. This is the I/O
+edge of verify.py: every method answers UNREACHABLE when it cannot tell, never raises.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import subprocess
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, Protocol
+
+import httpx
+
+from research_radar.report.parse import BEIJING
+from research_radar.store.store import Store
+
+__all__ = [
+    "ChainVerifier",
+    "CommitCheck",
+    "FileCheck",
+    "GitHubVerifier",
+    "GitVerifier",
+    "IssueCheck",
+    "Outcome",
+    "StoreVerifier",
+    "Verifier",
+]
+
+log = logging.getLogger(__name__)
+
+
+class Outcome(StrEnum):
+    FOUND = "found"
+    ABSENT = "absent"
+    """The source answered and the thing does not exist."""
+    UNREACHABLE = "unreachable"
+    """No source could answer (not configured, network error, rate limit)."""
+
+
+@dataclass(frozen=True)
+class CommitCheck:
+    outcome: Outcome
+    sha: str = ""
+    committed_at: datetime | None = None
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class FileCheck:
+    outcome: Outcome
+    text: str = ""
+    source: str = ""
+
+
+@dataclass(frozen=True)
+class IssueCheck:
+    outcome: Outcome
+    state: str = ""
+    """open, closed (issues); open, draft, merged, closed-unmerged (pull requests)."""
+    merged_at: datetime | None = None
+    closed_at: datetime | None = None
+    source: str = ""
+
+
+class Verifier(Protocol):
+    """Answers questions about sources. Every method returns UNREACHABLE when it cannot tell."""
+
+    def commit(self, repo: str, sha: str) -> CommitCheck: ...
+
+    def file(self, repo: str, sha: str, path: str) -> FileCheck: ...
+
+    def issue(self, repo: str, number: int) -> IssueCheck: ...
+
+    def branch_head(self, repo: str, at: datetime) -> CommitCheck:
+        """The default branch's head commit at a moment."""
+        ...
+
+
+_UNREACHABLE_COMMIT = CommitCheck(Outcome.UNREACHABLE)
+_UNREACHABLE_FILE = FileCheck(Outcome.UNREACHABLE)
+_UNREACHABLE_ISSUE = IssueCheck(Outcome.UNREACHABLE)
+
+
+# -- adapters ---------------------------------------------------------------------------------
+
+
+class GitVerifier:
+    """Local git checkouts: `owner/name` -> path."""
+
+    def __init__(self, paths: Mapping[str, Path]):
+        self.paths = {repo.lower(): Path(path) for repo, path in paths.items()}
+
+    def _git(self, repo: str, *args: str) -> str | None:
+        path = self.paths.get(repo.lower())
+        if path is None:
+            return None
+        try:
+            done = subprocess.run(
+                ["git", "-C", str(path), *args], capture_output=True, timeout=30, check=False
+            )
+        except (OSError, subprocess.TimeoutExpired) as exc:
+            log.warning("git %s in %s failed: %s", args[0], path, exc)
+            return None
+        return done.stdout.decode("utf-8", "replace") if done.returncode == 0 else ""
+
+    def commit(self, repo: str, sha: str) -> CommitCheck:
+        out = self._git(repo, "show", "-s", "--format=%H%x00%cI", f"{sha}^{{commit}}", "--")
+        if out is None:
+            return _UNREACHABLE_COMMIT
+        if not out.strip():
+            return CommitCheck(Outcome.ABSENT, source=f"git {repo}")
+        full, when = out.strip().split("\x00")
+        return CommitCheck(Outcome.FOUND, full, datetime.fromisoformat(when), f"git {repo}")
+
+    def file(self, repo: str, sha: str, path: str) -> FileCheck:
+        out = self._git(repo, "show", f"{sha}:{path}")
+        if out is None:
+            return _UNREACHABLE_FILE
+        if out == "":
+            return FileCheck(Outcome.ABSENT, source=f"git {repo}")
+        return FileCheck(Outcome.FOUND, out, f"git {repo}")
+
+    def issue(self, repo: str, number: int) -> IssueCheck:
+        return _UNREACHABLE_ISSUE
+
+    def branch_head(self, repo: str, at: datetime) -> CommitCheck:
+        branch = (
+            self._git(repo, "symbolic-ref", "--short", "refs/remotes/origin/HEAD") or ""
+        ).strip()
+        branch = branch or (self._git(repo, "symbolic-ref", "--short", "HEAD") or "").strip()
+        if not branch:
+            return _UNREACHABLE_COMMIT
+        out = self._git(
+            repo, "rev-list", "-1", "--first-parent", f"--before={at.isoformat()}", branch
+        )
+        if not out or not out.strip():
+            return _UNREACHABLE_COMMIT
+        return self.commit(repo, out.strip())
+
+
+class StoreVerifier:
+    """What the collectors saved: snapshots (commit + date), source prose and PR/issue sources."""
+
+    def __init__(self, store: Store):
+        self.store = store
+
+    def commit(self, repo: str, sha: str) -> CommitCheck:
+        for snapshot in self.store.load_snapshots(f"gh:{repo.lower()}"):
+            if snapshot.version.startswith(sha) or sha.startswith(snapshot.version):
+                return CommitCheck(Outcome.FOUND, snapshot.version, snapshot.version_date, "store")
+        return _UNREACHABLE_COMMIT  # the store keeps some snapshots only: absence proves nothing
+
+    def file(self, repo: str, sha: str, path: str) -> FileCheck:
+        source = self.store.load_source(f"gh:{repo.lower()}")
+        if source is None or not path.lower().startswith("readme"):
+            return _UNREACHABLE_FILE
+        if not any(snap.version.startswith(sha) for snap in self.store.load_snapshots(source.key)):
+            return _UNREACHABLE_FILE
+        return FileCheck(Outcome.FOUND, source.text, "store")
+
+    def issue(self, repo: str, number: int) -> IssueCheck:
+        wanted = re.compile(rf"github\.com/{re.escape(repo)}/(?:pull|issues)/{number}$", re.I)
+        for kind in ("pull", "issue"):
+            for source in self.store.load_sources(kind):
+                if wanted.search(source.url.rstrip("/")):
+                    return _issue_from_payload(source.meta, "store")
+        return _UNREACHABLE_ISSUE
+
+    def branch_head(self, repo: str, at: datetime) -> CommitCheck:
+        return _UNREACHABLE_COMMIT
+
+
+def _when(value: Any) -> datetime | None:
+    if not isinstance(value, str) or not value:
+        return None
+    try:
+        return datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def _issue_from_payload(data: Mapping[str, Any], source: str) -> IssueCheck:
+    merged_at = _when(data.get("merged_at"))
+    state = str(data.get("state", ""))
+    if merged_at or data.get("merged") is True:
+        state = "merged"
+    elif state == "open" and data.get("draft"):
+        state = "draft"
+    elif state == "closed" and ("merged_at" in data or "merged" in data):
+        state = "closed-unmerged"
+    return IssueCheck(Outcome.FOUND, state, merged_at, _when(data.get("closed_at")), source)
+
+
+class GitHubVerifier:
+    """The GitHub REST API through an httpx.Client whose base_url is settings.github_api_url."""
+
+    def __init__(self, client: httpx.Client):
+        self.client = client
+        # Requests that got no answer are not asked (nor logged) again: a file of several
+        # reports is verified report by report, each with its own memo, so each
+        # unreachable call was otherwise asked, and logged, once per report.
+        self._failed: set[str] = set()
+
+    def _get(self, path: str, **params: str) -> httpx.Response | None:
+        request = f"{path}?{sorted(params.items())}"
+        if request in self._failed:
+            return None
+        try:
+            response = self.client.get(path, params=params or None)
+        except httpx.HTTPError as exc:
+            log.warning("GitHub API %s failed: %s", path, exc)
+            self._failed.add(request)
+            return None
+        if response.status_code in (200, 404, 422):
+            return response
+        log.warning("GitHub API %s answered %s", path, response.status_code)
+        self._failed.add(request)
+        return None
+
+    def commit(self, repo: str, sha: str) -> CommitCheck:
+        response = self._get(f"/repos/{repo}/commits/{sha}")
+        if response is None:
+            return _UNREACHABLE_COMMIT
+        if response.status_code != 200:
+            return CommitCheck(Outcome.ABSENT, source="github")
+        data = response.json()
+        committed = _when(data.get("commit", {}).get("committer", {}).get("date"))
+        return CommitCheck(Outcome.FOUND, str(data.get("sha", sha)), committed, "github")
+
+    def file(self, repo: str, sha: str, path: str) -> FileCheck:
+        url = f"/repos/{repo}/contents/{path}"
+        request = f"{url}?ref={sha}"
+        if request in self._failed:
+            return _UNREACHABLE_FILE
+        try:
+            response = self.client.get(
+                url, params={"ref": sha}, headers={"Accept": "application/vnd.github.raw"}
+            )
+        except httpx.HTTPError as exc:
+            log.warning("GitHub API %s failed: %s", url, exc)
+            self._failed.add(request)
+            return _UNREACHABLE_FILE
+        if response.status_code == 404:
+            return FileCheck(Outcome.ABSENT, source="github")
+        if response.status_code != 200:
+            log.warning("GitHub API %s answered %s", url, response.status_code)
+            self._failed.add(request)
+            return _UNREACHABLE_FILE
+        return FileCheck(Outcome.FOUND, response.text, "github")
+
+    def issue(self, repo: str, number: int) -> IssueCheck:
+        for kind in ("pulls", "issues"):
+            response = self._get(f"/repos/{repo}/{kind}/{number}")
+            if response is None:
+                return _UNREACHABLE_ISSUE
+            if response.status_code == 200:
+                return _issue_from_payload(response.json(), "github")
+        return IssueCheck(Outcome.ABSENT, source="github")
+
+    def branch_head(self, repo: str, at: datetime) -> CommitCheck:
+        meta = self._get(f"/repos/{repo}")
+        if meta is None or meta.status_code != 200:
+            return _UNREACHABLE_COMMIT
+        branch = str(meta.json().get("default_branch", "main"))
+        until = at.astimezone(BEIJING).isoformat()
+        listing = self._get(f"/repos/{repo}/commits", sha=branch, until=until, per_page="1")
+        if listing is None or listing.status_code != 200 or not listing.json():
+            return _UNREACHABLE_COMMIT
+        first = listing.json()[0]
+        committed = _when(first.get("commit", {}).get("committer", {}).get("date"))
+        return CommitCheck(Outcome.FOUND, str(first.get("sha", "")), committed, "github")
+
+
+class ChainVerifier:
+    """Ask each verifier in turn; the first that can answer wins."""
+
+    def __init__(self, verifiers: Sequence[Verifier]):
+        self.verifiers = list(verifiers)
+
+    def commit(self, repo: str, sha: str) -> CommitCheck:
+        return next(
+            (
+                found
+                for v in self.verifiers
+                if (found := v.commit(repo, sha)).outcome != Outcome.UNREACHABLE
+            ),
+            _UNREACHABLE_COMMIT,
+        )
+
+    def file(self, repo: str, sha: str, path: str) -> FileCheck:
+        return next(
+            (
+                found
+                for v in self.verifiers
+                if (found := v.file(repo, sha, path)).outcome != Outcome.UNREACHABLE
+            ),
+            _UNREACHABLE_FILE,
+        )
+
+    def issue(self, repo: str, number: int) -> IssueCheck:
+        return next(
+            (
+                found
+                for v in self.verifiers
+                if (found := v.issue(repo, number)).outcome != Outcome.UNREACHABLE
+            ),
+            _UNREACHABLE_ISSUE,
+        )
+
+    def branch_head(self, repo: str, at: datetime) -> CommitCheck:
+        return next(
+            (
+                found
+                for v in self.verifiers
+                if (found := v.branch_head(repo, at)).outcome != Outcome.UNREACHABLE
+            ),
+            _UNREACHABLE_COMMIT,
+        )

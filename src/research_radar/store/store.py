@@ -1,0 +1,503 @@
+"""The store: SQLAlchemy 2 tables over SQLite by default (any SQLAlchemy URL works).
+
+The schema is created and upgraded by the Alembic migrations in `migrations/`, never by
+`create_all`, so a store made by one version opens in every later one. Each stage writes
+inside one transaction (`Store.transaction()`): a crash mid-stage leaves the store as it
+was before the stage, and running again finishes the work without duplicates.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, date, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import Connection, Engine, Table, create_engine, event, select
+from sqlalchemy.exc import SQLAlchemyError
+
+from research_radar.errors import StorageError
+from research_radar.models import Claim, Finding, Project, Snapshot, Source
+from research_radar.store.schema import (
+    aliases,
+    claims,
+    corrections,
+    cursors,
+    findings,
+    host_snapshots,
+    metadata,
+    project_sources,
+    projects,
+    publications,
+    raw_responses,
+    reports,
+    runs,
+    snapshots,
+    source_health,
+    sources,
+    stage_runs,
+)
+
+__all__ = [
+    "Store",
+    "content_hash",
+    "open_store",
+    "upgrade_store",
+    # the tables, re-exported from schema.py
+    "aliases",
+    "claims",
+    "corrections",
+    "cursors",
+    "findings",
+    "host_snapshots",
+    "metadata",
+    "project_sources",
+    "projects",
+    "publications",
+    "raw_responses",
+    "reports",
+    "runs",
+    "snapshots",
+    "source_health",
+    "sources",
+    "stage_runs",
+]
+
+log = logging.getLogger(__name__)
+
+
+def _migrations_dir() -> Path:
+    return Path(__file__).parent / "migrations"
+
+
+def upgrade_store(engine: Engine) -> None:
+    """Bring the schema to the newest Alembic revision."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(_migrations_dir()))
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, "head")
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")
+    cursor.close()
+
+
+def open_store(url: str) -> Store:
+    """Open (and create or upgrade) the store at a SQLAlchemy URL or a file path."""
+    if "://" not in url:
+        path = Path(url).expanduser()
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StorageError(f"cannot create the folder for the store {path}: {exc}") from exc
+        url = f"sqlite:///{path}"
+    try:
+        engine = create_engine(url)
+        if engine.dialect.name == "sqlite":
+            event.listen(engine, "connect", _sqlite_pragmas)
+        upgrade_store(engine)
+    except SQLAlchemyError as exc:
+        raise StorageError(
+            f"cannot open the store {url}: {exc.__class__.__name__}: {exc}. "
+            "Check --db / RADAR_DB, or remove a file that is not a radar store."
+        ) from exc
+    return Store(engine)
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def content_hash(data: bytes | str) -> str:
+    """SHA-256 hex digest of bytes or UTF-8 text."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    return hashlib.sha256(raw).hexdigest()
+
+
+class Store:
+    """Read and write domain objects. All writes go through `transaction()`."""
+
+    def __init__(self, engine: Engine):
+        self.engine = engine
+
+    @contextmanager
+    def transaction(self) -> Iterator[Connection]:
+        """One stage's writes: committed together or not at all."""
+        with self.engine.begin() as connection:
+            yield connection
+
+    # -- runs -------------------------------------------------------------------------
+
+    def start_run(self, command: str) -> int:
+        with self.transaction() as conn:
+            result = conn.execute(
+                runs.insert().values(
+                    command=command, started_at=_now(), status="running", summary={}
+                )
+            )
+            return int(result.inserted_primary_key[0])  # type: ignore[index]
+
+    def end_run(self, run_id: int, status: str, summary: dict[str, Any]) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                runs.update()
+                .where(runs.c.id == run_id)
+                .values(ended_at=_now(), status=status, summary=summary)
+            )
+
+    def start_stage(self, run_id: int, stage: str) -> int:
+        with self.transaction() as conn:
+            result = conn.execute(
+                stage_runs.insert().values(
+                    run_id=run_id, stage=stage, started_at=_now(), status="running"
+                )
+            )
+            return int(result.inserted_primary_key[0])  # type: ignore[index]
+
+    def end_stage(
+        self, stage_id: int, status: str, counts: dict[str, Any], errors: dict[str, Any]
+    ) -> None:
+        with self.transaction() as conn:
+            conn.execute(
+                stage_runs.update()
+                .where(stage_runs.c.id == stage_id)
+                .values(ended_at=_now(), status=status, counts=counts, errors=errors)
+            )
+
+    def load_runs(self, limit: int = 20) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(runs).order_by(runs.c.id.desc()).limit(limit)).mappings()
+            result = [dict(row) for row in rows]
+            for run in result:
+                stages = conn.execute(
+                    select(stage_runs)
+                    .where(stage_runs.c.run_id == run["id"])
+                    .order_by(stage_runs.c.id)
+                ).mappings()
+                run["stages"] = [dict(stage) for stage in stages]
+        return result
+
+    # -- raw responses and cursors -------------------------------------------------------
+
+    def save_raw(
+        self,
+        conn: Connection,
+        source: str,
+        request_key: str,
+        body: bytes,
+        *,
+        status: int = 200,
+        etag: str | None = None,
+        last_modified: str | None = None,
+        headers: dict[str, str] | None = None,
+        fetched_at: datetime | None = None,
+    ) -> bool:
+        """Keep a raw response, gzip-compressed. Returns False when already kept."""
+        digest = content_hash(body)
+        exists = conn.execute(
+            select(raw_responses.c.id).where(
+                raw_responses.c.source == source,
+                raw_responses.c.request_key == request_key,
+                raw_responses.c.content_hash == digest,
+            )
+        ).first()
+        if exists:
+            return False
+        conn.execute(
+            raw_responses.insert().values(
+                source=source,
+                request_key=request_key,
+                status=status,
+                etag=etag,
+                last_modified=last_modified,
+                headers=headers or {},
+                body=gzip.compress(body, mtime=0),
+                content_hash=digest,
+                fetched_at=fetched_at or _now(),
+            )
+        )
+        return True
+
+    def load_raw(self, source: str, request_key: str) -> dict[str, Any] | None:
+        """The newest raw response for a request, with its body decompressed."""
+        with self.engine.connect() as conn:
+            row = (
+                conn.execute(
+                    select(raw_responses)
+                    .where(
+                        raw_responses.c.source == source, raw_responses.c.request_key == request_key
+                    )
+                    .order_by(raw_responses.c.id.desc())
+                    .limit(1)
+                )
+                .mappings()
+                .first()
+            )
+        if row is None:
+            return None
+        result = dict(row)
+        result["body"] = gzip.decompress(row["body"])
+        return result
+
+    def iter_raw(self, source: str) -> Iterator[dict[str, Any]]:
+        """Every kept raw response of a source, oldest first, bodies decompressed."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(raw_responses)
+                .where(raw_responses.c.source == source)
+                .order_by(raw_responses.c.id)
+            ).mappings()
+            for row in rows:
+                result = dict(row)
+                result["body"] = gzip.decompress(row["body"])
+                yield result
+
+    def load_cursor(self, source: str, query: str) -> str | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(cursors.c.value).where(cursors.c.source == source, cursors.c.query == query)
+            ).first()
+        return None if row is None else str(row[0])
+
+    def save_cursor(self, conn: Connection, source: str, query: str, value: str) -> None:
+        _upsert(
+            conn,
+            cursors,
+            {"source": source, "query": query},
+            {"value": value, "updated_at": _now()},
+        )
+
+    def save_health(
+        self, conn: Connection, source: str, ok: bool, error: str | None = None
+    ) -> None:
+        now = _now()
+        values: dict[str, Any] = {"status": "ok" if ok else "failed", "updated_at": now}
+        values["last_error"] = None if ok else error
+        if ok:
+            values["last_ok_at"] = now
+        _upsert(conn, source_health, {"source": source}, values)
+
+    def load_health(self) -> dict[str, dict[str, Any]]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(source_health)).mappings()
+            return {row["source"]: dict(row) for row in rows}
+
+    # -- sources, snapshots, claims -----------------------------------------------------
+
+    def save_source(self, conn: Connection, source: Source) -> None:
+        data = source.model_dump(mode="json")
+        now = _now()
+        _upsert(
+            conn,
+            sources,
+            {"key": source.key},
+            {
+                "kind": source.kind.value,
+                "url": source.url,
+                "title": source.title,
+                "data": data,
+                "updated_at": now,
+            },
+            insert_only={"first_seen_at": now},
+        )
+
+    def load_sources(self, kind: str | None = None) -> list[Source]:
+        query = select(sources.c.data).order_by(sources.c.key)
+        if kind:
+            query = query.where(sources.c.kind == kind)
+        with self.engine.connect() as conn:
+            return [Source.model_validate(row[0]) for row in conn.execute(query)]
+
+    def load_source(self, key: str) -> Source | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(sources.c.data).where(sources.c.key == key)).first()
+        return None if row is None else Source.model_validate(row[0])
+
+    def save_snapshot(self, conn: Connection, snapshot: Snapshot) -> None:
+        _upsert(
+            conn,
+            snapshots,
+            {"source_key": snapshot.source_key, "version": snapshot.version},
+            {"version_date": snapshot.version_date, "data": snapshot.model_dump(mode="json")},
+            insert_only={"observed_at": _now()},
+        )
+
+    def load_snapshots(self, source_key: str) -> list[Snapshot]:
+        """Snapshots of a source, newest version date first."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(snapshots.c.data)
+                .where(snapshots.c.source_key == source_key)
+                .order_by(snapshots.c.version_date.desc(), snapshots.c.id.desc())
+            )
+            return [Snapshot.model_validate(row[0]) for row in rows]
+
+    def save_claims(
+        self, conn: Connection, source_key: str, version: str, items: list[Claim]
+    ) -> int:
+        """Keep claims once each (by content). Returns how many were new."""
+        added = 0
+        for claim in items:
+            data = claim.model_dump(mode="json")
+            digest = content_hash(source_key + version + json.dumps(data, sort_keys=True))
+            if conn.execute(select(claims.c.id).where(claims.c.hash == digest)).first():
+                continue
+            conn.execute(
+                claims.insert().values(
+                    source_key=source_key,
+                    version=version,
+                    kind=claim.kind.value,
+                    data=data,
+                    hash=digest,
+                )
+            )
+            added += 1
+        return added
+
+    def load_claims(self, source_key: str, version: str | None = None) -> list[Claim]:
+        query = select(claims.c.data).where(claims.c.source_key == source_key).order_by(claims.c.id)
+        if version is not None:
+            query = query.where(claims.c.version == version)
+        with self.engine.connect() as conn:
+            return [Claim.model_validate(row[0]) for row in conn.execute(query)]
+
+    # -- findings, projects, aliases ------------------------------------------------------
+
+    def save_finding(self, conn: Connection, finding: Finding, origin: str = "radar") -> None:
+        _upsert(
+            conn,
+            findings,
+            {"project_key": finding.project_key, "date": finding.date, "origin": origin},
+            {
+                "name": finding.name,
+                "family": finding.family,
+                "data": finding.model_dump(mode="json"),
+            },
+            insert_only={"created_at": _now()},
+        )
+
+    def load_findings(
+        self, on: date | None = None, before: date | None = None, origin: str | None = None
+    ) -> list[Finding]:
+        """Findings, oldest first; filter by a day, by `before` (exclusive) or by origin."""
+        query = select(findings.c.data).order_by(findings.c.date, findings.c.id)
+        if on is not None:
+            query = query.where(findings.c.date == on)
+        if before is not None:
+            query = query.where(findings.c.date < before)
+        if origin is not None:
+            query = query.where(findings.c.origin == origin)
+        with self.engine.connect() as conn:
+            return [Finding.model_validate(row[0]) for row in conn.execute(query)]
+
+    def load_finding_rows(self) -> list[dict[str, Any]]:
+        """Every finding row with its origin, for history listings."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(
+                    findings.c.project_key, findings.c.date, findings.c.origin, findings.c.name
+                ).order_by(findings.c.date, findings.c.id)
+            ).mappings()
+            return [dict(row) for row in rows]
+
+    def save_project(self, conn: Connection, project: Project) -> None:
+        _upsert(
+            conn,
+            projects,
+            {"key": project.key},
+            {
+                "name": project.name,
+                "fork_of": project.fork_of,
+                "derivative": project.derivative,
+                "family": project.family,
+                "data": project.model_dump(mode="json"),
+            },
+            insert_only={"created_at": _now()},
+        )
+        for source_key in project.sources:
+            _upsert(
+                conn,
+                project_sources,
+                {"project_key": project.key, "source_key": source_key},
+                {"relation": "primary" if source_key == project.key else "part-of"},
+            )
+
+    def load_projects(self) -> list[Project]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(projects.c.data).order_by(projects.c.key))
+            return [Project.model_validate(row[0]) for row in rows]
+
+    def save_alias(
+        self, conn: Connection, alias: str, project_key: str, kind: str, evidence: str = ""
+    ) -> None:
+        _upsert(
+            conn,
+            aliases,
+            {"alias": alias},
+            {"project_key": project_key, "kind": kind, "evidence": evidence},
+        )
+
+    def load_aliases(self) -> dict[str, str]:
+        """alias -> project key."""
+        with self.engine.connect() as conn:
+            return {
+                row[0]: row[1]
+                for row in conn.execute(select(aliases.c.alias, aliases.c.project_key))
+            }
+
+    # -- reports ----------------------------------------------------------------------
+
+    def save_report(
+        self, conn: Connection, day: date, language: str, markdown: str, data: dict[str, Any]
+    ) -> None:
+        _upsert(
+            conn,
+            reports,
+            {"date": day, "language": language},
+            {"markdown": markdown, "content_hash": content_hash(markdown), "data": data},
+            insert_only={"created_at": _now()},
+        )
+
+    def load_report_data(self, day: date, language: str = "zh") -> dict[str, Any] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(reports.c.data).where(reports.c.date == day, reports.c.language == language)
+            ).first()
+        return None if row is None else dict(row[0])
+
+    def load_report(self, day: date, language: str = "zh") -> str | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(
+                select(reports.c.markdown).where(
+                    reports.c.date == day, reports.c.language == language
+                )
+            ).first()
+        return None if row is None else str(row[0])
+
+
+def _upsert(
+    conn: Connection,
+    table: Table,
+    keys: dict[str, Any],
+    values: dict[str, Any],
+    insert_only: dict[str, Any] | None = None,
+) -> None:
+    """Update the row with `keys`, or insert it (portable across SQLite and PostgreSQL)."""
+    condition = [table.c[name] == value for name, value in keys.items()]
+    found = conn.execute(select(table.c[next(iter(keys))]).where(*condition)).first()
+    if found:
+        conn.execute(table.update().where(*condition).values(**values))
+    else:
+        conn.execute(table.insert().values(**keys, **values, **(insert_only or {})))

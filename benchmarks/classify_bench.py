@@ -21,7 +21,8 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-from research_radar.classify.profile import Taxonomy, load_taxonomy
+from research_radar.classify.model import Taxonomy
+from research_radar.classify.profile import load_taxonomy
 from research_radar.classify.rules import build_classification, classify
 
 ROOT = Path(__file__).resolve().parent.parent

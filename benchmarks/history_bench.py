@@ -25,7 +25,9 @@ import time
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
-from research_radar.history.decide import build_import, decide, import_reports, load_projects
+from research_radar.history.decide import decide
+from research_radar.history.imports import import_reports, load_projects
+from research_radar.history.plan import build_import
 from research_radar.models import Finding, Project, Source, SourceKind, Tag
 from research_radar.report.parse import split_reports
 from research_radar.resolve.families import FamilyIndex, assign_family

@@ -19,7 +19,8 @@ from pathlib import Path
 
 from research_radar.models import Finding
 from research_radar.report.parse import split_reports
-from research_radar.review.run import build_findings, review_report
+from research_radar.review.entries import build_findings
+from research_radar.review.run import review_report
 
 SHARED = Path(os.environ.get("RADAR_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 SEEDS = SHARED / "seeds-examples"

@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from research_radar.classify import rules as classify_module
-from research_radar.classify.profile import Taxonomy, load_taxonomy
+from research_radar.classify.model import Taxonomy
+from research_radar.classify.profile import load_taxonomy
 from research_radar.classify.rules import (
     build_classification,
     classify,

@@ -19,7 +19,8 @@ from research_radar.digest.render import (
     render_digest_markdown,
 )
 from research_radar.errors import ConfigError
-from research_radar.sources.inbox import SHANGHAI, load_inbox
+from research_radar.sources.inbox import load_inbox
+from research_radar.sources.notes import SHANGHAI
 
 END = datetime(2026, 9, 3, 22, 20, tzinfo=SHANGHAI)
 runner = CliRunner()

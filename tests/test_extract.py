@@ -15,14 +15,9 @@ from typer.testing import CliRunner
 
 from research_radar.cli import app
 from research_radar.extract import claims as extract_module
+from research_radar.extract.benchmark_json import parse_benchmark_json
 from research_radar.extract.catalogue import default_catalog
-from research_radar.extract.claims import (
-    claim_to_json,
-    extract_claims,
-    extract_file,
-    own_metrics,
-    parse_benchmark_json,
-)
+from research_radar.extract.claims import claim_to_json, extract_claims, extract_file, own_metrics
 from research_radar.models import ClaimKind
 
 SHARED = Path(os.environ.get("RADAR_SHARED", Path(__file__).resolve().parents[2] / "shared"))
@@ -36,7 +31,6 @@ def test_exported_members() -> None:
         "extract_claims",
         "extract_file",
         "own_metrics",
-        "parse_benchmark_json",
     }
 
 

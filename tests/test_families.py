@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 import research_radar.resolve.families as families
-from research_radar.history.decide import build_import
+from research_radar.history.plan import build_import
 from research_radar.models import Finding, Tag
 from research_radar.report.parse import split_reports
 from research_radar.resolve.families import FamilyIndex, assign_family, build_tokens, family_id

@@ -13,14 +13,9 @@ from typer.testing import CliRunner
 import research_radar.history.decide as history
 from research_radar.cli import app
 from research_radar.errors import ConfigError
-from research_radar.history.decide import (
-    build_history,
-    corrections,
-    decide,
-    import_reports,
-    is_doc_only_commit,
-    load_projects,
-)
+from research_radar.history.decide import corrections, decide, is_doc_only_commit
+from research_radar.history.imports import import_reports, load_projects
+from research_radar.history.plan import build_history
 from research_radar.models import Claim, ClaimKind, Finding, Novelty, Project, Snapshot
 from research_radar.report.parse import split_reports
 from research_radar.store.store import Store

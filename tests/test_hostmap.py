@@ -16,12 +16,11 @@ from typer.testing import CliRunner
 from research_radar.cli import app
 from research_radar.errors import ConfigError
 from research_radar.hostmap import index as hostmap
+from research_radar.hostmap.checkout import HostDocument, check_host_sha
 from research_radar.hostmap.index import (
-    HostDocument,
     HostIndex,
     HostItem,
     build_host_index,
-    check_host_sha,
     format_ref,
     load_host_index,
     map_finding,
@@ -29,8 +28,8 @@ from research_radar.hostmap.index import (
     parse_host_items,
     qualify_bare_refs,
     reload_host_index,
-    tokenize,
 )
+from research_radar.hostmap.text import tokenize
 from research_radar.models import Finding, Recommendation, Tag
 from research_radar.sample.host import SAMPLE_HOST_REPO, build_sample_host, load_sample_items
 

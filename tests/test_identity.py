@@ -16,15 +16,13 @@ from research_radar.resolve.keys import (
     NameIndex,
     arxiv_version,
     canonical_key,
-    classify_fork,
-    find_part_of,
     find_same_as,
     github_pr_ref,
     load_aliases_file,
     normalise_name,
-    resolve,
     same_name,
 )
+from research_radar.resolve.projects import classify_fork, find_part_of, resolve
 
 
 def test_public_api_is_listed() -> None:

@@ -10,15 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from research_radar.errors import SourceError
-from research_radar.sources.inbox import (
+from research_radar.sources.inbox import load_inbox, parse_card, parse_knowledge, parse_note
+from research_radar.sources.notes import (
     SHANGHAI,
-    load_inbox,
     match_topics,
     normalise_url,
     parse_arxiv_ids,
-    parse_card,
-    parse_knowledge,
-    parse_note,
     parse_numbers,
     parse_timestamp,
 )

@@ -11,7 +11,8 @@ from typer.testing import CliRunner
 
 from research_radar.cli import app
 from research_radar.pipeline.run import SAMPLE_DATE
-from research_radar.store.store import findings, open_store
+from research_radar.store.schema import findings
+from research_radar.store.store import open_store
 
 runner = CliRunner()
 

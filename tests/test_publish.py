@@ -21,18 +21,12 @@ from sqlalchemy import select
 import research_radar.publish.index_issue as publish_module
 from research_radar.errors import PublishError
 from research_radar.models import Source, SourceKind
-from research_radar.publish.gate import load_allowed_hosts
-from research_radar.publish.index_issue import (
-    GITHUB_COMMENT_LIMIT,
-    build_github_client,
-    build_parts,
-    check_public,
-    neutralise,
-    parse_target,
-    publish_report,
-)
+from research_radar.publish.comments import GITHUB_COMMENT_LIMIT, build_parts
+from research_radar.publish.gate import check_public, load_allowed_hosts, neutralise
+from research_radar.publish.index_issue import build_github_client, parse_target, publish_report
 from research_radar.replay.server import Fault, ReplayServer, serve_replay
-from research_radar.store.store import Store, publications
+from research_radar.store.schema import publications
+from research_radar.store.store import Store
 
 DAY = date(2026, 11, 30)
 TARGET = "example-org/inferhost#177"

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from research_radar.classify.profile import Taxonomy, load_taxonomy
+from research_radar.classify.model import Taxonomy
+from research_radar.classify.profile import load_taxonomy
 from research_radar.models import (
     Claim,
     ClaimKind,

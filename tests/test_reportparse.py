@@ -9,8 +9,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from research_radar.models import BEIJING
 from research_radar.report.parse import (
-    BEIJING,
     entry_name,
     find_repo,
     find_urls,

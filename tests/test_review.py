@@ -19,17 +19,10 @@ from research_radar.config import DEFAULT_DB
 from research_radar.models import Finding, Source, SourceKind
 from research_radar.replay.server import serve_replay
 from research_radar.report.parse import parse_report
-from research_radar.review.run import (
-    RULES,
-    Review,
-    Severity,
-    build_findings,
-    family_of,
-    project_key,
-    render_review,
-    review_report,
-)
-from research_radar.review.verify import GitHubVerifier
+from research_radar.review.entries import build_findings, family_of, project_key
+from research_radar.review.findings import RULES, Review, Severity
+from research_radar.review.run import render_review, review_report
+from research_radar.review.verifiers import GitHubVerifier
 from research_radar.store.store import Store, open_store
 
 GOLDEN = Path(__file__).parent / "golden"

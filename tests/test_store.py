@@ -8,7 +8,8 @@ from sqlalchemy import create_engine, func, inspect, select, text
 
 from research_radar.errors import StorageError
 from research_radar.models import Claim, ClaimKind, Finding, Metric, Snapshot, Source, SourceKind
-from research_radar.store.store import Store, findings, open_store, raw_responses
+from research_radar.store.schema import findings, raw_responses
+from research_radar.store.store import Store, open_store
 
 
 def _source(key: str = "gh:neroued/ninfer") -> Source:

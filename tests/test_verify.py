@@ -14,16 +14,16 @@ import pytest
 from research_radar.models import Snapshot, Source, SourceKind
 from research_radar.replay.server import Fault, serve_replay
 from research_radar.report.parse import parse_report
-from research_radar.review.run import Severity, review_report
-from research_radar.review.verify import (
+from research_radar.review.findings import Severity
+from research_radar.review.run import review_report
+from research_radar.review.verifiers import (
     ChainVerifier,
     GitHubVerifier,
     GitVerifier,
     Outcome,
     StoreVerifier,
-    parse_state,
-    verify_report,
 )
+from research_radar.review.verify import parse_state, verify_report
 from research_radar.store.store import Store
 
 HEADER = "## {day}｜Research Radar 日报\n\n证据截止：北京时间 {day} 08:30:00；宿主 acme/host 默认分支 main `{host}`（发布前复核未变）。\n所有性能数字均为作者报告。\n\n"

@@ -15,22 +15,12 @@ import functools
 from importlib import resources
 from pathlib import Path
 
-from research_radar.classify.build import build_rule, build_taxonomy
-from research_radar.classify.model import Dimension, Queries, Rule, Taxonomy, Value
+from research_radar.classify.build import build_taxonomy
 from research_radar.classify.model import RuleKind as RuleKind
+from research_radar.classify.model import Taxonomy
 from research_radar.errors import ConfigError
 
-__all__ = [
-    "BUNDLED",
-    "Dimension",
-    "Queries",
-    "Rule",
-    "Taxonomy",
-    "Value",
-    "build_rule",
-    "build_taxonomy",
-    "load_taxonomy",
-]
+__all__ = ["BUNDLED", "load_taxonomy"]
 
 BUNDLED = "research_radar/data/taxonomy.toml"
 """How the bundled profile is named in messages and `Taxonomy.origins`."""

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from research_radar.classify.profile import Dimension, Rule, Taxonomy, Value
+from research_radar.classify.model import Dimension, Rule, Taxonomy, Value
 from research_radar.models import Tag
 
 __all__ = [

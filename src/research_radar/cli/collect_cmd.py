@@ -24,8 +24,8 @@ from research_radar.cli.common import (
 from research_radar.cli.daily_cmd import SAMPLE_DB
 from research_radar.collect.stage import SOURCE_NAMES, CollectSummary, collect, collect_sample
 from research_radar.config import DEFAULT_DB
+from research_radar.models import BEIJING
 from research_radar.replay.server import FAULT_KINDS, Fault, sample_root, serve_replay
-from research_radar.report.markdown import BEIJING
 
 __all__ = ["register"]
 

@@ -11,7 +11,7 @@ from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeEl
 from rich.table import Table
 
 from research_radar.config import DEFAULT_DB
-from research_radar.report.markdown import BEIJING
+from research_radar.models import BEIJING
 
 if TYPE_CHECKING:
     from research_radar.pipeline.run import DailyResult

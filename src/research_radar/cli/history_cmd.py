@@ -18,7 +18,7 @@ from research_radar.cli.common import (
     settings_for,
 )
 from research_radar.errors import RadarError
-from research_radar.history.decide import ImportSummary, import_reports, load_projects
+from research_radar.history.imports import ImportSummary, import_reports, load_projects
 from research_radar.resolve.keys import NameIndex, canonical_key, load_aliases_file
 
 __all__ = ["register"]

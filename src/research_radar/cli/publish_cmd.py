@@ -24,18 +24,16 @@ from research_radar.cli.common import (
 from research_radar.config import Settings
 from research_radar.errors import ConfigError, PublishError, RadarError
 from research_radar.history.imports import load_report_dates
+from research_radar.models import BEIJING
 from research_radar.publish.export import export_findings, sync_google_sheet
-from research_radar.publish.gate import load_allowed_hosts
+from research_radar.publish.gate import check_public, load_allowed_hosts, load_private_repos
 from research_radar.publish.index_issue import (
     PublishResult,
     build_github_client,
-    check_public,
-    load_private_repos,
     parse_target,
     publish_report,
 )
 from research_radar.report.html import render_html
-from research_radar.report.markdown import BEIJING
 from research_radar.store.store import Store
 
 _DATE_IN_REPORT = re.compile(r"(?:research-radar:report |^#{1,6}\s*)(20\d\d-\d\d-\d\d)", re.M)

@@ -20,8 +20,9 @@ from research_radar.cli.common import (
 )
 from research_radar.config import DEFAULT_DB, Settings
 from research_radar.errors import RadarError
-from research_radar.review.run import Review, render_review, review_report
-from research_radar.review.verify import (
+from research_radar.review.findings import Review
+from research_radar.review.run import render_review, review_report
+from research_radar.review.verifiers import (
     ChainVerifier,
     GitHubVerifier,
     GitVerifier,
@@ -75,12 +76,8 @@ def _post(
 
     The gate refuses the private repositories of the store and of `[publish] private_repos`.
     """
-    from research_radar.publish.gate import load_allowed_hosts
-    from research_radar.publish.index_issue import (
-        build_github_client,
-        load_private_repos,
-        publish_report,
-    )
+    from research_radar.publish.gate import load_allowed_hosts, load_private_repos
+    from research_radar.publish.index_issue import build_github_client, publish_report
 
     day = date.today()
     for item in review.reviewed.split("; "):

@@ -11,7 +11,8 @@ from typing import IO, Annotated, Any
 import typer
 from rich.table import Table
 
-from research_radar.classify.profile import Dimension, Taxonomy, load_taxonomy
+from research_radar.classify.model import Dimension, Taxonomy
+from research_radar.classify.profile import load_taxonomy
 from research_radar.classify.rules import build_classification
 from research_radar.cli.common import ConfigOption, JsonOption, console, print_json, settings_for
 from research_radar.errors import ConfigError

@@ -27,7 +27,6 @@ from pydantic import BaseModel, Field
 from sqlalchemy import Connection
 
 from research_radar.collect.collectors import (
-    DEFAULT_ARXIV_QUERIES,
     DEFAULT_GITHUB_QUERIES,
     Found,
     Progress,
@@ -47,16 +46,7 @@ from research_radar.sources import github as gh
 from research_radar.sources.http import RetryPolicy
 from research_radar.store.store import Store
 
-__all__ = [
-    "DEFAULT_ARXIV_QUERIES",
-    "DEFAULT_GITHUB_QUERIES",
-    "SOURCE_NAMES",
-    "CollectSummary",
-    "Progress",
-    "SourceHealth",
-    "collect",
-    "collect_sample",
-]
+__all__ = ["SOURCE_NAMES", "CollectSummary", "SourceHealth", "collect", "collect_sample"]
 
 log = logging.getLogger(__name__)
 

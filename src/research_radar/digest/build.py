@@ -38,7 +38,6 @@ from research_radar.digest.signals import (
     KeyPoint,
     Mention,
     SectionRef,
-    Statement,
     extract_key_points,
     find_anchor,
     find_contradictions,
@@ -57,19 +56,7 @@ from research_radar.sources.notes import (
     parse_arxiv_ids,
 )
 
-__all__ = [
-    "Citation",
-    "Contradiction",
-    "Digest",
-    "Entry",
-    "KeyPoint",
-    "LivingDoc",
-    "SectionRef",
-    "SourceCount",
-    "Statement",
-    "Window",
-    "build_digest",
-]
+__all__ = ["Citation", "Digest", "Entry", "LivingDoc", "SourceCount", "Window", "build_digest"]
 
 
 class _Model(BaseModel):

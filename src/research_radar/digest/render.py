@@ -14,7 +14,7 @@ from typing import Any
 
 from research_radar.digest.build import Digest, Entry, SourceCount
 from research_radar.report.templates import environment
-from research_radar.sources.inbox import SHANGHAI
+from research_radar.sources.notes import SHANGHAI
 
 __all__ = [
     "DigestContext",

@@ -32,13 +32,7 @@ from research_radar.extract.markdown import _Segment, _segments, _table_row
 from research_radar.extract.metrics import _PERF_UNITS, _is_baseline, _metrics
 from research_radar.models import Claim, ClaimKind, Conditions, Metric
 
-__all__ = [
-    "claim_to_json",
-    "extract_claims",
-    "extract_file",
-    "own_metrics",
-    "parse_benchmark_json",
-]
+__all__ = ["claim_to_json", "extract_claims", "extract_file", "own_metrics"]
 
 
 _NEGATIVE = re.compile(

@@ -19,23 +19,9 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 from research_radar.errors import ConfigError
-from research_radar.history.imports import ImportSummary, import_reports, load_projects
-from research_radar.history.plan import HistoryPlan, build_history, build_import
 from research_radar.models import ClaimKind, Correction, Finding, Novelty, Project, Snapshot
 
-__all__ = [
-    "POLICIES",
-    "Decision",
-    "HistoryPlan",
-    "ImportSummary",
-    "build_history",
-    "build_import",
-    "corrections",
-    "decide",
-    "import_reports",
-    "is_doc_only_commit",
-    "load_projects",
-]
+__all__ = ["POLICIES", "Decision", "corrections", "decide", "is_doc_only_commit"]
 
 log = logging.getLogger(__name__)
 

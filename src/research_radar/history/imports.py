@@ -19,9 +19,10 @@ from research_radar.errors import ConfigError
 from research_radar.history.plan import HistoryPlan, build_import
 from research_radar.models import Correction, Project
 from research_radar.report.parse import ParsedReport, split_reports
-from research_radar.store.store import Store, project_sources
-from research_radar.store.store import corrections as corrections_table
-from research_radar.store.store import reports as reports_table
+from research_radar.store.schema import corrections as corrections_table
+from research_radar.store.schema import project_sources
+from research_radar.store.schema import reports as reports_table
+from research_radar.store.store import Store
 
 __all__ = ["ImportSummary", "import_reports", "load_projects", "load_report_dates"]
 

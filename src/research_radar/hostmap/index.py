@@ -26,7 +26,6 @@ from research_radar.errors import ConfigError
 from research_radar.hostmap.checkout import (
     HostDocument,
     check_git_checkout,
-    check_host_sha,
     git_branch_sha,
     git_default_branch,
     load_host_documents,
@@ -36,11 +35,9 @@ from research_radar.models import Finding, Recommendation, TouchPoint
 
 __all__ = [
     "RELATIONS",
-    "HostDocument",
     "HostIndex",
     "HostItem",
     "build_host_index",
-    "check_host_sha",
     "format_ref",
     "load_host_index",
     "reload_host_index",
@@ -48,7 +45,6 @@ __all__ = [
     "map_findings",
     "parse_host_items",
     "qualify_bare_refs",
-    "tokenize",
 ]
 
 RELATIONS = ("existing-capability", "open-issue-pr", "extensible-gap", "not-recommended")

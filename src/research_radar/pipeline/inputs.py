@@ -14,10 +14,11 @@ from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from research_radar.classify import rules as classify_stage
-from research_radar.classify.profile import Taxonomy
+from research_radar.classify.model import Taxonomy
 from research_radar.config import Settings
 from research_radar.extract import claims as extract
 from research_radar.hostmap import index as hostmap
+from research_radar.hostmap.checkout import check_host_sha
 from research_radar.models import Finding, Project, Snapshot, Source, SourceKind
 from research_radar.sample.host import SAMPLE_HOST_REPO
 from research_radar.store.store import Store
@@ -211,7 +212,7 @@ def recheck_host(
     """
     if host is None or host.root is None:
         return host, findings, False
-    same, sha = hostmap.check_host_sha(host.root, host.head_sha)
+    same, sha = check_host_sha(host.root, host.head_sha)
     if same:
         return host, findings, True
     log.warning("host default branch moved from %s to %s; mapping again", host.head_sha, sha)

@@ -22,13 +22,15 @@ from pathlib import Path
 from typing import Any
 
 from research_radar import assess as assess_stage
-from research_radar.classify.profile import Taxonomy, load_taxonomy
+from research_radar.classify.model import Taxonomy
+from research_radar.classify.profile import load_taxonomy
 from research_radar.collect import stage as collect_stage
 from research_radar.config import Settings
 from research_radar.extract import claims as extract
 from research_radar.history import decide as history
+from research_radar.history.imports import import_reports
 from research_radar.hostmap import index as hostmap
-from research_radar.models import Coverage, Finding, Project, Report
+from research_radar.models import BEIJING, Coverage, Finding, Project, Report
 from research_radar.pipeline.inputs import (
     FINDING_KINDS,
     SAMPLE_HISTORY,
@@ -40,27 +42,17 @@ from research_radar.pipeline.inputs import (
     primary_source,
     recheck_host,
     remote_host_sha,
-    rotate_queries,
     source_where,
 )
 from research_radar.report import compose
-from research_radar.report.markdown import BEIJING, render_markdown
+from research_radar.report.markdown import render_markdown
 from research_radar.resolve import keys as identity
 from research_radar.resolve.families import FamilyIndex, assign_family
+from research_radar.resolve.projects import resolve
 from research_radar.sample.host import SAMPLE_HOST_REPO
 from research_radar.store.store import Store
 
-__all__ = [
-    "DailyResult",
-    "SAMPLE_DATE",
-    "SAMPLE_HISTORY",
-    "STAGES",
-    "default_cutoff",
-    "load_host",
-    "publish_refusal",
-    "rotate_queries",
-    "run_daily",
-]
+__all__ = ["DailyResult", "SAMPLE_DATE", "STAGES", "default_cutoff", "publish_refusal", "run_daily"]
 
 log = logging.getLogger(__name__)
 
@@ -149,7 +141,7 @@ def _collect(
     """Collect; return what was covered (health, queries, window) and the keys it touched."""
     with run.stage("collect") as counts:
         if sample:
-            imported = history.import_reports(store, sorted(SAMPLE_HISTORY.glob("*.md")))
+            imported = import_reports(store, sorted(SAMPLE_HISTORY.glob("*.md")))
             counts["history_findings"] = imported.findings
             summary = collect_stage.collect_sample(store, now=cutoff)
         else:
@@ -177,7 +169,7 @@ def _resolve(run: _Run, store: Store, settings: Settings) -> list[Project]:
         if settings.extra.get("aliases_file"):
             aliases |= identity.load_aliases_file(Path(str(settings.extra["aliases_file"])))
         known = {project.key: project for project in store.load_projects()}
-        projects = identity.resolve(sources, aliases, known)
+        projects = resolve(sources, aliases, known)
         with store.transaction() as conn:
             for project in projects:
                 store.save_project(conn, project)
@@ -391,7 +383,7 @@ def _review(
 ) -> tuple[Any, int]:
     """Review our own report: house rules, and its SHAs and numbers against the store."""
     from research_radar.review import run as review
-    from research_radar.review.verify import StoreVerifier
+    from research_radar.review.verifiers import StoreVerifier
 
     with run.stage("review") as counts:
         result = review.review_report(
@@ -412,13 +404,13 @@ def _publish(
     run: _Run, store: Store, settings: Settings, report: Report, markdown: str, confirm: bool
 ) -> Any:
     from research_radar.publish import index_issue as publish
-    from research_radar.publish.gate import load_allowed_hosts
+    from research_radar.publish.gate import load_allowed_hosts, load_private_repos
 
     with run.stage("publish") as counts:
         if not settings.index_issue:
             counts["skipped"] = "no index issue configured (index_issue / --issue)"
             return None
-        private = publish.load_private_repos(extra=settings.extra)  # the store's are added inside
+        private = load_private_repos(extra=settings.extra)  # the store's are added inside
         client = publish.build_github_client(settings.github_api_url, settings.github_token)
         with client:
             result = publish.publish_report(

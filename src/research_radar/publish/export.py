@@ -18,7 +18,8 @@ from typing import Any
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font
 
-from research_radar.classify.profile import Taxonomy, load_taxonomy
+from research_radar.classify.model import Taxonomy
+from research_radar.classify.profile import load_taxonomy
 from research_radar.errors import ConfigError, PublishError, StorageError
 from research_radar.models import ClaimKind, Finding, GateName
 

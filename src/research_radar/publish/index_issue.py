@@ -25,23 +25,12 @@ import httpx
 from sqlalchemy import select
 
 from research_radar.errors import PublishError
-from research_radar.publish.comments import GITHUB_COMMENT_LIMIT, MARKER, CommentPart, build_parts
+from research_radar.publish.comments import MARKER, CommentPart, build_parts
 from research_radar.publish.gate import check_public, load_private_repos, neutralise
-from research_radar.store.store import Store, publications
+from research_radar.store.schema import publications
+from research_radar.store.store import Store
 
-__all__ = [
-    "GITHUB_COMMENT_LIMIT",
-    "CommentPart",
-    "PartResult",
-    "PublishResult",
-    "build_github_client",
-    "build_parts",
-    "check_public",
-    "load_private_repos",
-    "neutralise",
-    "parse_target",
-    "publish_report",
-]
+__all__ = ["PartResult", "PublishResult", "build_github_client", "parse_target", "publish_report"]
 
 log = logging.getLogger(__name__)
 

@@ -20,7 +20,6 @@ from research_radar.report.compose import split_sections
 from research_radar.report.templates import environment
 
 __all__ = [
-    "BEIJING",
     "ENTRY_COLUMNS",
     "Labeller",
     "ReportContext",

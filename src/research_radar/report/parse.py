@@ -22,7 +22,6 @@ __all__ = [
     "ParsedEvidence",
     "ParsedReport",
     "ParsedTable",
-    "BEIJING",
     "entry_name",
     "find_repo",
     "find_urls",

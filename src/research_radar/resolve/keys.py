@@ -6,8 +6,7 @@ helper kept here beside the format it reads). Keys follow DESIGN.md: `gh:owner/n
 `url:host/path` (scheme dropped so http and https are one identity). A project known only
 by a name in a report gets the provisional key `name:<normalised name>`.
 
-Part-of links, forks and joining sources into Projects live in `projects`; their public
-names are re-exported here (lazily, since `projects` imports this module).
+Part-of links, forks and joining sources into Projects live in `resolve.projects`.
 """
 
 from __future__ import annotations
@@ -17,24 +16,18 @@ import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 from rapidfuzz import fuzz
 
 from research_radar.errors import ConfigError
 
-if TYPE_CHECKING:
-    from research_radar.resolve.projects import ForkDecision, classify_fork, find_part_of, resolve
-
 __all__ = [
-    "ForkDecision",
     "NameIndex",
     "arxiv_version",
     "canonical_key",
-    "classify_fork",
     "find_keys",
-    "find_part_of",
     "find_same_as",
     "github_pr_ref",
     "load_aliases_file",
@@ -42,7 +35,6 @@ __all__ = [
     "normalise_name",
     "plausible_alias",
     "repo_name",
-    "resolve",
     "same_name",
 ]
 
@@ -422,20 +414,3 @@ def _line_of(raw: str, needle: str) -> int | None:
         if needle in line:
             return number
     return None
-
-
-# -- re-exported from projects ----------------------------------------------------------
-
-_FROM_PROJECTS = ("AHEAD_THRESHOLD", "ForkDecision", "classify_fork", "find_part_of", "resolve")
-
-
-def __getattr__(name: str) -> Any:
-    """Names that moved to `projects`, imported on first use (PEP 562).
-
-    `projects` imports this module, so importing it at the top here would be circular.
-    """
-    if name in _FROM_PROJECTS:
-        from research_radar.resolve import projects
-
-        return getattr(projects, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,8 +17,8 @@ from datetime import datetime
 from research_radar.models import Finding
 from research_radar.report.parse import ParsedReport, split_reports
 from research_radar.report.templates import environment
-from research_radar.review.entries import build_findings, family_of, header_text, project_key
-from research_radar.review.findings import RULES, Review, ReviewContext, ReviewFinding, Severity
+from research_radar.review.entries import build_findings, header_text
+from research_radar.review.findings import Review, ReviewContext, Severity
 from research_radar.review.report_rules import (
     check_comparisons,
     check_header,
@@ -35,20 +35,11 @@ from research_radar.review.rules import (
     check_numbers,
     check_version,
 )
-from research_radar.review.verify import Check, Verifier, verify_report
+from research_radar.review.verifiers import Verifier
+from research_radar.review.verify import Check, verify_report
 from research_radar.review.vocab import GLOBAL_AUTHOR, HEADER_NOVELTY, POLICY_SWITCH
 
-__all__ = [
-    "RULES",
-    "Review",
-    "ReviewFinding",
-    "Severity",
-    "build_findings",
-    "family_of",
-    "project_key",
-    "render_review",
-    "review_report",
-]
+__all__ = ["render_review", "review_report"]
 
 
 def _report_kind(report: ParsedReport) -> str:

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 import httpx
 
-from research_radar.report.parse import BEIJING
+from research_radar.models import BEIJING
 from research_radar.store.store import Store
 
 __all__ = [

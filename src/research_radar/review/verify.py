@@ -21,33 +21,16 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
-from research_radar.report.parse import BEIJING, ParsedEntry, ParsedReport
+from research_radar.models import BEIJING
+from research_radar.report.parse import ParsedEntry, ParsedReport
 from research_radar.review.verifiers import (
-    ChainVerifier,
     CommitCheck,
-    FileCheck,
-    GitHubVerifier,
-    GitVerifier,
     IssueCheck,
     Outcome,
-    StoreVerifier,
     Verifier,
 )
 
-__all__ = [
-    "ChainVerifier",
-    "Check",
-    "CommitCheck",
-    "FileCheck",
-    "GitHubVerifier",
-    "GitVerifier",
-    "IssueCheck",
-    "Outcome",
-    "StoreVerifier",
-    "Verifier",
-    "parse_state",
-    "verify_report",
-]
+__all__ = ["Check", "parse_state", "verify_report"]
 
 
 @dataclass(frozen=True)

@@ -26,48 +26,31 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from research_radar.errors import SourceError
 from research_radar.sources.notes import (
-    SHANGHAI,
-    TOPIC_TERMS,
     NoteItem,
     Problem,
-    match_topics,
-    normalise_url,
     parse_arxiv_ids,
     parse_front_matter,
     parse_item,
     parse_items,
     parse_links,
     parse_meta_timestamp,
-    parse_numbers,
     parse_sections,
     parse_timestamp,
-    parse_urls,
     strip_markup,
 )
 
 __all__ = [
-    "SHANGHAI",
-    "TOPIC_TERMS",
     "Card",
     "Inbox",
     "KnowledgeDoc",
     "KnowledgeSection",
     "Note",
-    "NoteItem",
-    "Problem",
     "WorkQueue",
     "load_inbox",
-    "match_topics",
-    "normalise_url",
-    "parse_arxiv_ids",
     "parse_card",
-    "parse_items",
     "parse_knowledge",
     "parse_note",
-    "parse_numbers",
     "parse_queue",
-    "parse_timestamp",
-    "parse_urls",
 ]
 
 

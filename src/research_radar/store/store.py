@@ -26,14 +26,10 @@ from research_radar.models import Claim, Finding, Project, Snapshot, Source
 from research_radar.store.schema import (
     aliases,
     claims,
-    corrections,
     cursors,
     findings,
-    host_snapshots,
-    metadata,
     project_sources,
     projects,
-    publications,
     raw_responses,
     reports,
     runs,
@@ -43,30 +39,7 @@ from research_radar.store.schema import (
     stage_runs,
 )
 
-__all__ = [
-    "Store",
-    "content_hash",
-    "open_store",
-    "upgrade_store",
-    # the tables, re-exported from schema.py
-    "aliases",
-    "claims",
-    "corrections",
-    "cursors",
-    "findings",
-    "host_snapshots",
-    "metadata",
-    "project_sources",
-    "projects",
-    "publications",
-    "raw_responses",
-    "reports",
-    "runs",
-    "snapshots",
-    "source_health",
-    "sources",
-    "stage_runs",
-]
+__all__ = ["Store", "content_hash", "open_store", "upgrade_store"]
 
 log = logging.getLogger(__name__)
 

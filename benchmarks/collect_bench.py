@@ -20,9 +20,10 @@ from pathlib import Path
 
 import httpx
 
-from research_radar.collect.stage import SAMPLE_SINCE, collect, sample_settings
-from research_radar.config import Settings
+from research_radar.collect.stage import collect
+from research_radar.config import GitHubSettings, Settings
 from research_radar.replay.server import sample_root, serve_replay
+from research_radar.sample.demo import SAMPLE_SINCE, sample_settings
 from research_radar.sources.http import RetryPolicy
 from research_radar.store.store import open_store
 
@@ -49,9 +50,7 @@ def run(label: str, root: Path, queries: list[str]) -> None:
     with tempfile.TemporaryDirectory() as tmp, serve_replay(root) as server:
         store = open_store(str(Path(tmp) / "bench.db"))
         settings = sample_settings(Settings(), server.url, server.arxiv_url, [])
-        settings = settings.with_overrides(
-            extra={**settings.extra, "github": {"queries": queries, "repos": []}}
-        )
+        settings = settings.with_overrides(github=GitHubSettings(queries=tuple(queries)))
         policy = RetryPolicy(retries=1, backoff=0.0)
         for attempt in ("first", "second"):
             before = len(server.requests)

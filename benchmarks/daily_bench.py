@@ -11,20 +11,18 @@ import time
 from pathlib import Path
 
 from research_radar.config import Settings
-from research_radar.pipeline.run import SAMPLE_DATE, run_daily
+from research_radar.pipeline.run import run_daily
+from research_radar.sample.demo import SAMPLE_DATE, import_sample_history, open_sample
 from research_radar.store.store import open_store
 
 
 def _run(folder: Path, label: str) -> None:
     store = open_store(str(folder / "radar.db"))
     started = time.perf_counter()
-    result = run_daily(
-        store,
-        Settings(db=str(folder / "radar.db"), reports_dir=folder / "reports"),
-        day=SAMPLE_DATE,
-        sample=True,
-        cache_dir=folder / "cache",
-    )
+    import_sample_history(store)
+    base = Settings(db=str(folder / "radar.db"), reports_dir=folder / "reports")
+    with open_sample(base, cache_dir=folder / "cache") as sample:
+        result = run_daily(store, sample.settings, day=SAMPLE_DATE, since=sample.since)
     total = time.perf_counter() - started
     run = store.load_runs(1)[0]
     parts = []

@@ -19,7 +19,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from research_radar.hostmap.index import HostIndex, load_host_index, map_finding
+from research_radar.hostmap.index import HostIndex, load_host_index, map_finding, parse_host_items
 from research_radar.models import Finding
 from research_radar.sample.host import build_sample_host, load_sample_items
 
@@ -40,7 +40,7 @@ def _build_index(tmp: Path) -> tuple[HostIndex, dict[str, float]]:
     started = time.perf_counter()
     root = build_sample_host(tmp / "host", files=BENCH / "files")
     built = time.perf_counter()
-    index = load_host_index(root, repo="example-org/inferrsi-bench", pulls=pulls, issues=issues)
+    index = load_host_index(root, repo="example-org/inferrsi-bench", items=parse_host_items(pulls, issues))
     return index, {"build": built - started, "index": time.perf_counter() - built}
 
 

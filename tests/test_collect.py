@@ -13,17 +13,11 @@ from typer.testing import CliRunner
 
 from research_radar.cli import app
 from research_radar.collect import stage as collect_module
-from research_radar.collect.stage import (
-    SAMPLE_SINCE,
-    CollectSummary,
-    SourceHealth,
-    collect,
-    collect_sample,
-    sample_settings,
-)
+from research_radar.collect.stage import CollectSummary, SourceHealth, collect
 from research_radar.config import Settings
 from research_radar.errors import SourceError
 from research_radar.replay.server import Fault, ReplayServer, sample_root, serve_replay
+from research_radar.sample.demo import SAMPLE_SINCE, open_sample, sample_settings
 from research_radar.sources.http import RetryPolicy
 from research_radar.store.store import Store
 
@@ -45,11 +39,12 @@ def _run(store: Store, server: ReplayServer, **kwargs: object) -> collect_module
 
 
 def test_exported_members() -> None:
-    assert "collect" in collect_module.__all__ and "collect_sample" in collect_module.__all__
+    assert "collect" in collect_module.__all__ and "CollectSummary" in collect_module.__all__
 
 
-def test_sample_rows_read_back(store: Store) -> None:
-    summary = collect_sample(store, now=NOW)
+def test_sample_rows_read_back(store: Store, tmp_path: Path) -> None:
+    with open_sample(Settings(), cache_dir=tmp_path) as run:
+        summary = collect(store, run.settings, since=run.since, until=NOW, policy=_fast())
     assert summary.ok and {h.status for h in summary.sources.values()} == {"ok"}
     repos = {s.key for s in store.load_sources("repo")}
     assert {
@@ -191,13 +186,13 @@ def test_unknown_source(store: Store) -> None:
 
 def test_cli_collect_sample(db_path: Path) -> None:
     runner = CliRunner()
-    result = runner.invoke(
-        app, ["collect", "--sample", "--db", str(db_path), "--until", "2026-11-30"]
-    )
+    result = runner.invoke(app, ["collect", "--sample", "--db", str(db_path)])
     assert result.exit_code == 0, result.output
     assert "github" in result.output and "ok" in result.output
     as_json = runner.invoke(app, ["collect", "--sample", "--db", str(db_path), "--json"])
     assert as_json.exit_code == 0 and '"not_modified": 14' in as_json.output
+    # the sample's window ends on the sample's day, whatever today's date is
+    assert json.loads(as_json.output)["window_end"] == "2026-08-29T08:30:00+08:00"
 
 
 def test_cli_sample_uses_the_sample_db(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -63,7 +63,7 @@ def sample_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def index(sample_root: Path) -> HostIndex:
     pulls, issues = load_sample_items()
-    return load_host_index(sample_root, repo=SAMPLE_HOST_REPO, pulls=pulls, issues=issues)
+    return load_host_index(sample_root, repo=SAMPLE_HOST_REPO, items=parse_host_items(pulls, issues))
 
 
 def _refs(index: HostIndex, finding: Finding, k: int = 3) -> tuple[list[str], str]:
@@ -406,7 +406,7 @@ def test_cli_errors(sample_root: Path, tmp_path: Path, monkeypatch: pytest.Monke
 def test_reload_reads_the_moved_branch_and_keeps_prs(tmp_path: Path) -> None:
     root = build_sample_host(tmp_path / "host")
     pulls, issues = load_sample_items()
-    before = load_host_index(root, repo=SAMPLE_HOST_REPO, pulls=pulls, issues=issues)
+    before = load_host_index(root, repo=SAMPLE_HOST_REPO, items=parse_host_items(pulls, issues))
     (root / "docs" / "vla-latency.md").write_text(
         "# VLA action chunk latency\n\nPer-step action chunk latency budget for VLA policies.\n",
         encoding="utf-8",

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from typer.testing import CliRunner
 
 from research_radar.cli import app
-from research_radar.pipeline.run import SAMPLE_DATE
+from research_radar.sample.demo import SAMPLE_DATE
 from research_radar.store.schema import findings
 from research_radar.store.store import open_store
 
@@ -153,7 +153,7 @@ def test_publish_refusal_reasons() -> None:
 def test_live_window_catches_up_after_a_gap() -> None:
     from datetime import UTC, datetime, timedelta
 
-    from research_radar.pipeline.inputs import live_window_start
+    from research_radar.collect.window import live_window_start
 
     cutoff = datetime(2026, 11, 30, 0, 30, tzinfo=UTC)
     assert live_window_start(None, cutoff) == cutoff - timedelta(hours=48)
@@ -226,3 +226,18 @@ def test_header_says_when_the_local_host_differs_from_github(
     text = Path(json.loads(result.output)["report"]).read_text(encoding="utf-8")
     assert "与 GitHub 默认分支 25dbb6ad1b2f 不一致" in text
     assert "发布前复核未变" not in text
+
+
+def test_sample_never_writes_into_the_configured_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`radar init` then `radar daily --sample`: the sample keeps to radar-sample.db."""
+    monkeypatch.chdir(tmp_path)
+    for name in ("RADAR_DB", "RADAR_CONFIG"):
+        monkeypatch.delenv(name, raising=False)
+    assert runner.invoke(app, ["init"]).exit_code == 0
+    monkeypatch.setenv("RADAR_DB", str(tmp_path / "team.db"))
+    result = runner.invoke(app, ["daily", "--sample", "--json"])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "radar-sample.db").is_file()
+    assert not (tmp_path / "radar.db").exists() and not (tmp_path / "team.db").exists()

@@ -22,7 +22,7 @@ import research_radar.publish.index_issue as publish_module
 from research_radar.errors import PublishError
 from research_radar.models import Source, SourceKind
 from research_radar.publish.comments import GITHUB_COMMENT_LIMIT, build_parts
-from research_radar.publish.gate import check_public, load_allowed_hosts, neutralise
+from research_radar.publish.gate import allowed_hosts, check_public, neutralise
 from research_radar.publish.index_issue import build_github_client, parse_target, publish_report
 from research_radar.replay.server import Fault, ReplayServer, serve_replay
 from research_radar.store.schema import publications
@@ -455,9 +455,8 @@ def test_check_public_allows_hosts_from_the_settings() -> None:
     text = "post https://blog.example.org/2026/08/x and https://docs.example.org/y"
     assert len(check_public(text)) == 2
     assert check_public(text, allowed_hosts=["blog.example.org", "Docs.Example.org"]) == []
-    extra = {"publish": {"allowed_hosts": ["blog.example.org"]}}
-    assert load_allowed_hosts(extra) == {"blog.example.org"}
-    assert load_allowed_hosts({}) == set()
+    assert allowed_hosts([" Blog.Example.org ", ""]) == {"blog.example.org"}
+    assert allowed_hosts([]) == set()
 
 
 def test_a_token_is_never_echoed() -> None:

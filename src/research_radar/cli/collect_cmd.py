@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -19,13 +19,14 @@ from research_radar.cli.common import (
     err_console,
     open_store_for,
     print_json,
+    sample_settings_for,
     settings_for,
 )
-from research_radar.cli.daily_cmd import SAMPLE_DB
-from research_radar.collect.stage import SOURCE_NAMES, CollectSummary, collect, collect_sample
-from research_radar.config import DEFAULT_DB
+from research_radar.collect.stage import SOURCE_NAMES, CollectSummary, collect
+from research_radar.config import store_folder
 from research_radar.models import BEIJING
 from research_radar.replay.server import FAULT_KINDS, Fault, sample_root, serve_replay
+from research_radar.sample.demo import SAMPLE_UNTIL, open_sample
 
 __all__ = ["register"]
 
@@ -93,8 +94,8 @@ def collect_command(
         bool,
         typer.Option(
             "--sample",
-            help=f"Collect the bundled sample offline (no token), into {SAMPLE_DB} "
-            "unless --db or RADAR_DB says otherwise.",
+            help="Collect the bundled sample offline (no token) into its own store, "
+            "radar-sample.db (or --db); the window ends at the sample's day.",
         ),
     ] = False,
     db: DbOption = None,
@@ -115,9 +116,7 @@ def collect_command(
                 param_hint="--source",
             )
     start, end = _parse_when(since, "--since"), _parse_when(until, "--until")
-    settings = settings_for(config, db, token=not sample)
-    if sample and db is None and settings.db == DEFAULT_DB:
-        settings = settings.with_overrides(db=SAMPLE_DB)  # as `radar daily --sample` does
+    settings = sample_settings_for(config, db) if sample else settings_for(config, db, token=True)
     store = open_store_for(settings)
     with Progress(
         TextColumn("{task.description}"),
@@ -133,9 +132,16 @@ def collect_command(
             bar.update(task, description=message, completed=done, total=total or None)
 
         if sample:
-            summary = collect_sample(
-                store, now=end or datetime.now(UTC), progress=report, settings=settings
-            )
+            with open_sample(settings, cache_dir=store_folder(settings.db) / ".radar-cache") as run:
+                until_ = end or SAMPLE_UNTIL
+                summary = collect(
+                    store,
+                    run.settings,
+                    sources=source or None,
+                    since=start or run.since,
+                    until=max(until_, start or run.since),
+                    progress=report,
+                )
         else:
             summary = collect(
                 store, settings, sources=source or None, since=start, until=end, progress=report

@@ -10,7 +10,7 @@ from typing import Annotated, Any
 import typer
 from rich.console import Console
 
-from research_radar.config import Settings, load_settings
+from research_radar.config import Settings, is_database_url, load_settings
 from research_radar.errors import StorageError
 from research_radar.store.store import Store, open_store
 
@@ -22,6 +22,7 @@ __all__ = [
     "err_console",
     "open_store_for",
     "print_json",
+    "sample_settings_for",
     "settings_for",
 ]
 
@@ -53,9 +54,21 @@ def settings_for(config: Path | None, db: str | None = None, *, token: bool = Fa
     return settings.with_overrides(db=db)
 
 
+def sample_settings_for(config: Path | None, db: str | None) -> Settings:
+    """Settings for a `--sample` run: the sample's own store (radar-sample.db) unless --db
+    names another, whatever radar.toml or RADAR_DB say; no token."""
+    from research_radar.sample.demo import SAMPLE_DB
+
+    return load_settings(config, resolve_token=False).with_overrides(db=db or SAMPLE_DB)
+
+
 def open_store_for(settings: Settings, *, create: bool = True) -> Store:
     """Open the store; a read-only command (`create=False`) never makes an empty one."""
-    if not create and "://" not in settings.db and not Path(settings.db).expanduser().exists():
+    if (
+        not create
+        and not is_database_url(settings.db)
+        and not Path(settings.db).expanduser().exists()
+    ):
         raise StorageError(
             f"no store at {settings.db}; run `radar daily` first, or pass --db "
             "(the bundled sample's store is radar-sample.db)"

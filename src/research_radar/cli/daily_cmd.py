@@ -10,11 +10,13 @@ import typer
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from research_radar.config import DEFAULT_DB
+from research_radar.config import Settings, store_folder
 from research_radar.models import BEIJING
 
 if TYPE_CHECKING:
     from research_radar.pipeline.run import DailyResult
+    from research_radar.pipeline.stages import Progress as StageProgress
+    from research_radar.store.store import Store
 
 from research_radar.cli.common import (
     ConfigOption,
@@ -24,16 +26,15 @@ from research_radar.cli.common import (
     err_console,
     open_store_for,
     print_json,
+    sample_settings_for,
     settings_for,
 )
-
-SAMPLE_DB = "radar-sample.db"
 
 
 def _parse_day(value: str | None, sample: bool) -> date:
     if value is None:
         if sample:
-            from research_radar.pipeline.run import SAMPLE_DATE
+            from research_radar.sample.demo import SAMPLE_DATE
 
             return SAMPLE_DATE
         return datetime.now(BEIJING).date()
@@ -160,9 +161,7 @@ def daily(
 
     Example: radar daily --sample
     """
-    settings = settings_for(config, db, token=not sample)
-    if sample and db is None and settings.db == DEFAULT_DB:
-        settings = settings.with_overrides(db=SAMPLE_DB)
+    settings = sample_settings_for(config, db) if sample else settings_for(config, db, token=True)
     when = _parse_day(day, sample)
     if not sample and not settings.github_token:
         err_console.print(
@@ -172,7 +171,6 @@ def daily(
     from research_radar.pipeline.run import STAGES, run_daily
 
     store = open_store_for(settings)
-    cache = Path(settings.db).expanduser().parent if "://" not in settings.db else Path(".")
     with Progress(
         SpinnerColumn(),
         TextColumn("[bold]{task.description}"),
@@ -188,24 +186,46 @@ def daily(
         def progress(stage: str, state: str) -> None:
             bar.update(task, description=stage, advance=1 if state == "done" else 0)
 
-        result = run_daily(
-            store,
-            settings,
-            day=when,
-            sample=sample,
-            out=out,
-            publish=publish,
-            confirm=yes,
-            force=force,
-            cache_dir=cache / ".radar-cache",
-            progress=progress,
-        )
+        if sample:
+            result = _run_sample(store, settings, when, out, progress)
+        else:
+            result = run_daily(
+                store,
+                settings,
+                day=when,
+                out=out,
+                publish=publish,
+                confirm=yes,
+                force=force,
+                progress=progress,
+            )
     if json:
         print_json(_summary(result))
     else:
         _print_result(result)
     if result.blocking or result.refused:
         raise typer.Exit(1)
+
+
+def _run_sample(
+    store: Store, settings: Settings, day: date, out: Path | None, progress: StageProgress
+) -> DailyResult:
+    """The pipeline on the bundled sample: served on loopback, with its earlier report."""
+    from research_radar.pipeline.run import run_daily
+    from research_radar.sample.demo import import_sample_history, open_sample
+
+    import_sample_history(store)
+    cache = store_folder(settings.db) / ".radar-cache"
+    with open_sample(settings, cache_dir=cache) as sample:
+        return run_daily(
+            store,
+            sample.settings,
+            day=day,
+            since=sample.since,
+            out=out,
+            progress=progress,
+            label="daily --sample",
+        )
 
 
 def runs(

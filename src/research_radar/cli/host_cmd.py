@@ -14,7 +14,7 @@ import typer
 
 from research_radar.cli.common import ConfigOption, JsonOption, console, print_json, settings_for
 from research_radar.errors import ConfigError
-from research_radar.hostmap.index import HostIndex, load_host_index, map_finding
+from research_radar.hostmap.index import HostIndex, load_host_index, map_finding, parse_host_items
 from research_radar.models import Finding
 from research_radar.sample.host import SAMPLE_HOST_REPO, build_sample_host, load_sample_items
 
@@ -73,7 +73,7 @@ def _open_host(
         with tempfile.TemporaryDirectory(prefix="radar-host-") as tmp:
             root = build_sample_host(Path(tmp) / "inferhost")
             yield load_host_index(
-                root, repo=SAMPLE_HOST_REPO, pulls=sample_pulls, issues=sample_issues
+                root, repo=SAMPLE_HOST_REPO, items=parse_host_items(sample_pulls, sample_issues)
             )
         return
     settings = settings_for(config)
@@ -83,8 +83,7 @@ def _open_host(
     yield load_host_index(
         checkout,
         repo=repo or settings.host_repo,
-        pulls=_read_list(pulls),
-        issues=_read_list(issues),
+        items=parse_host_items(_read_list(pulls), _read_list(issues)),
     )
 
 

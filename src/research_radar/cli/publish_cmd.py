@@ -26,7 +26,7 @@ from research_radar.errors import ConfigError, PublishError, RadarError
 from research_radar.history.imports import load_report_dates
 from research_radar.models import BEIJING
 from research_radar.publish.export import export_findings, sync_google_sheet
-from research_radar.publish.gate import check_public, load_allowed_hosts, load_private_repos
+from research_radar.publish.gate import allowed_hosts, check_public, load_private_repos
 from research_radar.publish.index_issue import (
     PublishResult,
     build_github_client,
@@ -99,7 +99,7 @@ def _print_result(result: PublishResult) -> None:
 
 def _check_gate(markdown: str, private: set[str], settings: Settings) -> None:
     problems = check_public(
-        markdown, private_repos=private, allowed_hosts=load_allowed_hosts(settings.extra)
+        markdown, private_repos=private, allowed_hosts=allowed_hosts(settings.publish.allowed_hosts)
     )
     if problems:
         for problem in problems:
@@ -157,7 +157,7 @@ def publish(
         if file
         else _report_from_store(store, when, settings.language)
     )
-    private = load_private_repos(store, settings.extra)
+    private = load_private_repos(store, settings.publish.private_repos)
     _check_gate(markdown, private, settings)
     if yes and not settings.github_token:
         raise PublishError("no GitHub token: set GITHUB_TOKEN (or run `gh auth login`)")
@@ -170,7 +170,7 @@ def publish(
             store=store,
             dry_run=not yes,
             private_repos=private,
-            allowed_hosts=load_allowed_hosts(settings.extra),
+            allowed_hosts=allowed_hosts(settings.publish.allowed_hosts),
             allow_new_version=new_version,
         )
     if json:
@@ -180,15 +180,12 @@ def publish(
 
 
 def _sheet_options(settings: Settings) -> tuple[str, str, Path | None]:
-    section = settings.extra.get("sheets", {})
-    spreadsheet = str(section.get("spreadsheet") or "")
-    if not spreadsheet:
+    sheets = settings.sheets
+    if not sheets.spreadsheet:
         raise ConfigError(
             'no spreadsheet configured: add [sheets] spreadsheet = "<key or URL>" to radar.toml'
         )
-    credentials = section.get("credentials")
-    key = Path(str(credentials)).expanduser() if credentials else None
-    return spreadsheet, str(section.get("worksheet") or "findings"), key
+    return sheets.spreadsheet, sheets.worksheet, sheets.credentials
 
 
 def _html_day(store: Store, day: date | None, language: str) -> date:

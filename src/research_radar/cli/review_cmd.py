@@ -76,7 +76,7 @@ def _post(
 
     The gate refuses the private repositories of the store and of `[publish] private_repos`.
     """
-    from research_radar.publish.gate import load_allowed_hosts, load_private_repos
+    from research_radar.publish.gate import allowed_hosts
     from research_radar.publish.index_issue import build_github_client, publish_report
 
     day = date.today()
@@ -93,10 +93,8 @@ def _post(
             report_date=day,
             store=store,
             dry_run=False,
-            private_repos=load_private_repos(
-                extra=settings.extra
-            ),  # publish_report adds the store's
-            allowed_hosts=load_allowed_hosts(settings.extra),
+            private_repos=set(settings.publish.private_repos),  # publish_report adds the store's
+            allowed_hosts=allowed_hosts(settings.publish.allowed_hosts),
             kind="review",
         )
     urls = [part.url for part in result.parts if part.url]

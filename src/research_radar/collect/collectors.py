@@ -41,7 +41,6 @@ __all__ = [
     "collect_github",
     "collect_host",
     "collect_inbox",
-    "settings_section",
 ]
 
 
@@ -93,12 +92,6 @@ class StoreCache:
             dict(row["headers"] or {}),
             from_cache=True,
         )
-
-
-def settings_section(settings: Settings, name: str) -> dict[str, Any]:
-    """The `[name]` table of the settings file ({} when missing or not a table)."""
-    value = settings.extra.get(name, {})
-    return dict(value) if isinstance(value, dict) else {}
 
 
 # -- GitHub ---------------------------------------------------------------------------
@@ -164,11 +157,12 @@ def collect_github(
     progress: Progress | None,
 ) -> Found:
     """Searched and watched repositories (the host and `exclude` left out)."""
-    section = settings_section(settings, "github")
     found = Found()
-    watched = [str(n) for n in section.get("repos", [])]
-    queries = [str(q) for q in section.get("queries", DEFAULT_GITHUB_QUERIES)]
-    excluded = {str(n).lower() for n in section.get("exclude", [])}
+    watched = list(settings.github.repos)
+    queries = list(
+        settings.github.queries if settings.github.queries is not None else DEFAULT_GITHUB_QUERIES
+    )
+    excluded = {name.lower() for name in settings.github.exclude}
     if settings.host_repo:
         excluded.add(settings.host_repo.lower())  # the host is collected by "host"
     searched = _gh_search(api, queries, since, until, found)
@@ -248,9 +242,9 @@ def collect_arxiv(
     api: arxiv_source.ArxivApi, settings: Settings, since: datetime, until: datetime
 ) -> Found:
     """Papers for each configured query over the window (at most 500 a query)."""
-    section = settings_section(settings, "arxiv")
     found = Found()
-    for terms in [str(q) for q in section.get("queries", DEFAULT_ARXIV_QUERIES)]:
+    queries = settings.arxiv.queries
+    for terms in queries if queries is not None else DEFAULT_ARXIV_QUERIES:
         query = arxiv_source.build_query(terms, since, until)
         start, total = 0, 1
         try:
@@ -294,7 +288,7 @@ def collect_git(settings: Settings, since: datetime | None) -> Found:
     from research_radar.sources import gitrepo
 
     found = Found()
-    cache_dir = Path(str(settings_section(settings, "git").get("cache_dir", ".radar-cache/repos")))
+    cache_dir = settings.git.cache_dir
     for spec in settings.repos:
         try:
             path = (

@@ -37,7 +37,6 @@ from research_radar.collect.collectors import (
     collect_github,
     collect_host,
     collect_inbox,
-    settings_section,
 )
 from research_radar.config import Settings
 from research_radar.errors import RadarError, SourceError
@@ -46,7 +45,7 @@ from research_radar.sources import github as gh
 from research_radar.sources.http import RetryPolicy
 from research_radar.store.store import Store
 
-__all__ = ["SOURCE_NAMES", "CollectSummary", "SourceHealth", "collect", "collect_sample"]
+__all__ = ["SOURCE_NAMES", "CollectSummary", "SourceHealth", "collect"]
 
 log = logging.getLogger(__name__)
 
@@ -137,7 +136,6 @@ class _Context:
     until: datetime
     progress: Progress | None
     policy: RetryPolicy
-    arxiv_delay: float | None = None
 
 
 def _enabled(settings: Settings) -> list[str]:
@@ -178,11 +176,7 @@ def _run_one(name: str, ctx: _Context, health: SourceHealth) -> Found:
                 api.stats.reused,
             )
     if name == "arxiv":
-        delay = (
-            ctx.arxiv_delay
-            if ctx.arxiv_delay is not None
-            else float(settings_section(ctx.settings, "arxiv").get("delay", 3.0))
-        )
+        delay = ctx.settings.arxiv.delay
         api_ax = arxiv_source.ArxivApi(
             ctx.client,
             ctx.settings.arxiv_api_url,
@@ -301,7 +295,6 @@ def collect(
         until,
         progress,
         policy,
-        settings_section(settings, "arxiv").get("delay"),
     )
     try:
         for name in names:
@@ -310,7 +303,12 @@ def collect(
         if own:
             http.close()
     summary.queries = [
-        str(q) for q in settings_section(settings, "github").get("queries", DEFAULT_GITHUB_QUERIES)
+        str(q)
+        for q in (
+            settings.github.queries
+            if settings.github.queries is not None
+            else DEFAULT_GITHUB_QUERIES
+        )
     ]
     with store.transaction() as conn:
         store.save_cursor(conn, "collect", "window_end", until.isoformat())
@@ -322,64 +320,3 @@ def _default_since(store: Store, until: datetime) -> datetime:
     if last:
         return min(datetime.fromisoformat(last), until)
     return until - timedelta(days=7)
-
-
-# -- the bundled sample ---------------------------------------------------------------------
-
-SAMPLE_SINCE = datetime(2024, 9, 1, tzinfo=UTC)
-"""The sample's window starts here, so every bundled repository and paper falls inside."""
-SAMPLE_HOST = "example-org/inferhost"
-SAMPLE_INDEX_ISSUE = "example-org/inferhost#126"
-SAMPLE_GITHUB = {
-    "queries": ["inference fork:true", "speech runtime", "triton kernel"],
-    "repos": ["Red-Weasel/mach-x"],
-}
-SAMPLE_ARXIV = {"queries": ["all:inference OR all:decoding"], "delay": 0.0}
-
-
-def sample_settings(
-    base: Settings, server_url: str, arxiv_url: str, feeds: Sequence[str]
-) -> Settings:
-    """Settings that point every collector at a replay server of the bundled sample."""
-    extra = dict(base.extra)
-    extra["github"], extra["arxiv"] = dict(SAMPLE_GITHUB), dict(SAMPLE_ARXIV)
-    return replace(
-        base,
-        github_api_url=server_url,
-        arxiv_api_url=arxiv_url,
-        github_token=None,
-        host_repo=base.host_repo or SAMPLE_HOST,
-        feeds=tuple(feeds),
-        repos=(),
-        extra=extra,
-    )
-
-
-def collect_sample(
-    store: Store,
-    *,
-    now: datetime,
-    progress: Progress | None = None,
-    settings: Settings | None = None,
-) -> CollectSummary:
-    """Collect the bundled sample offline: the real collectors against a replay server.
-
-    No token and no network. The window runs from SAMPLE_SINCE to `now`.
-    """
-    from research_radar.replay.server import serve_replay
-
-    with serve_replay() as server:
-        feeds = [server.feed_url(name) for name in server.feed_names()]
-        local = sample_settings(settings or Settings(), server.url, server.arxiv_url, feeds)
-        policy = RetryPolicy(retries=1, backoff=0.0, timeout=10.0)
-        with httpx.Client(timeout=10.0) as client:
-            return collect(
-                store,
-                local,
-                sources=["github", "host", "arxiv", "feeds"],
-                since=SAMPLE_SINCE,
-                until=max(now, SAMPLE_SINCE),
-                client=client,
-                progress=progress,
-                policy=policy,
-            )

@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -31,7 +32,7 @@ from research_radar.hostmap.checkout import (
     load_host_documents,
 )
 from research_radar.hostmap.text import token_pairs, tokenize
-from research_radar.models import Finding, Recommendation, TouchPoint
+from research_radar.models import Finding, Recommendation, Source, SourceKind, TouchPoint
 
 __all__ = [
     "RELATIONS",
@@ -44,6 +45,7 @@ __all__ = [
     "map_finding",
     "map_findings",
     "parse_host_items",
+    "host_items_from_sources",
     "qualify_bare_refs",
 ]
 
@@ -346,6 +348,38 @@ def parse_host_items(
     return items
 
 
+def host_items_from_sources(sources: Iterable[Source]) -> list[HostItem]:
+    """HostItems from the PR and issue Sources the `host` collector stored.
+
+    Pull requests first, newest update first; then issues, newest first (the order of the
+    GitHub lists they were read from).
+    """
+    pulls = [s for s in sources if s.kind is SourceKind.PULL]
+    issues = [s for s in sources if s.kind is SourceKind.ISSUE]
+    pulls.sort(key=lambda s: (s.updated_at is not None, s.updated_at), reverse=True)
+    issues.sort(key=lambda s: (s.created_at is not None, s.created_at), reverse=True)
+    return [
+        HostItem(
+            number=int(source.meta.get("number") or source.key.rsplit("#", 1)[-1]),
+            kind="pr" if source.kind is SourceKind.PULL else "issue",
+            title=source.title,
+            body=source.text,
+            state=str(source.meta.get("state") or "open"),
+            url=source.url,
+            labels=tuple(str(label) for label in source.meta.get("labels") or ()),
+            updated_at=_github_time(source.updated_at),
+        )
+        for source in [*pulls, *issues]
+    ]
+
+
+def _github_time(moment: datetime | None) -> str:
+    """A time as GitHub writes it (`2026-08-20T10:00:00Z`)."""
+    if moment is None:
+        return ""
+    return moment.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def reload_host_index(index: HostIndex) -> HostIndex:
     """The same host read again from its checkout (files and SHA); PRs/issues are kept."""
     if index.root is None:
@@ -367,8 +401,7 @@ def load_host_index(
     root: Path,
     *,
     repo: str | None = None,
-    pulls: Sequence[Mapping[str, Any]] = (),
-    issues: Sequence[Mapping[str, Any]] = (),
+    items: Sequence[HostItem] = (),
 ) -> HostIndex:
     """Index a local checkout (tracked files) plus its PRs/issues, pinned at the default
     branch's HEAD SHA."""
@@ -379,7 +412,7 @@ def load_host_index(
     return build_host_index(
         name,
         load_host_documents(root),
-        parse_host_items(pulls, issues),
+        items,
         repo=_check_repo(repo) if repo else None,
         root=root,
         default_branch=branch,

@@ -4,20 +4,19 @@
 code/paper hosts (unless allowed), local paths and token-like strings;
 `neutralise` defuses @-mentions and raw HTML quoted from sources so a posted report
 pings nobody and renders no markup but ours. Both are pure; `load_private_repos` reads
-the store and the settings, `load_allowed_hosts` the settings.
+the store and the settings, `allowed_hosts` normalises the configured hosts.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Mapping
-from typing import Any
+from collections.abc import Collection, Iterable
 
 from markdown_it import MarkdownIt
 
 from research_radar.store.store import Store
 
-__all__ = ["check_public", "load_allowed_hosts", "load_private_repos", "neutralise"]
+__all__ = ["allowed_hosts", "check_public", "load_private_repos", "neutralise"]
 
 # -- the public-only gate --------------------------------------------------------------
 
@@ -133,13 +132,11 @@ def check_public(
     return list(dict.fromkeys(problems))
 
 
-def load_private_repos(
-    store: Store | None = None, extra: Mapping[str, Any] | None = None
-) -> set[str]:
+def load_private_repos(store: Store | None = None, configured: Iterable[str] = ()) -> set[str]:
     """`owner/name` of repositories known to be private.
 
     From the store (sources whose meta["private"] is true) and from the settings file's
-    `[publish] private_repos = ["owner/name", ...]` (pass `settings.extra`).
+    `[publish] private_repos = ["owner/name", ...]` (pass `settings.publish.private_repos`).
     """
     found: set[str] = set()
     if store is not None:
@@ -150,18 +147,13 @@ def load_private_repos(
                     found.add(_repo_id(match.group(1), match.group(2)))
                 if source.key.startswith("gh:"):
                     found.add(source.key[3:].lower())
-    section = (extra or {}).get("publish", {})
-    if isinstance(section, Mapping):
-        found.update(str(repo).lower() for repo in section.get("private_repos", []))
+    found.update(repo.lower() for repo in configured)
     return found
 
 
-def load_allowed_hosts(extra: Mapping[str, Any] | None = None) -> set[str]:
-    """Hosts the settings file allows links to: `[publish] allowed_hosts = ["blog.x.org"]`."""
-    section = (extra or {}).get("publish", {})
-    if not isinstance(section, Mapping):
-        return set()
-    return {str(host).strip().lower() for host in section.get("allowed_hosts", []) if host}
+def allowed_hosts(configured: Iterable[str]) -> set[str]:
+    """Hosts the settings file allows links to (`[publish] allowed_hosts`), normalised."""
+    return {host.strip().lower() for host in configured if host.strip()}
 
 
 # -- neutralise -----------------------------------------------------------------------

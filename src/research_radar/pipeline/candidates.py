@@ -1,0 +1,85 @@
+"""Candidate findings built from collected sources: the project's primary source, its
+newest pinned snapshot, its claims and its six-dimension tags. Pure."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from research_radar.classify import rules as classify_stage
+from research_radar.classify.model import Taxonomy
+from research_radar.extract.claims import extract_claims
+from research_radar.models import Finding, Project, Snapshot, Source, SourceKind
+
+__all__ = [
+    "FINDING_KINDS",
+    "build_candidate",
+    "latest_snapshot",
+    "primary_source",
+    "source_where",
+]
+
+FINDING_KINDS = {SourceKind.REPO, SourceKind.PAPER, SourceKind.BLOG}
+"""Kinds of source that become findings (PRs, issues and notes do not)."""
+
+
+def primary_source(project: Project, by_key: dict[str, Source]) -> Source | None:
+    """The source a project is read from: its own key first, then its linked sources."""
+    if project.key in by_key:
+        return by_key[project.key]
+    for key in project.sources:
+        if key in by_key:
+            return by_key[key]
+    return None
+
+
+def latest_snapshot(snapshots: list[Snapshot]) -> Snapshot | None:
+    """The newest of a source's snapshots (the store returns them newest first)."""
+    return snapshots[0] if snapshots else None
+
+
+def source_where(source: Source, snapshot: Snapshot | None) -> str:
+    """Where a claim was read: `owner/name@sha:README.md`, or the pinned URL."""
+    name = source.key.split(":", 1)[1]
+    if snapshot is None:
+        return source.url
+    if source.key.startswith("gh:"):
+        full = source.url.removeprefix("https://github.com/") or name
+        return f"{full}@{snapshot.version}:README.md"
+    return snapshot.url or source.url
+
+
+def build_candidate(
+    project: Project, source: Source, snapshot: Snapshot | None, taxonomy: Taxonomy, day: date
+) -> Finding:
+    """A finding for `day`: tags, claims, pinned snapshot, fork parent and former names."""
+    text = "\n".join(part for part in (source.summary, source.text) if part)
+    tags = classify_stage.classify(taxonomy, source.title or project.name, text)
+    claims = (
+        extract_claims(source.text, where=source_where(source, snapshot)) if source.text else []
+    )
+    pinned = (
+        snapshot.model_copy(update={"meta": {**snapshot.meta, "created_at": _created(source)}})
+        if snapshot
+        else None
+    )
+    parent = project.fork_of.split(":", 1)[-1] if project.fork_of else ""
+    return Finding(
+        project_key=project.key,
+        name=project.name,
+        date=day,
+        url=source.url,
+        snapshot=pinned,
+        mechanism=source.summary or source.title,
+        prior_art=f"衍生自 {parent}：" + "；".join(project.derivative_evidence[:2])
+        if parent
+        else "",
+        related=[project.fork_of] if project.fork_of else [],
+        former_names=[str(name) for name in source.meta.get("renamed_from") or []],
+        tags=tags,
+        rsi_target=classify_stage.classify_target(taxonomy, source.title, text),
+        claims=claims,
+    )
+
+
+def _created(source: Source) -> str | None:
+    return source.created_at.isoformat() if source.created_at else None

@@ -23,6 +23,7 @@ from research_radar.cli.common import (
     console,
     err_console,
     open_store_for,
+    parse_day,
     print_json,
     settings_for,
 )
@@ -30,18 +31,15 @@ from research_radar.cli.common import (
 SAMPLE_DB = "radar-sample.db"
 
 
-def _parse_day(value: str | None, sample: bool) -> date:
-    if value is None:
-        if sample:
-            from research_radar.pipeline.run import SAMPLE_DATE
+def _report_day(value: str | None, sample: bool) -> date:
+    """--date, else the sample's day with --sample, else today in Beijing."""
+    if value is not None:
+        return parse_day(value, "--date")
+    if sample:
+        from research_radar.pipeline.run import SAMPLE_DATE
 
-            return SAMPLE_DATE
-        return datetime.now(BEIJING).date()
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        message = f"{value!r} is not a date; write it as YYYY-MM-DD"
-        raise typer.BadParameter(message, param_hint="--date") from None
+        return SAMPLE_DATE
+    return datetime.now(BEIJING).date()
 
 
 def _summary(result: DailyResult) -> dict[str, object]:
@@ -163,7 +161,7 @@ def daily(
     settings = settings_for(config, db, token=not sample)
     if sample and db is None and settings.db == DEFAULT_DB:
         settings = settings.with_overrides(db=SAMPLE_DB)
-    when = _parse_day(day, sample)
+    when = _report_day(day, sample)
     if not sample and not settings.github_token:
         err_console.print(
             "[yellow]no GitHub token:[/yellow] unauthenticated requests are limited to 60 an "

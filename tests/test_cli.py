@@ -60,6 +60,67 @@ def test_bad_date_is_a_usage_error(tmp_path: Path) -> None:
     assert "YYYY-MM-DD" in result.output
 
 
+DAY = "is not a date; expected YYYY-MM-DD, e.g. 2026-08-29"
+MOMENT = (
+    "is not a date or time; expected YYYY-MM-DD or ISO 8601, "
+    "e.g. 2026-08-29 or 2026-08-29T08:30+08:00"
+)
+
+
+def _error_text(output: str) -> str:
+    """The output with the error box's borders and line wrapping taken out."""
+    return " ".join(output.replace("│", " ").split())
+
+
+@pytest.mark.parametrize(
+    ("args", "expected"),
+    [
+        pytest.param(
+            ["daily", "--sample", "--date", "someday"], f"--date: 'someday' {DAY}", id="daily"
+        ),
+        pytest.param(
+            ["publish", "--issue", "o/r#1", "--date", "someday"],
+            f"--date: 'someday' {DAY}",
+            id="publish",
+        ),
+        pytest.param(
+            ["export", "--date", "29.08.2026"], f"--date: '29.08.2026' {DAY}", id="export"
+        ),
+        pytest.param(
+            ["collect", "--since", "someday"], f"--since: 'someday' {MOMENT}", id="collect-since"
+        ),
+        pytest.param(
+            ["collect", "--until", "2026-08-29 25:00"],
+            f"--until: '2026-08-29 25:00' {MOMENT}",
+            id="collect-until",
+        ),
+        pytest.param(
+            ["digest", "--sample", "--end", "tonight"], f"--end: 'tonight' {MOMENT}", id="digest"
+        ),
+    ],
+)
+def test_bad_date_option_is_a_usage_error_saying_what_to_write(
+    tmp_path: Path, args: list[str], expected: str
+) -> None:
+    from research_radar.store.store import open_store
+
+    db = tmp_path / "r.db"
+    open_store(str(db))  # export reads an existing store only
+    with_db = args if args[0] == "digest" else [*args, "--db", str(db)]
+    result = runner.invoke(app, with_db)
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for {expected}" in _error_text(result.output)
+
+
+def test_impossible_date_in_a_published_file_is_a_usage_error(tmp_path: Path) -> None:
+    report = tmp_path / "report.md"
+    report.write_text("# 2026-02-30 Research Radar\n\nNothing new.\n", encoding="utf-8")
+    args = ["publish", str(report), "--issue", "o/r#1", "--db", str(tmp_path / "r.db")]
+    result = runner.invoke(app, args)
+    assert result.exit_code == 2, result.output
+    assert f"Invalid value for FILE: '2026-02-30' {DAY}" in _error_text(result.output)
+
+
 def test_bad_settings_file_is_one_clear_error(tmp_path: Path) -> None:
     config = tmp_path / "radar.toml"
     config.write_text("[radar\n", encoding="utf-8")

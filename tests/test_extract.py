@@ -15,6 +15,9 @@ from typer.testing import CliRunner
 
 from research_radar.cli import app
 from research_radar.extract import claims as extract_module
+from research_radar.extract import conditions as conditions_module
+from research_radar.extract import markdown as markdown_module
+from research_radar.extract import metrics as metrics_module
 from research_radar.extract.benchmark_json import parse_benchmark_json
 from research_radar.extract.catalogue import default_catalog
 from research_radar.extract.claims import claim_to_json, extract_claims, extract_file, own_metrics
@@ -31,6 +34,31 @@ def test_exported_members() -> None:
         "extract_claims",
         "extract_file",
         "own_metrics",
+    }
+
+
+def test_building_blocks_export_what_the_package_shares() -> None:
+    assert set(conditions_module.__all__) == {
+        "BASELINE_WORDS",
+        "CONDITION_FIELDS",
+        "LOAD_RULES",
+        "LoadRule",
+        "find_conditions",
+        "format_repeats",
+        "tidy_conditions",
+    }
+    assert set(markdown_module.__all__) == {"Segment", "parse_segments", "parse_table_row"}
+    assert set(metrics_module.__all__) == {
+        "BASELINE_SUFFIX",
+        "DEFAULT_METRIC_NAMES",
+        "NUMBER_PATTERN",
+        "PERF_UNITS",
+        "UNIT_PATTERN",
+        "canonical_unit",
+        "find_metrics",
+        "is_baseline_metric",
+        "metric_words",
+        "parse_number",
     }
 
 

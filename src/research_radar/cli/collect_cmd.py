@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import time
-from datetime import datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -18,6 +17,7 @@ from research_radar.cli.common import (
     console,
     err_console,
     open_store_for,
+    parse_moment,
     print_json,
     sample_settings_for,
     settings_for,
@@ -29,19 +29,6 @@ from research_radar.replay.server import FAULT_KINDS, Fault, sample_root, serve_
 from research_radar.sample.demo import SAMPLE_UNTIL, open_sample
 
 __all__ = ["register"]
-
-
-def _parse_when(value: str | None, option: str) -> datetime | None:
-    """A date or ISO time; without an offset it is Beijing time, as everywhere in the radar."""
-    if value is None:
-        return None
-    try:
-        when = datetime.fromisoformat(value)
-    except ValueError as exc:
-        raise typer.BadParameter(
-            f"{value!r} is not a date; use YYYY-MM-DD or ISO 8601", param_hint=option
-        ) from exc
-    return when if when.tzinfo else when.replace(tzinfo=BEIJING)
 
 
 def health_table(summary: CollectSummary) -> Table:
@@ -115,7 +102,9 @@ def collect_command(
                 f"unknown source {name!r}; choose from {', '.join(SOURCE_NAMES)}",
                 param_hint="--source",
             )
-    start, end = _parse_when(since, "--since"), _parse_when(until, "--until")
+    # without an offset a time is Beijing time, as everywhere in the radar
+    start = parse_moment(since, "--since", BEIJING) if since is not None else None
+    end = parse_moment(until, "--until", BEIJING) if until is not None else None
     settings = sample_settings_for(config, db) if sample else settings_for(config, db, token=True)
     store = open_store_for(settings)
     with Progress(

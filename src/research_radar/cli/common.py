@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import date, datetime, tzinfo
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -21,6 +22,8 @@ __all__ = [
     "console",
     "err_console",
     "open_store_for",
+    "parse_day",
+    "parse_moment",
     "print_json",
     "sample_settings_for",
     "settings_for",
@@ -74,6 +77,38 @@ def open_store_for(settings: Settings, *, create: bool = True) -> Store:
             "(the bundled sample's store is radar-sample.db)"
         )
     return open_store(settings.db)
+
+
+def parse_day(value: str, option: str) -> date:
+    """A day as the user wrote it (YYYY-MM-DD) -> date; anything else exits 2.
+
+    Args:
+        value: the text given on the command line (or found in a file).
+        option: what it was given as, named in the message: `--date`, `FILE`.
+    """
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise typer.BadParameter(
+            f"{value!r} is not a date; expected YYYY-MM-DD, e.g. 2026-08-29", param_hint=option
+        ) from None
+
+
+def parse_moment(value: str, option: str, zone: tzinfo) -> datetime:
+    """A day or an ISO 8601 time -> an aware datetime; anything else exits 2.
+
+    A day means its 00:00. A time without an offset is taken in `zone`, the time zone
+    the command works in.
+    """
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        raise typer.BadParameter(
+            f"{value!r} is not a date or time; expected YYYY-MM-DD or ISO 8601, "
+            "e.g. 2026-08-29 or 2026-08-29T08:30+08:00",
+            param_hint=option,
+        ) from None
+    return moment if moment.tzinfo else moment.replace(tzinfo=zone)
 
 
 def print_json(data: Any) -> None:

@@ -25,24 +25,22 @@ from research_radar.cli.common import (
     console,
     err_console,
     open_store_for,
+    parse_day,
     print_json,
     sample_settings_for,
     settings_for,
 )
 
 
-def _parse_day(value: str | None, sample: bool) -> date:
-    if value is None:
-        if sample:
-            from research_radar.sample.demo import SAMPLE_DATE
+def _report_day(value: str | None, sample: bool) -> date:
+    """--date, else the sample's day with --sample, else today in Beijing."""
+    if value is not None:
+        return parse_day(value, "--date")
+    if sample:
+        from research_radar.sample.demo import SAMPLE_DATE
 
-            return SAMPLE_DATE
-        return datetime.now(BEIJING).date()
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        message = f"{value!r} is not a date; write it as YYYY-MM-DD"
-        raise typer.BadParameter(message, param_hint="--date") from None
+        return SAMPLE_DATE
+    return datetime.now(BEIJING).date()
 
 
 def _summary(result: DailyResult) -> dict[str, object]:
@@ -162,7 +160,7 @@ def daily(
     Example: radar daily --sample
     """
     settings = sample_settings_for(config, db) if sample else settings_for(config, db, token=True)
-    when = _parse_day(day, sample)
+    when = _report_day(day, sample)
     if not sample and not settings.github_token:
         err_console.print(
             "[yellow]no GitHub token:[/yellow] unauthenticated requests are limited to 60 an "

@@ -16,6 +16,7 @@ from research_radar.cli.common import (
     JsonOption,
     console,
     err_console,
+    parse_moment,
     print_json,
     settings_for,
 )
@@ -59,16 +60,10 @@ def _path_option(flag: str, what: str) -> Any:
 
 
 def _end(value: str | None, sample: bool) -> datetime:
-    if value is None:
-        return SAMPLE_END if sample else datetime.now(SHANGHAI)
-    try:
-        moment = datetime.fromisoformat(value)
-    except ValueError as exc:
-        raise typer.BadParameter(
-            f"{value!r} is not an ISO time; use e.g. 2026-09-03T22:20 or 2026-09-03T22:20+08:00",
-            param_hint="--end",
-        ) from exc
-    return moment if moment.tzinfo else moment.replace(tzinfo=SHANGHAI)
+    """--end (naive = Asia/Shanghai), else the sample's end with the sample, else now."""
+    if value is not None:
+        return parse_moment(value, "--end", SHANGHAI)
+    return SAMPLE_END if sample else datetime.now(SHANGHAI)
 
 
 def digest_command(

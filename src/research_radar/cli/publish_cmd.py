@@ -18,6 +18,7 @@ from research_radar.cli.common import (
     console,
     err_console,
     open_store_for,
+    parse_day,
     print_json,
     settings_for,
 )
@@ -44,17 +45,6 @@ DateOption = Annotated[
 ]
 
 
-def _parse_day(value: str | None) -> date | None:
-    if value is None:
-        return None
-    try:
-        return date.fromisoformat(value)
-    except ValueError:
-        raise typer.BadParameter(
-            f"{value!r} is not a date; write it as YYYY-MM-DD", param_hint="--date"
-        ) from None
-
-
 def _report_from_file(path: Path, day: date | None) -> tuple[str, date]:
     try:
         markdown = path.read_text(encoding="utf-8-sig")
@@ -66,7 +56,7 @@ def _report_from_file(path: Path, day: date | None) -> tuple[str, date]:
             raise typer.BadParameter(
                 f"no report date found in {path}; give --date YYYY-MM-DD", param_hint="--date"
             )
-        day = date.fromisoformat(match.group(1))
+        day = parse_day(match.group(1), "FILE")
     return markdown, day
 
 
@@ -151,7 +141,7 @@ def publish(
         raise typer.BadParameter("no index issue: pass --issue OWNER/REPO#N", param_hint="--issue")
     parse_target(target)
     store = open_store_for(settings)
-    when = _parse_day(day)
+    when = parse_day(day, "--date") if day is not None else None
     markdown, when = (
         _report_from_file(file, when)
         if file
@@ -236,7 +226,7 @@ def export(
     """
     settings = settings_for(config, db)
     store = open_store_for(settings, create=False)
-    when = _parse_day(day)
+    when = parse_day(day, "--date") if day is not None else None
     report = None
     if html:  # before writing anything, so a missing report leaves no half-done export
         report = _report_from_store(

@@ -20,7 +20,7 @@ from research_radar.cli.common import (
 )
 from research_radar.config import DEFAULT_DB, Settings
 from research_radar.errors import RadarError
-from research_radar.review.findings import Review
+from research_radar.report.parse import split_reports
 from research_radar.review.run import render_review, review_report
 from research_radar.review.verifiers import (
     ChainVerifier,
@@ -70,21 +70,18 @@ def _verifier(
 
 
 def _post(
-    settings: Settings, store: Store | None, target: str, markdown: str, review: Review
+    settings: Settings, store: Store | None, target: str, markdown: str, report_text: str
 ) -> str:
     """Post the review as a new comment through the publisher (public-only gate included).
 
+    The comment is dated like the last dated report reviewed (today when none is dated).
     The gate refuses the private repositories of the store and of `[publish] private_repos`.
     """
     from research_radar.publish.gate import allowed_hosts
     from research_radar.publish.index_issue import build_github_client, publish_report
 
-    day = date.today()
-    for item in review.reviewed.split("; "):
-        try:
-            day = date.fromisoformat(item[:10])
-        except ValueError:
-            continue
+    dated = [report.date for report in split_reports(report_text) if report.date]
+    day = dated[-1] if dated else date.today()
     with build_github_client(settings.github_api_url, settings.github_token) as client:
         result = publish_report(
             client,
@@ -160,7 +157,7 @@ def register(app: typer.Typer) -> None:
             # the review itself did not use it (opened only if it exists: nothing is created).
             if store is None and Path(settings.db).is_file():
                 store = open_store_for(settings)
-            where = _post(settings, store, post, markdown, result)
+            where = _post(settings, store, post, markdown, text)
             typer.echo(f"posted the review to {where}", err=True)
         if result.blocking:
             raise typer.Exit(1)

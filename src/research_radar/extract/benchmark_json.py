@@ -1,6 +1,6 @@
 """Benchmark-results JSON -> Claims, one per result record.
 
-Pure: `parse_benchmark_json` takes the decoded document; `extract.extract_file` reads
+Pure: `parse_benchmark_json` takes the decoded document; `extract.claims.extract_file` reads
 the file. A record is any object with a numeric field whose key names a metric
 (`throughput`, `ttft_ms`, `accuracy`, ...); load comes from its fields and the file name.
 """
@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from research_radar.extract.catalogue import Catalog, default_catalog
-from research_radar.extract.conditions import _CONDITION_FIELDS, _repeats
+from research_radar.extract.conditions import CONDITION_FIELDS, format_repeats
 from research_radar.models import Claim, ClaimKind, Conditions, Metric
 
 __all__ = ["parse_benchmark_json"]
@@ -54,7 +54,7 @@ def parse_benchmark_json(
     cat = catalog or default_catalog()
     stem = re.sub(r"\.json$", "", name, flags=re.I)
     file_load = _file_load(stem)
-    file_names = {f: cat.names(f, re.sub(r"[_.]", " ", stem)) for f in _CONDITION_FIELDS}
+    file_names = {f: cat.names(f, re.sub(r"[_.]", " ", stem)) for f in CONDITION_FIELDS}
     claims = []
     for record in _records(data):
         claim = _record_claim(record, stem, where, reporter, cat, file_load, file_names)
@@ -118,7 +118,7 @@ def _record_claim(
         if role and (_number(value) or value in (math.inf, -math.inf)) and role not in load:
             load[role] = "inf" if value == math.inf else f"{value:g}"
     words = " ".join(str(v) for k, v in record.items() if isinstance(v, str) and len(v) < 80)
-    names = {f: list(dict.fromkeys(file_names[f] + cat.names(f, words))) for f in _CONDITION_FIELDS}
+    names = {f: list(dict.fromkeys(file_names[f] + cat.names(f, words))) for f in CONDITION_FIELDS}
     percentiles = sorted({m.group(1) for k in record for m in [re.match(r"(p\d{2})_", k)] if m})
     if percentiles:
         load["percentiles"] = ",".join(percentiles)
@@ -129,7 +129,7 @@ def _record_claim(
         kind=ClaimKind.PERFORMANCE,
         text=f"{stem}: {summary}",
         metrics=metrics,
-        conditions=Conditions(**names, load=load, repeats=_repeats(load)),
+        conditions=Conditions(**names, load=load, repeats=format_repeats(load)),
         where=where,
         line=None,
         reporter=reporter,

@@ -12,9 +12,9 @@ In `A vs B` the compared system's number B keeps its value but is named `<metric
 reported by "community" and carries `load["hedged"] = "yes"`.
 
 This module holds the public API, the claim kind and the inheritance of conditions; the
-rest lives beside it: `extract_markdown` (document -> segments, table rows),
-`extract_conditions` (hardware, model, precision, software, baseline, load),
-`extract_metrics` (numbers with units) and `extract_json` (benchmark JSON files).
+rest lives beside it: `extract.markdown` (document -> segments, table rows),
+`extract.conditions` (hardware, model, precision, software, baseline, load),
+`extract.metrics` (numbers with units) and `extract.benchmark_json` (benchmark JSON files).
 """
 
 from __future__ import annotations
@@ -27,9 +27,14 @@ from typing import Any
 
 from research_radar.extract.benchmark_json import parse_benchmark_json
 from research_radar.extract.catalogue import Catalog, default_catalog
-from research_radar.extract.conditions import _CONDITION_FIELDS, _conditions, _repeats, _tidy
-from research_radar.extract.markdown import _Segment, _segments, _table_row
-from research_radar.extract.metrics import _PERF_UNITS, _is_baseline, _metrics
+from research_radar.extract.conditions import (
+    CONDITION_FIELDS,
+    find_conditions,
+    format_repeats,
+    tidy_conditions,
+)
+from research_radar.extract.markdown import Segment, parse_segments, parse_table_row
+from research_radar.extract.metrics import PERF_UNITS, find_metrics, is_baseline_metric
 from research_radar.models import Claim, ClaimKind, Conditions, Metric
 
 __all__ = ["claim_to_json", "extract_claims", "extract_file", "own_metrics"]
@@ -89,7 +94,7 @@ class _Context:
     load: dict[str, str] = field(default_factory=dict)
 
     def update(self, conditions: Conditions, *, with_baseline: bool) -> None:
-        for name in _CONDITION_FIELDS:
+        for name in CONDITION_FIELDS:
             values = getattr(conditions, name)
             if values and name == "software":
                 self.names[name] = list(dict.fromkeys([*self.names.get(name, []), *values]))
@@ -106,7 +111,7 @@ class _Context:
 
     def fill(self, conditions: Conditions, *, with_baseline: bool) -> Conditions:
         data = conditions.model_dump()
-        for name in _CONDITION_FIELDS:
+        for name in CONDITION_FIELDS:
             inherited = self.names.get(name, [])
             if not data[name]:
                 data[name] = list(inherited)
@@ -116,7 +121,7 @@ class _Context:
         if with_baseline and not data["baseline"]:
             data["baseline"] = list(self.baseline)
         data["load"] = {**self.load, **data["load"]}
-        data["repeats"] = _repeats(data["load"])
+        data["repeats"] = format_repeats(data["load"])
         return Conditions(**data)
 
 
@@ -138,7 +143,7 @@ def extract_claims(
     claims: list[Claim] = []
     line_ctx, block_ctx = _Context(), _Context()
     sections: list[tuple[int, _Context]] = []
-    for segment in _segments(text):
+    for segment in parse_segments(text):
         if segment.block == "heading":
             block_ctx = _section(sections, segment, cat).copy()
             line_ctx = _Context()
@@ -150,7 +155,7 @@ def extract_claims(
             block_ctx = (sections[-1][1] if sections else _Context()).copy()
         claim = _claim(segment, cat, where, reporter, line_ctx, block_ctx)
         if claim is None:
-            own = _conditions(segment.text, cat)
+            own = find_conditions(segment.text, cat)
             line_ctx.update(own, with_baseline=False)
             if segment.block == "prose":
                 block_ctx.update(own, with_baseline=not segment.header)
@@ -159,12 +164,12 @@ def extract_claims(
     return claims
 
 
-def _section(sections: list[tuple[int, _Context]], heading: _Segment, cat: Catalog) -> _Context:
+def _section(sections: list[tuple[int, _Context]], heading: Segment, cat: Catalog) -> _Context:
     """Enter a heading: its context is its parent section's plus its own text."""
     while sections and sections[-1][0] >= heading.level:
         sections.pop()
     context = sections[-1][1].copy() if sections else _Context()
-    context.update(_conditions(heading.text, cat), with_baseline=True)
+    context.update(find_conditions(heading.text, cat), with_baseline=True)
     sections.append((heading.level, context))
     return context
 
@@ -190,7 +195,7 @@ def own_metrics(claim: Claim) -> list[Metric]:
     In `prefill 963 vs 763 tok/s` the 763 is llama.cpp's, named `prefill (baseline)`
     (a table column names the system: `prefill (llama.cpp baseline)`).
     """
-    return [metric for metric in claim.metrics if not _is_baseline(metric)]
+    return [metric for metric in claim.metrics if not is_baseline_metric(metric)]
 
 
 def claim_to_json(claim: Claim) -> dict[str, Any]:
@@ -218,7 +223,7 @@ def claim_to_json(claim: Claim) -> dict[str, Any]:
 
 
 def _claim(
-    segment: _Segment,
+    segment: Segment,
     cat: Catalog,
     where: str,
     reporter: str,
@@ -226,18 +231,18 @@ def _claim(
     block_ctx: _Context,
 ) -> Claim | None:
     if segment.block == "table":
-        text, metrics, own = _table_row(segment, cat)
+        text, metrics, own = parse_table_row(segment, cat)
     else:
         text = segment.text
-        own = _conditions(text, cat)
-        metrics = _metrics(text, cat, own)
+        own = find_conditions(text, cat)
+        metrics = find_metrics(text, cat, own)
     kind = _kind(text, metrics)
     if kind is None:
         return None
     conditions = line_ctx.fill(own, with_baseline=False)
     if segment.block in ("table", "list"):
         conditions = block_ctx.fill(conditions, with_baseline=True)
-    conditions = _tidy(conditions)
+    conditions = tidy_conditions(conditions)
     line_ctx.update(own, with_baseline=False)
     if _HEDGE.search(text):
         # relayed, not measured or stated by the reporter: never an author's firm claim
@@ -260,7 +265,7 @@ def _kind(text: str, metrics: list[Metric]) -> ClaimKind | None:
     if metrics:
         units = {m.unit for m in metrics}
         named_quality = any(_QUALITY.search(m.name) for m in metrics)
-        if (units & _PERF_UNITS) or (_PERF_WORDS.search(text) and not named_quality):
+        if (units & PERF_UNITS) or (_PERF_WORDS.search(text) and not named_quality):
             return ClaimKind.PERFORMANCE
         return (
             ClaimKind.QUALITY if (_QUALITY.search(text) or named_quality) else ClaimKind.PERFORMANCE

@@ -1,9 +1,9 @@
 """Conditions of one statement: catalogue names, load, repeats and the compared baseline.
 
-Pure. Internal to `research_radar.extract.claims` (hence the empty `__all__`): names are the
-catalogue's canonical ones, load values are the strings written in the text, with
-thousands separators and spaces removed. The load rules also tell `extract_metrics`
-which numbers are conditions rather than measurements.
+Pure. A building block of `research_radar.extract.claims`, which callers outside this
+package use instead. Names are the catalogue's canonical ones, load values are the
+strings written in the text, with thousands separators and spaces removed. The load
+rules also tell `extract.metrics` which numbers are conditions rather than measurements.
 """
 
 from __future__ import annotations
@@ -14,26 +14,37 @@ from dataclasses import dataclass
 from research_radar.extract.catalogue import Catalog
 from research_radar.models import Conditions
 
-__all__: list[str] = []
+__all__ = [
+    "BASELINE_WORDS",
+    "CONDITION_FIELDS",
+    "LOAD_RULES",
+    "LoadRule",
+    "find_conditions",
+    "format_repeats",
+    "tidy_conditions",
+]
 
 
-_CONDITION_FIELDS = ("hardware", "model", "precision", "software")
+CONDITION_FIELDS = ("hardware", "model", "precision", "software")
+"""The `Conditions` fields that hold catalogue names."""
 
 
 @dataclass(frozen=True)
-class _LoadRule:
+class LoadRule:
+    """How one load key (`batch`, `context`, `runs`, ...) is written in a statement."""
+
     key: str
     regex: re.Pattern[str]
     fixed: str = ""
     """Value to store instead of the captured group (for flags such as greedy)."""
 
 
-def _rule(key: str, pattern: str, fixed: str = "") -> _LoadRule:
-    return _LoadRule(key, re.compile(pattern, re.I), fixed)
+def _rule(key: str, pattern: str, fixed: str = "") -> LoadRule:
+    return LoadRule(key, re.compile(pattern, re.I), fixed)
 
 
 _K = r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)(?![\d.A-Za-z])"
-_LOAD_RULES = (
+LOAD_RULES = (
     _rule("batch", r"(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs)\s*[=:：]?\s*(\d+)(?![\d.])"),
     _rule("batch", r"批(?:大小|量)\s*[=:：]?\s*(\d+)"),
     _rule(
@@ -87,6 +98,7 @@ _LOAD_RULES = (
     _rule("ci", r"confidence interval|置信区间", "yes"),
     _rule("spread", r"±\s?(\d[\d,]*(?:\.\d+)?\s?%?)"),
 )
+"""Tried in order; the first rule that matches a key sets it."""
 _PERCENTILE = re.compile(r"(?<![A-Za-z])[Pp](50|90|95|99(?:\.9)?)(?![\d])")
 _COUNT = re.compile(r"(\d{1,3})\s?[×xX]\s?$")
 _REPEAT_KEYS = ("runs", "samples", "seeds", "spread", "percentiles", "ci")
@@ -99,11 +111,12 @@ _CUES = re.compile(
     re.I,
 )
 _NEGATED = re.compile(r"(?:\b(?:not|never|no|without)\s+(?:\w+\s+)?|[未不没无]\s*)$", re.I)
-_BASELINE_WORDS = re.compile(
+BASELINE_WORDS = re.compile(
     r"(?<![A-Za-z])(plain|baseline|AR|naive|eager|default|off|stock|original|before|原始|基线|默认)"
     r"\s*[\d(（]",
     re.I,
 )
+"""A word that names the left side of `A vs B` as the baseline (`plain 26.2 vs MTP 40.0`)."""
 _STOP_WORDS = {
     "at",
     "on",
@@ -145,8 +158,9 @@ _CJK_STOP = re.compile(
 )
 
 
-def _conditions(text: str, cat: Catalog) -> Conditions:
-    names = {name: cat.names(name, text) for name in _CONDITION_FIELDS}
+def find_conditions(text: str, cat: Catalog) -> Conditions:
+    """The conditions written in one statement (none inherited from its context)."""
+    names = {name: cat.names(name, text) for name in CONDITION_FIELDS}
     load = _load(text, cat)
     conditions = Conditions(
         hardware=names["hardware"],
@@ -155,12 +169,12 @@ def _conditions(text: str, cat: Catalog) -> Conditions:
         software=names["software"],
         baseline=_baselines(text, cat),
         load=load,
-        repeats=_repeats(load),
+        repeats=format_repeats(load),
     )
-    return _tidy(conditions)
+    return tidy_conditions(conditions)
 
 
-def _tidy(conditions: Conditions) -> Conditions:
+def tidy_conditions(conditions: Conditions) -> Conditions:
     """Drop `MLX` when `MLX 0.32.2` is named too; a bare baseline takes the version."""
     software = conditions.software
     versioned = {name: name.split(" ")[0] for name in software if " " in name}
@@ -174,7 +188,7 @@ def _tidy(conditions: Conditions) -> Conditions:
 
 def _load(text: str, cat: Catalog) -> dict[str, str]:
     load: dict[str, str] = {}
-    for rule in _LOAD_RULES:
+    for rule in LOAD_RULES:
         if rule.key in load:
             continue
         match = rule.regex.search(text)
@@ -192,7 +206,8 @@ def _load(text: str, cat: Catalog) -> dict[str, str]:
     return load
 
 
-def _repeats(load: dict[str, str]) -> str | None:
+def format_repeats(load: dict[str, str]) -> str | None:
+    """The `repeats` summary of a load (`runs 5, percentiles p50,p99`), or None."""
     parts = [f"{key} {load[key]}" for key in _REPEAT_KEYS if key in load]
     return ", ".join(parts) or None
 
@@ -214,7 +229,7 @@ def _baselines(text: str, cat: Catalog) -> list[str]:
         left = text[max(0, match.start() - 24) : match.start()]
         if _NEGATED.search(left):
             continue  # "not compared with each other", "未对比": no baseline is claimed
-        word = _BASELINE_WORDS.search(left)
+        word = BASELINE_WORDS.search(left)
         if word and match.group(0).strip().lower().startswith(("vs", "versus", "对")):
             found.append(word.group(1))
             continue

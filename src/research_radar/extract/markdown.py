@@ -1,9 +1,9 @@
 """Markdown structure: a document -> segments, and a table row -> its text, metrics and load.
 
-Pure. Internal to `research_radar.extract.claims` (hence the empty `__all__`). A segment is a
-heading or one statement: a sentence of prose or of a list item (tab-separated cells
-split too), or a table row, which carries the header cells of its table. Fenced code
-and table separator rows are skipped.
+Pure. A building block of `research_radar.extract.claims`, which callers outside this
+package use instead. A segment is a heading or one statement: a sentence of prose or
+of a list item (tab-separated cells split too), or a table row, which carries the
+header cells of its table. Fenced code and table separator rows are skipped.
 """
 
 from __future__ import annotations
@@ -13,24 +13,26 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.conditions import _conditions, _repeats
+from research_radar.extract.conditions import find_conditions, format_repeats
 from research_radar.extract.metrics import (
-    _DEFAULT_NAMES,
-    _NUM,
-    _UNIT_RE,
     BASELINE_SUFFIX,
-    _canonical_unit,
-    _metrics,
-    _value,
-    _words,
+    DEFAULT_METRIC_NAMES,
+    NUMBER_PATTERN,
+    UNIT_PATTERN,
+    canonical_unit,
+    find_metrics,
+    metric_words,
+    parse_number,
 )
 from research_radar.models import Conditions, Metric
 
-__all__: list[str] = []
+__all__ = ["Segment", "parse_segments", "parse_table_row"]
 
 
 @dataclass(frozen=True)
-class _Segment:
+class Segment:
+    """A heading or one statement of a document."""
+
     text: str
     line: int
     block: str
@@ -51,7 +53,7 @@ _WRAPPED = 60
 """A line at least this long that stops mid-sentence is taken as hard-wrapped prose."""
 
 
-def _segments(text: str) -> Iterator[_Segment]:
+def parse_segments(text: str) -> Iterator[Segment]:
     """Statements of a document, with their line numbers and block kind.
 
     Lines that continue a list item (indented) or a hard-wrapped sentence are joined to
@@ -75,7 +77,7 @@ def _segments(text: str) -> Iterator[_Segment]:
         hashes = _HEADING.match(stripped)
         if hashes or _BOLD_HEADING.fullmatch(stripped):
             level = len(hashes.group(1)) if hashes else 7
-            yield _Segment(_clean(stripped.lstrip("#")), number, "heading", True, level=level)
+            yield Segment(_clean(stripped.lstrip("#")), number, "heading", True, level=level)
             after_break = True
             continue
         if stripped.startswith("|"):
@@ -86,9 +88,9 @@ def _segments(text: str) -> Iterator[_Segment]:
             following = lines[index].strip() if index < len(lines) else ""
             if re.fullmatch(r"\|?\s*:?-{2,}.*", following):
                 header = tuple(_clean(c) for c in cells)
-                yield _Segment(" ".join(header), number, "prose", True, header=header)
+                yield Segment(" ".join(header), number, "prose", True, header=header)
                 continue
-            yield _Segment(stripped, number, "table", True, header=header)
+            yield Segment(stripped, number, "table", True, header=header)
             continue
         header = ()
         block = "list" if _LIST_ITEM.match(stripped) else "prose"
@@ -124,7 +126,7 @@ def _continues(previous: str, raw: str, block: str) -> bool:
 
 def _statements(
     parts: list[str], first_line: int, block: str, new_paragraph: bool
-) -> Iterator[_Segment]:
+) -> Iterator[Segment]:
     """Sentences of one line, or of lines joined into one statement block."""
     if len(parts) == 1:
         cells = [_clean(cell) for cell in parts[0].split("\t")]
@@ -133,7 +135,7 @@ def _statements(
         sentences = _joined_sentences([_clean(p) for p in parts], first_line)
     for position, (sentence, line) in enumerate(sentences):
         first = position == 0
-        yield _Segment(sentence, line, block, first, new_paragraph=first and new_paragraph)
+        yield Segment(sentence, line, block, first, new_paragraph=first and new_paragraph)
 
 
 def _joined_sentences(lines: list[str], first_line: int) -> list[tuple[str, int]]:
@@ -178,30 +180,34 @@ _HEADER_LOAD = (
 )
 
 
-def _table_row(segment: _Segment, cat: Catalog) -> tuple[str, list[Metric], Conditions]:
+def parse_table_row(segment: Segment, cat: Catalog) -> tuple[str, list[Metric], Conditions]:
+    """A table row -> its statement (`header: cell; ...`), metrics and conditions.
+
+    Cells under a load column (`batch`, `context`, ...) become load, not metrics.
+    """
     cells = [_clean(c) for c in _cells(segment.text)]
     header = list(segment.header) + [""] * max(0, len(cells) - len(segment.header))
     text = "; ".join(f"{h}: {c}" if h else c for h, c in zip(header, cells, strict=False) if c)
-    own = _conditions(" | ".join(cells), cat)
+    own = find_conditions(" | ".join(cells), cat)
     load = dict(own.load)
     metrics: list[Metric] = []
     for head, cell in zip(header, cells, strict=False):
         role = next((key for key, rx in _HEADER_LOAD if rx.search(head)), None)
-        bare = re.fullmatch(rf"[~≈]?({_NUM}[Kk]?)(?:\s?±.*)?[\s†*]*", cell)
+        bare = re.fullmatch(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*]*", cell)
         if role and bare and not _header_unit(head):
             load[role] = bare.group(1).replace(",", "")
             continue
-        found = [_header_named(m, head) for m in _metrics(cell, cat, own)]
+        found = [_header_named(m, head) for m in find_metrics(cell, cat, own)]
         if not found and bare:
             found = _bare_cell(head, bare.group(1).rstrip("Kk"), metrics, cat)
         metrics.extend(found)
-    conditions = own.model_copy(update={"load": load, "repeats": _repeats(load)})
+    conditions = own.model_copy(update={"load": load, "repeats": format_repeats(load)})
     return text, metrics, conditions
 
 
 def _header_named(metric: Metric, head: str) -> Metric:
     """A cell's number with only a default name (`change`) takes its column's metric word."""
-    if metric.name not in _DEFAULT_NAMES.values() or not _words(head):
+    if metric.name not in DEFAULT_METRIC_NAMES.values() or not metric_words(head):
         return metric
     name = _head_name(head)
     return metric.model_copy(update={"name": name}) if name else metric
@@ -209,24 +215,24 @@ def _header_named(metric: Metric, head: str) -> Metric:
 
 def _head_name(head: str) -> str:
     """A column header without its units: `prefill tok/s` -> `prefill`."""
-    name = re.sub(rf"\(?(?<![A-Za-z])(?:{_UNIT_RE})(?![A-Za-z])\)?", " ", head)
+    name = re.sub(rf"\(?(?<![A-Za-z])(?:{UNIT_PATTERN})(?![A-Za-z])\)?", " ", head)
     return re.sub(r"^of\s", "", " ".join(name.split()))
 
 
 def _header_unit(head: str) -> str:
-    match = re.search(rf"(?<![A-Za-z])({_UNIT_RE})(?![A-Za-z])", head)
-    return _canonical_unit(match.group(1)) if match else ""
+    match = re.search(rf"(?<![A-Za-z])({UNIT_PATTERN})(?![A-Za-z])", head)
+    return canonical_unit(match.group(1)) if match else ""
 
 
 def _bare_cell(head: str, raw: str, previous: list[Metric], cat: Catalog) -> list[Metric]:
     unit = _header_unit(head)
     name = _head_name(head) or "value"
     if unit:
-        return [Metric(name=name, value=_value(raw), unit=unit)]
+        return [Metric(name=name, value=parse_number(raw), unit=unit)]
     names_system = bool(cat.names("software", head)) or re.search(r"baseline|基线|ref", head, re.I)
     if names_system and previous and previous[-1].unit:
         # a column named after another system holds the compared system's numbers
         system = "" if re.fullmatch(r"baseline|基线|ref(?:erence)?", head, re.I) else f"{head} "
         name = f"{previous[-1].name.removesuffix(BASELINE_SUFFIX)} ({system}baseline)"
-        return [Metric(name=name, value=_value(raw), unit=previous[-1].unit)]
+        return [Metric(name=name, value=parse_number(raw), unit=previous[-1].unit)]
     return []

@@ -1,8 +1,8 @@
 """Metrics of one statement: numbers with units, named scores, fractions and comparisons.
 
-Pure. Internal to `research_radar.extract.claims` (hence the empty `__all__`). A metric value is
-always a number written in the statement; numbers inside catalogue names and load
-conditions are not metrics.
+Pure. A building block of `research_radar.extract.claims`, which callers outside this
+package use instead. A metric value is always a number written in the statement;
+numbers inside catalogue names and load conditions are not metrics.
 """
 
 from __future__ import annotations
@@ -11,13 +11,25 @@ import re
 from dataclasses import dataclass, field
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.conditions import _BASELINE_WORDS, _CONDITION_FIELDS, _LOAD_RULES
+from research_radar.extract.conditions import BASELINE_WORDS, CONDITION_FIELDS, LOAD_RULES
 from research_radar.models import Conditions, Metric
 
-__all__: list[str] = []
+__all__ = [
+    "BASELINE_SUFFIX",
+    "DEFAULT_METRIC_NAMES",
+    "NUMBER_PATTERN",
+    "PERF_UNITS",
+    "UNIT_PATTERN",
+    "canonical_unit",
+    "find_metrics",
+    "is_baseline_metric",
+    "metric_words",
+    "parse_number",
+]
 
 
-_NUM = r"(?<![A-Za-z0-9_.])[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d]|\.\d)"
+NUMBER_PATTERN = r"(?<![A-Za-z0-9_.])[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d]|\.\d)"
+"""Regex source of one written number (`1,234.5`, `−0.8`), not glued to a word before it."""
 _UNITS: tuple[tuple[str, str], ...] = (
     (r"tok(?:en)?s?/s(?:ec)?|toks/s|t/s|TPS|tps", "tok/s"),
     (r"req(?:uest)?s?/s", "req/s"),
@@ -37,22 +49,25 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"%", "%"),
     (r"[×xX]", "x"),
 )
-_UNIT_RE = "|".join(f"(?:{pattern})" for pattern, _ in _UNITS)
+UNIT_PATTERN = "|".join(f"(?:{pattern})" for pattern, _ in _UNITS)
+"""Regex source of any unit as written; `canonical_unit` names it."""
 _RATE_WORD = r"(?:prefill|decode|generation|output|input|total|prompt|eval|gen)"
 _METRIC = re.compile(
-    rf"(?P<num>{_NUM})(?:\s?[–—~-]\s?(?P<num2>{_NUM}))?(?:\s?±\s?{_NUM})?"
-    rf"(?:\s?(?P<word>{_RATE_WORD})(?=\s?(?:tok|t/s|TPS)))?\s?(?P<unit>{_UNIT_RE})"
+    rf"(?P<num>{NUMBER_PATTERN})(?:\s?[–—~-]\s?(?P<num2>{NUMBER_PATTERN}))?"
+    rf"(?:\s?±\s?{NUMBER_PATTERN})?"
+    rf"(?:\s?(?P<word>{_RATE_WORD})(?=\s?(?:tok|t/s|TPS)))?\s?(?P<unit>{UNIT_PATTERN})"
     r"(?![A-Za-z0-9/])",
 )
 _MEMORY_UNITS = {"GB", "GiB", "MiB", "MB", "TB"}
 _MEMORY_CONTEXT = re.compile(
     r"memory|VRAM|RAM usage|footprint|peak|resident|显存|内存|占用|uses|saves?", re.I
 )
-_PERF_UNITS = {"tok/s", "req/s", "ms/token", "s/it", "it/s", "ms", "us", "s", "min", "x", "FPS"}
+PERF_UNITS = {"tok/s", "req/s", "ms/token", "s/it", "it/s", "ms", "us", "s", "min", "x", "FPS"}
+"""Canonical units that make a metric a performance one."""
 _NAMED = re.compile(
     r"(?P<name>WER|CER|PPL|perplexity|KL(?:D| divergence)?|NLL|RTF|accuracy|acc|success rate|"
     r"BLEU|FID|(?:dir)?CLIP(?: score)?|pass@1|成功率|准确率|均分|得分|平均)\s*(?:of|=|:|：|is|为)?\s*"
-    rf"(?P<num>{_NUM})(?P<pct>\s?%)?(?P<den>/\d+(?![.\d]))?",
+    rf"(?P<num>{NUMBER_PATTERN})(?P<pct>\s?%)?(?P<den>/\d+(?![.\d]))?",
     re.I,
 )
 _NAME_WORDS = re.compile(
@@ -69,7 +84,7 @@ _SCORE_WORDS = re.compile(
 )
 """What a percentage measures, when named next to it (`83% draft acceptance`)."""
 _CLAUSE_BREAK = re.compile(r"[,;，；。:：()（）/]|\s(?:and|or|but|vs\.?|versus)\s|和|与")
-_DEFAULT_NAMES = {
+DEFAULT_METRIC_NAMES = {
     "tok/s": "throughput",
     "req/s": "request throughput",
     "ms": "latency",
@@ -85,14 +100,19 @@ _DEFAULT_NAMES = {
     "FPS": "frame rate",
     "Hz": "rate",
 }
-_ARROW = re.compile(rf"(?P<a>{_NUM})\s?(?P<ua>{_UNIT_RE})?\s?(?:→|->|=>|⇒|⟶)\s?(?=\d)")
-_FROM_TO = re.compile(rf"\bfrom\s(?P<a>{_NUM})\s?(?P<ua>{_UNIT_RE})?\sto\s(?=\d)", re.I)
+"""Metric name by canonical unit, when the statement names none."""
+_ARROW = re.compile(
+    rf"(?P<a>{NUMBER_PATTERN})\s?(?P<ua>{UNIT_PATTERN})?\s?(?:→|->|=>|⇒|⟶)\s?(?=\d)"
+)
+_FROM_TO = re.compile(
+    rf"\bfrom\s(?P<a>{NUMBER_PATTERN})\s?(?P<ua>{UNIT_PATTERN})?\sto\s(?=\d)", re.I
+)
 _FRACTION_CONTEXT = re.compile(
     r"success|task|episode|pass|accept|correct|成功|任务|通过|接受|正确", re.I
 )
 _COMPARE_GAP = re.compile(
     r"\s*(?:[(（][^()（）]{0,20}[)）]\s*)?(?:vs\.?|versus|对比?|compared (?:with|to))\s?[^\n]{0,30}?"
-    rf"(?={_NUM})",
+    rf"(?={NUMBER_PATTERN})",
     re.I,
 )
 
@@ -110,14 +130,15 @@ BASELINE_SUFFIX = " (baseline)"
 (a table column names the system: `prefill (llama.cpp baseline)`)."""
 
 
-def _is_baseline(metric: Metric) -> bool:
+def is_baseline_metric(metric: Metric) -> bool:
+    """Whether the metric is the compared system's value (`prefill (baseline)`)."""
     return metric.name.endswith("baseline)") or metric.name.lower() in ("baseline", "基线")
 
 
 def _blocked_spans(text: str, cat: Catalog) -> list[tuple[int, int]]:
     """Spans whose numbers are conditions, not metrics."""
-    spans = [(m.start, m.end) for name in _CONDITION_FIELDS for m in cat.find(name, text)]
-    for rule in _LOAD_RULES:
+    spans = [(m.start, m.end) for name in CONDITION_FIELDS for m in cat.find(name, text)]
+    for rule in LOAD_RULES:
         spans.extend(match.span() for match in rule.regex.finditer(text))
     return spans
 
@@ -138,7 +159,8 @@ class _Found:
         self.spans.append(span)
 
 
-def _metrics(text: str, cat: Catalog, conditions: Conditions) -> list[Metric]:
+def find_metrics(text: str, cat: Catalog, conditions: Conditions) -> list[Metric]:
+    """The metrics of one statement, in the order they are written."""
     found = _Found(_blocked_spans(text, cat))
     for match in _METRIC.finditer(text):
         if found.free(match.span("num")):
@@ -147,7 +169,9 @@ def _metrics(text: str, cat: Catalog, conditions: Conditions) -> list[Metric]:
     for match in _NAMED.finditer(text):
         if found.free(match.span("num")):
             unit = "%" if match.group("pct") else (match.group("den") or "")
-            metric = Metric(name=match.group("name"), value=_value(match.group("num")), unit=unit)
+            metric = Metric(
+                name=match.group("name"), value=parse_number(match.group("num")), unit=unit
+            )
             found.add(match.span("num"), metric)
     _fractions(text, found)
     _propagated(text, found)
@@ -159,7 +183,7 @@ def _metrics(text: str, cat: Catalog, conditions: Conditions) -> list[Metric]:
 def _unit_metrics(
     text: str, match: re.Match[str], cat: Catalog
 ) -> list[tuple[tuple[int, int], Metric]]:
-    unit = _canonical_unit(match.group("unit"))
+    unit = canonical_unit(match.group("unit"))
     rest = text[match.end() :]
     if unit == "x" and re.match(r"\s?(?:\d|[A-Za-z])", rest) and _is_count(rest, cat):
         return []
@@ -169,7 +193,8 @@ def _unit_metrics(
     name = _metric_name(text, match.start(), match.end(), unit, match.group("word"))
     groups = ["num"] + (["num2"] if match.group("num2") else [])
     return [
-        (match.span(g), Metric(name=name, value=_value(match.group(g)), unit=unit)) for g in groups
+        (match.span(g), Metric(name=name, value=parse_number(match.group(g)), unit=unit))
+        for g in groups
     ]
 
 
@@ -191,7 +216,8 @@ def _is_count(rest: str, cat: Catalog) -> bool:
     return any(m.start <= 1 for m in cat.find("hardware", rest[:40]))
 
 
-def _canonical_unit(raw: str) -> str:
+def canonical_unit(raw: str) -> str:
+    """`tokens/s` -> `tok/s`; units without a canonical form are kept as written."""
     for pattern, canonical in _UNITS:
         if re.fullmatch(pattern, raw):
             return canonical or raw
@@ -217,7 +243,7 @@ def _metric_name(text: str, start: int, end: int, unit: str, word: str | None) -
         return "memory"
     if "FLOP" in unit:
         return "compute"
-    return _DEFAULT_NAMES.get(unit, "value")
+    return DEFAULT_METRIC_NAMES.get(unit, "value")
 
 
 def _nearest_name(text: str, start: int, end: int) -> str:
@@ -230,15 +256,15 @@ def _nearest_name(text: str, start: int, end: int) -> str:
     tail = text[end : end + 30]
     cut = _CLAUSE_BREAK.search(tail)
     tail = tail[: cut.start() if cut else None]
-    candidates = [(len(window) - m.end(), 1, m.group(0)) for m in _words(window)]
-    for m in _words(tail):
+    candidates = [(len(window) - m.end(), 1, m.group(0)) for m in metric_words(window)]
+    for m in metric_words(tail):
         close = re.fullmatch(r"\s*(?:of\s+(?:the\s+)?)?", tail[: m.start()]) is not None
         if close or _SCORE_WORDS.fullmatch(m.group(0)):
             candidates.append((m.start(), 2, m.group(0)))
     return min(candidates)[2] if candidates else ""
 
 
-def _words(text: str) -> list[re.Match[str]]:
+def metric_words(text: str) -> list[re.Match[str]]:
     """Metric words of `text` that are whole words (`WER`, not the end of `lower`)."""
     found = [m for rx in (_NAME_WORDS, _SCORE_WORDS) for m in rx.finditer(text)]
     return [
@@ -249,7 +275,8 @@ def _words(text: str) -> list[re.Match[str]]:
     ]
 
 
-def _value(raw: str) -> float:
+def parse_number(raw: str) -> float:
+    """A number as written (`1,234.5`, `−3`) -> float."""
     return float(raw.replace(",", "").replace("−", "-"))
 
 
@@ -259,15 +286,15 @@ def _propagated(text: str, found: _Found) -> None:
     for pattern in (_ARROW, _FROM_TO):
         for match in pattern.finditer(text):
             target = _METRIC.match(text, match.end())
-            own = _canonical_unit(match.group("ua")) if match.group("ua") else last_unit
-            unit = _canonical_unit(target.group("unit")) if target else own
+            own = canonical_unit(match.group("ua")) if match.group("ua") else last_unit
+            unit = canonical_unit(target.group("unit")) if target else own
             if unit:
                 last_unit = unit
                 _add_bare(text, found, match.span("a"), unit)
                 if not target:
                     _add_bare(text, found, _number_at(text, match.end()), unit)
     by_position = dict(found.items)
-    for number in re.finditer(_NUM, text):
+    for number in re.finditer(NUMBER_PATTERN, text):
         if found.free(number.span()):
             _compare(text, found, number, by_position)
 
@@ -278,15 +305,16 @@ def _compare(
     """Link a bare number to a measured one across `vs` / `对` in either direction."""
     gap = _COMPARE_GAP.match(text, number.end())
     target = _METRIC.match(text, gap.end()) if gap else None
-    if target and _canonical_unit(target.group("unit")) in _PERF_UNITS | {"%"}:
-        _add_bare(text, found, number.span(), _canonical_unit(target.group("unit")))
+    if target and canonical_unit(target.group("unit")) in PERF_UNITS | {"%"}:
+        _add_bare(text, found, number.span(), canonical_unit(target.group("unit")))
         return
     for start, metric in by_position.items():
         back = _COMPARE_GAP.match(text, _end_of_metric(text, start))
         if back and back.end() == number.start() and not _METRIC.match(text, number.start()):
             name = metric.name
             found.add(
-                number.span(), Metric(name=name, value=_value(number.group(0)), unit=metric.unit)
+                number.span(),
+                Metric(name=name, value=parse_number(number.group(0)), unit=metric.unit),
             )
             return
 
@@ -295,31 +323,34 @@ def _end_of_metric(text: str, start: int) -> int:
     match = _METRIC.match(text, start) or _NAMED.match(text, start)
     if match:
         return match.end()
-    number = re.compile(rf"{_NUM}(?:/\d+)?").match(text, start)
+    number = re.compile(rf"{NUMBER_PATTERN}(?:/\d+)?").match(text, start)
     return number.end() if number else start
 
 
 def _number_at(text: str, position: int) -> tuple[int, int]:
-    number = re.compile(_NUM).match(text, position)
+    number = re.compile(NUMBER_PATTERN).match(text, position)
     return number.span() if number else (position, position)
 
 
 def _add_bare(text: str, found: _Found, span: tuple[int, int], unit: str) -> None:
     if span[1] > span[0] and found.free(span):
         name = _metric_name(text, span[0], span[0], unit, None)
-        found.add(span, Metric(name=name, value=_value(text[span[0] : span[1]]), unit=unit))
+        found.add(span, Metric(name=name, value=parse_number(text[span[0] : span[1]]), unit=unit))
 
 
 def _bare_pairs(text: str, found: _Found) -> None:
     """`4147 vs 927 at 2K` after `prefill 1795 vs 927 tok/s`: the pair takes that unit."""
-    pair = re.compile(rf"({_NUM})\s?(?:vs\.?|versus)\s?({_NUM})(?!\s?(?:{_UNIT_RE}|[/\d]))", re.I)
+    pair = re.compile(
+        rf"({NUMBER_PATTERN})\s?(?:vs\.?|versus)\s?({NUMBER_PATTERN})(?!\s?(?:{UNIT_PATTERN}|[/\d]))",
+        re.I,
+    )
     for match in pair.finditer(text):
         if not (found.free(match.span(1)) and found.free(match.span(2))):
             continue
         earlier = [m for at, m in found.items if at < match.start() and m.unit not in _RATIOS]
         if earlier and earlier[-1].unit:
             for group in (1, 2):
-                metric = earlier[-1].model_copy(update={"value": _value(match.group(group))})
+                metric = earlier[-1].model_copy(update={"value": parse_number(match.group(group))})
                 found.add(match.span(group), metric)
     found.items.sort(key=lambda item: item[0])
 
@@ -355,8 +386,8 @@ def _baseline_values(text: str, items: list[tuple[int, Metric]]) -> list[Metric]
 
 def _baseline_first(text: str, cue: re.Match[str], stop: int) -> int | None:
     """Where the left side starts when it is the one named as the baseline, else None."""
-    words = list(_BASELINE_WORDS.finditer(text, 0, cue.start()))
-    if not words or _BASELINE_WORDS.search(text, cue.end(), stop):
+    words = list(BASELINE_WORDS.finditer(text, 0, cue.start()))
+    if not words or BASELINE_WORDS.search(text, cue.end(), stop):
         return None
     start = words[-1].start()
     return None if _CLAUSE_END.search(text, start, cue.start()) else start

@@ -125,7 +125,7 @@ def test_bad_settings_file_is_one_clear_error(tmp_path: Path) -> None:
     config = tmp_path / "radar.toml"
     config.write_text("[radar\n", encoding="utf-8")
     result = runner.invoke(app, ["runs", "--config", str(config)])
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # a wrong settings file is a usage error
     assert (
         "Error:" in result.output
         and "radar.toml:1" in result.output

@@ -63,7 +63,9 @@ def sample_root(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def index(sample_root: Path) -> HostIndex:
     pulls, issues = load_sample_items()
-    return load_host_index(sample_root, repo=SAMPLE_HOST_REPO, items=parse_host_items(pulls, issues))
+    return load_host_index(
+        sample_root, repo=SAMPLE_HOST_REPO, items=parse_host_items(pulls, issues)
+    )
 
 
 def _refs(index: HostIndex, finding: Finding, k: int = 3) -> tuple[list[str], str]:

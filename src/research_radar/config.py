@@ -25,7 +25,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from research_radar.errors import ConfigError
+from research_radar.errors import SettingsError
 
 __all__ = [
     "DEFAULT_ARXIV_API",
@@ -252,22 +252,22 @@ _EXPECTED = {
 def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
     """The parsed file and its text; every way of failing names the file."""
     if path.is_dir():
-        raise ConfigError(
+        raise SettingsError(
             "is a folder, not a settings file; name the radar.toml inside it", str(path)
         )
     try:
         data = path.read_bytes()
     except FileNotFoundError as exc:
-        raise ConfigError(
+        raise SettingsError(
             "settings file not found; create it (`radar init`) or unset RADAR_CONFIG", str(path)
         ) from exc
     except OSError as exc:
-        raise ConfigError(f"cannot read the settings file: {exc.strerror}", str(path)) from exc
+        raise SettingsError(f"cannot read the settings file: {exc.strerror}", str(path)) from exc
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise ConfigError(
+        raise SettingsError(
             "not UTF-8 text; save the file as UTF-8 (TOML files must be UTF-8)", str(path), line
         ) from exc
     try:
@@ -275,7 +275,7 @@ def _read_toml(path: Path) -> tuple[dict[str, Any], str]:
     except tomllib.TOMLDecodeError as exc:
         found = re.search(r"at line (\d+)", str(exc))
         at = int(found.group(1)) if found else None
-        raise ConfigError(f"not valid TOML ({exc}); fix the file", str(path), at) from exc
+        raise SettingsError(f"not valid TOML ({exc}); fix the file", str(path), at) from exc
 
 
 def _line_of(text: str, section: str, key: str | None) -> int | None:
@@ -289,8 +289,15 @@ def _line_of(text: str, section: str, key: str | None) -> int | None:
         ),
         None,
     )
-    if start is None:
-        return None
+    if start is None:  # a bare `section = value` at the top of the file
+        return next(
+            (
+                i + 1
+                for i, line in enumerate(lines)
+                if re.match(rf"^\s*{re.escape(section)}\s*=", line)
+            ),
+            None,
+        )
     if key is None:
         return start + 1
     for i in range(start + 1, len(lines)):
@@ -355,7 +362,7 @@ def _parse_file(path: Path) -> _File:
         first = exc.errors()[0]
         loc = [str(part) for part in first["loc"]]
         line = _line_of(text, loc[0], loc[1] if len(loc) > 1 else None)
-        raise ConfigError(_explain(first, raw), str(path), line) from exc
+        raise SettingsError(_explain(first, raw), str(path), line) from exc
 
 
 def _tuple(values: list[str] | None) -> tuple[str, ...] | None:

@@ -10,6 +10,7 @@ __all__ = [
     "PublishError",
     "RadarError",
     "RenderError",
+    "SettingsError",
     "SourceError",
     "StorageError",
 ]
@@ -35,6 +36,11 @@ class ConfigError(RadarError):
         super().__init__(f"{where}{message}")
         self.path = path
         self.line = line
+
+
+class SettingsError(ConfigError):
+    """The settings file (radar.toml) is wrong: a usage error, so the CLI exits 2 before
+    doing anything."""
 
 
 class SourceError(RadarError):

@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import Connection, Engine, Table, create_engine, event, select
 from sqlalchemy.exc import SQLAlchemyError
 
+from research_radar.config import is_database_url
 from research_radar.errors import StorageError
 from research_radar.models import Claim, Finding, Project, Snapshot, Source
 from research_radar.store.schema import (
@@ -69,7 +70,7 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 def open_store(url: str) -> Store:
     """Open (and create or upgrade) the store at a SQLAlchemy URL or a file path."""
-    if "://" not in url:
+    if not is_database_url(url):
         path = Path(url).expanduser()
         try:
             path.parent.mkdir(parents=True, exist_ok=True)

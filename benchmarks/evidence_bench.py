@@ -1,33 +1,435 @@
-"""Precision and recall of claim extraction on the labelled evidence set.
+"""Precision and recall of claim extraction: real benchmark documents, then statement sets.
 
-The set (tests/fixtures/evidence_labelled.jsonl) holds short statements built from the
-example reports in ../shared/seeds-examples and the prose of ../shared/corpus, mostly
-paraphrased, each with the conditions and metrics a careful reader would record:
-canonical catalogue names, the memory size written next to a part, the named
-comparison point as baseline, every catalogue software mention, load as key/value,
-and every number that carries a unit (or a named quality metric) as a metric.
+1. Real documents (the main measure). `benchmarks/data/evidence/*.lab` label every
+   number in chosen line ranges of public benchmark pages and READMEs, each pinned to a
+   commit. The documents themselves are not in this repository: the script reads them
+   from a local cache, `<cache>/<owner>/<name>/<commit>/<path>` (default
+   /work/cache-evidence, or `--cache DIR`, or $RADAR_EVIDENCE_CACHE). A missing file is
+   reported with the git commands that put it there.
 
-For each statement, the conditions of all extracted claims are pooled and compared
-with the expected ones; counts are summed over the set (micro-average).
+   Each document is `split=tune` (looked at while improving the extractor) or
+   `split=heldout` (never inspected against extractor output: its numbers are the honest
+   ones). The two sets are scored and printed separately.
 
-Run: .venv/bin/python benchmarks/evidence_bench.py [--verbose]
+2. Statement sets (tests/fixtures/evidence_labelled.jsonl and evidence_heldout.jsonl):
+   short statements, pooled per statement (the older measure, kept for continuity).
+
+Label format (`.lab`, one record a line; `#` starts the header)::
+
+    # doc <id> <owner/name> <commit> <path> lines=<a-b>[,<c-d>] lang=<zh|en> split=<tune|heldout>
+    L<line> <value> <unit> <metric> | hw=..; model=..; prec=..; base=..; load=k:v,k:v; role=b; sw=..
+    L<line> ignore <v1>,<v2>
+
+A claim line is one number as its author measured it: the value as written, its unit
+(`-` when the author gives none: a score), a metric word, and the conditions the author
+gave for it anywhere in scope (document, section, paragraph or caption, table, row):
+hardware, model, precision, baseline (the compared system), load. `a/b` lists
+alternatives (any one is right). `role=b` marks the compared system's own number.
+`ignore` lists numbers on that line that are neither claims nor errors when extracted
+(dates, versions, sizes in model names, settings); any other extracted number in the
+ranges is a false positive.
+
+Scoring: an extracted number matches a labelled one with the same value on the same
+line, or a few lines below a multi-line statement's first line (HTML table rows, wrapped
+prose). Metric precision = matched / extracted, recall = matched / labelled. Unit is
+scored on matched numbers. For hardware, model, precision and baseline, on matched
+numbers: recall = numbers whose labelled condition is among the extracted ones / numbers
+with that condition labelled; precision = numbers whose extracted condition is right /
+numbers with any extracted. Load: key=value items (batch, concurrency, prompt, output,
+context, gpus, tp, ep, rate). Baseline role: P/R of `(baseline)` metrics against role=b.
+
+Run: .venv/bin/python benchmarks/evidence_bench.py [--verbose] [--cache DIR] [--doc ID]
 """
 
 from __future__ import annotations
 
 import json
+import os
+import re
 import sys
 import time
-from collections import Counter
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from research_radar.extract.claims import extract_claims
+from research_radar.models import Claim
 
-FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "fixtures"
+ROOT = Path(__file__).resolve().parent.parent
+LABELS = ROOT / "benchmarks" / "data" / "evidence"
+FIXTURES = ROOT / "tests" / "fixtures"
 FIXTURE = FIXTURES / "evidence_labelled.jsonl"
 HELDOUT = FIXTURES / "evidence_heldout.jsonl"
 """A small set labelled after the extractor was written (see its source field)."""
-FIELDS = ("hardware", "model", "precision", "baseline", "software", "load", "metrics")
+DEFAULT_CACHE = Path(os.environ.get("RADAR_EVIDENCE_CACHE", "/work/cache-evidence"))
+FIELDS = ("hardware", "model", "precision", "software", "baseline", "load", "metrics")
+CONDITIONS = ("hardware", "model", "precision", "baseline")
+LOAD_KEYS = {"batch", "concurrency", "prompt", "output", "context", "gpus", "tp", "ep", "rate"}
+SLACK = 8
+"""How many lines below a statement's first line a labelled number may stand."""
+_UNITS = {
+    "tok/s": "tok/s",
+    "token/s": "tok/s",
+    "tfops": "TFLOPS",
+    "tflops": "TFLOPS",
+    "tflop/s": "TFLOPS",
+    "-": "",
+    "req/s": "req/s",
+    "qps": "req/s",
+    "rps": "req/s",
+}
+
+
+# --------------------------------------------------------------------------- labels
+
+
+@dataclass
+class Gold:
+    line: int
+    value: str
+    unit: str
+    metric: str
+    conditions: dict[str, list[str]]
+    load: dict[str, str]
+    role_baseline: bool
+
+
+@dataclass
+class Doc:
+    id: str
+    repo: str
+    commit: str
+    path: str
+    ranges: list[tuple[int, int]]
+    lang: str
+    split: str
+    gold: list[Gold] = field(default_factory=list)
+    ignore: dict[int, set[float]] = field(default_factory=dict)
+
+    def cache_path(self, cache: Path) -> Path:
+        return cache / self.repo / self.commit / self.path
+
+    def in_ranges(self, line: int) -> bool:
+        return any(a <= line <= b for a, b in self.ranges)
+
+
+_HEADER = re.compile(
+    r"#\s*doc\s+(?P<id>\S+)\s+(?P<repo>\S+/\S+)\s+(?P<commit>[0-9a-f]{40})\s+(?P<path>\S+)\s+"
+    r"lines=(?P<lines>\S+)\s+lang=(?P<lang>\w+)\s+split=(?P<split>\w+)"
+)
+_CLAIM = re.compile(
+    r"L(?P<line>\d+)\s+(?P<value>\S+)\s+(?P<unit>\S+)\s+(?P<metric>\S+)\s*\|(?P<rest>.*)"
+)
+_IGNORE = re.compile(r"L(?P<line>\d+)\s+ignore\s+(?P<values>\S+)")
+_KEYS = {
+    "hw": "hardware",
+    "model": "model",
+    "prec": "precision",
+    "base": "baseline",
+    "sw": "software",
+}
+
+
+def _float(raw: str) -> float | None:
+    try:
+        return float(raw.replace(",", ""))
+    except ValueError:
+        return None
+
+
+def load_docs(folder: Path = LABELS) -> list[Doc]:
+    docs: list[Doc] = []
+    for path in sorted(folder.glob("*.lab")):
+        doc: Doc | None = None
+        for raw in path.read_text(encoding="utf-8").splitlines():
+            line = raw.strip()
+            if not line:
+                continue
+            header = _HEADER.match(line)
+            if header:
+                ranges = [
+                    (int(a), int(b))
+                    for a, b in (part.split("-") for part in header.group("lines").split(","))
+                ]
+                doc = Doc(
+                    header.group("id"),
+                    header.group("repo"),
+                    header.group("commit"),
+                    header.group("path"),
+                    ranges,
+                    header.group("lang"),
+                    header.group("split"),
+                )
+                docs.append(doc)
+                continue
+            if doc is None:
+                raise ValueError(f"{path.name}: a label before the # doc header: {line}")
+            ignore = _IGNORE.match(line)
+            if ignore:
+                values = {_float(v) for v in ignore.group("values").split(",")}
+                doc.ignore.setdefault(int(ignore.group("line")), set()).update(
+                    v for v in values if v is not None
+                )
+                continue
+            claim = _CLAIM.match(line)
+            if not claim:
+                raise ValueError(f"{path.name}: not a label: {line}")
+            conditions: dict[str, list[str]] = {}
+            load: dict[str, str] = {}
+            role = False
+            for part in claim.group("rest").split(";"):
+                if "=" not in part:
+                    continue
+                key, value = (s.strip() for s in part.split("=", 1))
+                if key == "load":
+                    load.update(kv.split(":", 1) for kv in value.split(",") if ":" in kv)  # type: ignore[misc]
+                elif key == "role":
+                    role = value == "b"
+                elif key in _KEYS and value:
+                    conditions[_KEYS[key]] = [v.strip() for v in value.split("/") if v.strip()]
+            doc.gold.append(
+                Gold(
+                    int(claim.group("line")),
+                    claim.group("value"),
+                    claim.group("unit"),
+                    claim.group("metric"),
+                    conditions,
+                    load,
+                    role,
+                )
+            )
+    return docs
+
+
+# --------------------------------------------------------------------------- matching
+
+
+def _norm_name(value: str) -> str:
+    text = re.sub(r"(?<![a-z])v(?=\d)", "", value.lower())
+    return re.sub(r"[^a-z0-9\u4e00-\u9fff]", "", text)
+
+
+def _strip_memory(value: str) -> str:
+    return re.sub(r"\s*\(?\d+(?:\.\d+)?\s?(?:GB|GiB|G)\)?$", "", value)
+
+
+def name_matches(field_name: str, gold: str, predicted: str) -> bool:
+    g, p = _norm_name(gold), _norm_name(predicted)
+    if not g or not p:
+        return False
+    if field_name == "hardware":
+        return _norm_name(_strip_memory(predicted)) == g or p == g
+    if field_name == "model":
+        return p == g or p.startswith(g) or g.startswith(p) and len(p) >= 4
+    if field_name == "precision":
+        aliases = {"w4a16": "int4", "4bit": "int4", "8bit": "int8", "half": "fp16"}
+        return aliases.get(p, p) == aliases.get(g, g)
+    return (g in p or p in g) and min(len(g), len(p)) >= 2
+
+
+def _norm_load(value: str) -> set[str]:
+    text = value.lower().replace(",", "").replace(" ", "")
+    found = {text}
+    match = re.fullmatch(r"(\d+(?:\.\d+)?)k", text)
+    if match:
+        number = float(match.group(1))
+        found |= {f"{number * 1024:g}", f"{number * 1000:g}"}
+    return found
+
+
+def _norm_unit(unit: str) -> str:
+    return _UNITS.get(unit.lower(), unit)
+
+
+@dataclass
+class Predicted:
+    line: int
+    value: float
+    unit: str
+    name: str
+    claim: Claim
+
+
+def predictions(doc: Doc, text: str) -> list[Predicted]:
+    found: list[Predicted] = []
+    for claim in extract_claims(text, where=f"{doc.repo}@{doc.commit}:{doc.path}"):
+        if not doc.in_ranges(claim.line):
+            continue
+        for metric in claim.metrics:
+            found.append(Predicted(claim.line, metric.value, metric.unit, metric.name, claim))
+    return found
+
+
+@dataclass
+class Tally:
+    counts: Counter[str] = field(default_factory=Counter)
+    misses: list[str] = field(default_factory=list)
+
+    def add(self, key: str, n: int = 1) -> None:
+        self.counts[key] += n
+
+
+def score_doc(doc: Doc, text: str, tally: Tally, verbose: bool) -> None:
+    lines = text.splitlines()
+    preds = predictions(doc, text)
+    taken: set[int] = set()
+    matched: list[tuple[Gold, Predicted]] = []
+    for gold in doc.gold:
+        value = _float(gold.value)
+        candidates = [
+            (abs(gold.line - p.line), i)
+            for i, p in enumerate(preds)
+            if i not in taken
+            and value is not None
+            and abs(p.value - value) < 1e-9
+            and gold.line - SLACK <= p.line <= gold.line
+        ]
+        kind = "table" if _is_table(lines, gold.line) else "prose"
+        tally.add(f"gold:{doc.lang}:{kind}")
+        if not candidates:
+            tally.misses.append(
+                f"  {doc.id} L{gold.line} missed {gold.value} {gold.unit} ({gold.metric})"
+            )
+            continue
+        _, index = min(candidates)
+        taken.add(index)
+        matched.append((gold, preds[index]))
+        tally.add(f"hit:{doc.lang}:{kind}")
+    for i, pred in enumerate(preds):
+        if i in taken:
+            continue
+        if _ignored(doc, pred):
+            tally.add("ignored")
+            continue
+        tally.add("fp")
+        tally.misses.append(
+            f"  {doc.id} L{pred.line} extra {pred.value:g} {pred.unit} ({pred.name}): "
+            f"{pred.claim.text[:90]}"
+        )
+    tally.add("gold", len(doc.gold))
+    tally.add("tp", len(matched))
+    for gold, pred in matched:
+        _score_conditions(doc, gold, pred, tally, verbose)
+
+
+def _is_table(lines: list[str], line: int) -> bool:
+    raw = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+    return raw.startswith(("|", "<t", "<td"))
+
+
+def _ignored(doc: Doc, pred: Predicted) -> bool:
+    for line, values in doc.ignore.items():
+        if line - SLACK <= pred.line <= line and any(abs(pred.value - v) < 1e-9 for v in values):
+            return True
+    return False
+
+
+def _score_conditions(doc: Doc, gold: Gold, pred: Predicted, tally: Tally, verbose: bool) -> None:
+    where = f"  {doc.id} L{gold.line} {gold.value}"
+    if _norm_unit(gold.unit) == _norm_unit(pred.unit):
+        tally.add("unit:ok")
+    else:
+        tally.misses.append(f"{where} unit {pred.unit!r} != {gold.unit!r}")
+    conditions = pred.claim.conditions
+    for name in CONDITIONS:
+        golds = gold.conditions.get(name, [])
+        got = list(getattr(conditions, name))
+        right = any(name_matches(name, g, p) for g in golds for p in got)
+        if golds:
+            tally.add(f"{name}:gold")
+            tally.add(f"{name}:recall", right)
+        if got:
+            tally.add(f"{name}:pred")
+            tally.add(f"{name}:precise", right)
+        if verbose and golds and not right:
+            tally.misses.append(f"{where} {name} {got} != {golds}")
+        elif verbose and got and not golds:
+            tally.misses.append(f"{where} {name} {got} (none labelled)")
+    predicted_load = {
+        (k, v) for k, raw in conditions.load.items() if k in LOAD_KEYS for v in _norm_load(raw)
+    }
+    for key, value in gold.load.items():
+        tally.add("load:gold")
+        hit = any((key, v) in predicted_load for v in _norm_load(value))
+        tally.add("load:recall", hit)
+        if verbose and not hit:
+            tally.misses.append(f"{where} load {key}={value} not in {dict(conditions.load)}")
+    tally.add("load:pred", sum(1 for k in conditions.load if k in LOAD_KEYS))
+    tally.add(
+        "load:precise",
+        sum(
+            1
+            for k, raw in conditions.load.items()
+            if k in gold.load and _norm_load(raw) & _norm_load(gold.load[k])
+        ),
+    )
+    is_base = pred.name.endswith("baseline)") or pred.name.lower() in ("baseline", "基线")
+    if gold.role_baseline:
+        tally.add("role:gold")
+        tally.add("role:recall", is_base)
+    if is_base:
+        tally.add("role:pred")
+        tally.add("role:precise", gold.role_baseline)
+
+
+def _ratio(a: int, b: int) -> str:
+    return f"{a / b:.3f}" if b else "  -  "
+
+
+def report_docs(docs: list[Doc], cache: Path, split: str, verbose: bool) -> bool:
+    chosen = [d for d in docs if d.split == split]
+    tally = Tally()
+    missing: list[Doc] = []
+    started = time.perf_counter()
+    for doc in chosen:
+        path = doc.cache_path(cache)
+        if not path.exists():
+            missing.append(doc)
+            continue
+        score_doc(doc, path.read_text(encoding="utf-8", errors="replace"), tally, verbose)
+    elapsed = time.perf_counter() - started
+    if missing:
+        print(f"{len(missing)} document(s) of the {split} set are not in the cache {cache}:")
+        for doc in missing:
+            owner, name = doc.repo.split("/")
+            print(
+                f"  git clone --filter=blob:none https://github.com/{doc.repo} /tmp/{name} && "
+                f"mkdir -p {doc.cache_path(cache).parent} && "
+                f"git -C /tmp/{name} show {doc.commit}:{doc.path} > {doc.cache_path(cache)}"
+            )
+    c = tally.counts
+    scored = len(chosen) - len(missing)
+    projects = len({d.repo for d in chosen if d not in missing})
+    zh = sum(1 for d in chosen if d.lang == "zh" and d not in missing)
+    print(
+        f"\n== {split}: {scored} documents from {projects} projects ({zh} in Chinese), "
+        f"{c['gold']} labelled numbers ({elapsed:.2f} s)"
+    )
+    print(f"{'field':<16} {'precision':>9} {'recall':>7}   counts")
+    print(
+        f"{'metric':<16} {_ratio(c['tp'], c['tp'] + c['fp']):>9} {_ratio(c['tp'], c['gold']):>7}"
+        f"   tp {c['tp']}, fp {c['fp']}, gold {c['gold']}, ignored {c['ignored']}"
+    )
+    for lang in ("zh", "en"):
+        for kind in ("prose", "table"):
+            gold = c[f"gold:{lang}:{kind}"]
+            if gold:
+                label = f"  recall {lang} {kind}"
+                print(f"{label:<16} {'':>9} {_ratio(c[f'hit:{lang}:{kind}'], gold):>7}   of {gold}")
+    print(f"{'unit (on found)':<16} {'':>9} {_ratio(c['unit:ok'], c['tp']):>7}")
+    for name in (*CONDITIONS, "load", "role"):
+        label = "baseline role" if name == "role" else name
+        print(
+            f"{label:<16} {_ratio(c[f'{name}:precise'], c[f'{name}:pred']):>9} "
+            f"{_ratio(c[f'{name}:recall'], c[f'{name}:gold']):>7}"
+            f"   on found numbers: labelled {c[f'{name}:gold']}, extracted {c[f'{name}:pred']}"
+        )
+    if verbose:
+        print("\n".join(tally.misses))
+    return not missing
+
+
+# --------------------------------------------------------------------------- statement sets
 
 
 def _norm(value: str) -> str:
@@ -103,9 +505,26 @@ def report(path: Path, verbose: bool) -> None:
 
 
 def main(argv: list[str]) -> int:
-    for path in (FIXTURE, HELDOUT):
-        if path.exists():
-            report(path, "--verbose" in argv)
+    verbose = "--verbose" in argv
+    cache = DEFAULT_CACHE
+    if "--cache" in argv:
+        cache = Path(argv[argv.index("--cache") + 1])
+    docs = load_docs()
+    if "--doc" in argv:
+        wanted = argv[argv.index("--doc") + 1]
+        docs = [d for d in docs if d.id == wanted]
+    print(f"Real documents: {len(docs)} labelled, cache {cache}")
+    per_split: dict[str, int] = defaultdict(int)
+    for doc in docs:
+        per_split[doc.split] += 1
+    for split in ("tune", "heldout"):
+        if per_split[split]:
+            report_docs(docs, cache, split, verbose)
+    if "--docs-only" not in argv:
+        print("\nStatement sets")
+        for path in (FIXTURE, HELDOUT):
+            if path.exists():
+                report(path, verbose)
     return 0
 
 

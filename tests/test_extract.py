@@ -6,6 +6,7 @@ import importlib.util
 import json
 import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -292,6 +293,7 @@ def test_labelled_set_precision_and_recall() -> None:
     spec = importlib.util.spec_from_file_location("evidence_bench", BENCH)
     assert spec and spec.loader
     bench = importlib.util.module_from_spec(spec)
+    sys.modules["evidence_bench"] = bench  # its dataclasses look their module up
     spec.loader.exec_module(bench)
     items = [
         json.loads(line) for line in bench.FIXTURE.read_text(encoding="utf-8").splitlines() if line

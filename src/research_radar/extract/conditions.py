@@ -69,14 +69,19 @@ LOAD_RULES = (
     ),
     _rule(
         "prompt",
-        r"(\d[\d,]*[Kk]?)[\s-]*(?:token[\s-]+)?(?:prompt|input)(?!s? tokens/s|[\s_]throughput)",
+        r"(?<![\d.])(\d[\d,]*[Kk]?)[\s-]*(?:token[\s-]+)?(?:prompt|input)"
+        r"(?!s? tokens/s|[\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
     ),
     _rule(
         "output",
         r"(?:OSL|output[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|输出(?:上限|长度)?)\s*[=:：]?\s*"
         + _K,
     ),
-    _rule("output", r"(\d[\d,]*[Kk]?)[\s-]*(?:token[\s-]+)?output(?![\s_]throughput)"),
+    _rule(
+        "output",
+        r"(?<![\d.])(\d[\d,]*[Kk]?)[\s-]*(?:token[\s-]+)?output"
+        r"(?![\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
+    ),
     _rule("seed", r"(?<![A-Za-z])seed\s*[=:：]?\s*(\d+)"),
     _rule("seeds", r"(\d+)\s*(?:fixed\s+)?seeds"),
     _rule("sampling", r"\bgreedy\b|贪心", "greedy"),

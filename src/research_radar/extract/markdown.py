@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from html.parser import HTMLParser
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions, format_repeats
@@ -41,6 +42,8 @@ class Segment:
     """First sentence of a statement block: a line, or a list item or wrapped paragraph."""
     header: tuple[str, ...] = ()
     level: int = 0
+    unit: str = ""
+    """A table row's unit given above the table (`(Unit: Seconds)`, `单位：毫秒`)."""
     """Heading level: 1-6 for `#`, 7 for a bold-only line."""
     new_paragraph: bool = False
     """First statement after a blank line, a heading, a table or a list."""
@@ -62,7 +65,8 @@ def parse_segments(text: str) -> Iterator[Segment]:
     header: tuple[str, ...] = ()
     in_fence = False
     after_break = True
-    lines = text.splitlines()
+    lines = _without_comments(text).splitlines()
+    before, table_unit = "", ""
     index = 0
     while index < len(lines):
         raw, number = lines[index], index + 1
@@ -74,6 +78,15 @@ def parse_segments(text: str) -> Iterator[Segment]:
         if in_fence or not stripped:
             after_break = after_break or not stripped
             continue
+        if re.match(r"<table\b", stripped, re.I):
+            end = _table_end(lines, index - 1)
+            yield from _html_table(lines[index - 1 : end + 1], number)
+            index, after_break, header = end + 1, True, ()
+            continue
+        if not _visible(stripped):
+            continue
+        if not stripped.startswith("|"):
+            before = stripped
         hashes = _HEADING.match(stripped)
         if hashes or _BOLD_HEADING.fullmatch(stripped):
             level = len(hashes.group(1)) if hashes else 7
@@ -88,9 +101,10 @@ def parse_segments(text: str) -> Iterator[Segment]:
             following = lines[index].strip() if index < len(lines) else ""
             if re.fullmatch(r"\|?\s*:?-{2,}.*", following):
                 header = tuple(_clean(c) for c in cells)
+                table_unit = _stated_unit(before)
                 yield Segment(" ".join(header), number, "prose", True, header=header)
                 continue
-            yield Segment(stripped, number, "table", True, header=header)
+            yield Segment(stripped, number, "table", True, header=header, unit=table_unit)
             continue
         header = ()
         block = "list" if _LIST_ITEM.match(stripped) else "prose"
@@ -154,12 +168,127 @@ def _joined_sentences(lines: list[str], first_line: int) -> list[tuple[str, int]
     return found
 
 
+def _without_comments(text: str) -> str:
+    """HTML comments blanked out, line numbers kept (a commented-out table is not read)."""
+    return re.sub(r"<!--.*?(?:-->|$)", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+
+
+def _visible(line: str) -> str:
+    """A line without its HTML tags: an `<img width=50%>` line has nothing to read."""
+    return re.sub(r"<[^>]*>|&nbsp;", " ", line).strip()
+
+
+def _table_end(lines: list[str], start: int) -> int:
+    for index in range(start, min(len(lines), start + 2000)):
+        if re.search(r"</table\s*>", lines[index], re.I):
+            return index
+    return start
+
+
+class _TableParser(HTMLParser):
+    """Rows of one HTML table: cells with their text, line, rowspan and colspan."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.rows: list[list[tuple[str, int, int, int, bool]]] = []
+        self._cell: list[str] | None = None
+        self._span = (1, 1, False)
+        self._line = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            if not self.rows:
+                self.rows.append([])
+            found = dict(attrs)
+            self._cell = []
+            self._line = self.getpos()[0]
+            self._span = (_span(found.get("rowspan")), _span(found.get("colspan")), tag == "th")
+        elif tag == "br" and self._cell is not None:
+            self._cell.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self._cell is not None and self.rows:
+            text = " ".join("".join(self._cell).split())
+            self.rows[-1].append((text, self._line, *self._span))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def _span(raw: str | None) -> int:
+    try:
+        return max(1, min(int(raw or 1), 50))
+    except ValueError:
+        return 1
+
+
+def _html_table(block: list[str], first_line: int) -> Iterator[Segment]:
+    """An HTML `<table>` as table rows (rowspan and colspan filled in), like a Markdown one."""
+    parser = _TableParser()
+    try:
+        parser.feed("\n".join(block))
+        parser.close()
+    except (AssertionError, ValueError):
+        return
+    grid: list[tuple[int, list[str]]] = []
+    pending: dict[int, tuple[str, int]] = {}
+    for row in parser.rows:
+        cells: list[str] = []
+        line = row[0][1] if row else 0
+        queue = list(row)
+        column = 0
+        while queue or column in pending:
+            if column in pending:
+                text, left = pending[column]
+                cells.append(text)
+                if left > 1:
+                    pending[column] = (text, left - 1)
+                else:
+                    del pending[column]
+                column += 1
+                continue
+            text, _, rowspan, colspan, _ = queue.pop(0)
+            for _ in range(colspan):
+                cells.append(text)
+                if rowspan > 1:
+                    pending[column] = (text, rowspan - 1)
+                column += 1
+        if any(cells):
+            grid.append((first_line + line - 1, cells))
+    if not grid:
+        return
+    header: tuple[str, ...] = ()
+    first = parser.rows[0] if parser.rows else []
+    if all(th for *_, th in first) or not any(_NUMERIC.search(c) for c in grid[0][1]):
+        header = tuple(_clean(c) for c in grid[0][1])
+        yield Segment(" ".join(header), grid[0][0], "prose", True, header=header)
+        grid = grid[1:]
+    for line, cells in grid:
+        yield Segment(
+            "| " + " | ".join(c.replace("|", "/") for c in cells) + " |",
+            line,
+            "table",
+            True,
+            header=header,
+        )
+
+
+_NUMERIC = re.compile(r"^\s*[~≈]?\d[\d,.]*\s*(?:[%x×]|[A-Za-z/]+)?\s*$")
+
+
 def _cells(row: str) -> list[str]:
     return [cell.strip() for cell in row.strip().strip("|").split("|")]
 
 
 def _clean(text: str) -> str:
+    text = re.sub(r"\]\((?:https?:|/|\.)[^)\s]*\)", "]", text)
     text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
+    text = re.sub(r"https?://\S+", " ", text)
+    text = re.sub(r"<[^>]*>|&nbsp;", " ", text)
     text = text.replace("**", "").replace("`", "")
     text = re.sub(r"^\s*(?:[-*+]|\d{1,2}[.)])\s+", "", text)
     return re.sub(r"\s+", " ", text).strip()
@@ -191,15 +320,16 @@ def parse_table_row(segment: Segment, cat: Catalog) -> tuple[str, list[Metric], 
     own = find_conditions(" | ".join(cells), cat)
     load = dict(own.load)
     metrics: list[Metric] = []
-    for head, cell in zip(header, cells, strict=False):
+    for column, (head, cell) in enumerate(zip(header, cells, strict=False)):
         role = next((key for key, rx in _HEADER_LOAD if rx.search(head)), None)
         bare = re.fullmatch(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*]*", cell)
         if role and bare and not _header_unit(head):
             load[role] = bare.group(1).replace(",", "")
             continue
-        found = [_header_named(m, head) for m in find_metrics(cell, cat, own)]
+        found = [_header_named(m, head) for m in find_metrics(cell, cat, own, head)]
         if not found and bare:
-            found = _bare_cell(head, bare.group(1).rstrip("Kk"), metrics, cat)
+            fallback = (_row_unit(cells[0]) if column else "") or segment.unit
+            found = _bare_cell(head, bare.group(1).rstrip("Kk"), metrics, cat, fallback)
         metrics.extend(found)
     conditions = own.model_copy(update={"load": load, "repeats": format_repeats(load)})
     return text, metrics, conditions
@@ -224,9 +354,27 @@ def _header_unit(head: str) -> str:
     return canonical_unit(match.group(1)) if match else ""
 
 
-def _bare_cell(head: str, raw: str, previous: list[Metric], cat: Catalog) -> list[Metric]:
-    unit = _header_unit(head)
-    name = _head_name(head) or "value"
+def _stated_unit(text: str) -> str:
+    """The unit a line states for the table below it: `(Unit: Seconds)`, `单位：毫秒`."""
+    match = re.search(rf"(?:\bunits?|单位)\s*[:：]\s*({UNIT_PATTERN})(?![A-Za-z])", text, re.I)
+    return canonical_unit(match.group(1)) if match else ""
+
+
+def _row_unit(label: str) -> str:
+    """A row label's unit: `bs=1, output token/s`, `Speedup`, `加速比`."""
+    if re.fullmatch(r"\s*(?:speed-?up|加速比|加速)\s*", label, re.I):
+        return "x"
+    return _header_unit(label)
+
+
+def _bare_cell(
+    head: str, raw: str, previous: list[Metric], cat: Catalog, fallback: str = ""
+) -> list[Metric]:
+    unit = _header_unit(head) or fallback
+    name = _head_name(head)
+    if not name or re.fullmatch(r"[\d.,]+[KkMm]?", name):
+        # a column named by a load value (`| Seq Len | 256 | 512 |`): the unit names it
+        name = DEFAULT_METRIC_NAMES.get(unit, "value")
     if unit:
         return [Metric(name=name, value=parse_number(raw), unit=unit)]
     names_system = bool(cat.names("software", head)) or re.search(r"baseline|基线|ref", head, re.I)

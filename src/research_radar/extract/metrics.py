@@ -31,23 +31,31 @@ __all__ = [
 NUMBER_PATTERN = r"(?<![A-Za-z0-9_.])[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d]|\.\d)"
 """Regex source of one written number (`1,234.5`, `−0.8`), not glued to a word before it."""
 _UNITS: tuple[tuple[str, str], ...] = (
-    (r"tok(?:en)?s?/s(?:ec)?|toks/s|t/s|TPS|tps", "tok/s"),
-    (r"req(?:uest)?s?/s", "req/s"),
+    (
+        r"[Tt]ok(?:en)?s?/s(?:ec)?|[Tt]oks/s|t/s|TPS|tps|[Tt]okens? per second|[Tt]ok(?:en)?s? ?/ ?s",
+        "tok/s",
+    ),
+    (r"req(?:uest)?s?/s|RPS|rps|QPS|查询/秒|请求/秒", "req/s"),
+    (r"字符/秒|chars?/s", "char/s"),
+    (r"GB/秒", "GB/s"),
+    (r"MB/秒", "MB/s"),
     (r"ms/tok(?:en)?", "ms/token"),
     (r"s/it", "s/it"),
     (r"it/s", "it/s"),
     (r"[GT]B/s", ""),
-    (r"[TPG]FLOPS|[TPG]FLOP/s", ""),
+    (r"T[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|TFLOP/s", "TFLOPS"),
+    (r"P[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|PFLOP/s", "PFLOPS"),
+    (r"G[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|GFLOP/s", "GFLOPS"),
     (r"GiB|MiB|GB|MB|TB", ""),
-    (r"ms", "ms"),
+    (r"ms|毫秒", "ms"),
     (r"µs|us", "us"),
-    (r"s(?:ec|econds?)?", "s"),
+    (r"s(?:ec|econds?)?|秒", "s"),
     (r"min", "min"),
     (r"FPS|fps", "FPS"),
     (r"Hz", "Hz"),
     (r"pp", "pp"),
     (r"%", "%"),
-    (r"[×xX]", "x"),
+    (r"[×xX]|倍", "x"),
 )
 UNIT_PATTERN = "|".join(f"(?:{pattern})" for pattern, _ in _UNITS)
 """Regex source of any unit as written; `canonical_unit` names it."""
@@ -58,11 +66,45 @@ _METRIC = re.compile(
     rf"(?:\s?(?P<word>{_RATE_WORD})(?=\s?(?:tok|t/s|TPS)))?\s?(?P<unit>{UNIT_PATTERN})"
     r"(?![A-Za-z0-9/])",
 )
+_PER_SECOND = re.compile(
+    rf"每秒\s?(?:可达|约|达到|生成)?\s?(?P<num>{NUMBER_PATTERN})\s?\+?\s?个?\s?"
+    r"(?P<what>tokens?|词元|令牌|字符)",
+    re.I,
+)
+"""Chinese `每秒7个token`: a rate written before its number."""
 _MEMORY_UNITS = {"GB", "GiB", "MiB", "MB", "TB"}
 _MEMORY_CONTEXT = re.compile(
-    r"memory|VRAM|RAM usage|footprint|peak|resident|显存|内存|占用|uses|saves?", re.I
+    r"memory|VRAM|RAM usage|footprint|peak|resident|显存|内存|占用|uses|saves?|KV[ -]?(?:cache )?size|"
+    r"需要|仅需|消耗|takes",
+    re.I,
 )
-PERF_UNITS = {"tok/s", "req/s", "ms/token", "s/it", "it/s", "ms", "us", "s", "min", "x", "FPS"}
+_SPEC_AFTER = re.compile(r"\s?(?:of\s)?(?:memory|VRAM|RAM)\b", re.I)
+_SPEC_AFTER_ZH = re.compile(r"\s?(?:显存|内存)的")
+_USE_VERB = re.compile(r"uses?|using|takes?|consum|peak|usage|footprint|需要|仅需|消耗|占用", re.I)
+
+
+def _is_spec(text: str, match: re.Match[str]) -> bool:
+    """`(30GB memory)`, `16GB 内存的 MacBook`, `6GB 显存的显卡`: a part's size, a condition."""
+    if _SPEC_AFTER_ZH.match(text, match.end()):
+        return True
+    before = text[max(0, match.start() - 30) : match.start()]
+    return bool(_SPEC_AFTER.match(text, match.end())) and not _USE_VERB.search(before)
+
+
+PERF_UNITS = {
+    "tok/s",
+    "req/s",
+    "char/s",
+    "ms/token",
+    "s/it",
+    "it/s",
+    "ms",
+    "us",
+    "s",
+    "min",
+    "x",
+    "FPS",
+}
 """Canonical units that make a metric a performance one."""
 _NAMED = re.compile(
     r"(?P<name>WER|CER|PPL|perplexity|KL(?:D| divergence)?|NLL|RTF|accuracy|acc|success rate|"
@@ -86,6 +128,7 @@ _SCORE_WORDS = re.compile(
 _CLAUSE_BREAK = re.compile(r"[,;，；。:：()（）/]|\s(?:and|or|but|vs\.?|versus)\s|和|与")
 DEFAULT_METRIC_NAMES = {
     "tok/s": "throughput",
+    "char/s": "speed",
     "req/s": "request throughput",
     "ms": "latency",
     "us": "latency",
@@ -125,6 +168,17 @@ _PAIR_CUE = re.compile(
 """`A vs B`: what follows the cue, up to the end of the clause, is the compared system's."""
 _CLAUSE_END = re.compile(r"[;；。，:：(（=→]|[,.]\s|\s(?:but|while|and|whereas)\s|但|而")
 _RATIOS = {"x", "%", "pp"}
+_SPEEDUP_WORDS = re.compile(
+    r"faster|slower|higher|lower|more|less|fewer|better|worse|speed-?ups?|improvements?|increase|"
+    r"reduction|reduced|boost|gains?|throughput|latency|over|vs\.?|versus|than|on|in|at|for|with|"
+    r"from|when|smaller|larger|bigger|cheaper|the|as|TTFT|TPOT|E2E|acceleration|efficiency",
+    re.I,
+)
+_PART_WORDS = re.compile(
+    r"NVIDIA|AMD|Intel|Apple|Huawei|Ascend|GPUs?|NPUs?|CPUs?|nodes?|cards?|NICs?|cores?|"
+    r"chips?|devices?|servers?|machines?|experts?|replicas?|instances?|SSDs?|links?",
+    re.I,
+)
 BASELINE_SUFFIX = " (baseline)"
 """Ends the name of a metric that is the compared system's value, not the claim's own
 (a table column names the system: `prefill (llama.cpp baseline)`)."""
@@ -159,12 +213,17 @@ class _Found:
         self.spans.append(span)
 
 
-def find_metrics(text: str, cat: Catalog, conditions: Conditions) -> list[Metric]:
-    """The metrics of one statement, in the order they are written."""
+def find_metrics(
+    text: str, cat: Catalog, conditions: Conditions, context: str = ""
+) -> list[Metric]:
+    """The metrics of one statement, in the order they are written.
+
+    `context` (a table cell's column header) tells what a bare memory size measures.
+    """
     found = _Found(_blocked_spans(text, cat))
     for match in _METRIC.finditer(text):
         if found.free(match.span("num")):
-            for span, metric in _unit_metrics(text, match, cat):
+            for span, metric in _unit_metrics(text, match, cat, context):
                 found.add(span, metric)
     for match in _NAMED.finditer(text):
         if found.free(match.span("num")):
@@ -173,6 +232,14 @@ def find_metrics(text: str, cat: Catalog, conditions: Conditions) -> list[Metric
                 name=match.group("name"), value=parse_number(match.group("num")), unit=unit
             )
             found.add(match.span("num"), metric)
+    for match in _PER_SECOND.finditer(text):
+        if found.free(match.span("num")):
+            unit = "char/s" if match.group("what") == "字符" else "tok/s"
+            name = _metric_name(text, match.start(), match.end(), unit, None)
+            found.add(
+                match.span("num"),
+                Metric(name=name, value=parse_number(match.group("num")), unit=unit),
+            )
     _fractions(text, found)
     _propagated(text, found)
     found.items.sort(key=lambda item: item[0])
@@ -181,14 +248,14 @@ def find_metrics(text: str, cat: Catalog, conditions: Conditions) -> list[Metric
 
 
 def _unit_metrics(
-    text: str, match: re.Match[str], cat: Catalog
+    text: str, match: re.Match[str], cat: Catalog, context: str = ""
 ) -> list[tuple[tuple[int, int], Metric]]:
     unit = canonical_unit(match.group("unit"))
     rest = text[match.end() :]
     if unit == "x" and re.match(r"\s?(?:\d|[A-Za-z])", rest) and _is_count(rest, cat):
         return []
-    window = text[max(0, match.start() - 30) : match.end() + 24]
-    if unit in _MEMORY_UNITS and not _MEMORY_CONTEXT.search(window):
+    window = text[max(0, match.start() - 30) : match.end() + 24] + " " + context
+    if unit in _MEMORY_UNITS and (not _MEMORY_CONTEXT.search(window) or _is_spec(text, match)):
         return []
     name = _metric_name(text, match.start(), match.end(), unit, match.group("word"))
     groups = ["num"] + (["num2"] if match.group("num2") else [])
@@ -213,7 +280,13 @@ def _is_count(rest: str, cat: Catalog) -> bool:
     """`2× B70` or `16 × 9`: a count or a dimension, not a speed-up."""
     if re.match(r"\s?\d", rest):
         return True
-    return any(m.start <= 1 for m in cat.find("hardware", rest[:40]))
+    if any(m.start <= 1 for m in cat.find("hardware", rest[:40])):
+        return True
+    word = re.match(r"\s?([A-Za-z][\w.-]*)", rest)
+    if not word or _SPEEDUP_WORDS.fullmatch(word.group(1)):
+        return False
+    # `8 × mlx5 NICs`, `2 × NVIDIA A10`, `4 x GPUs`: a count of parts
+    return bool(re.search(r"\d", word.group(1))) or _PART_WORDS.fullmatch(word.group(1)) is not None
 
 
 def canonical_unit(raw: str) -> str:
@@ -221,6 +294,9 @@ def canonical_unit(raw: str) -> str:
     for pattern, canonical in _UNITS:
         if re.fullmatch(pattern, raw):
             return canonical or raw
+    for pattern, canonical in _UNITS:
+        if canonical and re.fullmatch(pattern, raw, re.I):
+            return canonical  # `Seconds`, `MS`
     return raw
 
 

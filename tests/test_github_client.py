@@ -1,4 +1,4 @@
-"""The one GitHub client, and the collector that uses it.
+"""The one GitHub client, and its three users (collector, publisher, verifier).
 
 Every test answers through an `httpx.MockTransport` handler: no network, no patching.
 """
@@ -6,15 +6,19 @@ Every test answers through an `httpx.MockTransport` handler: no network, no patc
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable, Iterator
+from datetime import date
 from typing import Any
 
 import httpx
 import pytest
 
 from research_radar import github as github_module
-from research_radar.errors import SourceError
+from research_radar.errors import PublishError, SourceError
 from research_radar.github import GitHubClient, GitHubError, open_github_client
+from research_radar.publish.index_issue import publish_report
+from research_radar.review.verifiers import GitHubVerifier, Outcome
 from research_radar.sources import github as gh
 from research_radar.sources.http import RawResponse, RetryPolicy
 
@@ -345,11 +349,21 @@ def test_enterprise_base_url_with_a_path_is_honoured(
         "/repos/a/b/commits?per_page=1",
         "/repos/a/b/commits?page=2&per_page=1",
     ]
+    verifier = GitHubVerifier(api.github)
+    assert verifier.commit("a/b", SHA).outcome is Outcome.FOUND
+    published = publish_report(
+        api.github,
+        target="a/b#1",
+        markdown="## 2026-11-30\n\nnothing new\n",
+        report_date=date(2026, 11, 30),
+        dry_run=False,
+    )
+    assert published.posted == 1
     assert all(request.url.path.startswith("/api/v3/") for request in asked)
     assert {request.url.host for request in asked} == {"ghe.example"}
 
 
-# -- the collector keeps GitHub's message -------------------------------------------------
+# -- the three users keep GitHub's message -------------------------------------------------
 
 _REFUSALS = [
     pytest.param(401, {"message": "Bad credentials"}, "Bad credentials", id="401"),
@@ -382,3 +396,49 @@ def test_the_collector_keeps_githubs_message(
         gh.fetch_repo(api, "a/b")
     assert caught.value.status == status
     assert said in str(caught.value) and f"HTTP {status}" in str(caught.value)
+
+
+@pytest.mark.parametrize(("status", "body", "said"), _REFUSALS)
+def test_the_publisher_keeps_githubs_message(
+    http_for: Callable[[Handler], httpx.Client],
+    rec: Recorder,
+    status: int,
+    body: dict[str, Any],
+    said: str,
+) -> None:
+    def handler(request: httpx.Request) -> httpx.Response:
+        if status == 422 and request.method == "GET":  # the comment itself is refused
+            return httpx.Response(200, json=[])
+        return httpx.Response(status, json=body)
+
+    github = GitHubClient(http_for(handler), BASE, TOKEN, rec.policy())
+    with pytest.raises(PublishError) as caught:
+        publish_report(
+            github,
+            target="a/b#1",
+            markdown="## 2026-11-30\n\nnothing new\n",
+            report_date=date(2026, 11, 30),
+            dry_run=False,
+        )
+    assert caught.value.status == status
+    assert said in str(caught.value) and f"{status}: " in str(caught.value)
+    assert TOKEN not in str(caught.value)
+
+
+@pytest.mark.parametrize(("status", "body", "said"), _REFUSALS)
+def test_the_verifier_keeps_githubs_message(
+    http_for: Callable[[Handler], httpx.Client],
+    rec: Recorder,
+    caplog: pytest.LogCaptureFixture,
+    status: int,
+    body: dict[str, Any],
+    said: str,
+) -> None:
+    """The verifier never raises: 404/422 mean absent, anything else unreachable; both logged."""
+    github = GitHubClient(http_for(_refusing(status, body)), BASE, TOKEN, rec.policy())
+    with caplog.at_level(logging.DEBUG, logger="research_radar.review.verifiers"):
+        found = GitHubVerifier(github).commit("a/b", "feedface")
+    assert found.outcome is (Outcome.UNREACHABLE if status == 401 else Outcome.ABSENT)
+    logged = [r.getMessage() for r in caplog.records if r.name.endswith("verifiers")]
+    assert any(said in line and f"HTTP {status}" in line for line in logged), logged
+    assert TOKEN not in caplog.text

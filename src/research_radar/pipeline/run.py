@@ -403,6 +403,7 @@ def _review(
 def _publish(
     run: _Run, store: Store, settings: Settings, report: Report, markdown: str, confirm: bool
 ) -> Any:
+    from research_radar.github import open_github_client
     from research_radar.publish import index_issue as publish
     from research_radar.publish.gate import load_allowed_hosts, load_private_repos
 
@@ -411,10 +412,9 @@ def _publish(
             counts["skipped"] = "no index issue configured (index_issue / --issue)"
             return None
         private = load_private_repos(extra=settings.extra)  # the store's are added inside
-        client = publish.build_github_client(settings.github_api_url, settings.github_token)
-        with client:
+        with open_github_client(settings.github_api_url, settings.github_token) as github:
             result = publish.publish_report(
-                client,
+                github,
                 target=settings.index_issue,
                 markdown=markdown,
                 report_date=report.date,

@@ -5,6 +5,7 @@ import logging
 import re
 import threading
 from collections.abc import Iterator
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import date
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -20,11 +21,13 @@ from sqlalchemy import select
 
 import research_radar.publish.index_issue as publish_module
 from research_radar.errors import PublishError
+from research_radar.github import GitHubClient, open_github_client
 from research_radar.models import Source, SourceKind
 from research_radar.publish.comments import GITHUB_COMMENT_LIMIT, build_parts
 from research_radar.publish.gate import allowed_hosts, check_public, neutralise
-from research_radar.publish.index_issue import build_github_client, parse_target, publish_report
+from research_radar.publish.index_issue import parse_target, publish_report
 from research_radar.replay.server import Fault, ReplayServer, serve_replay
+from research_radar.sources.http import RetryPolicy
 from research_radar.store.schema import publications
 from research_radar.store.store import Store
 
@@ -77,8 +80,15 @@ def replay() -> Iterator[ReplayServer]:
         yield server
 
 
-def _client(url: str, token: str | None = TOKEN) -> httpx.Client:
-    return build_github_client(url, token, timeout=5)
+def _policy(retries: int = 3) -> RetryPolicy:
+    """Retries and rate-limit waits without sleeping."""
+    return RetryPolicy(retries=retries, backoff=0.0, timeout=5.0, sleep=lambda _: None)
+
+
+def _client(
+    url: str, token: str | None = TOKEN, retries: int = 3
+) -> AbstractContextManager[GitHubClient]:
+    return open_github_client(url, token, policy=_policy(retries))
 
 
 def _posts(server: ReplayServer) -> int:
@@ -168,15 +178,16 @@ def issue_server() -> Iterator[tuple[str, _Issue]]:
     server.server_close()
 
 
-def _publish(url: str, markdown: str = REPORT, **options: Any) -> publish_module.PublishResult:
-    with _client(url) as client:
+def _publish(
+    url: str, markdown: str = REPORT, retries: int = 3, **options: Any
+) -> publish_module.PublishResult:
+    with _client(url, retries=retries) as github:
         return publish_report(
-            client,
+            github,
             target=TARGET,
             markdown=markdown,
             report_date=DAY,
             dry_run=options.pop("dry_run", False),
-            backoff=0.0,
             **options,
         )
 
@@ -338,9 +349,9 @@ def test_rate_limit_is_told_apart_from_permission(
 
 
 def test_missing_issue_is_a_404(replay: ReplayServer) -> None:
-    with pytest.raises(PublishError, match="not found") as info, _client(replay.url) as client:
+    with pytest.raises(PublishError, match="not found") as info, _client(replay.url) as github:
         publish_report(
-            client, target="nobody/nothing#1", markdown=REPORT, report_date=DAY, dry_run=False
+            github, target="nobody/nothing#1", markdown=REPORT, report_date=DAY, dry_run=False
         )
     assert info.value.status == 404
 
@@ -651,9 +662,10 @@ def test_a_review_is_not_another_version_of_the_report() -> None:
     from research_radar.replay.server import serve_replay
 
     day = date(2026, 8, 29)
-    with serve_replay() as server, httpx.Client(base_url=server.url) as client:
+    with serve_replay() as server, httpx.Client() as http:
+        github = GitHubClient(http, server.url)
         review = publish_report(
-            client,
+            github,
             target="example-org/inferhost#126",
             markdown="## review\n\nok\n",
             report_date=day,
@@ -661,7 +673,7 @@ def test_a_review_is_not_another_version_of_the_report() -> None:
             kind="review",
         )
         report = publish_report(
-            client,
+            github,
             target="example-org/inferhost#126",
             markdown="## 2026-08-29｜日报\n\nx\n",
             report_date=day,

@@ -16,6 +16,7 @@ from typer.testing import CliRunner
 
 from research_radar.cli import app
 from research_radar.config import DEFAULT_DB
+from research_radar.github import GitHubClient
 from research_radar.models import Finding, Source, SourceKind
 from research_radar.replay.server import serve_replay
 from research_radar.report.parse import parse_report
@@ -23,6 +24,7 @@ from research_radar.review.entries import build_findings, family_of, project_key
 from research_radar.review.findings import RULES, Review, Severity
 from research_radar.review.run import render_review, review_report
 from research_radar.review.verifiers import GitHubVerifier
+from research_radar.sources.http import RetryPolicy
 from research_radar.store.store import Store, open_store
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -459,10 +461,11 @@ def test_an_unreachable_api_call_is_asked_and_logged_once(
         asked.append(str(request.url))
         raise httpx.ConnectError("connection refused", request=request)
 
-    client = httpx.Client(base_url="https://api.example", transport=httpx.MockTransport(refuse))
+    client = httpx.Client(transport=httpx.MockTransport(refuse))
+    github = GitHubClient(client, "https://api.example", policy=RetryPolicy(retries=0))
     text = report() + "\n\n" + report().replace("2026-11-30", "2026-12-01")
     with client, caplog.at_level(logging.WARNING, logger="research_radar.review.verifiers"):
-        review_report(text, verifier=GitHubVerifier(client))
+        review_report(text, verifier=GitHubVerifier(github))
     warnings = [record.getMessage() for record in caplog.records]
     assert asked and sorted(set(asked)) == sorted(asked)
     assert len(warnings) == len(asked) and len(set(warnings)) == len(warnings)

@@ -35,12 +35,15 @@ def client() -> Iterator[httpx.Client]:
 
 def test_exported_members() -> None:
     assert sorted(radar_http.__all__) == [
+        "Fail",
         "RawResponse",
+        "Refuse",
         "ResponseCache",
         "RetryPolicy",
         "fetch",
         "next_link",
         "request_key",
+        "send",
     ]
 
 
@@ -121,7 +124,7 @@ def test_rate_limit_too_long_is_an_error(client: httpx.Client) -> None:
     assert caught.value.status == 429 and "rate limited" in str(caught.value)
 
 
-def test_bad_credentials_is_one_clear_error(client: httpx.Client) -> None:
+def test_unauthorized_is_not_retried(client: httpx.Client) -> None:
     rec = Recorder()
     with (
         serve_replay(faults=[Fault("/repos/*", "401")]) as server,
@@ -131,12 +134,13 @@ def test_bad_credentials_is_one_clear_error(client: httpx.Client) -> None:
             client,
             server.url,
             "/repos/AMD-AGI/Infera",
-            source="github",
+            source="feeds",
             policy=rec.policy(),
             headers={"Authorization": "Bearer wrong"},
         )
-    assert caught.value.status == 401 and "GITHUB_TOKEN" in str(caught.value)
+    assert caught.value.status == 401 and "HTTP 401 Unauthorized" in str(caught.value)
     assert "wrong" not in str(caught.value) and rec.sleeps == []
+    assert len(server.requests) == 1
 
 
 def test_not_found_is_an_error(client: httpx.Client) -> None:

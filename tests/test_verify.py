@@ -11,6 +11,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from research_radar.github import GitHubClient
 from research_radar.models import Snapshot, Source, SourceKind
 from research_radar.replay.server import Fault, serve_replay
 from research_radar.report.parse import parse_report
@@ -24,10 +25,17 @@ from research_radar.review.verifiers import (
     StoreVerifier,
 )
 from research_radar.review.verify import parse_state, verify_report
+from research_radar.sources.http import RetryPolicy
 from research_radar.store.store import Store
 
 HEADER = "## {day}｜Research Radar 日报\n\n证据截止：北京时间 {day} 08:30:00；宿主 acme/host 默认分支 main `{host}`（发布前复核未变）。\n所有性能数字均为作者报告。\n\n"
 COLUMNS = "| 分类 / 项目 | 机制 | 证据 | 时效版本 | 宿主接点 | 来源 |\n|---|---|---|---|---|---|\n"
+
+
+def _github(http: httpx.Client, url: str) -> GitHubVerifier:
+    """A verifier over the GitHub client; retries and rate-limit waits without sleeping."""
+    policy = RetryPolicy(backoff=0.0, timeout=5.0, sleep=lambda _: None)
+    return GitHubVerifier(GitHubClient(http, url, policy=policy))
 
 
 def _git(repo: Path, *args: str, when: str = "2026-10-29T10:00:00+00:00") -> str:
@@ -242,9 +250,9 @@ def _api_report(host_sha: str) -> str:
 
 
 def test_github_api_commits_states_files_and_host(api_root: Path) -> None:
-    with serve_replay(api_root) as server, httpx.Client(base_url=server.url, timeout=5) as client:
+    with serve_replay(api_root) as server, httpx.Client() as http:
         result = review_report(
-            _api_report("a" * 40), host_repo="acme/host", verifier=GitHubVerifier(client)
+            _api_report("a" * 40), host_repo="acme/host", verifier=_github(http, server.url)
         )
     verified = "\n".join(result.verified)
     assert "acme/ninfer#5 is merged as stated" in verified
@@ -262,9 +270,9 @@ def test_github_api_commits_states_files_and_host(api_root: Path) -> None:
 
 def test_github_api_rate_limit_is_unverified(api_root: Path) -> None:
     server = serve_replay(api_root, faults=[Fault("*", "rate-limit")])
-    with server, httpx.Client(base_url=server.url, timeout=5) as client:
+    with server, httpx.Client() as http:
         result = review_report(
-            _api_report("a" * 40), host_repo="acme/host", verifier=GitHubVerifier(client)
+            _api_report("a" * 40), host_repo="acme/host", verifier=_github(http, server.url)
         )
     assert not [f for f in result.findings if f.rule == "claim-false"]
     assert [f.severity for f in result.findings if f.rule == "claim-unverified"]
@@ -272,17 +280,15 @@ def test_github_api_rate_limit_is_unverified(api_root: Path) -> None:
 
 def test_chain_takes_first_answer(project: tuple[Path, str, str], api_root: Path) -> None:
     repo, first, _second = project
-    with serve_replay(api_root) as server, httpx.Client(base_url=server.url, timeout=5) as client:
-        chain = ChainVerifier([GitVerifier({"acme/ninfer": repo}), GitHubVerifier(client)])
+    with serve_replay(api_root) as server, httpx.Client() as http:
+        chain = ChainVerifier([GitVerifier({"acme/ninfer": repo}), _github(http, server.url)])
         assert chain.commit("acme/ninfer", first).source == "git acme/ninfer"
         assert chain.issue("acme/ninfer", 6).state == "draft"
 
 
 def test_mock_transport_server_error_is_unreachable() -> None:
-    client = httpx.Client(
-        base_url="https://api.example", transport=httpx.MockTransport(lambda r: httpx.Response(502))
-    )
-    verifier = GitHubVerifier(client)
+    http = httpx.Client(transport=httpx.MockTransport(lambda r: httpx.Response(502)))
+    verifier = _github(http, "https://api.example")
     assert verifier.commit("a/b", "abc1234").outcome is Outcome.UNREACHABLE
     assert verifier.issue("a/b", 1).outcome is Outcome.UNREACHABLE
 

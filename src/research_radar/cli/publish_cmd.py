@@ -24,16 +24,12 @@ from research_radar.cli.common import (
 )
 from research_radar.config import Settings
 from research_radar.errors import ConfigError, PublishError, RadarError
+from research_radar.github import open_github_client
 from research_radar.history.imports import load_report_dates
 from research_radar.models import BEIJING
 from research_radar.publish.export import export_findings, sync_google_sheet
 from research_radar.publish.gate import allowed_hosts, check_public, load_private_repos
-from research_radar.publish.index_issue import (
-    PublishResult,
-    build_github_client,
-    parse_target,
-    publish_report,
-)
+from research_radar.publish.index_issue import PublishResult, parse_target, publish_report
 from research_radar.report.html import render_html
 from research_radar.store.store import Store
 
@@ -151,9 +147,9 @@ def publish(
     _check_gate(markdown, private, settings)
     if yes and not settings.github_token:
         raise PublishError("no GitHub token: set GITHUB_TOKEN (or run `gh auth login`)")
-    with build_github_client(settings.github_api_url, settings.github_token) as client:
+    with open_github_client(settings.github_api_url, settings.github_token) as github:
         result = publish_report(
-            client,
+            github,
             target=target,
             markdown=markdown,
             report_date=when,

@@ -8,6 +8,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Annotated
 
+import httpx
 import typer
 
 from research_radar.cli.common import (
@@ -20,6 +21,7 @@ from research_radar.cli.common import (
 )
 from research_radar.config import DEFAULT_DB, Settings
 from research_radar.errors import RadarError
+from research_radar.github import GitHubClient, open_github_client
 from research_radar.report.parse import split_reports
 from research_radar.review.run import render_review, review_report
 from research_radar.review.verifiers import (
@@ -29,6 +31,7 @@ from research_radar.review.verifiers import (
     StoreVerifier,
     Verifier,
 )
+from research_radar.sources.http import RetryPolicy
 from research_radar.store.store import Store
 
 __all__ = ["register"]
@@ -56,16 +59,19 @@ def _repo_paths(values: list[str]) -> dict[str, Path]:
 def _verifier(
     settings: Settings, store: Store | None, paths: dict[str, Path], offline: bool
 ) -> Verifier | None:
-    from research_radar.publish.index_issue import build_github_client
-
     verifiers: list[Verifier] = []
     if paths:
         verifiers.append(GitVerifier(paths))
     if store is not None:
         verifiers.append(StoreVerifier(store))
     if not offline:
-        client = build_github_client(settings.github_api_url, settings.github_token, timeout=10)
-        verifiers.append(GitHubVerifier(client))
+        # A review neither sits out a long rate limit nor retries much: the claims it
+        # could not check are reported as unverified instead.
+        policy = RetryPolicy(retries=1, timeout=10.0, max_wait=60.0)
+        github = GitHubClient(
+            httpx.Client(), settings.github_api_url, settings.github_token, policy
+        )
+        verifiers.append(GitHubVerifier(github))
     return ChainVerifier(verifiers) if verifiers else None
 
 
@@ -78,13 +84,13 @@ def _post(
     The gate refuses the private repositories of the store and of `[publish] private_repos`.
     """
     from research_radar.publish.gate import allowed_hosts
-    from research_radar.publish.index_issue import build_github_client, publish_report
+    from research_radar.publish.index_issue import publish_report
 
     dated = [report.date for report in split_reports(report_text) if report.date]
     day = dated[-1] if dated else date.today()
-    with build_github_client(settings.github_api_url, settings.github_token) as client:
+    with open_github_client(settings.github_api_url, settings.github_token) as github:
         result = publish_report(
-            client,
+            github,
             target=target,
             markdown=markdown,
             report_date=day,

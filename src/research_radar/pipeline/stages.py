@@ -362,6 +362,7 @@ def publish_stage(
     markdown: str,
     confirm: bool,
 ) -> Any:
+    from research_radar.github import open_github_client
     from research_radar.publish import index_issue as publish
     from research_radar.publish.gate import allowed_hosts
 
@@ -370,10 +371,9 @@ def publish_stage(
             counts["skipped"] = "no index issue configured (index_issue / --issue)"
             return None
         private = set(settings.publish.private_repos)  # the store's are added inside
-        client = publish.build_github_client(settings.github_api_url, settings.github_token)
-        with client:
+        with open_github_client(settings.github_api_url, settings.github_token) as github:
             result = publish.publish_report(
-                client,
+                github,
                 target=settings.index_issue,
                 markdown=markdown,
                 report_date=report.date,

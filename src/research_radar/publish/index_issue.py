@@ -7,30 +7,31 @@ GitHub's comment limit; every part carries a hidden marker
 `<!-- research-radar:report YYYY-MM-DD part i/n sha256:<16 hex> -->` so running again
 posts nothing that is already on the issue. Dry run by default: nothing is sent.
 
-The gate and `neutralise` live in `public.py`, the splitting and markers in `comments.py`;
-both are re-exported here.
+The gate and `neutralise` live in `gate.py`, the splitting and markers in `comments.py`.
+GitHub is reached through the one client (`research_radar.github`), whose retry policy
+applies; a comment whose POST failed is sent again only when the issue's comments show
+that the failed attempt left nothing.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-import time
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
-import httpx
 from sqlalchemy import select
 
 from research_radar.errors import PublishError
+from research_radar.github import GitHubClient, GitHubError
 from research_radar.publish.comments import MARKER, CommentPart, build_parts
 from research_radar.publish.gate import check_public, load_private_repos, neutralise
 from research_radar.store.schema import publications
 from research_radar.store.store import Store
 
-__all__ = ["PartResult", "PublishResult", "build_github_client", "parse_target", "publish_report"]
+__all__ = ["PartResult", "PublishResult", "parse_target", "publish_report"]
 
 log = logging.getLogger(__name__)
 
@@ -46,18 +47,6 @@ def parse_target(target: str) -> tuple[str, str, int]:
             "write it as OWNER/REPO#N, e.g. example-org/research#177"
         )
     return match.group(1), match.group(2), int(match.group(3))
-
-
-def build_github_client(api_url: str, token: str | None, *, timeout: float = 30.0) -> httpx.Client:
-    """An httpx client for the GitHub REST API (or GHES / the replay server at `api_url`)."""
-    headers = {
-        "Accept": "application/vnd.github+json",
-        "X-GitHub-Api-Version": "2022-11-28",
-        "User-Agent": "research-radar",
-    }
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    return httpx.Client(base_url=api_url.rstrip("/"), headers=headers, timeout=timeout)
 
 
 # -- GitHub ---------------------------------------------------------------------------------
@@ -102,125 +91,59 @@ class PublishResult:
         }
 
 
-@dataclass
-class _Api:
-    client: httpx.Client
-    target: str
-    path: str
-    retries: int
-    backoff: float
-    sleep: Callable[[float], None]
-
-
-def _message(response: httpx.Response) -> str:
-    try:
-        data = response.json()
-    except ValueError:
-        return response.text[:200]
-    if not isinstance(data, dict):
-        return ""
-    details = "; ".join(
-        str(item.get("message") or item.get("code") or item)
-        for item in data.get("errors", [])
-        if isinstance(item, dict)
-    )
-    return " — ".join(part for part in (str(data.get("message", "")), details) if part)
-
-
-def _raise_for(response: httpx.Response, target: str) -> None:
-    """Turn a GitHub error answer into one clear PublishError."""
-    status, message = response.status_code, _message(response)
+def _refused(exc: GitHubError, target: str) -> PublishError:
+    """Say what GitHub's refusal means for publishing to `target`, in GitHub's words too."""
+    status = exc.status
+    said = f"{status}: {exc.said}" if exc.said else str(status)
     if status == 401:
-        text = "GitHub rejected the token (401); check GITHUB_TOKEN (expired, revoked or mistyped)"
-    elif status == 429 or (
-        status == 403
-        and (
-            response.headers.get("x-ratelimit-remaining") == "0" or "rate limit" in message.lower()
+        text = (
+            f"GitHub rejected the token ({said}); check GITHUB_TOKEN (expired, revoked or mistyped)"
         )
-    ):
-        reset = response.headers.get("x-ratelimit-reset", "")
-        when = (
-            datetime.fromtimestamp(int(reset), UTC).strftime("%H:%M UTC")
-            if reset.isdigit()
-            else "later"
-        )
-        text = f"GitHub rate limit reached ({status}); run again after {when}"
+    elif exc.retry and status in (403, 429):
+        text = f"GitHub rate limit reached for {target}: {exc.problem}; run again later"
     elif status == 403:
         text = (
-            f"the token may not comment on {target} (403: {message}); it needs Issues: write on "
+            f"the token may not comment on {target} ({said}); it needs Issues: write on "
             "that repository (a fine-grained PAT in RADAR_TOKEN for another owner's issue)"
         )
     elif status in (404, 410):
-        text = f"issue {target} not found ({status}), or the token cannot see that repository"
+        text = f"issue {target} not found ({said}), or the token cannot see that repository"
     elif status == 422:
-        text = f"GitHub refused the comment on {target} (422 validation failed: {message})"
+        text = f"GitHub refused the comment on {target} ({said})"
+    elif exc.retry:
+        text = f"GitHub is failing for {target} ({exc.problem}); run again later"
     else:
-        text = f"GitHub answered {status} for {target}: {message}"
-    raise PublishError(text, status=status)
+        text = f"publishing to {target} failed ({exc.problem})"
+    return PublishError(text, status=status)
 
 
-def _send(api: _Api, method: str, url: str, **kwargs: Any) -> httpx.Response:
-    """One request; 5xx and network errors are retried with backoff (GET only)."""
-    attempts = api.retries + 1 if method == "GET" else 1
-    last = ""
-    for attempt in range(attempts):
-        try:
-            response = api.client.request(method, url, **kwargs)
-        except httpx.TransportError as exc:
-            last = f"{exc.__class__.__name__}: {exc}"
-        else:
-            if response.status_code < 500:
-                if response.status_code >= 400:
-                    _raise_for(response, api.target)
-                return response
-            last = f"{response.status_code} {_message(response)}"
-        if attempt + 1 < attempts:
-            api.sleep(api.backoff * 2**attempt)
-    raise PublishError(f"GitHub is failing for {api.target} ({last}); run again later", status=None)
-
-
-def _list_markers(api: _Api) -> dict[str, dict[str, Any]]:
+def _list_markers(github: GitHubClient, path: str) -> dict[str, dict[str, Any]]:
     """marker -> comment, over every page of the issue's comments."""
     found: dict[str, dict[str, Any]] = {}
-    url: str | None = api.path
-    params: dict[str, Any] | None = {"per_page": 100}
-    for _page in range(1000):
-        if url is None:
-            break
-        response = _send(api, "GET", url, params=params)
-        try:
-            comments = response.json()
-        except ValueError as exc:
-            raise PublishError(f"GitHub sent a malformed comment list for {api.target}") from exc
-        for comment in comments if isinstance(comments, list) else []:
-            for match in MARKER.finditer(str(comment.get("body") or "")):
-                found.setdefault(match.group(0), comment)
-        url, params = response.links.get("next", {}).get("url"), None
+    for comment in github.get_list(path, {"per_page": 100}, max_pages=1000):
+        body = str(comment.get("body") or "") if isinstance(comment, dict) else ""
+        for match in MARKER.finditer(body):
+            found.setdefault(match.group(0), comment)
     return found
 
 
-def _post(api: _Api, part: CommentPart) -> dict[str, Any]:
+def _post(github: GitHubClient, path: str, target: str, part: CommentPart) -> dict[str, Any]:
     """POST one comment. After a 5xx, look before posting again: never post twice."""
-    last = ""
-    for attempt in range(api.retries + 1):
-        try:
-            response = api.client.post(api.path, json={"body": part.body})
-        except httpx.TransportError as exc:
-            last = f"{exc.__class__.__name__}: {exc}"
-        else:
-            if response.status_code < 500:
-                if response.status_code >= 400:
-                    _raise_for(response, api.target)
-                return dict(response.json())
-            last = f"{response.status_code} {_message(response)}"
-        api.sleep(api.backoff * 2**attempt)
-        existing = _list_markers(api).get(part.marker)
-        if existing is not None:
-            return existing
-    raise PublishError(
-        f"GitHub kept failing while posting part {part.part}/{part.total} to {api.target} "
-        f"({last}); nothing was posted twice; run again later"
-    )
+    try:
+        comment = github.post(
+            path, {"body": part.body}, recover=lambda: _list_markers(github, path).get(part.marker)
+        )
+    except GitHubError as exc:
+        if not exc.retry or exc.status in (403, 429):
+            raise _refused(exc, target) from exc
+        raise PublishError(
+            f"GitHub kept failing while posting part {part.part}/{part.total} to {target} "
+            f"({exc.problem}); nothing was posted twice; run again later",
+            status=exc.status,
+        ) from exc
+    if not isinstance(comment, dict):
+        raise PublishError(f"GitHub answered the comment on {target} with something else")
+    return comment
 
 
 def _stored_markers(store: Store | None, target: str) -> set[str]:
@@ -264,7 +187,7 @@ def _other_versions(
 
 
 def publish_report(
-    client: httpx.Client,
+    github: GitHubClient,
     *,
     target: str,
     markdown: str,
@@ -275,9 +198,6 @@ def publish_report(
     allowed_hosts: Collection[str] = (),
     allow_new_version: bool = False,
     kind: str = "report",
-    retries: int = 3,
-    backoff: float = 1.0,
-    sleep: Callable[[float], None] = time.sleep,
 ) -> PublishResult:
     """Post a report as new comments on `target` (OWNER/REPO#N); dry run by default.
 
@@ -289,7 +209,6 @@ def publish_report(
             already on the issue (as new comments; earlier ones are never edited).
         kind: "report", or "review" for a review of a report (its own markers, so a
             review never counts as another version of the day's report).
-        retries, backoff, sleep: retry policy for 5xx answers and network errors.
 
     A dry run makes no network call; it reports parts already recorded in the store.
     """
@@ -306,10 +225,11 @@ def publish_report(
     parts = build_parts(neutralise(markdown), report_date, kind=kind)
     if dry_run:
         return _dry_run(store, target, report_date, parts, kind)
-    api = _Api(
-        client, target, f"/repos/{owner}/{repo}/issues/{number}/comments", retries, backoff, sleep
-    )
-    existing = _list_markers(api)
+    path = f"/repos/{owner}/{repo}/issues/{number}/comments"
+    try:
+        existing = _list_markers(github, path)
+    except GitHubError as exc:
+        raise _refused(exc, target) from exc
     others = _other_versions(existing, report_date, parts, kind)
     if others and not allow_new_version and not any(p.marker in existing for p in parts):
         url = existing[others[0]].get("html_url", "")
@@ -322,7 +242,7 @@ def publish_report(
         comment = existing.get(part.marker)
         status = "already-posted" if comment is not None else "posted"
         if comment is None:
-            comment = _post(api, part)
+            comment = _post(github, path, target, part)
             log.info("posted part %d/%d of %s to %s", part.part, part.total, report_date, target)
         done = PartResult(
             part.part,

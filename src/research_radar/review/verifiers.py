@@ -1,8 +1,9 @@
 """Where a report's claims are checked: the `Verifier` protocol, its answers, and adapters.
 
 `GitVerifier` reads local git checkouts, `StoreVerifier` what the collectors saved,
-`GitHubVerifier` the GitHub REST API; `ChainVerifier` asks them in turn. This is the I/O
-edge of verify.py: every method answers UNREACHABLE when it cannot tell, never raises.
+`GitHubVerifier` the GitHub REST API (through the one GitHub client); `ChainVerifier` asks
+them in turn. This is the I/O edge of verify.py: every method answers UNREACHABLE when it
+cannot tell, never raises.
 """
 
 from __future__ import annotations
@@ -17,9 +18,10 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Any, Protocol
 
-import httpx
-
+from research_radar.errors import SourceError
+from research_radar.github import RAW_MEDIA, GitHubClient
 from research_radar.models import BEIJING
+from research_radar.sources.http import request_key
 from research_radar.store.store import Store
 
 __all__ = [
@@ -200,81 +202,74 @@ def _issue_from_payload(data: Mapping[str, Any], source: str) -> IssueCheck:
 
 
 class GitHubVerifier:
-    """The GitHub REST API through an httpx.Client whose base_url is settings.github_api_url."""
+    """The GitHub REST API, through a GitHubClient at settings.github_api_url.
 
-    def __init__(self, client: httpx.Client):
-        self.client = client
+    GitHub's "no" (404, or 422 for a malformed SHA) is ABSENT; any other error is
+    UNREACHABLE and logged with GitHub's own message.
+    """
+
+    def __init__(self, github: GitHubClient):
+        self.github = github
         # Requests that got no answer are not asked (nor logged) again: a file of several
         # reports is verified report by report, each with its own memo, so each
         # unreachable call was otherwise asked, and logged, once per report.
         self._failed: set[str] = set()
 
-    def _get(self, path: str, **params: str) -> httpx.Response | None:
-        request = f"{path}?{sorted(params.items())}"
-        if request in self._failed:
-            return None
+    def _ask(
+        self, path: str, params: dict[str, str] | None = None, *, raw: bool = False
+    ) -> tuple[Outcome, Any]:
+        """FOUND and the decoded answer (text when `raw`), ABSENT, or UNREACHABLE and None."""
+        key = request_key(path, params)
+        if key in self._failed:
+            return Outcome.UNREACHABLE, None
         try:
-            response = self.client.get(path, params=params or None)
-        except httpx.HTTPError as exc:
-            log.warning("GitHub API %s failed: %s", path, exc)
-            self._failed.add(request)
-            return None
-        if response.status_code in (200, 404, 422):
-            return response
-        log.warning("GitHub API %s answered %s", path, response.status_code)
-        self._failed.add(request)
-        return None
+            if raw:
+                body = self.github.get(path, params, accept=RAW_MEDIA).body
+                return Outcome.FOUND, body.decode("utf-8", "replace")
+            return Outcome.FOUND, self.github.get_json(path, params)
+        except SourceError as exc:
+            if exc.status in (404, 422):
+                log.debug("GitHub API says no: %s", exc)
+                return Outcome.ABSENT, None
+            log.warning("GitHub API request failed: %s", exc)
+            self._failed.add(key)
+            return Outcome.UNREACHABLE, None
 
     def commit(self, repo: str, sha: str) -> CommitCheck:
-        response = self._get(f"/repos/{repo}/commits/{sha}")
-        if response is None:
+        outcome, data = self._ask(f"/repos/{repo}/commits/{sha}")
+        if outcome is Outcome.UNREACHABLE:
             return _UNREACHABLE_COMMIT
-        if response.status_code != 200:
+        if outcome is Outcome.ABSENT:
             return CommitCheck(Outcome.ABSENT, source="github")
-        data = response.json()
         committed = _when(data.get("commit", {}).get("committer", {}).get("date"))
         return CommitCheck(Outcome.FOUND, str(data.get("sha", sha)), committed, "github")
 
     def file(self, repo: str, sha: str, path: str) -> FileCheck:
-        url = f"/repos/{repo}/contents/{path}"
-        request = f"{url}?ref={sha}"
-        if request in self._failed:
+        outcome, text = self._ask(f"/repos/{repo}/contents/{path}", {"ref": sha}, raw=True)
+        if outcome is Outcome.UNREACHABLE:
             return _UNREACHABLE_FILE
-        try:
-            response = self.client.get(
-                url, params={"ref": sha}, headers={"Accept": "application/vnd.github.raw"}
-            )
-        except httpx.HTTPError as exc:
-            log.warning("GitHub API %s failed: %s", url, exc)
-            self._failed.add(request)
-            return _UNREACHABLE_FILE
-        if response.status_code == 404:
-            return FileCheck(Outcome.ABSENT, source="github")
-        if response.status_code != 200:
-            log.warning("GitHub API %s answered %s", url, response.status_code)
-            self._failed.add(request)
-            return _UNREACHABLE_FILE
-        return FileCheck(Outcome.FOUND, response.text, "github")
+        return FileCheck(outcome, text or "", "github")
 
     def issue(self, repo: str, number: int) -> IssueCheck:
         for kind in ("pulls", "issues"):
-            response = self._get(f"/repos/{repo}/{kind}/{number}")
-            if response is None:
+            outcome, data = self._ask(f"/repos/{repo}/{kind}/{number}")
+            if outcome is Outcome.UNREACHABLE:
                 return _UNREACHABLE_ISSUE
-            if response.status_code == 200:
-                return _issue_from_payload(response.json(), "github")
+            if outcome is Outcome.FOUND:
+                return _issue_from_payload(data, "github")
         return IssueCheck(Outcome.ABSENT, source="github")
 
     def branch_head(self, repo: str, at: datetime) -> CommitCheck:
-        meta = self._get(f"/repos/{repo}")
-        if meta is None or meta.status_code != 200:
+        outcome, meta = self._ask(f"/repos/{repo}")
+        if outcome is not Outcome.FOUND:
             return _UNREACHABLE_COMMIT
-        branch = str(meta.json().get("default_branch", "main"))
+        branch = str(meta.get("default_branch", "main"))
         until = at.astimezone(BEIJING).isoformat()
-        listing = self._get(f"/repos/{repo}/commits", sha=branch, until=until, per_page="1")
-        if listing is None or listing.status_code != 200 or not listing.json():
+        params = {"sha": branch, "until": until, "per_page": "1"}
+        outcome, listing = self._ask(f"/repos/{repo}/commits", params)
+        if outcome is not Outcome.FOUND or not listing:
             return _UNREACHABLE_COMMIT
-        first = listing.json()[0]
+        first = listing[0]
         committed = _when(first.get("commit", {}).get("committer", {}).get("date"))
         return CommitCheck(Outcome.FOUND, str(first.get("sha", "")), committed, "github")
 

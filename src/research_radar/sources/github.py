@@ -1,7 +1,7 @@
 """GitHub REST adapter: `fetch_*` return raw responses, `parse_*` turn them into Sources.
 
-The API base comes from settings (`GITHUB_API_URL`), so GitHub Enterprise and the replay
-server work like api.github.com. The token is sent as a header and never logged.
+Every request goes through the one GitHub client (`research_radar.github`), so GitHub
+Enterprise, the replay server, ETags, rate limits and retries work as everywhere else.
 """
 
 from __future__ import annotations
@@ -11,30 +11,21 @@ import binascii
 import hashlib
 import json
 import re
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
-from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 
 from research_radar.errors import SourceError
+from research_radar.github import API_URL, JSON_MEDIA, RAW_MEDIA, GitHubClient, RequestStats
 from research_radar.models import Snapshot, Source, SourceKind
-from research_radar.sources.http import (
-    RawResponse,
-    ResponseCache,
-    RetryPolicy,
-    fetch,
-    next_link,
-    request_key,
-)
+from research_radar.sources.http import RawResponse, ResponseCache, RetryPolicy
 
 __all__ = [
     "GitHubApi",
-    "RequestStats",
     "fetch_commits",
     "fetch_file",
     "fetch_issues",
@@ -56,74 +47,35 @@ __all__ = [
 ]
 
 SOURCE = "github"
-_JSON = "application/vnd.github+json"
 _URL = re.compile(r"https?://[^\s)>\]\"'`]+")
 
 
 @dataclass
-class RequestStats:
-    """Requests made, answered 304, and responses reused from the store without a request."""
-
-    requests: int = 0
-    not_modified: int = 0
-    reused: int = 0
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
-
-    def add(self, requests: int = 0, not_modified: int = 0, reused: int = 0) -> None:
-        with self._lock:
-            self.requests += requests
-            self.not_modified += not_modified
-            self.reused += reused
-
-
-@dataclass
 class GitHubApi:
-    """Everything a GitHub request needs. `token` is kept out of repr."""
+    """The collector's view of the GitHub client: settings, stats and reuse of the store.
+
+    `token` is kept out of repr.
+    """
 
     client: httpx.Client
-    base_url: str = "https://api.github.com"
+    base_url: str = API_URL
     token: str | None = field(default=None, repr=False)
     policy: RetryPolicy = field(default_factory=RetryPolicy)
     cache: ResponseCache | None = None
     offline: bool = False
     """Answer from `cache` without a request when it holds the response (nothing changed)."""
-    stats: RequestStats = field(default_factory=lambda: RequestStats())
+    stats: RequestStats = field(default_factory=RequestStats)
+    github: GitHubClient = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.github = GitHubClient(
+            self.client, self.base_url, self.token, self.policy, self.cache, self.stats
+        )
 
     def get(
-        self, path: str, params: dict[str, Any] | None = None, accept: str = _JSON
+        self, path: str, params: dict[str, Any] | None = None, accept: str = JSON_MEDIA
     ) -> RawResponse:
-        if self.offline and self.cache is not None:
-            kept = self.cache.lookup(request_key(path, params))
-            if kept is not None:
-                self.stats.add(reused=1)
-                return kept
-        headers = {"Accept": accept, "X-GitHub-Api-Version": "2022-11-28"}
-        if self.token:
-            headers["Authorization"] = f"Bearer {self.token}"
-        raw = fetch(
-            self.client,
-            self.base_url,
-            path,
-            source=SOURCE,
-            params=params,
-            headers=headers,
-            policy=self.policy,
-            cache=self.cache,
-        )
-        self.stats.add(requests=1, not_modified=int(raw.from_cache))
-        if raw.redirected_from:
-            prefix = urlsplit(self.base_url).path.rstrip("/")
-            raw = RawResponse(
-                raw.request_key,
-                raw.status,
-                raw.body,
-                raw.etag,
-                raw.headers,
-                raw.redirected_from.removeprefix(prefix),
-                raw.final_url,
-                raw.from_cache,
-            )
-        return raw
+        return self.github.get(path, params, accept=accept, reuse=self.offline)
 
 
 def repo_key(full_name: str) -> str:
@@ -138,15 +90,7 @@ def fetch_pages(
     api: GitHubApi, path: str, params: dict[str, Any], max_pages: int = 10
 ) -> list[RawResponse]:
     """Follow `Link: rel="next"` up to `max_pages` pages."""
-    pages = [api.get(path, params)]
-    base_path = urlsplit(api.base_url).path.rstrip("/")
-    while len(pages) < max_pages:
-        link = next_link(pages[-1].headers.get("link"))
-        if not link:
-            break
-        parts = urlsplit(link)
-        pages.append(api.get(parts.path.removeprefix(base_path), dict(parse_qsl(parts.query))))
-    return pages
+    return api.github.paginate(path, params, max_pages=max_pages, reuse=api.offline)
 
 
 def fetch_search(
@@ -221,9 +165,7 @@ def fetch_issues(
 
 def fetch_file(api: GitHubApi, full_name: str, path: str, ref: str) -> RawResponse:
     """A file's raw bytes at a pinned ref (commit SHA, tag or branch)."""
-    return api.get(
-        f"/repos/{full_name}/contents/{path}", {"ref": ref}, accept="application/vnd.github.raw"
-    )
+    return api.get(f"/repos/{full_name}/contents/{path}", {"ref": ref}, accept=RAW_MEDIA)
 
 
 # -- parse (pure) ---------------------------------------------------------------------

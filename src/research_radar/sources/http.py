@@ -1,10 +1,14 @@
-"""One retrying GET for every HTTP source: backoff, rate limits, ETags, error mapping.
+"""One retry loop for every HTTP source: backoff, rate limits, ETags.
 
-Transient failures (timeouts, broken connections, truncated bodies, 5xx) are retried with
-exponential backoff and then raised as one `SourceError(retry=True)`. A primary rate limit
-(403/429 with `X-RateLimit-Remaining: 0`) waits until `X-RateLimit-Reset`; a secondary
-one waits `Retry-After`; both count down through `RetryPolicy.on_wait`. 401 is never
-retried. Credentials are never logged: logs carry the request key only.
+`send` is the loop. Transient failures (timeouts, broken connections, truncated bodies,
+5xx) are retried with exponential backoff. A primary rate limit (403/429 with
+`X-RateLimit-Remaining: 0`) waits until `X-RateLimit-Reset`; a secondary one waits
+`Retry-After`; both count down through `RetryPolicy.on_wait`. Any other answer, 401
+included, is returned at once for the caller to judge. Credentials are never logged:
+logs carry the request key only.
+
+`fetch` is a conditional GET on top of it (arXiv and feeds use it as is, the GitHub
+client with its own error mapping).
 """
 
 from __future__ import annotations
@@ -21,11 +25,24 @@ import httpx
 
 from research_radar.errors import SourceError
 
-__all__ = ["RawResponse", "ResponseCache", "RetryPolicy", "fetch", "next_link", "request_key"]
+__all__ = [
+    "Fail",
+    "RawResponse",
+    "Refuse",
+    "ResponseCache",
+    "RetryPolicy",
+    "fetch",
+    "next_link",
+    "request_key",
+    "send",
+]
 
 log = logging.getLogger(__name__)
 
 _KEEP_HEADERS = ("etag", "link", "last-modified", "content-type", "retry-after")
+_IDEMPOTENT = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+_MAX_WAITS = 5
+"""Rate-limit waits for one request before it gives up."""
 
 
 @dataclass(frozen=True)
@@ -59,12 +76,19 @@ class RetryPolicy:
     backoff: float = 1.0
     """Seconds before the first retry; doubled each time."""
     max_wait: float = 900.0
-    """The longest rate-limit wait accepted before giving up on the source."""
+    """The longest rate-limit wait accepted before giving up on the request."""
     timeout: float = 30.0
     sleep: Callable[[float], None] = time.sleep
     clock: Callable[[], float] = time.time
     on_wait: Callable[[str, int], None] | None = None
     """Called once a second while waiting: (reason, seconds left)."""
+
+
+Fail = Callable[[str, httpx.Response | None], Exception]
+"""Builds the error of a request given up on: (why, the last answer if there was one)."""
+
+Refuse = Callable[[httpx.Response, str], Exception]
+"""Builds the error of an answer that is not 2xx or 304: (answer, request key)."""
 
 
 def request_key(path: str, params: Mapping[str, object] | None = None) -> str:
@@ -106,6 +130,63 @@ def _rate_limit_wait(response: httpx.Response, policy: RetryPolicy) -> float | N
     return 60.0 if response.status_code == 429 else None
 
 
+def send(
+    client: httpx.Client,
+    request: httpx.Request,
+    *,
+    source: str,
+    key: str,
+    policy: RetryPolicy,
+    fail: Fail,
+    recover: Callable[[], httpx.Response | None] | None = None,
+) -> httpx.Response:
+    """Send `request` as the policy says and return the answer, whatever its status.
+
+    Transient failures are retried and rate limits waited out; when retries run out, or
+    a rate limit lasts longer than `policy.max_wait`, `fail(why, last answer)` is raised.
+    A request that may take effect twice (POST) is sent again only through `recover`,
+    which looks whether the failed attempt took effect after all: it returns the answer
+    to use instead, or None to send again. Without `recover` it is sent once.
+    """
+    once = request.method not in _IDEMPOTENT
+    attempt, waits = 0, 0
+    while True:
+        answer, last = _attempt(client, request)
+        wait = _rate_limit_wait(answer, policy) if answer is not None else None
+        if answer is not None and wait is not None:
+            if wait > policy.max_wait or waits >= _MAX_WAITS:
+                raise fail(f"rate limited for {wait:.0f}s (HTTP {answer.status_code})", answer)
+            waits += 1
+            _wait(policy, wait, f"{source}: rate limited")
+            continue
+        if answer is not None and answer.status_code < 500:
+            return answer
+        attempt += 1
+        delay = policy.backoff * 2 ** (attempt - 1)
+        gave_up = f"gave up after {attempt} attempt{'s' * (attempt > 1)} ({last})"
+        if once:
+            if recover is None:
+                raise fail(gave_up, answer)
+            policy.sleep(delay)  # then look: the failed attempt may have taken effect
+            found = recover()
+            if found is not None:
+                return found
+        if attempt > policy.retries:
+            raise fail(gave_up, answer)
+        log.info("%s: %s on %s, retry %d in %.1fs", source, last, key, attempt, delay)
+        if not once:
+            policy.sleep(delay)
+
+
+def _attempt(client: httpx.Client, request: httpx.Request) -> tuple[httpx.Response | None, str]:
+    """The answer, or None and what went wrong on the way."""
+    try:
+        answer = client.send(request, follow_redirects=True)
+    except httpx.TransportError as exc:
+        return None, f"{exc.__class__.__name__}: {exc}" if str(exc) else exc.__class__.__name__
+    return answer, f"HTTP {answer.status_code}"
+
+
 def _raw(key: str, response: httpx.Response, cached: RawResponse | None) -> RawResponse:
     headers = {k: response.headers[k] for k in _KEEP_HEADERS if k in response.headers}
     moved = next((r for r in response.history if r.status_code in (301, 302, 307, 308)), None)
@@ -136,77 +217,49 @@ def fetch(
     policy: RetryPolicy | None = None,
     cache: ResponseCache | None = None,
     key: str | None = None,
+    fail: Fail | None = None,
+    refuse: Refuse | None = None,
 ) -> RawResponse:
-    """GET `base_url + path`, retrying and waiting as the policy says.
+    """GET `base_url + path` through `send`.
 
     With a `cache`, an earlier ETag is sent as If-None-Match; a 304 returns the stored
-    body with `from_cache=True`. Raises SourceError for anything but 2xx/304.
+    body with `from_cache=True`. Anything but 2xx/304 raises `refuse(answer, key)`, and a
+    request given up on `fail(why, answer)`; by default both are a SourceError naming the
+    status.
     """
     policy = policy or RetryPolicy()
     key = key or request_key(path, params)
     cached = cache.lookup(key) if cache is not None else None
-    send = dict(headers or {})
+    send_headers = dict(headers or {})
     if cached is not None and cached.etag:
-        send["If-None-Match"] = cached.etag
-    url = base_url.rstrip("/") + path
-    clean = {k: str(v) for k, v in (params or {}).items() if v is not None}
-    attempt, waits, last = 0, 0, ""
-    while True:
-        try:
-            response = client.get(
-                url, params=clean, headers=send, timeout=policy.timeout, follow_redirects=True
-            )
-        except (httpx.TimeoutException, httpx.TransportError) as exc:
-            last = f"{exc.__class__.__name__}: {exc}" if str(exc) else exc.__class__.__name__
-        else:
-            outcome = _judge(response, key, source, url, policy, waits)
-            if isinstance(outcome, RawResponse) or outcome is None:
-                return _raw(key, response, cached) if outcome is None else outcome
-            if outcome > 0:
-                waits += 1
-                _wait(policy, outcome, f"{source}: rate limited")
-                continue
-            last = f"HTTP {response.status_code}"
-        attempt += 1
-        if attempt > policy.retries:
-            raise SourceError(
-                f"gave up after {attempt} attempts ({last}); try again later",
-                source,
-                key,
-                retry=True,
-            )
-        log.info(
-            "%s: %s on %s, retry %d in %.1fs",
-            source,
-            last,
-            key,
-            attempt,
-            policy.backoff * 2 ** (attempt - 1),
-        )
-        policy.sleep(policy.backoff * 2 ** (attempt - 1))
+        send_headers["If-None-Match"] = cached.etag
+    request = client.build_request(
+        "GET",
+        base_url.rstrip("/") + path,
+        params={k: str(v) for k, v in (params or {}).items() if v is not None},
+        headers=send_headers,
+        timeout=policy.timeout,
+    )
+    response = send(
+        client,
+        request,
+        source=source,
+        key=key,
+        policy=policy,
+        fail=fail or (lambda why, answer: _given_up(why, answer, source, key)),
+    )
+    if response.status_code >= 300 and response.status_code != 304:
+        raise (refuse or (lambda answer, at: _refused(answer, source, at)))(response, key)
+    return _raw(key, response, cached)
 
 
-def _judge(
-    response: httpx.Response, key: str, source: str, url: str, policy: RetryPolicy, waits: int
-) -> RawResponse | float | None:
-    """None: accept; a float > 0: wait that long; 0.0: transient, retry; raises otherwise."""
-    status = response.status_code
-    if status < 300 or status == 304:
-        return None
-    if status == 401:
-        raise SourceError(
-            "bad credentials (401): the GitHub token was refused; check GITHUB_TOKEN or run `gh auth login`",
-            source,
-            key,
-            status,
-        )
-    wait = _rate_limit_wait(response, policy)
-    if wait is not None:
-        if wait > policy.max_wait or waits >= 5:
-            raise SourceError(
-                f"rate limited for {wait:.0f}s; run again later", source, key, status, retry=True
-            )
-        return wait
-    if status >= 500:
-        return 0.0
-    raise SourceError(f"HTTP {status} {response.reason_phrase}", source, key, status)
+def _given_up(why: str, answer: httpx.Response | None, source: str, key: str) -> SourceError:
+    status = answer.status_code if answer is not None else None
+    advice = "run again later" if status in (403, 429) else "try again later"
+    return SourceError(f"{why}; {advice}", source, key, status, retry=True)
+
+
+def _refused(answer: httpx.Response, source: str, key: str) -> SourceError:
+    return SourceError(
+        f"HTTP {answer.status_code} {answer.reason_phrase}", source, key, answer.status_code
+    )

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 import httpx
 import pytest
@@ -11,6 +13,8 @@ from research_radar.errors import SourceError
 from research_radar.replay.server import Fault, serve_replay
 from research_radar.sources import http as radar_http
 from research_radar.sources.http import RawResponse, RetryPolicy, fetch, next_link, request_key
+
+NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
 
 class Recorder:
@@ -167,3 +171,52 @@ def test_conditional_request_returns_stored_body(client: httpx.Client) -> None:
         second = fetch(client, server.url, "/repos/AMD-AGI/Infera", source="github", cache=cache)
         assert server.requests[-1].status == 304
     assert second.from_cache and second.status == 304 and second.body == first.body
+
+
+def _closed_port() -> int:
+    """A loopback port nobody listens on: connecting is refused at once."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def test_an_unreachable_host_is_not_retried_and_not_asked_again(client: httpx.Client) -> None:
+    slept: list[float] = []
+    policy = RetryPolicy(retries=3, backoff=1.0, sleep=slept.append)
+    base = f"http://127.0.0.1:{_closed_port()}"
+    with pytest.raises(SourceError, match="is unreachable") as first:
+        fetch(client, base, "/a", source="github", policy=policy)
+    assert "ConnectError" in str(first.value) and slept == []
+    assert "127.0.0.1" in policy.unreachable
+    with pytest.raises(SourceError, match="not asked again"):
+        fetch(client, base, "/b", source="github", policy=policy)
+
+
+def test_an_offline_collection_fails_every_source_in_seconds(tmp_path: Path) -> None:
+    """No network: each source fails at once (live retry policy, real sleeps)."""
+    import time
+
+    from research_radar.collect.stage import collect
+    from research_radar.config import ArxivSettings, GitHubSettings, Settings
+    from research_radar.store.store import open_store
+
+    base = f"http://127.0.0.1:{_closed_port()}"
+    settings = Settings(
+        github_api_url=base,
+        arxiv_api_url=f"{base}/arxiv/api/query",
+        feeds=(f"{base}/feed.xml",),
+        github=GitHubSettings(queries=tuple(f"query {n}" for n in range(12))),
+        arxiv=ArxivSettings(queries=("all:inference", "all:decoding"), delay=0.0),
+    )
+    store = open_store(str(tmp_path / "radar.db"))
+    started = time.monotonic()
+    summary = collect(store, settings, since=NOW - timedelta(days=1), until=NOW)
+    assert time.monotonic() - started < 10
+    assert {name: health.status for name, health in summary.sources.items()} == {
+        "github": "failed",
+        "arxiv": "failed",
+        "feeds": "failed",
+    }
+    assert all("unreachable" in h.errors[0] for h in summary.sources.values())

@@ -4,7 +4,9 @@
 5xx) are retried with exponential backoff. A primary rate limit (403/429 with
 `X-RateLimit-Remaining: 0`) waits until `X-RateLimit-Reset`; a secondary one waits
 `Retry-After`; both count down through `RetryPolicy.on_wait`. Any other answer, 401
-included, is returned at once for the caller to judge. Credentials are never logged:
+included, is returned at once for the caller to judge. A host that cannot be reached at
+all (offline, name not resolved, connection refused) is marked down in the policy and not
+asked again in the run, so an offline run fails in seconds. Credentials are never logged:
 logs carry the request key only.
 
 `fetch` is a conditional GET on top of it (arXiv and feeds use it as is, the GitHub
@@ -82,6 +84,10 @@ class RetryPolicy:
     clock: Callable[[], float] = time.time
     on_wait: Callable[[str, int], None] | None = None
     """Called once a second while waiting: (reason, seconds left)."""
+    unreachable: dict[str, str] = field(default_factory=dict)
+    """Hosts found unreachable in this run (name not resolved, connection refused), with
+    why. Shared by every request made with this policy (one run), so an offline machine
+    fails each source at once instead of retrying every request."""
 
 
 Fail = Callable[[str, httpx.Response | None], Exception]
@@ -150,8 +156,15 @@ def send(
     """
     once = request.method not in _IDEMPOTENT
     attempt, waits = 0, 0
+    host = request.url.host
+    if host in policy.unreachable:
+        raise fail(f"{host} is unreachable ({policy.unreachable[host]}); not asked again", None)
     while True:
-        answer, last = _attempt(client, request)
+        answer, last, down = _attempt(client, request)
+        if down:
+            policy.unreachable[host] = last
+            log.warning("%s: %s is unreachable (%s); not asked again this run", source, host, last)
+            raise fail(f"{host} is unreachable ({last})", None)
         wait = _rate_limit_wait(answer, policy) if answer is not None else None
         if answer is not None and wait is not None:
             if wait > policy.max_wait or waits >= _MAX_WAITS:
@@ -178,13 +191,21 @@ def send(
             policy.sleep(delay)
 
 
-def _attempt(client: httpx.Client, request: httpx.Request) -> tuple[httpx.Response | None, str]:
-    """The answer, or None and what went wrong on the way."""
+def _attempt(
+    client: httpx.Client, request: httpx.Request
+) -> tuple[httpx.Response | None, str, bool]:
+    """The answer, or None and what went wrong on the way; and whether the host is down.
+
+    A connection that could not be made at all (`httpx.ConnectError`: name not resolved,
+    refused, no route) means the host is down for this run. Timeouts (a connect timeout
+    included) and broken connections are transient and retried instead.
+    """
     try:
         answer = client.send(request, follow_redirects=True)
     except httpx.TransportError as exc:
-        return None, f"{exc.__class__.__name__}: {exc}" if str(exc) else exc.__class__.__name__
-    return answer, f"HTTP {answer.status_code}"
+        why = f"{exc.__class__.__name__}: {exc}" if str(exc) else exc.__class__.__name__
+        return None, why, isinstance(exc, httpx.ConnectError)
+    return answer, f"HTTP {answer.status_code}", False
 
 
 def _raw(key: str, response: httpx.Response, cached: RawResponse | None) -> RawResponse:

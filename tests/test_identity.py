@@ -13,11 +13,15 @@ import research_radar.resolve.keys as identity
 from research_radar.errors import ConfigError
 from research_radar.models import Project, Source, SourceKind
 from research_radar.resolve.keys import (
+    Key,
     NameIndex,
     arxiv_version,
     canonical_key,
     find_same_as,
+    github_key,
     github_pr_ref,
+    github_repo,
+    key_name,
     load_aliases_file,
     normalise_name,
     same_name,
@@ -310,3 +314,29 @@ def test_aliases_file_errors_name_file_and_line(tmp_path: Path, content: str, li
         load_aliases_file(path)
     assert caught.value.path == str(path)
     assert caught.value.line == line
+
+
+@pytest.mark.parametrize(
+    ("text", "scheme", "name", "repo"),
+    [
+        pytest.param("gh:neroued/ninfer", "gh", "neroued/ninfer", "neroued/ninfer", id="repo"),
+        pytest.param("gh:org/x#12", "gh", "org/x#12", "org/x", id="pull"),
+        pytest.param("arxiv:2409.10516", "arxiv", "2409.10516", None, id="arxiv"),
+        pytest.param("url:example.org/a:b", "url", "example.org/a:b", None, id="url-with-colon"),
+    ],
+)
+def test_key_parse_and_format(text: str, scheme: str, name: str, repo: str | None) -> None:
+    key = Key.parse(text)
+    assert (key.scheme, key.name, key.repo) == (scheme, name, repo)
+    assert str(key) == text and github_repo(text) == repo and key_name(text) == name
+
+
+@pytest.mark.parametrize("text", ["neroued/ninfer", ":x", "gh:", ""])
+def test_key_without_scheme_is_refused(text: str) -> None:
+    with pytest.raises(ValueError, match="needs a scheme"):
+        Key.parse(text)
+
+
+def test_github_key_is_lower_case_and_trimmed() -> None:
+    assert github_key(" Neroued/NInfer/ ") == "gh:neroued/ninfer"
+    assert str(Key.github("Org/X#3")) == "gh:org/x#3"

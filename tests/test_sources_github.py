@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from research_radar.errors import SourceError
 from research_radar.models import SourceKind
 from research_radar.replay.server import ReplayServer, serve_replay
+from research_radar.resolve.keys import github_key
 from research_radar.sources import github as gh
 from research_radar.sources.http import RawResponse, RetryPolicy
 
@@ -106,8 +107,8 @@ def test_malformed_json_names_the_request() -> None:
         gh.parse_json(raw)
 
 
-def test_repo_key() -> None:
-    assert gh.repo_key(" Neroued/NInfer/ ") == "gh:neroued/ninfer"
+def test_repo_keys_are_github_keys() -> None:
+    assert github_key(" Neroued/NInfer/ ") == "gh:neroued/ninfer"
 
 
 _KEYS = st.sampled_from(

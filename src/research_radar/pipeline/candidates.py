@@ -9,6 +9,7 @@ from research_radar.classify import rules as classify_stage
 from research_radar.classify.model import Taxonomy
 from research_radar.extract.claims import extract_claims
 from research_radar.models import Finding, Project, Snapshot, Source, SourceKind
+from research_radar.resolve.keys import github_repo, key_name
 
 __all__ = [
     "FINDING_KINDS",
@@ -39,11 +40,11 @@ def latest_snapshot(snapshots: list[Snapshot]) -> Snapshot | None:
 
 def source_where(source: Source, snapshot: Snapshot | None) -> str:
     """Where a claim was read: `owner/name@sha:README.md`, or the pinned URL."""
-    name = source.key.split(":", 1)[1]
     if snapshot is None:
         return source.url
-    if source.key.startswith("gh:"):
-        full = source.url.removeprefix("https://github.com/") or name
+    repo = github_repo(source.key)
+    if repo:
+        full = source.url.removeprefix("https://github.com/") or repo
         return f"{full}@{snapshot.version}:README.md"
     return snapshot.url or source.url
 
@@ -62,7 +63,7 @@ def build_candidate(
         if snapshot
         else None
     )
-    parent = project.fork_of.split(":", 1)[-1] if project.fork_of else ""
+    parent = key_name(project.fork_of) if project.fork_of else ""
     return Finding(
         project_key=project.key,
         name=project.name,

@@ -16,6 +16,7 @@ from research_radar.hostmap.index import (
 )
 from research_radar.models import Finding, SourceKind
 from research_radar.pipeline.candidates import latest_snapshot
+from research_radar.resolve.keys import github_key
 from research_radar.store.store import Store
 
 __all__ = ["load_host", "recheck_host", "remote_host_sha"]
@@ -31,7 +32,7 @@ def load_host(settings: Settings, store: Store) -> HostIndex | None:
     repo = settings.host_repo
     items = []
     if repo:
-        prefix = f"gh:{repo.lower()}#"
+        prefix = github_key(repo) + "#"
         items = [
             source
             for kind in (SourceKind.PULL, SourceKind.ISSUE)
@@ -46,7 +47,7 @@ def remote_host_sha(store: Store, host: HostIndex | None) -> str | None:
     commit the local checkout is at; None when they agree or GitHub was not asked."""
     if host is None or not host.repo or not host.head_sha:
         return None
-    remote = latest_snapshot(store.load_snapshots(f"gh:{host.repo.lower()}"))
+    remote = latest_snapshot(store.load_snapshots(github_key(host.repo)))
     if (
         remote is None
         or remote.version.startswith(host.head_sha)

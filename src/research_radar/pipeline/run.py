@@ -37,6 +37,7 @@ from research_radar.pipeline.stages import (
     resolve_stage,
     review_stage,
 )
+from research_radar.resolve.keys import github_key
 from research_radar.store.store import Store
 
 __all__ = ["STAGES", "DailyResult", "default_cutoff", "publish_refusal", "run_daily"]
@@ -143,7 +144,7 @@ def run_daily(
         covered, touched = collect_stage(run, store, settings, cutoff, taxonomy, since)
         projects = resolve_stage(run, store, settings)
         extract_stage(run, store, projects)
-        host_key = f"gh:{settings.host_repo.lower()}" if settings.host_repo else None
+        host_key = github_key(settings.host_repo) if settings.host_repo else None
         candidates = classify_stage(run, store, projects, taxonomy, day, host_key, touched)
         kept, prior, excluded = decide_stage(run, store, settings, candidates, day)
         host, mapped = map_stage(run, store, settings, kept)

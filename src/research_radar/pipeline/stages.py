@@ -29,7 +29,7 @@ from research_radar.pipeline.host import load_host, recheck_host, remote_host_sh
 from research_radar.report.compose import build_report
 from research_radar.report.markdown import render_markdown
 from research_radar.resolve.families import FamilyIndex, assign_family
-from research_radar.resolve.keys import load_aliases_file
+from research_radar.resolve.keys import github_repo, key_name, load_aliases_file
 from research_radar.resolve.projects import resolve
 from research_radar.store.store import Store
 
@@ -96,9 +96,7 @@ def collect_stage(
     with run.stage("collect") as counts:
         if since is None:
             since = live_window_start(store.load_cursor("collect", "window_end"), cutoff)
-        reported = [
-            f.project_key[3:] for f in store.load_findings() if f.project_key.startswith("gh:")
-        ]
+        reported = [repo for f in store.load_findings() if (repo := github_repo(f.project_key))]
         live = live_settings(settings, taxonomy, cutoff.date(), reported)
         summary = collect(store, live, since=since, until=max(cutoff, since))
         health = summary.health()
@@ -127,7 +125,7 @@ def resolve_stage(run: StageRecorder, store: Store, settings: Settings) -> list[
             for project in projects:
                 store.save_project(conn, project)
                 for alias in project.aliases:
-                    if alias.lower() not in {project.key, project.key[3:]}:
+                    if alias.lower() not in {project.key, key_name(project.key)}:
                         store.save_alias(conn, alias, project.key, "same-as", "resolve")
         counts.update(sources=len(sources), projects=len(projects))
     return projects
@@ -271,7 +269,7 @@ def assess_stage(
 def _differs(index: FamilyIndex, finding: Finding) -> str:
     """The slot for what is new relative to the nearest earlier project (filled by a person)."""
     nearest = finding.related[0]
-    name = index.name_of(nearest) or nearest.split(":", 1)[-1]
+    name = index.name_of(nearest) or key_name(nearest)
     return f"待补：相对 {name} 的新增工作，需人工核对"
 
 

@@ -14,6 +14,7 @@ from collections.abc import Collection, Iterable
 
 from markdown_it import MarkdownIt
 
+from research_radar.resolve.keys import github_repo
 from research_radar.store.store import Store
 
 __all__ = ["allowed_hosts", "check_public", "load_private_repos", "neutralise"]
@@ -145,8 +146,8 @@ def load_private_repos(store: Store | None = None, configured: Iterable[str] = (
                 match = _GH_LINK.search(source.url)
                 if match:
                     found.add(_repo_id(match.group(1), match.group(2)))
-                if source.key.startswith("gh:"):
-                    found.add(source.key[3:].lower())
+                if repo := github_repo(source.key):
+                    found.add(repo)
     found.update(repo.lower() for repo in configured)
     return found
 

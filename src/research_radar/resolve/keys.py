@@ -24,12 +24,16 @@ from rapidfuzz import fuzz
 from research_radar.errors import ConfigError
 
 __all__ = [
+    "Key",
     "NameIndex",
     "arxiv_version",
     "canonical_key",
     "find_keys",
     "find_same_as",
+    "github_key",
     "github_pr_ref",
+    "github_repo",
+    "key_name",
     "load_aliases_file",
     "name_key",
     "normalise_name",
@@ -79,6 +83,55 @@ _TRACKING = re.compile(
     re.IGNORECASE,
 )
 _SCHEMES = ("gh:", "arxiv:", "doi:", "url:", "name:")
+
+
+@dataclass(frozen=True, order=True)
+class Key:
+    """A canonical key, `scheme:name`, parsed: `gh:owner/name` (lower-case, `#N` for a PR
+    or issue), `arxiv:2409.10516`, `doi:…`, `url:host/path`, `name:…`, `inbox:path`.
+
+    Keys travel as strings (in the store, in models); this type is how code makes and
+    reads them, so no module slices `key[3:]` or writes `f"gh:{…}"` by hand.
+    """
+
+    scheme: str
+    name: str
+
+    @classmethod
+    def parse(cls, text: str) -> Key:
+        """The parts of a key; ValueError when `text` has no scheme."""
+        scheme, colon, name = text.partition(":")
+        if not colon or not scheme or not name:
+            raise ValueError(f"{text!r} is not a key: it needs a scheme such as gh: or arxiv:")
+        return cls(scheme, name)
+
+    @classmethod
+    def github(cls, full_name: str) -> Key:
+        """The key of a GitHub repository `owner/name` (or `owner/name#N`)."""
+        return cls("gh", full_name.strip().strip("/").lower())
+
+    def __str__(self) -> str:
+        return f"{self.scheme}:{self.name}"
+
+    @property
+    def repo(self) -> str | None:
+        """`owner/name` of a `gh:` key (its PR or issue number dropped); None otherwise."""
+        return self.name.split("#", 1)[0] if self.scheme == "gh" else None
+
+
+def github_key(full_name: str) -> str:
+    """`gh:owner/name`, lower-case: the key of a GitHub repository, as a string."""
+    return str(Key.github(full_name))
+
+
+def key_name(key: str) -> str:
+    """What follows the scheme: `owner/name` of `gh:owner/name`, the id of `arxiv:…`."""
+    return key.partition(":")[2] or key
+
+
+def github_repo(key: str) -> str | None:
+    """`owner/name` when `key` is a GitHub key, else None."""
+    return Key.parse(key).repo if ":" in key else None
 
 
 def canonical_key(ref: str) -> str | None:
@@ -145,7 +198,7 @@ def _github_key(text: str) -> str | None:
     repo = re.sub(r"\.git$", "", repo)
     if owner in _GH_RESERVED or not repo or repo in {".", ".."}:
         return None
-    return f"gh:{owner}/{repo}"
+    return github_key(f"{owner}/{repo}")
 
 
 def _url_key(text: str) -> str | None:

@@ -22,6 +22,7 @@ import httpx
 from research_radar.errors import SourceError
 from research_radar.github import API_URL, JSON_MEDIA, RAW_MEDIA, GitHubClient, RequestStats
 from research_radar.models import Snapshot, Source, SourceKind
+from research_radar.resolve.keys import github_key
 from research_radar.sources.http import RawResponse, ResponseCache, RetryPolicy
 
 __all__ = [
@@ -43,7 +44,6 @@ __all__ = [
     "parse_readme",
     "parse_repo",
     "parse_search",
-    "repo_key",
 ]
 
 SOURCE = "github"
@@ -76,11 +76,6 @@ class GitHubApi:
         self, path: str, params: dict[str, Any] | None = None, accept: str = JSON_MEDIA
     ) -> RawResponse:
         return self.github.get(path, params, accept=accept, reuse=self.offline)
-
-
-def repo_key(full_name: str) -> str:
-    """`gh:owner/name`, lower-case."""
-    return "gh:" + full_name.strip().strip("/").lower()
 
 
 # -- fetch ----------------------------------------------------------------------------
@@ -325,7 +320,7 @@ def _repo(
     ]
     meta["links"] = _links(repo.get("description") or "", repo.get("homepage") or "", readme)
     source = Source(
-        key=repo_key(repo["full_name"]),
+        key=github_key(repo["full_name"]),
         kind=SourceKind.REPO,
         url=repo.get("html_url") or f"https://github.com/{repo['full_name']}",
         title=repo["full_name"],
@@ -364,7 +359,7 @@ def _state(item: dict[str, Any]) -> str:
 def _item_source(item: dict[str, Any], full_name: str, kind: SourceKind) -> Source:
     number = item["number"]
     return Source(
-        key=f"{repo_key(full_name)}#{number}",
+        key=github_key(f"{full_name}#{number}"),
         kind=kind,
         url=item.get("html_url") or f"https://github.com/{full_name}/issues/{number}",
         title=str(item.get("title", "")),

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from research_radar.errors import SourceError
 from research_radar.models import Snapshot, Source, SourceKind
+from research_radar.resolve.keys import github_key, key_name
 
 __all__ = [
     "Commit",
@@ -108,7 +109,7 @@ def repo_key_for(repo: Path, remote: str | None) -> str:
     """`gh:owner/name` for a GitHub remote, else a `url:` key for the remote or folder."""
     match = _GITHUB.search(remote or "")
     if match:
-        return f"gh:{match.group(1)}/{match.group(2)}".lower()
+        return github_key(f"{match.group(1)}/{match.group(2)}")
     return "url:" + (remote or repo.resolve().as_uri())
 
 
@@ -130,7 +131,7 @@ def parse_checkout(repo: Path, since: datetime | None = None) -> tuple[Source, S
         key=key,
         kind=SourceKind.REPO,
         url=url,
-        title=key.split(":", 1)[1],
+        title=key_name(key),
         text=readme,
         updated_at=top.date,
         meta={

@@ -18,8 +18,10 @@ from research_radar.models import (
     Finding,
     Gate,
     GateName,
+    GateReason,
     Metric,
     Novelty,
+    PendingDifference,
     Recommendation,
     Snapshot,
     Tag,
@@ -76,6 +78,11 @@ def _findings() -> list[Finding]:
                 reasons=["source read", "identity ok"],
             ),
             Gate(name=GateName.SOLIDITY, verdict=Verdict.PARTIAL, reasons=["single run"]),
+            Gate(
+                name=GateName.VALUE,
+                verdict=Verdict.PASS,
+                reasons=[GateReason(id="touches", facts={"refs": ["docs/a.md", "#112"]})],
+            ),
         ],
         maturity="code-available",
         flags=["unverified"],
@@ -89,6 +96,7 @@ def _findings() -> list[Finding]:
         relation="extensible-gap",
         family="kv-rollback",
         related=["gh:example/strata"],
+        differs_pending=PendingDifference(names=["Strata"]),
         evidence_id="S1",
     )
     tricky = Finding(
@@ -120,7 +128,9 @@ def test_export_writes_csv_with_bom_and_xlsx(tmp_path: Path) -> None:
     assert row["maturity"] == "code-available" and row["maturity_zh"] == "代码可用"
     assert row["gate_correctness"] == "pass"
     assert row["gate_correctness_reasons"] == "source read; identity ok"
-    assert row["gate_value"] == "unknown"
+    assert row["gate_value"] == "pass" and row["gate_value_reasons"] == "touches docs/a.md, #112"
+    assert row["gate_timeliness"] == "unknown"
+    assert row["differs"] == "待补：相对 Strata 的新增工作，需人工核对"
     assert row["touch_points"] == "doc:docs/kv-cache-offload.md; pr:#112"
     assert row["headline_numbers"] == (
         "throughput 922.4 tok/s (RTX 5090 · Qwen3-27B · NVFP4 · concurrency=8 · vs llama.cpp; author)"

@@ -23,8 +23,8 @@ from research_radar.models import (
     Snapshot,
     Tag,
     TouchPoint,
-    ValidationProposal,
     Verdict,
+    WrittenProposal,
 )
 from research_radar.report.compose import build_report
 from research_radar.report.markdown import render_markdown
@@ -63,7 +63,7 @@ def _findings() -> list[Finding]:
         metrics=[Metric(name="speedup", value=2, unit="x")],
     )
     limit = Claim(kind=ClaimKind.LIMITATION, text="长上下文 prefill 回退 0.8x")
-    proposal = ValidationProposal(
+    proposal = WrittenProposal(
         hypothesis="状态回滚在拒绝草稿时保持 logits 一致",
         baseline="同模型同精度关闭投机",
         metrics=["logits 差", "p95 延迟", "任务质量"],

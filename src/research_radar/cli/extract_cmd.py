@@ -8,11 +8,11 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from research_radar.assess import format_conditions
 from research_radar.cli.common import JsonOption, console, print_json
 from research_radar.errors import ConfigError
 from research_radar.extract.catalogue import load_catalog
 from research_radar.extract.claims import claim_to_json, extract_file
+from research_radar.report.wording import format_conditions
 
 
 def register(app: typer.Typer) -> None:

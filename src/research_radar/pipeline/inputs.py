@@ -19,7 +19,7 @@ from research_radar.config import Settings
 from research_radar.extract import claims as extract
 from research_radar.hostmap import index as hostmap
 from research_radar.hostmap.checkout import check_host_sha
-from research_radar.models import Finding, Project, Snapshot, Source, SourceKind
+from research_radar.models import Derivation, Finding, Project, Snapshot, Source, SourceKind
 from research_radar.sample.host import SAMPLE_HOST_REPO
 from research_radar.store.store import Store
 
@@ -84,7 +84,6 @@ def build_candidate(
         if snapshot
         else None
     )
-    parent = project.fork_of.split(":", 1)[-1] if project.fork_of else ""
     return Finding(
         project_key=project.key,
         name=project.name,
@@ -92,9 +91,9 @@ def build_candidate(
         url=source.url,
         snapshot=pinned,
         mechanism=source.summary or source.title,
-        prior_art=f"衍生自 {parent}：" + "；".join(project.derivative_evidence[:2])
-        if parent
-        else "",
+        derived_from=Derivation(parent=project.fork_of, evidence=project.derivative_evidence[:2])
+        if project.fork_of
+        else None,
         related=[project.fork_of] if project.fork_of else [],
         former_names=[str(name) for name in source.meta.get("renamed_from") or []],
         tags=tags,

@@ -22,6 +22,7 @@ from research_radar.classify.model import Taxonomy
 from research_radar.classify.profile import load_taxonomy
 from research_radar.errors import ConfigError, PublishError, StorageError
 from research_radar.models import ClaimKind, Finding, GateName
+from research_radar.report.wording import differs_text, gate_reason_text, recommendation_label
 
 __all__ = ["build_columns", "build_rows", "export_findings", "sync_google_sheet"]
 
@@ -105,13 +106,14 @@ def _finding_row(finding: Finding, taxonomy: Taxonomy, dims: list[str]) -> dict[
     for name in GateName:
         gate = gates.get(name)
         row[f"gate_{name.value}"] = gate.verdict.value if gate else "unknown"
-        row[f"gate_{name.value}_reasons"] = "; ".join(gate.reasons) if gate else ""
+        reasons = [gate_reason_text(reason, "zh") for reason in gate.reasons] if gate else []
+        row[f"gate_{name.value}_reasons"] = "; ".join(reasons)
     row.update(
         rsi_target=finding.rsi_target or "",
         maturity=finding.maturity,
         maturity_zh=_label(taxonomy, "maturity", finding.maturity),
         flags="; ".join(finding.flags),
-        recommendation=finding.recommendation.value,
+        recommendation=recommendation_label(finding.recommendation, "zh"),
         priority=finding.priority,
         horizon=finding.horizon,
         relation=finding.relation,
@@ -119,7 +121,7 @@ def _finding_row(finding: Finding, taxonomy: Taxonomy, dims: list[str]) -> dict[
         touch_points="; ".join(f"{tp.kind}:{tp.ref}" for tp in finding.touch_points),
         family=finding.family or "",
         related="; ".join(finding.related),
-        differs=finding.differs,
+        differs=differs_text(finding, "zh"),
         headline_numbers=_numbers(finding),
         evidence_id=finding.evidence_id,
     )

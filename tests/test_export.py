@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import re
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -138,6 +139,23 @@ def test_export_writes_csv_with_bom_and_xlsx(tmp_path: Path) -> None:
     assert row["recommendation"] == "值得验证" and row["evidence_id"] == "S1"
     assert rows[1]["project"] == '\'=HYPERLINK("http://evil")'
     assert rows[1]["custom_axis"] == "alpha"
+
+
+def test_english_export_has_english_labels_and_words(tmp_path: Path) -> None:
+    findings = _findings()
+    csv_path, _ = export_findings(findings, tmp_path, language="en")
+    with csv_path.open(encoding="utf-8-sig", newline="") as handle:
+        reader = csv.DictReader(handle)
+        rows = list(reader)
+    assert reader.fieldnames == build_columns(findings, "en")
+    assert not [name for name in reader.fieldnames or [] if name.endswith("_zh")]
+    row = rows[0]
+    assert row["mechanism_en"] == "Cache; Quantization / Sparsity / Speculation"
+    assert (row["maturity_en"], row["relation_en"]) == ("Code available", "Extensible gap")
+    assert row["recommendation"] == "worth validating"
+    assert row["differs"] == "to fill in by hand: what is new relative to Strata"
+    assert rows[1]["recommendation"] == "watch"
+    assert not re.search(r"[\u3400-\u9fff]", csv_path.read_text(encoding="utf-8-sig"))
 
 
 def test_xlsx_has_bold_frozen_filtered_header(tmp_path: Path) -> None:

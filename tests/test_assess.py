@@ -5,18 +5,17 @@ from __future__ import annotations
 from datetime import UTC, date, datetime, timedelta
 
 from research_radar import assess as assess_module
-from research_radar.assess import assess, format_conditions, headline_claims
+from research_radar.assess import assess, headline_claims
 from research_radar.extract.claims import extract_claims
 from research_radar.models import (
-    Claim,
-    ClaimKind,
-    Conditions,
+    Derivation,
     Finding,
     GateName,
-    Metric,
+    GateReason,
     Recommendation,
     Snapshot,
     TouchPoint,
+    ValidationProposal,
     Verdict,
 )
 
@@ -50,7 +49,7 @@ def _finding(text: str, **fields: object) -> Finding:
 
 
 def test_exported_members() -> None:
-    assert set(assess_module.__all__) == {"assess", "format_conditions", "headline_claims"}
+    assert set(assess_module.__all__) == {"assess", "headline_claims"}
 
 
 def test_complete_fresh_finding_is_worth_validating() -> None:
@@ -67,13 +66,20 @@ def test_complete_fresh_finding_is_worth_validating() -> None:
     assert result.maturity == "code-available"
     assert "unverified" in result.flags
     proposal = result.proposal
-    assert proposal is not None
-    assert "RTX 4090 24 GB" in proposal.hypothesis and "llama.cpp b8902" in proposal.baseline
-    assert any("p99" in m for m in proposal.metrics) and any(
-        "quality" in m for m in proposal.metrics
+    assert isinstance(proposal, ValidationProposal)
+    setup = proposal.setup
+    assert (setup.hardware, setup.model, setup.precision) == (
+        ["RTX 4090 24 GB"],
+        ["Qwen3-8B"],
+        ["Q4_K_M"],
     )
-    assert "未执行" in proposal.stop_condition
-    assert "RTX 4090 24 GB" in proposal.budget
+    assert setup.baseline == ["llama.cpp b8902"] and setup.load["batch"] == "1"
+    assert [(m.name, m.value) for m in proposal.claimed] == [("decode", 120), ("latency", 9)]
+    assert proposal.metrics == ["decode", "latency"]
+    assert proposal.guards == ["task-quality", "latency-percentiles"]
+    assert (proposal.gpu_hours, proposal.repeats) == (2, 2)
+    assert proposal.stop.halt_on == ["correctness", "quality"] and proposal.stop.tolerance == 0
+    assert proposal.stop.inconclusive_on == ["within-noise", "no-quality-data", "budget-spent"]
 
 
 def test_incomplete_claims_are_never_headlines() -> None:
@@ -82,7 +88,10 @@ def test_incomplete_claims_are_never_headlines() -> None:
     result = assess(finding, snapshots=[_snapshot(2)], now=NOW)
     solidity = next(g for g in result.gates if g.name is GateName.SOLIDITY)
     assert solidity.verdict is Verdict.FAIL
-    assert "claim 1 lacks model, precision, baseline" in solidity.reasons
+    lacks = GateReason(
+        id="claim-lacks", facts={"claim": 1, "missing": ["model", "precision", "baseline"]}
+    )
+    assert lacks in solidity.reasons
     assert result.recommendation is Recommendation.WATCH
     assert result.proposal is None
 
@@ -92,7 +101,7 @@ def test_withdrawn_result_is_a_counterexample() -> None:
     result = assess(finding, snapshots=[_snapshot(2)], now=NOW)
     correctness = result.gates[0]
     assert correctness.verdict is Verdict.FAIL
-    assert "claim 2 reports a withdrawn or incorrect result" in correctness.reasons
+    assert GateReason(id="claim-withdrawn", facts={"claim": 2}) in correctness.reasons
     assert result.recommendation is Recommendation.COUNTEREXAMPLE
     assert "counterexample" in result.flags and result.proposal is None
 
@@ -102,7 +111,8 @@ def test_stale_head_is_deferred_and_old_versions_not_inherited() -> None:
     result = assess(_finding(text, snapshot=_snapshot(200)), snapshots=[_snapshot(200)], now=NOW)
     timeliness = result.gates[2]
     assert timeliness.verdict is Verdict.FAIL
-    assert any("v0.1.26" in reason and "not inherited" in reason for reason in timeliness.reasons)
+    historical = GateReason(id="historical-claim", facts={"claim": 1, "version": "v0.1.26"})
+    assert historical in timeliness.reasons
     assert result.recommendation is Recommendation.DEFER
     fresh = assess(_finding(text), snapshots=[_snapshot(3)], now=NOW)
     assert fresh.gates[2].verdict is Verdict.PARTIAL
@@ -125,7 +135,18 @@ def test_prior_findings_without_difference() -> None:
     result = assess(_finding(COMPLETE), snapshots=[_snapshot(1)], now=NOW, prior=[earlier])
     prior_gate = result.gates[3]
     assert prior_gate.verdict is Verdict.PARTIAL
-    assert "reported before on 2026-10-28 as Strata" in prior_gate.reasons
+    reported = GateReason(id="reported-before", facts={"date": "2026-10-28", "name": "Strata"})
+    assert reported in prior_gate.reasons
+    assert GateReason(id="no-difference") in prior_gate.reasons
+
+
+def test_the_project_a_derivative_comes_from_is_its_prior_art() -> None:
+    derived = Derivation(parent="gh:neroued/ninfer", evidence=["README says it is based on it"])
+    finding = _finding(COMPLETE, prior_art="", derived_from=derived)
+    prior_gate = assess(finding, snapshots=[_snapshot(1)], now=NOW).gates[3]
+    assert prior_gate.verdict is Verdict.PASS
+    named = GateReason(id="prior-art-named", facts={"derived_from": derived.model_dump()})
+    assert prior_gate.reasons == [named]
 
 
 def test_merge_is_integration_not_acceptance() -> None:
@@ -151,26 +172,3 @@ def test_flags_for_limits_and_failures() -> None:
     text = COMPLETE + "\nOnly the Q4_K_M path is tuned.\nLong-context test fails on ROCm."
     result = assess(_finding(text), snapshots=[_snapshot(1)], now=NOW)
     assert {"boundary", "failure", "unverified"} <= set(result.flags)
-
-
-def test_format_conditions() -> None:
-    claim = Claim(
-        kind=ClaimKind.PERFORMANCE,
-        text="x",
-        metrics=[Metric(name="decode", value=1.0, unit="tok/s")],
-        conditions=Conditions(
-            hardware=["RTX 4090 24 GB"],
-            model=["Qwen3-8B"],
-            precision=["Q4_K_M"],
-            baseline=["llama.cpp"],
-            load={"batch": "1"},
-        ),
-    )
-    assert (
-        format_conditions(claim)
-        == "RTX 4090 24 GB · Qwen3-8B · Q4_K_M · batch 1 · vs llama.cpp · 作者报告"
-    )
-    bare = claim.model_copy(
-        update={"conditions": Conditions(hardware=["H100"]), "reporter": "community"}
-    )
-    assert format_conditions(bare) == "H100 · 缺 model/precision/baseline · 社区报告"

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 import csv
 import importlib.util
+import re
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -18,8 +19,10 @@ from research_radar.models import (
     Finding,
     Gate,
     GateName,
+    GateReason,
     Metric,
     Novelty,
+    PendingDifference,
     Recommendation,
     Snapshot,
     Tag,
@@ -76,6 +79,11 @@ def _findings() -> list[Finding]:
                 reasons=["source read", "identity ok"],
             ),
             Gate(name=GateName.SOLIDITY, verdict=Verdict.PARTIAL, reasons=["single run"]),
+            Gate(
+                name=GateName.VALUE,
+                verdict=Verdict.PASS,
+                reasons=[GateReason(id="touches", facts={"refs": ["docs/a.md", "#112"]})],
+            ),
         ],
         maturity="code-available",
         flags=["unverified"],
@@ -89,6 +97,7 @@ def _findings() -> list[Finding]:
         relation="extensible-gap",
         family="kv-rollback",
         related=["gh:example/strata"],
+        differs_pending=PendingDifference(names=["Strata"]),
         evidence_id="S1",
     )
     tricky = Finding(
@@ -120,7 +129,9 @@ def test_export_writes_csv_with_bom_and_xlsx(tmp_path: Path) -> None:
     assert row["maturity"] == "code-available" and row["maturity_zh"] == "代码可用"
     assert row["gate_correctness"] == "pass"
     assert row["gate_correctness_reasons"] == "source read; identity ok"
-    assert row["gate_value"] == "unknown"
+    assert row["gate_value"] == "pass" and row["gate_value_reasons"] == "touches docs/a.md, #112"
+    assert row["gate_timeliness"] == "unknown"
+    assert row["differs"] == "待补：相对 Strata 的新增工作，需人工核对"
     assert row["touch_points"] == "doc:docs/kv-cache-offload.md; pr:#112"
     assert row["headline_numbers"] == (
         "throughput 922.4 tok/s (RTX 5090 · Qwen3-27B · NVFP4 · concurrency=8 · vs llama.cpp; author)"
@@ -128,6 +139,23 @@ def test_export_writes_csv_with_bom_and_xlsx(tmp_path: Path) -> None:
     assert row["recommendation"] == "值得验证" and row["evidence_id"] == "S1"
     assert rows[1]["project"] == '\'=HYPERLINK("http://evil")'
     assert rows[1]["custom_axis"] == "alpha"
+
+
+def test_english_export_has_english_labels_and_words(tmp_path: Path) -> None:
+    findings = _findings()
+    csv_path, _ = export_findings(findings, tmp_path, language="en")
+    with csv_path.open(encoding="utf-8-sig", newline="") as handle:
+        reader = csv.DictReader(handle)
+        rows = list(reader)
+    assert reader.fieldnames == build_columns(findings, "en")
+    assert not [name for name in reader.fieldnames or [] if name.endswith("_zh")]
+    row = rows[0]
+    assert row["mechanism_en"] == "Cache; Quantization / Sparsity / Speculation"
+    assert (row["maturity_en"], row["relation_en"]) == ("Code available", "Extensible gap")
+    assert row["recommendation"] == "worth validating"
+    assert row["differs"] == "to fill in by hand: what is new relative to Strata"
+    assert rows[1]["recommendation"] == "watch"
+    assert not re.search(r"[\u3400-\u9fff]", csv_path.read_text(encoding="utf-8-sig"))
 
 
 def test_xlsx_has_bold_frozen_filtered_header(tmp_path: Path) -> None:

@@ -316,7 +316,12 @@ def test_cli_extract_json_and_table(tmp_path: Path) -> None:
     assert data["where"] == "o/r@abc:README.md#L3"
     assert data["conditions"]["hardware"] == ["H100"] and data["complete"]
     table = runner.invoke(app, ["extract", str(path)])
-    assert table.exit_code == 0 and "H100" in table.stdout
+    assert table.exit_code == 0 and "H100" in table.stdout and "作者报告" in table.stdout
+    config = tmp_path / "radar.toml"
+    config.write_text('language = "en"\n', encoding="utf-8")
+    english = runner.invoke(app, ["extract", str(path), "--config", str(config)])
+    assert english.exit_code == 0 and "author-reported" in english.stdout
+    assert "作者报告" not in english.stdout
     missing = runner.invoke(app, ["extract", str(tmp_path / "nope.md")])
     assert missing.exit_code == 1 and "Error:" in missing.output
 

@@ -57,9 +57,12 @@ def test_related_finds_the_family_not_the_neighbours() -> None:
     assigned = assign_family(candidate, index)
     assert assigned.family == family_id("gh:x/strata")
     assert assigned.related == ["gh:x/strata"]
-    assert assigned.differs.startswith("待补：相对同族 strata")
+    pending = assigned.differs_pending
+    assert pending is not None and assigned.differs == ""
+    assert pending.names[0] == "strata" and pending.family and pending.words
     alone = assign_family(_finding("gh:x/new", "完全无关的编译器前端语法高亮"), index)
-    assert (alone.family, alone.related, alone.differs) == (family_id("gh:x/new"), [], "")
+    assert (alone.family, alone.related) == (family_id("gh:x/new"), [])
+    assert (alone.differs, alone.differs_pending) == ("", None)
 
 
 def test_adding_a_project_again_replaces_its_entry() -> None:

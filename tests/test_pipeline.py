@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -10,6 +11,7 @@ from sqlalchemy import func, select
 from typer.testing import CliRunner
 
 from research_radar.cli import app
+from research_radar.models import Finding
 from research_radar.sample.demo import SAMPLE_DATE
 from research_radar.store.schema import findings
 from research_radar.store.store import open_store
@@ -49,6 +51,63 @@ def test_sample_report_matches_golden(
     first_run: tuple[Path, dict[str, object], str], golden
 ) -> None:  # type: ignore[no-untyped-def]
     golden("daily-sample.md", first_run[2])
+
+
+@pytest.fixture(scope="module")
+def english_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object], str]:
+    folder = tmp_path_factory.mktemp("daily-en")
+    config = folder / "radar.toml"
+    config.write_text('language = "en"\n', encoding="utf-8")
+    out = folder / "report.md"
+    code, output = _daily(folder, "--out", str(out), "--config", str(config))
+    assert code == 0, output
+    return folder, json.loads(output), out.read_text(encoding="utf-8")
+
+
+def test_english_sample_report_matches_golden(
+    english_run: tuple[Path, dict[str, object], str], golden
+) -> None:  # type: ignore[no-untyped-def]
+    golden("daily-sample-en.md", english_run[2])
+
+
+HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+FULL_WIDTH = re.compile(r"[\u3000-\u303f\uff00-\uffef]")
+
+
+def _quoted(findings: list[Finding]) -> str:
+    """What the report quotes from sources: names, summaries, claims, prior art as named."""
+    texts = [
+        text
+        for f in findings
+        for text in (f.name, *f.former_names, f.mechanism, f.why, f.prior_art, f.differs)
+    ]
+    texts += [claim.text for f in findings for claim in f.claims]
+    return " ".join(texts)
+
+
+def test_english_sample_writes_chinese_only_in_quoted_text(
+    english_run: tuple[Path, dict[str, object], str],
+) -> None:
+    from openpyxl import load_workbook
+
+    folder, summary, text = english_run
+    assert summary["review_blocking"] == 0
+    findings = open_store(str(folder / "radar.db")).load_findings(on=SAMPLE_DATE)
+    quoted = " ".join(HAN.findall(_quoted(findings)))
+    files = [Path(str(name)) for name in summary["files"]]  # type: ignore[union-attr]
+    book = load_workbook(next(path for path in files if path.suffix == ".xlsx"))
+    cells = [str(cell.value or "") for row in book.active.iter_rows() for cell in row]  # type: ignore[union-attr]
+    written = [path.read_text(encoding="utf-8-sig") for path in files if path.suffix != ".xlsx"]
+    for content in [*written, "\n".join(cells)]:
+        assert [run for run in HAN.findall(content) if run not in quoted] == []
+        assert FULL_WIDTH.findall(content) == []
+    # the facts the stages return are there, worded in English
+    assert "kvtinker/ninfer (a plain fork of neroued/ninfer)" in text
+    assert "NInfer (reported on 2026-08-22, no substantive change since)" in text
+    assert "prior art: derived from neroued/ninfer: " in text
+    assert "differs: to fill in by hand: what is new relative to NInfer" in text
+    assert "reproduces the author-reported prefill 963tok/s" in text
+    assert "worth validating" in cells and "maturity_en" in cells
 
 
 def test_ordinary_fork_is_never_a_finding(first_run: tuple[Path, dict[str, object], str]) -> None:

@@ -307,6 +307,17 @@ def test_a_long_report_is_split_at_row_boundaries() -> None:
     assert len({part.marker.rsplit(" ", 2)[1] for part in parts}) == 1
 
 
+def test_an_english_report_is_split_with_english_words() -> None:
+    markdown, _ = _long_report(150_000)
+    english = "<!-- research-radar:report 2026-11-30 en -->\n" + markdown
+    parts = build_parts(english, DAY)
+    assert len(parts) == 3
+    assert all(f" ({part.part}/3)" in part.body for part in parts)
+    assert "（续）" not in "".join(part.body for part in parts)
+    assert any(" (continued)" in part.body for part in parts[1:])
+    assert any("（续）" in part.body for part in build_parts(markdown, DAY)[1:])
+
+
 def test_a_long_report_is_posted_in_order_and_resumed(issue_server: tuple[str, _Issue]) -> None:
     url, issue = issue_server
     markdown, _ = _long_report(150_000)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import re
 from datetime import UTC, datetime
 
 import pytest
@@ -20,11 +21,12 @@ from research_radar.models import (
     Metric,
     Novelty,
     Recommendation,
+    Report,
     Snapshot,
     Tag,
     TouchPoint,
-    ValidationProposal,
     Verdict,
+    WrittenProposal,
 )
 from research_radar.report.compose import build_report
 from research_radar.report.markdown import render_markdown
@@ -63,7 +65,7 @@ def _findings() -> list[Finding]:
         metrics=[Metric(name="speedup", value=2, unit="x")],
     )
     limit = Claim(kind=ClaimKind.LIMITATION, text="长上下文 prefill 回退 0.8x")
-    proposal = ValidationProposal(
+    proposal = WrittenProposal(
         hypothesis="状态回滚在拒绝草稿时保持 logits 一致",
         baseline="同模型同精度关闭投机",
         metrics=["logits 差", "p95 延迟", "任务质量"],
@@ -246,3 +248,28 @@ def test_cells_never_break_the_table(text: str) -> None:
     table = [line for line in rendered.splitlines() if line.startswith("| **X**")]
     assert len(table) == 1
     assert table[0].replace("\\|", "").count("|") == 8
+
+
+HAN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
+FULL_WIDTH = re.compile(r"[\u3000-\u303f\uff00-\uffef]")
+
+
+def _quoted(report: Report) -> str:
+    """Text the report quotes from sources and people: names, summaries, claims, proposals
+    written by hand, corrections."""
+    texts: list[str] = [c.text for c in report.corrections]
+    for f in report.findings:
+        texts += [f.name, *f.former_names, f.mechanism, f.prior_art, f.why, f.differs]
+        texts += [claim.text for claim in f.claims]
+        if isinstance(f.proposal, WrittenProposal):
+            texts += [*f.proposal.model_dump().values()]
+    return " ".join(str(text) for text in texts)
+
+
+def test_english_report_has_chinese_only_in_quoted_text(taxonomy: Taxonomy) -> None:
+    report = _report("en")
+    text = render_markdown(report, taxonomy)
+    quoted = " ".join(HAN.findall(_quoted(report)))
+    assert HAN.findall(text), "the fixture quotes Chinese source text"
+    assert [run for run in HAN.findall(text) if run not in quoted] == []
+    assert FULL_WIDTH.findall(text) == []

@@ -4,7 +4,8 @@ Pure: everything comes in as arguments, `now` included. The rules follow DESIGN.
 CONVENTIONS.md §5, §6 and §9: author numbers stay author numbers, a number without its
 conditions is never a headline, a merge is not performance acceptance, historical
 numbers are not inherited by the current head, and nothing is recommended more strongly
-than 值得验证 without local validation.
+than `validate` without local validation. It returns facts (reason ids, a structured
+proposal); report/ words them.
 """
 
 from __future__ import annotations
@@ -17,17 +18,20 @@ from research_radar.extract.claims import own_metrics
 from research_radar.models import (
     Claim,
     ClaimKind,
+    Conditions,
     Finding,
     Gate,
     GateName,
+    GateReason,
     Novelty,
     Recommendation,
     Snapshot,
+    StopCondition,
     ValidationProposal,
     Verdict,
 )
 
-__all__ = ["assess", "format_conditions", "headline_claims"]
+__all__ = ["assess", "headline_claims"]
 
 FRESH_DAYS = 14
 """A head updated within this many days is timely."""
@@ -42,7 +46,10 @@ _FAILURE = re.compile(r"fail|crash|broken|失败|崩溃|不支持|unsupported|no
 _MERGED = re.compile(r"\bmerged\b|\bintegrated\b|upstreamed|已合入|已合并|合入|集成", re.I)
 _VERSION = re.compile(r"(?<![\w.])v\d+(?:\.\d+){1,3}\b|\b[0-9a-f]{7,40}\b")
 _TAIL = re.compile(r"p9[059]|tail|尾延迟", re.I)
-_REPORTER = {"author": "作者报告", "community": "社区报告", "us": "本地验证"}
+PROPOSAL_GPU_HOURS = 2.0
+"""The budget of a minimal validation proposal, on the claim's own hardware."""
+PROPOSAL_REPEATS = 2
+"""Runs per configuration in a minimal validation proposal."""
 
 
 def headline_claims(claims: Sequence[Claim]) -> list[Claim]:
@@ -57,36 +64,8 @@ def headline_claims(claims: Sequence[Claim]) -> list[Claim]:
     ]
 
 
-def format_conditions(claim: Claim) -> str:
-    """`RTX 4090 24 GB · Qwen3-8B · Q4_K_M · batch 1 · vs llama.cpp · 作者报告`."""
-    c = claim.conditions
-    parts = [*c.hardware, *c.model, *c.precision]
-    parts.extend(_format_load(c.load))
-    parts.extend(c.software)
-    if c.baseline:
-        parts.append("vs " + " / ".join(c.baseline))
-    missing = c.missing() if claim.kind is ClaimKind.PERFORMANCE else []
-    if missing:
-        parts.append("缺 " + "/".join(missing))
-    label = _REPORTER.get(claim.reporter, claim.reporter)
-    parts.append(f"{label}，已验证" if claim.validated else label)
-    return " · ".join(parts)
-
-
-def _format_load(load: dict[str, str]) -> list[str]:
-    words = {
-        "batch": "batch {}",
-        "concurrency": "C={}",
-        "context": "ctx {}",
-        "prompt": "ISL {}",
-        "output": "OSL {}",
-        "gpus": "{} GPUs",
-        "runs": "{} runs",
-        "seed": "seed {}",
-        "sampling": "{}",
-        "percentiles": "{}",
-    }
-    return [words[key].format(load[key]) for key in words if key in load]
+def _reason(reason_id: str, **facts: object) -> GateReason:
+    return GateReason(id=reason_id, facts=facts)
 
 
 def assess(
@@ -117,7 +96,7 @@ def assess(
     ]
     recommendation = _recommend(gates, flags, claims)
     priority, horizon = _priority(recommendation, gates)
-    proposal = _proposal(finding, claims) if recommendation is Recommendation.VALIDATE else None
+    proposal = _proposal(claims) if recommendation is Recommendation.VALIDATE else None
     return finding.model_copy(
         update={
             "gates": gates,
@@ -155,18 +134,16 @@ def _flags(claims: Sequence[Claim]) -> list[str]:
 def _correctness(finding: Finding, claims: Sequence[Claim]) -> Gate:
     gate = Gate(name=GateName.CORRECTNESS)
     if not claims:
-        gate.reasons.append("no claims read from the source")
+        gate.reasons.append(_reason("no-claims"))
         return gate
     negatives = _numbered(claims, {ClaimKind.NEGATIVE})
     withdrawn = [i for i, c in negatives if _WITHDRAWN.search(c.text)]
     checks = _numbered(claims, {ClaimKind.CORRECTNESS})
-    reasons = [f"claim {i} reports a withdrawn or incorrect result" for i in withdrawn]
-    reasons += [
-        f"claim {i} reports a failure or regression" for i, _ in negatives if i not in withdrawn
-    ]
-    reasons += [f"claim {i} states a correctness check (author)" for i, _ in checks]
+    reasons = [_reason("claim-withdrawn", claim=i) for i in withdrawn]
+    reasons += [_reason("claim-failure", claim=i) for i, _ in negatives if i not in withdrawn]
+    reasons += [_reason("claim-correctness-check", claim=i) for i, _ in checks]
     if finding.snapshot is None:
-        reasons.append("no pinned version: cannot tie claims to code")
+        reasons.append(_reason("no-pinned-version"))
     gate.reasons.extend(reasons)
     if withdrawn:
         gate.verdict = Verdict.FAIL
@@ -175,7 +152,7 @@ def _correctness(finding: Finding, claims: Sequence[Claim]) -> Gate:
     elif checks:
         gate.verdict = Verdict.PASS
     else:
-        gate.reasons.append("no correctness or equivalence evidence stated")
+        gate.reasons.append(_reason("no-correctness-evidence"))
         gate.verdict = Verdict.PARTIAL
     return gate
 
@@ -185,22 +162,22 @@ def _solidity(claims: Sequence[Claim]) -> Gate:
     performance = _numbered(claims, {ClaimKind.PERFORMANCE})
     performance = [(i, c) for i, c in performance if c.metrics]
     if not performance:
-        gate.reasons.append("no measured performance claim")
+        gate.reasons.append(_reason("no-measured-claim"))
         return gate
     complete = [(i, c) for i, c in performance if c.complete]
     for i, claim in performance:
         missing = claim.conditions.missing()
         if missing:
-            gate.reasons.append(f"claim {i} lacks {', '.join(missing)}")
+            gate.reasons.append(_reason("claim-lacks", claim=i, missing=missing))
     repeated = [i for i, c in complete if c.conditions.repeats]
     tail = [i for i, c in complete if _TAIL.search(" ".join(c.conditions.load.values()))]
     validated = [i for i, c in complete if c.validated and c.reporter == "us"]
     if complete and not repeated:
-        gate.reasons.append("no repeats or spread reported (single run)")
+        gate.reasons.append(_reason("single-run"))
     if complete and not tail:
-        gate.reasons.append("no tail latency (p95/p99) reported")
+        gate.reasons.append(_reason("no-tail-latency"))
     if complete and not validated:
-        gate.reasons.append("author-reported only: not independently reproduced")
+        gate.reasons.append(_reason("author-only"))
     if not complete:
         gate.verdict = Verdict.FAIL
     elif validated and repeated:
@@ -220,18 +197,15 @@ def _timeliness(finding: Finding, snapshots: Sequence[Snapshot], now: datetime) 
     if finding.snapshot and finding.snapshot.version_date:
         dated.append(finding.snapshot)
     if not dated:
-        gate.reasons.append("no pinned, dated version")
+        gate.reasons.append(_reason("no-dated-version"))
         return gate
     head = max(dated, key=lambda s: _aware(s.version_date or now))
     age = (_aware(now) - _aware(head.version_date or now)).days
-    gate.reasons.append(f"head {head.version[:12]} dated {age} days before now")
+    gate.reasons.append(_reason("head-age", version=head.version[:12], days=age))
     stale = _historical_claims(finding, head)
-    gate.reasons.extend(
-        f"claim {i} measured on {ver}, not the head: historical numbers are not inherited"
-        for i, ver in stale
-    )
+    gate.reasons.extend(_reason("historical-claim", claim=i, version=ver) for i, ver in stale)
     if finding.novelty in (Novelty.HISTORICAL, Novelty.BASELINE):
-        gate.reasons.append(f"{finding.novelty.value}: not today's news")
+        gate.reasons.append(_reason("not-news", novelty=finding.novelty.value))
     if age > STALE_DAYS:
         gate.verdict = Verdict.FAIL
     elif age > FRESH_DAYS or stale or finding.novelty in (Novelty.HISTORICAL, Novelty.BASELINE):
@@ -261,20 +235,29 @@ def _prior_art(finding: Finding, prior: Sequence[Finding]) -> Gate:
     same = [p for p in prior if p.project_key == finding.project_key]
     family = [p for p in prior if finding.family and p.family == finding.family and p not in same]
     for earlier in same:
-        gate.reasons.append(f"reported before on {earlier.date.isoformat()} as {earlier.name}")
+        gate.reasons.append(
+            _reason("reported-before", date=earlier.date.isoformat(), name=earlier.name)
+        )
     for earlier in family:
-        gate.reasons.append(f"same mechanism family as {earlier.name} ({earlier.date.isoformat()})")
+        gate.reasons.append(
+            _reason("same-family", name=earlier.name, date=earlier.date.isoformat())
+        )
+    named = bool(finding.prior_art or finding.derived_from)
     if finding.prior_art:
-        gate.reasons.append(f"nearest prior work named: {finding.prior_art[:80]}")
-    if (same or family) and not finding.differs:
-        gate.reasons.append("no difference from earlier findings stated")
-        gate.verdict = Verdict.PARTIAL if finding.prior_art else Verdict.FAIL
-    elif finding.prior_art:
+        gate.reasons.append(_reason("prior-art-named", prior_art=finding.prior_art))
+    elif finding.derived_from:
+        derived = finding.derived_from.model_dump(mode="json")
+        gate.reasons.append(_reason("prior-art-named", derived_from=derived))
+    # a difference still to be written counts as stated: the report shows the to-do
+    if (same or family) and not (finding.differs or finding.differs_pending):
+        gate.reasons.append(_reason("no-difference"))
+        gate.verdict = Verdict.PARTIAL if named else Verdict.FAIL
+    elif named:
         gate.verdict = Verdict.PASS
     elif same or family:
         gate.verdict = Verdict.PARTIAL
     else:
-        gate.reasons.append("nearest prior work not named")
+        gate.reasons.append(_reason("prior-art-unnamed"))
     return gate
 
 
@@ -282,16 +265,16 @@ def _value(finding: Finding, host_touch_points: bool | None) -> Gate:
     gate = Gate(name=GateName.VALUE)
     refs = [tp.ref for tp in finding.touch_points]
     if finding.relation == "not-recommended" or host_touch_points is False:
-        gate.reasons.append("no touch point in the host project")
+        gate.reasons.append(_reason("no-touch-point"))
         gate.verdict = Verdict.FAIL
     elif refs:
-        gate.reasons.append("touches " + ", ".join(refs[:3]))
+        gate.reasons.append(_reason("touches", refs=refs[:3]))
         gate.verdict = Verdict.PASS
     elif host_touch_points:
-        gate.reasons.append("host map found a touch point (not named on the finding)")
+        gate.reasons.append(_reason("touch-point-unnamed"))
         gate.verdict = Verdict.PARTIAL
     else:
-        gate.reasons.append("host project not checked")
+        gate.reasons.append(_reason("host-not-checked"))
     return gate
 
 
@@ -340,27 +323,29 @@ def _priority(recommendation: Recommendation, gates: list[Gate]) -> tuple[str, s
     return "P2", "Watch"
 
 
-def _proposal(finding: Finding, claims: Sequence[Claim]) -> ValidationProposal | None:
+def _proposal(claims: Sequence[Claim]) -> ValidationProposal | None:
     """A minimal proposal built from the best headline claim's own conditions."""
     headlines = headline_claims(claims)
     if not headlines:
         return None
     claim = max(headlines, key=lambda c: (bool(c.conditions.repeats), len(own_metrics(c))))
     c = claim.conditions
-    setup = " · ".join([*c.hardware, *c.model, *c.precision, *_format_load(c.load)])
     mine = own_metrics(claim)
-    shown = ", ".join(f"{m.name} {m.value:g}{m.unit}" for m in mine[:3])
-    metric_names = list(dict.fromkeys(m.name for m in mine))
-    metrics = [*metric_names, "任务质量（quality，固定 held-out 集）", "p50/p95/p99 延迟"]
-    hardware = c.hardware[0] if c.hardware else "同一硬件"
-    baseline = " / ".join(c.baseline)
     return ValidationProposal(
-        hypothesis=f"{finding.name} 在 {setup} 上，作者报告的 {shown} 相对 {baseline} 成立且质量不降",
-        baseline=f"{baseline}，同一 {setup}、同输入、同 seed、同软件版本",
-        metrics=metrics,
-        budget=f"最多 2 GPU 小时（{hardware}），每个配置 2 次重复",
-        stop_condition=(
-            "出现正确性或质量回退即停；收益落在重复波动内、缺质量数据或预算用尽记为 "
-            "INCONCLUSIVE（仅建议，未执行；执行另需授权）"
+        setup=Conditions(
+            hardware=c.hardware,
+            model=c.model,
+            precision=c.precision,
+            baseline=c.baseline,
+            load=c.load,
+        ),
+        claimed=mine[:3],
+        metrics=list(dict.fromkeys(m.name for m in mine)),
+        guards=["task-quality", "latency-percentiles"],
+        gpu_hours=PROPOSAL_GPU_HOURS,
+        repeats=PROPOSAL_REPEATS,
+        stop=StopCondition(
+            halt_on=["correctness", "quality"],
+            inconclusive_on=["within-noise", "no-quality-data", "budget-spent"],
         ),
     )

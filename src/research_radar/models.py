@@ -7,11 +7,12 @@ The words follow DESIGN.md.
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, timedelta, timezone
 from enum import StrEnum
-from typing import Any
+from typing import Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 __all__ = [
     "BEIJING",
@@ -20,21 +21,28 @@ __all__ = [
     "Conditions",
     "Correction",
     "Coverage",
+    "Derivation",
+    "Exclusion",
+    "ExclusionReason",
     "Finding",
     "Gate",
     "GateName",
+    "GateReason",
     "Metric",
     "Novelty",
+    "PendingDifference",
     "Project",
     "Recommendation",
     "Report",
     "Snapshot",
     "Source",
     "SourceKind",
+    "StopCondition",
     "Tag",
     "TouchPoint",
     "ValidationProposal",
     "Verdict",
+    "WrittenProposal",
 ]
 
 
@@ -194,17 +202,86 @@ class GateName(StrEnum):
     VALUE = "value"
 
 
+class GateReason(_Model):
+    """Why a gate has its verdict: a reason id and its facts; report/ words it.
+
+    `id` is a `GateReason.IDS` entry (`note` keeps a text as written). Facts hold claim
+    numbers, versions, dates, names, refs, missing condition names, the prior art.
+    """
+
+    IDS: ClassVar[frozenset[str]] = frozenset(
+        {
+            "note",
+            "no-claims",
+            "claim-withdrawn",
+            "claim-failure",
+            "claim-correctness-check",
+            "no-pinned-version",
+            "no-correctness-evidence",
+            "no-measured-claim",
+            "claim-lacks",
+            "single-run",
+            "no-tail-latency",
+            "author-only",
+            "no-dated-version",
+            "head-age",
+            "historical-claim",
+            "not-news",
+            "reported-before",
+            "same-family",
+            "prior-art-named",
+            "no-difference",
+            "prior-art-unnamed",
+            "no-touch-point",
+            "touches",
+            "touch-point-unnamed",
+            "host-not-checked",
+        }
+    )
+
+    id: str
+    facts: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("id")
+    @classmethod
+    def _known(cls, value: str) -> str:
+        if value not in cls.IDS:
+            raise ValueError(f"unknown gate reason {value!r}")
+        return value
+
+
 class Gate(_Model):
     name: GateName
     verdict: Verdict = Verdict.UNKNOWN
-    reasons: list[str] = Field(default_factory=list)
+    reasons: list[GateReason] = Field(default_factory=list)
+
+    @field_validator("reasons", mode="before")
+    @classmethod
+    def _text_reasons(cls, value: Any) -> Any:
+        """Reasons stored as sentences (before reasons had ids) load as notes."""
+        if isinstance(value, list):
+            return [
+                {"id": "note", "facts": {"text": r}} if isinstance(r, str) else r for r in value
+            ]
+        return value
 
 
 class Recommendation(StrEnum):
-    VALIDATE = "值得验证"
-    WATCH = "观察"
-    DEFER = "暂缓"
-    COUNTEREXAMPLE = "反例"
+    """How strongly a finding is recommended. Labels: report/strings.toml `rec_<id>`."""
+
+    VALIDATE = "validate"
+    WATCH = "watch"
+    DEFER = "defer"
+    COUNTEREXAMPLE = "counterexample"
+
+
+_LEGACY_RECOMMENDATION = {
+    "值得验证": Recommendation.VALIDATE,
+    "观察": Recommendation.WATCH,
+    "暂缓": Recommendation.DEFER,
+    "反例": Recommendation.COUNTEREXAMPLE,
+}
+"""The values stores and JSON held before recommendations had ids (issue #12)."""
 
 
 class Novelty(StrEnum):
@@ -229,14 +306,98 @@ class TouchPoint(_Model):
     """open / merged / closed for PRs and issues."""
 
 
+class StopCondition(_Model):
+    """When a proposed experiment stops, and when its result is INCONCLUSIVE."""
+
+    halt_on: list[Literal["correctness", "quality"]]
+    """Stop when any of these regresses by more than `tolerance`."""
+    tolerance: float = 0.0
+    """Percent; 0 stops at the first regression."""
+    inconclusive_on: list[Literal["within-noise", "no-quality-data", "budget-spent"]]
+    """Record INCONCLUSIVE when the gain is within the repeats' spread, quality data is
+    missing or the budget is spent."""
+
+
 class ValidationProposal(_Model):
-    """A minimal validation proposal; never an authorised experiment."""
+    """A minimal validation proposal built from a headline claim; never an authorised
+    experiment. Facts only: report/ writes the hypothesis, baseline and stop sentences."""
+
+    setup: Conditions
+    """Hardware, model, precision, load and baseline of the claim to re-measure."""
+    claimed: list[Metric]
+    """The claim's own numbers that the hypothesis restates."""
+    metrics: list[str]
+    """Names of the claim's metrics to measure."""
+    guards: list[Literal["task-quality", "latency-percentiles"]]
+    """Measured beside them: task quality on a fixed held-out set, p50/p95/p99 latency."""
+    gpu_hours: float
+    """Budget: at most this many GPU hours, on the claim's hardware."""
+    repeats: int
+    """Runs per configuration."""
+    stop: StopCondition
+
+
+class WrittenProposal(_Model):
+    """A proposal as a person wrote it, quoted in any language; also how proposals stored
+    before they were structured load."""
 
     hypothesis: str
     baseline: str
     metrics: list[str]
     budget: str
     stop_condition: str
+
+
+class Derivation(_Model):
+    """The project is an independent derivative of another, its nearest prior work."""
+
+    parent: str
+    """The parent's canonical key."""
+    evidence: list[str] = Field(default_factory=list)
+    """Why it is a derivative and not a plain fork (from resolve)."""
+
+
+class PendingDifference(_Model):
+    """What a finding adds over earlier projects is still to be written by a person."""
+
+    names: list[str]
+    """The nearest earlier projects, nearest first."""
+    family: bool = False
+    """True when they are found as the mechanism family's members."""
+    words: list[str] = Field(default_factory=list)
+    """Distinctive words of this finding that the nearest project lacks."""
+
+
+_LEGACY_PENDING = (
+    re.compile(r"^待补：相对 (?P<names>.+) 的新增工作，需人工核对$"),
+    re.compile(r"^待补：相对同族 (?P<names>.+?) 的差异(?:（区别词：(?P<words>.+)）)?$"),
+)
+_LEGACY_DERIVED = re.compile(r"^衍生自 (?P<parent>\S+)：(?P<evidence>.*)$", re.S)
+
+
+def _legacy_finding(data: dict[str, Any]) -> dict[str, Any]:
+    """Findings stored before issue #12 kept generated Chinese sentences (a difference
+    still to write, a derivative's parent); read the facts back."""
+    data = dict(data)
+    differs = data.get("differs")
+    for family, pattern in enumerate(_LEGACY_PENDING):
+        found = pattern.match(differs) if isinstance(differs, str) else None
+        if found and not data.get("differs_pending"):
+            words = found.groupdict().get("words")
+            data["differs"] = ""
+            data["differs_pending"] = PendingDifference(
+                names=found["names"].split("、"),
+                family=bool(family),
+                words=words.split("、") if words else [],
+            )
+    prior = data.get("prior_art")
+    found = _LEGACY_DERIVED.match(prior) if isinstance(prior, str) else None
+    if found and not data.get("derived_from"):
+        data["prior_art"] = ""
+        data["derived_from"] = Derivation(
+            parent=f"gh:{found['parent']}", evidence=found["evidence"].split("；")
+        )
+    return data
 
 
 class Finding(_Model):
@@ -253,6 +414,8 @@ class Finding(_Model):
     mechanism: str = ""
     """What the project does, in one or two sentences."""
     prior_art: str = ""
+    """The nearest prior work as the source or a person names it."""
+    derived_from: Derivation | None = None
     why: str = ""
     tags: dict[str, list[Tag]] = Field(default_factory=dict)
     """Dimension id -> tags (see the taxonomy profile)."""
@@ -273,10 +436,22 @@ class Finding(_Model):
     related: list[str] = Field(default_factory=list)
     """Earlier findings of the same mechanism family, as project keys."""
     differs: str = ""
-    """What differs from the related findings."""
-    proposal: ValidationProposal | None = None
+    """What differs from the related findings, as a person wrote it."""
+    differs_pending: PendingDifference | None = None
+    """Set instead of `differs` while nobody has written it yet."""
+    proposal: ValidationProposal | WrittenProposal | None = None
     evidence_id: str = ""
     """S1...Sn in the report's evidence index."""
+
+    @field_validator("recommendation", mode="before")
+    @classmethod
+    def _legacy_recommendation(cls, value: Any) -> Any:
+        return _LEGACY_RECOMMENDATION.get(value, value) if isinstance(value, str) else value
+
+    @model_validator(mode="before")
+    @classmethod
+    def _legacy(cls, data: Any) -> Any:
+        return _legacy_finding(data) if isinstance(data, dict) else data
 
     def values(self, dimension: str) -> list[str]:
         """Value ids of one dimension, in order."""
@@ -291,11 +466,33 @@ class Correction(_Model):
     """The date or finding the correction applies to."""
 
 
+class ExclusionReason(StrEnum):
+    """Why a candidate is left out of the day's report."""
+
+    PLAIN_FORK = "plain-fork"
+    ALREADY_REPORTED = "already-reported"
+    """Reported before, no substantive change since."""
+    UPDATE_NOT_REPORTED = "update-not-reported"
+    """Reported before and updated since; the first-discovered policy does not report it."""
+
+
+class Exclusion(_Model):
+    """A candidate left out of the day's report; report/ words the reason."""
+
+    name: str
+    project_key: str
+    reason: ExclusionReason
+    parent: str | None = None
+    """plain-fork: the parent's canonical key."""
+    last_reported: date | None = None
+    """When it was last reported; None when only "earlier" is known."""
+
+
 class Coverage(_Model):
     queries: list[str] = Field(default_factory=list)
     sources: dict[str, str] = Field(default_factory=dict)
     """source name -> health (ok, failed: ..., stale since ...)."""
-    excluded: list[str] = Field(default_factory=list)
+    excluded: list[Exclusion] = Field(default_factory=list)
     dedup_scope: int = 0
     window_start: datetime | None = None
     window_end: datetime | None = None
@@ -315,5 +512,7 @@ class Report(_Model):
     findings: list[Finding] = Field(default_factory=list)
     corrections: list[Correction] = Field(default_factory=list)
     coverage: Coverage = Field(default_factory=Coverage)
-    not_run: str = "未运行测试、模型、GPU或付费实验"
+    not_run: str = ""
+    """What was not run, when a run says more than the standard sentence (empty: the
+    standard sentence in the report's language)."""
     language: str = "zh"

@@ -12,6 +12,7 @@ from rich.table import Table
 
 from research_radar.config import Settings, store_folder
 from research_radar.models import BEIJING
+from research_radar.report.wording import recommendation_label
 
 if TYPE_CHECKING:
     from research_radar.pipeline.run import DailyResult
@@ -75,7 +76,7 @@ def _print_result(result: DailyResult) -> None:
         table.add_row(
             f.evidence_id,
             f.name,
-            f.recommendation.value,
+            recommendation_label(f.recommendation, result.report.language),
             f.novelty.value,
             f"{f.priority} {f.horizon}",
         )

@@ -8,11 +8,11 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from research_radar.assess import format_conditions
-from research_radar.cli.common import JsonOption, console, print_json
+from research_radar.cli.common import ConfigOption, JsonOption, console, print_json, settings_for
 from research_radar.errors import ConfigError
 from research_radar.extract.catalogue import load_catalog
 from research_radar.extract.claims import claim_to_json, extract_file
+from research_radar.report.wording import format_conditions
 
 
 def register(app: typer.Typer) -> None:
@@ -37,16 +37,19 @@ def extract(
             "--catalog", help="Extra catalogue TOML file or folder that extends the bundled one."
         ),
     ] = None,
+    config: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Print the claims of FILE: metrics, conditions (hardware, model, precision, baseline,
-    software, load), kind and line. Author numbers stay author numbers."""
+    software, load), kind and line. Author numbers stay author numbers. The conditions are
+    worded in the configured language."""
     if not file.is_file():
         raise ConfigError("file not found; pass a readable file", path=str(file))
     claims = extract_file(file, where or str(file), reporter, catalog=load_catalog(catalog))
     if as_json:
         print_json([claim_to_json(claim) for claim in claims])
         return
+    language = settings_for(config).language
     table = Table(title=f"{len(claims)} claims in {file}", show_lines=False)
     for column in ("line", "kind", "metrics", "conditions", "text"):
         table.add_column(column, overflow="fold")
@@ -56,7 +59,7 @@ def extract(
             str(claim.line or ""),
             claim.kind.value + ("" if claim.complete else "*"),
             metrics,
-            format_conditions(claim),
+            format_conditions(claim, language),
             claim.text[:160],
         )
     console.print(table)

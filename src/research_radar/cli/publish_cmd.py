@@ -215,8 +215,9 @@ def export(
     """Write every finding in the store as CSV (UTF-8 with BOM) and XLSX, one row each.
 
     Columns: date, project, canonical key, pinned version, novelty, each dimension (ids and
-    Chinese labels), maturity, recommendation, the five gates with reasons, relation,
-    touch points, related findings, headline numbers with conditions, evidence id.
+    labels in the configured language), maturity, recommendation, the five gates with
+    reasons, relation, touch points, related findings, headline numbers with conditions,
+    evidence id.
 
     Example: radar export --out exports --date 2026-11-30 --html
     """
@@ -230,7 +231,7 @@ def export(
         )
     findings = store.load_findings(on=when)
     stem = f"findings-{when.isoformat()}" if when else "findings"
-    written = export_findings(findings, out, stem=stem)
+    written = export_findings(findings, out, stem=stem, language=settings.language)
     if report is not None:
         markdown, page_day = report
         page = out / f"report-{page_day.isoformat()}.html"
@@ -240,7 +241,11 @@ def export(
     if sheet:
         spreadsheet, worksheet, credentials = _sheet_options(settings)
         rows = sync_google_sheet(
-            findings, spreadsheet=spreadsheet, worksheet=worksheet, credentials=credentials
+            findings,
+            spreadsheet=spreadsheet,
+            worksheet=worksheet,
+            credentials=credentials,
+            language=settings.language,
         )
     if json:
         files = [str(path) for path in written]

@@ -257,7 +257,8 @@ def map_finding(index: HostIndex, finding: Finding, *, k: int = 3) -> tuple[list
     Relation: `open-issue-pr` when an open/draft PR or issue covers the mechanism strongly,
     `existing-capability` when a doc, skill, module or merged PR does, `extensible-gap` for
     weaker partial matches (the nearest path is always among the touch points, as the place
-    to extend), `not-recommended` when the finding is 暂缓/反例 or nothing matches.
+    to extend), `not-recommended` when the finding is `defer`/`counterexample` or nothing
+    matches.
     """
     ranked = _ranked(index, finding)
     top = ranked[:k]

@@ -8,8 +8,8 @@ from datetime import date
 from research_radar.classify import rules as classify_stage
 from research_radar.classify.model import Taxonomy
 from research_radar.extract.claims import extract_claims
-from research_radar.models import Finding, Project, Snapshot, Source, SourceKind
-from research_radar.resolve.keys import github_repo, key_name
+from research_radar.models import Derivation, Finding, Project, Snapshot, Source, SourceKind
+from research_radar.resolve.keys import github_repo
 
 __all__ = [
     "FINDING_KINDS",
@@ -63,7 +63,6 @@ def build_candidate(
         if snapshot
         else None
     )
-    parent = key_name(project.fork_of) if project.fork_of else ""
     return Finding(
         project_key=project.key,
         name=project.name,
@@ -71,9 +70,9 @@ def build_candidate(
         url=source.url,
         snapshot=pinned,
         mechanism=source.summary or source.title,
-        prior_art=f"衍生自 {parent}：" + "；".join(project.derivative_evidence[:2])
-        if parent
-        else "",
+        derived_from=Derivation(parent=project.fork_of, evidence=project.derivative_evidence[:2])
+        if project.fork_of
+        else None,
         related=[project.fork_of] if project.fork_of else [],
         former_names=[str(name) for name in source.meta.get("renamed_from") or []],
         tags=tags,

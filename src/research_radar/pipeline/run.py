@@ -104,7 +104,9 @@ def _write_outputs(path: Path, report: Report, markdown: str, taxonomy: Taxonomy
     page = path.with_suffix(".html")
     title = f"Research Radar {report.date.isoformat()}"
     page.write_text(render_html(markdown, title=title), encoding="utf-8")
-    exports = export_findings(report.findings, path.parent, stem=path.stem, taxonomy=taxonomy)
+    exports = export_findings(
+        report.findings, path.parent, stem=path.stem, taxonomy=taxonomy, language=report.language
+    )
     return [path, page, *exports]
 
 

@@ -17,7 +17,15 @@ from research_radar.config import Language, Policy, Settings
 from research_radar.extract.claims import extract_claims
 from research_radar.history import decide as history
 from research_radar.hostmap.index import HostIndex, map_findings
-from research_radar.models import Coverage, Finding, Project, Report
+from research_radar.models import (
+    Coverage,
+    Exclusion,
+    ExclusionReason,
+    Finding,
+    PendingDifference,
+    Project,
+    Report,
+)
 from research_radar.pipeline.candidates import (
     FINDING_KINDS,
     build_candidate,
@@ -177,7 +185,7 @@ def classify_stage(
 
 def decide_stage(
     run: StageRecorder, store: Store, settings: Settings, candidates: list[Finding], day: date
-) -> tuple[list[Finding], list[Finding], list[str]]:
+) -> tuple[list[Finding], list[Finding], list[Exclusion]]:
     """Keep what is new (or a substantive update, by policy).
 
     Returns the kept findings, the prior findings and why the others were left out.
@@ -185,14 +193,20 @@ def decide_stage(
     with run.stage("decide") as counts:
         prior = store.load_findings(before=day)
         projects = {project.key: project for project in store.load_projects()}
-        kept, excluded = [], []
+        kept: list[Finding] = []
+        excluded: list[Exclusion] = []
         tally = {"new": 0, "update": 0, "seen": 0, "historical": 0, "fork": 0}
         for finding in candidates:
             project = projects[finding.project_key]
             if project.fork_of and not project.derivative:
                 tally["fork"] += 1
                 excluded.append(
-                    f"{finding.name}（{project.fork_of.split(':', 1)[-1]} 的普通 fork）"
+                    Exclusion(
+                        name=finding.name,
+                        project_key=project.key,
+                        reason=ExclusionReason.PLAIN_FORK,
+                        parent=project.fork_of,
+                    )
                 )
                 continue
             decision = _decision(store, settings, project, finding, prior, day)
@@ -202,13 +216,16 @@ def decide_stage(
             ):
                 kept.append(finding.model_copy(update={"novelty": decision.novelty}))
             else:
-                when = decision.last_reported.isoformat() if decision.last_reported else "此前"
-                why = (
-                    "有更新，但按只报首次发现的策略不重报"
-                    if decision.status == "update"
-                    else "无实质变化，不重报"
+                excluded.append(
+                    Exclusion(
+                        name=finding.name,
+                        project_key=project.key,
+                        reason=ExclusionReason.UPDATE_NOT_REPORTED
+                        if decision.status == "update"
+                        else ExclusionReason.ALREADY_REPORTED,
+                        last_reported=decision.last_reported,
+                    )
                 )
-                excluded.append(f"{finding.name}（已于 {when} 报告；{why}）")
         counts.update(tally)
     return kept, prior, excluded
 
@@ -249,8 +266,8 @@ def assess_stage(
             finding = assign_family(finding, index)
             related = list(dict.fromkeys([*parent, *finding.related]))[:3]
             finding = finding.model_copy(update={"related": related})
-            if related and not finding.differs:
-                finding = finding.model_copy(update={"differs": _differs(index, finding)})
+            if related and not (finding.differs or finding.differs_pending):
+                finding = finding.model_copy(update={"differs_pending": _differs(index, finding)})
             snapshots = store.load_snapshots(finding.project_key)
             assessed.append(
                 assess.assess(
@@ -266,11 +283,10 @@ def assess_stage(
     return assessed
 
 
-def _differs(index: FamilyIndex, finding: Finding) -> str:
+def _differs(index: FamilyIndex, finding: Finding) -> PendingDifference:
     """The slot for what is new relative to the nearest earlier project (filled by a person)."""
     nearest = finding.related[0]
-    name = index.name_of(nearest) or key_name(nearest)
-    return f"待补：相对 {name} 的新增工作，需人工核对"
+    return PendingDifference(names=[index.name_of(nearest) or key_name(nearest)])
 
 
 def map_stage(

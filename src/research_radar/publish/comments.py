@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from research_radar.errors import PublishError
+from research_radar.report.wording import strings
 
 __all__ = ["GITHUB_COMMENT_LIMIT", "MARKER", "CommentPart", "build_parts"]
 
@@ -22,6 +23,7 @@ MARKER = re.compile(
     r"<!-- research-radar:(report|review) (\d{4}-\d{2}-\d{2}) part (\d+)/(\d+) sha256:([0-9a-f]{16}) -->"
 )
 """A part's hidden marker; groups: kind, day, part, total, content hash."""
+_REPORT_LANGUAGE = re.compile(r"^<!-- research-radar:report \d{4}-\d{2}-\d{2} (\w+) -->")
 
 
 @dataclass(frozen=True)
@@ -59,12 +61,14 @@ def _contexts(lines: list[str]) -> list[tuple[str, list[str]]]:
     return result
 
 
-def _carry(lines: list[str], contexts: list[tuple[str, list[str]]], start: int) -> list[str]:
-    """What a part starting at `start` repeats: section heading (续) and table header."""
+def _carry(
+    lines: list[str], contexts: list[tuple[str, list[str]]], start: int, continued: str
+) -> list[str]:
+    """What a part starting at `start` repeats: section heading (continued) and table header."""
     if lines[start].startswith("#"):
         return []
     heading, header = contexts[start]
-    carried = [f"{heading}（续）", ""] if heading else []
+    carried = [f"{heading}{continued}", ""] if heading else []
     return carried + header
 
 
@@ -88,13 +92,13 @@ def _cut_point(lines: list[str], start: int, end: int, budget: int) -> int:
     return best
 
 
-def _split(markdown: str, limit: int) -> list[str]:
+def _split(markdown: str, limit: int, continued: str) -> list[str]:
     lines = markdown.strip("\n").split("\n")
     contexts = _contexts(lines)
     chunks: list[str] = []
     start = 0
     while start < len(lines):
-        carry = _carry(lines, contexts, start) if chunks else []
+        carry = _carry(lines, contexts, start, continued) if chunks else []
         budget = limit - sum(len(line) + 1 for line in carry)
         end, size = start, 0
         while end < len(lines) and size + len(lines[end]) + 1 <= budget:
@@ -126,16 +130,19 @@ def build_parts(
     Cuts fall between lines (a table row is one line, so rows stay whole), preferably at a
     section heading; a part that starts inside a section repeats its heading with （续）
     and, inside a table, the table's header. Parts of a multi-part report carry （i/n）.
+    An English report (its first-line marker says `en`) says (continued) and (i/n).
     """
+    found = _REPORT_LANGUAGE.match(markdown)
+    t = strings(found.group(1) if found else "zh")
     digest = hashlib.sha256(markdown.encode("utf-8")).hexdigest()[:16]
     title = next((line for line in markdown.splitlines() if line.startswith("## ")), "")
     reserve = len(_marker(report_date, 999, 999, digest, kind)) + len(title) + 16
-    chunks = _split(markdown, limit - reserve)
+    chunks = _split(markdown, limit - reserve, t["continued"])
     total = len(chunks)
     parts = []
     for index, chunk in enumerate(chunks, start=1):
         marker = _marker(report_date, index, total, digest, kind)
-        counter = f"（{index}/{total}）"
+        counter = t["part_counter"].format(part=index, total=total)
         if total > 1 and index == 1 and title and title in chunk:
             chunk = chunk.replace(title, title + counter, 1)
         elif total > 1:

@@ -1,9 +1,11 @@
 """Findings as a table: CSV (UTF-8 with BOM, for Excel), XLSX and an optional Google Sheet.
 
 One row per finding. Every dimension appears twice: value ids (stable, for filters and
-scripts) and Chinese labels (for people), values joined with "; ". Each of the five gates
-has a verdict column and a reasons column. Cells that a spreadsheet would run as a
-formula (=, +, -, @ at the start) are prefixed with an apostrophe.
+scripts) and labels in the report's language (for people; columns `<dimension>_zh` or
+`_en`), values joined with "; ". The recommendation, gate reasons and the difference from
+earlier findings are worded in that language too. Each of the five gates has a verdict
+column and a reasons column. Cells that a spreadsheet would run as a formula (=, +, -, @
+at the start) are prefixed with an apostrophe.
 """
 
 from __future__ import annotations
@@ -22,29 +24,38 @@ from research_radar.classify.model import Taxonomy
 from research_radar.classify.profile import load_taxonomy
 from research_radar.errors import ConfigError, PublishError, StorageError
 from research_radar.models import ClaimKind, Finding, GateName
+from research_radar.report.wording import (
+    differs_text,
+    gate_reason_text,
+    recommendation_label,
+    strings,
+)
 
 __all__ = ["build_columns", "build_rows", "export_findings", "sync_google_sheet"]
 
 _TAG_DIMENSIONS = ("workload", "mechanism", "system_level", "rsi_stage")
 _HEAD = ["date", "project", "canonical_key", "url", "pinned_version", "version_date", "novelty"]
-_TAIL = [
-    "rsi_target",
-    "maturity",
-    "maturity_zh",
-    "flags",
-    "recommendation",
-    "priority",
-    "horizon",
-    *(f"gate_{gate.value}{suffix}" for gate in GateName for suffix in ("", "_reasons")),
-    "relation",
-    "relation_zh",
-    "touch_points",
-    "family",
-    "related",
-    "differs",
-    "headline_numbers",
-    "evidence_id",
-]
+
+
+def _tail(language: str) -> list[str]:
+    return [
+        "rsi_target",
+        "maturity",
+        f"maturity_{language}",
+        "flags",
+        "recommendation",
+        "priority",
+        "horizon",
+        *(f"gate_{gate.value}{suffix}" for gate in GateName for suffix in ("", "_reasons")),
+        "relation",
+        f"relation_{language}",
+        "touch_points",
+        "family",
+        "related",
+        "differs",
+        "headline_numbers",
+        "evidence_id",
+    ]
 
 
 def _extra_dimensions(findings: Sequence[Finding]) -> list[str]:
@@ -58,20 +69,21 @@ def _extra_dimensions(findings: Sequence[Finding]) -> list[str]:
     return list(seen)
 
 
-def build_columns(findings: Sequence[Finding]) -> list[str]:
+def build_columns(findings: Sequence[Finding], language: str = "zh") -> list[str]:
     """Column names of the export for these findings."""
     dims = [*_TAG_DIMENSIONS, *_extra_dimensions(findings)]
-    return [*_HEAD, *(name for dim in dims for name in (dim, f"{dim}_zh")), *_TAIL]
+    labels = (name for dim in dims for name in (dim, f"{dim}_{language}"))
+    return [*_HEAD, *labels, *_tail(language)]
 
 
-def _label(taxonomy: Taxonomy, dimension: str, value: str) -> str:
+def _label(taxonomy: Taxonomy, dimension: str, value: str, language: str) -> str:
     try:
-        return taxonomy.label(dimension, value, "zh")
+        return taxonomy.label(dimension, value, language)
     except KeyError:
         return value
 
 
-def _numbers(finding: Finding) -> str:
+def _numbers(finding: Finding, language: str) -> str:
     """Headline numbers, each with its conditions, marked with who reports them."""
     items = []
     for claim in finding.claims:
@@ -82,11 +94,14 @@ def _numbers(finding: Finding) -> str:
         where += [f"{key}={value}" for key, value in cond.load.items()]
         where += [f"vs {base}" for base in cond.baseline]
         metrics = ", ".join(f"{m.name} {m.value:g} {m.unit}".strip() for m in claim.metrics)
-        items.append(f"{metrics} ({' · '.join(where) or '条件缺失'}; {claim.reporter})")
+        missing = strings(language)["conditions_missing"]
+        items.append(f"{metrics} ({' · '.join(where) or missing}; {claim.reporter})")
     return "; ".join(items)
 
 
-def _finding_row(finding: Finding, taxonomy: Taxonomy, dims: list[str]) -> dict[str, str]:
+def _finding_row(
+    finding: Finding, taxonomy: Taxonomy, dims: list[str], language: str
+) -> dict[str, str]:
     snap = finding.snapshot
     row = {
         "date": finding.date.isoformat(),
@@ -100,29 +115,31 @@ def _finding_row(finding: Finding, taxonomy: Taxonomy, dims: list[str]) -> dict[
     for dim in dims:
         values = finding.values(dim)
         row[dim] = "; ".join(values)
-        row[f"{dim}_zh"] = "; ".join(_label(taxonomy, dim, value) for value in values)
+        labels = (_label(taxonomy, dim, value, language) for value in values)
+        row[f"{dim}_{language}"] = "; ".join(labels)
     gates = {gate.name: gate for gate in finding.gates}
     for name in GateName:
         gate = gates.get(name)
         row[f"gate_{name.value}"] = gate.verdict.value if gate else "unknown"
-        row[f"gate_{name.value}_reasons"] = "; ".join(gate.reasons) if gate else ""
+        reasons = [gate_reason_text(reason, language) for reason in gate.reasons] if gate else []
+        row[f"gate_{name.value}_reasons"] = "; ".join(reasons)
     row.update(
         rsi_target=finding.rsi_target or "",
         maturity=finding.maturity,
-        maturity_zh=_label(taxonomy, "maturity", finding.maturity),
         flags="; ".join(finding.flags),
-        recommendation=finding.recommendation.value,
+        recommendation=recommendation_label(finding.recommendation, language),
         priority=finding.priority,
         horizon=finding.horizon,
         relation=finding.relation,
-        relation_zh=_label(taxonomy, "relation", finding.relation),
         touch_points="; ".join(f"{tp.kind}:{tp.ref}" for tp in finding.touch_points),
         family=finding.family or "",
         related="; ".join(finding.related),
-        differs=finding.differs,
-        headline_numbers=_numbers(finding),
+        differs=differs_text(finding, language),
+        headline_numbers=_numbers(finding, language),
         evidence_id=finding.evidence_id,
     )
+    row[f"maturity_{language}"] = _label(taxonomy, "maturity", finding.maturity, language)
+    row[f"relation_{language}"] = _label(taxonomy, "relation", finding.relation, language)
     return row
 
 
@@ -136,15 +153,15 @@ def _safe(value: str) -> str:
 
 
 def build_rows(
-    findings: Sequence[Finding], taxonomy: Taxonomy | None = None
+    findings: Sequence[Finding], taxonomy: Taxonomy | None = None, language: str = "zh"
 ) -> tuple[list[str], list[list[str]]]:
     """Header and rows of the export (pure; the bundled profile gives the labels)."""
     taxonomy = taxonomy or load_taxonomy()
-    columns = build_columns(findings)
+    columns = build_columns(findings, language)
     dims = [*_TAG_DIMENSIONS, *_extra_dimensions(findings)]
     rows = []
     for finding in findings:
-        row = _finding_row(finding, taxonomy, dims)
+        row = _finding_row(finding, taxonomy, dims, language)
         rows.append([_safe(row.get(column, "")) for column in columns])
     return columns, rows
 
@@ -179,9 +196,10 @@ def export_findings(
     *,
     stem: str = "findings",
     taxonomy: Taxonomy | None = None,
+    language: str = "zh",
 ) -> list[Path]:
     """Write `<stem>.csv` (UTF-8 with BOM) and `<stem>.xlsx` into `out_dir`; return both."""
-    columns, rows = build_rows(findings, taxonomy)
+    columns, rows = build_rows(findings, taxonomy, language)
     csv_path, xlsx_path = out_dir / f"{stem}.csv", out_dir / f"{stem}.xlsx"
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
@@ -202,6 +220,7 @@ def sync_google_sheet(
     worksheet: str = "findings",
     credentials: Path | None = None,
     taxonomy: Taxonomy | None = None,
+    language: str = "zh",
 ) -> int:
     """Replace a Google Sheet's worksheet with the export; return the rows written.
 
@@ -222,7 +241,7 @@ def sync_google_sheet(
         raise ConfigError(
             "service-account key not found; set [sheets] credentials", str(credentials)
         )
-    columns, rows = build_rows(findings, taxonomy)
+    columns, rows = build_rows(findings, taxonomy, language)
     try:
         client = gspread.service_account(filename=str(credentials) if credentials else None)
         book = (

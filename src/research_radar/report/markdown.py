@@ -8,25 +8,29 @@ template stays a layout. Fixed words come from `strings.toml` per language.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
 from typing import Protocol
 
 from research_radar.extract.claims import own_metrics
-from research_radar.models import BEIJING, Claim, ClaimKind, Finding, Metric, Novelty, Report
+from research_radar.models import BEIJING, Claim, ClaimKind, Finding, Metric, Report
 from research_radar.report.compose import split_sections
 from research_radar.report.templates import environment
+from research_radar.report.wording import (
+    differs_text,
+    exclusion_text,
+    novelty_label,
+    prior_art_text,
+    proposal_parts,
+    recommendation_label,
+    strings,
+)
 
 __all__ = [
     "ENTRY_COLUMNS",
     "Labeller",
     "ReportContext",
     "build_context",
-    "novelty_label",
     "render_markdown",
-    "strings",
 ]
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -39,44 +43,12 @@ ENTRY_COLUMNS = (
     "col_host",
     "col_source",
 )
-_NOVELTY = {
-    "zh": {
-        Novelty.NEW_RELEASE: "新发布",
-        Novelty.NEW_PROGRESS: "新进展",
-        Novelty.HISTORICAL: "历史补发现",
-        Novelty.BASELINE: "基础参考",
-    },
-    "en": {
-        Novelty.NEW_RELEASE: "new release",
-        Novelty.NEW_PROGRESS: "new progress",
-        Novelty.HISTORICAL: "historical first discovery",
-        Novelty.BASELINE: "baseline reference",
-    },
-}
-_RECOMMENDATION_EN = {
-    "值得验证": "worth validating",
-    "观察": "watch",
-    "暂缓": "defer",
-    "反例": "counterexample",
-}
 
 
 class Labeller(Protocol):
     """Anything that names a taxonomy value in a language (the Taxonomy does)."""
 
     def label(self, dimension: str, value: str, lang: str = "zh") -> str: ...
-
-
-@cache
-def strings(language: str) -> dict[str, str]:
-    """The fixed words of one language."""
-    text = resources.files(__package__).joinpath("strings.toml").read_text(encoding="utf-8")
-    table: dict[str, dict[str, str]] = tomllib.loads(text)
-    return table.get(language, table["zh"])
-
-
-def novelty_label(novelty: Novelty, language: str = "zh") -> str:
-    return _NOVELTY.get(language, _NOVELTY["zh"])[novelty]
 
 
 def _cell(text: str) -> str:
@@ -199,10 +171,10 @@ def _mechanism_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lan
     text = f"{t['mechanism']}：{_labels(labeller, finding, 'mechanism', lang)}。"
     if finding.mechanism:
         text += finding.mechanism.rstrip("。.") + "。"
-    text += f"{t['prior_art']}：{finding.prior_art or t['prior_art_unsearched']}"
+    text += f"{t['prior_art']}：{prior_art_text(finding, lang) or t['prior_art_unsearched']}"
     if finding.related:
         family = "、".join(key.split(":", 1)[-1] for key in finding.related)
-        text += f"；{t['family']}：{family}；{t['differs']}：{finding.differs or '—'}"
+        text += f"；{t['family']}：{family}；{t['differs']}：{differs_text(finding, lang) or '—'}"
     return text
 
 
@@ -228,9 +200,7 @@ def _evidence_cell(finding: Finding, t: dict[str, str]) -> str:
 
 
 def _maturity_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lang: str) -> str:
-    recommendation = finding.recommendation.value
-    if lang == "en":
-        recommendation = _RECOMMENDATION_EN.get(recommendation, recommendation)
+    recommendation = recommendation_label(finding.recommendation, lang)
     text = f"{labeller.label('maturity', finding.maturity, lang)} / {recommendation}"
     flags = [labeller.label("maturity_flags", flag, lang) for flag in finding.flags]
     if finding.maturity != "locally-validated":
@@ -358,15 +328,17 @@ def _evidence_item(finding: Finding, lang: str) -> EvidenceItem:
     )
 
 
-def _proposal(finding: Finding, t: dict[str, str]) -> Proposal:
-    p = finding.proposal
-    assert p is not None
-    text = (
-        f"{t['hypothesis']}：{p.hypothesis}；{t['baseline']}：{p.baseline}；"
-        f"{t['metrics']}：{'、'.join(p.metrics)}；{t['budget']}：{p.budget}；"
-        f"{t['stop']}：{p.stop_condition}"
+def _proposal(finding: Finding, lang: str) -> Proposal:
+    assert finding.proposal is not None
+    t = strings(lang)
+    hypothesis, baseline, metrics, budget, stop = proposal_parts(
+        finding.name, finding.proposal, lang
     )
-    if "未执行" not in p.stop_condition and "not executed" not in p.stop_condition:
+    text = (
+        f"{t['hypothesis']}：{hypothesis}；{t['baseline']}：{baseline}；"
+        f"{t['metrics']}：{'、'.join(metrics)}；{t['budget']}：{budget}；{t['stop']}：{stop}"
+    )
+    if "未执行" not in stop and "not executed" not in stop:
         text += f"（{t['not_executed']}）"
     return Proposal(finding.name, text.replace("\n", " "))
 
@@ -389,7 +361,8 @@ def _coverage(report: Report, t: dict[str, str]) -> list[str]:
     if cov.queries:
         lines.append(f"{t['queries']}：" + "；".join(cov.queries))
     if cov.excluded:
-        lines.append(f"{t['excluded']}：" + "；".join(cov.excluded))
+        excluded = [exclusion_text(item, report.language) for item in cov.excluded]
+        lines.append(f"{t['excluded']}：" + "；".join(excluded))
     lines.append(t["bounded"] + "；" + t["not_ranked"])
     return lines
 
@@ -441,12 +414,10 @@ def build_context(report: Report, labeller: Labeller) -> ReportContext:
             (name, "、".join(f.name for f in items) or t["none"]) for name, items in horizon_names
         ],
         top=[f"**{f.name}**：{f.why or f.mechanism or ''}".rstrip("：") for f in sections.top],
-        proposals=[_proposal(f, t) for f in sections.proposals],
+        proposals=[_proposal(f, lang) for f in sections.proposals],
         evidence=[_evidence_item(f, lang) for f in report.findings],
         coverage=_coverage(report, t),
-        not_run=t["not_run"]
-        if report.not_run == Report.model_fields["not_run"].default
-        else report.not_run,
+        not_run=report.not_run or t["not_run"],
         degraded=_degraded(report, t),
         empty=not report.findings,
     )
@@ -460,7 +431,16 @@ def render_markdown(report: Report, labeller: Labeller) -> str:
 
 
 _FULL_WIDTH = str.maketrans(
-    {"：": ": ", "；": "; ", "。": ". ", "、": ", ", "，": ", ", "（": " (", "）": ")"}
+    {
+        "：": ": ",
+        "；": "; ",
+        "。": ". ",
+        "、": ", ",
+        "，": ", ",
+        "（": " (",
+        "）": ")",
+        "｜": " | ",
+    }
 )
 
 

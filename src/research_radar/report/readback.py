@@ -12,8 +12,9 @@ import re
 from datetime import date
 
 from research_radar.models import Finding, Novelty, Recommendation, Snapshot, Tag, TouchPoint
-from research_radar.report.markdown import Labeller, novelty_label, strings
+from research_radar.report.markdown import Labeller
 from research_radar.report.parse import ParsedEntry, parse_report
+from research_radar.report.wording import novelty_label, recommendation_label, strings
 
 __all__ = ["read_findings"]
 
@@ -113,13 +114,11 @@ def _finding(
 
 
 def _recommendation(text: str) -> Recommendation:
-    english = {
-        "worth validating": "值得验证",
-        "watch": "观察",
-        "defer": "暂缓",
-        "counterexample": "反例",
+    """The recommendation whose label, in either language, the cell shows."""
+    labels = {
+        recommendation_label(item, lang): item for item in Recommendation for lang in ("zh", "en")
     }
-    return Recommendation(english.get(text.strip(), text.strip()))
+    return labels.get(text.strip()) or Recommendation(text.strip())
 
 
 def _touch_point(ref: str) -> TouchPoint:

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import jieba
 from datasketch import MinHash, MinHashLSHForest
 
-from research_radar.models import Finding
+from research_radar.models import Finding, PendingDifference
 
 __all__ = ["FamilyIndex", "assign_family", "build_tokens", "family_id"]
 
@@ -88,8 +88,11 @@ def _copies(token: str) -> int:
 
 
 def build_tokens(finding: Finding) -> set[str]:
-    """The bilingual token set of a finding: its name, mechanism, prior art and tag values."""
-    text = " ".join([finding.name, finding.mechanism, finding.prior_art, finding.why])
+    """The bilingual token set of a finding: its name, mechanism, prior art (or the project it
+    derives from) and tag values."""
+    derived = finding.derived_from
+    lineage = [derived.parent.split(":", 1)[-1], *derived.evidence] if derived else []
+    text = " ".join([finding.name, finding.mechanism, finding.prior_art, *lineage, finding.why])
     tokens: set[str] = set()
     for word in _words(text):
         if word in _CONCEPTS:
@@ -232,10 +235,10 @@ def assign_family(finding: Finding, index: FamilyIndex, *, k: int = 5) -> Findin
         or (index.family_of(nearest[0]) if nearest else None)
         or family_id(finding.project_key)
     )
-    if related and not finding.differs:
-        names = "、".join(index.name_of(key) or key for key, _ in related[:3])
-        extra = "、".join(index.differs(finding, related[0][0]))
-        update["differs"] = f"待补：相对同族 {names} 的差异" + (
-            f"（区别词：{extra}）" if extra else ""
+    if related and not (finding.differs or finding.differs_pending):
+        update["differs_pending"] = PendingDifference(
+            names=[index.name_of(key) or key for key, _ in related[:3]],
+            family=True,
+            words=index.differs(finding, related[0][0]),
         )
     return finding.model_copy(update=update)

@@ -163,7 +163,7 @@ def send(
         answer, last, down = _attempt(client, request)
         if down:
             policy.unreachable[host] = last
-            log.warning("%s: %s is unreachable (%s); not asked again this run", source, host, last)
+            log.info("%s: %s is unreachable (%s); not asked again this run", source, host, last)
             raise fail(f"{host} is unreachable ({last})", None)
         wait = _rate_limit_wait(answer, policy) if answer is not None else None
         if answer is not None and wait is not None:

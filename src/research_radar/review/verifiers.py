@@ -208,15 +208,24 @@ class GitHubVerifier:
         # reports is verified report by report, each with its own memo, so each
         # unreachable call was otherwise asked, and logged, once per report.
         self._failed: set[str] = set()
+        self.unreachable = False
+        """Set at the first connection-level failure: nothing more is asked (refs #17)."""
+
+    def _down(self, path: str, exc: httpx.HTTPError) -> None:
+        if isinstance(exc, httpx.TransportError) and not self.unreachable:
+            log.warning("GitHub unreachable (%s: %s); not asking it again", path, exc)
+            self.unreachable = True
+        elif not self.unreachable:
+            log.warning("GitHub API %s failed: %s", path, exc)
 
     def _get(self, path: str, **params: str) -> httpx.Response | None:
         request = f"{path}?{sorted(params.items())}"
-        if request in self._failed:
+        if request in self._failed or self.unreachable:
             return None
         try:
             response = self.client.get(path, params=params or None)
         except httpx.HTTPError as exc:
-            log.warning("GitHub API %s failed: %s", path, exc)
+            self._down(path, exc)
             self._failed.add(request)
             return None
         if response.status_code in (200, 404, 422):
@@ -238,14 +247,14 @@ class GitHubVerifier:
     def file(self, repo: str, sha: str, path: str) -> FileCheck:
         url = f"/repos/{repo}/contents/{path}"
         request = f"{url}?ref={sha}"
-        if request in self._failed:
+        if request in self._failed or self.unreachable:
             return _UNREACHABLE_FILE
         try:
             response = self.client.get(
                 url, params={"ref": sha}, headers={"Accept": "application/vnd.github.raw"}
             )
         except httpx.HTTPError as exc:
-            log.warning("GitHub API %s failed: %s", url, exc)
+            self._down(url, exc)
             self._failed.add(request)
             return _UNREACHABLE_FILE
         if response.status_code == 404:
@@ -284,6 +293,11 @@ class ChainVerifier:
 
     def __init__(self, verifiers: Sequence[Verifier]):
         self.verifiers = list(verifiers)
+
+    @property
+    def unreachable(self) -> bool:
+        """Whether a verifier of the chain found its host down (GitHub unreachable)."""
+        return any(getattr(verifier, "unreachable", False) for verifier in self.verifiers)
 
     def commit(self, repo: str, sha: str) -> CommitCheck:
         return next(

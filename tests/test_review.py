@@ -608,3 +608,20 @@ def test_findings_are_grouped_by_rule_across_entries_and_ordered() -> None:
     assert len(first.items) == 3 and "「NInfer RSI / kernel" in first.items[0]
     assert len(result.findings) == 4
     assert sorted(i for g in result.groups for i in g.members) == [0, 1, 2, 3]
+
+
+def test_review_strings_cover_every_rule_in_both_languages() -> None:
+    from research_radar.review.findings import RULES
+    from research_radar.review.wording import review_strings
+
+    def keys(table: dict[str, object], prefix: str = "") -> set[str]:
+        found = set()
+        for key, value in table.items():
+            found |= keys(value, f"{prefix}{key}.") if isinstance(value, dict) else {prefix + key}
+        return found
+
+    zh, en = review_strings("zh"), review_strings("en")
+    assert keys(zh) == keys(en)
+    assert set(zh["rules"]) == set(RULES)
+    for rule in zh["rules"].values():
+        assert {"title", "problem", "item", "conditions", "impact", "fix"} <= set(rule)

@@ -5,7 +5,9 @@
 History comes from the earlier reports' entries (review.build_findings: name -> key, with
 mechanism families). The policy starts as substantive-updates (the seeds' first days) and
 switches to first-discovered where a report announces it (the 2026-10-30 correction).
-Prints, per report, every finding (rule, severity, entry, problem) and a summary.
+Prints, per report, every grouped finding (F-number, severity, rule, title and one line per
+entry, in the report's language) and a summary; `--records` also prints the one record per
+(rule, entry) behind the groups. Judge each printed finding right or noise (refs #17).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ def main() -> int:
         print(f"seeds-examples not found under {SHARED}; set RADAR_SHARED")
         return 0
     verbose = "--verbose" in sys.argv
+    records = "--records" in sys.argv
     files = sorted(SEEDS.glob("*.md"))
     reports = [
         (path, r)
@@ -48,6 +51,7 @@ def main() -> int:
     past: list[Finding] = []
     policy = "substantive-updates"
     totals: Counter[tuple[str, str]] = Counter()
+    groups: Counter[str] = Counter()
     started = time.perf_counter()
     for path, report in reports:
         result = review_report(report.text, history=past, policy=policy)
@@ -58,19 +62,29 @@ def main() -> int:
         print(
             f"\n== {path.name} L{report.line} {label} {report.title[:50]!r}: "
             f"{len(report.entries)} entries, history {len(past)}, "
-            f"{counts['blocking']} blocking / {counts['warning']} warning / {counts['info']} info"
+            f"{len(result.groups)} grouped findings ({len(result.findings)} records: "
+            f"{counts['blocking']} blocking / {counts['warning']} warning / {counts['info']} info)"
         )
         for item in result.findings:
             totals[(item.rule, item.severity.value)] += 1
+            if not records:
+                continue
             where = _file_line(item.where, report.line)
             problem = item.problem if verbose else item.problem[:110]
             dim = f" [{item.dimension}]" if item.dimension else ""
             print(
-                f"  {item.severity.value:8} {item.rule}{dim} · {item.entry or '-'} · {where.split(',')[0]} · {problem}"
+                f"    {item.severity.value:8} {item.rule}{dim} · {item.entry or '-'} · "
+                f"{where.split(',')[0]} · {problem}"
             )
+        for group in result.groups:
+            groups[group.severity.value] += 1
+            print(f"  {group.id} {group.severity.value:8} {group.rule} — {group.title}")
+            for line in group.items:
+                print(f"      - {line if verbose else line[:100]}")
         past += build_findings(report)
     elapsed = time.perf_counter() - started
     print(f"\n== totals over {len(reports)} reports ({elapsed:.2f}s)")
+    print(f"  grouped findings: {sum(groups.values())} ({dict(groups)})")
     for (rule, severity), count in sorted(totals.items()):
         print(f"  {count:4} {severity:8} {rule}")
     return 0

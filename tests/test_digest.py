@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from research_radar.cli import app
@@ -321,7 +324,13 @@ def test_sample_shows_each_feature() -> None:
     retro = next(e for e in digest.increments if e.arxiv_ids == ["2505.02922"])
     assert len(retro.sources) >= 3 and retro.cards == [41]
     assert {e.status for e in digest.increments} == {"net-new", "anchored"}
-    assert [c.entity for c in digest.contradictions] == ["RetroInfer (arXiv:2505.02922)"]
+    found = [(c.entity, c.kind, c.about) for c in digest.contradictions]
+    assert found == [
+        ("RetroInfer (arXiv:2505.02922)", "number", "speedup ×"),
+        ("RetroInfer (arXiv:2505.02922)", "status", "venue"),
+        ("vLLM V1", "status", "announcement"),
+    ]
+    assert "同行评审：VLDB 2026" not in retro.reasons, "a hedged venue is not peer review"
     assert {p.kind for p in digest.problems} >= {
         "no-timestamp",
         "duplicate-card-number",
@@ -418,3 +427,165 @@ def test_cli_missing_root_names_it_and_suggests_sample(tmp_path: Path) -> None:
 def test_cli_usage_errors(args: list[str]) -> None:
     result = runner.invoke(app, ["digest", "--sample", *args])
     assert result.exit_code == 2, result.output
+
+
+def test_sample_status_contradiction_names_both_sources_and_what_to_verify() -> None:
+    text = render_digest_markdown(_sample())
+    section = text.split("## 四")[1].split("## 五")[0]
+    venue = section.split("状态不一致（会议录用）")[1].split("\n\n")[0]
+    assert "inbox/jay/20260903-1735-briefing.md" in venue and "据称已录用（待核实说法）" in venue
+    assert "inbox/tom/2026-09-03_2040_radar.md" in venue and "已录用（作为事实陈述）" in venue
+    assert "待核实：一处为传闻、另一处作为事实：核对会议官网的录用论文列表" in venue
+    assert "状态不一致（官宣/否认）" in section and "说法相反" in section
+
+
+@pytest.mark.parametrize(
+    ("first", "second", "about"),
+    [
+        pytest.param("据称已被 OSDI 2026 录用", "OSDI 2026 已录用", "venue", id="rumour-vs-fact"),
+        pytest.param("under review at OSDI 2026", "accepted to OSDI 2026", "venue", id="review"),
+        pytest.param("官方已宣布合作", "对方否认合作", "announcement", id="announced-denied"),
+    ],
+)
+def test_status_contradictions(tmp_path: Path, first: str, second: str, about: str) -> None:
+    root = _root(
+        tmp_path,
+        {
+            "inbox/a/2026-09-03_0800_x.md": f"- **FooServe** 推理 serving：{first}\n",
+            "inbox/b/2026-09-03_0900_y.md": f"- **FooServe** 推理 serving：{second}\n",
+        },
+    )
+    [found] = _digest(root).contradictions
+    assert (found.kind, found.about) == ("status", about)
+    assert [s.source for s in found.statements] == [
+        "inbox/a/2026-09-03_0800_x.md",
+        "inbox/b/2026-09-03_0900_y.md",
+    ]
+    assert found.verify
+
+
+def test_a_hedged_venue_is_not_peer_reviewed(tmp_path: Path) -> None:
+    note = "- X 推理 arXiv:2601.00001 据称已被 VLDB 2026 录用；机构：Microsoft Research\n"
+    root = _root(tmp_path, {"inbox/a/2026-09-03_0800_x.md": note})
+    entry = _digest(root).increments[0]
+    assert entry.venue == "" and entry.credibility == "高"
+    assert any("待核实" in reason for reason in entry.reasons)
+
+
+def test_key_points_are_not_garbled(tmp_path: Path) -> None:
+    notes = {
+        "inbox/a/2026-09-03_0800_x.md": (
+            "## DistServe\n- DistServe（arXiv:2401.09670，OSDI 2024）：与 Mooncake 同属 P/D 分离；"
+            "作者报告在 SLO 约束下可多服务 7.4× 请求\n"
+            "## MInference\n- **MInference**（NeurIPS 2024，https://arxiv.org/abs/2407.02490）："
+            "1M 上下文在单卡 A100 上 prefill 延迟最高降 10×\n"
+            "## RetroInfer\n- RetroInfer arXiv:2505.02922：KV 在 CPU 内存时相对稀疏注意力基线最高 10.5×\n"
+        ),
+        "inbox/b/2026-09-03_0900_y.md": "## Mooncake\n- Mooncake arXiv:2407.00079 吞吐 +525%\n",
+    }
+    digest = _digest(_root(tmp_path, notes))
+    points = {e.name or e.title: e.key_points[0] for e in digest.increments}
+    assert "Mooncake" not in points["DistServe"].conditions
+    minference = next(p for name, p in points.items() if "MInference" in name)
+    assert "（NeurIPS 2024）" in minference.text and "，）" not in minference.text
+    assert minference.numbers == ["10×"] and "上下文 1M" in minference.conditions
+    retro = next(p for name, p in points.items() if "RetroInfer" in name)
+    assert "vs 稀疏注意力基线" in retro.conditions
+    citations = " ".join(" ".join(c.facts) for c in digest.net_new_arxiv)
+    assert "1M" not in citations
+
+
+def test_shared_words_are_whole_words(tmp_path: Path) -> None:
+    living = LIVING + "\n## §4 投机解码\n- EAGLE 系列草稿模型做投机解码，长上下文\n"
+    root = _root(
+        tmp_path,
+        {
+            "knowledge/inference.md": living,
+            "inbox/a/2026-09-03_0800_x.md": "- X arXiv:2601.00001 投机解码的草稿头，长上下文推理\n",
+        },
+    )
+    shared = [w for r in _digest(root).increments[0].relation for w in r.shared]
+    assert "机解" not in shared and "下文" not in shared and "上下" not in shared
+    assert "投机解码" in shared
+
+
+def test_previous_digest_comparison(tmp_path: Path) -> None:
+    before = {
+        "inbox/a/2026-09-02_0800_x.md": "- **FooServe** 推理 arXiv:2601.00001 据称已被 OSDI 2026 录用\n",
+        "inbox/b/2026-09-02_0900_y.md": "- **FooServe** 推理 arXiv:2601.00001 OSDI 2026 已录用\n",
+        "inbox/b/2026-09-02_1000_z.md": "- **BarCache** 推理 KV cache arXiv:2601.00002 单作者，无代码\n",
+    }
+    after = {
+        "inbox/a/2026-09-03_0800_x.md": "- **FooServe** 推理 arXiv:2601.00001 OSDI 2026 已录用，代码 https://github.com/a/b\n",
+    }
+    root = _root(tmp_path, {**before, **after})
+    previous = _digest(root, end=END - timedelta(days=1))
+    assert previous.contradictions
+    current = build_digest(
+        load_inbox(root),
+        topic="inference",
+        start=END - timedelta(hours=24),
+        end=END,
+        previous=Digest.model_validate_json(previous.model_dump_json()),
+    )
+    comparison = current.comparison
+    assert comparison is not None and comparison.increments == 2
+    assert [line.split("（")[0] for line in comparison.confirmed] == ["FooServe"]
+    assert [line.split("（")[0] for line in comparison.still_open] == ["BarCache"]
+    text = render_digest_markdown(current)
+    assert "已确认：FooServe" in text and "仍待核实：BarCache（本棒无新消息" in text
+    assert "未提供前一棒简报" in render_digest_markdown(previous)
+
+
+# --- property tests: the digest's text assembly -------------------------------------------
+
+_BASELINE_NAMES = st.sampled_from(
+    ["full attention", "FlashAttention-2", "vLLM", "EAGLE-2", "稀疏注意力基线", "原生实现", "V0"]
+)
+_QUANTIFIERS = st.sampled_from(["最高 ", "约 ", "高达 ", " ", "最多 "])
+_VENUES = st.sampled_from(["NeurIPS 2024", "OSDI 2024", "", "VLDB 2026"])
+_GARBLED = re.compile(r"[（(]\s*[）)]|[，,、；;]\s*[）)]|[（(]\s*[，,、；;]")
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    baseline=_BASELINE_NAMES,
+    quantifier=_QUANTIFIERS,
+    value=st.decimals(min_value=1, max_value=99, places=1),
+    venue=_VENUES,
+    keyword=st.sampled_from(["相对", "相比", "vs ", "对比"]),
+)
+def test_text_assembly_never_cuts_a_phrase_or_leaves_an_empty_slot(
+    tmp_path: Path, baseline: str, quantifier: str, value: object, venue: str, keyword: str
+) -> None:
+    slot = (
+        f"（{venue}，https://arxiv.org/abs/2601.00001）"
+        if venue
+        else "（https://arxiv.org/abs/2601.00001）"
+    )
+    note = f"- **FooServe**{slot}：推理 KV cache {keyword}{baseline}{quantifier}{value}× 加速\n"
+    folder = tmp_path / str(abs(hash((baseline, quantifier, str(value), venue, keyword))))
+    root = _root(folder, {"inbox/a/2026-09-03_0800_x.md": note})
+    digest = _digest(root)
+    [entry] = digest.increments
+    [point] = entry.key_points
+    assert f"vs {baseline}" in point.conditions, point.conditions
+    for condition in point.conditions:
+        core = condition.removeprefix("vs ")
+        assert core in point.text
+        tail = point.text.split(core, 1)[1][:1]
+        assert not (core[-1].isascii() and core[-1].isalnum() and tail.isascii() and tail.isalnum())
+    text = render_digest_markdown(digest)
+    assert not _GARBLED.search(text), _GARBLED.search(text)
+    assert "〔条件：〕" not in text and "（）" not in text
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("（）(),，、；;:： abc中文1")), max_size=30))
+def test_tidy_leaves_no_empty_slot(text: str) -> None:
+    from research_radar.digest.signals import _without_urls
+
+    tidy = _without_urls(f"X（{text}，https://example.org/a）")
+    assert not re.search(r"[（(]\s*[）)]|[，,、；;:：]\s*[）)]|[（(]\s*[，,、；;:：]", tidy), tidy

@@ -105,13 +105,51 @@ def test_header_sha_missing_and_recheck() -> None:
 
 
 def test_dimension_missing_names_the_dimension() -> None:
-    row = GOOD_ROW.replace("层级：模型执行；", "")
-    [finding] = review_report(report(row)).findings
+    """With a level field in the table, the row that leaves it out is named."""
+    other = GOOD_ROW.replace("NInfer", "Strata").replace("层级：模型执行；", "")
+    [finding] = review_report(report(GOOD_ROW + other)).findings
     assert (finding.rule, finding.dimension, finding.entry) == (
         "dimension-missing",
         "system_level",
-        "NInfer",
+        "Strata",
     )
+
+
+def test_a_table_without_a_system_level_field_gets_one_report_wide_finding() -> None:
+    rows = "".join(
+        GOOD_ROW.replace("NInfer", name).replace("层级：模型执行；", "")
+        for name in ("NInfer", "Strata", "Maya")
+    )
+    [finding] = review_report(report(rows)).findings
+    assert (finding.rule, finding.dimension, finding.entry) == (
+        "dimension-missing",
+        "system_level",
+        None,
+    )
+    assert "3 entries" in finding.problem
+
+
+@pytest.mark.parametrize(
+    ("cell", "missing"),
+    [
+        pytest.param(
+            "RSI / kernel · KernelAgent；层级：单算子；RSI：候选生成", "workload", id="rsi-kernel"
+        ),
+        pytest.param(
+            "RSI / kernel→模型 · KernelAgent；层级：单算子；RSI：候选生成", "workload", id="arrow"
+        ),
+        pytest.param(
+            "负载：LLM 与 Agentic；层级：kernel；RSI：独立验证", "system_level", id="kernel"
+        ),
+        pytest.param(
+            "负载：LLM 与 Agentic；层级：非 serving；RSI：独立验证", "system_level", id="negated"
+        ),
+    ],
+)
+def test_dimensions_are_read_strictly(cell: str, missing: str) -> None:
+    row = GOOD_ROW.replace("负载：LLM 与 Agentic；层级：模型执行；RSI：独立验证（engine）", cell)
+    found = [f.dimension for f in review_report(report(row)).findings]
+    assert found == [missing]
 
 
 def test_rsi_stage_used_as_workload_is_flagged() -> None:
@@ -170,7 +208,18 @@ def test_conditions_missing_and_author_unmarked() -> None:
     header = HEADER.replace("所有性能数字均为作者报告；", "")
     findings = review_report(report(row, header=header)).findings
     assert [f.rule for f in findings] == ["conditions-missing", "author-number-unmarked"]
-    assert "hardware" in findings[0].problem and "baseline" in findings[0].problem
+    assert "hardware" in findings[0].problem
+    assert "baseline" not in findings[0].problem, "an absolute number is not a comparison"
+    ratio = row.replace("922.4 tok/s", "1.8×")
+    [first, _] = review_report(report(ratio, header=header)).findings
+    assert "baseline" in first.problem
+
+
+def test_quality_metrics_are_not_performance_numbers() -> None:
+    row = GOOD_ROW.replace(
+        "作者报告：922.4 tok/s（RTX 5090 · Qwen3-27B · NVFP4 · vs llama.cpp）", "WER 15–22%"
+    )
+    assert rules(report(row)) == []
 
 
 def test_cross_condition_ranking_and_negation() -> None:
@@ -242,7 +291,7 @@ def test_bare_cross_repo_ref() -> None:
 def test_json_shape_and_rendered_markdown() -> None:
     result = review_report(report(GOOD_ROW.replace("层级：模型执行；", "")))
     data = result.to_json()
-    assert set(data) == {"verified", "findings"}
+    assert set(data) == {"language", "verified", "findings", "groups", "coverage"}
     keys = {
         "rule",
         "entry",
@@ -253,23 +302,30 @@ def test_json_shape_and_rendered_markdown() -> None:
         "conditions",
         "impact",
         "fix",
+        "report",
+        "line",
+        "column",
+        "detail",
     }
     assert set(data["findings"][0]) == keys
     assert data["findings"][0]["severity"] == "warning"
+    assert data["groups"][0]["id"] == "F1" and data["groups"][0]["members"] == [0]
     json.dumps(data)
     text = render_review(result)
-    assert "**F1 · `dimension-missing` · warning · NInfer · system_level**" in text
+    assert "### F1 — 全表没有系统层级字段" in text
     for part in (
-        "- Where:",
-        "- Problem:",
-        "- Conditions:",
-        "- Impact:",
-        "- Fix:",
-        "### Reviewed commit",
-        "### Coverage",
+        "- **Where:**",
+        "- **Problem:**",
+        "- **Conditions:**",
+        "- **Impact:**",
+        "- **Fix:**",
+        "**Reviewed commit:**",
+        "**Coverage:**",
+        "正文“分类维度”要求每条发现同时带上六个维度的标签",
     ):
         assert part in text
     assert "sha256" in text
+    assert ".md" not in text.replace("kv-cache-offload.md", ""), "no file of this project"
 
 
 def test_report_wide_findings_have_no_entry() -> None:
@@ -356,7 +412,8 @@ def test_cli_clean_report_exits_0(tmp_path: Path) -> None:
     path.write_text(report(), encoding="utf-8")
     result = runner.invoke(app, ["review", str(path), "--offline", "--json"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.stdout) == {"verified": [], "findings": []}
+    data = json.loads(result.stdout)
+    assert (data["verified"], data["findings"], data["groups"]) == ([], [], [])
 
 
 def test_cli_blocking_exits_1_and_writes_out(tmp_path: Path) -> None:
@@ -408,6 +465,10 @@ def test_a_report_without_a_host_says_so_and_is_not_blocked() -> None:
     assert sha and all(f.severity == "info" for f in sha)
 
 
+_PRIVATE_ROW = GOOD_ROW.replace("负载：LLM 与 Agentic；", "Neroued/ninfer@1882c6ad；")
+"""A row whose classification cell (quoted by the review) names the private repository."""
+
+
 def _post_env(url: str) -> dict[str, str]:
     return {"GITHUB_API_URL": url, "GITHUB_TOKEN": "", "GH_TOKEN": "", "RADAR_CONFIG": ""}
 
@@ -424,7 +485,7 @@ def test_cli_post_refuses_a_private_repository_of_the_store(
     with store.transaction() as conn:
         store.save_source(conn, secret)
     path = tmp_path / "r.md"
-    path.write_text(report(), encoding="utf-8")
+    path.write_text(report(_PRIVATE_ROW), encoding="utf-8")
     args = ["review", str(path), "--offline", "--db", str(db_path), "--post", TARGET]
     with serve_replay() as server:
         result = runner.invoke(app, args, env=_post_env(server.url))
@@ -436,12 +497,12 @@ def test_cli_post_refuses_a_private_repository_of_the_store(
 def test_cli_post_refuses_a_private_repository_of_the_settings(
     tmp_path: Path, db_path: Path
 ) -> None:
-    """The posted review names the pin it could not verify: a private repository."""
+    """The posted review quotes a cell naming a private repository: the gate refuses it."""
     config = tmp_path / "radar.toml"
     config.write_text('[publish]\nprivate_repos = ["Neroued/ninfer"]\n', encoding="utf-8")
     open_store(str(db_path))
     path = tmp_path / "r.md"
-    path.write_text(report(), encoding="utf-8")
+    path.write_text(report(_PRIVATE_ROW), encoding="utf-8")
     args = ["review", str(path), "--offline", "--config", str(config), "--db", str(db_path)]
     args += ["--post", TARGET]
     with serve_replay() as server:
@@ -496,3 +557,73 @@ def test_cli_post_checks_the_default_store_too(
         assert server.comments("example-org/inferhost", 126) == []
     assert result.exit_code == 1
     assert "private repository neroued/ninfer" in result.output
+
+
+def test_github_unreachable_is_one_coverage_line_and_asked_once() -> None:
+    """Offline or with GitHub down: one "not verified" line, one connection attempt."""
+    import httpx
+
+    from research_radar.review.verifiers import ChainVerifier, GitHubVerifier
+
+    calls: list[str] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        calls.append(request.url.path)
+        raise httpx.ConnectError("connection refused", request=request)
+
+    client = httpx.Client(transport=httpx.MockTransport(handler))
+    github = GitHubClient(client, "https://api.github.invalid", policy=RetryPolicy(retries=3))
+    verifier = ChainVerifier([GitHubVerifier(github)])
+    text = report() + "\n" + report().replace("2026-11-30", "2026-12-01")
+    result = review_report(text, verifier=verifier, host_repo="example-org/inferhost")
+    assert len(calls) == 1
+    assert verifier.unreachable
+    assert not [f for f in result.findings if f.rule == "claim-unverified"]
+    [line] = [c for c in result.coverage if "GitHub" in c]
+    assert line.startswith("未核验：GitHub 不可达")
+    offline = review_report(report(), verifier=ChainVerifier([]), offline=True, language="en")
+    assert any(c.startswith("not verified: offline") for c in offline.coverage)
+
+
+def test_review_speaks_the_reports_language_and_lang_overrides() -> None:
+    row = GOOD_ROW.replace("负载：LLM 与 Agentic；", "")
+    zh = review_report(report(row))
+    assert zh.language == "zh" and zh.groups[0].title.startswith("一个条目缺少模型/工作负载")
+    en = review_report(report(row), language="en")
+    assert en.groups[0].title == "1 entry lack workload"
+    text = render_review(en)
+    assert "classification dimensions" in text and "分类维度" not in text.split("Where")[0]
+
+
+def test_findings_are_grouped_by_rule_across_entries_and_ordered() -> None:
+    rows = "".join(
+        GOOD_ROW.replace("NInfer", name).replace("负载：LLM 与 Agentic；", "RSI / kernel · ")
+        for name in ("NInfer", "Strata", "Maya")
+    )
+    rows += GOOD_ROW.replace("NInfer", "Lily").replace(
+        "`docs/kv-cache-offload.md`、#112", "复用现有评测"
+    )
+    result = review_report(report(rows))
+    assert [g.rule for g in result.groups] == ["dimension-missing", "host-mapping-generic"]
+    first = result.groups[0]
+    assert first.entries == ["NInfer", "Strata", "Maya"] and first.title.startswith("三个条目")
+    assert len(first.items) == 3 and "「NInfer RSI / kernel" in first.items[0]
+    assert len(result.findings) == 4
+    assert sorted(i for g in result.groups for i in g.members) == [0, 1, 2, 3]
+
+
+def test_review_strings_cover_every_rule_in_both_languages() -> None:
+    from research_radar.review.findings import RULES
+    from research_radar.review.wording import review_strings
+
+    def keys(table: dict[str, object], prefix: str = "") -> set[str]:
+        found = set()
+        for key, value in table.items():
+            found |= keys(value, f"{prefix}{key}.") if isinstance(value, dict) else {prefix + key}
+        return found
+
+    zh, en = review_strings("zh"), review_strings("en")
+    assert keys(zh) == keys(en)
+    assert set(zh["rules"]) == set(RULES)
+    for rule in zh["rules"].values():
+        assert {"title", "problem", "item", "conditions", "impact", "fix"} <= set(rule)

@@ -20,7 +20,7 @@ from research_radar.cli.common import (
     print_json,
     settings_for,
 )
-from research_radar.digest.build import build_digest
+from research_radar.digest.build import Digest, build_digest
 from research_radar.digest.render import render_digest_json, render_digest_markdown
 from research_radar.errors import ConfigError
 from research_radar.sources.inbox import load_inbox
@@ -66,6 +66,22 @@ def _end(value: str | None, sample: bool) -> datetime:
     return SAMPLE_END if sample else datetime.now(SHANGHAI)
 
 
+def _load_previous(path: Path | None) -> Digest | None:
+    """The previous digest from its --json file, or None."""
+    if path is None:
+        return None
+    try:
+        return Digest.model_validate_json(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot read the previous digest ({exc.strerror}); check --previous"
+        ) from exc
+    except ValueError as exc:
+        raise ConfigError(
+            f"{path} is not a digest written by `radar digest --json`; check --previous"
+        ) from exc
+
+
 def digest_command(
     root: Annotated[
         Path | None,
@@ -97,6 +113,15 @@ def digest_command(
         Path | None,
         typer.Option("--out", help="Write to this file instead of stdout.", show_default=False),
     ] = None,
+    previous: Annotated[
+        Path | None,
+        typer.Option(
+            "--previous",
+            help="The previous digest as JSON (--json output): say what moved from to-verify "
+            "to confirmed and what is still open.",
+            show_default=False,
+        ),
+    ] = None,
     as_json: JsonOption = False,
     config: ConfigOption = None,
 ) -> None:
@@ -114,7 +139,13 @@ def digest_command(
     loaded = load_inbox(
         root or sample_root(), inbox=inbox, cards=cards, knowledge=knowledge, queue=queue
     )
-    digest = build_digest(loaded, topic=topic, start=stop - timedelta(hours=hours), end=stop)
+    digest = build_digest(
+        loaded,
+        topic=topic,
+        start=stop - timedelta(hours=hours),
+        end=stop,
+        previous=_load_previous(previous),
+    )
     if as_json and out is None:
         print_json(render_digest_json(digest))
         return

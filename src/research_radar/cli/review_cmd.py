@@ -128,6 +128,12 @@ def register(app: typer.Typer) -> None:
         offline: Annotated[
             bool, typer.Option("--offline", help="Do not ask the GitHub API; local sources only.")
         ] = False,
+        lang: Annotated[
+            str | None,
+            typer.Option(
+                "--lang", help="Language of the review: zh or en (default: the report's)."
+            ),
+        ] = None,
         config: ConfigOption = None,
     ) -> None:
         """Review a report: house rules plus claim verification. Exit 1 on a blocking finding.
@@ -135,6 +141,8 @@ def register(app: typer.Typer) -> None:
         A file with several dated reports is reviewed report by report; the history and
         aliases of --db (when given) count as reported before.
         """
+        if lang is not None and lang not in ("zh", "en"):
+            raise typer.BadParameter(f"{lang!r}: use zh or en", param_hint="--lang")
         paths = _repo_paths(repo or [])
         if not file.is_file():
             raise RadarError(f"report file not found: {file}; check the path")
@@ -149,6 +157,8 @@ def register(app: typer.Typer) -> None:
             verifier=_verifier(settings, store, paths, offline),
             now=datetime.now(UTC),
             policy=settings.policy,
+            language=lang,
+            offline=offline,
         )
         markdown = render_review(result)
         if json_output:

@@ -56,7 +56,17 @@ from research_radar.sources.notes import (
     parse_arxiv_ids,
 )
 
-__all__ = ["Citation", "Digest", "Entry", "LivingDoc", "SourceCount", "Window", "build_digest"]
+__all__ = [
+    "Citation",
+    "Comparison",
+    "Digest",
+    "Entry",
+    "LivingDoc",
+    "SourceCount",
+    "Window",
+    "build_digest",
+    "compare_digests",
+]
 
 
 class _Model(BaseModel):
@@ -117,6 +127,18 @@ class Citation(_Model):
     facts: list[str] = Field(default_factory=list)
 
 
+class Comparison(_Model):
+    """What changed since the previous digest (refs #17)."""
+
+    previous_end: datetime
+    increments: int
+    adjacent: int
+    confirmed: list[str] = Field(default_factory=list)
+    """To verify in the previous digest, settled now (seen again, no contradiction)."""
+    still_open: list[str] = Field(default_factory=list)
+    new_open: list[str] = Field(default_factory=list)
+
+
 class Digest(_Model):
     topic: str
     window: Window
@@ -129,6 +151,8 @@ class Digest(_Model):
     outside_window: int = 0
     """Notes and cards with a timestamp outside the window (not checked)."""
     problems: list[Problem] = Field(default_factory=list)
+    comparison: Comparison | None = None
+    """Against the previous digest, when one was given."""
 
     @property
     def carried(self) -> list[Entry]:
@@ -274,7 +298,7 @@ def _stars(entry: Entry) -> int:
     return max(1, min(5, 1 + bonus + extra))
 
 
-def _entry(group: list[Mention], inbox: Inbox, doc: KnowledgeDoc | None) -> Entry:
+def _entry(group: list[Mention], inbox: Inbox, doc: KnowledgeDoc | None, names: list[str]) -> Entry:
     group = sorted(group, key=lambda m: (m.when, m.source, m.item.line))
     ids = sorted({m.item.arxiv_ids[0] for m in group if m.item.arxiv_ids})
     cards = [c for c in inbox.cards if c.number is not None and set(c.arxiv_ids) & set(ids)]
@@ -314,7 +338,7 @@ def _entry(group: list[Mention], inbox: Inbox, doc: KnowledgeDoc | None) -> Entr
         reasons=reasons,
         sources=list(dict.fromkeys(m.source for m in group)),
         first_seen=first.when,
-        key_points=extract_key_points(group),
+        key_points=extract_key_points(group, names),
         relation=relation,
         suggested_section=f"{relation[0].id} {relation[0].heading}".strip() if relation else "",
     )
@@ -339,8 +363,58 @@ def _living_doc(doc: KnowledgeDoc | None) -> LivingDoc | None:
     )
 
 
-def build_digest(inbox: Inbox, *, topic: str, start: datetime, end: datetime) -> Digest:
+def _open_items(digest: Digest) -> dict[str, tuple[str, str]]:
+    """Entry key -> (name, why) for everything the digest leaves to verify."""
+    entries = {e.key: e for e in [*digest.increments, *digest.adjacent]}
+    found: dict[str, tuple[str, str]] = {}
+    for item in digest.contradictions:
+        if item.entry_key in entries:
+            name = entries[item.entry_key].name or entries[item.entry_key].title
+            why = "状态矛盾" if item.kind == "status" else "数字矛盾"
+            previous = found.get(item.entry_key, (name, ""))[1]
+            found[item.entry_key] = (name, "、".join(filter(None, [previous, why])))
+    for entry in entries.values():
+        if entry.credibility == "中-低" and entry.key not in found:
+            found[entry.key] = (entry.name or entry.title, "可信度中-低")
+    return found
+
+
+def compare_digests(previous: Digest, current: Digest) -> Comparison:
+    """What moved from "to verify" to confirmed since `previous`, and what is still open."""
+    before, now = _open_items(previous), _open_items(current)
+    seen = {e.key: e for e in [*current.increments, *current.adjacent]}
+    confirmed, still_open = [], []
+    for key, (name, why) in before.items():
+        if key in now:
+            still_open.append(f"{name}（前一棒：{why}；本棒：{now[key][1]}）")
+        elif key in seen:
+            confirmed.append(
+                f"{name}（前一棒：{why} → 本棒可信度 {seen[key].credibility}，无矛盾）"
+            )
+        else:
+            still_open.append(f"{name}（本棒无新消息；前一棒：{why}）")
+    return Comparison(
+        previous_end=previous.window.end,
+        increments=len(previous.increments),
+        adjacent=len(previous.adjacent),
+        confirmed=confirmed,
+        still_open=still_open,
+        new_open=[f"{name}（{why}）" for key, (name, why) in now.items() if key not in before],
+    )
+
+
+def build_digest(
+    inbox: Inbox,
+    *,
+    topic: str,
+    start: datetime,
+    end: datetime,
+    previous: Digest | None = None,
+) -> Digest:
     """The digest of `inbox` for `topic` over the window start < t <= end (aware datetimes).
+
+    With `previous` (an earlier digest of the topic), the digest says what moved from
+    "to verify" to confirmed and what is still open.
 
     Raises:
         ConfigError: unknown topic, naive or empty window.
@@ -363,11 +437,16 @@ def build_digest(inbox: Inbox, *, topic: str, start: datetime, end: datetime) ->
     mentions, sources, outside = _gather(inbox, window)
     groups = [g for g in _group(mentions) if any(topic in m.item.topics for m in g)]
     _count(sources, groups, inbox, topic)
-    entries = [_entry(group, inbox, doc) for group in groups]
+    names = _names(groups)
+    entries = [_entry(group, inbox, doc, names) for group in groups]
+    contradictions = [
+        c
+        for group, entry in zip(groups, entries, strict=True)
+        for c in find_contradictions(_entity(group), group, entry.key)
+    ]
     entries.sort(key=lambda e: (-e.stars, e.first_seen, e.title))
-    contradictions = [c for group in groups for c in find_contradictions(_entity(group), group)]
     increments = [e for e in entries if e.arxiv_ids]
-    return Digest(
+    digest = Digest(
         topic=topic,
         window=window,
         living_doc=_living_doc(doc),
@@ -381,6 +460,14 @@ def build_digest(inbox: Inbox, *, topic: str, start: datetime, end: datetime) ->
         outside_window=outside,
         problems=problems,
     )
+    if previous is not None:
+        digest.comparison = compare_digests(previous, digest)
+    return digest
+
+
+def _names(groups: list[list[Mention]]) -> list[str]:
+    """Every item's leading name: never a condition of a claim."""
+    return sorted({m.item.name for group in groups for m in group if len(m.item.name) >= 3})
 
 
 def _entity(group: list[Mention]) -> str:

@@ -13,6 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from research_radar.digest.build import Digest, Entry, SourceCount
+from research_radar.digest.signals import state_words
 from research_radar.report.templates import environment
 from research_radar.sources.notes import SHANGHAI
 
@@ -77,6 +78,8 @@ class DigestContext:
     outside: str
     problems: list[str] = field(default_factory=list)
     signoff: str = ""
+    comparison: list[str] = field(default_factory=list)
+    """Against the previous digest: moved to confirmed, still open, newly open."""
 
 
 def _cst(moment: datetime | None, fmt: str = "%Y-%m-%d %H:%M") -> str:
@@ -208,13 +211,28 @@ def _adjacent_row(index: int, entry: Entry, doc: str) -> Row:
     return Row([_label(index), _cell(title), "无", _cell(sources), _cell(state)])
 
 
+_ABOUT_LABEL = {
+    "venue": "会议录用",
+    "merge": "合并状态",
+    "release": "发布状态",
+    "deal": "签约状态",
+    "announcement": "官宣/否认",
+}
+
+
 def _contradiction_views(digest: Digest) -> list[ContradictionView]:
+    """Each contradiction with both (all) sources, what each says, and what to verify."""
     views = []
     for item in digest.contradictions:
-        heading = f"**{item.entity}** — {_KIND_LABEL[item.kind]}（{item.about}）"
-        views.append(
-            ContradictionView(heading, [f"{s.source}：「{s.text}」" for s in item.statements])
-        )
+        about = _ABOUT_LABEL.get(item.about, item.about)
+        heading = f"**{item.entity}** — {_KIND_LABEL[item.kind]}（{about}）"
+        lines = [
+            f"{s.source}：「{s.text}」" + (f" → {state_words(s.state)}" if s.state else "")
+            for s in item.statements
+        ]
+        if item.verify:
+            lines.append(f"待核实：{item.verify}")
+        views.append(ContradictionView(heading, lines))
     return views
 
 
@@ -339,13 +357,34 @@ def build_digest_context(digest: Digest) -> DigestContext:
         outside=f"窗口外（未检查）：{digest.outside_window} 篇笔记或卡片的时间戳不在窗口内",
         problems=[f"⚠️ {p.path} — {p.kind}：{p.message}" for p in digest.problems],
         signoff=_signoff(digest),
+        comparison=_comparison_lines(digest),
     )
+
+
+def _comparison_lines(digest: Digest) -> list[str]:
+    item = digest.comparison
+    if item is None:
+        return ["未提供前一棒简报，本棒不做对比"]
+    lines = [
+        f"前一棒（截至 {_cst(item.previous_end)}）：{item.increments} 条主增量 + "
+        f"{item.adjacent} 条邻接预备；本棒：{len(digest.increments)} 条主增量 + "
+        f"{len(digest.adjacent)} 条邻接预备"
+    ]
+    lines += [f"已确认：{line}" for line in item.confirmed]
+    lines += [f"仍待核实：{line}" for line in item.still_open]
+    lines += [f"新增待核实：{line}" for line in item.new_open]
+    if len(lines) == 1:
+        lines.append("前一棒与本棒都没有待核实条目")
+    return lines
 
 
 def _features(digest: Digest) -> list[str]:
     crossed = [e for e in [*digest.increments, *digest.adjacent] if len(e.sources) >= 2]
     features = [f"多源交叉：{_name(e)}（{len(e.sources)} 处）" for e in crossed]
-    features += [f"矛盾待核实：{c.entity}（{c.about}）" for c in digest.contradictions]
+    features += [
+        f"矛盾待核实：{c.entity}（{_ABOUT_LABEL.get(c.about, c.about)}）"
+        for c in digest.contradictions
+    ]
     return features or ["无多源交叉，无矛盾"]
 
 

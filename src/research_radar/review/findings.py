@@ -22,6 +22,7 @@ __all__ = [
     "Review",
     "ReviewContext",
     "ReviewFinding",
+    "ReviewGroup",
     "Severity",
 ]
 
@@ -69,6 +70,37 @@ class ReviewFinding(BaseModel):
     """What the check looked at and under which policy."""
     impact: str = ""
     fix: str = ""
+    report: str = ""
+    """The dated report (comment) the finding is in: `2026-10-28` or `undated`."""
+    report_line: int = 1
+    """The line its report starts at (several reports may share a date)."""
+    line: int = 0
+    """Line in the reviewed text (1-based)."""
+    column: str | None = None
+    """The table column the finding is about, as the report heads it."""
+    detail: dict[str, str] = Field(default_factory=dict)
+    """Language-neutral facts the grouped wording is built from (cell, numbers, codes)."""
+
+
+class ReviewGroup(BaseModel):
+    """One finding as a reviewer writes it: a rule across all the entries it concerns."""
+
+    id: str
+    """F1, F2, … in the order shown (severity, then entries touched)."""
+    rule: str
+    severity: Severity
+    report: str
+    title: str
+    entries: list[str] = Field(default_factory=list)
+    where: str
+    problem: str
+    items: list[str] = Field(default_factory=list)
+    """One line per entry (or place) with the exact cell or sentence."""
+    conditions: str
+    impact: str
+    fix: str
+    members: list[int] = Field(default_factory=list)
+    """Indexes into `Review.findings` (one record per rule and entry)."""
 
 
 class Review(BaseModel):
@@ -81,13 +113,20 @@ class Review(BaseModel):
     coverage: list[str] = Field(default_factory=list)
     host_sha: str | None = None
     reviewed_at: datetime | None = None
+    language: str = "zh"
+    groups: list[ReviewGroup] = Field(default_factory=list)
+    checked: str = ""
+    """What the review read and checked, in the review's language."""
 
     @property
     def blocking(self) -> bool:
         return any(item.severity is Severity.BLOCKING for item in self.findings)
 
     def to_json(self) -> dict[str, Any]:
-        """`{"verified": [...], "findings": [...]}`: the shape of `radar review --json`."""
+        """`radar review --json`: one record per (rule, entry) for tools, plus the grouping.
+
+        `{"language", "verified", "findings": [...], "groups": [{"id", "members", ...}]}`.
+        """
         keys = (
             "rule",
             "entry",
@@ -98,10 +137,17 @@ class Review(BaseModel):
             "conditions",
             "impact",
             "fix",
+            "report",
+            "line",
+            "column",
+            "detail",
         )
         return {
+            "language": self.language,
             "verified": list(self.verified),
             "findings": [item.model_dump(mode="json", include=set(keys)) for item in self.findings],
+            "groups": [group.model_dump(mode="json") for group in self.groups],
+            "coverage": list(self.coverage),
         }
 
 
@@ -129,8 +175,36 @@ class ReviewContext:
         return ", ".join(parts)
 
     def add(
-        self, rule: str, severity: Severity, where: str, problem: str, **more: str | None
+        self,
+        rule: str,
+        severity: Severity,
+        line: int,
+        problem: str,
+        *,
+        entry: str | None = None,
+        column: str | None = None,
+        dimension: str | None = None,
+        conditions: str = "",
+        impact: str = "",
+        fix: str = "",
+        detail: dict[str, str] | None = None,
     ) -> None:
+        """Add one finding at `line` of the report (1-based within the report)."""
         self.findings.append(
-            ReviewFinding(rule=rule, severity=severity, where=where, problem=problem, **more)  # type: ignore[arg-type]
+            ReviewFinding(
+                rule=rule,
+                severity=severity,
+                where=self.where(line, entry, column),
+                problem=problem,
+                entry=entry,
+                dimension=dimension,
+                conditions=conditions,
+                impact=impact,
+                fix=fix,
+                report=self.report.date.isoformat() if self.report.date else "undated",
+                report_line=self.report.line,
+                line=self.report.line + line - 1,
+                column=column,
+                detail=detail or {},
+            )
         )

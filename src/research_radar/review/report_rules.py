@@ -50,7 +50,7 @@ def check_header(ctx: ReviewContext) -> None:
         ctx.add(
             "header-cutoff-missing",
             Severity.BLOCKING,
-            ctx.where(1),
+            1,
             "the header states no evidence cut-off time",
             conditions="first 25 lines searched for 证据截止/研究截止/截至 + a time",
             impact="readers cannot tell which evidence the conclusions rest on",
@@ -60,27 +60,29 @@ def check_header(ctx: ReviewContext) -> None:
         ctx.add(
             "header-cutoff-missing",
             Severity.WARNING,
-            ctx.where(1),
+            1,
             f"the cut-off {report.cutoff} does not say it is Beijing time",
             conditions="house rule: the cut-off is written in Beijing time",
             impact="the window is ambiguous by up to 8 hours",
             fix="write 北京时间 before the cut-off time",
+            detail={"variant": "not_beijing", "cutoff": str(report.cutoff)},
         )
     if report.host_sha is None and _NO_HOST.search(head):
         ctx.add(
             "header-sha-missing",
             Severity.INFO,
-            ctx.where(1),
+            1,
             "the header states that no host project is configured",
             conditions="a radar without a host has no default-branch SHA to give",
             impact="the relation column cannot name host paths or PRs",
             fix="configure host_path / host_repo to map findings onto your code base",
+            detail={"variant": "no_host"},
         )
     elif report.host_sha is None:
         ctx.add(
             "header-sha-missing",
             Severity.BLOCKING,
-            ctx.where(1),
+            1,
             "the header gives no host default-branch SHA",
             conditions="first 25 lines searched for main/默认分支/宿主 + a SHA; a project's own "
             "SHA does not count",
@@ -91,11 +93,12 @@ def check_header(ctx: ReviewContext) -> None:
         ctx.add(
             "header-sha-missing",
             Severity.INFO,
-            ctx.where(1),
+            1,
             f"host SHA {report.host_sha} is given but no re-check before publishing is stated",
             conditions="house rule: re-verify the code baseline before publishing",
             impact="the SHA may be stale at publication",
             fix="state the re-check, e.g. 发布前复核 main <sha> 未变",
+            detail={"variant": "not_rechecked", "sha": report.host_sha},
         )
 
 
@@ -131,22 +134,24 @@ def check_comparisons(ctx: ReviewContext) -> None:
                 ctx.add(
                     "cross-condition-ranking",
                     Severity.WARNING,
-                    ctx.where(line),
+                    line,
                     f"{ranking.group(0)!r} ranks results that stand under different conditions",
                     conditions=f"sentence: {sentence.strip()[:120]}",
                     impact="a ranking across hardware / model / precision misleads the reader",
                     fix="compare only under the same conditions, or write 不跨条件排名",
+                    detail={"word": ranking.group(0), "sentence": _clip(sentence)},
                 )
         percents = re.findall(r"\d+(?:\.\d+)?\s*%", sentence)
         if len(percents) >= 2 and STACKING.search(sentence) and not NO_STACKING.search(sentence):
             ctx.add(
                 "stacked-percentages",
                 Severity.WARNING,
-                ctx.where(line),
+                line,
                 f"percentages ({', '.join(percents[:4])}) are added or combined",
                 conditions=f"sentence: {sentence.strip()[:120]}",
                 impact="gains from different sources or baselines do not add up",
                 fix="report each percentage with its own baseline; do not add or multiply them",
+                detail={"percents": "、".join(percents[:4]), "sentence": _clip(sentence)},
             )
 
 
@@ -180,11 +185,12 @@ def check_proposals(ctx: ReviewContext) -> None:
         ctx.add(
             "proposal-incomplete",
             Severity.INFO,
-            ctx.where(1),
+            1,
             "the report has no validation proposal",
             conditions="house rule: 1–3 validation directions with budget and stop condition",
             impact="readers get findings but no bounded next step",
             fix="add 建议验证（仅建议，不执行） with hypothesis, baseline, metrics, budget, stop",
+            detail={"variant": "none"},
         )
     for line, item in items:
         lacks = [
@@ -196,11 +202,17 @@ def check_proposals(ctx: ReviewContext) -> None:
             ctx.add(
                 "proposal-incomplete",
                 Severity.WARNING,
-                ctx.where(line),
+                line,
                 f"validation proposal lacks {' and '.join(lacks)}",
                 conditions=f"proposal: {item[:100]}",
                 impact="an unbounded experiment cannot be authorised or stopped",
                 fix="add a budget (GPU hours, configurations, repeats) and a stop condition",
+                detail={
+                    "lacks": ",".join(
+                        "stop" if name == "stop condition" else name for name in lacks
+                    ),
+                    "proposal": _clip(item),
+                },
             )
 
 
@@ -210,31 +222,42 @@ def check_proposals(ctx: ReviewContext) -> None:
 def check_public(ctx: ReviewContext) -> None:
     """No secrets, local paths, private hosts or access-controlled links."""
     for number, line in enumerate(ctx.report.text.splitlines(), start=1):
-        hits: list[tuple[str, Severity]] = []
+        hits: list[tuple[str, str, Severity]] = []
         if SECRETS.search(line):
-            hits.append(("a token-like secret", Severity.BLOCKING))
+            hits.append(("secret", "a token-like secret", Severity.BLOCKING))
         if LOCAL_PATH.search(_URL_RE.sub("", line)):
-            hits.append(("a local file-system path", Severity.BLOCKING))
+            hits.append(("local-path", "a local file-system path", Severity.BLOCKING))
         if PRIVATE_HOST.search(line):
-            hits.append(("a link to a private or local host", Severity.BLOCKING))
+            hits.append(("private-host", "a link to a private or local host", Severity.BLOCKING))
         access = ACCESS_CONTROLLED.search(line)
         if access:
             hits.append(
-                (f"an access-controlled document link ({access.group(0)[:40]}…)", Severity.WARNING)
+                (
+                    "access-link",
+                    f"an access-controlled document link ({access.group(0)[:40]}…)",
+                    Severity.WARNING,
+                )
             )
-        for what, severity in hits:
+        for code, what, severity in hits:
             ctx.add(
                 "public-only",
                 severity,
-                ctx.where(number),
+                number,
                 f"the report contains {what}",
                 conditions="public sources only: no private links, local paths or credentials",
                 impact="publishing would leak private material or credentials",
                 fix="remove it (revoke the credential if one was pasted) or link a public source",
+                detail={"what": code},
             )
 
 
 _URL_RE = re.compile(r"https?://\S+")
+
+
+def _clip(text: str, limit: int = 80) -> str:
+    """A sentence shown in a finding: one line, cut with an ellipsis when longer."""
+    text = re.sub(r"\s+", " ", text).strip()
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def _is_project_name(name: str, known: set[str]) -> bool:
@@ -307,10 +330,11 @@ def _add_ref_finding(ctx: ReviewContext, line: int, entry: str | None, refs: lis
     ctx.add(
         "bare-cross-repo-ref",
         Severity.WARNING,
-        ctx.where(line, entry),
+        line,
         f"bare PR/issue numbers of another repository: {shown}",
         entry=entry,
         conditions="a bare #N on GitHub links to the host repository's issue N",
         impact="the links point at unrelated host issues and notify their subscribers",
         fix="write other repositories' references as owner/repo#N",
+        detail={"refs": shown},
     )

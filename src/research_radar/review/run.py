@@ -2,8 +2,9 @@
 
 `review_report` reads a report (GitHub Markdown or the tab-separated export; a file with
 many dated reports is reviewed report by report, the earlier ones serving as history for
-the later ones) and returns a `Review`: what was verified and found true, and findings
-with Where / Problem / Conditions / Impact / Fix. Pure: the only I/O goes through the
+the later ones) and returns a `Review`: what was verified and found true, one finding per
+rule and entry, and those findings grouped by rule across entries with Where / Problem /
+Conditions / Impact / Fix in the report's language (refs #17). Pure: the only I/O goes through the
 `Verifier` the caller passes in (see verify.py). It never raises on malformed text.
 """
 
@@ -19,6 +20,7 @@ from research_radar.report.parse import ParsedReport, split_reports
 from research_radar.report.templates import environment
 from research_radar.review.entries import build_findings, header_text
 from research_radar.review.findings import Review, ReviewContext, Severity
+from research_radar.review.grouping import group_findings, report_label
 from research_radar.review.report_rules import (
     check_comparisons,
     check_header,
@@ -38,6 +40,7 @@ from research_radar.review.rules import (
 from research_radar.review.verifiers import Verifier
 from research_radar.review.verify import Check, verify_report
 from research_radar.review.vocab import GLOBAL_AUTHOR, HEADER_NOVELTY, POLICY_SWITCH
+from research_radar.review.wording import detect_language, review_strings
 
 __all__ = ["render_review", "review_report"]
 
@@ -59,8 +62,9 @@ def _report_kind(report: ParsedReport) -> str:
 # -- verification ---------------------------------------------------------------------------
 
 
-def _add_checks(ctx: ReviewContext, checks: list[Check], review: Review) -> None:
-    unchecked: dict[str | None, list[Check]] = {}
+def _add_checks(ctx: ReviewContext, checks: list[Check], review: Review) -> list[Check]:
+    """Verified claims and contradictions into the review; returns the unchecked ones."""
+    unchecked: list[Check] = []
     for check in checks:
         if check.ok is True:
             review.verified.append(f"{ctx.label}: {check.statement}")
@@ -68,26 +72,36 @@ def _add_checks(ctx: ReviewContext, checks: list[Check], review: Review) -> None
             ctx.add(
                 "claim-false",
                 Severity.BLOCKING,
-                ctx.where(check.line, check.entry),
+                check.line,
                 check.statement,
                 entry=check.entry,
                 conditions="checked against the sources the verifier could reach",
                 impact="the report states something its own sources contradict",
                 fix=check.fix or "correct the claim or cite the right source",
+                detail={"statement": check.statement},
             )
         else:
-            unchecked.setdefault(check.entry, []).append(check)
-    for entry, items in unchecked.items():
+            unchecked.append(check)
+    return unchecked
+
+
+def _add_unchecked(ctx: ReviewContext, unchecked: list[Check]) -> None:
+    """One claim-unverified finding per entry whose claims no reachable source could check."""
+    by_entry: dict[str | None, list[Check]] = {}
+    for check in unchecked:
+        by_entry.setdefault(check.entry, []).append(check)
+    for entry, items in by_entry.items():
         shown = "; ".join(item.statement for item in items[:4]) + (" …" if len(items) > 4 else "")
         ctx.add(
             "claim-unverified",
             Severity.INFO,
-            ctx.where(items[0].line, entry),
+            items[0].line,
             f"{len(items)} claim(s) could not be checked: {shown}",
             entry=entry,
             conditions="no local checkout, store record or API answer for these sources",
             impact="these claims rest on the report alone",
             fix="pass --repo owner/name=PATH, a store with the sources, or reach the API",
+            detail={"count": str(len(items)), "claims": shown},
         )
 
 
@@ -100,14 +114,15 @@ def _review_one(
     host_repo: str | None,
     verifier: Verifier | None,
     review: Review,
-) -> None:
+) -> list[Check]:
+    """Apply every rule to one report; returns its claims that no source could check."""
     if ctx.kind != "charter":
         check_header(ctx)
         head = header_text(report)
         global_author = bool(GLOBAL_AUTHOR.search(head))
         report_novelty = bool(HEADER_NOVELTY.search(head))
+        check_dimensions(ctx, report.entries)
         for entry in report.entries:
-            check_dimensions(ctx, entry)
             check_host_mapping(ctx, entry)
             check_family(ctx, entry)
             check_already_reported(ctx, entry)
@@ -118,8 +133,9 @@ def _review_one(
     check_comparisons(ctx)
     check_public(ctx)
     check_refs(ctx)
-    if verifier is not None:
-        _add_checks(ctx, verify_report(report, verifier, host_repo=host_repo), review)
+    if verifier is None:
+        return []
+    return _add_checks(ctx, verify_report(report, verifier, host_repo=host_repo), review)
 
 
 def _digest(text: str) -> str:
@@ -135,6 +151,8 @@ def review_report(
     verifier: Verifier | None = None,
     now: datetime | None = None,
     policy: str = "first-discovered",
+    language: str | None = None,
+    offline: bool = False,
 ) -> Review:
     """Review every report in `text`, earlier ones serving as history for later ones.
 
@@ -146,40 +164,74 @@ def review_report(
         now: when the review was made (shown in the output).
         policy: first-discovered (report only new projects) or substantive-updates; a
             report announcing the first-discovered policy switches to it.
+        language: zh or en for the grouped findings; None detects the report's language.
+        offline: GitHub was not asked: unchecked claims become one coverage line.
     """
     aliases = aliases or {}
+    language = language or detect_language(text)
     past = list(history)
-    review = Review(reviewed_at=now)
-    reviewed = []
+    review = Review(reviewed_at=now, language=language)
+    reviewed, titles = [], {}
+    pending: list[tuple[ReviewContext, list[Check]]] = []
+    entries = 0
     for report in split_reports(text):
         if POLICY_SWITCH.search(report.text):
             policy = "first-discovered"
         earlier = [item for item in past if report.date is None or item.date < report.date]
         ctx = ReviewContext(report, _report_kind(report), earlier, aliases, policy)
-        _review_one(report, ctx, host_repo, verifier, review)
-        review.findings += ctx.findings
+        pending.append((ctx, _review_one(report, ctx, host_repo, verifier, review)))
         label = report.date.isoformat() if report.date else "undated"
         reviewed.append(f"{label} {report.title[:60]} (sha256 {_digest(report.text)})")
-        review.coverage.append(_coverage_line(ctx, verifier))
+        titles[report.line] = report.title
+        entries += len(report.entries)
+        review.coverage.append(_coverage_line(ctx, verifier, language))
         review.host_sha = report.host_sha or review.host_sha
         past += build_findings(report, aliases)
+    unchecked = sum(len(checks) for _, checks in pending)
+    down = offline or bool(getattr(verifier, "unreachable", False))
+    for ctx, checks in pending:
+        if not down:
+            _add_unchecked(ctx, checks)
+        review.findings += ctx.findings
+    if down and unchecked:
+        key = "not_verified_offline" if offline else "not_verified_unreachable"
+        review.coverage.append(review_strings(language)[key].format(count=unchecked))
     review.reviewed = "; ".join(reviewed)
+    review.groups = group_findings(review.findings, language, titles)
+    strings = review_strings(language)
+    review.checked = strings["checked_rules"].format(entries=entries) + (
+        strings["list_sep"] + strings["checked_verify"] if verifier is not None else ""
+    )
     return review
 
 
-def _coverage_line(ctx: ReviewContext, verifier: Verifier | None) -> str:
-    kind = ctx.kind
-    checked = "rules only (no verifier)" if verifier is None else "rules + claim verification"
-    return (
-        f"{ctx.label} [{kind}]: {len(ctx.report.entries)} entries, "
-        f"{len(ctx.report.evidence)} evidence blocks, {len(ctx.history)} history findings, "
-        f"policy {ctx.policy}; {checked}"
+def _coverage_line(ctx: ReviewContext, verifier: Verifier | None, language: str) -> str:
+    strings = review_strings(language)
+    policy = "policy_first" if ctx.policy == "first-discovered" else "policy_updates"
+    report = report_label(
+        ctx.report.date.isoformat() if ctx.report.date else "undated", ctx.report.title, language
+    )
+    return str(
+        strings["coverage_line"].format(
+            report=report,
+            entries=len(ctx.report.entries),
+            evidence=len(ctx.report.evidence),
+            history=len(ctx.history),
+            policy=strings[policy],
+            checked=strings["coverage_rules" if verifier is None else "coverage_verified"],
+        )
     )
 
 
 def render_review(review: Review) -> str:
-    """The review as GitHub Markdown (report/templates/review.md.j2)."""
+    """The review as GitHub Markdown in its language (report/templates/review.md.j2)."""
     counts = {severity.value: 0 for severity in Severity}
-    for item in review.findings:
-        counts[item.severity.value] += 1
-    return environment().get_template("review.md.j2").render(review=review, counts=counts)
+    for group in review.groups:
+        counts[group.severity.value] += 1
+    strings = review_strings(review.language)
+    summary = strings["summary"].format(
+        findings=len(review.groups), records=len(review.findings), **counts
+    )
+    return (
+        environment().get_template("review.md.j2").render(review=review, t=strings, summary=summary)
+    )

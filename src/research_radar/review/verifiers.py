@@ -214,13 +214,15 @@ class GitHubVerifier:
         # reports is verified report by report, each with its own memo, so each
         # unreachable call was otherwise asked, and logged, once per report.
         self._failed: set[str] = set()
+        self.unreachable = False
+        """Set at the first connection-level failure: nothing more is asked (refs #17)."""
 
     def _ask(
         self, path: str, params: dict[str, str] | None = None, *, raw: bool = False
     ) -> tuple[Outcome, Any]:
         """FOUND and the decoded answer (text when `raw`), ABSENT, or UNREACHABLE and None."""
         key = request_key(path, params)
-        if key in self._failed:
+        if key in self._failed or self.unreachable:
             return Outcome.UNREACHABLE, None
         try:
             if raw:
@@ -231,7 +233,11 @@ class GitHubVerifier:
             if exc.status in (404, 422):
                 log.debug("GitHub API says no: %s", exc)
                 return Outcome.ABSENT, None
-            log.warning("GitHub API request failed: %s", exc)
+            if exc.status is None:  # no answer at all: GitHub is down for this review
+                log.warning("GitHub unreachable (%s); not asking it again", exc)
+                self.unreachable = True
+            else:
+                log.warning("GitHub API request failed: %s", exc)
             self._failed.add(key)
             return Outcome.UNREACHABLE, None
 
@@ -279,6 +285,11 @@ class ChainVerifier:
 
     def __init__(self, verifiers: Sequence[Verifier]):
         self.verifiers = list(verifiers)
+
+    @property
+    def unreachable(self) -> bool:
+        """Whether a verifier of the chain found its host down (GitHub unreachable)."""
+        return any(getattr(verifier, "unreachable", False) for verifier in self.verifiers)
 
     def commit(self, repo: str, sha: str) -> CommitCheck:
         return next(

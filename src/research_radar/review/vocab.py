@@ -66,7 +66,7 @@ _MODEL_NAMES = (
 WORKLOAD = {
     "llm-agentic": rf"LLM|Agentic|语言模型|{_MODEL_NAMES}|\bMoE\b|\b\d+(?:\.\d+)?B\b",
     "diffusion": r"Diffusion|diffusion|扩散|\bDiT\b|FLUX|stable-diffusion|图像|视频生成",
-    "loop-recurrent": r"Loop(?:/| Transformer)|Recurrent|recurrent|自适应(?:计算)?深度|adaptive depth",
+    "loop-recurrent": r"\bLoop\b|Recurrent|recurrent|自适应(?:计算)?深度|adaptive depth",
     "decision-policy": r"Decision|Action|Policy|World Model|\bVLA|具身|机器人|π0|SmolVLA",
     "crossmodal-streaming": r"语音|Speech|speech|\bASR\b|\bTTS\b|跨模态|多模态|multimodal|流式交互",
 }
@@ -81,17 +81,19 @@ MECHANISM = {
     "compute-quality-budget": r"[Bb]udget|预算|early exit|早退|自适应|质量.{0,4}成本",
 }
 SYSTEM_LEVEL = {
-    "operator": r"单算子|算子|operator|[Kk]ernel",
-    "model-execution": r"模型执行|[Mm]odel execution|[Mm]odel-specific|engine|Engine|引擎|runtime|运行时",
-    "serving": r"[Ss]erving|服务|单机|分布式|distributed",
-    "end-to-end": r"端到端|\bE2E\b|end-to-end|闭环|交互",
-    "controller": r"控制器|控制层|controller|知识反馈|评测|[Bb]ench",
+    "operator": r"单算子|算子层|算子级|(?i:single[- ]operator|operator[- ]level|\boperator\b)",
+    "model-execution": r"模型执行|(?i:model[- ]execution)",
+    "serving": r"(?i:serving)|单机/分布式",
+    "end-to-end": r"端到端|(?i:\bE2E\b|end-to-end)",
+    "controller": r"优化控制器|控制器|控制层|知识反馈|(?i:controller)",
 }
+"""System levels read strictly: one of the dimension's values must be stated ("kernel",
+"engine" or "runtime" alone name a mechanism or a component, not a level; refs #17)."""
 RSI_STAGE = {
     "diagnosis": r"瓶颈诊断|诊断|diagnos|profil",
     "candidate-generation": r"候选|candidate|提议|propos",
     "constrained-search": r"搜索|[Ss]earch|sweep|调优|tun(?:e|ing)",
-    "verification": r"独立验证|verif|oracle|验收|门禁|门槛|gate|契约|contract|对照|正确性",
+    "verification": r"独立验证|verif|oracle|验收|门禁|门槛|gate|契约|contract|对照|正确性|评测|测量|evaluat",
     "selection": r"成本/质量选择|选择|selection|筛选|淘汰|预筛",
     "reusable-experience": r"可复用经验|经验|知识|knowledge|skill|沉淀|归档|反例库",
 }
@@ -145,7 +147,9 @@ AUTHOR = re.compile(r"作者|author|Author|AUTHOR|自报|社区|community|官方
 VALIDATED = re.compile(r"(?<!未)(?:本地验证|已独立复现|locally validated|我们复现)")
 GLOBAL_AUTHOR = re.compile(
     r"(?:所有|全部|以下|均为作者)[^。\n]{0,10}(?:作者|author)|all (?:performance )?numbers are author"
+    r"|均为公开资料分析|未独立运行"
 )
+"""A header that marks every number as not ours (all author-reported, or nothing was run)."""
 NOVELTY = re.compile(
     r"新发布|新进展|基础参考|历史补发现|历史新发现|补发现|新发现|经典基线|基线参考|首次发现|首次出现|首发|"
     r"实质增量|实质更新|实质变化|实质记录|本轮.{0,4}增量|不是今日|非今日|不算今日|补录|复核|"
@@ -197,7 +201,7 @@ ACCESS_CONTROLLED = re.compile(
 
 # Mechanism families, most specific first (CONVENTIONS §8: dedup by mechanism family too).
 FAMILIES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("rsi-benchmark", (r"[Bb]ench|评测", r"RSI|[Aa]gent")),
+    ("rsi-benchmark", (r"^[^\n]*(?:[Bb]ench|评测)", r"RSI|[Aa]gent")),
     ("kernel-agent-loop", (r"[Kk]ernel|算子", r"[Aa]gent|自主|搜索|search|优化循环|autotun|提议")),
     ("serving-config-search", (r"[Ss]erving|服务", r"配置|config", r"搜索|search|tun|sweep")),
     ("moe-expert-offload", (r"专家|expert", r"offload|VRAM|RAM|SSD|NVMe|缓存|cache|分层|驻留")),

@@ -199,6 +199,7 @@ def test_public_api() -> None:
         "classify_dimension",
         "classify_flags",
         "classify_target",
+        "score_values",
     ]
 
 

@@ -33,6 +33,8 @@ from research_radar.classify.learned import LearnedModel, featurize, load_model
 from research_radar.classify.model import Taxonomy
 from research_radar.classify.rules import (
     BODY_LIMIT,
+    CONFIDENCE_HALF,
+    RELATIVE_CUTOFF,
     Classification,
     classify_dimension,
     classify_flags,
@@ -60,8 +62,6 @@ WORKLOAD_MIN = 0.5
 """The workload probability under which the workload is `unknown`."""
 RULE_MIN = 0.3
 """The rule confidence from which a rule-decided value is reported (one body hit is 1/3)."""
-TITLE_HIT = 0.5
-"""Rule confidence of one title hit: a mechanism named in the title is always kept."""
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -135,9 +135,9 @@ def _classify(
     tags: dict[str, list[Tag]] = {}
     explain: dict[str, list[str]] = {}
     for dim in taxonomy.main:
-        if dim.id == "workload" and "workload" in model.heads:
+        if dim.id == "workload" and _learned(model, dim.value_ids, "workload"):
             tags[dim.id] = _workload(taxonomy, model, title, body, probs["workload"], chinese)
-        elif dim.id == "mechanism" and "mechanism" in model.heads:
+        elif dim.id == "mechanism" and _learned(model, dim.value_ids, "mechanism"):
             tags[dim.id] = _mechanism(taxonomy, model, title, body, probs["mechanism"], chinese)
         elif dim.id == "rsi_stage":
             found = classify_dimension(dim, title, body)
@@ -164,6 +164,11 @@ def _classify(
         topic=round(topic, 3) if topic is not None else None,
         explain=explain,
     )
+
+
+def _learned(model: LearnedModel, value_ids: list[str], head: str) -> bool:
+    """The profile still has every value the head was trained on."""
+    return head in model.heads and set(model.heads[head].classes) <= set(value_ids)
 
 
 def _unknown(dimension: str, confidence: float) -> Tag:
@@ -219,29 +224,40 @@ def _mechanism(
     head = model.heads["mechanism"]
     rules = _rule_tags(taxonomy, "mechanism", title, body)
     kept: list[Tag] = []
+    weak: set[str] = set()
+    """Values the rules keep but the learned head would not."""
     for value in taxonomy.dimension("mechanism").value_ids:
         rule = rules.get(value)
         if value in head.classes and not chinese:
             index = head.classes.index(value)
             prob = float(probs[index])
-            title_hit = rule is not None and rule.confidence >= TITLE_HIT and _in_title(rule, title)
-            if prob >= float(head.thresholds[index]) or title_hit:
-                prob = max(prob, rule.confidence if rule and title_hit else 0.0)
+            # rule evidence (the matched terms) is enough on its own
+            ruled = rule is not None and rule.confidence >= RULE_MIN
+            if prob < float(head.thresholds[index]) and ruled:
+                weak.add(value)
+            if prob >= float(head.thresholds[index]) or ruled:
+                prob = max(prob, rule.confidence if rule and ruled else 0.0)
                 terms = rule.terms if rule else []
                 kept.append(
                     Tag(dimension="mechanism", value=value, terms=terms, confidence=round(prob, 3))
                 )
         elif rule is not None and rule.confidence >= RULE_MIN:
             kept.append(rule)
+            weak.add(value)
     if not kept:
         best = float(probs.max()) if len(probs) else 0.0
         return [_unknown("mechanism", best)]
-    return sorted(kept, key=lambda tag: -tag.confidence)
+    # like the rules alone: a rule-only value far weaker than the best is a passing mention
+    floor = _score(max((tag.confidence for tag in rules.values()), default=0.0)) * RELATIVE_CUTOFF
+    return sorted(
+        (tag for tag in kept if tag.value not in weak or _score(tag.confidence) >= floor),
+        key=lambda tag: -tag.confidence,
+    )
 
 
-def _in_title(tag: Tag, title: str) -> bool:
-    lowered = title.casefold()
-    return any(term.casefold() in lowered for term in tag.terms)
+def _score(confidence: float) -> float:
+    """The rule score behind a confidence (confidence = score / (score + CONFIDENCE_HALF))."""
+    return CONFIDENCE_HALF * confidence / max(1e-6, 1.0 - confidence)
 
 
 _KIND_LEVEL = {"repo": ("code-available", "a code repository"), "paper": ("paper-reported", "a paper")}

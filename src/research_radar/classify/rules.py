@@ -25,6 +25,7 @@ __all__ = [
     "BODY_LIMIT",
     "CONFIDENCE_HALF",
     "FLAGS_DIMENSION",
+    "RELATIVE_CUTOFF",
     "TARGET_DIMENSION",
     "TITLE_WEIGHT",
     "Classification",

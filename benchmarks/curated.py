@@ -17,7 +17,15 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Item", "ListSpec", "Mapping", "build_items", "build_split", "curated_root", "load_mapping"]
+__all__ = [
+    "Item",
+    "ListSpec",
+    "Mapping",
+    "build_items",
+    "build_split",
+    "curated_root",
+    "load_mapping",
+]
 
 ROOT = Path(__file__).resolve().parent.parent
 MAPPING = Path(__file__).resolve().parent / "curated_mapping.toml"
@@ -120,7 +128,7 @@ def clean_title(text: str) -> str:
     text = text.replace(":star:", " ").replace("**", "").replace("*", "")
     text = re.sub(r"^\s*star:\s*", "", text)
     text = re.sub(r"^\[[^\]]*\]\s*:?\s*", "", text.strip())
-    text = re.sub(r"\s+", " ", text).strip(" -:;,.|\"")
+    text = re.sub(r"\s+", " ", text).strip(' -:;,.|"')
     return text
 
 
@@ -164,7 +172,9 @@ def _table_title(line: str) -> str | None:
             text = clean_title(text)
             if len(text.split()) >= 3 and not _NOISE.match(text):
                 return text
-    cells = [clean_title(_LINK.sub(lambda m: m.group(1), _TAG.sub(" ", c))) for c in line.split("|")]
+    cells = [
+        clean_title(_LINK.sub(lambda m: m.group(1), _TAG.sub(" ", c))) for c in line.split("|")
+    ]
     cells = [c for c in cells if len(c.split()) >= 3 and not _NOISE.match(c)]
     return max(cells, key=len) if cells else None
 

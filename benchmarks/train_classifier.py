@@ -10,12 +10,14 @@ Features: WordLlama embedding + rule confidences (research_radar.classify.learne
 Heads (scikit-learn LogisticRegression, stored as arrays):
 - workload: multinomial over the workloads the lists cover;
 - mechanism: one binary model per mechanism with at least MIN_POSITIVES examples;
-  off-topic items are negatives of every mechanism;
+  curated labels, plus weak labels from rule title hits for on-topic items of mixed
+  sections; off-topic items are negatives of every mechanism;
 - topic: on-topic (AI inference performance) or not.
 
-Thresholds of the mechanism heads are chosen on leave-one-list-out predictions (each
-list predicted by a model that never saw it) to maximise F1; those tuning figures are
-printed. `--check` trains and prints without writing the file.
+The shipped model is fitted on every list (train and held-out splits); the held-out
+figures in classify_bench.py come from a model fitted on the train split only.
+Thresholds of the mechanism heads maximise F1 on 5-fold cross-validated predictions;
+those tuning figures are printed. `--check` trains and prints without writing the file.
 """
 
 from __future__ import annotations
@@ -64,10 +66,9 @@ def features(items: list[Item]) -> np.ndarray:
     return featurize(taxonomy, shell, [(item.title, "") for item in items])
 
 
-def fit(x: np.ndarray, y: np.ndarray, *, multinomial: bool = False) -> LogisticRegression:
+def fit(x: np.ndarray, y: np.ndarray) -> LogisticRegression:
     model = LogisticRegression(C=C, max_iter=2000, class_weight="balanced")
     model.fit(x, y)
-    del multinomial
     return model
 
 
@@ -135,8 +136,10 @@ def train(items: list[Item], x: np.ndarray, *, verbose: bool = True) -> dict[str
         model = fit(x[rows], truth)
         probs = cv_probs(x[rows], truth)
         threshold, f1 = best_threshold(probs, truth)
-        say(f"  mechanism {value:<28} positives {int(truth.sum()):>4}  "
-            f"tuning F1 {f1:.3f} at threshold {threshold:.2f} (5-fold CV)")
+        say(
+            f"  mechanism {value:<28} positives {int(truth.sum()):>4}  "
+            f"tuning F1 {f1:.3f} at threshold {threshold:.2f} (5-fold CV)"
+        )
         weights.append(model.coef_[0])
         biases.append(model.intercept_[0])
         thresholds.append(threshold)
@@ -196,8 +199,9 @@ def main() -> None:
     print(f"wrote {OUT.relative_to(ROOT)} ({OUT.stat().st_size / 1000:.0f} kB)")
 
 
-def store(arrays: dict[str, Any], name: str, model: LogisticRegression, thresholds: np.ndarray,
-          kind: str) -> None:
+def store(
+    arrays: dict[str, Any], name: str, model: LogisticRegression, thresholds: np.ndarray, kind: str
+) -> None:
     arrays[f"{name}.classes"] = np.array([str(c) for c in model.classes_])
     arrays[f"{name}.weights"] = model.coef_.astype(np.float32)
     arrays[f"{name}.bias"] = model.intercept_.astype(np.float32)

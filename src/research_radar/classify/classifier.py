@@ -96,7 +96,7 @@ def classify_items(
     results = []
     for index, (item, (title, body)) in enumerate(zip(items, pairs, strict=True)):
         probs = {name: values[index] for name, values in heads.items()}
-        results.append(_classify(taxonomy, model, item, title, body, probs))
+        results.append(_classify(taxonomy, model, item, title, body, probs, features[index]))
     return results
 
 
@@ -111,8 +111,17 @@ def topic_relevance(
     from research_radar.classify.profile import load_taxonomy
 
     pairs = [(evidence_title(title), evidence_text(text)) for title, text in items]
-    probs = head.probabilities(featurize(load_taxonomy(), model, pairs))
-    return [round(float(p), 3) for p in probs[:, 0]]
+    features = featurize(load_taxonomy(), model, pairs)
+    probs = head.probabilities(features)
+    return [_gated(model, row, float(p)) for row, p in zip(features, probs[:, 0], strict=True)]
+
+
+def _gated(model: LearnedModel, features: np.ndarray, prob: float) -> float:
+    """The topic probability, halved when no workload or mechanism term of the profile
+    occurs: the lists' off-topic items are all machine learning, so the head alone cannot
+    tell a text from another field apart."""
+    rules = features[len(features) - len(model.rule_values) :]
+    return round(prob if float(rules.max(initial=0.0)) > 0 else prob / 2, 3)
 
 
 def finding_tags(classification: Classification) -> dict[str, list[Tag]]:
@@ -130,15 +139,20 @@ def _classify(
     title: str,
     body: str,
     probs: dict[str, np.ndarray],
+    features: np.ndarray,
 ) -> Classification:
     chinese = _mostly_chinese(f"{title}\n{body}")
+    topic = _gated(model, features, float(probs["topic"][0])) if "topic" in probs else None
+    on_topic = topic is None or topic >= 0.5
     tags: dict[str, list[Tag]] = {}
     explain: dict[str, list[str]] = {}
     for dim in taxonomy.main:
         if dim.id == "workload" and _learned(model, dim.value_ids, "workload"):
             tags[dim.id] = _workload(taxonomy, model, title, body, probs["workload"], chinese)
         elif dim.id == "mechanism" and _learned(model, dim.value_ids, "mechanism"):
-            tags[dim.id] = _mechanism(taxonomy, model, title, body, probs["mechanism"], chinese)
+            tags[dim.id] = _mechanism(
+                taxonomy, model, title, body, probs["mechanism"], chinese, on_topic
+            )
         elif dim.id == "rsi_stage":
             found = classify_dimension(dim, title, body)
             tags[dim.id] = found or [Tag(dimension=dim.id, value=NOT_APPLICABLE, confidence=1.0)]
@@ -156,12 +170,11 @@ def _classify(
     )
     for dim_id, dim_tags in tags.items():
         explain[dim_id] = [term for tag in dim_tags for term in tag.terms][:6]
-    topic = float(probs["topic"][0]) if "topic" in probs else None
     return Classification(
         tags=tags,
         target=target_tags,
         flags=classify_flags(taxonomy, title, body),
-        topic=round(topic, 3) if topic is not None else None,
+        topic=topic,
         explain=explain,
     )
 
@@ -220,7 +233,10 @@ def _mechanism(
     body: str,
     probs: np.ndarray,
     chinese: bool,
+    on_topic: bool,
 ) -> list[Tag]:
+    """Learned values need an on-topic item (the heads never saw other fields); rule
+    values need their terms."""
     head = model.heads["mechanism"]
     rules = _rule_tags(taxonomy, "mechanism", title, body)
     kept: list[Tag] = []
@@ -233,9 +249,10 @@ def _mechanism(
             prob = float(probs[index])
             # rule evidence (the matched terms) is enough on its own
             ruled = rule is not None and rule.confidence >= RULE_MIN
-            if prob < float(head.thresholds[index]) and ruled:
+            if ruled and not (prob >= float(head.thresholds[index]) and on_topic):
                 weak.add(value)
-            if prob >= float(head.thresholds[index]) or ruled:
+            learned = prob >= float(head.thresholds[index]) and on_topic
+            if learned or ruled:
                 prob = max(prob, rule.confidence if rule and ruled else 0.0)
                 terms = rule.terms if rule else []
                 kept.append(
@@ -260,7 +277,10 @@ def _score(confidence: float) -> float:
     return CONFIDENCE_HALF * confidence / max(1e-6, 1.0 - confidence)
 
 
-_KIND_LEVEL = {"repo": ("code-available", "a code repository"), "paper": ("paper-reported", "a paper")}
+_KIND_LEVEL = {
+    "repo": ("code-available", "a code repository"),
+    "paper": ("paper-reported", "a paper"),
+}
 
 
 def _maturity(taxonomy: Taxonomy, kind: str, title: str, body: str) -> list[Tag]:
@@ -270,7 +290,12 @@ def _maturity(taxonomy: Taxonomy, kind: str, title: str, body: str) -> list[Tag]
     levels = [(order.index(t.value), t) for t in found if t.value in order]
     if kind in _KIND_LEVEL and _KIND_LEVEL[kind][0] in order:
         value, why = _KIND_LEVEL[kind]
-        levels.append((order.index(value), Tag(dimension="maturity", value=value, terms=[why], confidence=0.9)))
+        levels.append(
+            (
+                order.index(value),
+                Tag(dimension="maturity", value=value, terms=[why], confidence=0.9),
+            )
+        )
     if not levels:
         return [_unknown("maturity", 0.0)]
     return [max(levels, key=lambda pair: pair[0])[1]]

@@ -59,7 +59,9 @@ def evidence_text(text: str) -> str:
             continue
         heading = _HEADING.match(line) or _HTML_HEADING.match(line)
         if heading:
-            level = len(heading.group(1)) if heading.group(1).startswith("#") else int(heading.group(1))
+            level = (
+                len(heading.group(1)) if heading.group(1).startswith("#") else int(heading.group(1))
+            )
             if skip_level and level > skip_level:
                 continue
             skip_level = level if _NOT_EVIDENCE.search(heading.group(2)) else 0

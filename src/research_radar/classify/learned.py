@@ -69,8 +69,10 @@ class Head:
         if self.kind == "softmax":
             logits = logits - logits.max(axis=1, keepdims=True)
             exp = np.exp(logits)
-            return (exp / exp.sum(axis=1, keepdims=True)).astype(np.float32)
-        return (1.0 / (1.0 + np.exp(-logits))).astype(np.float32)
+            softmax: Matrix = (exp / exp.sum(axis=1, keepdims=True)).astype(np.float32)
+            return softmax
+        sigmoid: Matrix = (1.0 / (1.0 + np.exp(-logits))).astype(np.float32)
+        return sigmoid
 
 
 @dataclass(frozen=True)
@@ -107,9 +109,7 @@ def embed(texts: Sequence[str]) -> Matrix:
     return np.asarray(vectors, dtype=np.float32)
 
 
-def rule_features(
-    taxonomy: Taxonomy, rule_values: Sequence[str], title: str, body: str
-) -> Matrix:
+def rule_features(taxonomy: Taxonomy, rule_values: Sequence[str], title: str, body: str) -> Matrix:
     """The rule confidence of each `dimension:value`, 0 for a value the profile lacks."""
     by_dimension: dict[str, dict[str, float]] = {}
     row = np.zeros(len(rule_values), dtype=np.float32)
@@ -128,14 +128,14 @@ def rule_features(
     return row
 
 
-def featurize(
-    taxonomy: Taxonomy, model: LearnedModel, items: Sequence[tuple[str, str]]
-) -> Matrix:
+def featurize(taxonomy: Taxonomy, model: LearnedModel, items: Sequence[tuple[str, str]]) -> Matrix:
     """(items, features) for (title, evidence text) pairs: embedding, then rule scores."""
     vectors = embed([model_input(title, body) for title, body in items])
-    rules = np.stack(
-        [rule_features(taxonomy, model.rule_values, title, body) for title, body in items]
-    ) if items else np.zeros((0, len(model.rule_values)), dtype=np.float32)
+    rules = (
+        np.stack([rule_features(taxonomy, model.rule_values, title, body) for title, body in items])
+        if items
+        else np.zeros((0, len(model.rule_values)), dtype=np.float32)
+    )
     return np.hstack([vectors, rules]).astype(np.float32)
 
 

@@ -1,6 +1,12 @@
-"""Precision and recall of the rule classifier on a small labelled set, plus its speed.
+"""Precision and recall of the classifiers (rules alone, and learned + rules), plus speed.
 
-    .venv/bin/python benchmarks/classify_bench.py [--profile FILE] [--misses]
+    .venv/bin/python benchmarks/classify_bench.py [--profile FILE] [--misses] [--no-curated]
+
+Curated lists (../shared/curated-lists, labelled by benchmarks/curated_mapping.toml):
+a model is trained in memory on the "train" lists only (needs scikit-learn, the `train`
+extra) and measured on the "heldout" lists, titles only, per class; the rule classifier
+is measured on the same items (the "before" figure). The tuning figures are the 5-fold
+cross-validated ones printed while training.
 
 Two labelled sets, items of the example reports described in our own words, with the
 expected workload, mechanisms and whether the item is RSI work:
@@ -121,10 +127,87 @@ def print_speed(taxonomy: Taxonomy, items: list[dict[str, Any]]) -> None:
     )
 
 
+def curated_figures(taxonomy: Taxonomy, misses: bool) -> None:
+    import sys
+
+    import numpy as np
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import train_classifier
+    from curated import build_split, load_mapping
+
+    from research_radar.classify.classifier import Item, classify_items
+    from research_radar.classify.learned import model_from_bytes
+
+    mapping = load_mapping()
+    train_items, held = build_split(mapping, "train"), build_split(mapping, "heldout")
+    held_lists = sorted({name for item in held for name in item.lists})
+    print(
+        f"\ncurated lists: {len(train_items)} training titles; {len(held)} held-out titles "
+        f"from {', '.join(held_lists)} (none of them in a training list)"
+    )
+    print("tuning figures (5-fold CV on the training lists):")
+    arrays = train_classifier.train(train_items, train_classifier.features(train_items))
+    model = model_from_bytes(train_classifier.to_bytes(arrays))
+    learned = classify_items(taxonomy, [Item(item.title) for item in held], model=model)
+    rules = [classify(taxonomy, item.title) for item in held]
+    mechanisms = taxonomy.dimension("mechanism").value_ids
+    for name, results in (("rules alone (before)", rules), ("learned + rules (after)", learned)):
+        print(f"\nheld-out, {name}:")
+        print(f"  {'mechanism':<28} {'precision':>9} {'recall':>7} {'f1':>6}  support")
+        f1s = []
+        for value in mechanisms:
+            tp = fp = fn = 0
+            for item, result in zip(held, results, strict=True):
+                if not item.mechanism:
+                    continue
+                tags = result.tags if hasattr(result, "tags") else result
+                got = value in {tag.value for tag in tags["mechanism"]}
+                want = value in item.mechanism
+                tp, fp, fn = tp + (got and want), fp + (got and not want), fn + (want and not got)
+            if tp + fn == 0:
+                continue
+            precision = tp / (tp + fp) if tp + fp else 0.0
+            recall = tp / (tp + fn)
+            f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+            f1s.append(f1)
+            print(f"  {value:<28} {precision:>9.3f} {recall:>7.3f} {f1:>6.3f}  {tp + fn:>7}")
+        right = total = 0
+        for item, result in zip(held, results, strict=True):
+            if item.workload:
+                tags = result.tags if hasattr(result, "tags") else result
+                right += tags["workload"][0].value == item.workload if tags["workload"] else 0
+                total += 1
+                if misses and tags["workload"] and tags["workload"][0].value != item.workload:
+                    print(f"    workload miss: {item.title[:70]} -> {tags['workload'][0].value}")
+        print(
+            f"  mechanism macro-F1 {float(np.mean(f1s)):.3f} over {len(f1s)} classes; "
+            f"workload accuracy {right / total:.3f} ({right}/{total})"
+        )
+
+
+def print_title_speed(taxonomy: Taxonomy) -> None:
+    from research_radar.classify.classifier import Item, classify_items
+    from research_radar.classify.learned import load_embedder, load_model
+
+    start = time.perf_counter()
+    load_model()
+    load_embedder()
+    print(f"\nmodel load (WordLlama + heads): {(time.perf_counter() - start) * 1000:.0f} ms")
+    items = [
+        Item(f"Speculative decoding with KV cache offload for LLM serving, variant {i}")
+        for i in range(10_000)
+    ]
+    start = time.perf_counter()
+    classify_items(taxonomy, items)
+    print(f"speed: 10,000 titles classified in {time.perf_counter() - start:.1f} s")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--profile", type=Path, default=None, help="a user taxonomy profile")
     parser.add_argument("--misses", action="store_true", help="list the misclassified items")
+    parser.add_argument("--no-curated", action="store_true", help="skip the curated lists")
     args = parser.parse_args()
     start = time.perf_counter()
     taxonomy = load_taxonomy(args.profile)
@@ -136,6 +219,9 @@ def main() -> None:
             print_misses(taxonomy, items)
     print()
     print_speed(taxonomy, load_items(SETS["tuned (daily reports)"]))
+    print_title_speed(taxonomy)
+    if not args.no_curated:
+        curated_figures(taxonomy, args.misses)
 
 
 if __name__ == "__main__":

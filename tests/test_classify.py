@@ -192,6 +192,7 @@ def test_public_api() -> None:
         "CONFIDENCE_HALF",
         "Classification",
         "FLAGS_DIMENSION",
+        "RELATIVE_CUTOFF",
         "TARGET_DIMENSION",
         "TITLE_WEIGHT",
         "build_classification",
@@ -199,6 +200,7 @@ def test_public_api() -> None:
         "classify_dimension",
         "classify_flags",
         "classify_target",
+        "score_values",
     ]
 
 
@@ -411,3 +413,117 @@ def test_classify_accepts_json_as_a_no_op() -> None:
     )
     help_text = _squash(runner.invoke(app, ["classify", "--help"]).stdout)
     assert "--json" in help_text and "alwaysJSONlines" in help_text
+
+
+# --- the learned classifier (refs #15) --------------------------------------------------
+
+
+def test_wordllama_loads_from_its_wheel_without_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+
+    from research_radar.classify.learned import embed, load_embedder
+
+    def refuse(*_args: object, **_kwargs: object) -> None:
+        raise OSError("network disabled in this test")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    load_embedder.cache_clear()
+    vectors = embed(["KV cache eviction for long-context LLM inference"])
+    assert vectors.shape == (1, 256)
+    assert abs(float((vectors**2).sum()) - 1.0) < 1e-3
+
+
+def test_owner_names_and_credits_are_not_evidence(taxonomy: Taxonomy) -> None:
+    from research_radar.classify.classifier import classify_item
+
+    text = (
+        "A command-line tool that renders Markdown tables.\n\n"
+        "## Acknowledgements\nBuilt with FlashAttention kernels, thanks to vLLM.\n"
+    )
+    result = classify_item(taxonomy, "kvcache-ai/table-tool", text, kind="repo")
+    mechanisms = [tag.value for tag in result.tags["mechanism"]]
+    assert "cache" not in mechanisms and "kernel-compiler-fusion" not in mechanisms
+
+
+def test_unknown_instead_of_silent_defaults(taxonomy: Taxonomy) -> None:
+    from research_radar.classify.classifier import NOT_APPLICABLE, UNKNOWN, classify_item
+
+    result = classify_item(taxonomy, "A cookbook of soup recipes")
+    assert [tag.value for tag in result.tags["system_level"]] == [UNKNOWN]
+    assert [tag.value for tag in result.tags["maturity"]] == [UNKNOWN]
+    assert [tag.value for tag in result.tags["mechanism"]] == [UNKNOWN]
+    assert [tag.value for tag in result.tags["rsi_stage"]] == [NOT_APPLICABLE]
+    assert result.topic is not None and result.topic < 0.5
+
+
+def test_a_repository_is_at_least_code_available(taxonomy: Taxonomy) -> None:
+    from research_radar.classify.classifier import classify_item
+
+    result = classify_item(taxonomy, "someone/engine", "An LLM inference engine.", kind="repo")
+    assert result.tags["maturity"][0].value == "code-available"
+    paper = classify_item(taxonomy, "EAGLE-3: speculative decoding", kind="paper")
+    assert paper.tags["maturity"][0].value == "paper-reported"
+
+
+def test_learned_classifier_reads_titles_without_rule_terms(taxonomy: Taxonomy) -> None:
+    from research_radar.classify.classifier import Item, classify_items
+
+    results = classify_items(
+        taxonomy,
+        [
+            Item(
+                "Medusa: Simple LLM Inference Acceleration Framework with Multiple Decoding Heads"
+            ),
+            Item("SnapKV: LLM Knows What You are Looking for Before Generation"),
+            Item("Fast Sampling of Diffusion Models with Fewer Denoising Steps"),
+        ],
+    )
+    values = [[tag.value for tag in r.tags["mechanism"]] for r in results]
+    assert "quant-sparsity-speculation" in values[0]
+    assert results[1].tags["workload"][0].value == "llm-agentic"
+    assert results[2].tags["workload"][0].value == "diffusion"
+    assert all(0.0 <= tag.confidence <= 1.0 for r in results for tag in r.tags["mechanism"])
+
+
+def test_chinese_text_is_classified_by_the_rules(taxonomy: Taxonomy) -> None:
+    from research_radar.classify.classifier import classify_item
+
+    result = classify_item(taxonomy, "基于投机解码的大模型推理加速")
+    assert result.tags["mechanism"][0].value == "quant-sparsity-speculation"
+    assert result.tags["mechanism"][0].terms == ["投机"]
+    assert result.tags["workload"][0].value == "llm-agentic"
+
+
+def test_topic_relevance_separates_inference_from_other_work() -> None:
+    from research_radar.classify.classifier import topic_relevance
+
+    on, off = topic_relevance(
+        [
+            ("Evicting KV cache entries for long-context LLM serving", ""),
+            ("A survey of wildlife photography techniques", ""),
+        ]
+    )
+    assert on > 0.5 > off
+
+
+def test_finding_tags_drop_unknown_and_not_applicable(taxonomy: Taxonomy) -> None:
+    from research_radar.classify.classifier import classify_item, finding_tags
+
+    tags = finding_tags(classify_item(taxonomy, "A cookbook of soup recipes"))
+    assert tags["system_level"] == [] and tags["rsi_stage"] == []
+
+
+def test_evidence_text_drops_credits_related_work_and_owners() -> None:
+    from research_radar.classify.evidence import evidence_text, evidence_title
+
+    text = (
+        "# Tool\nFast serving for kvcache-ai/ktransformers users.\n"
+        "## Related work\nPagedAttention, FlashAttention.\n"
+        "## Usage\nRun it.\n"
+        "Thanks to the FlashInfer team.\n"
+    )
+    cleaned = evidence_text(text)
+    assert "FlashAttention" not in cleaned and "FlashInfer" not in cleaned
+    assert "kvcache-ai" not in cleaned and "ktransformers" in cleaned
+    assert "Run it." in cleaned
+    assert evidence_title("kvcache-ai/ktransformers") == "ktransformers"

@@ -25,6 +25,7 @@ __all__ = [
     "BODY_LIMIT",
     "CONFIDENCE_HALF",
     "FLAGS_DIMENSION",
+    "RELATIVE_CUTOFF",
     "TARGET_DIMENSION",
     "TITLE_WEIGHT",
     "Classification",
@@ -33,6 +34,7 @@ __all__ = [
     "classify_dimension",
     "classify_flags",
     "classify_target",
+    "score_values",
 ]
 
 TITLE_WEIGHT = 2.0
@@ -91,6 +93,10 @@ class Classification:
     """The RSI target (engine or harness) as a tag, or empty."""
     flags: list[Tag] = field(default_factory=list)
     """Maturity flags."""
+    topic: float | None = None
+    """P(the item is about the profile's topic), when a learned model scored it."""
+    explain: dict[str, list[str]] = field(default_factory=dict)
+    """Dimension id -> the evidence terms behind its values (learned classifier only)."""
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-ready: value ids, matched terms and confidences per dimension."""
@@ -103,6 +109,7 @@ class Classification:
             "confidence": {
                 dim: {tag.value: tag.confidence for tag in tags} for dim, tags in every.items()
             },
+            **({"topic": self.topic} if self.topic is not None else {}),
         }
 
 
@@ -158,6 +165,13 @@ def classify_dimension(dimension: Dimension, title: str, text: str = "") -> list
     if not tags and dimension.default is not None:
         tags = [Tag(dimension=dimension.id, value=dimension.default, terms=[], confidence=0.0)]
     return tags
+
+
+def score_values(dimension: Dimension, title: str, text: str = "") -> list[Tag]:
+    """Every value of a dimension with its matched terms and confidence (0 when none
+    matched), in profile order, ignoring `requires`, `min_confidence` and the default."""
+    title_text, body_text = _Text.of(title), _Text.of(text[:BODY_LIMIT])
+    return [_score(dimension.id, value, title_text, body_text)[0] for value in dimension.values]
 
 
 @dataclass(frozen=True)

@@ -13,14 +13,13 @@ from rich.table import Table
 
 from research_radar.classify.model import Dimension, Taxonomy
 from research_radar.classify.profile import load_taxonomy
-from research_radar.classify.rules import build_classification
 from research_radar.cli.common import ConfigOption, JsonOption, console, print_json, settings_for
 from research_radar.errors import ConfigError
 
 __all__ = ["register"]
 
 _SAMPLES = 6
-_PASSTHROUGH = ("id", "key", "url")
+_PASSTHROUGH = ("id", "key", "url", "kind")
 
 ProfileOption = Annotated[
     Path | None,
@@ -58,7 +57,7 @@ Input: JSON lines, one object per line, with "title" and optional "summary" and 
 
   echo '{"title": "EAGLE-3 speculative decoding for Qwen3"}' | radar classify
 
-Each output line holds the value ids per dimension ("tags"), the words that matched ("terms"), a "confidence" per value, the RSI "target" (engine or harness) and the maturity "flags". A malformed line is reported on stderr with its line number; the other lines are still classified, and the exit code is then 1.
+Each output line holds the value ids per dimension ("tags"), the words that matched ("terms"), a "confidence" per value, the RSI "target" (engine or harness), the maturity "flags" and "topic" (the probability that the item is about AI inference performance). A dimension without enough evidence is "unknown"; the RSI stage of work without an improvement loop is "not-applicable". With --explain, "explain" lists the evidence terms behind each dimension's values and "model" names the classifier. A malformed line is reported on stderr with its line number; the other lines are still classified, and the exit code is then 1.
 """  # noqa: E501
 
 
@@ -98,6 +97,10 @@ def classify_command(
     profile: ProfileOption = None,
     replace: ReplaceOption = False,
     config: ConfigOption = None,
+    explain: Annotated[
+        bool,
+        typer.Option("--explain", help="Add the evidence terms behind each dimension's values."),
+    ] = False,
     as_json: Annotated[
         bool,
         typer.Option(
@@ -115,7 +118,8 @@ def classify_command(
             failures += 1
             typer.echo(f"{_name(file)}:{number}: {item}", err=True)
             continue
-        sys.stdout.write(json.dumps(_record(taxonomy, item), ensure_ascii=False) + "\n")
+        record = _record(taxonomy, item, explain=explain)
+        sys.stdout.write(json.dumps(record, ensure_ascii=False) + "\n")
     if failures:
         typer.echo(f"{failures} line(s) skipped; fix them and run again", err=True)
         raise typer.Exit(1)
@@ -144,11 +148,19 @@ def _dimension_table(dim: Dimension) -> Table:
     return table
 
 
-def _record(taxonomy: Taxonomy, item: dict[str, Any]) -> dict[str, Any]:
+def _record(taxonomy: Taxonomy, item: dict[str, Any], *, explain: bool) -> dict[str, Any]:
+    from research_radar.classify.classifier import classify_item
+    from research_radar.classify.learned import load_model
+
     body = "\n\n".join(str(item[key]) for key in ("summary", "text") if item.get(key))
     record: dict[str, Any] = {"title": item["title"]}
     record.update({key: item[key] for key in _PASSTHROUGH if key in item})
-    record.update(build_classification(taxonomy, item["title"], body).as_dict())
+    kind = str(item.get("kind") or "")
+    classification = classify_item(taxonomy, item["title"], body, kind=kind)
+    record.update(classification.as_dict())
+    if explain:
+        record["explain"] = classification.explain
+        record["model"] = load_model().info
     return record
 
 

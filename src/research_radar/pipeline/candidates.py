@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import date
 
-from research_radar.classify import rules as classify_stage
+from research_radar.classify.classifier import classify_item, finding_tags
 from research_radar.classify.model import Taxonomy
 from research_radar.extract.claims import extract_claims
 from research_radar.models import Derivation, Finding, Project, Snapshot, Source, SourceKind
@@ -54,7 +54,7 @@ def build_candidate(
 ) -> Finding:
     """A finding for `day`: tags, claims, pinned snapshot, fork parent and former names."""
     text = "\n".join(part for part in (source.summary, source.text) if part)
-    tags = classify_stage.classify(taxonomy, source.title or project.name, text)
+    classified = classify_item(taxonomy, source.title or project.name, text, kind=source.kind.value)
     claims = (
         extract_claims(source.text, where=source_where(source, snapshot)) if source.text else []
     )
@@ -75,8 +75,8 @@ def build_candidate(
         else None,
         related=[project.fork_of] if project.fork_of else [],
         former_names=[str(name) for name in source.meta.get("renamed_from") or []],
-        tags=tags,
-        rsi_target=classify_stage.classify_target(taxonomy, source.title, text),
+        tags=finding_tags(classified),
+        rsi_target=classified.target[0].value if classified.target else None,
         claims=claims,
     )
 

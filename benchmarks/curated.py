@@ -1,0 +1,261 @@
+"""Labelled titles built from the curated lists (../shared/curated-lists) and a mapping file.
+
+Each list's Markdown is read line by line: headings give a path (h1 > h2 > ...), and every
+line that names a paper or project gives a title. `curated_mapping.toml` maps headings to
+taxonomy value ids (workload, mechanisms, on-topic or not); the deepest heading of an
+item's path that the mapping names decides its labels, and items under an unmapped
+heading are left out. Items are deduplicated across lists by arXiv id or normalised
+title, keeping every list/heading they came from. Nothing here is committed data: the
+lists stay in ../shared and the items are rebuilt on every run.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+__all__ = [
+    "Item",
+    "ListSpec",
+    "Mapping",
+    "build_items",
+    "build_split",
+    "curated_root",
+    "load_mapping",
+]
+
+ROOT = Path(__file__).resolve().parent.parent
+MAPPING = Path(__file__).resolve().parent / "curated_mapping.toml"
+
+_HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
+_LINK = re.compile(r"(?<!!)\[([^\[\]]{3,}?)\]\((?:[^()]|\([^()]*\))*\)")
+_BOLD = re.compile(r"\*\*([^*]{6,}?)\*\*")
+_QUOTED = re.compile(r"\"([^\"]{12,})\"")
+_ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(\d{4}\.\d{4,5})")
+_TAG = re.compile(r"<[^>]+>|!\[[^\]]*\]\([^)]*\)|\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)")
+_NOISE = re.compile(r"^(?:pdf|paper|code|project|website|blog|homepage|github|link|arxiv)\b", re.I)
+_EMOJI = re.compile(r"[\U0001F000-\U0001FFFF\u2600-\u27BF\uFE0F]")
+
+
+@dataclass
+class Item:
+    """One labelled title and where the curators put it."""
+
+    title: str
+    key: str
+    sources: list[tuple[str, str]] = field(default_factory=list)
+    """(list, heading path) pairs."""
+    workload: str | None = None
+    mechanism: set[str] = field(default_factory=set)
+    on_topic: bool | None = None
+
+    @property
+    def lists(self) -> set[str]:
+        return {name for name, _ in self.sources}
+
+
+@dataclass(frozen=True)
+class Rule:
+    heading: str
+    workload: str | None
+    mechanism: tuple[str, ...]
+    topic: bool | None
+    skip: bool
+
+
+@dataclass(frozen=True)
+class ListSpec:
+    name: str
+    folder: str
+    split: str
+    workload: str | None
+    topic: bool | None
+    rules: tuple[Rule, ...]
+
+
+@dataclass(frozen=True)
+class Mapping:
+    lists: tuple[ListSpec, ...]
+
+
+def curated_root() -> Path:
+    shared = Path(os.environ.get("RADAR_SHARED", ROOT.parent / "shared"))
+    return shared / "curated-lists"
+
+
+def load_mapping(path: Path = MAPPING) -> Mapping:
+    doc = tomllib.loads(path.read_text(encoding="utf-8"))
+    specs = []
+    for name, raw in doc["lists"].items():
+        rules = tuple(
+            Rule(
+                heading=rule["heading"].casefold(),
+                workload=rule.get("workload"),
+                mechanism=tuple(rule.get("mechanism", [])),
+                topic=rule.get("topic"),
+                skip=bool(rule.get("skip", False)),
+            )
+            for rule in raw.get("headings", [])
+        )
+        specs.append(
+            ListSpec(
+                name=name,
+                folder=name.replace("/", "__"),
+                split=raw["split"],
+                workload=raw.get("workload"),
+                topic=raw.get("topic"),
+                rules=rules,
+            )
+        )
+    return Mapping(tuple(specs))
+
+
+def clean_heading(text: str) -> str:
+    text = _TAG.sub("", text)
+    text = _LINK.sub(lambda m: m.group(1), text)
+    text = re.sub(r"\(\[?©️back.*$", "", text)
+    text = _EMOJI.sub("", text).replace("*", "").replace(":star:", "")
+    return re.sub(r"\s+", " ", text).strip(" :")
+
+
+def clean_title(text: str) -> str:
+    text = _TAG.sub(" ", text)
+    text = _EMOJI.sub(" ", text)
+    text = re.sub(r"\(@[^)]*\)", " ", text)
+    text = text.replace(":star:", " ").replace("**", "").replace("*", "")
+    text = re.sub(r"^\s*star:\s*", "", text)
+    text = re.sub(r"^\[[^\]]*\]\s*:?\s*", "", text.strip())
+    text = re.sub(r"\s+", " ", text).strip(' -:;,.|"')
+    return text
+
+
+def title_of(line: str) -> str | None:
+    """The paper or project title a list line names, or None."""
+    raw = _TAG.sub(" ", line)
+    quoted = _QUOTED.search(raw)
+    if quoted:
+        return clean_title(quoted.group(1))
+    if raw.lstrip().startswith("|"):
+        return _table_title(line)
+    bold = _BOLD.search(raw)
+    if bold and re.match(r"^\s*(?:[-*]\s+)?\*\*", raw):
+        text = bold.group(1)
+        text = re.sub(r",\s*[^,]*\(\d{4}\)\s*$", "", text)  # "Title, Org (2024)"
+        return clean_title(text) if len(text.split()) >= 2 else None
+    links = [m for m in _LINK.finditer(raw) if not _NOISE.match(m.group(1).strip("[] "))]
+    if links:
+        first = links[0]
+        name = first.group(1).strip()
+        rest = raw[first.end() :]
+        tail = re.match(r"\s*:\s*([^|\[]{8,})", rest)
+        if tail and len(name.split()) <= 3:
+            return clean_title(f"{name}: {tail.group(1)}")
+        if len(name.split()) >= 3:
+            return clean_title(name)
+        return None
+    bullet = re.match(r"^\s*[*-]\s+([^\[]{12,}?)\s*\[\[", raw)
+    if bullet:
+        return clean_title(bullet.group(1))
+    return None
+
+
+def _table_title(line: str) -> str | None:
+    if re.match(r"^\s*\|[\s:|-]*\|?\s*$", line) or "Title & Authors" in line:
+        return None
+    for cell in line.split("|"):
+        first = cell.split("<br>")[0]
+        links = [m.group(1) for m in _LINK.finditer(_TAG.sub(" ", first))]
+        for text in links:
+            text = clean_title(text)
+            if len(text.split()) >= 3 and not _NOISE.match(text):
+                return text
+    cells = [
+        clean_title(_LINK.sub(lambda m: m.group(1), _TAG.sub(" ", c))) for c in line.split("|")
+    ]
+    cells = [c for c in cells if len(c.split()) >= 3 and not _NOISE.match(c)]
+    return max(cells, key=len) if cells else None
+
+
+def normalise(title: str) -> str:
+    return re.sub(r"[^a-z0-9]+", " ", title.casefold()).strip()
+
+
+def parse_list(path: Path) -> list[tuple[str, list[str], str | None]]:
+    """(title, heading path, arXiv id) for every titled line of one Markdown file."""
+    found: list[tuple[str, list[str], str | None]] = []
+    stack: list[tuple[int, str]] = []
+    in_code = False
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith("```"):
+            in_code = not in_code
+            continue
+        if in_code:
+            continue
+        heading = _HEADING.match(line)
+        if heading:
+            level = len(heading.group(1))
+            stack = [(lvl, text) for lvl, text in stack if lvl < level]
+            stack.append((level, clean_heading(heading.group(2))))
+            continue
+        if line.startswith(">") or not line.strip():
+            continue
+        title = title_of(line)
+        if not title or len(title.split()) < 2 or len(title) > 300:
+            continue
+        arxiv = _ARXIV.search(line)
+        found.append((title, [text for _, text in stack], arxiv.group(1) if arxiv else None))
+    return found
+
+
+def _rule_for(spec: ListSpec, path: list[str]) -> Rule | None:
+    for heading in reversed(path):
+        for rule in spec.rules:
+            if rule.heading == heading.casefold():
+                return rule
+    return None
+
+
+def build_split(mapping: Mapping, split: str, root: Path | None = None) -> list[Item]:
+    """The items of one split ("train" or "heldout"); a held-out item that is also in a
+    training list is left out, so held-out figures are on titles the model never saw."""
+    items = build_items(mapping, root, split=split)
+    if split == "train":
+        return items
+    seen = {key for item in build_items(mapping, root, split="train") for key in _keys(item)}
+    return [item for item in items if not (_keys(item) & seen)]
+
+
+def _keys(item: Item) -> set[str]:
+    return {item.key, f"title:{normalise(item.title)}"}
+
+
+def build_items(mapping: Mapping, root: Path | None = None, *, split: str = "") -> list[Item]:
+    """Every mapped item of the lists (of one split), deduplicated; labels merged."""
+    root = root or curated_root()
+    by_key: dict[str, Item] = {}
+    titles: dict[str, str] = {}
+    for spec in mapping.lists:
+        if split and spec.split != split:
+            continue
+        folder = root / spec.folder
+        for path in sorted(folder.glob("*.md")):
+            for title, headings, arxiv in parse_list(path):
+                rule = _rule_for(spec, headings)
+                if rule is None or rule.skip:
+                    continue
+                norm = normalise(title)
+                key = f"arxiv:{arxiv}" if arxiv else titles.get(norm, f"title:{norm}")
+                titles.setdefault(norm, key)
+                item = by_key.setdefault(key, Item(title=title, key=key))
+                item.sources.append((spec.name, " > ".join(headings)))
+                workload = (rule.workload if rule.workload is not None else spec.workload) or None
+                if item.workload is None:
+                    item.workload = workload
+                item.mechanism.update(rule.mechanism)
+                topic = rule.topic if rule.topic is not None else spec.topic
+                if topic is not None:
+                    item.on_topic = topic if item.on_topic is None else item.on_topic or topic
+    return list(by_key.values())

@@ -1,0 +1,233 @@
+"""Train the linear heads of the classifier and write src/research_radar/data/classifier.npz.
+
+    .venv/bin/python benchmarks/train_classifier.py [--check]
+
+Training data: titles from the curated lists in ../shared/curated-lists (or
+$RADAR_SHARED/curated-lists), labelled by `benchmarks/curated_mapping.toml`; only the
+lists with split = "train" are read here (the held-out ones are for classify_bench.py).
+Features: WordLlama embedding + rule confidences (research_radar.classify.learned).
+
+Heads (scikit-learn LogisticRegression, stored as arrays):
+- workload: multinomial over the workloads the lists cover;
+- mechanism: one binary model per mechanism with at least MIN_POSITIVES examples;
+  curated labels, plus weak labels from rule title hits for on-topic items of mixed
+  sections; off-topic items are negatives of every mechanism;
+- topic: on-topic (AI inference performance) or not.
+
+The shipped model is fitted on every list (train and held-out splits); the held-out
+figures in classify_bench.py come from a model fitted on the train split only.
+Thresholds of the mechanism heads maximise F1 on 5-fold cross-validated predictions;
+those tuning figures are printed. `--check` trains and prints without writing the file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from sklearn.linear_model import LogisticRegression
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from curated import Item, build_split, load_mapping  # noqa: E402
+
+from research_radar.classify.learned import LearnedModel, featurize  # noqa: E402
+from research_radar.classify.profile import load_taxonomy  # noqa: E402
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "src" / "research_radar" / "data" / "classifier.npz"
+MIN_POSITIVES = 20
+TITLE_HIT = 0.5
+"""Rule confidence of one title hit (research_radar.classify.rules)."""
+C = 2.0
+RULE_VALUES = (
+    "workload:llm-agentic",
+    "workload:diffusion",
+    "workload:loop-recurrent",
+    "workload:decision-policy",
+    "workload:crossmodal-streaming",
+    "mechanism:schedule",
+    "mechanism:cache",
+    "mechanism:parallel-pipeline",
+    "mechanism:kernel-compiler-fusion",
+    "mechanism:quant-sparsity-speculation",
+    "mechanism:compute-quality-budget",
+)
+
+
+def features(items: list[Item]) -> np.ndarray:
+    taxonomy = load_taxonomy()
+    shell = LearnedModel(rule_values=RULE_VALUES, heads={}, info={})
+    return featurize(taxonomy, shell, [(item.title, "") for item in items])
+
+
+def fit(x: np.ndarray, y: np.ndarray) -> LogisticRegression:
+    model = LogisticRegression(C=C, max_iter=2000, class_weight="balanced")
+    model.fit(x, y)
+    return model
+
+
+def mechanism_sets(items: list[Item], x: np.ndarray) -> tuple[list[int], list[set[str]]]:
+    """Indices of the items usable for mechanisms, and their label sets.
+
+    Curated labels first; an on-topic item of a mixed section (no curated mechanism) gets
+    weak labels: the mechanisms whose rules match its title (confidence >= TITLE_HIT).
+    Off-topic items are negatives of every mechanism.
+    """
+    offset = x.shape[1] - len(RULE_VALUES)
+    columns = {
+        name.partition(":")[2]: offset + index
+        for index, name in enumerate(RULE_VALUES)
+        if name.startswith("mechanism:")
+    }
+    rows: list[int] = []
+    sets: list[set[str]] = []
+    for i, item in enumerate(items):
+        labels = set(item.mechanism)
+        if not labels and item.on_topic:
+            labels = {value for value, column in columns.items() if x[i, column] >= TITLE_HIT}
+        if labels or item.on_topic is False:
+            rows.append(i)
+            sets.append(labels)
+    return rows, sets
+
+
+def best_threshold(probs: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
+    best = (0.5, -1.0)
+    for threshold in np.arange(0.2, 0.91, 0.05):
+        got = probs >= threshold
+        tp = int((got & truth).sum())
+        fp = int((got & ~truth).sum())
+        fn = int((~got & truth).sum())
+        f1 = 2 * tp / (2 * tp + fp + fn) if tp else 0.0
+        if f1 > best[1]:
+            best = (float(threshold), f1)
+    return best
+
+
+def train(items: list[Item], x: np.ndarray, *, verbose: bool = True) -> dict[str, Any]:
+    """The arrays of a model fitted on `items` (features `x`); prints tuning figures."""
+    say = print if verbose else (lambda *_: None)
+    arrays: dict[str, Any] = {"rule_values": np.array(RULE_VALUES)}
+    heads: list[str] = []
+
+    rows = [i for i, item in enumerate(items) if item.workload]
+    labels = np.array([items[i].workload for i in rows])
+    say(f"workload labels: {dict(Counter(labels.tolist()))}")
+    model = fit(x[rows], labels)
+    store(arrays, "workload", model, np.full(len(model.classes_), 0.0), "softmax")
+    heads.append("workload")
+    if verbose:
+        predicted = cv_predict(x[rows], labels)
+        say(f"  workload tuning accuracy {(predicted == labels).mean():.3f} (5-fold CV)")
+
+    rows, sets = mechanism_sets(items, x)
+    counts = Counter(value for labels_ in sets for value in labels_)
+    say(f"mechanism labels: {dict(counts)} (+ off-topic negatives)")
+    classes = sorted(value for value, count in counts.items() if count >= MIN_POSITIVES)
+    weights, biases, thresholds = [], [], []
+    for value in classes:
+        truth = np.array([value in labels_ for labels_ in sets])
+        model = fit(x[rows], truth)
+        probs = cv_probs(x[rows], truth)
+        threshold, f1 = best_threshold(probs, truth)
+        say(
+            f"  mechanism {value:<28} positives {int(truth.sum()):>4}  "
+            f"tuning F1 {f1:.3f} at threshold {threshold:.2f} (5-fold CV)"
+        )
+        weights.append(model.coef_[0])
+        biases.append(model.intercept_[0])
+        thresholds.append(threshold)
+    arrays["mechanism.classes"] = np.array(classes)
+    arrays["mechanism.weights"] = np.array(weights, dtype=np.float32)
+    arrays["mechanism.bias"] = np.array(biases, dtype=np.float32)
+    arrays["mechanism.thresholds"] = np.array(thresholds, dtype=np.float32)
+    arrays["mechanism.kind"] = np.array("sigmoid")
+    heads.append("mechanism")
+
+    rows = [i for i, item in enumerate(items) if item.on_topic is not None]
+    truth = np.array([bool(items[i].on_topic) for i in rows])
+    say(f"topic labels: {int(truth.sum())} on-topic, {int((~truth).sum())} off-topic")
+    model = fit(x[rows], truth)
+    if verbose:
+        probs = cv_probs(x[rows], truth)
+        say(f"  topic tuning accuracy {((probs >= 0.5) == truth).mean():.3f} at 0.5 (5-fold CV)")
+    arrays["topic.classes"] = np.array(["on-topic"])
+    arrays["topic.weights"] = model.coef_.astype(np.float32)
+    arrays["topic.bias"] = model.intercept_.astype(np.float32)
+    arrays["topic.thresholds"] = np.array([0.5], dtype=np.float32)
+    arrays["topic.kind"] = np.array("sigmoid")
+    heads.append("topic")
+
+    import sklearn
+    import wordllama
+
+    info = {
+        "embedding": f"wordllama {wordllama.__version__} l2_supercat 256",
+        "trainer": f"scikit-learn {sklearn.__version__} LogisticRegression C={C}",
+        "lists": ", ".join(sorted({name for item in items for name in item.lists})),
+        "items": str(len(items)),
+    }
+    arrays["heads"] = np.array(heads)
+    arrays["info.keys"] = np.array(list(info))
+    arrays["info.values"] = np.array(list(info.values()))
+    return arrays
+
+
+def to_bytes(arrays: dict[str, Any]) -> bytes:
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, **arrays)
+    return buffer.getvalue()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="do not write the model")
+    args = parser.parse_args()
+    mapping = load_mapping()
+    items = build_split(mapping, "train") + build_split(mapping, "heldout")
+    print(f"training items: {len(items)} from {len({n for i in items for n in i.lists})} lists")
+    arrays = train(items, features(items))
+    if args.check:
+        return
+    OUT.write_bytes(to_bytes(arrays))
+    print(f"wrote {OUT.relative_to(ROOT)} ({OUT.stat().st_size / 1000:.0f} kB)")
+
+
+def store(
+    arrays: dict[str, Any], name: str, model: LogisticRegression, thresholds: np.ndarray, kind: str
+) -> None:
+    arrays[f"{name}.classes"] = np.array([str(c) for c in model.classes_])
+    arrays[f"{name}.weights"] = model.coef_.astype(np.float32)
+    arrays[f"{name}.bias"] = model.intercept_.astype(np.float32)
+    arrays[f"{name}.thresholds"] = thresholds.astype(np.float32)
+    arrays[f"{name}.kind"] = np.array(kind)
+
+
+def cv_probs(x: np.ndarray, truth: np.ndarray) -> np.ndarray:
+    """5-fold cross-validated probabilities of the positive class."""
+    from sklearn.model_selection import StratifiedKFold
+
+    probs = np.zeros(len(truth))
+    for train_rows, test_rows in StratifiedKFold(5, shuffle=True, random_state=0).split(x, truth):
+        probs[test_rows] = fit(x[train_rows], truth[train_rows]).predict_proba(x[test_rows])[:, 1]
+    return probs
+
+
+def cv_predict(x: np.ndarray, labels: np.ndarray) -> np.ndarray:
+    from sklearn.model_selection import StratifiedKFold
+
+    predicted = np.empty(len(labels), dtype=object)
+    folds = StratifiedKFold(5, shuffle=True, random_state=0)
+    for train_rows, test_rows in folds.split(x, labels):
+        predicted[test_rows] = fit(x[train_rows], labels[train_rows]).predict(x[test_rows])
+    return predicted
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,301 @@
+"""The classifier the pipeline uses: learned heads combined with the bilingual rules.
+
+Per dimension (DESIGN.md's six, plus topic relevance):
+- workload: the learned softmax over the workloads the curated lists cover, with the
+  rules' confidences among its features; a workload no list covers (cross-modal and
+  streaming) and Chinese text (which the embedding reads poorly) are decided by the
+  rules. `unknown` when the best probability is under `WORKLOAD_MIN`.
+- mechanism (several values): each mechanism the lists cover has a learned sigmoid with
+  a threshold tuned for F1; the others (and Chinese text) come from the rules. The
+  matched terms stay the explanation. `unknown` when none is kept.
+- system level, relation: the rules; `unknown` when no rule matches (no default).
+- RSI stage: the rules, only for work with an improvement loop; `not-applicable`
+  otherwise.
+- maturity: the highest level the evidence shows: the source kind (a repository has
+  code; an arXiv paper is paper-reported) and the text's wording; `unknown` when neither
+  says anything.
+- topic: the learned on-topic probability (AI inference performance).
+
+Words in an owner name, credits, related work, links and code blocks are never read
+(`classify.evidence`). The model loads lazily, once per process.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from research_radar.classify.evidence import evidence_text, evidence_title
+from research_radar.classify.learned import LearnedModel, featurize, load_model
+from research_radar.classify.model import Taxonomy
+from research_radar.classify.rules import (
+    BODY_LIMIT,
+    CONFIDENCE_HALF,
+    RELATIVE_CUTOFF,
+    Classification,
+    classify_dimension,
+    classify_flags,
+    classify_target,
+    score_values,
+)
+from research_radar.models import Tag
+
+__all__ = [
+    "NOT_APPLICABLE",
+    "UNKNOWN",
+    "WORKLOAD_MIN",
+    "Item",
+    "classify_item",
+    "classify_items",
+    "finding_tags",
+    "topic_relevance",
+]
+
+UNKNOWN = "unknown"
+"""The value of a dimension whose evidence is too thin."""
+NOT_APPLICABLE = "not-applicable"
+"""The RSI stage of work without a self-improvement loop."""
+WORKLOAD_MIN = 0.5
+"""The workload probability under which the workload is `unknown`."""
+RULE_MIN = 0.3
+"""The rule confidence from which a rule-decided value is reported (one body hit is 1/3)."""
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+_WORD = re.compile(r"[A-Za-z]{2,}")
+
+
+@dataclass(frozen=True)
+class Item:
+    """What the classifier reads of one item."""
+
+    title: str
+    text: str = ""
+    kind: str = ""
+    """`repo`, `paper`, `blog` or empty: evidence for the maturity level."""
+
+
+def classify_item(
+    taxonomy: Taxonomy, title: str, text: str = "", *, kind: str = ""
+) -> Classification:
+    """Every dimension of one item (see `classify_items`)."""
+    return classify_items(taxonomy, [Item(title, text, kind)])[0]
+
+
+def classify_items(
+    taxonomy: Taxonomy, items: Sequence[Item], *, model: LearnedModel | None = None
+) -> list[Classification]:
+    """Every dimension of each item, in one batch (embedding is batched)."""
+    if not items:
+        return []
+    model = model or load_model()
+    pairs = [(evidence_title(item.title), evidence_text(item.text)[:BODY_LIMIT]) for item in items]
+    features = featurize(taxonomy, model, pairs)
+    heads = {name: head.probabilities(features) for name, head in model.heads.items()}
+    results = []
+    for index, (item, (title, body)) in enumerate(zip(items, pairs, strict=True)):
+        probs = {name: values[index] for name, values in heads.items()}
+        results.append(_classify(taxonomy, model, item, title, body, probs, features[index]))
+    return results
+
+
+def topic_relevance(
+    items: Sequence[tuple[str, str]], *, model: LearnedModel | None = None
+) -> list[float]:
+    """P(on topic: AI inference performance) of each (title, text), from the learned head."""
+    if not items:
+        return []
+    model = model or load_model()
+    head = model.heads["topic"]
+    from research_radar.classify.profile import load_taxonomy
+
+    pairs = [(evidence_title(title), evidence_text(text)) for title, text in items]
+    features = featurize(load_taxonomy(), model, pairs)
+    probs = head.probabilities(features)
+    return [_gated(model, row, float(p)) for row, p in zip(features, probs[:, 0], strict=True)]
+
+
+def _gated(model: LearnedModel, features: np.ndarray, prob: float) -> float:
+    """The topic probability, halved when no workload or mechanism term of the profile
+    occurs: the lists' off-topic items are all machine learning, so the head alone cannot
+    tell a text from another field apart."""
+    rules = features[len(features) - len(model.rule_values) :]
+    return round(prob if float(rules.max(initial=0.0)) > 0 else prob / 2, 3)
+
+
+def finding_tags(classification: Classification) -> dict[str, list[Tag]]:
+    """The tags a finding keeps: `unknown` and `not-applicable` become empty lists."""
+    return {
+        dim: [tag for tag in tags if tag.value not in (UNKNOWN, NOT_APPLICABLE)]
+        for dim, tags in classification.tags.items()
+    }
+
+
+def _classify(
+    taxonomy: Taxonomy,
+    model: LearnedModel,
+    item: Item,
+    title: str,
+    body: str,
+    probs: dict[str, np.ndarray],
+    features: np.ndarray,
+) -> Classification:
+    chinese = _mostly_chinese(f"{title}\n{body}")
+    topic = _gated(model, features, float(probs["topic"][0])) if "topic" in probs else None
+    on_topic = topic is None or topic >= 0.5
+    tags: dict[str, list[Tag]] = {}
+    explain: dict[str, list[str]] = {}
+    for dim in taxonomy.main:
+        if dim.id == "workload" and _learned(model, dim.value_ids, "workload"):
+            tags[dim.id] = _workload(taxonomy, model, title, body, probs["workload"], chinese)
+        elif dim.id == "mechanism" and _learned(model, dim.value_ids, "mechanism"):
+            tags[dim.id] = _mechanism(
+                taxonomy, model, title, body, probs["mechanism"], chinese, on_topic
+            )
+        elif dim.id == "rsi_stage":
+            found = classify_dimension(dim, title, body)
+            tags[dim.id] = found or [Tag(dimension=dim.id, value=NOT_APPLICABLE, confidence=1.0)]
+        elif dim.id == "maturity":
+            tags[dim.id] = _maturity(taxonomy, item.kind, title, body)
+        else:
+            found = [t for t in classify_dimension(dim, title, body) if t.terms]
+            tags[dim.id] = found or [_unknown(dim.id, 0.0)]
+    stages = [t for t in tags.get("rsi_stage", []) if t.value != NOT_APPLICABLE]
+    target = classify_target(taxonomy, title, body, stages=stages) if stages else None
+    target_tags = (
+        [t for t in classify_dimension(taxonomy.dimension("rsi_target"), title, body)]
+        if target and taxonomy.has("rsi_target")
+        else []
+    )
+    for dim_id, dim_tags in tags.items():
+        explain[dim_id] = [term for tag in dim_tags for term in tag.terms][:6]
+    return Classification(
+        tags=tags,
+        target=target_tags,
+        flags=classify_flags(taxonomy, title, body),
+        topic=topic,
+        explain=explain,
+    )
+
+
+def _learned(model: LearnedModel, value_ids: list[str], head: str) -> bool:
+    """The profile still has every value the head was trained on."""
+    return head in model.heads and set(model.heads[head].classes) <= set(value_ids)
+
+
+def _unknown(dimension: str, confidence: float) -> Tag:
+    return Tag(dimension=dimension, value=UNKNOWN, confidence=round(confidence, 3))
+
+
+def _mostly_chinese(text: str) -> bool:
+    return len(_CJK.findall(text)) > len(_WORD.findall(text))
+
+
+def _rule_tags(taxonomy: Taxonomy, dimension: str, title: str, body: str) -> dict[str, Tag]:
+    return {
+        tag.value: tag
+        for tag in score_values(taxonomy.dimension(dimension), title, body)
+        if tag.terms
+    }
+
+
+def _workload(
+    taxonomy: Taxonomy,
+    model: LearnedModel,
+    title: str,
+    body: str,
+    probs: np.ndarray,
+    chinese: bool,
+) -> list[Tag]:
+    head = model.heads["workload"]
+    rules = _rule_tags(taxonomy, "workload", title, body)
+    unlearned = {v: t for v, t in rules.items() if v not in head.classes}
+    learned_best = int(np.argmax(probs))
+    best_prob = float(probs[learned_best])
+    strongest_rule = max(rules.values(), key=lambda t: t.confidence, default=None)
+    if chinese or (unlearned and strongest_rule is not None and strongest_rule.value in unlearned):
+        if strongest_rule is not None and strongest_rule.confidence >= RULE_MIN:
+            return [strongest_rule]
+        if chinese:
+            return [_unknown("workload", strongest_rule.confidence if strongest_rule else 0.0)]
+    value = head.classes[learned_best]
+    if best_prob < WORKLOAD_MIN:
+        return [_unknown("workload", best_prob)]
+    terms = rules[value].terms if value in rules else []
+    return [Tag(dimension="workload", value=value, terms=terms, confidence=round(best_prob, 3))]
+
+
+def _mechanism(
+    taxonomy: Taxonomy,
+    model: LearnedModel,
+    title: str,
+    body: str,
+    probs: np.ndarray,
+    chinese: bool,
+    on_topic: bool,
+) -> list[Tag]:
+    """Learned values need an on-topic item (the heads never saw other fields); rule
+    values need their terms."""
+    head = model.heads["mechanism"]
+    rules = _rule_tags(taxonomy, "mechanism", title, body)
+    kept: list[Tag] = []
+    weak: set[str] = set()
+    """Values the rules keep but the learned head would not."""
+    for value in taxonomy.dimension("mechanism").value_ids:
+        rule = rules.get(value)
+        if value in head.classes and not chinese:
+            index = head.classes.index(value)
+            prob = float(probs[index])
+            # rule evidence (the matched terms) is enough on its own
+            ruled = rule is not None and rule.confidence >= RULE_MIN
+            if ruled and not (prob >= float(head.thresholds[index]) and on_topic):
+                weak.add(value)
+            learned = prob >= float(head.thresholds[index]) and on_topic
+            if learned or ruled:
+                prob = max(prob, rule.confidence if rule and ruled else 0.0)
+                terms = rule.terms if rule else []
+                kept.append(
+                    Tag(dimension="mechanism", value=value, terms=terms, confidence=round(prob, 3))
+                )
+        elif rule is not None and rule.confidence >= RULE_MIN:
+            kept.append(rule)
+            weak.add(value)
+    if not kept:
+        best = float(probs.max()) if len(probs) else 0.0
+        return [_unknown("mechanism", best)]
+    # like the rules alone: a rule-only value far weaker than the best is a passing mention
+    floor = _score(max((tag.confidence for tag in rules.values()), default=0.0)) * RELATIVE_CUTOFF
+    return sorted(
+        (tag for tag in kept if tag.value not in weak or _score(tag.confidence) >= floor),
+        key=lambda tag: -tag.confidence,
+    )
+
+
+def _score(confidence: float) -> float:
+    """The rule score behind a confidence (confidence = score / (score + CONFIDENCE_HALF))."""
+    return CONFIDENCE_HALF * confidence / max(1e-6, 1.0 - confidence)
+
+
+_KIND_LEVEL = {
+    "repo": ("code-available", "a code repository"),
+    "paper": ("paper-reported", "a paper"),
+}
+
+
+def _maturity(taxonomy: Taxonomy, kind: str, title: str, body: str) -> list[Tag]:
+    dim = taxonomy.dimension("maturity")
+    order = dim.value_ids
+    found = [t for t in classify_dimension(dim, title, body) if t.terms]
+    levels = [(order.index(t.value), t) for t in found if t.value in order]
+    if kind in _KIND_LEVEL and _KIND_LEVEL[kind][0] in order:
+        value, why = _KIND_LEVEL[kind]
+        levels.append(
+            (
+                order.index(value),
+                Tag(dimension="maturity", value=value, terms=[why], confidence=0.9),
+            )
+        )
+    if not levels:
+        return [_unknown("maturity", 0.0)]
+    return [max(levels, key=lambda pair: pair[0])[1]]

@@ -1,0 +1,168 @@
+"""The learned part of the classifier: text embeddings and a linear model per dimension.
+
+Features of an item are its WordLlama embedding (title and the start of its evidence
+text) followed by the rule classifier's confidence of each value the model was trained
+with. The linear heads (workload: softmax; mechanism, topic: one sigmoid per value) were
+fitted with scikit-learn by `benchmarks/train_classifier.py` on titles labelled by the
+section headings of curated lists, and are stored as plain arrays in
+`research_radar/data/classifier.npz`; scoring needs numpy only.
+
+WordLlama ships its weights and tokenizer in its wheel: it is loaded from the package
+folder with downloads disabled, once per process and only when first needed, so nothing
+here costs anything at import time.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from research_radar.classify.model import Taxonomy
+from research_radar.classify.rules import score_values
+
+if TYPE_CHECKING:
+    from wordllama import WordLlama
+
+__all__ = [
+    "BODY_CHARS",
+    "MODEL_FILE",
+    "Head",
+    "LearnedModel",
+    "embed",
+    "featurize",
+    "load_embedder",
+    "load_model",
+    "model_input",
+    "rule_features",
+]
+
+MODEL_FILE = "data/classifier.npz"
+"""The trained heads, inside the `research_radar` package."""
+BODY_CHARS = 400
+"""Characters of evidence text embedded after the title (titles are what it learned on)."""
+
+Matrix = npt.NDArray[np.float32]
+
+
+@dataclass(frozen=True)
+class Head:
+    """One dimension's linear model: a row of weights and a bias per class."""
+
+    classes: tuple[str, ...]
+    weights: Matrix
+    bias: Matrix
+    thresholds: Matrix
+    """Per class: the probability from which the class is reported."""
+    kind: Literal["softmax", "sigmoid"]
+
+    def probabilities(self, features: Matrix) -> Matrix:
+        """(items, classes) probabilities for (items, features)."""
+        logits = features @ self.weights.T + self.bias
+        if self.kind == "softmax":
+            logits = logits - logits.max(axis=1, keepdims=True)
+            exp = np.exp(logits)
+            softmax: Matrix = (exp / exp.sum(axis=1, keepdims=True)).astype(np.float32)
+            return softmax
+        sigmoid: Matrix = (1.0 / (1.0 + np.exp(-logits))).astype(np.float32)
+        return sigmoid
+
+
+@dataclass(frozen=True)
+class LearnedModel:
+    """The trained heads and the rule values whose confidences are features."""
+
+    rule_values: tuple[str, ...]
+    """`dimension:value` ids, in feature order."""
+    heads: dict[str, Head]
+    info: dict[str, str]
+
+
+def model_input(title: str, body: str) -> str:
+    """The text embedded for one item: its title, then the start of its evidence text."""
+    body = " ".join(body.split())[:BODY_CHARS]
+    return f"{title}. {body}" if body else title
+
+
+@functools.cache
+def load_embedder() -> WordLlama:
+    """WordLlama from the files its wheel ships (no network, loaded once per process)."""
+    import wordllama
+    from wordllama import WordLlama
+
+    folder = Path(wordllama.__file__).resolve().parent
+    return WordLlama.load(cache_dir=folder, disable_download=True)
+
+
+def embed(texts: Sequence[str]) -> Matrix:
+    """(items, 256) unit-length embeddings."""
+    if not texts:
+        return np.zeros((0, 256), dtype=np.float32)
+    vectors = load_embedder().embed(list(texts), norm=True, batch_size=256)
+    return np.asarray(vectors, dtype=np.float32)
+
+
+def rule_features(taxonomy: Taxonomy, rule_values: Sequence[str], title: str, body: str) -> Matrix:
+    """The rule confidence of each `dimension:value`, 0 for a value the profile lacks."""
+    by_dimension: dict[str, dict[str, float]] = {}
+    row = np.zeros(len(rule_values), dtype=np.float32)
+    for index, name in enumerate(rule_values):
+        dimension, _, value = name.partition(":")
+        if dimension not in by_dimension:
+            by_dimension[dimension] = (
+                {
+                    tag.value: tag.confidence
+                    for tag in score_values(taxonomy.dimension(dimension), title, body)
+                }
+                if taxonomy.has(dimension)
+                else {}
+            )
+        row[index] = by_dimension[dimension].get(value, 0.0)
+    return row
+
+
+def featurize(taxonomy: Taxonomy, model: LearnedModel, items: Sequence[tuple[str, str]]) -> Matrix:
+    """(items, features) for (title, evidence text) pairs: embedding, then rule scores."""
+    vectors = embed([model_input(title, body) for title, body in items])
+    rules = (
+        np.stack([rule_features(taxonomy, model.rule_values, title, body) for title, body in items])
+        if items
+        else np.zeros((0, len(model.rule_values)), dtype=np.float32)
+    )
+    return np.hstack([vectors, rules]).astype(np.float32)
+
+
+@functools.cache
+def load_model() -> LearnedModel:
+    """The trained heads bundled with the package (read once per process)."""
+    data = resources.files("research_radar").joinpath(MODEL_FILE).read_bytes()
+    return model_from_bytes(data)
+
+
+def model_from_bytes(data: bytes) -> LearnedModel:
+    arrays: Any = np.load(io.BytesIO(data), allow_pickle=False)
+    names = [str(name) for name in arrays["heads"]]
+    heads = {
+        name: Head(
+            classes=tuple(str(value) for value in arrays[f"{name}.classes"]),
+            weights=arrays[f"{name}.weights"].astype(np.float32),
+            bias=arrays[f"{name}.bias"].astype(np.float32),
+            thresholds=arrays[f"{name}.thresholds"].astype(np.float32),
+            kind="softmax" if str(arrays[f"{name}.kind"]) == "softmax" else "sigmoid",
+        )
+        for name in names
+    }
+    info_keys = [str(key) for key in arrays["info.keys"]]
+    info_values = [str(value) for value in arrays["info.values"]]
+    return LearnedModel(
+        rule_values=tuple(str(value) for value in arrays["rule_values"]),
+        heads=heads,
+        info=dict(zip(info_keys, info_values, strict=True)),
+    )

@@ -33,8 +33,9 @@ from research_radar.extract.conditions import (
     format_repeats,
     tidy_conditions,
 )
-from research_radar.extract.markdown import Segment, parse_segments, parse_table_row
+from research_radar.extract.markdown import Segment, parse_segments
 from research_radar.extract.metrics import PERF_UNITS, find_metrics, is_baseline_metric
+from research_radar.extract.tables import TableClaim, read_table
 from research_radar.models import Claim, ClaimKind, Conditions, Metric
 
 __all__ = ["claim_to_json", "extract_claims", "extract_file", "own_metrics"]
@@ -143,14 +144,34 @@ def extract_claims(
     claims: list[Claim] = []
     line_ctx, block_ctx = _Context(), _Context()
     sections: list[tuple[int, _Context]] = []
+    table: list[Segment] = []
+    header: tuple[str, ...] = ()
+
+    def end_table() -> None:
+        for cell in read_table(header, table, cat):
+            claim = _table_claim(cell, cat, where, reporter, block_ctx)
+            if claim is not None:
+                claims.append(claim)
+        table.clear()
+
     for segment in parse_segments(text):
+        if segment.block == "table":
+            if segment.header != header:
+                end_table()
+                header = segment.header
+            table.append(segment)
+            continue
+        end_table()
+        if segment.header:
+            header = segment.header  # a table's header row: read with its rows
+            continue
         if segment.block == "heading":
             block_ctx = _section(sections, segment, cat).copy()
             line_ctx = _Context()
             continue
         if segment.new_line:
             line_ctx = _Context()
-        if segment.block == "prose" and segment.new_paragraph and not segment.header:
+        if segment.block == "prose" and segment.new_paragraph:
             # a new paragraph is the set-up of what follows it, not the one before it
             block_ctx = (sections[-1][1] if sections else _Context()).copy()
         claim = _claim(segment, cat, where, reporter, line_ctx, block_ctx)
@@ -158,9 +179,10 @@ def extract_claims(
             own = find_conditions(segment.text, cat)
             line_ctx.update(own, with_baseline=False)
             if segment.block == "prose":
-                block_ctx.update(own, with_baseline=not segment.header)
+                block_ctx.update(own, with_baseline=True)
             continue
         claims.append(claim)
+    end_table()
     return claims
 
 
@@ -230,20 +252,41 @@ def _claim(
     line_ctx: _Context,
     block_ctx: _Context,
 ) -> Claim | None:
-    if segment.block == "table":
-        text, metrics, own = parse_table_row(segment, cat)
-    else:
-        text = segment.text
-        own = find_conditions(text, cat)
-        metrics = find_metrics(text, cat, own)
+    text = segment.text
+    own = find_conditions(text, cat)
+    metrics = find_metrics(text, cat, own)
     kind = _kind(text, metrics)
     if kind is None:
         return None
     conditions = line_ctx.fill(own, with_baseline=False)
-    if segment.block in ("table", "list"):
+    if segment.block == "list":
         conditions = block_ctx.fill(conditions, with_baseline=True)
-    conditions = tidy_conditions(conditions)
     line_ctx.update(own, with_baseline=False)
+    return _made(kind, text, metrics, tidy_conditions(conditions), where, segment.line, reporter)
+
+
+def _table_claim(
+    cell: TableClaim, cat: Catalog, where: str, reporter: str, block_ctx: _Context
+) -> Claim | None:
+    del cat
+    kind = _kind(cell.text, cell.metrics)
+    if kind is None:
+        return None
+    conditions = block_ctx.fill(cell.conditions, with_baseline=not cell.reference)
+    return _made(
+        kind, cell.text, cell.metrics, tidy_conditions(conditions), where, cell.line, reporter
+    )
+
+
+def _made(
+    kind: ClaimKind,
+    text: str,
+    metrics: list[Metric],
+    conditions: Conditions,
+    where: str,
+    line: int,
+    reporter: str,
+) -> Claim:
     if _HEDGE.search(text):
         # relayed, not measured or stated by the reporter: never an author's firm claim
         conditions = conditions.model_copy(update={"load": {**conditions.load, "hedged": "yes"}})
@@ -253,8 +296,8 @@ def _claim(
         text=text,
         metrics=metrics,
         conditions=conditions,
-        where=f"{where}#L{segment.line}" if where else "",
-        line=segment.line,
+        where=f"{where}#L{line}" if where else "",
+        line=line,
         reporter=reporter,
     )
 

@@ -593,3 +593,30 @@ def test_a_1x_row_is_the_baseline_of_the_others() -> None:
     claims = extract_claims(text)
     ours = next(c for c in claims if any(m.value == 24 for m in c.metrics))
     assert ours.conditions.baseline == ["HF Transformers"]
+
+
+def test_a_setup_section_after_the_results_holds_for_them() -> None:
+    text = (
+        "# KV transfer\n\n## Results\n\n"
+        "For a prompt length of 32,768 tokens the transfer took only 31.65 ms.\n\n"
+        "| Prompt Length | TTFT (ms) |\n|---|---|\n| 128 tokens | 46.09 |\n\n"
+        "## Benchmark Setup\n\n- **Hardware**: NVIDIA H800 x 16\n- **Model**: Qwen3-8B\n"
+    )
+    claims = extract_claims(text)
+    found = {m.value: c for c in claims for m in c.metrics}
+    assert set(found) == {31.65, 46.09}
+    for value in (31.65, 46.09):
+        assert found[value].conditions.hardware == ["H800"]
+        assert found[value].conditions.model == ["Qwen3-8B"]
+    assert found[46.09].conditions.load["prompt"] == "128"
+    assert found[31.65].conditions.load["prompt"] == "32768"
+
+
+def test_a_setup_line_holds_for_its_section_only() -> None:
+    text = (
+        "## A\n\nModel: Qwen3-8B\n\nDecode reaches 40 tok/s.\n\n## B\n\nDecode reaches 50 tok/s.\n"
+    )
+    claims = extract_claims(text)
+    by_value = {m.value: c for c in claims for m in c.metrics}
+    assert by_value[40].conditions.model == ["Qwen3-8B"]
+    assert by_value[50].conditions.model == []

@@ -35,6 +35,7 @@ from research_radar.extract.conditions import (
 )
 from research_radar.extract.markdown import Segment, parse_segments
 from research_radar.extract.metrics import PERF_UNITS, find_metrics, is_baseline_metric
+from research_radar.extract.scopes import find_scopes, with_scopes
 from research_radar.extract.tables import TableClaim, read_table
 from research_radar.models import Claim, ClaimKind, Conditions, Metric
 
@@ -154,7 +155,8 @@ def extract_claims(
                 claims.append(claim)
         table.clear()
 
-    for segment in parse_segments(text):
+    segments = list(parse_segments(text))
+    for segment in segments:
         if segment.block == "table":
             if segment.header != header:
                 end_table()
@@ -183,7 +185,13 @@ def extract_claims(
             continue
         claims.append(claim)
     end_table()
-    return claims
+    scopes = find_scopes(segments, cat)
+    if not scopes:
+        return claims
+    return [
+        c.model_copy(update={"conditions": with_scopes(c.conditions, c.line or 0, scopes)})
+        for c in claims
+    ]
 
 
 def _section(sections: list[tuple[int, _Context]], heading: Segment, cat: Catalog) -> _Context:
@@ -259,8 +267,9 @@ def _claim(
     if kind is None:
         return None
     conditions = line_ctx.fill(own, with_baseline=False)
-    if segment.block == "list":
-        conditions = block_ctx.fill(conditions, with_baseline=True)
+    # a list item takes its list's set-up and compared system; a sentence of prose takes
+    # its section's and paragraph's set-up, but names its own comparison
+    conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list")
     line_ctx.update(own, with_baseline=False)
     return _made(kind, text, metrics, tidy_conditions(conditions), where, segment.line, reporter)
 

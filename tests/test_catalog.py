@@ -72,6 +72,27 @@ def test_bundled_catalogue_has_every_field() -> None:
             id="other-modalities",
         ),
         pytest.param(
+            "model",
+            "ChatGLM2-6B vs ChatGLM-6B, Falcon 40B, OPT-175B, InternLM-20B, Vicuna-7B, NVILA-8B",
+            [
+                "ChatGLM2-6B",
+                "ChatGLM-6B",
+                "Falcon-40B",
+                "OPT-175B",
+                "InternLM-20B",
+                "Vicuna-7B",
+                "NVILA-8B",
+            ],
+            id="older-models",
+        ),
+        pytest.param("model", "GPT-2, BERT and Grok-1", ["GPT-2", "BERT", "Grok-1"], id="classic"),
+        pytest.param(
+            "hardware",
+            "Orin, Jetson AGX Orin, L20",
+            ["Jetson Orin", "Jetson AGX Orin", "L20"],
+            id="orin",
+        ),
+        pytest.param(
             "precision",
             "Q4_K_M, IQ3_XXS, UD-IQ1_S, NVFP4, W8A8",
             ["Q4_K_M", "IQ3_XXS", "UD-IQ1_S", "NVFP4", "W8A8"],

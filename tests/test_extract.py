@@ -19,6 +19,7 @@ from research_radar.extract import claims as extract_module
 from research_radar.extract import conditions as conditions_module
 from research_radar.extract import markdown as markdown_module
 from research_radar.extract import metrics as metrics_module
+from research_radar.extract import tables as tables_module
 from research_radar.extract.benchmark_json import parse_benchmark_json
 from research_radar.extract.catalogue import default_catalog
 from research_radar.extract.claims import claim_to_json, extract_claims, extract_file, own_metrics
@@ -48,7 +49,12 @@ def test_building_blocks_export_what_the_package_shares() -> None:
         "format_repeats",
         "tidy_conditions",
     }
-    assert set(markdown_module.__all__) == {"Segment", "parse_segments", "parse_table_row"}
+    assert set(markdown_module.__all__) == {
+        "Segment",
+        "clean_text",
+        "parse_segments",
+        "split_cells",
+    }
     assert set(metrics_module.__all__) == {
         "BASELINE_SUFFIX",
         "DEFAULT_METRIC_NAMES",
@@ -515,3 +521,107 @@ def test_the_set_up_paragraph_names_the_baseline() -> None:
     assert first.conditions.baseline == ["llama.cpp"]
     [claim] = extract_claims("以 vLLM 0.11.0 作为基线，RTX 4090 上吞吐 50 tok/s。")
     assert claim.conditions.baseline == ["vLLM 0.11.0"]
+
+
+def test_tables_module_exports_its_reader() -> None:
+    assert set(tables_module.__all__) == {"TableClaim", "read_table"}
+
+
+def test_precision_columns_compare_with_the_wide_one() -> None:
+    text = (
+        "#### RTX 4090\n\n"
+        "| Model | FP16 latency (ms) | INT4 latency (ms) | Speedup |\n|---|---|---|---|\n"
+        "| Llama-2-7B | 15.50 | 5.28 | 2.94x |\n"
+    )
+    claims = extract_claims(text)
+    by_value = {m.value: c for c in claims for m in c.metrics}
+    fp16, int4, speedup = by_value[15.5], by_value[5.28], by_value[2.94]
+    assert fp16.conditions.precision == ["FP16"] and not fp16.conditions.baseline
+    assert [m.name for m in fp16.metrics] == ["FP16 latency (baseline)"]
+    assert int4.conditions.precision == ["INT4"] and int4.conditions.baseline == ["FP16"]
+    assert speedup.conditions.baseline == ["FP16"] and speedup.conditions.precision == ["INT4"]
+    assert all(c.conditions.model == ["Llama-2-7B"] for c in claims)
+    assert all(c.conditions.hardware == ["RTX 4090"] for c in claims)
+    assert {m.value for m in own_metrics(int4)} == {5.28, 2.94}
+
+
+def test_a_header_of_load_values_gives_each_cell_its_load() -> None:
+    text = (
+        "TTFT of Llama-3-8B (Unit: Seconds):\n\n"
+        "| Seq Len | 256 | 512 |\n|---|---|---|\n"
+        "| FP16 | 0.031 | 0.055 |\n| Ours | 0.021 | 0.033 |\n| Speedup | 1.52x | 1.68x |\n"
+    )
+    claims = extract_claims(text)
+    found = {(m.value, m.unit): c for c in claims for m in c.metrics}
+    assert set(found) == {
+        (0.031, "s"),
+        (0.055, "s"),
+        (0.021, "s"),
+        (0.033, "s"),
+        (1.52, "x"),
+        (1.68, "x"),
+    }
+    assert found[(0.021, "s")].conditions.load["prompt"] == "256"
+    assert found[(0.033, "s")].conditions.load["prompt"] == "512"
+    assert found[(0.033, "s")].conditions.baseline == ["FP16"]
+    assert found[(1.68, "x")].conditions.baseline == ["FP16"]
+    assert not found[(0.055, "s")].conditions.baseline
+    assert all(c.conditions.model == ["Llama-3-8B"] for c in claims)
+
+
+def test_a_second_header_row_names_the_systems_and_the_last_is_ours() -> None:
+    text = (
+        "| setting | 6 nodes | 3 nodes |\n|---|---|---|\n"
+        "| engine | vLLM 0.7.3, BF16 | Chitu 0.1.0, FP8 |\n"
+        "| bs=1 | 6.85 token/s | 7.0 token/s |\n"
+    )
+    claims = extract_claims(text)
+    by_value = {m.value: c for c in claims for m in c.metrics}
+    assert by_value[7.0].conditions.baseline == ["vLLM 0.7.3"]
+    assert by_value[7.0].conditions.precision == ["FP8"]
+    assert by_value[7.0].conditions.load["batch"] == "1"
+    assert by_value[6.85].conditions.precision == ["BF16"]
+    assert not by_value[6.85].conditions.baseline
+
+
+def test_a_continuation_row_keeps_the_model_of_the_row_above() -> None:
+    text = (
+        "| Model | GPUs | tok/s |\n|---|---|---|\n| Llama-2-70B | 4 | 1,200 |\n|  | 8 | 2,300 |\n"
+    )
+    claims = extract_claims(text)
+    assert [c.conditions.model for c in claims] == [["Llama-2-70B"], ["Llama-2-70B"]]
+    assert all(m.value == 2300.0 for m in claims[1].metrics)
+
+
+def test_a_1x_row_is_the_baseline_of_the_others() -> None:
+    text = "| System | Throughput |\n|---|---|\n| HF Transformers | 1.0x |\n| Ours | 24x |\n"
+    claims = extract_claims(text)
+    ours = next(c for c in claims if any(m.value == 24 for m in c.metrics))
+    assert ours.conditions.baseline == ["HF Transformers"]
+
+
+def test_a_setup_section_after_the_results_holds_for_them() -> None:
+    text = (
+        "# KV transfer\n\n## Results\n\n"
+        "For a prompt length of 32,768 tokens the transfer took only 31.65 ms.\n\n"
+        "| Prompt Length | TTFT (ms) |\n|---|---|\n| 128 tokens | 46.09 |\n\n"
+        "## Benchmark Setup\n\n- **Hardware**: NVIDIA H800 x 16\n- **Model**: Qwen3-8B\n"
+    )
+    claims = extract_claims(text)
+    found = {m.value: c for c in claims for m in c.metrics}
+    assert set(found) == {31.65, 46.09}
+    for value in (31.65, 46.09):
+        assert found[value].conditions.hardware == ["H800"]
+        assert found[value].conditions.model == ["Qwen3-8B"]
+    assert found[46.09].conditions.load["prompt"] == "128"
+    assert found[31.65].conditions.load["prompt"] == "32768"
+
+
+def test_a_setup_line_holds_for_its_section_only() -> None:
+    text = (
+        "## A\n\nModel: Qwen3-8B\n\nDecode reaches 40 tok/s.\n\n## B\n\nDecode reaches 50 tok/s.\n"
+    )
+    claims = extract_claims(text)
+    by_value = {m.value: c for c in claims for m in c.metrics}
+    assert by_value[40].conditions.model == ["Qwen3-8B"]
+    assert by_value[50].conditions.model == []

@@ -33,8 +33,10 @@ from research_radar.extract.conditions import (
     format_repeats,
     tidy_conditions,
 )
-from research_radar.extract.markdown import Segment, parse_segments, parse_table_row
+from research_radar.extract.markdown import Segment, parse_segments
 from research_radar.extract.metrics import PERF_UNITS, find_metrics, is_baseline_metric
+from research_radar.extract.scopes import find_scopes, with_scopes
+from research_radar.extract.tables import TableClaim, read_table
 from research_radar.models import Claim, ClaimKind, Conditions, Metric
 
 __all__ = ["claim_to_json", "extract_claims", "extract_file", "own_metrics"]
@@ -143,14 +145,35 @@ def extract_claims(
     claims: list[Claim] = []
     line_ctx, block_ctx = _Context(), _Context()
     sections: list[tuple[int, _Context]] = []
-    for segment in parse_segments(text):
+    table: list[Segment] = []
+    header: tuple[str, ...] = ()
+
+    def end_table() -> None:
+        for cell in read_table(header, table, cat):
+            claim = _table_claim(cell, cat, where, reporter, block_ctx)
+            if claim is not None:
+                claims.append(claim)
+        table.clear()
+
+    segments = list(parse_segments(text))
+    for segment in segments:
+        if segment.block == "table":
+            if segment.header != header:
+                end_table()
+                header = segment.header
+            table.append(segment)
+            continue
+        end_table()
+        if segment.header:
+            header = segment.header  # a table's header row: read with its rows
+            continue
         if segment.block == "heading":
             block_ctx = _section(sections, segment, cat).copy()
             line_ctx = _Context()
             continue
         if segment.new_line:
             line_ctx = _Context()
-        if segment.block == "prose" and segment.new_paragraph and not segment.header:
+        if segment.block == "prose" and segment.new_paragraph:
             # a new paragraph is the set-up of what follows it, not the one before it
             block_ctx = (sections[-1][1] if sections else _Context()).copy()
         claim = _claim(segment, cat, where, reporter, line_ctx, block_ctx)
@@ -158,10 +181,17 @@ def extract_claims(
             own = find_conditions(segment.text, cat)
             line_ctx.update(own, with_baseline=False)
             if segment.block == "prose":
-                block_ctx.update(own, with_baseline=not segment.header)
+                block_ctx.update(own, with_baseline=True)
             continue
         claims.append(claim)
-    return claims
+    end_table()
+    scopes = find_scopes(segments, cat)
+    if not scopes:
+        return claims
+    return [
+        c.model_copy(update={"conditions": with_scopes(c.conditions, c.line or 0, scopes)})
+        for c in claims
+    ]
 
 
 def _section(sections: list[tuple[int, _Context]], heading: Segment, cat: Catalog) -> _Context:
@@ -230,20 +260,42 @@ def _claim(
     line_ctx: _Context,
     block_ctx: _Context,
 ) -> Claim | None:
-    if segment.block == "table":
-        text, metrics, own = parse_table_row(segment, cat)
-    else:
-        text = segment.text
-        own = find_conditions(text, cat)
-        metrics = find_metrics(text, cat, own)
+    text = segment.text
+    own = find_conditions(text, cat)
+    metrics = find_metrics(text, cat, own)
     kind = _kind(text, metrics)
     if kind is None:
         return None
     conditions = line_ctx.fill(own, with_baseline=False)
-    if segment.block in ("table", "list"):
-        conditions = block_ctx.fill(conditions, with_baseline=True)
-    conditions = tidy_conditions(conditions)
+    # a list item takes its list's set-up and compared system; a sentence of prose takes
+    # its section's and paragraph's set-up, but names its own comparison
+    conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list")
     line_ctx.update(own, with_baseline=False)
+    return _made(kind, text, metrics, tidy_conditions(conditions), where, segment.line, reporter)
+
+
+def _table_claim(
+    cell: TableClaim, cat: Catalog, where: str, reporter: str, block_ctx: _Context
+) -> Claim | None:
+    del cat
+    kind = _kind(cell.text, cell.metrics)
+    if kind is None:
+        return None
+    conditions = block_ctx.fill(cell.conditions, with_baseline=not cell.reference)
+    return _made(
+        kind, cell.text, cell.metrics, tidy_conditions(conditions), where, cell.line, reporter
+    )
+
+
+def _made(
+    kind: ClaimKind,
+    text: str,
+    metrics: list[Metric],
+    conditions: Conditions,
+    where: str,
+    line: int,
+    reporter: str,
+) -> Claim:
     if _HEDGE.search(text):
         # relayed, not measured or stated by the reporter: never an author's firm claim
         conditions = conditions.model_copy(update={"load": {**conditions.load, "hedged": "yes"}})
@@ -253,8 +305,8 @@ def _claim(
         text=text,
         metrics=metrics,
         conditions=conditions,
-        where=f"{where}#L{segment.line}" if where else "",
-        line=segment.line,
+        where=f"{where}#L{line}" if where else "",
+        line=line,
         reporter=reporter,
     )
 

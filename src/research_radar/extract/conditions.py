@@ -64,7 +64,7 @@ LOAD_RULES = (
     ),
     _rule(
         "prompt",
-        r"(?:ISL|input[\s_]len(?:gth)?|prompt[\s_]len(?:gth)?|prompt tokens|(?<![A-Za-z])pp)\s*[=:：]?\s*"
+        r"(?:ISL|input[\s_]len(?:gth)?|prompt[\s_]len(?:gth)?|prompt tokens|(?<![A-Za-z])pp)\s*(?:of\s)?[=:：]?\s*"
         + _K,
     ),
     _rule(
@@ -74,7 +74,7 @@ LOAD_RULES = (
     ),
     _rule(
         "output",
-        r"(?:OSL|output[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|输出(?:上限|长度)?)\s*[=:：]?\s*"
+        r"(?:OSL|output[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|输出(?:上限|长度)?)\s*(?:of\s)?[=:：]?\s*"
         + _K,
     ),
     _rule(

@@ -13,21 +13,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-from research_radar.extract.catalogue import Catalog
-from research_radar.extract.conditions import find_conditions, format_repeats
-from research_radar.extract.metrics import (
-    BASELINE_SUFFIX,
-    DEFAULT_METRIC_NAMES,
-    NUMBER_PATTERN,
-    UNIT_PATTERN,
-    canonical_unit,
-    find_metrics,
-    metric_words,
-    parse_number,
-)
-from research_radar.models import Conditions, Metric
+from research_radar.extract.metrics import UNIT_PATTERN, canonical_unit
 
-__all__ = ["Segment", "parse_segments", "parse_table_row"]
+__all__ = ["Segment", "clean_text", "parse_segments", "split_cells"]
 
 
 @dataclass(frozen=True)
@@ -90,17 +78,17 @@ def parse_segments(text: str) -> Iterator[Segment]:
         hashes = _HEADING.match(stripped)
         if hashes or _BOLD_HEADING.fullmatch(stripped):
             level = len(hashes.group(1)) if hashes else 7
-            yield Segment(_clean(stripped.lstrip("#")), number, "heading", True, level=level)
+            yield Segment(clean_text(stripped.lstrip("#")), number, "heading", True, level=level)
             after_break = True
             continue
         if stripped.startswith("|"):
-            cells = _cells(stripped)
+            cells = split_cells(stripped)
             after_break = True
             if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
                 continue
             following = lines[index].strip() if index < len(lines) else ""
             if re.fullmatch(r"\|?\s*:?-{2,}.*", following):
-                header = tuple(_clean(c) for c in cells)
+                header = tuple(clean_text(c) for c in cells)
                 table_unit = _stated_unit(before)
                 yield Segment(" ".join(header), number, "prose", True, header=header)
                 continue
@@ -143,10 +131,10 @@ def _statements(
 ) -> Iterator[Segment]:
     """Sentences of one line, or of lines joined into one statement block."""
     if len(parts) == 1:
-        cells = [_clean(cell) for cell in parts[0].split("\t")]
+        cells = [clean_text(cell) for cell in parts[0].split("\t")]
         sentences = [(s, first_line) for cell in cells for s in _sentences(cell)]
     else:
-        sentences = _joined_sentences([_clean(p) for p in parts], first_line)
+        sentences = _joined_sentences([clean_text(p) for p in parts], first_line)
     for position, (sentence, line) in enumerate(sentences):
         first = position == 0
         yield Segment(sentence, line, block, first, new_paragraph=first and new_paragraph)
@@ -264,7 +252,7 @@ def _html_table(block: list[str], first_line: int) -> Iterator[Segment]:
     header: tuple[str, ...] = ()
     first = parser.rows[0] if parser.rows else []
     if all(th for *_, th in first) or not any(_NUMERIC.search(c) for c in grid[0][1]):
-        header = tuple(_clean(c) for c in grid[0][1])
+        header = tuple(clean_text(c) for c in grid[0][1])
         yield Segment(" ".join(header), grid[0][0], "prose", True, header=header)
         grid = grid[1:]
     for line, cells in grid:
@@ -280,11 +268,13 @@ def _html_table(block: list[str], first_line: int) -> Iterator[Segment]:
 _NUMERIC = re.compile(r"^\s*[~≈]?\d[\d,.]*\s*(?:[%x×]|[A-Za-z/]+)?\s*$")
 
 
-def _cells(row: str) -> list[str]:
+def split_cells(row: str) -> list[str]:
+    """The cells of a Markdown table row, stripped."""
     return [cell.strip() for cell in row.strip().strip("|").split("|")]
 
 
-def _clean(text: str) -> str:
+def clean_text(text: str) -> str:
+    """Markdown inline markup, links, URLs and HTML tags removed; spaces collapsed."""
     text = re.sub(r"\]\((?:https?:|/|\.)[^)\s]*\)", "]", text)
     text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
     text = re.sub(r"https?://\S+", " ", text)
@@ -299,88 +289,7 @@ def _sentences(text: str) -> list[str]:
     return [part.strip() for part in parts if part and part.strip()]
 
 
-_HEADER_LOAD = (
-    ("context", re.compile(r"context|ctx|上下文|^T$", re.I)),
-    ("prompt", re.compile(r"prompt|ISL|input len|T_pp", re.I)),
-    ("output", re.compile(r"completion tokens|output tokens|OSL|output len", re.I)),
-    ("batch", re.compile(r"^batch|^bs$", re.I)),
-    ("concurrency", re.compile(r"concurrency|^conc", re.I)),
-    ("runs", re.compile(r"^(?:samples|runs|repeats|n)$", re.I)),
-)
-
-
-def parse_table_row(segment: Segment, cat: Catalog) -> tuple[str, list[Metric], Conditions]:
-    """A table row -> its statement (`header: cell; ...`), metrics and conditions.
-
-    Cells under a load column (`batch`, `context`, ...) become load, not metrics.
-    """
-    cells = [_clean(c) for c in _cells(segment.text)]
-    header = list(segment.header) + [""] * max(0, len(cells) - len(segment.header))
-    text = "; ".join(f"{h}: {c}" if h else c for h, c in zip(header, cells, strict=False) if c)
-    own = find_conditions(" | ".join(cells), cat)
-    load = dict(own.load)
-    metrics: list[Metric] = []
-    for column, (head, cell) in enumerate(zip(header, cells, strict=False)):
-        role = next((key for key, rx in _HEADER_LOAD if rx.search(head)), None)
-        bare = re.fullmatch(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*]*", cell)
-        if role and bare and not _header_unit(head):
-            load[role] = bare.group(1).replace(",", "")
-            continue
-        found = [_header_named(m, head) for m in find_metrics(cell, cat, own, head)]
-        if not found and bare:
-            fallback = (_row_unit(cells[0]) if column else "") or segment.unit
-            found = _bare_cell(head, bare.group(1).rstrip("Kk"), metrics, cat, fallback)
-        metrics.extend(found)
-    conditions = own.model_copy(update={"load": load, "repeats": format_repeats(load)})
-    return text, metrics, conditions
-
-
-def _header_named(metric: Metric, head: str) -> Metric:
-    """A cell's number with only a default name (`change`) takes its column's metric word."""
-    if metric.name not in DEFAULT_METRIC_NAMES.values() or not metric_words(head):
-        return metric
-    name = _head_name(head)
-    return metric.model_copy(update={"name": name}) if name else metric
-
-
-def _head_name(head: str) -> str:
-    """A column header without its units: `prefill tok/s` -> `prefill`."""
-    name = re.sub(rf"\(?(?<![A-Za-z])(?:{UNIT_PATTERN})(?![A-Za-z])\)?", " ", head)
-    return re.sub(r"^of\s", "", " ".join(name.split()))
-
-
-def _header_unit(head: str) -> str:
-    match = re.search(rf"(?<![A-Za-z])({UNIT_PATTERN})(?![A-Za-z])", head)
-    return canonical_unit(match.group(1)) if match else ""
-
-
 def _stated_unit(text: str) -> str:
     """The unit a line states for the table below it: `(Unit: Seconds)`, `单位：毫秒`."""
     match = re.search(rf"(?:\bunits?|单位)\s*[:：]\s*({UNIT_PATTERN})(?![A-Za-z])", text, re.I)
     return canonical_unit(match.group(1)) if match else ""
-
-
-def _row_unit(label: str) -> str:
-    """A row label's unit: `bs=1, output token/s`, `Speedup`, `加速比`."""
-    if re.fullmatch(r"\s*(?:speed-?up|加速比|加速)\s*", label, re.I):
-        return "x"
-    return _header_unit(label)
-
-
-def _bare_cell(
-    head: str, raw: str, previous: list[Metric], cat: Catalog, fallback: str = ""
-) -> list[Metric]:
-    unit = _header_unit(head) or fallback
-    name = _head_name(head)
-    if not name or re.fullmatch(r"[\d.,]+[KkMm]?", name):
-        # a column named by a load value (`| Seq Len | 256 | 512 |`): the unit names it
-        name = DEFAULT_METRIC_NAMES.get(unit, "value")
-    if unit:
-        return [Metric(name=name, value=parse_number(raw), unit=unit)]
-    names_system = bool(cat.names("software", head)) or re.search(r"baseline|基线|ref", head, re.I)
-    if names_system and previous and previous[-1].unit:
-        # a column named after another system holds the compared system's numbers
-        system = "" if re.fullmatch(r"baseline|基线|ref(?:erence)?", head, re.I) else f"{head} "
-        name = f"{previous[-1].name.removesuffix(BASELINE_SUFFIX)} ({system}baseline)"
-        return [Metric(name=name, value=parse_number(raw), unit=previous[-1].unit)]
-    return []

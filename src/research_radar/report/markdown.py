@@ -74,7 +74,14 @@ def _claim_conditions(claim: Claim) -> str:
 
 
 def _values(metrics: list[Metric]) -> str:
-    return "，".join(f"{_number(m.value)} {m.unit}".strip() for m in metrics)
+    return "，".join(_labelled(m) for m in metrics)
+
+
+def _labelled(metric: Metric) -> str:
+    """`prefill 963 tok/s`: a number with its metric name (the compared system's without
+    its `(baseline)` tag, which the `vs` beside it already says)."""
+    name = re.sub(r"\s*\([^()]*baseline\)$", "", metric.name).strip()
+    return " ".join(part for part in (name, _number(metric.value), metric.unit) if part)
 
 
 def _claim_text(claim: Claim, t: dict[str, str]) -> str:
@@ -310,7 +317,7 @@ def _gates_text(finding: Finding, lang: str) -> str:
 def _evidence_item(finding: Finding, lang: str) -> EvidenceItem:
     t = strings(lang)
     conditions = "；".join(
-        f"{' '.join(_number(m.value) + ' ' + m.unit for m in own_metrics(c)).strip()}"
+        f"{'，'.join(_labelled(m) for m in own_metrics(c))}"
         f"（{_claim_conditions(c) if c.complete else t['missing'] + '、'.join(c.conditions.missing())}）"
         for c in finding.claims
         if c.kind in {ClaimKind.PERFORMANCE, ClaimKind.QUALITY} and c.metrics

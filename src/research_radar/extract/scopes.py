@@ -1,0 +1,118 @@
+"""Set-up scopes: the conditions a document states once for many numbers.
+
+Pure. A building block of `research_radar.extract.claims`, which callers outside this
+package use instead. Two things state a set-up:
+
+- a set-up section (`## Benchmark Setup`, `### 测试环境`, `Experimental settings`): what
+  it names holds for its parent section, before or after it (the whole document when it
+  is a top section);
+- a set-up line (`Hardware: 8x H800`, `- **Model**: Qwen3-8B`, `模型：...`): what it names
+  holds for the section it stands in.
+
+A claim takes from the scopes around it, innermost first, only the fields it has none of.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.conditions import find_conditions, format_repeats
+from research_radar.extract.markdown import Segment
+from research_radar.models import Conditions
+
+__all__ = ["Scope", "find_scopes", "with_scopes"]
+
+_SETUP_HEADING = re.compile(
+    r"set-?up|environment|configuration|experimental settings?|benchmark settings?|"
+    r"test(?:ing)? (?:settings?|platform|config)|hardware|测试环境|实验环境|实验设置|测试配置|"
+    r"测试设置|硬件环境|运行环境|环境配置",
+    re.I,
+)
+_SETUP_LINE = re.compile(
+    r"^\W{0,4}(?:hardware|GPUs?|devices?|models?|precision|dtype|platform|machine|"
+    r"test(?:ing)? (?:environment|hardware|platform)|硬件(?:环境|配置)?|模型|显卡|精度|测试环境|"
+    r"测试平台|设备)\W{0,3}(?:\s\w+){0,2}\s?\W{0,2}[:：]",
+    re.I,
+)
+_FIELDS = ("hardware", "model", "precision")
+_MAX_NAMES = 3
+"""A set-up naming more than this many things of one field is a survey, not a set-up."""
+
+
+@dataclass
+class Scope:
+    """Lines `first..last` of a document and the conditions stated for them."""
+
+    first: int
+    last: int
+    names: dict[str, list[str]] = field(default_factory=dict)
+    load: dict[str, str] = field(default_factory=dict)
+
+    def add(self, conditions: Conditions) -> None:
+        for name in _FIELDS:
+            for value in getattr(conditions, name):
+                found = self.names.setdefault(name, [])
+                if value not in found:
+                    found.append(value)
+        for key, value in conditions.load.items():
+            self.load.setdefault(key, value)
+
+
+def find_scopes(segments: list[Segment], cat: Catalog) -> list[Scope]:
+    """The set-up scopes of a document's segments, innermost (shortest) first."""
+    if not segments:
+        return []
+    end = max(s.line for s in segments) + 1
+    headings = [s for s in segments if s.block == "heading"]
+    spans: list[tuple[Segment, int]] = []
+    for i, heading in enumerate(headings):
+        after = (h.line for h in headings[i + 1 :] if h.level <= heading.level)
+        spans.append((heading, next(after, end) - 1))
+    scopes: list[Scope] = []
+    for i, (heading, last) in enumerate(spans):
+        if not _SETUP_HEADING.search(heading.text):
+            continue
+        parent = next(
+            ((h, e) for h, e in reversed(spans[:i]) if h.level < heading.level and e >= last),
+            None,
+        )
+        scope = Scope(parent[0].line, parent[1]) if parent else Scope(1, end)
+        scope.add(find_conditions(heading.text, cat))
+        for segment in segments:
+            if heading.line < segment.line <= last and segment.block != "heading":
+                scope.add(find_conditions(segment.text, cat))
+        scopes.append(scope)
+    for segment in segments:
+        if segment.block in ("prose", "list") and _SETUP_LINE.match(segment.text):
+            section = next(((h, e) for h, e in reversed(spans) if h.line < segment.line <= e), None)
+            scope = Scope(section[0].line, section[1]) if section else Scope(1, end)
+            scope.add(find_conditions(segment.text, cat))
+            scopes.append(scope)
+    for scope in scopes:
+        scope.names = {k: v for k, v in scope.names.items() if len(v) <= _MAX_NAMES}
+    return sorted(scopes, key=lambda s: s.last - s.first)
+
+
+def with_scopes(conditions: Conditions, line: int, scopes: list[Scope]) -> Conditions:
+    """Conditions completed from the set-up scopes around `line`: only fields left empty."""
+    data = conditions.model_dump()
+    load = dict(data["load"])
+    changed = False
+    for scope in scopes:
+        if not scope.first <= line <= scope.last:
+            continue
+        for name in _FIELDS:
+            if not data[name] and scope.names.get(name):
+                data[name] = list(scope.names[name])
+                changed = True
+        for key, value in scope.load.items():
+            if key not in load:
+                load[key] = value
+                changed = True
+    if not changed:
+        return conditions
+    data["load"] = load
+    data["repeats"] = format_repeats(load)
+    return Conditions(**data)

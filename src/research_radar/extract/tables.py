@@ -1,0 +1,401 @@
+"""A table -> claims: cells with their units, and the conditions their column and row give.
+
+Pure. A building block of `research_radar.extract.claims`, which callers outside this
+package use instead. A table is read whole, so that what one row or column says holds
+for the others:
+
+- header rows: the header, and any row before the first number that holds no number of
+  its own (`| 框架+精度 | vllm 0.7.3, BF16 | ... |`), name the columns;
+- a column names the conditions of its cells (`FP16 latency (ms)`, `vllm 0.7.3, BF16`,
+  `bs=1`), overriding the row's; a header of load values (`| Seq Len | 256 | 512 |`)
+  gives each cell its load;
+- a row whose first cell is empty continues the row above (same model);
+- the reference: when the columns (or, failing that, the rows) name different systems or
+  precisions, one of them is the compared system: a `baseline` column, the 1.0x row, the
+  first named system, or the widest precision (FP32 > TF32 > BF16 > FP16). Its numbers
+  are named `<metric> (baseline)`; the others, and the speedups, are compared with it.
+
+Cells with the same conditions in one row make one claim, so a row comparing FP16 with
+INT4 gives two claims with the same text.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.conditions import find_conditions, format_repeats
+from research_radar.extract.markdown import Segment, clean_text, split_cells
+from research_radar.extract.metrics import (
+    BASELINE_SUFFIX,
+    DEFAULT_METRIC_NAMES,
+    NUMBER_PATTERN,
+    UNIT_PATTERN,
+    canonical_unit,
+    find_metrics,
+    is_baseline_metric,
+    metric_words,
+    parse_number,
+)
+from research_radar.models import Conditions, Metric
+
+__all__ = ["TableClaim", "read_table"]
+
+
+@dataclass(frozen=True)
+class TableClaim:
+    """Numbers of one row that share their conditions."""
+
+    line: int
+    text: str
+    metrics: list[Metric]
+    conditions: Conditions
+    reference: bool = False
+    """The numbers are the compared system's own: they are nobody's improvement."""
+
+
+_HEADER_LOAD = (
+    ("context", re.compile(r"context|ctx|上下文|^T$", re.I)),
+    ("prompt", re.compile(r"prompt|ISL|input len|T_pp|seq(?:uence)?[ _]?len", re.I)),
+    ("output", re.compile(r"completion tokens|output tokens|OSL|output len|输出长度", re.I)),
+    ("batch", re.compile(r"^batch|^bs$|批大小", re.I)),
+    ("concurrency", re.compile(r"concurrency|^conc|并发", re.I)),
+    ("runs", re.compile(r"^(?:samples|runs|repeats|n)$", re.I)),
+)
+_LOAD_CELL = re.compile(
+    rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?(?:\s?(?:tokens?|toks?))?[\s†*]*", re.I
+)
+_BARE = re.compile(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*]*")
+_REFERENCE_WORD = re.compile(r"baseline|基线|基准|reference|\bref\b", re.I)
+_WIDE_PRECISIONS = ("FP32", "TF32", "BF16", "FP16")
+"""The precisions a lower one is compared with, widest first."""
+_NAMED_FIELDS = ("hardware", "model", "precision")
+
+
+@dataclass
+class _Row:
+    segment: Segment
+    cells: list[str]
+    metrics: list[list[Metric]]
+    """Per column."""
+    load: dict[str, str]
+    own: Conditions
+
+    @property
+    def has_metrics(self) -> bool:
+        return any(self.metrics)
+
+
+@dataclass
+class _Key:
+    """What makes one column or row a different system: its software or precision."""
+
+    kind: str
+    value: str
+    reference_word: bool = False
+    ratio: float | None = None
+
+
+@dataclass
+class _Plan:
+    keys: dict[int, _Key] = field(default_factory=dict)
+    references: list[int] = field(default_factory=list)
+
+    @property
+    def baselines(self) -> list[str]:
+        return list(dict.fromkeys(self.keys[i].value for i in self.references))
+
+
+def read_table(header: tuple[str, ...], rows: list[Segment], cat: Catalog) -> list[TableClaim]:
+    """The claims of one table: its header cells and its rows, in order."""
+    head = [clean_text(h) for h in header]
+    parsed: list[_Row] = []
+    previous_label = ""
+    for segment in rows:
+        cells = [clean_text(c) for c in split_cells(segment.text)]
+        if cells and not cells[0] and previous_label and len(cells) > 1:
+            cells = [previous_label, *cells[1:]]  # a continuation row: same model as above
+        row = _read_row(segment, head, cells, cat)
+        if not row.has_metrics and not any(r.has_metrics for r in parsed) and len(parsed) < 2:
+            head = _merged_header(head, cells)
+            continue
+        if cells and cells[0]:
+            previous_label = cells[0]
+        parsed.append(row)
+    if not parsed:
+        return []
+    width = max(len(head), *(len(r.cells) for r in parsed))
+    head += [""] * (width - len(head))
+    columns = [_column_conditions(h, cat) for h in head]
+    column_load = _header_load(head)
+    metric_columns = sorted({c for r in parsed for c, found in enumerate(r.metrics) if found})
+    by_column = _column_plan(head, columns, metric_columns)
+    by_row = _Plan() if by_column.references else _row_plan(parsed, metric_columns, cat)
+    labels = [columns[c] for c in range(width) if c not in metric_columns and c not in column_load]
+    claims: list[TableClaim] = []
+    for index, row in enumerate(parsed):
+        row.own = _under_labels(row.own, labels)
+        claims.extend(_row_claims(row, index, columns, column_load, by_column, by_row, head))
+    return claims
+
+
+def _merged_header(head: list[str], cells: list[str]) -> list[str]:
+    width = max(len(head), len(cells))
+    head = head + [""] * (width - len(head))
+    cells = cells + [""] * (width - len(cells))
+    return [f"{h} {c}".strip() if c != h else h for h, c in zip(head, cells, strict=True)]
+
+
+def _column_conditions(head: str, cat: Catalog) -> Conditions:
+    if not head:
+        return Conditions()
+    return find_conditions(head, cat)
+
+
+def _header_load(head: list[str]) -> dict[int, dict[str, str]]:
+    """`| Seq Len | 256 | 512 |`: each column's load value, when the header holds them."""
+    role = next((key for key, rx in _HEADER_LOAD if head and rx.search(head[0])), None)
+    if role is None:
+        return {}
+    values = {c: _LOAD_CELL.fullmatch(h) for c, h in enumerate(head) if c}
+    found = {c: m.group(1).replace(",", "") for c, m in values.items() if m}
+    if len(found) < 2:
+        return {}
+    return {c: {role: value} for c, value in found.items()}
+
+
+def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog) -> _Row:
+    """One row's numbers per column; cells under a load column become load."""
+    header = head + [""] * max(0, len(cells) - len(head))
+    own = find_conditions(" | ".join(cells), cat)
+    load = dict(own.load)
+    per_column: list[list[Metric]] = []
+    flat: list[Metric] = []
+    for column, (name, cell) in enumerate(zip(header, cells, strict=False)):
+        role = next((key for key, rx in _HEADER_LOAD if rx.search(name)), None)
+        as_load = _LOAD_CELL.fullmatch(cell)
+        if role and as_load and not _header_unit(name):
+            load[role] = as_load.group(1).replace(",", "")
+            per_column.append([])
+            continue
+        bare = _BARE.fullmatch(cell)
+        found = [_header_named(m, name) for m in find_metrics(cell, cat, own, name)]
+        if not found and bare:
+            fallback = (_row_unit(cells[0]) if column else "") or segment.unit
+            found = _bare_cell(name, bare.group(1).rstrip("Kk"), flat, cat, fallback)
+        per_column.append(found)
+        flat.extend(found)
+    conditions = own.model_copy(update={"load": load, "repeats": format_repeats(load)})
+    return _Row(segment, cells, per_column, load, conditions)
+
+
+# --------------------------------------------------------------------------- reference
+
+
+def _key(conditions: Conditions, text: str) -> _Key | None:
+    word = bool(_REFERENCE_WORD.search(text))
+    if len(set(conditions.software)) == 1:
+        return _Key("software", conditions.software[0], word)
+    if len(set(conditions.precision)) == 1:
+        return _Key("precision", conditions.precision[0], word)
+    if word:
+        return _Key("word", text, word)
+    return None
+
+
+def _choose(plan: _Plan, positions: int) -> _Plan:
+    """Pick the compared systems among the columns or rows with numbers, when they differ."""
+    keys = plan.keys
+    if positions < 2 or not keys:
+        return plan
+    marked = [i for i, k in keys.items() if k.reference_word]
+    if len(marked) == 1:
+        plan.references = marked
+        return plan
+    unit = [i for i, k in keys.items() if k.ratio is not None and abs(k.ratio - 1.0) < 1e-9]
+    if len(unit) == 1:
+        plan.references = unit
+        return plan
+    software = {i: k for i, k in keys.items() if k.kind == "software"}
+    if len({k.value for k in software.values()}) >= 2:
+        # the project's own system comes last: `| vLLM | ... | Chitu |`
+        plan.references = sorted(software)[:-1]
+        return plan
+    precisions = {i: k.value for i, k in keys.items() if k.kind == "precision"}
+    wide = [p for p in _WIDE_PRECISIONS if p in precisions.values()]
+    if wide and sum(1 for v in precisions.values() if v != wide[0]) + positions - len(keys) > 0:
+        # FP16 beside INT4 (or beside our unnamed row): the wide precision is the reference
+        plan.references = [i for i, v in precisions.items() if v == wide[0]]
+    return plan
+
+
+def _column_plan(head: list[str], columns: list[Conditions], metric_columns: list[int]) -> _Plan:
+    plan = _Plan()
+    for c in metric_columns:
+        key = _key(columns[c], head[c])
+        if key is not None:
+            plan.keys[c] = key
+    return _choose(plan, len(metric_columns))
+
+
+def _row_plan(rows: list[_Row], metric_columns: list[int], cat: Catalog) -> _Plan:
+    plan = _Plan()
+    for index, row in enumerate(rows):
+        label = " ".join(
+            c for i, c in enumerate(row.cells) if i not in metric_columns and c and i < 2
+        )
+        if not label:
+            continue
+        conditions = find_conditions(label, cat)
+        key = _key(conditions, label)
+        ratios = [m.value for found in row.metrics for m in found if m.unit == "x"]
+        ratio = ratios[0] if ratios and all(r == ratios[0] for r in ratios) else None
+        if key is None and ratio is not None and abs(ratio - 1.0) < 1e-9:
+            key = _Key("label", label)
+        if key is not None:
+            key.ratio = ratio
+            plan.keys[index] = key
+    return _choose(plan, sum(1 for row in rows if row.has_metrics))
+
+
+# --------------------------------------------------------------------------- claims
+
+
+def _row_claims(
+    row: _Row,
+    index: int,
+    columns: list[Conditions],
+    column_load: dict[int, dict[str, str]],
+    by_column: _Plan,
+    by_row: _Plan,
+    head: list[str],
+) -> list[TableClaim]:
+    groups: list[tuple[Conditions, bool, list[Metric]]] = []
+    text = _row_text(row, head)
+    for column, found in enumerate(row.metrics):
+        if not found:
+            continue
+        if all(is_baseline_metric(m) for m in found) and groups:
+            # a compared system's column (`| prefill tok/s | llama.cpp |`): part of the row's claim
+            groups[0][2].extend(found)
+            continue
+        conditions = _cell_conditions(row.own, columns[column], column_load.get(column, {}))
+        if all(is_baseline_metric(m) for m in found):
+            conditions = _cell_conditions(row.own, Conditions(), column_load.get(column, {}))
+        reference = False
+        for plan, position in ((by_column, column), (by_row, index)):
+            if not plan.references:
+                continue
+            if position in plan.references:
+                reference = True
+                found = [_as_reference(m) for m in found]
+            elif not any(is_baseline_metric(m) for m in found):
+                conditions = _compared(conditions, plan.keys.get(position), plan)
+        for group in groups:
+            if group[0] == conditions and group[1] == reference:
+                group[2].extend(found)
+                break
+        else:
+            groups.append((conditions, reference, list(found)))
+    return [
+        TableClaim(row.segment.line, text, metrics, conditions, reference)
+        for conditions, reference, metrics in groups
+    ]
+
+
+def _row_text(row: _Row, head: list[str]) -> str:
+    """`header: cell; ...`, the statement a row makes."""
+    return "; ".join(f"{h}: {c}" if h else c for h, c in zip(head, row.cells, strict=False) if c)
+
+
+def _under_labels(row: Conditions, labels: list[Conditions]) -> Conditions:
+    """A row's conditions, completed by what the headers of its label columns name."""
+    data = row.model_dump()
+    for label in labels:
+        for name in (*_NAMED_FIELDS, "software"):
+            if not data[name] and getattr(label, name):
+                data[name] = list(getattr(label, name))
+        data["load"] = {**label.load, **data["load"]}
+    return Conditions(**data)
+
+
+def _cell_conditions(row: Conditions, column: Conditions, load: dict[str, str]) -> Conditions:
+    data = row.model_dump()
+    for name in _NAMED_FIELDS:
+        if getattr(column, name):
+            data[name] = list(getattr(column, name))
+    data["software"] = list(dict.fromkeys([*column.software, *row.software]))
+    if column.baseline:
+        data["baseline"] = list(column.baseline)
+    merged = {**row.load, **column.load, **load}
+    data["load"] = merged
+    data["repeats"] = format_repeats(merged)
+    return Conditions(**data)
+
+
+def _compared(conditions: Conditions, own: _Key | None, plan: _Plan) -> Conditions:
+    """A number compared with the reference: its baseline, and for a speedup the precision."""
+    update: dict[str, object] = {"baseline": plan.baselines}
+    kinds = {plan.keys[i].kind for i in plan.references}
+    if own is None and kinds == {"precision"} and not conditions.precision[1:]:
+        others = {k.value for i, k in plan.keys.items() if i not in plan.references}
+        if len(others) == 1:
+            update["precision"] = sorted(others)
+    if own is not None and own.kind == "precision":
+        update["precision"] = [own.value]
+    return conditions.model_copy(update=update)
+
+
+def _as_reference(metric: Metric) -> Metric:
+    if is_baseline_metric(metric):
+        return metric
+    return metric.model_copy(update={"name": f"{metric.name}{BASELINE_SUFFIX}"})
+
+
+# --------------------------------------------------------------------------- cells
+
+
+def _header_named(metric: Metric, head: str) -> Metric:
+    """A cell's number with only a default name (`change`) takes its column's metric word."""
+    if metric.name not in DEFAULT_METRIC_NAMES.values() or not metric_words(head):
+        return metric
+    name = _head_name(head)
+    return metric.model_copy(update={"name": name}) if name else metric
+
+
+def _head_name(head: str) -> str:
+    """A column header without its units: `prefill tok/s` -> `prefill`."""
+    name = re.sub(rf"\(?(?<![A-Za-z])(?:{UNIT_PATTERN})(?![A-Za-z])\)?", " ", head)
+    return re.sub(r"^of\s", "", " ".join(name.split()))
+
+
+def _header_unit(head: str) -> str:
+    match = re.search(rf"(?<![A-Za-z])({UNIT_PATTERN})(?![A-Za-z])", head)
+    return canonical_unit(match.group(1)) if match else ""
+
+
+def _row_unit(label: str) -> str:
+    """A row label's unit: `bs=1, output token/s`, `Speedup`, `加速比`."""
+    if re.fullmatch(r"\s*(?:speed-?up|加速比|加速)\s*", label, re.I):
+        return "x"
+    return _header_unit(label)
+
+
+def _bare_cell(
+    head: str, raw: str, previous: list[Metric], cat: Catalog, fallback: str = ""
+) -> list[Metric]:
+    unit = _header_unit(head) or fallback
+    name = _head_name(head)
+    if not name or re.fullmatch(r"[\d.,]+[KkMm]?", name):
+        # a column named by a load value (`| Seq Len | 256 | 512 |`): the unit names it
+        name = DEFAULT_METRIC_NAMES.get(unit, "value")
+    if unit:
+        return [Metric(name=name, value=parse_number(raw), unit=unit)]
+    names_system = bool(cat.names("software", head)) or re.search(r"baseline|基线|ref", head, re.I)
+    if names_system and previous and previous[-1].unit:
+        # a column named after another system holds the compared system's numbers
+        system = "" if re.fullmatch(r"baseline|基线|ref(?:erence)?", head, re.I) else f"{head} "
+        name = f"{previous[-1].name.removesuffix(BASELINE_SUFFIX)} ({system}baseline)"
+        return [Metric(name=name, value=parse_number(raw), unit=previous[-1].unit)]
+    return []

@@ -585,7 +585,7 @@ def test_text_assembly_never_cuts_a_phrase_or_leaves_an_empty_slot(
 @settings(max_examples=60, deadline=None)
 @given(st.text(alphabet=st.sampled_from(list("（）(),，、；;:： abc中文1")), max_size=30))
 def test_tidy_leaves_no_empty_slot(text: str) -> None:
-    from research_radar.digest.signals import _without_urls
+    from research_radar.digest.keypoints import without_urls
 
-    tidy = _without_urls(f"X（{text}，https://example.org/a）")
+    tidy = without_urls(f"X（{text}，https://example.org/a）")
     assert not re.search(r"[（(]\s*[）)]|[，,、；;:：]\s*[）)]|[（(]\s*[，,、；;:：]", tidy), tidy

@@ -33,17 +33,16 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 from rapidfuzz import fuzz
 
+from research_radar.digest.contradictions import find_contradictions
+from research_radar.digest.credibility import rate_credibility
+from research_radar.digest.keypoints import extract_key_points
+from research_radar.digest.knowledge import find_anchor, match_sections
 from research_radar.digest.signals import (
     Contradiction,
     KeyPoint,
     Mention,
     SectionRef,
-    extract_key_points,
-    find_anchor,
-    find_contradictions,
-    match_sections,
     normalise_title,
-    rate_credibility,
 )
 from research_radar.errors import ConfigError
 from research_radar.sources.inbox import Card, Inbox, KnowledgeDoc

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from research_radar.digest.build import Digest, Entry, SourceCount
-from research_radar.digest.signals import state_words
+from research_radar.digest.contradictions import state_words
 from research_radar.report.templates import environment
 from research_radar.sources.notes import SHANGHAI
 

@@ -105,7 +105,7 @@ def test_english_sample_writes_chinese_only_in_quoted_text(
     assert "kvtinker/ninfer (a plain fork of neroued/ninfer)" in text
     assert "NInfer (reported on 2026-08-22, no substantive change since)" in text
     assert "prior art: derived from neroued/ninfer: " in text
-    assert "differs: to fill in by hand: what is new relative to NInfer" in text
+    assert "differs: targets extended to RTX 4090" in text
     assert "reproduces the author-reported prefill 963tok/s" in text
     assert "worth validating" in cells and "maturity_en" in cells
 

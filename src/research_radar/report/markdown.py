@@ -191,7 +191,7 @@ def _insight_text(finding: Finding, labeller: Labeller, t: dict[str, str], lang:
     )
     targets = [*insight.hardware, *insight.models, *insight.precisions]
     if targets:
-        text += t["insight_targets"].format(targets="、".join(targets))
+        text += t["insight_targets"].format(targets=t["list_sep"].join(targets))
     if insight.headline and 0 < insight.headline <= len(finding.claims):
         claim = finding.claims[insight.headline - 1]
         c = claim.conditions

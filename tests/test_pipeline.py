@@ -105,7 +105,7 @@ def test_english_sample_writes_chinese_only_in_quoted_text(
     assert "kvtinker/ninfer (a plain fork of neroued/ninfer)" in text
     assert "NInfer (reported on 2026-08-22, no substantive change since)" in text
     assert "prior art: derived from neroued/ninfer: " in text
-    assert "differs: to fill in by hand: what is new relative to NInfer" in text
+    assert "differs: targets extended to RTX 4090" in text
     assert "reproduces the author-reported prefill 963tok/s" in text
     assert "worth validating" in cells and "maturity_en" in cells
 
@@ -300,3 +300,17 @@ def test_sample_never_writes_into_the_configured_store(
     assert result.exit_code == 0, result.output
     assert (tmp_path / "radar-sample.db").is_file()
     assert not (tmp_path / "radar.db").exists() and not (tmp_path / "team.db").exists()
+
+
+def test_sample_prior_art_is_searched_and_differences_are_stated(
+    first_run: tuple[Path, dict[str, object], str],
+) -> None:
+    folder, _, text = first_run
+    assert "未检索" not in text and "待补" not in text
+    reported = open_store(str(folder / "radar.db")).load_findings(on=SAMPLE_DATE)
+    assert reported
+    for finding in reported:
+        gate = next(g for g in finding.gates if g.name.value == "prior_art")
+        assert gate.verdict.value in {"pass", "partial", "fail"} and gate.reasons, finding.name
+        assert finding.insight is not None
+    assert "原文：“" in text and "面向" in text

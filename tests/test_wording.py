@@ -70,6 +70,8 @@ def _finding(**fields: object) -> Finding:
 def test_exported_members() -> None:
     assert set(wording.__all__) == {
         "derivation_text",
+        "difference_text",
+        "prior_work_text",
         "differs_text",
         "exclusion_text",
         "format_conditions",

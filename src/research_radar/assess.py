@@ -248,6 +248,9 @@ def _prior_art(finding: Finding, prior: Sequence[Finding]) -> Gate:
     elif finding.derived_from:
         derived = finding.derived_from.model_dump(mode="json")
         gate.reasons.append(_reason("prior-art-named", derived_from=derived))
+    if finding.prior_search is not None:
+        gate.verdict = _searched_verdict(finding, gate, named=named, known=bool(same or family))
+        return gate
     # a difference still to be written counts as stated: the report shows the to-do
     if (same or family) and not (finding.differs or finding.differs_pending):
         gate.reasons.append(_reason("no-difference"))
@@ -259,6 +262,54 @@ def _prior_art(finding: Finding, prior: Sequence[Finding]) -> Gate:
     else:
         gate.reasons.append(_reason("prior-art-unnamed"))
     return gate
+
+
+def _searched_verdict(finding: Finding, gate: Gate, *, named: bool, known: bool) -> Verdict:
+    """The verdict once the prior-art search ran (analyse/prior_art.py): pass when the nearest
+    earlier works are named and the finding adds something over them (or nothing near was
+    found), partial when the difference cannot be compared or a source was down, fail when
+    it repeats a reported family member with nothing new."""
+    search = finding.prior_search
+    assert search is not None
+    works = finding.prior_works
+    if works:
+        gate.reasons.append(
+            _reason(
+                "prior-art-nearest",
+                works=[
+                    {
+                        "name": w.name,
+                        "date": w.when.isoformat() if w.when else "",
+                        "origin": w.origin,
+                    }
+                    for w in works
+                ],
+            )
+        )
+    if search.down:
+        gate.reasons.append(_reason("prior-art-source-down", sources=search.down))
+    if not search.searched:
+        gate.reasons.append(_reason("prior-art-not-searched", sources=search.down))
+        return Verdict.UNKNOWN
+    diff = finding.difference
+    if diff is not None and not diff.empty:
+        added = [*diff.mechanisms, *diff.levels, *diff.workloads, *diff.hardware]
+        added += [*diff.models, *diff.precisions, *diff.evidence]
+        gate.reasons.append(
+            _reason("differs-structurally", added=added, names=[w.name for w in diff.against])
+        )
+        return Verdict.PASS
+    if diff is not None and not finding.differs:
+        gate.reasons.append(_reason("nothing-new", names=[w.name for w in diff.against]))
+        return Verdict.FAIL
+    if finding.differs or named and not works:
+        return Verdict.PASS
+    if works or known:
+        return Verdict.PARTIAL
+    gate.reasons.append(
+        _reason("prior-art-none-close", searched=[f"{k} {v}" for k, v in search.searched.items()])
+    )
+    return Verdict.PARTIAL if search.down else Verdict.PASS
 
 
 def _value(finding: Finding, host_touch_points: bool | None) -> Gate:

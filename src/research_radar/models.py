@@ -22,15 +22,19 @@ __all__ = [
     "Correction",
     "Coverage",
     "Derivation",
+    "Difference",
     "Exclusion",
     "ExclusionReason",
     "Finding",
     "Gate",
     "GateName",
     "GateReason",
+    "Insight",
     "Metric",
     "Novelty",
     "PendingDifference",
+    "PriorSearch",
+    "PriorWork",
     "Project",
     "Recommendation",
     "Report",
@@ -232,6 +236,12 @@ class GateReason(_Model):
             "prior-art-named",
             "no-difference",
             "prior-art-unnamed",
+            "nothing-new",
+            "differs-structurally",
+            "prior-art-source-down",
+            "prior-art-not-searched",
+            "prior-art-none-close",
+            "prior-art-nearest",
             "no-touch-point",
             "touches",
             "touch-point-unnamed",
@@ -357,6 +367,73 @@ class Derivation(_Model):
     """Why it is a derivative and not a plain fork (from resolve)."""
 
 
+class PriorWork(_Model):
+    """An earlier work found by the prior-art search (analyse/prior_art.py)."""
+
+    key: str
+    name: str
+    when: date | None = None
+    """When it was first reported, published or created."""
+    origin: Literal["history", "arxiv", "linked", "today"]
+    """Where it was found: the store's earlier findings, arXiv, a link of the finding's own
+    README/abstract, or another finding of the same day."""
+    score: float = 0.0
+    """Similarity to the finding (0..1)."""
+
+
+class PriorSearch(_Model):
+    """What the prior-art search looked at: candidates per origin, and origins that were down."""
+
+    searched: dict[str, int] = Field(default_factory=dict)
+    down: list[str] = Field(default_factory=list)
+    method: str = ""
+    """embeddings or bm25."""
+
+
+class Difference(_Model):
+    """What a finding adds over its nearest prior art and family, from structure (facts only)."""
+
+    against: list[PriorWork] = Field(default_factory=list)
+    """The works compared with, nearest first."""
+    mechanisms: list[str] = Field(default_factory=list)
+    """Mechanism tag values the finding has and they lack."""
+    levels: list[str] = Field(default_factory=list)
+    workloads: list[str] = Field(default_factory=list)
+    hardware: list[str] = Field(default_factory=list)
+    models: list[str] = Field(default_factory=list)
+    precisions: list[str] = Field(default_factory=list)
+    evidence: list[Literal["code", "numbers", "complete-conditions", "independent"]] = Field(
+        default_factory=list
+    )
+
+    @property
+    def empty(self) -> bool:
+        """Nothing structural is new."""
+        return not (
+            self.mechanisms
+            or self.levels
+            or self.workloads
+            or self.hardware
+            or self.models
+            or self.precisions
+            or self.evidence
+        )
+
+
+class Insight(_Model):
+    """The facts the 新增机制 cell is written from (analyse/insight.py); report/ words them."""
+
+    hardware: list[str] = Field(default_factory=list)
+    models: list[str] = Field(default_factory=list)
+    precisions: list[str] = Field(default_factory=list)
+    headline: int | None = None
+    """1-based index of the headline claim (complete conditions), if any."""
+    quote: str = ""
+    """The source's own sentence, quoted as its words."""
+    text: str = ""
+    """A sentence written by the optional LLM, kept only when every fact in it is grounded."""
+
+
 class PendingDifference(_Model):
     """What a finding adds over earlier projects is still to be written by a person."""
 
@@ -439,6 +516,13 @@ class Finding(_Model):
     """What differs from the related findings, as a person wrote it."""
     differs_pending: PendingDifference | None = None
     """Set instead of `differs` while nobody has written it yet."""
+    prior_works: list[PriorWork] = Field(default_factory=list)
+    """The 1-3 nearest earlier works the prior-art search found, nearest first."""
+    prior_search: PriorSearch | None = None
+    """None: the prior-art search did not run."""
+    difference: Difference | None = None
+    """What the finding adds over its nearest prior art and family (structural)."""
+    insight: Insight | None = None
     proposal: ValidationProposal | WrittenProposal | None = None
     evidence_id: str = ""
     """S1...Sn in the report's evidence index."""

@@ -150,7 +150,7 @@ def run_daily(
         candidates = classify_stage(run, store, projects, taxonomy, day, host_key, touched)
         kept, prior, excluded = decide_stage(run, store, settings, candidates, day)
         host, mapped = map_stage(run, store, settings, kept)
-        assessed = assess_stage(run, store, mapped, prior, cutoff)
+        assessed = assess_stage(run, store, mapped, prior, cutoff, covered.sources)
         report, markdown = compose_stage(
             run,
             store,

@@ -10,6 +10,7 @@ from datetime import date, datetime
 from typing import Any
 
 from research_radar import assess
+from research_radar.analyse.analysis import analyse
 from research_radar.classify.model import Taxonomy
 from research_radar.collect.stage import collect
 from research_radar.collect.window import live_settings, live_window_start
@@ -25,6 +26,7 @@ from research_radar.models import (
     PendingDifference,
     Project,
     Report,
+    SourceKind,
 )
 from research_radar.pipeline.candidates import (
     FINDING_KINDS,
@@ -250,17 +252,24 @@ def _decision(
 
 
 def assess_stage(
-    run: StageRecorder, store: Store, kept: list[Finding], prior: list[Finding], cutoff: datetime
+    run: StageRecorder,
+    store: Store,
+    kept: list[Finding],
+    prior: list[Finding],
+    cutoff: datetime,
+    health: dict[str, str] | None = None,
 ) -> list[Finding]:
-    """Family, gates, maturity, recommendation and proposal of each kept finding.
+    """Family, prior art and difference, gates, maturity, recommendation and proposal of
+    each kept finding.
 
-    Runs after `map`: the value gate needs the host touch points.
+    Runs after `map`: the value gate needs the host touch points. `health` is the
+    collect stage's source health: a source that was down is not searched for prior art.
     """
     with run.stage("assess") as counts:
         index = FamilyIndex()
         for finding in prior:
             index.add(finding)
-        assessed = []
+        familied = []
         for finding in kept:
             parent = finding.related
             finding = assign_family(finding, index)
@@ -268,6 +277,19 @@ def assess_stage(
             finding = finding.model_copy(update={"related": related})
             if related and not (finding.differs or finding.differs_pending):
                 finding = finding.model_copy(update={"differs_pending": _differs(index, finding)})
+            familied.append(finding)
+        sources = store.load_sources()
+        down = [name for name in ("arxiv",) if (health or {}).get(name, "ok") != "ok"]
+        analysed = analyse(
+            familied,
+            history=prior,
+            papers=[s for s in sources if s.kind is SourceKind.PAPER],
+            texts={s.key: s.text for s in sources if s.text},
+            down=down,
+            own={p.key: set(p.sources) for p in store.load_projects()},
+        )
+        assessed = []
+        for finding in analysed:
             snapshots = store.load_snapshots(finding.project_key)
             assessed.append(
                 assess.assess(
@@ -280,6 +302,7 @@ def assess_stage(
             )
         counts["assessed"] = len(assessed)
         counts["with_family"] = sum(1 for f in assessed if f.related)
+        counts["with_prior_art"] = sum(1 for f in assessed if f.prior_works)
     return assessed
 
 

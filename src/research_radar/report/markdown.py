@@ -174,14 +174,57 @@ def _class_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lang: s
     )
 
 
+def _insight_text(finding: Finding, labeller: Labeller, t: dict[str, str], lang: str) -> str:
+    """`面向LLM 与 Agentic的模型执行工作，目标 Arc Pro B70、Q8_0；作者报告 decode 63 tok/s（…）`:
+    the classification and the headline claim, in the report's language."""
+    insight = finding.insight
+    assert insight is not None
+    if insight.text:
+        return insight.text.rstrip("。.")
+    level = (
+        _labels(labeller, finding, "system_level", lang)
+        if finding.values("system_level")
+        else t["insight_level_none"]
+    )
+    text = t["insight_lead"].format(
+        workload=_labels(labeller, finding, "workload", lang), level=level
+    )
+    targets = [*insight.hardware, *insight.models, *insight.precisions]
+    if targets:
+        text += t["insight_targets"].format(targets=t["list_sep"].join(targets))
+    if insight.headline and 0 < insight.headline <= len(finding.claims):
+        claim = finding.claims[insight.headline - 1]
+        c = claim.conditions
+        parts = [*c.hardware, *c.model, *c.precision]
+        if c.baseline:
+            parts.append("vs " + " / ".join(c.baseline))
+        text += t["insight_headline"].format(
+            metrics=_values(own_metrics(claim)[:2]), conditions=" · ".join(parts)
+        )
+    else:
+        text += t["insight_no_headline"]
+    return text
+
+
 def _mechanism_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lang: str) -> str:
     text = f"{t['mechanism']}：{_labels(labeller, finding, 'mechanism', lang)}。"
-    if finding.mechanism:
+    if finding.insight is not None:
+        text += _insight_text(finding, labeller, t, lang) + "。"
+        if finding.insight.quote:
+            text += t["insight_quote"].format(quote=finding.insight.quote) + "。"
+    elif finding.mechanism:
         text += finding.mechanism.rstrip("。.") + "。"
     text += f"{t['prior_art']}：{prior_art_text(finding, lang) or t['prior_art_unsearched']}"
+
+    def label(dimension: str, value: str) -> str:
+        return labeller.label(dimension, value, lang)
+
     if finding.related:
         family = "、".join(key.split(":", 1)[-1] for key in finding.related)
-        text += f"；{t['family']}：{family}；{t['differs']}：{differs_text(finding, lang) or '—'}"
+        differs = differs_text(finding, lang, label) or "—"
+        text += f"；{t['family']}：{family}；{t['differs']}：{differs}"
+    elif finding.difference is not None or finding.differs:
+        text += f"；{t['differs']}：{differs_text(finding, lang, label)}"
     return text
 
 

@@ -10,7 +10,7 @@ written proposal) is quoted as it is, in any language.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 from importlib import resources
 
@@ -18,10 +18,12 @@ from research_radar.models import (
     Claim,
     ClaimKind,
     Derivation,
+    Difference,
     Exclusion,
     Finding,
     GateReason,
     Novelty,
+    PriorWork,
     Recommendation,
     ValidationProposal,
     WrittenProposal,
@@ -29,6 +31,7 @@ from research_radar.models import (
 
 __all__ = [
     "derivation_text",
+    "difference_text",
     "differs_text",
     "exclusion_text",
     "format_conditions",
@@ -37,6 +40,7 @@ __all__ = [
     "join_or",
     "novelty_label",
     "prior_art_text",
+    "prior_work_text",
     "proposal_parts",
     "recommendation_label",
     "strings",
@@ -124,18 +128,82 @@ def derivation_text(derivation: Derivation, language: str = "zh") -> str:
     )
 
 
+Label = Callable[[str, str], str]
+"""(dimension, value id) -> the profile's label in the report's language."""
+
+
+def _raw(_dimension: str, value: str) -> str:
+    return value
+
+
+def prior_work_text(work: PriorWork, language: str = "zh") -> str:
+    """`NInfer（2026-08-22 已报）`, `RetrievalAttention（arXiv，2024-09-16）`."""
+    when = work.when.isoformat() if work.when else "—"
+    return strings(language)[f"prior_work_{work.origin}"].format(name=work.name, date=when)
+
+
 def prior_art_text(finding: Finding, language: str = "zh") -> str:
-    """The nearest prior work as named by the source, else the project it derives from."""
-    if finding.prior_art or finding.derived_from is None:
-        return finding.prior_art
-    return derivation_text(finding.derived_from, language)
+    """The nearest prior work as named by the source (or the project it derives from),
+    then the nearest earlier works the search found; what was searched when none is near."""
+    t = strings(language)
+    named = finding.prior_art
+    if not named and finding.derived_from is not None:
+        named = derivation_text(finding.derived_from, language)
+    search = finding.prior_search
+    if search is None:
+        return named
+    parent = finding.derived_from.parent if finding.derived_from else None
+    works = [prior_work_text(w, language) for w in finding.prior_works if w.key != parent]
+    parts = [part for part in [named, t["list_sep"].join(works)] if part]
+    if not parts:
+        counts = {
+            origin: search.searched.get(origin, 0) for origin in ("history", "arxiv", "today")
+        }
+        parts.append(t["prior_art_none"].format(**counts))
+    text = t["clause_sep"].join(parts)
+    if search.down:
+        text += t["prior_art_down"].format(sources=t["list_sep"].join(search.down))
+    return text
 
 
-def differs_text(finding: Finding, language: str = "zh") -> str:
-    """What differs from the related findings; a to-do naming them when nobody wrote it."""
-    pending = finding.differs_pending
-    if finding.differs or pending is None:
+def difference_text(diff: Difference, language: str = "zh", label: Label = _raw) -> str:
+    """`新增 机制 X；目标扩到 RTX 4090、Q4_K_M`, or that nothing structural is new."""
+    t = strings(language)
+    sep = t["list_sep"]
+    names = sep.join(w.name for w in diff.against)
+    if diff.empty:
+        return t["differs_nothing"].format(names=names or t["none"])
+    clauses = []
+    if diff.mechanisms:
+        values = sep.join(label("mechanism", v) for v in diff.mechanisms)
+        clauses.append(
+            t["differs_added"].format(items=t["differs_mechanisms"].format(values=values))
+        )
+    if diff.levels:
+        values = sep.join(label("system_level", v) for v in diff.levels)
+        clauses.append(t["differs_levels"].format(values=values))
+    if diff.workloads:
+        values = sep.join(label("workload", v) for v in diff.workloads)
+        clauses.append(t["differs_workloads"].format(values=values))
+    targets = [*diff.hardware, *diff.models, *diff.precisions]
+    if targets:
+        clauses.append(t["differs_targets"].format(values=sep.join(targets)))
+    if diff.evidence:
+        values = sep.join(t[f"evidence_{kind}"] for kind in diff.evidence)
+        clauses.append(t["differs_evidence"].format(values=values))
+    return t["clause_sep"].join(clauses)
+
+
+def differs_text(finding: Finding, language: str = "zh", label: Label = _raw) -> str:
+    """What differs from the related findings: as written, else from structure, else a
+    to-do naming them."""
+    if finding.differs:
         return finding.differs
+    if finding.difference is not None:
+        return difference_text(finding.difference, language, label)
+    pending = finding.differs_pending
+    if pending is None:
+        return ""
     t = strings(language)
     names = t["list_sep"].join(pending.names)
     text = t["differs_pending_family" if pending.family else "differs_pending"].format(names=names)
@@ -202,4 +270,13 @@ def gate_reason_text(reason: GateReason, language: str = "zh") -> str:
     }
     if reason.id == "prior-art-named":
         facts = {"prior_art": _prior_art_fact(reason.facts, language)[:_PRIOR_ART_QUOTE]}
+    if reason.id == "prior-art-nearest":
+        works = reason.facts.get("works") or []
+        facts = {
+            "works": ", ".join(
+                f"{w.get('name', '')} ({w.get('origin', '')}, {w.get('date') or '-'})"
+                for w in works
+                if isinstance(w, dict)
+            )
+        }
     return strings(language)[f"reason_{reason.id}"].format(**facts)

@@ -1,0 +1,245 @@
+"""Prior-art search: the nearest earlier works of each finding, ranked by similarity.
+
+Candidates come from (a) the store's earlier findings, (b) arXiv papers in the store (what
+the arXiv collector fetched, live or from the replay), (c) works the finding's own README or
+abstract links to (and the project it derives from) and (d) the other findings of the day.
+Only works dated before the finding's first date count. Ranking uses the WordLlama
+embeddings of the classifier (BM25 via bm25s when they cannot load). Pure apart from the
+embedder, which is loaded offline; the caller hands in everything read from the store.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import date, datetime
+
+import numpy as np
+
+from research_radar.models import Finding, PriorSearch, PriorWork, Source, SourceKind
+
+__all__ = [
+    "MIN_SCORE",
+    "Candidate",
+    "Similarity",
+    "bm25_similarity",
+    "candidates_from_findings",
+    "candidates_from_papers",
+    "embedding_similarity",
+    "first_date",
+    "linked_keys",
+    "search_prior_art",
+]
+
+MIN_SCORE = 0.62
+"""Embedding cosine from which an earlier work counts as near (linked works always do)."""
+MIN_BM25 = 0.2
+"""Normalised BM25 score from which an earlier work counts as near (fallback ranking)."""
+TOP_K = 3
+"""How many nearest earlier works are kept."""
+
+_ARXIV_LINK = re.compile(r"arxiv\.org/(?:abs|pdf)/(\d{4}\.\d{4,5})", re.I)
+_GH_LINK = re.compile(r"github\.com/([\w.-]+/[\w.-]+?)(?:\.git)?(?=[/\s)#\]\"'`]|$)", re.I)
+
+Similarity = Callable[[Sequence[str], Sequence[str]], "np.ndarray"]
+"""(queries, documents) -> (queries, documents) similarity matrix in 0..1."""
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """An earlier work that may be prior art, with the text it is compared by."""
+
+    key: str
+    name: str
+    text: str
+    when: date | None
+    origin: str
+    """history, arxiv or today ("linked" is decided per finding)."""
+
+
+def _day(moment: datetime | date | str | None) -> date | None:
+    if moment is None:
+        return None
+    if isinstance(moment, str):
+        try:
+            return datetime.fromisoformat(moment).date()
+        except ValueError:
+            return None
+    return moment.date() if isinstance(moment, datetime) else moment
+
+
+def first_date(finding: Finding) -> date:
+    """The finding's first date: created / first posted, else its version date, else its date."""
+    snap = finding.snapshot
+    created = _day(snap.meta.get("created_at")) if snap else None
+    return created or (_day(snap.version_date) if snap else None) or finding.date
+
+
+def finding_text(finding: Finding) -> str:
+    """What a finding is compared by: name, mechanism sentence and tag values."""
+    tags = " ".join(tag.value for tags in finding.tags.values() for tag in tags)
+    return f"{finding.name}. {finding.mechanism} {finding.prior_art} {tags}".strip()
+
+
+def candidates_from_findings(findings: Sequence[Finding], origin: str) -> list[Candidate]:
+    """One candidate per project (its newest finding); dated by its first report or creation."""
+    newest: dict[str, Finding] = {}
+    first: dict[str, date] = {}
+    for finding in findings:
+        key = finding.project_key
+        if key not in newest or finding.date >= newest[key].date:
+            newest[key] = finding
+        first[key] = min(first.get(key, finding.date), finding.date)
+    out = []
+    for key, finding in newest.items():
+        when = first[key] if origin == "history" else first_date(finding)
+        out.append(Candidate(key, finding.name, finding_text(finding), when, origin))
+    return out
+
+
+def candidates_from_papers(sources: Sequence[Source]) -> list[Candidate]:
+    """arXiv papers held in the store, dated by their first submission."""
+    return [
+        Candidate(
+            source.key,
+            source.title or source.key,
+            f"{source.title}. {source.summary or source.text[:600]}",
+            _day(source.created_at),
+            "arxiv",
+        )
+        for source in sources
+        if source.kind is SourceKind.PAPER
+    ]
+
+
+def linked_keys(text: str) -> set[str]:
+    """Canonical keys of the papers and repositories a README or abstract links to."""
+    keys = {f"arxiv:{found}" for found in _ARXIV_LINK.findall(text)}
+    keys |= {f"gh:{found.lower()}" for found in _GH_LINK.findall(text)}
+    return keys
+
+
+def embedding_similarity(queries: Sequence[str], documents: Sequence[str]) -> np.ndarray:
+    """Cosine of WordLlama embeddings (the classifier's, loaded offline)."""
+    from research_radar.classify.learned import embed
+
+    vectors = embed([*queries, *documents])
+    left, right = vectors[: len(queries)], vectors[len(queries) :]
+    scores: np.ndarray = np.clip(left @ right.T, 0.0, 1.0)
+    return scores
+
+
+def bm25_similarity(queries: Sequence[str], documents: Sequence[str]) -> np.ndarray:
+    """BM25 scores of each document for each query, scaled by the query's self-score."""
+    import bm25s
+
+    out = np.zeros((len(queries), len(documents)), dtype=np.float32)
+    if not documents or not queries:
+        return out
+    retriever = bm25s.BM25()
+    retriever.index(bm25s.tokenize(list(documents), show_progress=False), show_progress=False)
+    for row, query in enumerate(queries):
+        tokens = bm25s.tokenize([query], show_progress=False, return_ids=False)[0]
+        scores = np.asarray(retriever.get_scores(tokens), dtype=np.float32)
+        top = float(scores.max()) if scores.size else 0.0
+        out[row] = scores / top if top > 0 else scores
+    return out
+
+
+def _similarity() -> tuple[Similarity, str, float]:
+    try:
+        from research_radar.classify.learned import load_embedder
+
+        load_embedder()
+    except (ImportError, OSError, ValueError):
+        return bm25_similarity, "bm25", MIN_BM25
+    return embedding_similarity, "embeddings", MIN_SCORE
+
+
+def search_prior_art(
+    findings: Sequence[Finding],
+    *,
+    history: Sequence[Finding],
+    papers: Sequence[Source],
+    texts: dict[str, str] | None = None,
+    down: Sequence[str] = (),
+    own: dict[str, set[str]] | None = None,
+    similarity: Similarity | None = None,
+    min_score: float | None = None,
+) -> list[tuple[list[PriorWork], PriorSearch]]:
+    """For each finding, its 1-3 nearest earlier works and what was searched.
+
+    Args:
+        findings: the day's findings (each is also a candidate for the others).
+        history: the store's earlier findings.
+        papers: paper sources in the store (arXiv).
+        texts: project key -> the source's own README/abstract text (for its links).
+        down: search origins whose source was down ("arxiv").
+        own: project key -> the keys of its own sources (its paper is not its prior art).
+        similarity: a ranking function; default embeddings, BM25 when they cannot load.
+        min_score: the similarity from which a work is near (with `similarity`).
+    """
+    if similarity is None:
+        similarity, method, floor = _similarity()
+    else:
+        method, floor = "given", MIN_SCORE
+    floor = floor if min_score is None else min_score
+    pool = [
+        *candidates_from_findings(history, "history"),
+        *([] if "arxiv" in down else candidates_from_papers(papers)),
+        *candidates_from_findings(findings, "today"),
+    ]
+    pool = _dedup(pool)
+    texts = texts or {}
+    scores = (
+        similarity([finding_text(f) for f in findings], [c.text for c in pool])
+        if pool and findings
+        else np.zeros((len(findings), 0))
+    )
+    results = []
+    for row, finding in enumerate(findings):
+        start = first_date(finding)
+        mine = (own or {}).get(finding.project_key, set())
+        links = linked_keys(texts.get(finding.project_key, ""))
+        if finding.derived_from:
+            links.add(finding.derived_from.parent)
+        works = []
+        counts: dict[str, int] = {}
+        for column, candidate in enumerate(pool):
+            if candidate.key == finding.project_key or candidate.key in mine:
+                continue
+            if candidate.origin != "history" and (
+                candidate.when is None or candidate.when >= start
+            ):
+                continue
+            linked = candidate.key in links
+            origin = "linked" if linked else candidate.origin
+            counts[candidate.origin] = counts.get(candidate.origin, 0) + 1
+            score = float(scores[row, column])
+            if linked or score >= floor:
+                works.append(
+                    PriorWork(
+                        key=candidate.key,
+                        name=candidate.name,
+                        when=candidate.when,
+                        origin=origin,  # type: ignore[arg-type]
+                        score=round(1.0 if linked else score, 3),
+                    )
+                )
+        works.sort(key=lambda w: (-w.score, w.when or date.min, w.key))
+        searched = {origin: counts.get(origin, 0) for origin in ("history", "arxiv", "today")}
+        for origin in down:
+            searched.pop(origin, None)
+        results.append(
+            (works[:TOP_K], PriorSearch(searched=searched, down=sorted(down), method=method))
+        )
+    return results
+
+
+def _dedup(pool: list[Candidate]) -> list[Candidate]:
+    """One candidate per key; the history's entry (first reported) wins over today's."""
+    seen: dict[str, Candidate] = {}
+    for candidate in pool:
+        seen.setdefault(candidate.key, candidate)
+    return list(seen.values())

@@ -174,8 +174,16 @@ def _class_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lang: s
     )
 
 
+_CJK_LATIN = re.compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[\u4e00-\u9fff])")
+
+
+def _spaced(text: str) -> str:
+    """A space between Chinese and a Latin word or number (`面向 LLM 与 Agentic 的`)."""
+    return _CJK_LATIN.sub(" ", text)
+
+
 def _insight_text(finding: Finding, labeller: Labeller, t: dict[str, str], lang: str) -> str:
-    """`面向LLM 与 Agentic的模型执行工作，目标 Arc Pro B70、Q8_0；作者报告 decode 63 tok/s（…）`:
+    """`面向 LLM 与 Agentic 的模型执行工作，目标 Arc Pro B70、Q8_0；作者报告 decode 63 tok/s（…）`:
     the classification and the headline claim, in the report's language."""
     insight = finding.insight
     assert insight is not None
@@ -186,8 +194,8 @@ def _insight_text(finding: Finding, labeller: Labeller, t: dict[str, str], lang:
         if finding.values("system_level")
         else t["insight_level_none"]
     )
-    text = t["insight_lead"].format(
-        workload=_labels(labeller, finding, "workload", lang), level=level
+    text = _spaced(
+        t["insight_lead"].format(workload=_labels(labeller, finding, "workload", lang), level=level)
     )
     targets = [*insight.hardware, *insight.models, *insight.precisions]
     if targets:

@@ -200,6 +200,7 @@ def test_public_api() -> None:
         "classify_dimension",
         "classify_flags",
         "classify_target",
+        "match_values",
         "score_values",
     ]
 
@@ -527,3 +528,19 @@ def test_evidence_text_drops_credits_related_work_and_owners() -> None:
     assert "kvcache-ai" not in cleaned and "ktransformers" in cleaned
     assert "Run it." in cleaned
     assert evidence_title("kvcache-ai/ktransformers") == "ktransformers"
+
+
+def test_a_large_batch_matches_item_by_item_classification(taxonomy: Taxonomy) -> None:
+    from research_radar.classify.classifier import PARALLEL_MIN, Item, classify_items
+
+    titles = [
+        "Speculative decoding with KV cache offload for LLM serving",
+        "Few-step diffusion sampling with FP8 kernels",
+        "A cookbook of soup recipes",
+        "基于投机解码的大模型推理加速",
+    ]
+    items = [Item(f"{titles[i % len(titles)]} {i}") for i in range(PARALLEL_MIN)]
+    batch = classify_items(taxonomy, items)
+    for index in (0, 1, 2, 3, PARALLEL_MIN - 4, PARALLEL_MIN - 3, PARALLEL_MIN - 1):
+        alone = classify_items(taxonomy, [items[index]])[0]
+        assert batch[index].as_dict() == alone.as_dict()

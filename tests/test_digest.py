@@ -589,3 +589,21 @@ def test_tidy_leaves_no_empty_slot(text: str) -> None:
 
     tidy = without_urls(f"X（{text}，https://example.org/a）")
     assert not re.search(r"[（(]\s*[）)]|[，,、；;:：]\s*[）)]|[（(]\s*[，,、；;:：]", tidy), tidy
+
+
+def test_inference_items_are_chosen_by_learned_relevance(tmp_path: Path) -> None:
+    root = _root(
+        tmp_path,
+        {
+            "inbox/a/2026-09-03_0800_x.md": (
+                "- Reranking retrieved passages for RAG with a cross-encoder to cut serving"
+                " latency arXiv:2601.00001\n"
+                "- H2O: heavy-hitter oracle for KV eviction in efficient generative LLMs"
+                " arXiv:2306.14048\n"
+            ),
+        },
+    )
+    digest = _digest(root)
+    assert [e.arxiv_ids for e in digest.increments] == [["2306.14048"]]
+    row = next(s for s in digest.sources if s.path.endswith("0800_x.md"))
+    assert row.items == 1

@@ -22,15 +22,28 @@ Words in an owner name, credits, related work, links and code blocks are never r
 
 from __future__ import annotations
 
+import functools
+import multiprocessing
+import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
 from research_radar.classify.evidence import evidence_text, evidence_title
-from research_radar.classify.learned import LearnedModel, featurize, load_model
-from research_radar.classify.model import Taxonomy
+from research_radar.classify.learned import (
+    LearnedModel,
+    Matrix,
+    RuleMatches,
+    embed,
+    featurize,
+    load_model,
+    model_input,
+    rule_matches,
+)
+from research_radar.classify.model import Dimension, Taxonomy
 from research_radar.classify.rules import (
     BODY_LIMIT,
     CONFIDENCE_HALF,
@@ -39,12 +52,12 @@ from research_radar.classify.rules import (
     classify_dimension,
     classify_flags,
     classify_target,
-    score_values,
 )
 from research_radar.models import Tag
 
 __all__ = [
     "NOT_APPLICABLE",
+    "PARALLEL_MIN",
     "UNKNOWN",
     "WORKLOAD_MIN",
     "Item",
@@ -86,18 +99,114 @@ def classify_item(
 def classify_items(
     taxonomy: Taxonomy, items: Sequence[Item], *, model: LearnedModel | None = None
 ) -> list[Classification]:
-    """Every dimension of each item, in one batch (embedding is batched)."""
+    """Every dimension of each item, in one batch (embedding is batched).
+
+    A large batch has its rules matched in two processes (the rules are pure Python and
+    dominate the time) while this one embeds the texts.
+    """
     if not items:
         return []
     model = model or load_model()
     pairs = [(evidence_title(item.title), evidence_text(item.text)[:BODY_LIMIT]) for item in items]
-    features = featurize(taxonomy, model, pairs)
+    learned = tuple(
+        dim.id
+        for dim in taxonomy.main
+        if dim.id in ("workload", "mechanism") and _learned(model, dim.value_ids, dim.id)
+    )
+    names = (*model.rule_values, "workload:", "mechanism:")
+    job = functools.partial(_rule_pass, taxonomy, names, learned)
+    passes = _map_rules(job, pairs, lambda: embed([model_input(t, b) for t, b in pairs]))
+    vectors = passes.embedded
+    features = featurize(taxonomy, model, pairs, [p.matches for p in passes.results], vectors)
     heads = {name: head.probabilities(features) for name, head in model.heads.items()}
     results = []
-    for index, (item, (title, body)) in enumerate(zip(items, pairs, strict=True)):
+    for index, (item, found) in enumerate(zip(items, passes.results, strict=True)):
         probs = {name: values[index] for name, values in heads.items()}
-        results.append(_classify(taxonomy, model, item, title, body, probs, features[index]))
+        results.append(_classify(taxonomy, model, item, found, probs, features[index]))
     return results
+
+
+PARALLEL_MIN = 2000
+"""Items from which the rules run in a second process."""
+
+
+@dataclass(frozen=True)
+class _RulePass:
+    """What the rules say of one item, before the learned heads are applied."""
+
+    chinese: bool
+    matches: RuleMatches
+    dims: dict[str, list[Tag]]
+    """`classify_dimension` of every main dimension the heads do not decide."""
+    target: list[Tag]
+    flags: list[Tag]
+
+
+@dataclass(frozen=True)
+class _Passes:
+    results: list[_RulePass]
+    embedded: Matrix
+
+
+def _rule_pass(
+    taxonomy: Taxonomy, names: Sequence[str], learned: Sequence[str], text: tuple[str, str]
+) -> _RulePass:
+    title, body = text
+    dims = {
+        dim.id: classify_dimension(dim, title, body)
+        for dim in taxonomy.main
+        if dim.id not in learned
+    }
+    stages = [t for t in dims.get("rsi_stage", []) if t.value != NOT_APPLICABLE]
+    target = classify_target(taxonomy, title, body, stages=stages) if stages else None
+    return _RulePass(
+        chinese=_mostly_chinese(f"{title}\n{body}"),
+        matches=rule_matches(taxonomy, names, title, body),
+        dims=dims,
+        target=(
+            classify_dimension(taxonomy.dimension("rsi_target"), title, body)
+            if target and taxonomy.has("rsi_target")
+            else []
+        ),
+        flags=classify_flags(taxonomy, title, body),
+    )
+
+
+def _rule_chunk(
+    job: Callable[[tuple[str, str]], _RulePass], pairs: Sequence[tuple[str, str]]
+) -> list[_RulePass]:
+    return [job(pair) for pair in pairs]
+
+
+_FORKED_JOB: list[Callable[[tuple[str, str]], _RulePass]] = []
+"""The job a forked worker inherits (so the taxonomy is not pickled to it)."""
+
+
+def _forked_chunk(pairs: Sequence[tuple[str, str]]) -> list[_RulePass]:
+    return _rule_chunk(_FORKED_JOB[-1], pairs)
+
+
+def _map_rules(
+    job: Callable[[tuple[str, str]], _RulePass],
+    pairs: Sequence[tuple[str, str]],
+    embedding: Callable[[], Matrix],
+) -> _Passes:
+    """`job` of every pair and `embedding()`; with a large batch on several cores, the
+    second half of the rules runs in a forked process meanwhile."""
+    fork = "fork" in multiprocessing.get_all_start_methods()
+    if len(pairs) < PARALLEL_MIN or not fork or (os.cpu_count() or 1) < 2:
+        return _Passes(_rule_chunk(job, pairs), embedding())
+    half = len(pairs) // 2
+    context = multiprocessing.get_context("fork")
+    _FORKED_JOB.append(job)
+    try:
+        with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+            second = pool.submit(_forked_chunk, pairs[half:])
+            embedded = embedding()
+            first = _rule_chunk(job, pairs[:half])
+            return _Passes(first + second.result(), embedded)
+    finally:
+        _FORKED_JOB.pop()
 
 
 def topic_relevance(
@@ -136,46 +245,34 @@ def _classify(
     taxonomy: Taxonomy,
     model: LearnedModel,
     item: Item,
-    title: str,
-    body: str,
+    found: _RulePass,
     probs: dict[str, np.ndarray],
     features: np.ndarray,
 ) -> Classification:
-    chinese = _mostly_chinese(f"{title}\n{body}")
+    chinese = found.chinese
     topic = _gated(model, features, float(probs["topic"][0])) if "topic" in probs else None
     on_topic = topic is None or topic >= 0.5
     tags: dict[str, list[Tag]] = {}
     explain: dict[str, list[str]] = {}
     for dim in taxonomy.main:
-        if dim.id == "workload" and _learned(model, dim.value_ids, "workload"):
-            tags[dim.id] = _workload(taxonomy, model, title, body, probs["workload"], chinese)
-        elif dim.id == "mechanism" and _learned(model, dim.value_ids, "mechanism"):
+        if dim.id == "workload" and dim.id not in found.dims:
+            tags[dim.id] = _workload(model, found.matches["workload"], probs["workload"], chinese)
+        elif dim.id == "mechanism" and dim.id not in found.dims:
             tags[dim.id] = _mechanism(
-                taxonomy, model, title, body, probs["mechanism"], chinese, on_topic
+                taxonomy, model, found.matches["mechanism"], probs["mechanism"], chinese, on_topic
             )
         elif dim.id == "rsi_stage":
-            found = classify_dimension(dim, title, body)
-            tags[dim.id] = found or [Tag(dimension=dim.id, value=NOT_APPLICABLE, confidence=1.0)]
+            stages = found.dims[dim.id]
+            tags[dim.id] = stages or [Tag(dimension=dim.id, value=NOT_APPLICABLE, confidence=1.0)]
         elif dim.id == "maturity":
-            tags[dim.id] = _maturity(taxonomy, item.kind, title, body)
+            tags[dim.id] = _maturity(dim, item.kind, found.dims[dim.id])
         else:
-            found = [t for t in classify_dimension(dim, title, body) if t.terms]
-            tags[dim.id] = found or [_unknown(dim.id, 0.0)]
-    stages = [t for t in tags.get("rsi_stage", []) if t.value != NOT_APPLICABLE]
-    target = classify_target(taxonomy, title, body, stages=stages) if stages else None
-    target_tags = (
-        [t for t in classify_dimension(taxonomy.dimension("rsi_target"), title, body)]
-        if target and taxonomy.has("rsi_target")
-        else []
-    )
+            kept = [t for t in found.dims[dim.id] if t.terms]
+            tags[dim.id] = kept or [_unknown(dim.id, 0.0)]
     for dim_id, dim_tags in tags.items():
         explain[dim_id] = [term for tag in dim_tags for term in tag.terms][:6]
     return Classification(
-        tags=tags,
-        target=target_tags,
-        flags=classify_flags(taxonomy, title, body),
-        topic=topic,
-        explain=explain,
+        tags=tags, target=found.target, flags=found.flags, topic=topic, explain=explain
     )
 
 
@@ -192,24 +289,10 @@ def _mostly_chinese(text: str) -> bool:
     return len(_CJK.findall(text)) > len(_WORD.findall(text))
 
 
-def _rule_tags(taxonomy: Taxonomy, dimension: str, title: str, body: str) -> dict[str, Tag]:
-    return {
-        tag.value: tag
-        for tag in score_values(taxonomy.dimension(dimension), title, body)
-        if tag.terms
-    }
-
-
 def _workload(
-    taxonomy: Taxonomy,
-    model: LearnedModel,
-    title: str,
-    body: str,
-    probs: np.ndarray,
-    chinese: bool,
+    model: LearnedModel, rules: dict[str, Tag], probs: np.ndarray, chinese: bool
 ) -> list[Tag]:
     head = model.heads["workload"]
-    rules = _rule_tags(taxonomy, "workload", title, body)
     unlearned = {v: t for v, t in rules.items() if v not in head.classes}
     learned_best = int(np.argmax(probs))
     best_prob = float(probs[learned_best])
@@ -229,16 +312,14 @@ def _workload(
 def _mechanism(
     taxonomy: Taxonomy,
     model: LearnedModel,
-    title: str,
-    body: str,
+    rules: dict[str, Tag],
     probs: np.ndarray,
     chinese: bool,
     on_topic: bool,
 ) -> list[Tag]:
     """Learned values need an on-topic item (the heads never saw other fields); rule
-    values need their terms."""
+    values need their terms (`rules`: the matched mechanism values)."""
     head = model.heads["mechanism"]
-    rules = _rule_tags(taxonomy, "mechanism", title, body)
     kept: list[Tag] = []
     weak: set[str] = set()
     """Values the rules keep but the learned head would not."""
@@ -283,10 +364,9 @@ _KIND_LEVEL = {
 }
 
 
-def _maturity(taxonomy: Taxonomy, kind: str, title: str, body: str) -> list[Tag]:
-    dim = taxonomy.dimension("maturity")
+def _maturity(dim: Dimension, kind: str, matched: list[Tag]) -> list[Tag]:
     order = dim.value_ids
-    found = [t for t in classify_dimension(dim, title, body) if t.terms]
+    found = [t for t in matched if t.terms]
     levels = [(order.index(t.value), t) for t in found if t.value in order]
     if kind in _KIND_LEVEL and _KIND_LEVEL[kind][0] in order:
         value, why = _KIND_LEVEL[kind]

@@ -26,7 +26,8 @@ import numpy as np
 import numpy.typing as npt
 
 from research_radar.classify.model import Taxonomy
-from research_radar.classify.rules import score_values
+from research_radar.classify.rules import match_values
+from research_radar.models import Tag
 
 if TYPE_CHECKING:
     from wordllama import WordLlama
@@ -36,12 +37,15 @@ __all__ = [
     "MODEL_FILE",
     "Head",
     "LearnedModel",
+    "Matrix",
     "embed",
     "featurize",
     "load_embedder",
     "load_model",
+    "RuleMatches",
     "model_input",
     "rule_features",
+    "rule_matches",
 ]
 
 MODEL_FILE = "data/classifier.npz"
@@ -109,30 +113,50 @@ def embed(texts: Sequence[str]) -> Matrix:
     return np.asarray(vectors, dtype=np.float32)
 
 
-def rule_features(taxonomy: Taxonomy, rule_values: Sequence[str], title: str, body: str) -> Matrix:
-    """The rule confidence of each `dimension:value`, 0 for a value the profile lacks."""
-    by_dimension: dict[str, dict[str, float]] = {}
+RuleMatches = dict[str, dict[str, Tag]]
+"""dimension id -> value id -> the tag of each value whose rules match one item."""
+
+
+def rule_matches(
+    taxonomy: Taxonomy, rule_values: Sequence[str], title: str, body: str
+) -> RuleMatches:
+    """The matched values of every dimension `rule_values` names (that the profile has)."""
+    dimensions = dict.fromkeys(name.partition(":")[0] for name in rule_values)
+    return {
+        dim: match_values(taxonomy.dimension(dim), title, body)
+        for dim in dimensions
+        if taxonomy.has(dim)
+    }
+
+
+def rule_features(rule_values: Sequence[str], matches: RuleMatches) -> Matrix:
+    """The rule confidence of each `dimension:value` of one item, 0 when it did not match."""
     row = np.zeros(len(rule_values), dtype=np.float32)
     for index, name in enumerate(rule_values):
         dimension, _, value = name.partition(":")
-        if dimension not in by_dimension:
-            by_dimension[dimension] = (
-                {
-                    tag.value: tag.confidence
-                    for tag in score_values(taxonomy.dimension(dimension), title, body)
-                }
-                if taxonomy.has(dimension)
-                else {}
-            )
-        row[index] = by_dimension[dimension].get(value, 0.0)
+        tag = matches.get(dimension, {}).get(value)
+        row[index] = tag.confidence if tag is not None else 0.0
     return row
 
 
-def featurize(taxonomy: Taxonomy, model: LearnedModel, items: Sequence[tuple[str, str]]) -> Matrix:
-    """(items, features) for (title, evidence text) pairs: embedding, then rule scores."""
-    vectors = embed([model_input(title, body) for title, body in items])
+def featurize(
+    taxonomy: Taxonomy,
+    model: LearnedModel,
+    items: Sequence[tuple[str, str]],
+    matches: Sequence[RuleMatches] | None = None,
+    vectors: Matrix | None = None,
+) -> Matrix:
+    """(items, features) for (title, evidence text) pairs: embedding, then rule scores.
+
+    `matches`, `vectors`: each item's `rule_matches` and the embeddings of its
+    `model_input`, when the caller already has them.
+    """
+    if matches is None:
+        matches = [rule_matches(taxonomy, model.rule_values, t, b) for t, b in items]
+    if vectors is None:
+        vectors = embed([model_input(title, body) for title, body in items])
     rules = (
-        np.stack([rule_features(taxonomy, model.rule_values, title, body) for title, body in items])
+        np.stack([rule_features(model.rule_values, found) for found in matches])
         if items
         else np.zeros((0, len(model.rule_values)), dtype=np.float32)
     )

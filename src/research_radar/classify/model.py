@@ -45,6 +45,18 @@ class Value:
     weight: float = 1.0
     """Multiplies the value's score; generic values (LLM) weigh less than specific ones."""
     note: str = ""
+    screen: re.Pattern[str] | None = field(default=None, init=False, compare=False, repr=False)
+    """Finds any rule needle in lower-cased text: where it finds none, only the rules
+    without a needle (`loose`) can match, so scoring skips the others in one regex call."""
+    loose: tuple[Rule, ...] = field(default=(), init=False, compare=False, repr=False)
+    """The rules without a needle (regexes), always tried."""
+
+    def __post_init__(self) -> None:
+        needles = sorted({rule.needle for rule in self.rules if rule.needle}, key=len)
+        if needles:
+            screen = re.compile("|".join(re.escape(needle) for needle in needles))
+            object.__setattr__(self, "screen", screen)
+        object.__setattr__(self, "loose", tuple(rule for rule in self.rules if not rule.needle))
 
     def label(self, lang: str = "zh") -> str:
         return self.label_en if lang == "en" else self.label_zh

@@ -12,6 +12,7 @@ Chinese terms are plain substrings, so no word segmentation (jieba) is needed.
 
 from __future__ import annotations
 
+import functools
 import re
 import string
 from collections.abc import Iterator
@@ -34,6 +35,7 @@ __all__ = [
     "classify_dimension",
     "classify_flags",
     "classify_target",
+    "match_values",
     "score_values",
 ]
 
@@ -159,8 +161,11 @@ def classify_dimension(dimension: Dimension, title: str, text: str = "") -> list
         _matches(dimension.requires, title_text) or _matches(dimension.requires, body_text)
     ):
         return []
-    scored = [_score(dimension.id, value, title_text, body_text) for value in dimension.values]
-    kept = [(tag, score) for tag, score in scored if tag.terms]
+    kept = []
+    for value in dimension.values:
+        terms, score = _score(value, title_text, body_text)
+        if terms:
+            kept.append((_tag(dimension.id, value, terms, score), score))
     tags = _pick(dimension, [(t, s) for t, s in kept if t.confidence >= dimension.min_confidence])
     if not tags and dimension.default is not None:
         tags = [Tag(dimension=dimension.id, value=dimension.default, terms=[], confidence=0.0)]
@@ -170,8 +175,23 @@ def classify_dimension(dimension: Dimension, title: str, text: str = "") -> list
 def score_values(dimension: Dimension, title: str, text: str = "") -> list[Tag]:
     """Every value of a dimension with its matched terms and confidence (0 when none
     matched), in profile order, ignoring `requires`, `min_confidence` and the default."""
+    matched = match_values(dimension, title, text)
+    return [
+        matched.get(value.id) or Tag(dimension=dimension.id, value=value.id)
+        for value in dimension.values
+    ]
+
+
+def match_values(dimension: Dimension, title: str, text: str = "") -> dict[str, Tag]:
+    """value id -> tag of every value of a dimension whose rules match (terms not empty),
+    in profile order, ignoring `requires`, `min_confidence` and the default."""
     title_text, body_text = _Text.of(title), _Text.of(text[:BODY_LIMIT])
-    return [_score(dimension.id, value, title_text, body_text)[0] for value in dimension.values]
+    matched = {}
+    for value in dimension.values:
+        terms, score = _score(value, title_text, body_text)
+        if terms:
+            matched[value.id] = _tag(dimension.id, value, terms, score)
+    return matched
 
 
 @dataclass(frozen=True)
@@ -183,12 +203,18 @@ class _Text:
 
     @classmethod
     def of(cls, text: str) -> _Text:
-        return cls(text, text.lower())
+        return _text_of(text)
 
     @property
     def aligned(self) -> bool:
         """Offsets in `lower` are offsets in `raw` (lower() kept every length)."""
         return len(self.lower) == len(self.raw)
+
+
+@functools.lru_cache(maxsize=16)
+def _text_of(text: str) -> _Text:
+    """One item's title and body are read by every dimension: lower-case them once."""
+    return _Text(text, text.lower())
 
 
 def _pick(dimension: Dimension, scored: list[tuple[Tag, float]]) -> list[Tag]:
@@ -204,41 +230,60 @@ def _pick(dimension: Dimension, scored: list[tuple[Tag, float]]) -> list[Tag]:
     return [tag for tag, score in ranked if score >= floor]
 
 
-def _score(dimension_id: str, value: Value, title: _Text, body: _Text) -> tuple[Tag, float]:
-    title_terms = _distinct(_matches(value.rules, title))
+def _score(value: Value, title: _Text, body: _Text) -> tuple[list[str], float]:
+    """The matched terms of a value (as they occur, title first) and its score."""
+    in_title, in_body = _candidates(value, title), _candidates(value, body)
+    if not in_title and not in_body:
+        return [], 0.0
+    title_terms = _distinct(_matches(in_title, title)) if in_title else {}
     body_counts: dict[str, int] = {}
     body_terms: dict[str, str] = {}
-    for match in _matches(value.rules, body):
+    for match in _matches(in_body, body) if in_body else ():
         key = match.text.casefold()
         body_counts[key] = body_counts.get(key, 0) + 1
         body_terms.setdefault(key, match.text)
+    if not title_terms and not body_terms:
+        return [], 0.0
     score = TITLE_WEIGHT * len(title_terms)
     score += sum(min(1.0 + 0.25 * (count - 1), 1.5) for count in body_counts.values())
     score *= value.weight
     terms = list(title_terms.values())
     terms += [term for key, term in body_terms.items() if key not in title_terms]
-    tag = Tag(dimension=dimension_id, value=value.id, terms=terms, confidence=_confidence(score))
-    return tag, score
+    return terms, score
+
+
+def _candidates(value: Value, text: _Text) -> tuple[Rule, ...]:
+    """The rules that can match `text`: those without a needle when no needle occurs."""
+    if not text.raw:
+        return ()
+    if value.screen is None or value.screen.search(text.lower) is not None:
+        return value.rules
+    return value.loose
+
+
+def _tag(dimension_id: str, value: Value, terms: list[str], score: float) -> Tag:
+    return Tag(dimension=dimension_id, value=value.id, terms=terms, confidence=_confidence(score))
 
 
 def _matches(rules: tuple[Rule, ...], text: _Text) -> list[_Match]:
     """Non-negated, non-overlapping matches of the rules, in text order."""
     if not text.raw:
         return []
-    found = [
-        _Match(start, end, text.raw[start:end])
-        for rule in rules
-        if rule.needle in text.lower
-        for start, end in _spans(rule, text)
-        if end > start
+    lower = text.lower
+    spans = [span for rule in rules if rule.needle in lower for span in _spans(rule, text)]
+    if len(spans) > 1:
+        spans.sort(key=lambda span: (span[0] - span[1], span[0]))
+        kept: list[tuple[int, int]] = []
+        for start, end in spans:
+            if end > start and all(end <= other[0] or start >= other[1] for other in kept):
+                kept.append((start, end))
+        spans = sorted(kept)
+    raw = text.raw
+    return [
+        _Match(start, end, raw[start:end])
+        for start, end in spans
+        if end > start and not _negated(raw, start)
     ]
-    found.sort(key=lambda match: (match.start - match.end, match.start))
-    kept: list[_Match] = []
-    for match in found:
-        if all(match.end <= other.start or match.start >= other.end for other in kept):
-            kept.append(match)
-    kept = [match for match in kept if not _negated(text.raw, match.start)]
-    return sorted(kept, key=lambda match: match.start)
 
 
 def _spans(rule: Rule, text: _Text) -> Iterator[tuple[int, int]]:

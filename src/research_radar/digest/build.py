@@ -25,6 +25,7 @@ The signals (credibility, key points, contradictions, living-doc sections) live 
 from __future__ import annotations
 
 import itertools
+import re
 from collections import Counter
 from collections.abc import Callable
 from datetime import datetime
@@ -62,6 +63,8 @@ __all__ = [
     "Entry",
     "LivingDoc",
     "SourceCount",
+    "TOPIC_MIN",
+    "TOPIC_WITHOUT_TERMS",
     "Window",
     "build_digest",
     "compare_digests",
@@ -163,6 +166,13 @@ class Digest(_Model):
         return [source for source in self.sources if not source.items]
 
 
+TOPIC_MIN = 0.5
+"""The learned topic relevance from which an item with the topic's terms is on topic."""
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
+TOPIC_WITHOUT_TERMS = 0.9
+"""... and from which an item without them is (the head over-rates agent papers)."""
+
+
 # --- gathering -----------------------------------------------------------------------------
 
 
@@ -217,7 +227,12 @@ def _card_detail(card: Card) -> str:
     return " · ".join([number, *(f"arXiv:{i}" for i in card.arxiv_ids), card.category or "无分类"])
 
 
-def _count(rows: list[SourceCount], groups: list[list[Mention]], inbox: Inbox, topic: str) -> None:
+def _count(
+    rows: list[SourceCount],
+    groups: list[list[Mention]],
+    inbox: Inbox,
+    on_topic: Callable[[NoteItem], bool],
+) -> None:
     """Fill each row with the titles of its items that belong to an on-topic entry."""
     for group in groups:
         for mention in group:
@@ -225,7 +240,7 @@ def _count(rows: list[SourceCount], groups: list[list[Mention]], inbox: Inbox, t
             row.items += 1
             row.titles.append(mention.item.title)
     if inbox.queue is not None:
-        titles = [item.title for item in inbox.queue.items if topic in item.topics]
+        titles = [item.title for item in inbox.queue.items if on_topic(item)]
         queue = SourceCount(
             path=inbox.queue.path,
             analyst="work-queue",
@@ -234,6 +249,26 @@ def _count(rows: list[SourceCount], groups: list[list[Mention]], inbox: Inbox, t
             titles=titles,
         )
         rows.insert(0, queue)
+
+
+def _topic_test(topic: str, items: list[NoteItem]) -> Callable[[NoteItem], bool]:
+    """Whether an item is about the topic: for `inference`, the learned topic relevance
+    (at least TOPIC_MIN, or TOPIC_WITHOUT_TERMS when none of the topic's terms occurs)
+    of an item written in English only (classify.classifier; a term such as "decoding"
+    or "serving" alone does not make a RAG reranker or an LLM judge inference work, and a
+    KV-eviction paper without the listed terms is still on topic); for an item with
+    Chinese, which the embedding reads poorly, and for other topics, their terms."""
+    if topic != "inference" or not items:
+        return lambda item: topic in item.topics
+    from research_radar.classify.classifier import topic_relevance
+
+    english = [item for item in items if not _CJK.search(f"{item.title}\n{item.text}")]
+    scores = topic_relevance([(item.title, item.text) for item in english])
+    learned = {
+        id(item): score >= (TOPIC_MIN if topic in item.topics else TOPIC_WITHOUT_TERMS)
+        for item, score in zip(english, scores, strict=True)
+    }
+    return lambda item: learned.get(id(item), topic in item.topics)
 
 
 # --- dedup -------------------------------------------------------------------------------
@@ -434,8 +469,10 @@ def build_digest(
             Problem(path=f"knowledge/{topic}.md", kind="no-living-doc", message=message)
         )
     mentions, sources, outside = _gather(inbox, window)
-    groups = [g for g in _group(mentions) if any(topic in m.item.topics for m in g)]
-    _count(sources, groups, inbox, topic)
+    queued = inbox.queue.items if inbox.queue is not None else []
+    on_topic = _topic_test(topic, [m.item for m in mentions] + list(queued))
+    groups = [g for g in _group(mentions) if any(on_topic(m.item) for m in g)]
+    _count(sources, groups, inbox, on_topic)
     names = _names(groups)
     entries = [_entry(group, inbox, doc, names) for group in groups]
     contradictions = [

@@ -30,6 +30,7 @@ from research_radar.models import (
     ValidationProposal,
     Verdict,
 )
+from research_radar.resolve.keys import github_repo
 
 __all__ = ["assess", "headline_claims"]
 
@@ -339,7 +340,7 @@ def _maturity(finding: Finding, claims: Sequence[Claim]) -> str:
     if any(c.kind is ClaimKind.STATUS and _MERGED.search(c.text) for c in claims):
         return "integrated"
     key = finding.project_key.lower()
-    if key.startswith("gh:") or "github.com" in finding.url:
+    if github_repo(key) or "github.com" in finding.url:
         return "code-available"
     if key.startswith(("arxiv:", "doi:")) or any(c.metrics for c in claims):
         return "paper-reported"

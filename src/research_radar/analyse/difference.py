@@ -11,6 +11,7 @@ from collections.abc import Iterable, Sequence
 
 from research_radar.extract.catalogue import default_catalog
 from research_radar.models import ClaimKind, Difference, Finding, PriorWork
+from research_radar.resolve.keys import github_repo
 
 __all__ = ["difference", "evidence_kinds", "targets"]
 
@@ -35,7 +36,7 @@ def evidence_kinds(finding: Finding) -> list[str]:
     """code, numbers, complete-conditions, independent: the evidence the finding carries."""
     kinds = []
     key = finding.project_key.lower()
-    if key.startswith("gh:") or "github.com" in finding.url:
+    if github_repo(key) or "github.com" in finding.url:
         kinds.append("code")
     measured = [c for c in finding.claims if c.kind is ClaimKind.PERFORMANCE and c.metrics]
     if measured:

@@ -18,6 +18,7 @@ from datetime import date, datetime
 import numpy as np
 
 from research_radar.models import Finding, PriorSearch, PriorWork, Source, SourceKind
+from research_radar.resolve.keys import github_key
 
 __all__ = [
     "MIN_SCORE",
@@ -116,7 +117,7 @@ def candidates_from_papers(sources: Sequence[Source]) -> list[Candidate]:
 def linked_keys(text: str) -> set[str]:
     """Canonical keys of the papers and repositories a README or abstract links to."""
     keys = {f"arxiv:{found}" for found in _ARXIV_LINK.findall(text)}
-    keys |= {f"gh:{found.lower()}" for found in _GH_LINK.findall(text)}
+    keys |= {github_key(found) for found in _GH_LINK.findall(text)}
     return keys
 
 

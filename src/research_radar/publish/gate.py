@@ -111,7 +111,7 @@ def check_public(
     - a token-like string (GitHub, OpenAI-style, AWS, Slack tokens, PEM keys), never echoed
       back whole.
     """
-    private = {repo.lower().removeprefix("gh:") for repo in private_repos}
+    private = {(github_repo(repo) or repo).lower() for repo in private_repos}
     hosts = {*_PUBLIC_HOSTS, *(host.lower().removeprefix("www.") for host in allowed_hosts)}
     problems: list[str] = []
     for number, line in enumerate(markdown.splitlines(), start=1):

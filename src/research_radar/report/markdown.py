@@ -24,6 +24,7 @@ from research_radar.report.wording import (
     recommendation_label,
     strings,
 )
+from research_radar.resolve.keys import github_repo, key_name
 
 __all__ = [
     "ENTRY_COLUMNS",
@@ -228,7 +229,7 @@ def _mechanism_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lan
         return labeller.label(dimension, value, lang)
 
     if finding.related:
-        family = "、".join(key.split(":", 1)[-1] for key in finding.related)
+        family = "、".join(key_name(key) for key in finding.related)
         differs = differs_text(finding, lang, label) or "—"
         text += f"；{t['family']}：{family}；{t['differs']}：{differs}"
     elif finding.difference is not None or finding.differs:
@@ -311,7 +312,7 @@ def _pin(finding: Finding) -> str:
     snap = finding.snapshot
     if snap is None:
         return "—"
-    repo = finding.project_key.split(":", 1)[1] if finding.project_key.startswith("gh:") else ""
+    repo = github_repo(finding.project_key) or ""
     name = finding.url.removeprefix("https://github.com/") if repo else finding.project_key
     when = f"（{snap.version_date.date().isoformat()}）" if snap.version_date else ""
     return f"`{name}@{snap.version}`{when}"

@@ -15,6 +15,7 @@ from research_radar.models import Finding, Novelty, Recommendation, Snapshot, Ta
 from research_radar.report.markdown import Labeller
 from research_radar.report.parse import ParsedEntry, parse_report
 from research_radar.report.wording import novelty_label, recommendation_label, strings
+from research_radar.resolve.keys import github_key
 
 __all__ = ["read_findings"]
 
@@ -51,7 +52,7 @@ def _field(cell: str, name: str) -> str:
 
 
 def _key(pin_name: str) -> str:
-    return pin_name if ":" in pin_name else f"gh:{pin_name.lower()}"
+    return pin_name if ":" in pin_name else github_key(pin_name)
 
 
 def _finding(

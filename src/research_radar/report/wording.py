@@ -28,6 +28,7 @@ from research_radar.models import (
     ValidationProposal,
     WrittenProposal,
 )
+from research_radar.resolve.keys import key_name
 
 __all__ = [
     "derivation_text",
@@ -114,7 +115,7 @@ def exclusion_text(exclusion: Exclusion, language: str = "zh") -> str:
         if exclusion.last_reported
         else t["reported_earlier"]
     )
-    parent = (exclusion.parent or "").split(":", 1)[-1]
+    parent = key_name(exclusion.parent or "")
     return t[f"excluded_{exclusion.reason.value}"].format(
         name=exclusion.name, parent=parent, when=when
     )
@@ -123,7 +124,7 @@ def exclusion_text(exclusion: Exclusion, language: str = "zh") -> str:
 def derivation_text(derivation: Derivation, language: str = "zh") -> str:
     t = strings(language)
     return t["derived_from"].format(
-        parent=derivation.parent.split(":", 1)[-1],
+        parent=key_name(derivation.parent),
         evidence=t["clause_sep"].join(derivation.evidence),
     )
 

@@ -22,6 +22,7 @@ import jieba
 from datasketch import MinHash, MinHashLSHForest
 
 from research_radar.models import Finding, PendingDifference
+from research_radar.resolve.keys import key_name
 
 __all__ = ["FamilyIndex", "assign_family", "build_tokens", "family_id"]
 
@@ -91,7 +92,7 @@ def build_tokens(finding: Finding) -> set[str]:
     """The bilingual token set of a finding: its name, mechanism, prior art (or the project it
     derives from) and tag values."""
     derived = finding.derived_from
-    lineage = [derived.parent.split(":", 1)[-1], *derived.evidence] if derived else []
+    lineage = [key_name(derived.parent), *derived.evidence] if derived else []
     text = " ".join([finding.name, finding.mechanism, finding.prior_art, *lineage, finding.why])
     tokens: set[str] = set()
     for word in _words(text):

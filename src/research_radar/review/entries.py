@@ -11,6 +11,7 @@ from collections.abc import Mapping
 
 from research_radar.models import Finding, Snapshot
 from research_radar.report.parse import ParsedEntry, ParsedReport
+from research_radar.resolve.keys import Key, github_key, github_repo
 from research_radar.review.vocab import FAMILIES, SHA
 
 __all__ = [
@@ -47,7 +48,7 @@ def project_key(
 ) -> str:
     """The canonical key of a written project: `gh:owner/name` or `name:<slug>`, alias-resolved."""
     aliases = aliases or {}
-    candidates = [f"gh:{repo.lower()}", repo, repo.lower()] if repo else []
+    candidates = [github_key(repo), repo, repo.lower()] if repo else []
     candidates += [
         name,
         base_name(name),
@@ -57,7 +58,7 @@ def project_key(
     for candidate in candidates:
         if candidate and candidate in aliases:
             return aliases[candidate]
-    return f"gh:{repo.lower()}" if repo else f"name:{name_slug(base_name(name))}"
+    return github_key(repo) if repo else str(Key("name", name_slug(base_name(name))))
 
 
 def same_project(entry: ParsedEntry, past: Finding, aliases: Mapping[str, str]) -> bool:
@@ -66,7 +67,7 @@ def same_project(entry: ParsedEntry, past: Finding, aliases: Mapping[str, str]) 
     past_key = aliases.get(past.project_key, past.project_key)
     if key == past_key:
         return True
-    if key.startswith("gh:") and past_key.startswith("gh:"):
+    if github_repo(key) and github_repo(past_key):
         return False
     mine, theirs = name_slug(base_name(entry.name)), name_slug(base_name(past.name))
     if len(mine) < 4 or len(theirs) < 4:
@@ -100,7 +101,7 @@ def build_findings(report: ParsedReport, aliases: Mapping[str, str] | None = Non
         repo = entry.repo
         snapshot = None
         if sha and repo:
-            snapshot = Snapshot(source_key=f"gh:{repo.lower()}", version=sha.group(0))
+            snapshot = Snapshot(source_key=github_key(repo), version=sha.group(0))
         findings.append(
             Finding(
                 project_key=project_key(entry.name, repo, aliases),

@@ -21,6 +21,7 @@ from typing import Any, Protocol
 from research_radar.errors import SourceError
 from research_radar.github import RAW_MEDIA, GitHubClient
 from research_radar.models import BEIJING
+from research_radar.resolve.keys import github_key
 from research_radar.sources.http import request_key
 from research_radar.store.store import Store
 
@@ -155,13 +156,13 @@ class StoreVerifier:
         self.store = store
 
     def commit(self, repo: str, sha: str) -> CommitCheck:
-        for snapshot in self.store.load_snapshots(f"gh:{repo.lower()}"):
+        for snapshot in self.store.load_snapshots(github_key(repo)):
             if snapshot.version.startswith(sha) or sha.startswith(snapshot.version):
                 return CommitCheck(Outcome.FOUND, snapshot.version, snapshot.version_date, "store")
         return _UNREACHABLE_COMMIT  # the store keeps some snapshots only: absence proves nothing
 
     def file(self, repo: str, sha: str, path: str) -> FileCheck:
-        source = self.store.load_source(f"gh:{repo.lower()}")
+        source = self.store.load_source(github_key(repo))
         if source is None or not path.lower().startswith("readme"):
             return _UNREACHABLE_FILE
         if not any(snap.version.startswith(sha) for snap in self.store.load_snapshots(source.key)):

@@ -17,7 +17,7 @@ from sqlalchemy import Connection, select
 
 from research_radar.errors import ConfigError
 from research_radar.history.plan import HistoryPlan, build_import
-from research_radar.models import Correction, Project
+from research_radar.models import Project
 from research_radar.report.parse import ParsedReport, split_reports
 from research_radar.store.schema import corrections as corrections_table
 from research_radar.store.schema import project_sources
@@ -82,25 +82,25 @@ def import_reports(
             ) from exc
         reports += [(f"import:{path.name}", report) for report in split_reports(text)]
     origins = {origin for origin, _ in reports}
-    rows = store.load_finding_rows()
-    prior = [
-        f
-        for f, row in zip(store.load_findings(), rows, strict=True)
-        if row["origin"] not in origins
-    ]
+    prior = store.load_findings(except_origins=origins)
     stored_aliases = store.load_aliases()
     keys = [source.key for source in store.load_sources()]
     plan = build_import(
         reports, aliases={**stored_aliases, **(aliases or {})}, known_keys=keys, prior=prior
     )
-    stored_findings = {(row["project_key"], row["date"], row["origin"]) for row in rows}
+    stored_findings = {
+        (row["project_key"], row["date"], row["origin"]) for row in store.load_finding_rows()
+    }
     new_findings = {
         (finding.project_key, finding.date, origin)
         for finding, origin in zip(plan.findings, plan.origins, strict=True)
     } - stored_findings
-    stored_projects = {project.key for project in store.load_projects()}
+    # Read before the writing transaction: a second connection reading while the writer
+    # holds its lock waited out the busy timeout (issue #19).
+    existing = store.load_projects_of(plan.projects)
+    stored_projects = set(existing)
     with store.transaction() as conn:
-        new_corrections = _save_plan(store, conn, plan)
+        new_corrections = _save_plan(store, conn, plan, existing)
     return ImportSummary(
         reports=plan.reports,
         entries=plan.entries,
@@ -118,21 +118,20 @@ def import_reports(
     )
 
 
-def _save_plan(store: Store, conn: Connection, plan: HistoryPlan) -> int:
-    """Save the plan; return how many corrections were new."""
-    existing = {project.key: project for project in store.load_projects()}
-    for source in plan.sources.values():
-        if store.load_source(source.key) is None:
-            store.save_source(conn, source)
-    for (project_key, source_key), (relation, evidence) in plan.links.items():
-        _save_link(conn, project_key, source_key, relation, evidence)
-    for project in plan.projects.values():
-        store.save_project(conn, _merged(existing.get(project.key), project))
-    for alias, (key, kind, evidence) in plan.aliases.items():
-        store.save_alias(conn, alias, key, kind, evidence)
-    for finding, origin in zip(plan.findings, plan.origins, strict=True):
-        store.save_finding(conn, finding, origin=origin)
-    return sum(_save_correction(conn, day, correction) for day, correction in plan.corrections)
+def _save_plan(
+    store: Store, conn: Connection, plan: HistoryPlan, existing: Mapping[str, Project]
+) -> int:
+    """Save the plan, table by table in batches; return how many corrections were new.
+
+    `existing`: the stored projects the plan names, read before the transaction."""
+    store.save_sources(conn, plan.sources.values(), only_new=True)
+    store.save_project_sources(conn, plan.links)
+    store.save_projects(
+        conn, [_merged(existing.get(key), project) for key, project in plan.projects.items()]
+    )
+    store.save_aliases(conn, plan.aliases)
+    store.save_findings(conn, plan.findings, plan.origins)
+    return store.save_corrections(conn, plan.corrections)
 
 
 def _merged(old: Project | None, new: Project) -> Project:
@@ -147,46 +146,6 @@ def _merged(old: Project | None, new: Project) -> Project:
             "fork_of": old.fork_of or new.fork_of,
         }
     )
-
-
-# Project links keep their evidence and corrections have no Store method yet: these two
-# writers stand in until Store.save_project_source / save_correction exist.
-
-
-def _save_link(
-    conn: Connection, project_key: str, source_key: str, relation: str, evidence: str
-) -> None:
-    where = (
-        project_sources.c.project_key == project_key,
-        project_sources.c.source_key == source_key,
-    )
-    if conn.execute(select(project_sources.c.relation).where(*where)).first() is None:
-        conn.execute(
-            project_sources.insert().values(
-                project_key=project_key, source_key=source_key, relation=relation, evidence=evidence
-            )
-        )
-
-
-def _save_correction(conn: Connection, day: date, correction: Correction) -> bool:
-    """Save a correction unless it is already stored; True when it was new."""
-    table = corrections_table
-    where = (
-        table.c.project_key == correction.project_key,
-        table.c.date == day,
-        table.c.text == correction.text,
-    )
-    if conn.execute(select(table.c.id).where(*where)).first() is None:
-        conn.execute(
-            table.insert().values(
-                project_key=correction.project_key,
-                date=day,
-                text=correction.text,
-                data=correction.model_dump(mode="json"),
-            )
-        )
-        return True
-    return False
 
 
 def load_projects(store: Store) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ from datetime import date
 from research_radar.classify import rules as classify_stage
 from research_radar.classify.model import Taxonomy
 from research_radar.extract.claims import extract_claims
-from research_radar.models import Finding, Project, Snapshot, Source, SourceKind
+from research_radar.models import Claim, Finding, Project, Snapshot, Source, SourceKind
 
 __all__ = [
     "FINDING_KINDS",
@@ -49,14 +49,23 @@ def source_where(source: Source, snapshot: Snapshot | None) -> str:
 
 
 def build_candidate(
-    project: Project, source: Source, snapshot: Snapshot | None, taxonomy: Taxonomy, day: date
+    project: Project,
+    source: Source,
+    snapshot: Snapshot | None,
+    taxonomy: Taxonomy,
+    day: date,
+    claims: list[Claim] | None = None,
 ) -> Finding:
-    """A finding for `day`: tags, claims, pinned snapshot, fork parent and former names."""
+    """A finding for `day`: tags, claims, pinned snapshot, fork parent and former names.
+
+    `claims`: the source's claims when already extracted (the pipeline's extract stage);
+    None extracts them here."""
     text = "\n".join(part for part in (source.summary, source.text) if part)
     tags = classify_stage.classify(taxonomy, source.title or project.name, text)
-    claims = (
-        extract_claims(source.text, where=source_where(source, snapshot)) if source.text else []
-    )
+    if claims is None:
+        claims = (
+            extract_claims(source.text, where=source_where(source, snapshot)) if source.text else []
+        )
     pinned = (
         snapshot.model_copy(update={"meta": {**snapshot.meta, "created_at": _created(source)}})
         if snapshot

@@ -24,7 +24,7 @@ def test_open_creates_schema_with_alembic_version(db_path: Path) -> None:
     tables = set(inspect(engine).get_table_names())
     assert {"runs", "stage_runs", "sources", "snapshots", "findings", "alembic_version"} <= tables
     with engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0001"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0002"
 
 
 def test_reopening_keeps_rows(db_path: Path) -> None:

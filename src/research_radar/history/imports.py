@@ -7,6 +7,7 @@ Re-exported from `history`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -22,7 +23,7 @@ from research_radar.report.parse import ParsedReport, split_reports
 from research_radar.store.schema import corrections as corrections_table
 from research_radar.store.schema import project_sources
 from research_radar.store.schema import reports as reports_table
-from research_radar.store.store import Store
+from research_radar.store.store import Store, content_hash
 
 __all__ = ["ImportSummary", "import_reports", "load_projects", "load_report_dates"]
 
@@ -69,18 +70,40 @@ def import_reports(
     """Import earlier house-style reports (Markdown or the tab-separated export) into the store.
 
     Findings are kept with origin `import:<file name>`; importing the same file again
-    changes nothing (and the summary then counts nothing as new).
+    changes nothing (and the summary then counts nothing as new). The store remembers
+    each import (its files' content and the aliases given), so importing the same again
+    reads nothing of the history (issue #19).
     """
-    reports: list[tuple[str, ParsedReport]] = []
+    texts: list[tuple[str, str]] = []
     for path in paths:
         try:
-            text = path.read_text(encoding="utf-8")
+            texts.append((path.name, path.read_text(encoding="utf-8")))
         except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError(
                 f"cannot read the report file: {exc}; pass a UTF-8 Markdown or text export",
                 str(path),
             ) from exc
-        reports += [(f"import:{path.name}", report) for report in split_reports(text)]
+    digest = content_hash(json.dumps([texts, sorted((aliases or {}).items())]))
+    done = store.load_cursor(_IMPORTED, digest)
+    if done is not None:
+        return ImportSummary(**json.loads(done))
+    summary = _import(store, texts, aliases)
+    with store.transaction() as conn:
+        counts = {k: v for k, v in summary.as_dict().items() if not k.startswith("new_")}
+        store.save_cursor(conn, _IMPORTED, digest, json.dumps(counts))
+    return summary
+
+
+_IMPORTED = "history-import"
+"""The cursor source under which the store remembers each import it made."""
+
+
+def _import(
+    store: Store, texts: list[tuple[str, str]], aliases: Mapping[str, str] | None
+) -> ImportSummary:
+    reports: list[tuple[str, ParsedReport]] = []
+    for name, text in texts:
+        reports += [(f"import:{name}", report) for report in split_reports(text)]
     origins = {origin for origin, _ in reports}
     prior = store.load_findings(except_origins=origins)
     stored_aliases = store.load_aliases()

@@ -295,7 +295,7 @@ def assess_stage(
     findings and the prior findings with those of the kept findings' families added.
     """
     with run.stage("assess") as counts:
-        index = load_family_index(store, before=day)
+        index = load_family_index(store, before=day, queries=kept)
         families = []
         for finding in kept:
             parent = finding.related

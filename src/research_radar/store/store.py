@@ -419,14 +419,14 @@ class Store:
                 "family": finding.family,
                 "data": finding.model_dump(mode="json"),
                 "created_at": now,
+                "family_indexed": False,
             }
             for finding, origin in zip(
                 items, origins if origins is not None else ["radar"] * len(items), strict=True
             )
         ]
-        _upsert_many(
-            conn, findings, ["project_key", "date", "origin"], rows, ("name", "family", "data")
-        )
+        update = ("name", "family", "data", "family_indexed")
+        _upsert_many(conn, findings, ["project_key", "date", "origin"], rows, update)
 
     def load_findings(
         self,

@@ -355,20 +355,25 @@ def write_inbox(root: Path, count: int) -> None:
 
 
 def write_readme(path: Path, megabytes: float) -> None:
-    """A large README: prose with metrics, tables and long digit runs."""
+    """A large README as projects write them: sections of prose, a measured claim, code,
+    now and then a results table and long digit runs (checksums, ids)."""
     rng = random.Random(13)
     block = []
     for n in range(200):
+        block.append(f"## {_phrase(rng, 3).title()}\n\n")
+        block += [f"{_phrase(rng, 14).capitalize()}.\n" for _ in range(6)]
         block.append(
             f"On an RTX 4090 with Qwen3-8B at BF16, {_phrase(rng, 6)} reaches "
-            f"{100 + n}.{n % 10} tok/s decode and {1 + n % 5}.{n % 9}× prefill over vLLM "
-            f"0.{n % 9}.{n % 7} at batch {1 + n % 32}.\n"
+            f"{100 + n}.{n % 10} tok/s decode and {1 + n % 5}.{n % 9}x prefill over vLLM "
+            f"0.{n % 9}.{n % 7} at batch {1 + n % 32}.\n\n"
         )
-        if n % 20 == 0:
+        block.append("```bash\n" + "".join(f"./run --{w} {n}\n" for w in WORDS[:8]) + "```\n\n")
+        if n % 10 == 0:
             block.append("| model | tok/s | memory |\n|---|---|---|\n")
-            block.append(f"| Llama-3-8B | {1000 + n} | {n % 80} GB |\n")
-        if n % 50 == 0:
-            block.append("checksum " + "".join(str(rng.randrange(10)) for _ in range(4000)) + "\n")
+            block += [f"| Llama-3-{k}B | {1000 + n + k} | {k * 2} GB |\n" for k in (1, 8, 70)]
+        if n % 25 == 0:
+            digits = "".join(str(rng.randrange(10)) for _ in range(4000))
+            block.append(f"\nsha256 {digits}\n\n")
     text = "".join(block)
     repeat = max(1, int(megabytes * 1_000_000 / len(text.encode())))
     path.write_text("# Bench\n\n" + text * repeat, encoding="utf-8")

@@ -12,6 +12,7 @@ usual way to weight MinHash. Pure: no I/O, no clock.
 
 from __future__ import annotations
 
+import bisect
 import logging
 import math
 import re
@@ -165,12 +166,15 @@ class FamilyIndex:
     _df: Counter[str] = field(default_factory=Counter, init=False, repr=False)
     _total: int | None = field(default=None, init=False, repr=False)
     _dirty: bool = field(default=False, init=False, repr=False)
+    _pending: list[list[bytes]] = field(default_factory=list, init=False, repr=False)
+    """Forest keys added since the last sort, per tree."""
 
     def __post_init__(self) -> None:
         # datasketch imports scipy: loaded with the first index, not with the package.
         from datasketch import MinHashLSHForest
 
         self._forest = MinHashLSHForest(num_perm=self.num_perm, l=self.trees)
+        self._pending = [[] for _ in range(self.trees)]
 
     def __len__(self) -> int:
         return len(self._entries)
@@ -227,8 +231,32 @@ class FamilyIndex:
 
         values = np.frombuffer(signature.hashvalues, dtype="<u4").astype(np.uint32)
         minhash = MinHash(num_perm=self.num_perm, hashvalues=values, scheme=_SCHEME)
-        self._forest.add((key, version), minhash)
+        forest = self._forest
+        for start_end, table, pending in zip(
+            forest.hashranges, forest.hashtables, self._pending, strict=True
+        ):
+            band = forest._H(values[start_end[0] : start_end[1]])
+            if band not in table:
+                pending.append(band)
+        forest.add((key, version), minhash)
         self._dirty = True
+
+    def _sort(self) -> None:
+        """Bring the forest's sorted keys up to date before a query: a few new keys are
+        inserted in place, many are sorted in with the rest. (datasketch re-sorts every
+        key on `index()`: once per query in an add-query-add stream, quadratic; #19.)"""
+        if not self._dirty:
+            return
+        forest = self._forest
+        for tree, pending in enumerate(self._pending):
+            ordered = forest.sorted_hashtables[tree]
+            if len(pending) * 16 < len(ordered):
+                for band in pending:
+                    bisect.insort(ordered, band)
+            else:
+                forest.sorted_hashtables[tree] = sorted(forest.hashtables[tree])
+            pending.clear()
+        self._dirty = False
 
     def use_counts(self, df: Mapping[str, int], total: int) -> None:
         """Weigh tokens by the document frequencies of a larger index than this one (the
@@ -253,21 +281,19 @@ class FamilyIndex:
 
     def score(self, a: frozenset[str], b: frozenset[str]) -> float:
         """Weighted cosine similarity of two token sets (0..1)."""
-        norm = math.sqrt(sum(self._weight(t) for t in a) * sum(self._weight(t) for t in b))
-        return sum(self._weight(token) for token in a & b) / norm if norm else 0.0
+        return _Scorer(self).score(a, b)
 
     def related(self, finding: Finding, k: int = 5) -> list[tuple[str, float]]:
         """Up to k indexed projects alike this finding: (project key, score), best first."""
         tokens = frozenset(build_tokens(finding))
         if not tokens:
             return []
-        if self._dirty:
-            self._forest.index()
-            self._dirty = False
+        self._sort()
         found = self._forest.query(self._minhash(tokens), self.candidates) if self._entries else []
         keys = {key for key, version in found if self._versions.get(key) == version}
+        scorer = _Scorer(self)
         scored = [
-            (key, round(self.score(tokens, self._entries[key].tokens), 4))
+            (key, round(scorer.score(tokens, self._entries[key].tokens), 4))
             for key in sorted(keys)
             if key != finding.project_key
         ]
@@ -282,6 +308,26 @@ class FamilyIndex:
         words = [token for token in tokens if "=" not in token]
         words.sort(key=lambda token: (-self._idf(token), token))
         return words[:limit]
+
+
+class _Scorer:
+    """Weighted cosine scores against one state of an index, each token's weight computed
+    once (a query scores up to `candidates` entries that share most of their tokens)."""
+
+    def __init__(self, index: FamilyIndex):
+        self._index = index
+        self._weights: dict[str, float] = {}
+
+    def _weight(self, token: str) -> float:
+        value = self._weights.get(token)
+        if value is None:
+            value = self._weights[token] = self._index._weight(token)
+        return value
+
+    def score(self, a: frozenset[str], b: frozenset[str]) -> float:
+        weight = self._weight
+        norm = math.sqrt(sum(weight(t) for t in a) * sum(weight(t) for t in b))
+        return sum(weight(token) for token in a & b) / norm if norm else 0.0
 
 
 def assign_family(finding: Finding, index: FamilyIndex, *, k: int = 5) -> Finding:

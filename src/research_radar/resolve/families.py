@@ -167,6 +167,7 @@ class FamilyIndex:
     _total: int | None = field(default=None, init=False, repr=False)
     _dirty: bool = field(default=False, init=False, repr=False)
     _pending: list[list[bytes]] = field(default_factory=list, init=False, repr=False)
+    _perms: Any = field(default=None, init=False, repr=False)
     """Forest keys added since the last sort, per tree."""
 
     def __post_init__(self) -> None:
@@ -182,7 +183,9 @@ class FamilyIndex:
     def _minhash(self, tokens: frozenset[str]) -> Any:
         from datasketch import MinHash
 
-        signature = MinHash(num_perm=self.num_perm, scheme=_SCHEME)
+        signature = MinHash(
+            num_perm=self.num_perm, scheme=_SCHEME, permutations=self._permutations()
+        )
         weighted = [
             f"{token}#{copy}".encode() for token in sorted(tokens) for copy in range(_copies(token))
         ]
@@ -230,7 +233,12 @@ class FamilyIndex:
         import numpy as np
 
         values = np.frombuffer(signature.hashvalues, dtype="<u4").astype(np.uint32)
-        minhash = MinHash(num_perm=self.num_perm, hashvalues=values, scheme=_SCHEME)
+        minhash = MinHash(
+            num_perm=self.num_perm,
+            hashvalues=values,
+            scheme=_SCHEME,
+            permutations=self._permutations(),
+        )
         forest = self._forest
         for start_end, table, pending in zip(
             forest.hashranges, forest.hashtables, self._pending, strict=True
@@ -240,6 +248,14 @@ class FamilyIndex:
                 pending.append(band)
         forest.add((key, version), minhash)
         self._dirty = True
+
+    def _permutations(self) -> Any:
+        """datasketch's permutations (seeded, the same every time), made once per index."""
+        if self._perms is None:
+            from datasketch import MinHash
+
+            self._perms = MinHash(num_perm=self.num_perm, scheme=_SCHEME).permutations
+        return self._perms
 
     def _sort(self) -> None:
         """Bring the forest's sorted keys up to date before a query: a few new keys are
@@ -281,7 +297,7 @@ class FamilyIndex:
 
     def score(self, a: frozenset[str], b: frozenset[str]) -> float:
         """Weighted cosine similarity of two token sets (0..1)."""
-        return _Scorer(self).score(a, b)
+        return _Scorer(self, a).score(b)
 
     def related(self, finding: Finding, k: int = 5) -> list[tuple[str, float]]:
         """Up to k indexed projects alike this finding: (project key, score), best first."""
@@ -291,9 +307,9 @@ class FamilyIndex:
         self._sort()
         found = self._forest.query(self._minhash(tokens), self.candidates) if self._entries else []
         keys = {key for key, version in found if self._versions.get(key) == version}
-        scorer = _Scorer(self)
+        scorer = _Scorer(self, tokens)
         scored = [
-            (key, round(scorer.score(tokens, self._entries[key].tokens), 4))
+            (key, round(scorer.score(self._entries[key].tokens), 4))
             for key in sorted(keys)
             if key != finding.project_key
         ]
@@ -311,23 +327,22 @@ class FamilyIndex:
 
 
 class _Scorer:
-    """Weighted cosine scores against one state of an index, each token's weight computed
-    once (a query scores up to `candidates` entries that share most of their tokens)."""
+    """Weighted cosine scores of one token set against others, each token's weight
+    computed once (a query scores up to `candidates` entries sharing most tokens)."""
 
-    def __init__(self, index: FamilyIndex):
+    def __init__(self, index: FamilyIndex, query: frozenset[str]):
         self._index = index
-        self._weights: dict[str, float] = {}
+        self._query = query
+        self._weights = {token: index._weight(token) for token in query}
+        self._norm = sum(map(self._weights.__getitem__, query))
 
-    def _weight(self, token: str) -> float:
-        value = self._weights.get(token)
-        if value is None:
-            value = self._weights[token] = self._index._weight(token)
-        return value
-
-    def score(self, a: frozenset[str], b: frozenset[str]) -> float:
-        weight = self._weight
-        norm = math.sqrt(sum(weight(t) for t in a) * sum(weight(t) for t in b))
-        return sum(weight(token) for token in a & b) / norm if norm else 0.0
+    def score(self, other: frozenset[str]) -> float:
+        weights = self._weights
+        for token in other:
+            if token not in weights:
+                weights[token] = self._index._weight(token)
+        norm = math.sqrt(self._norm * sum(map(weights.__getitem__, other)))
+        return sum(map(weights.__getitem__, self._query & other)) / norm if norm else 0.0
 
 
 def assign_family(finding: Finding, index: FamilyIndex, *, k: int = 5) -> Finding:

@@ -163,3 +163,35 @@ def test_init_writes_settings_that_load(tmp_path: Path) -> None:
     again = runner.invoke(app, ["init", str(target)])
     assert again.exit_code == 2 and "--force" in again.output
     assert runner.invoke(app, ["init", str(target), "--force"]).exit_code == 0
+
+
+def test_listed_help_is_each_commands_own() -> None:
+    """`radar --help` lists COMMANDS without importing the commands: keep it their own help."""
+    from research_radar.cli import COMMANDS
+
+    group = typer.main.get_command(app)
+    assert isinstance(group, TyperGroup)
+    for name, (_module, listed) in COMMANDS.items():
+        command = group.commands[name]
+        assert (command.help or "").split("\n\n")[0] == listed, name
+    assert sorted(group.commands) == sorted(COMMANDS)
+
+
+def test_top_level_help_imports_no_command_module() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from research_radar.cli import main\n"
+        "sys.argv = ['radar', '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "loaded = [m for m in sys.modules if m.startswith('research_radar.')]\n"
+        "print('LOADED', sorted(loaded))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    loaded = result.stdout.split("LOADED", 1)[1]
+    assert "daily" in result.stdout
+    assert "_cmd" not in loaded and "store" not in loaded and "sqlalchemy" not in loaded

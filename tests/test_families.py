@@ -106,3 +106,35 @@ def test_family_grouping_on_the_labelled_seeds() -> None:
     precision = tp / max(1, sum(pred for pred, _ in pairs))
     recall = tp / max(1, sum(true for _, true in pairs))
     assert precision >= 0.6 and recall >= 0.6, (precision, recall)
+
+
+def test_the_stored_index_answers_as_the_whole_history_would(tmp_path: Path) -> None:
+    """Signatures kept in the store, the neighbourhood read back: same families and scores
+    as an index of every earlier finding built in memory (issue #19)."""
+    from research_radar.history.families import load_family_index
+    from research_radar.store.store import open_store
+
+    words = ["kv", "cache", "offload", "expert", "ssd", "speculative", "draft", "kernel"]
+    words += ["triton", "speech", "streaming", "diffusion", "video", "quantization", "agent"]
+    earlier = [
+        _finding(
+            f"gh:o/p{n}",
+            " ".join(words[(n * k) % len(words)] for k in range(1, 5)),
+            day=1 + n % 20,
+        )
+        for n in range(60)
+    ]
+    store = open_store(str(tmp_path / "radar.db"))
+    with store.transaction() as conn:
+        store.save_findings(conn, earlier)
+    queries = [_finding("gh:o/new", "expert offload to ssd tier", day=25)]
+    queries.append(_finding("gh:o/p3", "kv cache kernel", day=25))
+    stored = load_family_index(store, before=date(2026, 10, 25), queries=queries)
+    whole = FamilyIndex()
+    for finding in earlier:
+        whole.add(finding)
+    for query in queries:
+        assert stored.related(query) == whole.related(query)
+        assert assign_family(query, stored) == assign_family(query, whole)
+    again = load_family_index(store, before=date(2026, 10, 25), queries=queries)
+    assert again.related(queries[0]) == whole.related(queries[0])

@@ -340,3 +340,9 @@ def test_key_without_scheme_is_refused(text: str) -> None:
 def test_github_key_is_lower_case_and_trimmed() -> None:
     assert github_key(" Neroued/NInfer/ ") == "gh:neroued/ninfer"
     assert str(Key.github("Org/X#3")) == "gh:org/x#3"
+
+
+def test_a_www_host_without_another_dot_keeps_its_www() -> None:
+    """`www.com` is not `com`: the key must read back as itself (found by hypothesis)."""
+    key = canonical_key("http://www.com")
+    assert key == "url:www.com" and canonical_key(key) == key

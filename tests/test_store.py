@@ -24,7 +24,7 @@ def test_open_creates_schema_with_alembic_version(db_path: Path) -> None:
     tables = set(inspect(engine).get_table_names())
     assert {"runs", "stage_runs", "sources", "snapshots", "findings", "alembic_version"} <= tables
     with engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0001"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0002"
 
 
 def test_reopening_keeps_rows(db_path: Path) -> None:
@@ -123,3 +123,50 @@ def test_report_data_round_trip(store: Store) -> None:
         store.save_report(conn, cutoff.date(), "zh", "# r", {"cutoff": cutoff.isoformat()})
     assert store.load_report(cutoff.date()) == "# r"
     assert store.load_report_data(cutoff.date()) == {"cutoff": cutoff.isoformat()}
+
+
+def test_sqlite_store_runs_in_wal_mode(db_path: Path) -> None:
+    """Readers never wait for the writer (issue #19)."""
+    store = open_store(str(db_path))
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+
+
+def test_a_reader_is_not_locked_out_by_a_long_write(store: Store) -> None:
+    """A second connection reads while a large write transaction is open."""
+    items = [
+        Finding(project_key=f"gh:o/p{n}", name=f"p{n}", date=date(2026, 8, 1), mechanism="x" * 400)
+        for n in range(3000)
+    ]
+    with store.transaction() as conn:
+        store.save_findings(conn, items)
+        assert store.load_findings(on=date(2026, 8, 1)) == []  # not committed yet
+        assert store.load_finding_keys() == []
+    assert len(store.load_finding_keys()) == 3000
+
+
+def test_batched_saves_update_in_place_and_count_new_rows(store: Store) -> None:
+    first = Finding(project_key="gh:o/p", name="p", date=date(2026, 8, 1), mechanism="a")
+    with store.transaction() as conn:
+        store.save_findings(conn, [first], ["radar"])
+        store.save_findings(conn, [first.model_copy(update={"mechanism": "b"})], ["radar"])
+        claim = Claim(kind=ClaimKind.LIMITATION, text="one GPU only")
+        assert store.save_claims(conn, "gh:o/p", "v1", [claim, claim]) == 1
+        assert store.save_claims(conn, "gh:o/p", "v1", [claim]) == 0
+        assert store.save_raw(conn, "github", "/repos/o/p", b"body") is True
+        assert store.save_raw(conn, "github", "/repos/o/p", b"body") is False
+    assert [f.mechanism for f in store.load_findings()] == ["b"]
+    assert [f.mechanism for f in store.load_findings_of(["gh:o/p"])] == ["b"]
+
+
+def test_upserts_are_portable_to_postgresql() -> None:
+    """The same batched INSERT … ON CONFLICT compiles for PostgreSQL."""
+    from sqlalchemy.dialects import postgresql
+
+    from research_radar.store.store import _conflict_insert
+
+    statement = _conflict_insert(
+        findings, "postgresql", ["project_key", "date", "origin"], ["data"]
+    )
+    sql = str(statement.compile(dialect=postgresql.dialect()))
+    assert "ON CONFLICT (project_key, date, origin) DO UPDATE SET data = excluded.data" in sql

@@ -1,47 +1,154 @@
 """The `radar` command: a thin shell over the library.
 
 Each command family lives in its own module with a `register(app)` function; this file
-builds the app, registers them and turns every RadarError into one clear `Error: ...`
-line with exit code 1 (a wrong settings file and usage errors exit 2).
+builds the app and turns every RadarError into one clear `Error: ...` line with exit code 1
+(a wrong settings file and usage errors exit 2).
+
+A command's module (and the libraries it needs) is imported only when that command runs:
+`radar --help` lists the commands from `COMMANDS` below without importing any of them, so
+it starts about as fast as typer itself (issue #19). A test keeps `COMMANDS` equal to the
+commands' own help.
 """
 
 from __future__ import annotations
 
+import importlib
+from collections.abc import Iterator, MutableMapping
 from typing import Any
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
-from research_radar.cli import (
-    collect_cmd,
-    daily_cmd,
-    digest_cmd,
-    extract_cmd,
-    history_cmd,
-    host_cmd,
-    init_cmd,
-    publish_cmd,
-    review_cmd,
-    taxonomy_cmd,
-)
-from research_radar.cli.common import err_console
 from research_radar.errors import RadarError, SettingsError
 
-__all__ = ["app", "main"]
+__all__ = ["COMMANDS", "app", "main"]
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "classify": (
+        "taxonomy_cmd",
+        "Tag items on every taxonomy dimension and print one JSON line per item.",
+    ),
+    "collect": (
+        "collect_cmd",
+        "Collect new and updated sources (GitHub, arXiv, feeds, git) into the store.",
+    ),
+    "daily": ("daily_cmd", "Run the whole pipeline and write today's report."),
+    "digest": (
+        "digest_cmd",
+        "Digest the team inbox for one topic over a window (default: the last 24h, Asia/Shanghai).",
+    ),
+    "export": (
+        "publish_cmd",
+        "Write every finding in the store as CSV (UTF-8 with BOM) and XLSX, one row each.",
+    ),
+    "extract": (
+        "extract_cmd",
+        "Print the claims of FILE: metrics, conditions (hardware, model, precision, baseline,\n"
+        "software, load), kind and line. Author numbers stay author numbers. The conditions are\n"
+        "worded in the configured language.",
+    ),
+    "history": (
+        "history_cmd",
+        "History: earlier reports, projects across renames and forks, mechanism families.",
+    ),
+    "host": (
+        "host_cmd",
+        "The host project: index its files and PRs, map findings to touch points.",
+    ),
+    "init": ("init_cmd", "Write a commented radar.toml to start from."),
+    "publish": (
+        "publish_cmd",
+        "Post a report as NEW comments on the research-index issue (dry run unless --yes).",
+    ),
+    "replay": ("collect_cmd", "A replay server of recorded API responses (offline testing)."),
+    "review": (
+        "review_cmd",
+        "Review a report: house rules plus claim verification. Exit 1 on a blocking finding.",
+    ),
+    "runs": ("daily_cmd", "Show recent runs: each stage's status, counts and errors per source."),
+    "taxonomy": (
+        "taxonomy_cmd",
+        "Print the taxonomy profile: dimensions, values with 中文/English labels, sample terms.",
+    ),
+}
+"""Command name → (its module under `research_radar.cli`, the first paragraph of its help)."""
+
+
+def _load(name: str) -> Any:
+    """The click command `name`, built from its module's `register`."""
+    module = importlib.import_module(f"research_radar.cli.{COMMANDS[name][0]}")
+    holder = typer.Typer(rich_markup_mode="rich", add_completion=False)
+    module.register(holder)
+    return typer.main.get_group(holder).commands[name]
+
+
+class _Commands(MutableMapping[str, Any]):
+    """The app's commands, each loaded at its first look-up."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, Any] = {}
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in self._loaded:
+            if name not in COMMANDS:
+                raise KeyError(name)
+            self._loaded[name] = _load(name)
+        return self._loaded[name]
+
+    def __setitem__(self, name: str, command: Any) -> None:
+        self._loaded[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        del self._loaded[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(sorted(set(COMMANDS) | set(self._loaded)))
+
+    def __len__(self) -> int:
+        return len(set(COMMANDS) | set(self._loaded))
+
+    def __contains__(self, name: object) -> bool:
+        return name in COMMANDS or name in self._loaded
+
+    def listed(self, name: str) -> Any:
+        """The command if loaded, else a stand-in that only carries its name and help."""
+        if name in self._loaded or name not in COMMANDS:
+            return self._loaded.get(name)
+        return TyperCommand(name=name, help=COMMANDS[name][1])
 
 
 class _RadarGroup(TyperGroup):
-    """Catches RadarError in exactly one place."""
+    """Catches RadarError in exactly one place; loads commands lazily."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.commands = _Commands()
+        self._listing = False
 
     def invoke(self, ctx: Any) -> Any:
         try:
             return super().invoke(ctx)
         except RadarError as exc:
+            from research_radar.cli.common import err_console
+
             err_console.print(f"Error: {exc}", markup=False, highlight=False, soft_wrap=True)
             raise typer.Exit(2 if isinstance(exc, SettingsError) else 1) from exc
 
     def list_commands(self, ctx: Any) -> list[str]:
-        return sorted(super().list_commands(ctx))
+        return sorted(self.commands)  # the names only: nothing is loaded
+
+    def get_command(self, ctx: Any, cmd_name: str) -> Any:
+        commands = self.commands
+        if self._listing and isinstance(commands, _Commands):
+            return commands.listed(cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
 
 
 app = typer.Typer(
@@ -58,19 +165,11 @@ app = typer.Typer(
     rich_markup_mode="rich",
 )
 
-for _module in (
-    init_cmd,
-    daily_cmd,
-    collect_cmd,
-    taxonomy_cmd,
-    extract_cmd,
-    history_cmd,
-    host_cmd,
-    publish_cmd,
-    review_cmd,
-    digest_cmd,
-):
-    _module.register(app)
+
+@app.callback()
+def _radar() -> None:
+    # typer builds a group only for an app with a callback or commands; ours come lazily.
+    pass
 
 
 def main() -> None:

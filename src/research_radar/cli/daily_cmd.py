@@ -61,6 +61,7 @@ def _summary(result: DailyResult) -> dict[str, object]:
         ],
         "health": result.health,
         "stages": result.counts,
+        "kept_from_earlier_run": result.kept_from_earlier_run,
         "review_blocking": result.blocking,
         "published": result.published.to_dict() if result.published is not None else None,
         "refused": result.refused,
@@ -84,6 +85,11 @@ def _print_result(result: DailyResult) -> None:
     health = " · ".join(f"{name}: {state}" for name, state in sorted(result.health.items()))
     console.print(f"sources: {health or 'none'}")
     console.print(f"report written to [bold]{result.path}[/bold]")
+    if result.kept_from_earlier_run:
+        console.print(
+            f"kept {result.kept_from_earlier_run} finding(s) of an earlier run today "
+            "(not collected again this run)"
+        )
     others = ", ".join(path.name for path in result.files[1:])
     if others:
         console.print(f"beside it: {others}")

@@ -40,6 +40,11 @@ class LoadRule:
 
 
 def _rule(key: str, pattern: str, fixed: str = "") -> LoadRule:
+    if pattern.startswith((r"(\d+", r"(\d[")):
+        # Start only where a number starts: the match would begin there anyway (the rest of
+        # the number and what follows it are the same from every digit), and trying every
+        # digit of a long digit run made a search quadratic (issue #19).
+        pattern = rf"(?<!\d)(?:{pattern})"
     return LoadRule(key, re.compile(pattern, re.I), fixed)
 
 

@@ -7,6 +7,7 @@ Re-exported from `history`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -17,12 +18,12 @@ from sqlalchemy import Connection, select
 
 from research_radar.errors import ConfigError
 from research_radar.history.plan import HistoryPlan, build_import
-from research_radar.models import Correction, Project
+from research_radar.models import Project
 from research_radar.report.parse import ParsedReport, split_reports
 from research_radar.store.schema import corrections as corrections_table
 from research_radar.store.schema import project_sources
 from research_radar.store.schema import reports as reports_table
-from research_radar.store.store import Store
+from research_radar.store.store import Store, content_hash
 
 __all__ = ["ImportSummary", "import_reports", "load_projects", "load_report_dates"]
 
@@ -69,38 +70,60 @@ def import_reports(
     """Import earlier house-style reports (Markdown or the tab-separated export) into the store.
 
     Findings are kept with origin `import:<file name>`; importing the same file again
-    changes nothing (and the summary then counts nothing as new).
+    changes nothing (and the summary then counts nothing as new). The store remembers
+    each import (its files' content and the aliases given), so importing the same again
+    reads nothing of the history (issue #19).
     """
-    reports: list[tuple[str, ParsedReport]] = []
+    texts: list[tuple[str, str]] = []
     for path in paths:
         try:
-            text = path.read_text(encoding="utf-8")
+            texts.append((path.name, path.read_text(encoding="utf-8")))
         except (OSError, UnicodeDecodeError) as exc:
             raise ConfigError(
                 f"cannot read the report file: {exc}; pass a UTF-8 Markdown or text export",
                 str(path),
             ) from exc
-        reports += [(f"import:{path.name}", report) for report in split_reports(text)]
+    digest = content_hash(json.dumps([texts, sorted((aliases or {}).items())]))
+    done = store.load_cursor(_IMPORTED, digest)
+    if done is not None:
+        return ImportSummary(**json.loads(done))
+    summary = _import(store, texts, aliases)
+    with store.transaction() as conn:
+        counts = {k: v for k, v in summary.as_dict().items() if not k.startswith("new_")}
+        store.save_cursor(conn, _IMPORTED, digest, json.dumps(counts))
+    return summary
+
+
+_IMPORTED = "history-import"
+"""The cursor source under which the store remembers each import it made."""
+
+
+def _import(
+    store: Store, texts: list[tuple[str, str]], aliases: Mapping[str, str] | None
+) -> ImportSummary:
+    reports: list[tuple[str, ParsedReport]] = []
+    for name, text in texts:
+        reports += [(f"import:{name}", report) for report in split_reports(text)]
     origins = {origin for origin, _ in reports}
-    rows = store.load_finding_rows()
-    prior = [
-        f
-        for f, row in zip(store.load_findings(), rows, strict=True)
-        if row["origin"] not in origins
-    ]
+    prior = store.load_findings(except_origins=origins)
     stored_aliases = store.load_aliases()
     keys = [source.key for source in store.load_sources()]
     plan = build_import(
         reports, aliases={**stored_aliases, **(aliases or {})}, known_keys=keys, prior=prior
     )
-    stored_findings = {(row["project_key"], row["date"], row["origin"]) for row in rows}
+    stored_findings = {
+        (row["project_key"], row["date"], row["origin"]) for row in store.load_finding_rows()
+    }
     new_findings = {
         (finding.project_key, finding.date, origin)
         for finding, origin in zip(plan.findings, plan.origins, strict=True)
     } - stored_findings
-    stored_projects = {project.key for project in store.load_projects()}
+    # Read before the writing transaction: a second connection reading while the writer
+    # holds its lock waited out the busy timeout (issue #19).
+    existing = store.load_projects_of(plan.projects)
+    stored_projects = set(existing)
     with store.transaction() as conn:
-        new_corrections = _save_plan(store, conn, plan)
+        new_corrections = _save_plan(store, conn, plan, existing)
     return ImportSummary(
         reports=plan.reports,
         entries=plan.entries,
@@ -118,21 +141,20 @@ def import_reports(
     )
 
 
-def _save_plan(store: Store, conn: Connection, plan: HistoryPlan) -> int:
-    """Save the plan; return how many corrections were new."""
-    existing = {project.key: project for project in store.load_projects()}
-    for source in plan.sources.values():
-        if store.load_source(source.key) is None:
-            store.save_source(conn, source)
-    for (project_key, source_key), (relation, evidence) in plan.links.items():
-        _save_link(conn, project_key, source_key, relation, evidence)
-    for project in plan.projects.values():
-        store.save_project(conn, _merged(existing.get(project.key), project))
-    for alias, (key, kind, evidence) in plan.aliases.items():
-        store.save_alias(conn, alias, key, kind, evidence)
-    for finding, origin in zip(plan.findings, plan.origins, strict=True):
-        store.save_finding(conn, finding, origin=origin)
-    return sum(_save_correction(conn, day, correction) for day, correction in plan.corrections)
+def _save_plan(
+    store: Store, conn: Connection, plan: HistoryPlan, existing: Mapping[str, Project]
+) -> int:
+    """Save the plan, table by table in batches; return how many corrections were new.
+
+    `existing`: the stored projects the plan names, read before the transaction."""
+    store.save_sources(conn, plan.sources.values(), only_new=True)
+    store.save_project_sources(conn, plan.links)
+    store.save_projects(
+        conn, [_merged(existing.get(key), project) for key, project in plan.projects.items()]
+    )
+    store.save_aliases(conn, plan.aliases)
+    store.save_findings(conn, plan.findings, plan.origins)
+    return store.save_corrections(conn, plan.corrections)
 
 
 def _merged(old: Project | None, new: Project) -> Project:
@@ -147,46 +169,6 @@ def _merged(old: Project | None, new: Project) -> Project:
             "fork_of": old.fork_of or new.fork_of,
         }
     )
-
-
-# Project links keep their evidence and corrections have no Store method yet: these two
-# writers stand in until Store.save_project_source / save_correction exist.
-
-
-def _save_link(
-    conn: Connection, project_key: str, source_key: str, relation: str, evidence: str
-) -> None:
-    where = (
-        project_sources.c.project_key == project_key,
-        project_sources.c.source_key == source_key,
-    )
-    if conn.execute(select(project_sources.c.relation).where(*where)).first() is None:
-        conn.execute(
-            project_sources.insert().values(
-                project_key=project_key, source_key=source_key, relation=relation, evidence=evidence
-            )
-        )
-
-
-def _save_correction(conn: Connection, day: date, correction: Correction) -> bool:
-    """Save a correction unless it is already stored; True when it was new."""
-    table = corrections_table
-    where = (
-        table.c.project_key == correction.project_key,
-        table.c.date == day,
-        table.c.text == correction.text,
-    )
-    if conn.execute(select(table.c.id).where(*where)).first() is None:
-        conn.execute(
-            table.insert().values(
-                project_key=correction.project_key,
-                date=day,
-                text=correction.text,
-                data=correction.model_dump(mode="json"),
-            )
-        )
-        return True
-    return False
 
 
 def load_projects(store: Store) -> list[dict[str, Any]]:

@@ -8,7 +8,7 @@ from datetime import date
 from research_radar.classify.classifier import classify_item, finding_tags
 from research_radar.classify.model import Taxonomy
 from research_radar.extract.claims import extract_claims
-from research_radar.models import Derivation, Finding, Project, Snapshot, Source, SourceKind
+from research_radar.models import Claim, Derivation, Finding, Project, Snapshot, Source, SourceKind
 from research_radar.resolve.keys import github_repo
 
 __all__ = [
@@ -50,14 +50,23 @@ def source_where(source: Source, snapshot: Snapshot | None) -> str:
 
 
 def build_candidate(
-    project: Project, source: Source, snapshot: Snapshot | None, taxonomy: Taxonomy, day: date
+    project: Project,
+    source: Source,
+    snapshot: Snapshot | None,
+    taxonomy: Taxonomy,
+    day: date,
+    claims: list[Claim] | None = None,
 ) -> Finding:
-    """A finding for `day`: tags, claims, pinned snapshot, fork parent and former names."""
+    """A finding for `day`: tags, claims, pinned snapshot, fork parent and former names.
+
+    `claims`: the source's claims when already extracted (the pipeline's extract stage);
+    None extracts them here."""
     text = "\n".join(part for part in (source.summary, source.text) if part)
     classified = classify_item(taxonomy, source.title or project.name, text, kind=source.kind.value)
-    claims = (
-        extract_claims(source.text, where=source_where(source, snapshot)) if source.text else []
-    )
+    if claims is None:
+        claims = (
+            extract_claims(source.text, where=source_where(source, snapshot)) if source.text else []
+        )
     pinned = (
         snapshot.model_copy(update={"meta": {**snapshot.meta, "created_at": _created(source)}})
         if snapshot

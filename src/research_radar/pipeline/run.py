@@ -72,6 +72,12 @@ class DailyResult:
     files: list[Path] = field(default_factory=list)
     """The report and, beside it, its HTML page and the CSV/XLSX exports."""
 
+    @property
+    def kept_from_earlier_run(self) -> int:
+        """Findings an earlier run of the same day reported that this run kept in the
+        report without weighing them again (0 on a day's first run)."""
+        return int(self.counts.get("compose", {}).get("kept_from_earlier_run", 0))
+
 
 def default_cutoff(day: date) -> datetime:
     """08:30 Beijing time on `day`: the house cut-off of a morning report."""
@@ -145,12 +151,12 @@ def run_daily(
         taxonomy = load_taxonomy(settings.profile)
         covered, touched = collect_stage(run, store, settings, cutoff, taxonomy, since)
         projects = resolve_stage(run, store, settings)
-        extract_stage(run, store, projects)
+        extracted = extract_stage(run, store, projects, touched)
         host_key = github_key(settings.host_repo) if settings.host_repo else None
-        candidates = classify_stage(run, store, projects, taxonomy, day, host_key, touched)
+        candidates = classify_stage(run, extracted, projects, taxonomy, day, host_key, touched)
         kept, prior, excluded = decide_stage(run, store, settings, candidates, day)
         host, mapped = map_stage(run, store, settings, kept)
-        assessed = assess_stage(run, store, mapped, prior, cutoff, covered.sources)
+        assessed, prior = assess_stage(run, store, mapped, prior, cutoff, day, covered.sources)
         report, markdown = compose_stage(
             run,
             store,
@@ -164,7 +170,7 @@ def run_daily(
         )
         path = out or settings.reports_dir / f"{day.isoformat()}.md"
         files = _write_outputs(path, report, markdown, taxonomy)
-        review_result, blocking = review_stage(run, store, markdown, prior, host)
+        review_result, blocking = review_stage(run, store, report, markdown, prior, host)
         refused = publish_refusal(blocking, covered.sources) if publish and not force else None
         if refused:
             refuse_stage(run, refused)

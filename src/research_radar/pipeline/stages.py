@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
@@ -17,8 +18,10 @@ from research_radar.collect.window import live_settings, live_window_start
 from research_radar.config import Language, Policy, Settings
 from research_radar.extract.claims import extract_claims
 from research_radar.history import decide as history
+from research_radar.history.families import load_family_index
 from research_radar.hostmap.index import HostIndex, map_findings
 from research_radar.models import (
+    Claim,
     Coverage,
     Exclusion,
     ExclusionReason,
@@ -26,6 +29,8 @@ from research_radar.models import (
     PendingDifference,
     Project,
     Report,
+    Snapshot,
+    Source,
     SourceKind,
 )
 from research_radar.pipeline.candidates import (
@@ -44,6 +49,7 @@ from research_radar.resolve.projects import resolve
 from research_radar.store.store import Store
 
 __all__ = [
+    "Extracted",
     "Progress",
     "StageRecorder",
     "assess_stage",
@@ -106,7 +112,7 @@ def collect_stage(
     with run.stage("collect") as counts:
         if since is None:
             since = live_window_start(store.load_cursor("collect", "window_end"), cutoff)
-        reported = [repo for f in store.load_findings() if (repo := github_repo(f.project_key))]
+        reported = [repo for key in store.load_finding_keys() if (repo := github_repo(key))]
         live = live_settings(settings, taxonomy, cutoff.date(), reported)
         summary = collect(store, live, since=since, until=max(cutoff, since))
         health = summary.health()
@@ -131,36 +137,68 @@ def resolve_stage(run: StageRecorder, store: Store, settings: Settings) -> list[
             aliases |= load_aliases_file(settings.aliases_file)
         known = {project.key: project for project in store.load_projects()}
         projects = resolve(sources, aliases, known)
+        same_as = {
+            alias: (project.key, "same-as", "resolve")
+            for project in projects
+            for alias in project.aliases
+            if alias.lower() not in {project.key, key_name(project.key)}
+        }
         with store.transaction() as conn:
-            for project in projects:
-                store.save_project(conn, project)
-                for alias in project.aliases:
-                    if alias.lower() not in {project.key, key_name(project.key)}:
-                        store.save_alias(conn, alias, project.key, "same-as", "resolve")
+            store.save_projects(conn, projects)
+            store.save_aliases(conn, same_as)
         counts.update(sources=len(sources), projects=len(projects))
     return projects
 
 
-def extract_stage(run: StageRecorder, store: Store, projects: list[Project]) -> None:
+@dataclass(frozen=True)
+class Extracted:
+    """What `extract_stage` read, for `classify_stage`: each touched project's primary
+    source, its newest snapshot and its claims (extracted once per run)."""
+
+    sources: dict[str, Source]
+    """project key → primary source (of every project)."""
+    snapshots: dict[str, Snapshot | None]
+    """source key → newest snapshot (touched projects)."""
+    claims: dict[str, list[Claim]]
+    """source key → claims of its text (touched projects)."""
+
+
+def extract_stage(
+    run: StageRecorder, store: Store, projects: list[Project], touched: set[str]
+) -> Extracted:
+    """Claims of the projects this run collected (or re-read); the others were extracted
+    by the run that touched them. Reads everything before the writing transaction."""
     with run.stage("extract") as counts:
         by_key = {source.key: source for source in store.load_sources()}
+        primary: dict[str, Source] = {}
+        chosen: list[Source] = []
+        for project in projects:
+            source = primary_source(project, by_key)
+            if source is None:
+                continue
+            primary[project.key] = source
+            if touched & {project.key, *project.sources}:
+                chosen.append(source)
+        found = store.load_snapshots_of(source.key for source in chosen)
+        latest = {key: latest_snapshot(found.get(key, [])) for key in found}
+        extracted = Extracted(primary, latest, {})
+        for source in chosen:
+            if source.text and source.key not in extracted.claims:
+                snapshot = latest.get(source.key)
+                where = source_where(source, snapshot)
+                extracted.claims[source.key] = extract_claims(source.text, where=where)
         added = 0
         with store.transaction() as conn:
-            for project in projects:
-                source = primary_source(project, by_key)
-                if source is None or not source.text:
-                    continue
-                snapshot = latest_snapshot(store.load_snapshots(source.key))
-                claims = extract_claims(source.text, where=source_where(source, snapshot))
-                added += store.save_claims(
-                    conn, source.key, snapshot.version if snapshot else "", claims
-                )
+            for key, claims in extracted.claims.items():
+                snapshot = latest.get(key)
+                added += store.save_claims(conn, key, snapshot.version if snapshot else "", claims)
         counts["claims_added"] = added
+    return extracted
 
 
 def classify_stage(
     run: StageRecorder,
-    store: Store,
+    extracted: Extracted,
     projects: list[Project],
     taxonomy: Taxonomy,
     day: date,
@@ -170,17 +208,17 @@ def classify_stage(
     """Candidates: repositories, papers and posts this run collected (or re-read); never the
     host project or its PRs. Projects not touched today are not weighed again."""
     with run.stage("classify") as counts:
-        by_key = {source.key: source for source in store.load_sources()}
         candidates = []
         for project in projects:
-            source = primary_source(project, by_key)
+            source = extracted.sources.get(project.key)
             if source is None or source.kind not in FINDING_KINDS or project.key == host_key:
                 continue
             if not touched & {project.key, *project.sources}:
                 counts["untouched"] = counts.get("untouched", 0) + 1
                 continue
-            snapshot = latest_snapshot(store.load_snapshots(source.key))
-            candidates.append(build_candidate(project, source, snapshot, taxonomy, day))
+            snapshot = extracted.snapshots.get(source.key)
+            claims = extracted.claims.get(source.key, [])
+            candidates.append(build_candidate(project, source, snapshot, taxonomy, day, claims))
         counts["candidates"] = len(candidates)
     return candidates
 
@@ -190,11 +228,18 @@ def decide_stage(
 ) -> tuple[list[Finding], list[Finding], list[Exclusion]]:
     """Keep what is new (or a substantive update, by policy).
 
-    Returns the kept findings, the prior findings and why the others were left out.
+    Returns the kept findings, the prior findings of the candidates' projects (and their
+    sources) and why the others were left out. Reads only the candidates' history, each
+    part in one query, and looks it up by key (issue #19).
     """
     with run.stage("decide") as counts:
-        prior = store.load_findings(before=day)
-        projects = {project.key: project for project in store.load_projects()}
+        projects = store.load_projects_of(finding.project_key for finding in candidates)
+        keys = {key for project in projects.values() for key in (project.key, *project.sources)}
+        prior = store.load_findings_of(keys, before=day)
+        by_key: dict[str, list[Finding]] = {}
+        for finding in prior:
+            by_key.setdefault(finding.project_key, []).append(finding)
+        snapshots = store.load_snapshots_of(finding.project_key for finding in candidates)
         kept: list[Finding] = []
         excluded: list[Exclusion] = []
         tally = {"new": 0, "update": 0, "seen": 0, "historical": 0, "fork": 0}
@@ -211,7 +256,14 @@ def decide_stage(
                     )
                 )
                 continue
-            decision = _decision(store, settings, project, finding, prior, day)
+            decision = _decision(
+                settings,
+                project,
+                finding,
+                snapshots.get(finding.project_key, []),
+                by_key.get(project.key, []),
+                day,
+            )
             tally[decision.status] = tally.get(decision.status, 0) + 1
             if decision.status in {"new", "historical"} or (
                 decision.status == "update" and settings.policy is not Policy.FIRST_DISCOVERED
@@ -233,18 +285,18 @@ def decide_stage(
 
 
 def _decision(
-    store: Store,
     settings: Settings,
     project: Project,
     finding: Finding,
+    snapshots: list[Snapshot],
     prior: list[Finding],
     day: date,
 ) -> history.Decision:
     created = finding.snapshot.meta.get("created_at") if finding.snapshot else None
     return history.decide(
         project,
-        store.load_snapshots(finding.project_key),
-        [f for f in prior if f.project_key == project.key],
+        snapshots,
+        prior,
         on=day,
         policy=settings.policy,
         created_at=datetime.fromisoformat(created) if created else None,
@@ -257,18 +309,20 @@ def assess_stage(
     kept: list[Finding],
     prior: list[Finding],
     cutoff: datetime,
+    day: date,
     health: dict[str, str] | None = None,
-) -> list[Finding]:
+) -> tuple[list[Finding], list[Finding]]:
     """Family, prior art and difference, gates, maturity, recommendation and proposal of
     each kept finding.
 
-    Runs after `map`: the value gate needs the host touch points. `health` is the
-    collect stage's source health: a source that was down is not searched for prior art.
+    Runs after `map`: the value gate needs the host touch points. `health` is the collect
+    stage's source health: a source that was down is not searched for prior art. The
+    family index kept in the store retrieves the earlier findings near each kept one
+    (issue #19); prior art is ranked among them. Returns the assessed findings and the
+    prior findings with those of the kept findings' families added.
     """
     with run.stage("assess") as counts:
-        index = FamilyIndex()
-        for finding in prior:
-            index.add(finding)
+        index = load_family_index(store, before=day, queries=kept)
         familied = []
         for finding in kept:
             parent = finding.related
@@ -278,6 +332,7 @@ def assess_stage(
             if related and not (finding.differs or finding.differs_pending):
                 finding = finding.model_copy(update={"differs_pending": _differs(index, finding)})
             familied.append(finding)
+        prior = _with_family_members(store, prior, familied, day)
         sources = store.load_sources()
         down = [name for name in ("arxiv",) if (health or {}).get(name, "ok") != "ok"]
         analysed = analyse(
@@ -288,22 +343,32 @@ def assess_stage(
             down=down,
             own={p.key: set(p.sources) for p in store.load_projects()},
         )
-        assessed = []
-        for finding in analysed:
-            snapshots = store.load_snapshots(finding.project_key)
-            assessed.append(
-                assess.assess(
-                    finding,
-                    snapshots=snapshots,
-                    now=cutoff,
-                    prior=prior,
-                    host_touch_points=bool(finding.touch_points) if finding.relation else None,
-                )
+        snapshots = store.load_snapshots_of(finding.project_key for finding in analysed)
+        assessed = [
+            assess.assess(
+                finding,
+                snapshots=snapshots.get(finding.project_key, []),
+                now=cutoff,
+                prior=prior,
+                host_touch_points=bool(finding.touch_points) if finding.relation else None,
             )
+            for finding in analysed
+        ]
         counts["assessed"] = len(assessed)
         counts["with_family"] = sum(1 for f in assessed if f.related)
         counts["with_prior_art"] = sum(1 for f in assessed if f.prior_works)
-    return assessed
+    return assessed, prior
+
+
+def _with_family_members(
+    store: Store, prior: list[Finding], findings: list[Finding], day: date
+) -> list[Finding]:
+    """`prior` and the earlier findings of the findings' families, oldest first, once each."""
+    families = {finding.family for finding in findings if finding.family}
+    if not families:
+        return prior
+    keys = {finding.project_key for finding in prior}
+    return store.load_findings_of(keys, families=families, before=day)
 
 
 def _differs(index: FamilyIndex, finding: Finding) -> PendingDifference:
@@ -341,10 +406,12 @@ def compose_stage(
 ) -> tuple[Report, str]:
     with run.stage("compose") as counts:
         host, findings, rechecked = recheck_host(host, findings)
+        findings, carried = _with_earlier_today(store, findings, cutoff.date())
         sha = host.head_sha if host else None
         remote = remote_host_sha(store, host)
         corrections = history.corrections(prior, findings)
-        coverage = coverage.model_copy(update={"dedup_scope": len({f.project_key for f in prior})})
+        scope = len(store.load_finding_keys(before=cutoff.date()))
+        coverage = coverage.model_copy(update={"dedup_scope": scope})
         report = build_report(
             findings,
             now=cutoff,
@@ -366,20 +433,45 @@ def compose_stage(
             }
             store.save_report(conn, report.date, language, markdown, data)
         counts.update(findings=len(report.findings), corrections=len(corrections))
+        if carried:
+            counts["kept_from_earlier_run"] = carried
     return report, markdown
 
 
+def _with_earlier_today(
+    store: Store, findings: list[Finding], day: date
+) -> tuple[list[Finding], int]:
+    """Today's findings with those an earlier run of the same day reported and this run did
+    not weigh again (a live re-run collects only what changed since): the day's report
+    keeps them. Returns the findings and how many were kept from the earlier run."""
+    weighed = {finding.project_key for finding in findings}
+    earlier = [
+        finding
+        for finding in store.load_findings(on=day, origin="radar")
+        if finding.project_key not in weighed
+    ]
+    return [*findings, *earlier], len(earlier)
+
+
 def review_stage(
-    run: StageRecorder, store: Store, markdown: str, prior: list[Finding], host: HostIndex | None
+    run: StageRecorder,
+    store: Store,
+    report: Report,
+    markdown: str,
+    prior: list[Finding],
+    host: HostIndex | None,
 ) -> tuple[Any, int]:
-    """Review our own report: house rules, and its SHAs and numbers against the store."""
+    """Review our own report: house rules, and its SHAs and numbers against the store.
+
+    The history it is reviewed against is the part that can bear on it: the prior findings
+    of its projects and families, and earlier findings under the same names."""
     from research_radar.review import run as review
     from research_radar.review.verifiers import StoreVerifier
 
     with run.stage("review") as counts:
         result = review.review_report(
             markdown,
-            history=prior,
+            history=_review_history(store, report, prior),
             aliases=store.load_aliases(),
             host_repo=host.repo if host else None,
             verifier=StoreVerifier(store),
@@ -389,6 +481,22 @@ def review_stage(
             findings=len(result.findings), blocking=blocking, verified=len(result.verified)
         )
     return result, blocking
+
+
+def _review_history(store: Store, report: Report, prior: list[Finding]) -> list[Finding]:
+    from research_radar.review.entries import base_name, name_slug
+
+    slugs = {name_slug(base_name(finding.name)) for finding in report.findings}
+    named = {
+        key
+        for key, name in store.load_finding_names(before=report.date)
+        if name_slug(base_name(name)) in slugs
+    }
+    if not named - {finding.project_key for finding in prior}:
+        return prior
+    keys = named | {finding.project_key for finding in prior}
+    families = {finding.family for finding in prior if finding.family}
+    return store.load_findings_of(keys, families=families, before=report.date)
 
 
 def publish_stage(

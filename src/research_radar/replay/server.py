@@ -106,6 +106,9 @@ def _etag(body: bytes) -> str:
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True
+    """TCP_NODELAY: a keep-alive reply goes out at once, not after Nagle's ~40 ms wait for
+    the client's delayed ACK (issue #19)."""
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib name
         """Quiet: the server keeps its own request log."""

@@ -34,8 +34,8 @@ _DATE_HEADING = re.compile(
 )
 _URL = re.compile(r"https?://[^\s，。；、）)\]>\"'`|]+")
 _SHA = re.compile(r"(?<![0-9a-f])[0-9a-f]{7,40}(?![0-9a-f])")
-_EVIDENCE_START = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*)?\[?(?P<id>[SE]\d{1,3})\]?(?:\*\*)?[\s:：]")
-_EVIDENCE_REF = re.compile(r"(?<![A-Za-z0-9_\-.])\[?([SE]\d{1,3})\]?(?![0-9A-Za-z_\-])")
+_EVIDENCE_START = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*)?\[?(?P<id>[SE]\d{1,6})\]?(?:\*\*)?[\s:：]")
+_EVIDENCE_REF = re.compile(r"(?<![A-Za-z0-9_\-.])\[?([SE]\d{1,6})\]?(?![0-9A-Za-z_\-])")
 _CUTOFF = re.compile(
     r"(?:证据截止|研究截止|核验截止|截至|截止|[Cc]ut-?off|[Aa]s of)[^0-9]{0,24}"
     r"(?P<when>(?:20\d\d-\d\d-\d\d[ T])?\d{1,2}:\d{2}(?::\d{2})?)"
@@ -329,7 +329,7 @@ def _entries(table: ParsedTable) -> list[ParsedEntry]:
                 line=table.line + offset + (1 if table.markdown else 0),
                 section=table.section,
                 urls=find_urls(joined),
-                evidence_ids=[ref for ref in refs if re.fullmatch(r"[SE]\d{1,3}", ref)],
+                evidence_ids=[ref for ref in refs if re.fullmatch(r"[SE]\d{1,6}", ref)],
                 repo=repo,
             )
         )

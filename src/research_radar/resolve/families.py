@@ -12,21 +12,33 @@ usual way to weight MinHash. Pure: no I/O, no clock.
 
 from __future__ import annotations
 
+import bisect
 import logging
 import math
 import re
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-
-import jieba
-from datasketch import MinHash, MinHashLSHForest
+from typing import Any
 
 from research_radar.models import Finding, PendingDifference
 from research_radar.resolve.keys import key_name
 
-__all__ = ["FamilyIndex", "assign_family", "build_tokens", "family_id"]
+__all__ = ["BAND_WIDTH", "FamilyIndex", "Signature", "assign_family", "build_tokens", "family_id"]
 
-jieba.setLogLevel(logging.WARNING)
+_jieba: Any = None
+
+
+def _cut(text: str) -> list[str]:
+    """jieba's words of a Chinese run; jieba (and its dictionary) load at the first use."""
+    global _jieba
+    if _jieba is None:
+        import jieba
+
+        jieba.setLogLevel(logging.WARNING)
+        _jieba = jieba
+    return list(_jieba.lcut(text, HMM=False))
+
 
 _CONCEPTS: dict[str, str] = {
     # bilingual concept tokens: a Chinese or English word → one shared token
@@ -76,7 +88,7 @@ def _words(text: str) -> list[str]:
     lowered = text.lower()
     words = [w.strip("-") for w in _LATIN.findall(lowered)]
     for run in _CJK.findall(lowered):
-        words.extend(jieba.lcut(run, HMM=False))
+        words.extend(_cut(run))
         words.extend(concept for concept in _CONCEPTS if len(concept) > 2 and concept in run)
     return words
 
@@ -110,6 +122,20 @@ def family_id(project_key: str) -> str:
     return f"fam:{project_key}"
 
 
+_SCHEME = "affine32"
+"""datasketch's permutation scheme (its default): 32-bit hash values."""
+BAND_WIDTH = 4
+"""Bytes per hash value in a forest key (`FamilyIndex.bands`)."""
+
+
+@dataclass(frozen=True)
+class Signature:
+    """What the index keeps of a finding: its tokens and its MinHash (as uint64 bytes)."""
+
+    tokens: frozenset[str]
+    hashvalues: bytes
+
+
 @dataclass
 class _Entry:
     name: str
@@ -138,44 +164,125 @@ class FamilyIndex:
     min_score: float = 0.15
     join_score: float = 0.25
     """Score from which a finding joins the family of its nearest related project."""
-    _forest: MinHashLSHForest = field(init=False, repr=False)
+    _forest: Any = field(init=False, repr=False)
     _entries: dict[str, _Entry] = field(default_factory=dict, init=False, repr=False)
     _versions: dict[str, int] = field(default_factory=dict, init=False, repr=False)
     _df: Counter[str] = field(default_factory=Counter, init=False, repr=False)
+    _total: int | None = field(default=None, init=False, repr=False)
     _dirty: bool = field(default=False, init=False, repr=False)
+    _pending: list[list[bytes]] = field(default_factory=list, init=False, repr=False)
+    _perms: Any = field(default=None, init=False, repr=False)
+    """Forest keys added since the last sort, per tree."""
 
     def __post_init__(self) -> None:
+        # datasketch imports scipy: loaded with the first index, not with the package.
+        from datasketch import MinHashLSHForest
+
         self._forest = MinHashLSHForest(num_perm=self.num_perm, l=self.trees)
+        self._pending = [[] for _ in range(self.trees)]
 
     def __len__(self) -> int:
         return len(self._entries)
 
-    def _minhash(self, tokens: frozenset[str]) -> MinHash:
-        signature = MinHash(num_perm=self.num_perm)
+    def _minhash(self, tokens: frozenset[str]) -> Any:
+        from datasketch import MinHash
+
+        signature = MinHash(
+            num_perm=self.num_perm, scheme=_SCHEME, permutations=self._permutations()
+        )
         weighted = [
             f"{token}#{copy}".encode() for token in sorted(tokens) for copy in range(_copies(token))
         ]
         signature.update_batch(weighted or [b"\0"])
         return signature
 
+    def signature(self, finding: Finding) -> Signature:
+        """The tokens and MinHash of a finding, to keep beside it (`add_signed`)."""
+        tokens = frozenset(build_tokens(finding))
+        return Signature(tokens, self._minhash(tokens).hashvalues.astype("<u4").tobytes())
+
+    def bands(self, signature: Signature) -> list[bytes]:
+        """The forest's key of a signature in each prefix tree: its hash values big-endian,
+        so the prefix of r hash values is the first r × 4 bytes (`BAND_WIDTH`)."""
+        import numpy as np
+
+        values = np.frombuffer(signature.hashvalues, dtype="<u4")
+        size = self.num_perm // self.trees
+        return [
+            values[tree * size : (tree + 1) * size].astype(">u4").tobytes()
+            for tree in range(self.trees)
+        ]
+
     def add(self, finding: Finding) -> None:
-        """Index a finding under its project key (replacing that project's earlier entry).
+        """Index a finding under its project key (replacing that project's earlier entry)."""
+        self.add_signed(finding.project_key, finding.name, finding.family, self.signature(finding))
+
+    def add_signed(self, key: str, name: str, family: str | None, signature: Signature) -> None:
+        """Index a project from a signature computed before (`signature`, kept in a store).
 
         The forest cannot delete, so a re-added project gets a new versioned forest key and
         its stale versions are ignored at query time.
         """
-        key = finding.project_key
-        tokens = frozenset(build_tokens(finding))
+        from datasketch import MinHash
+
+        tokens = signature.tokens
         old = self._entries.pop(key, None)
         if old is not None:
             self._df.subtract(old.tokens)
-        family = finding.family or (old.family if old else family_id(key))
-        self._entries[key] = _Entry(finding.name, tokens, family)
+        family = family or (old.family if old else family_id(key))
+        self._entries[key] = _Entry(name, tokens, family)
         self._df.update(tokens)
         version = self._versions.get(key, -1) + 1
         self._versions[key] = version
-        self._forest.add((key, version), self._minhash(tokens))
+        import numpy as np
+
+        values = np.frombuffer(signature.hashvalues, dtype="<u4").astype(np.uint32)
+        minhash = MinHash(
+            num_perm=self.num_perm,
+            hashvalues=values,
+            scheme=_SCHEME,
+            permutations=self._permutations(),
+        )
+        forest = self._forest
+        for start_end, table, pending in zip(
+            forest.hashranges, forest.hashtables, self._pending, strict=True
+        ):
+            band = forest._H(values[start_end[0] : start_end[1]])
+            if band not in table:
+                pending.append(band)
+        forest.add((key, version), minhash)
         self._dirty = True
+
+    def _permutations(self) -> Any:
+        """datasketch's permutations (seeded, the same every time), made once per index."""
+        if self._perms is None:
+            from datasketch import MinHash
+
+            self._perms = MinHash(num_perm=self.num_perm, scheme=_SCHEME).permutations
+        return self._perms
+
+    def _sort(self) -> None:
+        """Bring the forest's sorted keys up to date before a query: a few new keys are
+        inserted in place, many are sorted in with the rest. (datasketch re-sorts every
+        key on `index()`: once per query in an add-query-add stream, quadratic; #19.)"""
+        if not self._dirty:
+            return
+        forest = self._forest
+        for tree, pending in enumerate(self._pending):
+            ordered = forest.sorted_hashtables[tree]
+            if len(pending) * 16 < len(ordered):
+                for band in pending:
+                    bisect.insort(ordered, band)
+            else:
+                forest.sorted_hashtables[tree] = sorted(forest.hashtables[tree])
+            pending.clear()
+        self._dirty = False
+
+    def use_counts(self, df: Mapping[str, int], total: int) -> None:
+        """Weigh tokens by the document frequencies of a larger index than this one (the
+        store's, of which this index holds only the neighbourhood of today's queries)."""
+        self._df = Counter(df)
+        self._total = total
 
     def family_of(self, project_key: str) -> str | None:
         entry = self._entries.get(project_key)
@@ -186,28 +293,27 @@ class FamilyIndex:
         return entry.name if entry else None
 
     def _idf(self, token: str) -> float:
-        return math.log((len(self._entries) + 1) / (self._df.get(token, 0) + 1)) + 1.0
+        total = len(self._entries) if self._total is None else self._total
+        return math.log((total + 1) / (self._df.get(token, 0) + 1)) + 1.0
 
     def _weight(self, token: str) -> float:
         return self._idf(token) * _copies(token)
 
     def score(self, a: frozenset[str], b: frozenset[str]) -> float:
         """Weighted cosine similarity of two token sets (0..1)."""
-        norm = math.sqrt(sum(self._weight(t) for t in a) * sum(self._weight(t) for t in b))
-        return sum(self._weight(token) for token in a & b) / norm if norm else 0.0
+        return _Scorer(self, a).score(b)
 
     def related(self, finding: Finding, k: int = 5) -> list[tuple[str, float]]:
         """Up to k indexed projects alike this finding: (project key, score), best first."""
         tokens = frozenset(build_tokens(finding))
         if not tokens:
             return []
-        if self._dirty:
-            self._forest.index()
-            self._dirty = False
+        self._sort()
         found = self._forest.query(self._minhash(tokens), self.candidates) if self._entries else []
         keys = {key for key, version in found if self._versions.get(key) == version}
+        scorer = _Scorer(self, tokens)
         scored = [
-            (key, round(self.score(tokens, self._entries[key].tokens), 4))
+            (key, round(scorer.score(self._entries[key].tokens), 4))
             for key in sorted(keys)
             if key != finding.project_key
         ]
@@ -222,6 +328,25 @@ class FamilyIndex:
         words = [token for token in tokens if "=" not in token]
         words.sort(key=lambda token: (-self._idf(token), token))
         return words[:limit]
+
+
+class _Scorer:
+    """Weighted cosine scores of one token set against others, each token's weight
+    computed once (a query scores up to `candidates` entries sharing most tokens)."""
+
+    def __init__(self, index: FamilyIndex, query: frozenset[str]):
+        self._index = index
+        self._query = query
+        self._weights = {token: index._weight(token) for token in query}
+        self._norm = sum(map(self._weights.__getitem__, query))
+
+    def score(self, other: frozenset[str]) -> float:
+        weights = self._weights
+        for token in other:
+            if token not in weights:
+                weights[token] = self._index._weight(token)
+        norm = math.sqrt(self._norm * sum(map(weights.__getitem__, other)))
+        return sum(map(weights.__getitem__, self._query & other)) / norm if norm else 0.0
 
 
 def assign_family(finding: Finding, index: FamilyIndex, *, k: int = 5) -> Finding:

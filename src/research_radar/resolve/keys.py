@@ -215,7 +215,8 @@ def _url_key(text: str) -> str | None:
     host = (parts.hostname or "").lower()
     if parts.scheme.lower() not in {"http", "https"} or "." not in host:
         return None
-    host = host.removeprefix("www.")
+    if "." in host.removeprefix("www."):  # www.example.org and example.org are one site
+        host = host.removeprefix("www.")
     if port and port not in (80, 443):
         host = f"{host}:{port}"
     path = re.sub(r"/{2,}", "/", parts.path).rstrip("/")

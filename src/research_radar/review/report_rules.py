@@ -6,6 +6,7 @@ Pure.
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from research_radar.report.parse import ParsedReport
@@ -319,10 +320,27 @@ def check_refs(ctx: ReviewContext) -> None:
 
 
 def _in_evidence(report: ParsedReport, number: int) -> bool:
-    return any(
-        block.line <= number <= block.line + block.text.count("\n")
-        for block in report.evidence.values()
-    )
+    # The evidence blocks' line spans, merged and sorted once per report and searched by
+    # bisection: scanning every block for every line was quadratic (issue #19).
+    cached = _EVIDENCE_SPANS.get("spans")
+    if cached is None or cached[0] is not report or cached[1] != len(report.evidence):
+        spans: list[list[int]] = []
+        for start, end in sorted(
+            (block.line, block.line + block.text.count("\n")) for block in report.evidence.values()
+        ):
+            if spans and start <= spans[-1][1] + 1:
+                spans[-1][1] = max(spans[-1][1], end)
+            else:
+                spans.append([start, end])
+        cached = (report, len(report.evidence), [a for a, _ in spans], [b for _, b in spans])
+        _EVIDENCE_SPANS["spans"] = cached
+    _, _, starts, ends = cached
+    position = bisect.bisect_right(starts, number) - 1
+    return position >= 0 and number <= ends[position]
+
+
+_EVIDENCE_SPANS: dict[str, tuple[ParsedReport, int, list[int], list[int]]] = {}
+"""The spans of the report `_in_evidence` last looked at."""
 
 
 def _add_ref_finding(ctx: ReviewContext, line: int, entry: str | None, refs: list[str]) -> None:

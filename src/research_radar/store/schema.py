@@ -12,6 +12,7 @@ from sqlalchemy import (
     Column,
     Date,
     DateTime,
+    Index,
     Integer,
     LargeBinary,
     MetaData,
@@ -26,6 +27,9 @@ __all__ = [
     "claims",
     "corrections",
     "cursors",
+    "family_bands",
+    "family_entries",
+    "family_terms",
     "findings",
     "host_snapshots",
     "metadata",
@@ -178,8 +182,41 @@ findings = Table(
     Column("family", String(128)),
     Column("data", JSON, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
+    # whether `family_entries` has seen this row's current data (reset on every update)
+    Column("family_indexed", Boolean, nullable=False, default=False, index=True),
     UniqueConstraint("project_key", "date", "origin", name="uq_finding"),
 )
+
+family_entries = Table(
+    "family_entries",
+    metadata,
+    Column("project_key", String(512), primary_key=True),
+    Column("finding_id", Integer, nullable=False),
+    Column("date", Date, nullable=False),
+    Column("name", Text, nullable=False),
+    Column("family", String(128), nullable=False),
+    Column("tokens", JSON, nullable=False),
+    Column("hashvalues", LargeBinary, nullable=False),
+)
+"""The family index: one entry per project (its newest finding), with its MinHash."""
+
+family_bands = Table(
+    "family_bands",
+    metadata,
+    Column("project_key", String(512), primary_key=True),
+    Column("tree", Integer, primary_key=True),
+    Column("band", LargeBinary, nullable=False),
+    Index("ix_family_bands_tree_band", "tree", "band"),
+)
+"""Each entry's LSH Forest key per prefix tree, searched by prefix as a byte range."""
+
+family_terms = Table(
+    "family_terms",
+    metadata,
+    Column("token", String(512), primary_key=True),
+    Column("df", Integer, nullable=False),
+)
+"""How many family entries hold each token (the IDF of the family score)."""
 
 corrections = Table(
     "corrections",

@@ -4,6 +4,11 @@ The schema is created and upgraded by the Alembic migrations in `migrations/`, n
 `create_all`, so a store made by one version opens in every later one. Each stage writes
 inside one transaction (`Store.transaction()`): a crash mid-stage leaves the store as it
 was before the stage, and running again finishes the work without duplicates.
+
+SQLite runs in WAL mode, so readers never wait for the writer; still, a stage reads what it
+needs before its transaction or through the transaction's own connection (issue #19).
+Writes are batched `INSERT … ON CONFLICT` statements (SQLite's and PostgreSQL's dialect
+insert), one executemany per table rather than a select and a write per row.
 """
 
 from __future__ import annotations
@@ -12,8 +17,9 @@ import gzip
 import hashlib
 import json
 import logging
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -23,10 +29,11 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from research_radar.config import is_database_url
 from research_radar.errors import StorageError
-from research_radar.models import Claim, Finding, Project, Snapshot, Source
+from research_radar.models import Claim, Correction, Finding, Project, Snapshot, Source
 from research_radar.store.schema import (
     aliases,
     claims,
+    corrections,
     cursors,
     findings,
     project_sources,
@@ -40,7 +47,7 @@ from research_radar.store.schema import (
     stage_runs,
 )
 
-__all__ = ["Store", "content_hash", "open_store", "upgrade_store"]
+__all__ = ["RawRecord", "Store", "content_hash", "open_store", "upgrade_store"]
 
 log = logging.getLogger(__name__)
 
@@ -65,6 +72,10 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute("PRAGMA busy_timeout=5000")
+    # WAL: a reader never waits for the writer, nor the writer for readers (issue #19);
+    # NORMAL is durable in WAL mode up to the last committed transaction.
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.close()
 
 
@@ -92,6 +103,19 @@ def open_store(url: str) -> Store:
 
 def _now() -> datetime:
     return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class RawRecord:
+    """A raw response to keep (`Store.save_raws`)."""
+
+    request_key: str
+    body: bytes
+    status: int = 200
+    etag: str | None = None
+    last_modified: str | None = None
+    headers: Mapping[str, str] = field(default_factory=dict)
+    fetched_at: datetime | None = None
 
 
 def content_hash(data: bytes | str) -> str:
@@ -179,30 +203,29 @@ class Store:
         fetched_at: datetime | None = None,
     ) -> bool:
         """Keep a raw response, gzip-compressed. Returns False when already kept."""
-        digest = content_hash(body)
-        exists = conn.execute(
-            select(raw_responses.c.id).where(
-                raw_responses.c.source == source,
-                raw_responses.c.request_key == request_key,
-                raw_responses.c.content_hash == digest,
-            )
-        ).first()
-        if exists:
-            return False
-        conn.execute(
-            raw_responses.insert().values(
-                source=source,
-                request_key=request_key,
-                status=status,
-                etag=etag,
-                last_modified=last_modified,
-                headers=headers or {},
-                body=gzip.compress(body, mtime=0),
-                content_hash=digest,
-                fetched_at=fetched_at or _now(),
-            )
+        record = RawRecord(
+            request_key, body, status, etag, last_modified, headers or {}, fetched_at
         )
-        return True
+        return self.save_raws(conn, source, [record]) == 1
+
+    def save_raws(self, conn: Connection, source: str, records: Iterable[RawRecord]) -> int:
+        """Keep raw responses, gzip-compressed, once each by content. Returns how many were new."""
+        now = _now()
+        rows = [
+            {
+                "source": source,
+                "request_key": record.request_key,
+                "status": record.status,
+                "etag": record.etag,
+                "last_modified": record.last_modified,
+                "headers": dict(record.headers),
+                "body": gzip.compress(record.body, mtime=0),
+                "content_hash": content_hash(record.body),
+                "fetched_at": record.fetched_at or now,
+            }
+            for record in records
+        ]
+        return _upsert_many(conn, raw_responses, ["source", "request_key", "content_hash"], rows)
 
     def load_raw(self, source: str, request_key: str) -> dict[str, Any] | None:
         """The newest raw response for a request, with its body decompressed."""
@@ -271,21 +294,27 @@ class Store:
     # -- sources, snapshots, claims -----------------------------------------------------
 
     def save_source(self, conn: Connection, source: Source) -> None:
-        data = source.model_dump(mode="json")
+        self.save_sources(conn, [source])
+
+    def save_sources(
+        self, conn: Connection, items: Iterable[Source], *, only_new: bool = False
+    ) -> None:
+        """Insert or update sources; with `only_new`, leave sources already kept as they are."""
         now = _now()
-        _upsert(
-            conn,
-            sources,
-            {"key": source.key},
+        rows = [
             {
+                "key": source.key,
                 "kind": source.kind.value,
                 "url": source.url,
                 "title": source.title,
-                "data": data,
+                "data": source.model_dump(mode="json"),
                 "updated_at": now,
-            },
-            insert_only={"first_seen_at": now},
-        )
+                "first_seen_at": now,
+            }
+            for source in items
+        ]
+        update = () if only_new else ("kind", "url", "title", "data", "updated_at")
+        _upsert_many(conn, sources, ["key"], rows, update)
 
     def load_sources(self, kind: str | None = None) -> list[Source]:
         query = select(sources.c.data).order_by(sources.c.key)
@@ -300,45 +329,67 @@ class Store:
         return None if row is None else Source.model_validate(row[0])
 
     def save_snapshot(self, conn: Connection, snapshot: Snapshot) -> None:
-        _upsert(
-            conn,
-            snapshots,
-            {"source_key": snapshot.source_key, "version": snapshot.version},
-            {"version_date": snapshot.version_date, "data": snapshot.model_dump(mode="json")},
-            insert_only={"observed_at": _now()},
-        )
+        self.save_snapshots(conn, [snapshot])
+
+    def save_snapshots(self, conn: Connection, items: Iterable[Snapshot]) -> None:
+        now = _now()
+        rows = [
+            {
+                "source_key": snapshot.source_key,
+                "version": snapshot.version,
+                "version_date": snapshot.version_date,
+                "data": snapshot.model_dump(mode="json"),
+                "observed_at": now,
+            }
+            for snapshot in items
+        ]
+        _upsert_many(conn, snapshots, ["source_key", "version"], rows, ("version_date", "data"))
 
     def load_snapshots(self, source_key: str) -> list[Snapshot]:
         """Snapshots of a source, newest version date first."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(snapshots.c.data)
-                .where(snapshots.c.source_key == source_key)
-                .order_by(snapshots.c.version_date.desc(), snapshots.c.id.desc())
-            )
-            return [Snapshot.model_validate(row[0]) for row in rows]
+        return self.load_snapshots_of([source_key]).get(source_key, [])
+
+    def load_snapshots_of(
+        self, source_keys: Iterable[str], conn: Connection | None = None
+    ) -> dict[str, list[Snapshot]]:
+        """Snapshots of several sources in one pass: source key → newest version date first.
+
+        Pass `conn` to read inside an open transaction (its own writes included)."""
+        wanted = sorted(set(source_keys))
+        found: dict[str, list[Snapshot]] = {}
+        with _reading(self.engine, conn) as reader:
+            for chunk in _chunks(wanted):
+                rows = reader.execute(
+                    select(snapshots.c.source_key, snapshots.c.data)
+                    .where(snapshots.c.source_key.in_(chunk))
+                    .order_by(
+                        snapshots.c.source_key,
+                        snapshots.c.version_date.desc(),
+                        snapshots.c.id.desc(),
+                    )
+                )
+                for key, data in rows:
+                    found.setdefault(key, []).append(Snapshot.model_validate(data))
+        return found
 
     def save_claims(
         self, conn: Connection, source_key: str, version: str, items: list[Claim]
     ) -> int:
         """Keep claims once each (by content). Returns how many were new."""
-        added = 0
+        rows = []
         for claim in items:
             data = claim.model_dump(mode="json")
             digest = content_hash(source_key + version + json.dumps(data, sort_keys=True))
-            if conn.execute(select(claims.c.id).where(claims.c.hash == digest)).first():
-                continue
-            conn.execute(
-                claims.insert().values(
-                    source_key=source_key,
-                    version=version,
-                    kind=claim.kind.value,
-                    data=data,
-                    hash=digest,
-                )
+            rows.append(
+                {
+                    "source_key": source_key,
+                    "version": version,
+                    "kind": claim.kind.value,
+                    "data": data,
+                    "hash": digest,
+                }
             )
-            added += 1
-        return added
+        return _upsert_many(conn, claims, ["hash"], rows)
 
     def load_claims(self, source_key: str, version: str | None = None) -> list[Claim]:
         query = select(claims.c.data).where(claims.c.source_key == source_key).order_by(claims.c.id)
@@ -350,23 +401,48 @@ class Store:
     # -- findings, projects, aliases ------------------------------------------------------
 
     def save_finding(self, conn: Connection, finding: Finding, origin: str = "radar") -> None:
-        _upsert(
-            conn,
-            findings,
-            {"project_key": finding.project_key, "date": finding.date, "origin": origin},
+        self.save_findings(conn, [finding], [origin])
+
+    def save_findings(
+        self,
+        conn: Connection,
+        items: Sequence[Finding],
+        origins: Sequence[str] | None = None,
+    ) -> None:
+        """Insert or update findings; `origins` gives each one's origin (default "radar")."""
+        now = _now()
+        rows = [
             {
+                "project_key": finding.project_key,
+                "date": finding.date,
+                "origin": origin,
                 "name": finding.name,
                 "family": finding.family,
                 "data": finding.model_dump(mode="json"),
-            },
-            insert_only={"created_at": _now()},
-        )
+                "created_at": now,
+                "family_indexed": False,
+            }
+            for finding, origin in zip(
+                items, origins if origins is not None else ["radar"] * len(items), strict=True
+            )
+        ]
+        update = ("name", "family", "data", "family_indexed")
+        _upsert_many(conn, findings, ["project_key", "date", "origin"], rows, update)
 
     def load_findings(
-        self, on: date | None = None, before: date | None = None, origin: str | None = None
+        self,
+        on: date | None = None,
+        before: date | None = None,
+        origin: str | None = None,
+        *,
+        except_origins: Iterable[str] = (),
     ) -> list[Finding]:
-        """Findings, oldest first; filter by a day, by `before` (exclusive) or by origin."""
+        """Findings, oldest first; filter by a day, by `before` (exclusive), by origin or
+        leave some origins out."""
         query = select(findings.c.data).order_by(findings.c.date, findings.c.id)
+        left_out = sorted(set(except_origins))
+        if left_out:
+            query = query.where(findings.c.origin.not_in(left_out))
         if on is not None:
             query = query.where(findings.c.date == on)
         if before is not None:
@@ -375,6 +451,48 @@ class Store:
             query = query.where(findings.c.origin == origin)
         with self.engine.connect() as conn:
             return [Finding.model_validate(row[0]) for row in conn.execute(query)]
+
+    def load_findings_of(
+        self,
+        keys: Iterable[str] = (),
+        *,
+        families: Iterable[str] = (),
+        before: date | None = None,
+    ) -> list[Finding]:
+        """Findings of some projects or mechanism families, oldest first (`before` exclusive).
+
+        What a day's decisions need of the history, without reading all of it (issue #19).
+        """
+        found: dict[int, tuple[date, int, Any]] = {}
+        with self.engine.connect() as conn:
+            for column, values in ((findings.c.project_key, keys), (findings.c.family, families)):
+                for chunk in _chunks(sorted(set(values))):
+                    query = select(findings.c.id, findings.c.date, findings.c.data).where(
+                        column.in_(chunk)
+                    )
+                    if before is not None:
+                        query = query.where(findings.c.date < before)
+                    for row_id, day, data in conn.execute(query):
+                        found[row_id] = (day, row_id, data)
+        return [Finding.model_validate(data) for _, _, data in sorted(found.values())]
+
+    def load_finding_keys(self, *, before: date | None = None) -> list[str]:
+        """The distinct project keys with a finding (before a day, exclusive), sorted."""
+        query = select(findings.c.project_key).distinct().order_by(findings.c.project_key)
+        if before is not None:
+            query = query.where(findings.c.date < before)
+        with self.engine.connect() as conn:
+            return [row[0] for row in conn.execute(query)]
+
+    def load_finding_names(self, *, before: date | None = None) -> list[tuple[str, str]]:
+        """(project key, name) of every finding (before a day, exclusive), oldest first."""
+        query = select(findings.c.project_key, findings.c.name).order_by(
+            findings.c.date, findings.c.id
+        )
+        if before is not None:
+            query = query.where(findings.c.date < before)
+        with self.engine.connect() as conn:
+            return [(key, name) for key, name in conn.execute(query)]
 
     def load_finding_rows(self) -> list[dict[str, Any]]:
         """Every finding row with its origin, for history listings."""
@@ -387,41 +505,81 @@ class Store:
             return [dict(row) for row in rows]
 
     def save_project(self, conn: Connection, project: Project) -> None:
-        _upsert(
-            conn,
-            projects,
-            {"key": project.key},
-            {
-                "name": project.name,
-                "fork_of": project.fork_of,
-                "derivative": project.derivative,
-                "family": project.family,
-                "data": project.model_dump(mode="json"),
-            },
-            insert_only={"created_at": _now()},
-        )
-        for source_key in project.sources:
-            _upsert(
-                conn,
-                project_sources,
-                {"project_key": project.key, "source_key": source_key},
-                {"relation": "primary" if source_key == project.key else "part-of"},
+        self.save_projects(conn, [project])
+
+    def save_projects(self, conn: Connection, items: Iterable[Project]) -> None:
+        """Insert or update projects and their links to sources."""
+        now = _now()
+        rows, links = [], []
+        for project in items:
+            rows.append(
+                {
+                    "key": project.key,
+                    "name": project.name,
+                    "fork_of": project.fork_of,
+                    "derivative": project.derivative,
+                    "family": project.family,
+                    "data": project.model_dump(mode="json"),
+                    "created_at": now,
+                }
             )
+            links += [
+                {
+                    "project_key": project.key,
+                    "source_key": source_key,
+                    "relation": "primary" if source_key == project.key else "part-of",
+                    "evidence": "",
+                }
+                for source_key in project.sources
+            ]
+        update = ("name", "fork_of", "derivative", "family", "data")
+        _upsert_many(conn, projects, ["key"], rows, update)
+        _upsert_many(conn, project_sources, ["project_key", "source_key"], links, ("relation",))
+
+    def save_project_sources(
+        self, conn: Connection, links: Mapping[tuple[str, str], tuple[str, str]]
+    ) -> int:
+        """Link projects to sources, keeping links already stored as they are.
+
+        Args:
+            links: (project key, source key) → (relation, evidence).
+
+        Returns how many links were new.
+        """
+        rows = [
+            {"project_key": project, "source_key": source, "relation": rel, "evidence": why}
+            for (project, source), (rel, why) in links.items()
+        ]
+        return _upsert_many(conn, project_sources, ["project_key", "source_key"], rows)
 
     def load_projects(self) -> list[Project]:
         with self.engine.connect() as conn:
             rows = conn.execute(select(projects.c.data).order_by(projects.c.key))
             return [Project.model_validate(row[0]) for row in rows]
 
+    def load_projects_of(self, keys: Iterable[str]) -> dict[str, Project]:
+        """Some projects by key (those the store has)."""
+        found: dict[str, Project] = {}
+        with self.engine.connect() as conn:
+            for chunk in _chunks(sorted(set(keys))):
+                rows = conn.execute(
+                    select(projects.c.key, projects.c.data).where(projects.c.key.in_(chunk))
+                )
+                found.update((key, Project.model_validate(data)) for key, data in rows)
+        return found
+
     def save_alias(
         self, conn: Connection, alias: str, project_key: str, kind: str, evidence: str = ""
     ) -> None:
-        _upsert(
-            conn,
-            aliases,
-            {"alias": alias},
-            {"project_key": project_key, "kind": kind, "evidence": evidence},
-        )
+        self.save_aliases(conn, {alias: (project_key, kind, evidence)})
+
+    def save_aliases(self, conn: Connection, items: Mapping[str, tuple[str, str, str]]) -> None:
+        """Insert or update aliases: alias → (project key, kind, evidence)."""
+        rows = [
+            {"alias": alias, "project_key": key, "kind": kind, "evidence": evidence}
+            for alias, (key, kind, evidence) in items.items()
+        ]
+        _upsert_many(conn, aliases, ["alias"], rows, ("project_key", "kind", "evidence"))
 
     def load_aliases(self) -> dict[str, str]:
         """alias -> project key."""
@@ -430,6 +588,19 @@ class Store:
                 row[0]: row[1]
                 for row in conn.execute(select(aliases.c.alias, aliases.c.project_key))
             }
+
+    def save_corrections(self, conn: Connection, items: Iterable[tuple[date, Correction]]) -> int:
+        """Keep corrections once each (project, day, text). Returns how many were new."""
+        rows = [
+            {
+                "project_key": correction.project_key,
+                "date": day,
+                "text": correction.text,
+                "data": correction.model_dump(mode="json"),
+            }
+            for day, correction in items
+        ]
+        return _upsert_many(conn, corrections, ["project_key", "date", "text"], rows)
 
     # -- reports ----------------------------------------------------------------------
 
@@ -468,10 +639,76 @@ def _upsert(
     values: dict[str, Any],
     insert_only: dict[str, Any] | None = None,
 ) -> None:
-    """Update the row with `keys`, or insert it (portable across SQLite and PostgreSQL)."""
-    condition = [table.c[name] == value for name, value in keys.items()]
-    found = conn.execute(select(table.c[next(iter(keys))]).where(*condition)).first()
-    if found:
-        conn.execute(table.update().where(*condition).values(**values))
-    else:
-        conn.execute(table.insert().values(**keys, **values, **(insert_only or {})))
+    """Update the row with `keys`, or insert it (with `insert_only` too)."""
+    _upsert_many(conn, table, list(keys), [{**keys, **values, **(insert_only or {})}], values)
+
+
+_BATCH = 500
+"""Rows per executemany, and keys per `IN (…)` (below SQLite's bound variable limit)."""
+
+
+def _upsert_many(
+    conn: Connection,
+    table: Table,
+    keys: list[str],
+    rows: list[dict[str, Any]],
+    update: Iterable[str] = (),
+) -> int:
+    """Insert rows; a row whose `keys` are already stored has its `update` columns
+    overwritten (none: it is left as it is). Returns how many rows were inserted or updated.
+
+    One `INSERT … ON CONFLICT` executemany per batch on SQLite and PostgreSQL; other
+    databases get a select then an insert or update per row.
+    """
+    columns = list(update)
+    if not rows:
+        return 0
+    name = conn.dialect.name
+    if name not in ("sqlite", "postgresql"):
+        return sum(_upsert_slow(conn, table, keys, row, columns) for row in rows)
+    statement = _conflict_insert(table, name, keys, columns)
+    changed = 0
+    for start in range(0, len(rows), _BATCH):
+        result = conn.execute(statement, rows[start : start + _BATCH])
+        changed += max(result.rowcount, 0)
+    return changed
+
+
+def _conflict_insert(table: Table, dialect: str, keys: list[str], update: list[str]) -> Any:
+    """`INSERT … ON CONFLICT (keys) DO UPDATE SET update… | DO NOTHING` in the dialect's form."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    statement = (sqlite.insert if dialect == "sqlite" else postgresql.insert)(table)
+    if update:
+        return statement.on_conflict_do_update(
+            index_elements=keys, set_={column: statement.excluded[column] for column in update}
+        )
+    return statement.on_conflict_do_nothing(index_elements=keys)
+
+
+def _upsert_slow(
+    conn: Connection, table: Table, keys: list[str], row: dict[str, Any], update: list[str]
+) -> int:
+    condition = [table.c[name] == row[name] for name in keys]
+    if conn.execute(select(table.c[keys[0]]).where(*condition)).first() is None:
+        conn.execute(table.insert().values(**row))
+        return 1
+    if update:
+        conn.execute(table.update().where(*condition).values({c: row[c] for c in update}))
+        return 1
+    return 0
+
+
+def _chunks(items: Sequence[Any]) -> Iterator[Sequence[Any]]:
+    for start in range(0, len(items), _BATCH):
+        yield items[start : start + _BATCH]
+
+
+@contextmanager
+def _reading(engine: Engine, conn: Connection | None) -> Iterator[Connection]:
+    """The given connection (inside its transaction), else a new one for this read."""
+    if conn is not None:
+        yield conn
+        return
+    with engine.connect() as reader:
+        yield reader

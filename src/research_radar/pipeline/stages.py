@@ -11,6 +11,7 @@ from typing import Any
 
 from research_radar import assess
 from research_radar.analyse.analysis import analyse
+from research_radar.analyse.llm import LlmStats, write_insight
 from research_radar.classify.model import Taxonomy
 from research_radar.collect.stage import collect
 from research_radar.collect.window import live_settings, live_window_start
@@ -28,6 +29,7 @@ from research_radar.models import (
     Report,
     SourceKind,
 )
+from research_radar.pipeline.analyst import LlmRun, search_arxiv
 from research_radar.pipeline.candidates import (
     FINDING_KINDS,
     build_candidate,
@@ -258,12 +260,18 @@ def assess_stage(
     prior: list[Finding],
     cutoff: datetime,
     health: dict[str, str] | None = None,
+    *,
+    settings: Settings | None = None,
+    llm: LlmRun | None = None,
 ) -> list[Finding]:
     """Family, prior art and difference, gates, maturity, recommendation and proposal of
     each kept finding.
 
     Runs after `map`: the value gate needs the host touch points. `health` is the
     collect stage's source health: a source that was down is not searched for prior art.
+    With `settings`, arXiv (when it was collected this run) is also asked live for papers
+    on each finding's mechanism terms submitted before its first date; with `llm`, the
+    configured writer rephrases each insight (grounded sentences only).
     """
     with run.stage("assess") as counts:
         index = FamilyIndex()
@@ -280,11 +288,20 @@ def assess_stage(
             familied.append(finding)
         sources = store.load_sources()
         down = [name for name in ("arxiv",) if (health or {}).get(name, "ok") != "ok"]
+        papers = [s for s in sources if s.kind is SourceKind.PAPER]
+        if settings is not None and (health or {}).get("arxiv") == "ok" and familied:
+            live = search_arxiv(settings, familied)
+            counts["arxiv_queries"] = live.queries
+            papers += live.papers
+            if live.down:
+                down.append("arxiv")
+                counts["errors"] = {"arxiv": live.down}
+        texts = {s.key: s.text for s in sources if s.text}
         analysed = analyse(
             familied,
             history=prior,
-            papers=[s for s in sources if s.kind is SourceKind.PAPER],
-            texts={s.key: s.text for s in sources if s.text},
+            papers=papers,
+            texts=texts,
             down=down,
             own={p.key: set(p.sources) for p in store.load_projects()},
         )
@@ -300,6 +317,29 @@ def assess_stage(
                     host_touch_points=bool(finding.touch_points) if finding.relation else None,
                 )
             )
+        if llm is not None and llm.writer is not None:
+            stats = LlmStats()
+            assessed = [
+                write_insight(
+                    finding,
+                    llm.writer,
+                    llm.cache,
+                    stats,
+                    source_text=texts.get(finding.project_key, ""),
+                    max_requests=llm.max_requests,
+                )
+                for finding in assessed
+            ]
+            counts.update(
+                llm_requests=stats.requests,
+                llm_cached=stats.cached,
+                llm_kept=stats.kept,
+                llm_dropped=stats.dropped,
+                llm_failures=stats.failures,
+                llm_tokens=llm.writer.tokens,
+            )
+            if stats.errors:
+                counts["llm_errors"] = sorted(set(stats.errors))
         counts["assessed"] = len(assessed)
         counts["with_family"] = sum(1 for f in assessed if f.related)
         counts["with_prior_art"] = sum(1 for f in assessed if f.prior_works)

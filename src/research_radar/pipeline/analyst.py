@@ -52,6 +52,8 @@ class ArxivSearch:
     compared only with papers dated before it), requests made, and why arXiv was down."""
 
     papers: list[Source] = field(default_factory=list)
+    queried: dict[str, set[str]] = field(default_factory=dict)
+    """project key -> the papers its own query returned."""
     queries: int = 0
     down: str | None = None
 
@@ -87,6 +89,7 @@ def search_arxiv(
                 break
             for source, _snapshot in items:
                 found.setdefault(source.key, source)
+                out.queried.setdefault(finding.project_key, set()).add(source.key)
     finally:
         if own:
             http.close()

@@ -289,10 +289,12 @@ def assess_stage(
         sources = store.load_sources()
         down = [name for name in ("arxiv",) if (health or {}).get(name, "ok") != "ok"]
         papers = [s for s in sources if s.kind is SourceKind.PAPER]
+        queried: dict[str, set[str]] = {}
         if settings is not None and (health or {}).get("arxiv") == "ok" and familied:
             live = search_arxiv(settings, familied)
             counts["arxiv_queries"] = live.queries
             papers += live.papers
+            queried = live.queried
             if live.down:
                 down.append("arxiv")
                 counts["errors"] = {"arxiv": live.down}
@@ -304,6 +306,7 @@ def assess_stage(
             texts=texts,
             down=down,
             own={p.key: set(p.sources) for p in store.load_projects()},
+            queried=queried,
         )
         assessed = []
         for finding in analysed:

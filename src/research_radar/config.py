@@ -5,7 +5,7 @@ variable, the settings file (`radar.toml`, or the file named by `RADAR_CONFIG`),
 default. `GITHUB_TOKEN` enters the program only here and is never logged or stored.
 
 The file is checked against typed sections (`[radar]`, `[github]`, `[arxiv]`, `[git]`,
-`[publish]`, `[sheets]`) by pydantic in strict mode: a wrong type, an unknown key or
+`[publish]`, `[sheets]`, `[llm]`) by pydantic in strict mode: a wrong type, an unknown key or
 table, or a value outside its choices stops with one message naming the file, the line,
 the key and what was expected, before any request is made.
 """
@@ -35,6 +35,7 @@ __all__ = [
     "GitHubSettings",
     "GitSettings",
     "Language",
+    "LlmSettings",
     "Policy",
     "PublishSettings",
     "Settings",
@@ -118,6 +119,27 @@ class SheetsSettings:
 
 
 @dataclass(frozen=True)
+class LlmSettings:
+    """`[llm]`: the optional OpenAI-compatible writer of the insight cells; off unless
+    `base_url` and `model` are set. The API key is named by an environment variable and
+    read from the environment only (`Settings.llm_api_key`): never written, stored or logged."""
+
+    base_url: str | None = None
+    """e.g. http://127.0.0.1:8080/v1 (llama.cpp server, vLLM, SGLang, Ollama, hosted APIs)."""
+    model: str | None = None
+    api_key_env: str | None = None
+    """The name of the environment variable that holds the API key (none for local servers)."""
+    max_requests: int = 20
+    """Requests per run at most; further findings keep the template sentence."""
+    timeout: float = 30.0
+    """Seconds per request."""
+
+    @property
+    def enabled(self) -> bool:
+        return bool(self.base_url and self.model)
+
+
+@dataclass(frozen=True)
 class Settings:
     """Everything a run needs to know, validated."""
 
@@ -148,6 +170,9 @@ class Settings:
     git: GitSettings = GitSettings()
     publish: PublishSettings = PublishSettings()
     sheets: SheetsSettings = SheetsSettings()
+    llm: LlmSettings = LlmSettings()
+    llm_api_key: str | None = field(default=None, repr=False)
+    """Read from the variable named by `[llm] api_key_env`; never stored or logged."""
 
     def with_overrides(self, **values: Any) -> Settings:
         """A copy with the given non-None values replaced."""
@@ -230,6 +255,14 @@ class _SheetsFile(_Section):
     credentials: str | None = None
 
 
+class _LlmFile(_Section):
+    base_url: str | None = None
+    model: str | None = None
+    api_key_env: str | None = None
+    max_requests: int = Field(default=20, ge=0)
+    timeout: float = Field(default=30.0, gt=0)
+
+
 class _File(_Section):
     radar: _RadarFile = _RadarFile()
     github: _GitHubFile = _GitHubFile()
@@ -237,12 +270,16 @@ class _File(_Section):
     git: _GitFile = _GitFile()
     publish: _PublishFile = _PublishFile()
     sheets: _SheetsFile = _SheetsFile()
+    llm: _LlmFile = _LlmFile()
 
 
 _EXPECTED = {
     "string_type": "a string in quotes",
     "bool_type": "true or false",
     "float_type": "a number",
+    "int_type": "a whole number",
+    "greater_than_equal": "a number >= 0",
+    "greater_than": "a number > 0",
     "list_type": 'a list of strings, e.g. ["a", "b"]',
     "enum": "one of {expected}",
     "extra_forbidden": None,
@@ -412,6 +449,14 @@ def _from_file(path: Path) -> dict[str, Any]:
         parsed.sheets.worksheet,
         Path(credentials).expanduser() if credentials else None,
     )
+    llm = parsed.llm
+    values["llm"] = LlmSettings(
+        llm.base_url.rstrip("/") if llm.base_url else None,
+        llm.model,
+        llm.api_key_env,
+        llm.max_requests,
+        llm.timeout,
+    )
     return values
 
 
@@ -442,4 +487,7 @@ def load_settings(
         values["arxiv_api_url"] = env["RADAR_ARXIV_API_URL"]
     if resolve_token:
         values["github_token"] = github_token(env)
+    llm = values.get("llm")
+    if isinstance(llm, LlmSettings) and llm.api_key_env and env.get(llm.api_key_env):
+        values["llm_api_key"] = env[llm.api_key_env].strip()
     return Settings(**values)

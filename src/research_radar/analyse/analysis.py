@@ -24,6 +24,7 @@ def analyse(
     own: dict[str, set[str]] | None = None,
     similarity: Similarity | None = None,
     min_score: float | None = None,
+    queried: dict[str, set[str]] | None = None,
 ) -> list[Finding]:
     """Copies of the findings with `prior_works`, `prior_search`, `difference` (when there
     are earlier findings to compare with: the family and the nearest prior art) and
@@ -37,6 +38,7 @@ def analyse(
         own=own,
         similarity=similarity,
         min_score=min_score,
+        queried=queried,
     )
     first: dict[str, Finding] = {}
     newest: dict[str, Finding] = {}

@@ -37,6 +37,9 @@ MIN_SCORE = 0.62
 """Embedding cosine from which an earlier work counts as near (linked works always do)."""
 MIN_BM25 = 0.2
 """Normalised BM25 score from which an earlier work counts as near (fallback ranking)."""
+QUERIED_FACTOR = 0.8
+"""A paper the finding's own arXiv query returned (its mechanism terms matched) is near
+from this share of the floor: two signals, the terms and the similarity."""
 TOP_K = 3
 """How many nearest earlier works are kept."""
 
@@ -168,6 +171,7 @@ def search_prior_art(
     own: dict[str, set[str]] | None = None,
     similarity: Similarity | None = None,
     min_score: float | None = None,
+    queried: dict[str, set[str]] | None = None,
 ) -> list[tuple[list[PriorWork], PriorSearch]]:
     """For each finding, its 1-3 nearest earlier works and what was searched.
 
@@ -180,6 +184,7 @@ def search_prior_art(
         own: project key -> the keys of its own sources (its paper is not its prior art).
         similarity: a ranking function; default embeddings, BM25 when they cannot load.
         min_score: the similarity from which a work is near (with `similarity`).
+        queried: project key -> the papers its own live arXiv query returned.
     """
     if similarity is None:
         similarity, method, floor = _similarity()
@@ -202,6 +207,7 @@ def search_prior_art(
     for row, finding in enumerate(findings):
         start = first_date(finding)
         mine = (own or {}).get(finding.project_key, set())
+        asked = (queried or {}).get(finding.project_key, set())
         links = linked_keys(texts.get(finding.project_key, ""))
         if finding.derived_from:
             links.add(finding.derived_from.parent)
@@ -218,7 +224,7 @@ def search_prior_art(
             origin = "linked" if linked else candidate.origin
             counts[candidate.origin] = counts.get(candidate.origin, 0) + 1
             score = float(scores[row, column])
-            if linked or score >= floor:
+            if linked or score >= (floor * QUERIED_FACTOR if candidate.key in asked else floor):
                 works.append(
                     PriorWork(
                         key=candidate.key,

@@ -22,6 +22,7 @@ from research_radar.classify.model import Taxonomy
 from research_radar.classify.profile import load_taxonomy
 from research_radar.config import Settings
 from research_radar.models import BEIJING, Report
+from research_radar.pipeline.analyst import llm_run
 from research_radar.pipeline.stages import (
     Progress,
     StageRecorder,
@@ -156,7 +157,18 @@ def run_daily(
         candidates = classify_stage(run, extracted, projects, taxonomy, day, host_key, touched)
         kept, prior, excluded = decide_stage(run, store, settings, candidates, day)
         host, mapped = map_stage(run, store, settings, kept)
-        assessed, prior = assess_stage(run, store, mapped, prior, cutoff, day, covered.sources)
+        with llm_run(settings) as llm:
+            assessed, prior = assess_stage(
+                run,
+                store,
+                mapped,
+                prior,
+                cutoff,
+                day,
+                covered.sources,
+                settings=settings,
+                llm=llm,
+            )
         report, markdown = compose_stage(
             run,
             store,

@@ -12,6 +12,7 @@ from typing import Any
 
 from research_radar import assess
 from research_radar.analyse.analysis import analyse
+from research_radar.analyse.llm import LlmStats, write_insight
 from research_radar.classify.model import Taxonomy
 from research_radar.collect.stage import collect
 from research_radar.collect.window import live_settings, live_window_start
@@ -33,6 +34,7 @@ from research_radar.models import (
     Source,
     SourceKind,
 )
+from research_radar.pipeline.analyst import LlmRun, search_arxiv
 from research_radar.pipeline.candidates import (
     FINDING_KINDS,
     build_candidate,
@@ -311,6 +313,9 @@ def assess_stage(
     cutoff: datetime,
     day: date,
     health: dict[str, str] | None = None,
+    *,
+    settings: Settings | None = None,
+    llm: LlmRun | None = None,
 ) -> tuple[list[Finding], list[Finding]]:
     """Family, prior art and difference, gates, maturity, recommendation and proposal of
     each kept finding.
@@ -318,8 +323,11 @@ def assess_stage(
     Runs after `map`: the value gate needs the host touch points. `health` is the collect
     stage's source health: a source that was down is not searched for prior art. The
     family index kept in the store retrieves the earlier findings near each kept one
-    (issue #19); prior art is ranked among them. Returns the assessed findings and the
-    prior findings with those of the kept findings' families added.
+    (issue #19); prior art is ranked among them. With `settings`, arXiv (when it was
+    collected this run) is also asked live for papers on each finding's mechanism terms
+    submitted before its first date; with `llm`, the configured writer rephrases each
+    insight (grounded sentences only). Returns the assessed findings and the prior
+    findings with those of the kept findings' families added.
     """
     with run.stage("assess") as counts:
         index = load_family_index(store, before=day, queries=kept)
@@ -335,13 +343,25 @@ def assess_stage(
         prior = _with_family_members(store, prior, familied, day)
         sources = store.load_sources()
         down = [name for name in ("arxiv",) if (health or {}).get(name, "ok") != "ok"]
+        papers = [s for s in sources if s.kind is SourceKind.PAPER]
+        queried: dict[str, set[str]] = {}
+        if settings is not None and (health or {}).get("arxiv") == "ok" and familied:
+            live = search_arxiv(settings, familied)
+            counts["arxiv_queries"] = live.queries
+            papers += live.papers
+            queried = live.queried
+            if live.down:
+                down.append("arxiv")
+                counts["errors"] = {"arxiv": live.down}
+        texts = {s.key: s.text for s in sources if s.text}
         analysed = analyse(
             familied,
             history=prior,
-            papers=[s for s in sources if s.kind is SourceKind.PAPER],
-            texts={s.key: s.text for s in sources if s.text},
+            papers=papers,
+            texts=texts,
             down=down,
             own={p.key: set(p.sources) for p in store.load_projects()},
+            queried=queried,
         )
         snapshots = store.load_snapshots_of(finding.project_key for finding in analysed)
         assessed = [
@@ -354,6 +374,29 @@ def assess_stage(
             )
             for finding in analysed
         ]
+        if llm is not None and llm.writer is not None:
+            stats = LlmStats()
+            assessed = [
+                write_insight(
+                    finding,
+                    llm.writer,
+                    llm.cache,
+                    stats,
+                    source_text=texts.get(finding.project_key, ""),
+                    max_requests=llm.max_requests,
+                )
+                for finding in assessed
+            ]
+            counts.update(
+                llm_requests=stats.requests,
+                llm_cached=stats.cached,
+                llm_kept=stats.kept,
+                llm_dropped=stats.dropped,
+                llm_failures=stats.failures,
+                llm_tokens=llm.writer.tokens,
+            )
+            if stats.errors:
+                counts["llm_errors"] = sorted(set(stats.errors))
         counts["assessed"] = len(assessed)
         counts["with_family"] = sum(1 for f in assessed if f.related)
         counts["with_prior_art"] = sum(1 for f in assessed if f.prior_works)

@@ -215,6 +215,17 @@ def _insight_text(finding: Finding, labeller: Labeller, t: dict[str, str], lang:
     return text
 
 
+def _summary(finding: Finding, labeller: Labeller, t: dict[str, str], lang: str) -> str:
+    """A list line's summary: the mechanism and the Chinese insight in a Chinese report, else
+    the source's own sentence."""
+    if lang != "zh" or finding.insight is None:
+        return finding.mechanism
+    text = _insight_text(finding, labeller, t, lang)
+    if finding.values("mechanism"):
+        text = f"{t['mechanism']}：{_labels(labeller, finding, 'mechanism', lang)}。{text}"
+    return text
+
+
 def _mechanism_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lang: str) -> str:
     text = f"{t['mechanism']}：{_labels(labeller, finding, 'mechanism', lang)}。"
     if finding.insight is not None:
@@ -467,12 +478,18 @@ def build_context(report: Report, labeller: Labeller) -> ReportContext:
         validate=[_row(f, labeller, lang) for f in sections.validate],
         watch=[_row(f, labeller, lang) for f in sections.watch],
         risk=[_row(f, labeller, lang) for f in sections.risk],
-        defer=[f"**{f.name}**：{f.why or f.mechanism or t['none']}" for f in sections.defer],
+        defer=[
+            f"**{f.name}**：{f.why or _summary(f, labeller, t, lang) or t['none']}"
+            for f in sections.defer
+        ],
         corrections=[f"**{c.name}**（{c.supersedes}）：{c.text}" for c in report.corrections],
         horizons=[
             (name, "、".join(f.name for f in items) or t["none"]) for name, items in horizon_names
         ],
-        top=[f"**{f.name}**：{f.why or f.mechanism or ''}".rstrip("：") for f in sections.top],
+        top=[
+            f"**{f.name}**：{f.why or _summary(f, labeller, t, lang)}".rstrip("：")
+            for f in sections.top
+        ],
         proposals=[_proposal(f, lang) for f in sections.proposals],
         evidence=[_evidence_item(f, lang) for f in report.findings],
         coverage=_coverage(report, t),

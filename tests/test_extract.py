@@ -625,3 +625,37 @@ def test_a_setup_line_holds_for_its_section_only() -> None:
     by_value = {m.value: c for c in claims for m in c.metrics}
     assert by_value[40].conditions.model == ["Qwen3-8B"]
     assert by_value[50].conditions.model == []
+
+
+def test_a_table_takes_its_unit_from_its_heading_or_the_note_below() -> None:
+    heading = "### Decode speed (token/s)\n\n| System | M-7B |\n| --- | --- |\n| Ours | 12.5 (4 on GPU) |\n"
+    below = "| System | M-7B |\n| --- | --- |\n| Ours | 310 |\n\nNumbers (Unit: tokens/second).\n"
+    for text, value in ((heading, 12.5), (below, 310.0)):
+        (claim,) = [c for c in extract_claims(text) if c.metrics]
+        assert [(m.value, m.unit) for m in claim.metrics] == [(value, "tok/s")]
+
+
+def test_sequence_length_columns_are_load_and_a_speedup_column_is_a_ratio() -> None:
+    text = (
+        "| Batch_size | Input Seqlen | Output Seqlen | FT <br/> Latency (ms) | FT <br/> Speedup |\n"
+        "| :-: | :-: | :-: | :-: | :-: |\n"
+        "| 4 | 128 | 8 | 629.64 | 1.60 |\n"
+    )
+    (claim,) = [c for c in extract_claims(text) if c.metrics]
+    assert claim.conditions.load == {"batch": "4", "prompt": "128", "output": "8"}
+    assert [(m.value, m.unit) for m in claim.metrics] == [(629.64, "ms"), (1.6, "x")]
+    load = conditions_module.find_conditions(
+        "Workload: input sequence length = 512, output sequence length = 32.", default_catalog()
+    ).load
+    assert load == {"prompt": "512", "output": "32"}
+
+
+def test_the_last_systems_variants_are_not_its_baselines() -> None:
+    text = (
+        "| System | tok/s |\n| --- | --- |\n| Petals | 2.84 |\n| FlexLLMGen | 7.32 |\n"
+        "| FlexLLMGen with Compression | 8.38 |\n"
+    )
+    rows = {c.line: c for c in extract_claims(text) if c.metrics}
+    assert rows[3].metrics[0].name.endswith("(baseline)")
+    assert not rows[4].metrics[0].name.endswith("(baseline)")
+    assert rows[5].conditions.baseline == ["Petals"]

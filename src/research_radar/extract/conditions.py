@@ -48,7 +48,7 @@ def _rule(key: str, pattern: str, fixed: str = "") -> LoadRule:
     return LoadRule(key, re.compile(pattern, re.I), fixed)
 
 
-_K = r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)(?![\d.A-Za-z])"
+_K = r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)(?![\dA-Za-z]|\.\d)"
 LOAD_RULES = (
     _rule("batch", r"(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs)\s*[=:：]?\s*(\d+)(?![\d.])"),
     _rule("batch", r"批(?:大小|量)\s*[=:：]?\s*(\d+)"),
@@ -69,22 +69,23 @@ LOAD_RULES = (
     ),
     _rule(
         "prompt",
-        r"(?:ISL|input[\s_]len(?:gth)?|prompt[\s_]len(?:gth)?|prompt tokens|(?<![A-Za-z])pp)\s*(?:of\s)?[=:：]?\s*"
-        + _K,
+        r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gth)?|prompt[\s_]len(?:gth)?|"
+        r"prefill[\s_]len(?:gth)?|prompt tokens|(?<![A-Za-z])pp)\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
     ),
     _rule(
         "prompt",
-        r"(?<![\d.])(\d[\d,]*[Kk]?)[\s-]*(?:token[\s-]+)?(?:prompt|input)"
+        r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?(?:prompt|input)"
         r"(?!s? tokens/s|[\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
     ),
     _rule(
         "output",
-        r"(?:OSL|output[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|输出(?:上限|长度)?)\s*(?:of\s)?[=:：]?\s*"
-        + _K,
+        r"(?:OSL|output(?:[\s_](?:sequence|seq|generation))?[\s_]?len(?:gth)?|"
+        r"(?:generation|decode)[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
+        r"输出(?:上限|长度)?)\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
     ),
     _rule(
         "output",
-        r"(?<![\d.])(\d[\d,]*[Kk]?)[\s-]*(?:token[\s-]+)?output"
+        r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?output"
         r"(?![\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
     ),
     _rule("seed", r"(?<![A-Za-z])seed\s*[=:：]?\s*(\d+)"),
@@ -95,7 +96,9 @@ LOAD_RULES = (
     _rule("runs", r"重复\s*(\d+)\s*次|每(?:项|组|个配置|配置)?\s*(\d+)\s*次"),
     _rule("runs", r"(\d+)\s*iterations"),
     _rule("runs", r"单次运行|single run", "1"),
-    _rule("tp", r"(?<![A-Za-z])TP\s?=?\s?(\d+)(?![\d.])"),
+    _rule("tp", r"(?<![A-Za-z])TP\s?[=-]?\s?(\d+)(?![\d.])"),
+    _rule("tp", r"(?<![\d.])(\d+)-way (?:TP|tensor)"),
+    _rule("tp", r"tensor_parallel_size\s*=\s*(\d+)"),
     _rule("warmup", r"warm-?up\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),
     _rule("measure", r"measure\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),
     _rule("chunk", r"(\d+\s?ms)\s+chunks?"),

@@ -55,6 +55,8 @@ def parse_segments(text: str) -> Iterator[Segment]:
     after_break = True
     lines = _without_comments(text).splitlines()
     before, table_unit = "", ""
+    recent: list[str] = []
+    """The lines since the last heading, that heading first: where a table's unit is said."""
     index = 0
     while index < len(lines):
         raw, number = lines[index], index + 1
@@ -73,9 +75,12 @@ def parse_segments(text: str) -> Iterator[Segment]:
             continue
         if not _visible(stripped):
             continue
+        hashes = _HEADING.match(stripped)
+        if hashes:
+            recent = []
         if not stripped.startswith("|"):
             before = stripped
-        hashes = _HEADING.match(stripped)
+            recent.append(stripped)
         if hashes or _BOLD_HEADING.fullmatch(stripped):
             level = len(hashes.group(1)) if hashes else 7
             yield Segment(clean_text(stripped.lstrip("#")), number, "heading", True, level=level)
@@ -89,7 +94,7 @@ def parse_segments(text: str) -> Iterator[Segment]:
             following = lines[index].strip() if index < len(lines) else ""
             if re.fullmatch(r"\|?\s*:?-{2,}.*", following):
                 header = tuple(clean_text(c) for c in cells)
-                table_unit = _stated_unit(before)
+                table_unit = _stated_unit(before) or _table_unit(recent, lines, index)
                 yield Segment(" ".join(header), number, "prose", True, header=header)
                 continue
             yield Segment(stripped, number, "table", True, header=header, unit=table_unit)
@@ -289,7 +294,29 @@ def _sentences(text: str) -> list[str]:
     return [part.strip() for part in parts if part and part.strip()]
 
 
+def _table_unit(recent: list[str], lines: list[str], index: int) -> str:
+    """A table's unit said in its section before it (`speed metric is tokens/s`, a heading
+    `Throughput (token/s)`) or in the paragraph right below it (`(Unit: tokens/second)`)."""
+    for text in reversed(recent):
+        unit = _stated_unit(text) or _heading_unit(text)
+        if unit:
+            return unit
+    while index < len(lines) and (not lines[index].strip() or lines[index].strip()[0] == "|"):
+        index += 1  # this table, and the tables right below it that share the note
+    return _stated_unit(lines[index]) if index < len(lines) else ""
+
+
+def _heading_unit(text: str) -> str:
+    """`### Generation Throughput (token/s)`: the unit a heading gives in parentheses."""
+    match = re.fullmatch(rf"#+\s.*\(\s*({UNIT_PATTERN})\s*\)", text)
+    return canonical_unit(match.group(1)) if match else ""
+
+
 def _stated_unit(text: str) -> str:
     """The unit a line states for the table below it: `(Unit: Seconds)`, `单位：毫秒`."""
-    match = re.search(rf"(?:\bunits?|单位)\s*[:：]\s*({UNIT_PATTERN})(?![A-Za-z])", text, re.I)
+    match = re.search(
+        rf"(?:\bunits?\s*[:：]|单位\s*[:：]|\bmetric is|\bmeasured in)\s*({UNIT_PATTERN})(?![A-Za-z])",
+        text,
+        re.I,
+    )
     return canonical_unit(match.group(1)) if match else ""

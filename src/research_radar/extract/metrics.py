@@ -32,7 +32,8 @@ NUMBER_PATTERN = r"(?<![A-Za-z0-9_.])[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)
 """Regex source of one written number (`1,234.5`, `−0.8`), not glued to a word before it."""
 _UNITS: tuple[tuple[str, str], ...] = (
     (
-        r"[Tt]ok(?:en)?s?/s(?:ec)?|[Tt]oks/s|t/s|TPS|tps|[Tt]okens? per second|[Tt]ok(?:en)?s? ?/ ?s",
+        r"[Tt]ok(?:en)?s?/s(?:ec(?:ond)?)?|[Tt]oks/s|t/s|TPS|tps|[Tt]okens? per second|"
+        r"[Tt]ok(?:en)?s? ?/ ?s",
         "tok/s",
     ),
     (r"req(?:uest)?s?/s|RPS|rps|QPS|查询/秒|请求/秒", "req/s"),

@@ -57,8 +57,21 @@ class TableClaim:
 
 _HEADER_LOAD = (
     ("context", re.compile(r"context|ctx|上下文|^T$", re.I)),
-    ("prompt", re.compile(r"prompt|ISL|input len|T_pp|seq(?:uence)?[ _]?len", re.I)),
-    ("output", re.compile(r"completion tokens|output tokens|OSL|output len|输出长度", re.I)),
+    (
+        "output",
+        re.compile(
+            r"completion tokens|output tokens|OSL|output[ _]?(?:seq(?:uence)?[ _]?)?len|"
+            r"(?:decode|generation)[ _]len|输出长度",
+            re.I,
+        ),
+    ),
+    (
+        "prompt",
+        re.compile(
+            r"prompt|ISL|input[ _]?(?:seq(?:uence)?[ _]?)?len|prefill[ _]len|T_pp|seq(?:uence)?[ _]?len",
+            re.I,
+        ),
+    ),
     ("batch", re.compile(r"^batch|^bs$|批大小", re.I)),
     ("concurrency", re.compile(r"concurrency|^conc|并发", re.I)),
     ("runs", re.compile(r"^(?:samples|runs|repeats|n)$", re.I)),
@@ -66,7 +79,8 @@ _HEADER_LOAD = (
 _LOAD_CELL = re.compile(
     rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?(?:\s?(?:tokens?|toks?))?[\s†*]*", re.I
 )
-_BARE = re.compile(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*]*")
+_BARE = re.compile(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*]*(?:\([^()]*\))?")
+"""A number alone in its cell, perhaps with a spread or a note: `25.12 (2 on GPU)`."""
 _REFERENCE_WORD = re.compile(r"baseline|基线|基准|reference|\bref\b", re.I)
 _WIDE_PRECISIONS = ("FP32", "TF32", "BF16", "FP16")
 """The precisions a lower one is compared with, widest first."""
@@ -218,9 +232,11 @@ def _choose(plan: _Plan, positions: int) -> _Plan:
         plan.references = unit
         return plan
     software = {i: k for i, k in keys.items() if k.kind == "software"}
-    if len({k.value for k in software.values()}) >= 2:
-        # the project's own system comes last: `| vLLM | ... | Chitu |`
-        plan.references = sorted(software)[:-1]
+    if len({k.value for k in software.values()}) >= 2 and max(software) == max(keys):
+        # the project's own system comes last: `| vLLM | ... | Chitu |`; its variants
+        # (`FlexLLMGen with Compression`, `Chitu-FP4`) are its own too, never a reference
+        own = _stem(software[max(software)].value)
+        plan.references = [i for i, k in sorted(software.items()) if _stem(k.value) != own]
         return plan
     precisions = {i: k.value for i, k in keys.items() if k.kind == "precision"}
     wide = [p for p in _WIDE_PRECISIONS if p in precisions.values()]
@@ -228,6 +244,11 @@ def _choose(plan: _Plan, positions: int) -> _Plan:
         # FP16 beside INT4 (or beside our unnamed row): the wide precision is the reference
         plan.references = [i for i, v in precisions.items() if v == wide[0]]
     return plan
+
+
+def _stem(name: str) -> str:
+    """A system's name without its variant: `TRT-LLM-FP16` -> `trt`, `vLLM 0.6` -> `vllm`."""
+    return re.split(r"[\s_-]", name.strip().lower(), maxsplit=1)[0]
 
 
 def _column_plan(head: list[str], columns: list[Conditions], metric_columns: list[int]) -> _Plan:
@@ -385,7 +406,8 @@ def _row_unit(label: str) -> str:
 def _bare_cell(
     head: str, raw: str, previous: list[Metric], cat: Catalog, fallback: str = ""
 ) -> list[Metric]:
-    unit = _header_unit(head) or fallback
+    ratio = re.search(r"speed-?up|加速比", head, re.I) is not None  # `FT <br/> Speedup`
+    unit = _header_unit(head) or ("x" if ratio else fallback)
     name = _head_name(head)
     if not name or re.fullmatch(r"[\d.,]+[KkMm]?", name):
         # a column named by a load value (`| Seq Len | 256 | 512 |`): the unit names it

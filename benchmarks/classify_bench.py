@@ -15,6 +15,11 @@ expected workload, mechanisms and whether the item is RSI work:
 - tests/fixtures/classify_heldout.jsonl (E1 digest): written and labelled before the
   classifier was run on it, never tuned on: the honest figure. When ../shared/corpus is present (or RADAR_SHARED points at the
 shared folder), the speed is also measured on its README files.
+
+Real projects (benchmarks/data/projects_labelled.tsv: repository names and hand labels,
+at least 40): their descriptions are read from ../shared at run time (corpus READMEs and
+the curated lists' one-line repository descriptions); workload accuracy, per-mechanism
+figures on the on-topic ones and topic accuracy (learned relevance >= 0.5).
 """
 
 from __future__ import annotations
@@ -186,6 +191,115 @@ def curated_figures(taxonomy: Taxonomy, misses: bool) -> None:
         )
 
 
+PROJECTS = Path(__file__).resolve().parent / "data" / "projects_labelled.tsv"
+
+
+def project_texts(shared: Path) -> list[dict[str, Any]]:
+    """The labelled projects (benchmarks/data/projects_labelled.tsv) with their
+    descriptions read from ../shared; a project whose text is missing is left out."""
+    import re
+
+    rows = [
+        line.split("\t")
+        for line in PROJECTS.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
+    found = []
+    for repo, source, workload, mechanism, topic, _reason in rows:
+        text = ""
+        if source == "corpus":
+            readme = shared / "corpus" / repo.replace("/", "__") / "files" / "README.md"
+            text = readme.read_text(encoding="utf-8", errors="replace") if readme.is_file() else ""
+        else:
+            listed = shared / "curated-lists" / source.removeprefix("list:").replace("/", "__")
+            link = re.compile(rf"github\.com/{re.escape(repo)}\)", re.I)
+            for path in sorted(listed.glob("*.md")):
+                for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+                    if link.search(line):
+                        text = re.sub(r"\]\([^)]*\)", "]", line).replace("[", "").replace("]", "")
+                        text = text.split("|")[0].strip(" -*")
+                        break
+        if not text:
+            continue
+        found.append(
+            {
+                "repo": repo,
+                "kind": "repo",
+                "text": text,
+                "workload": None if workload == "-" else workload,
+                "mechanism": set() if mechanism == "-" else set(mechanism.split(",")),
+                "on_topic": topic == "on",
+            }
+        )
+    return found
+
+
+def project_figures(taxonomy: Taxonomy, misses: bool) -> None:
+    """Workload, mechanism and topic figures on the labelled real projects."""
+    from research_radar.classify.classifier import Item, classify_items, topic_relevance
+
+    shared = Path(os.environ.get("RADAR_SHARED", ROOT.parent / "shared"))
+    projects = project_texts(shared)
+    if not projects:
+        print("\nreal projects: skipped (../shared not found; set RADAR_SHARED)")
+        return
+    name = [p["repo"].partition("/")[2] for p in projects]
+    items = [Item(n, p["text"], p["kind"]) for n, p in zip(name, projects, strict=True)]
+    results = classify_items(taxonomy, items)
+    topics = topic_relevance([(n, p["text"]) for n, p in zip(name, projects, strict=True)])
+    print(f"\nreal projects (benchmarks/data/projects_labelled.tsv): {len(projects)} described")
+    right = total = 0
+    for project, result in zip(projects, results, strict=True):
+        if project["workload"]:
+            got = result.tags["workload"][0].value
+            right, total = right + (got == project["workload"]), total + 1
+            if misses and got != project["workload"]:
+                print(f"    workload miss: {project['repo']} -> {got}")
+    topic_right = sum(
+        (score >= 0.5) == project["on_topic"]
+        for project, score in zip(projects, topics, strict=True)
+    )
+    if misses:
+        for project, score in zip(projects, topics, strict=True):
+            if (score >= 0.5) != project["on_topic"]:
+                print(f"    topic miss: {project['repo']} relevance {score:.2f}")
+    on_topic = [
+        (project, result)
+        for project, result in zip(projects, results, strict=True)
+        if project["on_topic"]
+    ]
+    print(f"  {'mechanism':<28} {'precision':>9} {'recall':>7} {'f1':>6}  support")
+    f1s = []
+    for value in taxonomy.dimension("mechanism").value_ids:
+        tp = fp = fn = 0
+        for project, result in on_topic:
+            got = value in {tag.value for tag in result.tags["mechanism"]}
+            want = value in project["mechanism"]
+            tp, fp, fn = tp + (got and want), fp + (got and not want), fn + (want and not got)
+        if tp + fn == 0:
+            if fp:
+                print(f"  {value:<28} {'':>9} {'':>7} {'':>6}  (0 expected, {fp} false)")
+            continue
+        precision = tp / (tp + fp) if tp + fp else 0.0
+        recall = tp / (tp + fn)
+        f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+        f1s.append(f1)
+        print(f"  {value:<28} {precision:>9.3f} {recall:>7.3f} {f1:>6.3f}  {tp + fn:>7}")
+    if misses:
+        for project, result in on_topic:
+            got = {tag.value for tag in result.tags["mechanism"]} - {"unknown"}
+            if got != project["mechanism"]:
+                print(
+                    f"    mechanism miss: {project['repo']}: {sorted(got)} want {sorted(project['mechanism'])}"
+                )
+    macro = sum(f1s) / len(f1s) if f1s else 0.0
+    print(
+        f"  mechanism macro-F1 {macro:.3f} over {len(f1s)} classes ({len(on_topic)} on-topic); "
+        f"workload accuracy {right / max(total, 1):.3f} ({right}/{total}); "
+        f"topic accuracy {topic_right / len(projects):.3f} ({topic_right}/{len(projects)})"
+    )
+
+
 def print_title_speed(taxonomy: Taxonomy) -> None:
     from research_radar.classify.classifier import Item, classify_items
     from research_radar.classify.learned import load_embedder, load_model
@@ -220,6 +334,7 @@ def main() -> None:
     print()
     print_speed(taxonomy, load_items(SETS["tuned (daily reports)"]))
     print_title_speed(taxonomy)
+    project_figures(taxonomy, args.misses)
     if not args.no_curated:
         curated_figures(taxonomy, args.misses)
 

@@ -11,6 +11,7 @@ lists stay in ../shared and the items are rebuilt on every run.
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import tomllib
@@ -24,11 +25,16 @@ __all__ = [
     "build_items",
     "build_split",
     "curated_root",
+    "item_label_key",
+    "load_labels",
     "load_mapping",
+    "written_items",
 ]
 
 ROOT = Path(__file__).resolve().parent.parent
 MAPPING = Path(__file__).resolve().parent / "curated_mapping.toml"
+LABELS = Path(__file__).resolve().parent / "curated_labels.tsv"
+WRITTEN = Path(__file__).resolve().parent / "written_titles.tsv"
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 _LINK = re.compile(r"(?<!!)\[([^\[\]]{3,}?)\]\((?:[^()]|\([^()]*\))*\)")
@@ -51,6 +57,9 @@ class Item:
     workload: str | None = None
     mechanism: set[str] = field(default_factory=set)
     on_topic: bool | None = None
+    reviewed: bool = False
+    """Labelled by hand (curated_labels.tsv, written_titles.tsv): an empty mechanism set
+    is a negative of every mechanism, not a missing label."""
 
     @property
     def lists(self) -> set[str]:
@@ -218,12 +227,83 @@ def _rule_for(spec: ListSpec, path: list[str]) -> Rule | None:
     return None
 
 
+@dataclass(frozen=True)
+class Label:
+    """A hand label: mechanisms, `none` (on topic, no mechanism) or `off` (off topic)."""
+
+    mechanism: frozenset[str]
+    on_topic: bool
+    reason: str
+
+
+def _parse_label(text: str, reason: str) -> Label:
+    if text == "off":
+        return Label(frozenset(), False, reason)
+    if text == "none":
+        return Label(frozenset(), True, reason)
+    return Label(frozenset(v.strip() for v in text.split(",")), True, reason)
+
+
+def _rows(path: Path) -> list[list[str]]:
+    lines = path.read_text(encoding="utf-8").splitlines()
+    rows = [line.split("\t") for line in lines if line.strip() and not line.startswith("#")]
+    for row in rows:
+        if len(row) != 3:
+            raise ValueError(f"{path.name}: want 3 tab-separated columns: {row}")
+    return rows
+
+
+def load_labels(path: Path = LABELS) -> dict[str, Label]:
+    """key (`item_label_key`) -> hand label of the training lists' mixed-section items."""
+    return {key: _parse_label(labels, reason) for key, labels, reason in _rows(path)}
+
+
+def item_label_key(item: Item) -> str:
+    """The key of an item in curated_labels.tsv: its arXiv id, else a title hash."""
+    if item.key.startswith("arxiv:"):
+        return item.key
+    digest = hashlib.sha1(normalise(item.title).encode("utf-8")).hexdigest()[:12]
+    return f"sha1:{digest}"
+
+
+def written_items(path: Path = WRITTEN) -> list[Item]:
+    """The titles written for this project with their labels (written_titles.tsv)."""
+    items = []
+    for title, labels, reason in _rows(path):
+        label = _parse_label(labels, reason)
+        items.append(
+            Item(
+                title=title,
+                key=f"written:{normalise(title)}",
+                sources=[("written_titles.tsv", reason)],
+                mechanism=set(label.mechanism),
+                on_topic=label.on_topic,
+                reviewed=True,
+            )
+        )
+    return items
+
+
+def _apply_labels(items: list[Item], labels: dict[str, Label]) -> None:
+    for item in items:
+        label = labels.get(item_label_key(item))
+        if label is None:
+            continue
+        item.mechanism = set(label.mechanism)
+        item.on_topic = label.on_topic
+        item.reviewed = True
+
+
 def build_split(mapping: Mapping, split: str, root: Path | None = None) -> list[Item]:
     """The items of one split ("train" or "heldout"); a held-out item that is also in a
-    training list is left out, so held-out figures are on titles the model never saw."""
+    training list is left out, so held-out figures are on titles the model never saw.
+
+    Training items get the hand labels of curated_labels.tsv, and the titles of
+    written_titles.tsv are added to them; held-out items never get either."""
     items = build_items(mapping, root, split=split)
     if split == "train":
-        return items
+        _apply_labels(items, load_labels())
+        return items + written_items()
     seen = {key for item in build_items(mapping, root, split="train") for key in _keys(item)}
     return [item for item in items if not (_keys(item) & seen)]
 

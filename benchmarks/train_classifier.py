@@ -16,8 +16,11 @@ Heads (scikit-learn LogisticRegression, stored as arrays):
 
 The shipped model is fitted on every list (train and held-out splits); the held-out
 figures in classify_bench.py come from a model fitted on the train split only.
-Thresholds of the mechanism heads maximise F1 on 5-fold cross-validated predictions;
-those tuning figures are printed. `--check` trains and prints without writing the file.
+Every head is calibrated on 5-fold cross-validated logits (workload: a softmax
+temperature; mechanism and topic: Platt scaling, folded into the stored weights), so
+its probabilities are confidences; the mechanism thresholds then maximise F1 on the
+calibrated cross-validated probabilities. Those tuning figures (and the expected
+calibration error) are printed. `--check` trains and prints without writing the file.
 """
 
 from __future__ import annotations
@@ -75,7 +78,8 @@ def fit(x: np.ndarray, y: np.ndarray) -> LogisticRegression:
 def mechanism_sets(items: list[Item], x: np.ndarray) -> tuple[list[int], list[set[str]]]:
     """Indices of the items usable for mechanisms, and their label sets.
 
-    Curated labels first; an on-topic item of a mixed section (no curated mechanism) gets
+    Curated labels first, then hand labels (an item labelled by hand is a negative of every
+    mechanism it was not given); an on-topic item of a mixed section nobody labelled gets
     weak labels: the mechanisms whose rules match its title (confidence >= TITLE_HIT).
     Off-topic items are negatives of every mechanism.
     """
@@ -89,6 +93,10 @@ def mechanism_sets(items: list[Item], x: np.ndarray) -> tuple[list[int], list[se
     sets: list[set[str]] = []
     for i, item in enumerate(items):
         labels = set(item.mechanism)
+        if item.reviewed:
+            rows.append(i)
+            sets.append(labels)
+            continue
         if not labels and item.on_topic:
             labels = {value for value, column in columns.items() if x[i, column] >= TITLE_HIT}
         if labels or item.on_topic is False:
@@ -120,11 +128,17 @@ def train(items: list[Item], x: np.ndarray, *, verbose: bool = True) -> dict[str
     labels = np.array([items[i].workload for i in rows])
     say(f"workload labels: {dict(Counter(labels.tolist()))}")
     model = fit(x[rows], labels)
-    store(arrays, "workload", model, np.full(len(model.classes_), 0.0), "softmax")
+    logits = cv_logits(x[rows], labels, model.classes_)
+    temperature = fit_temperature(logits, labels, model.classes_)
+    store(arrays, "workload", model, np.full(len(model.classes_), 0.0), "softmax", temperature)
     heads.append("workload")
-    if verbose:
-        predicted = cv_predict(x[rows], labels)
-        say(f"  workload tuning accuracy {(predicted == labels).mean():.3f} (5-fold CV)")
+    probs = softmax(logits / temperature)
+    predicted = model.classes_[probs.argmax(axis=1)]
+    correct = predicted == labels
+    say(
+        f"  workload tuning accuracy {correct.mean():.3f} (5-fold CV); temperature "
+        f"{temperature:.2f}, calibration error {ece(probs.max(axis=1), correct):.3f}"
+    )
 
     rows, sets = mechanism_sets(items, x)
     counts = Counter(value for labels_ in sets for value in labels_)
@@ -134,14 +148,17 @@ def train(items: list[Item], x: np.ndarray, *, verbose: bool = True) -> dict[str
     for value in classes:
         truth = np.array([value in labels_ for labels_ in sets])
         model = fit(x[rows], truth)
-        probs = cv_probs(x[rows], truth)
+        logits = cv_logits(x[rows], truth, model.classes_)[:, 0]
+        scale, shift = platt(logits, truth)
+        probs = sigmoid(scale * logits + shift)
         threshold, f1 = best_threshold(probs, truth)
         say(
             f"  mechanism {value:<28} positives {int(truth.sum()):>4}  "
-            f"tuning F1 {f1:.3f} at threshold {threshold:.2f} (5-fold CV)"
+            f"tuning F1 {f1:.3f} at threshold {threshold:.2f} (5-fold CV), "
+            f"calibration error {ece(probs, truth):.3f}"
         )
-        weights.append(model.coef_[0])
-        biases.append(model.intercept_[0])
+        weights.append(model.coef_[0] * scale)
+        biases.append(model.intercept_[0] * scale + shift)
         thresholds.append(threshold)
     arrays["mechanism.classes"] = np.array(classes)
     arrays["mechanism.weights"] = np.array(weights, dtype=np.float32)
@@ -154,12 +171,16 @@ def train(items: list[Item], x: np.ndarray, *, verbose: bool = True) -> dict[str
     truth = np.array([bool(items[i].on_topic) for i in rows])
     say(f"topic labels: {int(truth.sum())} on-topic, {int((~truth).sum())} off-topic")
     model = fit(x[rows], truth)
-    if verbose:
-        probs = cv_probs(x[rows], truth)
-        say(f"  topic tuning accuracy {((probs >= 0.5) == truth).mean():.3f} at 0.5 (5-fold CV)")
+    logits = cv_logits(x[rows], truth, model.classes_)[:, 0]
+    scale, shift = platt(logits, truth)
+    probs = sigmoid(scale * logits + shift)
+    say(
+        f"  topic tuning accuracy {((probs >= 0.5) == truth).mean():.3f} at 0.5 (5-fold CV), "
+        f"calibration error {ece(probs, truth):.3f}"
+    )
     arrays["topic.classes"] = np.array(["on-topic"])
-    arrays["topic.weights"] = model.coef_.astype(np.float32)
-    arrays["topic.bias"] = model.intercept_.astype(np.float32)
+    arrays["topic.weights"] = (model.coef_ * scale).astype(np.float32)
+    arrays["topic.bias"] = (model.intercept_ * scale + shift).astype(np.float32)
     arrays["topic.thresholds"] = np.array([0.5], dtype=np.float32)
     arrays["topic.kind"] = np.array("sigmoid")
     heads.append("topic")
@@ -169,7 +190,7 @@ def train(items: list[Item], x: np.ndarray, *, verbose: bool = True) -> dict[str
 
     info = {
         "embedding": f"wordllama {wordllama.__version__} l2_supercat 256",
-        "trainer": f"scikit-learn {sklearn.__version__} LogisticRegression C={C}",
+        "trainer": f"scikit-learn {sklearn.__version__} LogisticRegression C={C}, calibrated",
         "lists": ", ".join(sorted({name for item in items for name in item.lists})),
         "items": str(len(items)),
     }
@@ -200,33 +221,82 @@ def main() -> None:
 
 
 def store(
-    arrays: dict[str, Any], name: str, model: LogisticRegression, thresholds: np.ndarray, kind: str
+    arrays: dict[str, Any],
+    name: str,
+    model: LogisticRegression,
+    thresholds: np.ndarray,
+    kind: str,
+    temperature: float = 1.0,
 ) -> None:
     arrays[f"{name}.classes"] = np.array([str(c) for c in model.classes_])
-    arrays[f"{name}.weights"] = model.coef_.astype(np.float32)
-    arrays[f"{name}.bias"] = model.intercept_.astype(np.float32)
+    arrays[f"{name}.weights"] = (model.coef_ / temperature).astype(np.float32)
+    arrays[f"{name}.bias"] = (model.intercept_ / temperature).astype(np.float32)
     arrays[f"{name}.thresholds"] = thresholds.astype(np.float32)
     arrays[f"{name}.kind"] = np.array(kind)
 
 
-def cv_probs(x: np.ndarray, truth: np.ndarray) -> np.ndarray:
-    """5-fold cross-validated probabilities of the positive class."""
+def cv_logits(x: np.ndarray, labels: np.ndarray, classes: np.ndarray) -> np.ndarray:
+    """5-fold cross-validated decision values: (items, classes), or (items, 1) for a
+    binary head (the positive class's logit)."""
     from sklearn.model_selection import StratifiedKFold
 
-    probs = np.zeros(len(truth))
-    for train_rows, test_rows in StratifiedKFold(5, shuffle=True, random_state=0).split(x, truth):
-        probs[test_rows] = fit(x[train_rows], truth[train_rows]).predict_proba(x[test_rows])[:, 1]
-    return probs
-
-
-def cv_predict(x: np.ndarray, labels: np.ndarray) -> np.ndarray:
-    from sklearn.model_selection import StratifiedKFold
-
-    predicted = np.empty(len(labels), dtype=object)
+    width = 1 if len(classes) == 2 else len(classes)
+    logits = np.zeros((len(labels), width))
     folds = StratifiedKFold(5, shuffle=True, random_state=0)
     for train_rows, test_rows in folds.split(x, labels):
-        predicted[test_rows] = fit(x[train_rows], labels[train_rows]).predict(x[test_rows])
-    return predicted
+        model = fit(x[train_rows], labels[train_rows])
+        values = model.decision_function(x[test_rows])
+        if width == 1:
+            logits[test_rows, 0] = values
+        else:
+            # a fold may lack a rare class: its column stays very unlikely
+            logits[test_rows] = -30.0
+            for column, name in enumerate(model.classes_):
+                logits[test_rows, list(classes).index(name)] = values[:, column]
+    return logits
+
+
+def platt(logits: np.ndarray, truth: np.ndarray) -> tuple[float, float]:
+    """Platt scaling of cross-validated logits: P = sigmoid(scale * logit + shift)."""
+    model = LogisticRegression(C=1e6, max_iter=1000)
+    model.fit(logits.reshape(-1, 1), truth)
+    return float(model.coef_[0, 0]), float(model.intercept_[0])
+
+
+def fit_temperature(logits: np.ndarray, labels: np.ndarray, classes: np.ndarray) -> float:
+    """The softmax temperature that minimises the cross-validated negative log-likelihood."""
+    index = np.array([list(classes).index(label) for label in labels])
+    best = (1.0, float("inf"))
+    for temperature in np.arange(0.3, 5.01, 0.05):
+        probs = softmax(logits / temperature)
+        nll = -float(np.log(np.clip(probs[np.arange(len(index)), index], 1e-12, 1)).mean())
+        if nll < best[1]:
+            best = (float(temperature), nll)
+    return best[0]
+
+
+def softmax(logits: np.ndarray) -> np.ndarray:
+    shifted = np.exp(logits - logits.max(axis=1, keepdims=True))
+    result: np.ndarray = shifted / shifted.sum(axis=1, keepdims=True)
+    return result
+
+
+def sigmoid(logits: np.ndarray) -> np.ndarray:
+    result: np.ndarray = 1.0 / (1.0 + np.exp(-logits))
+    return result
+
+
+def ece(confidence: np.ndarray, correct: np.ndarray, bins: int = 10) -> float:
+    """Expected calibration error: |mean confidence - accuracy| over equal-width bins
+    (for a binary head: the predicted probability against the positive rate)."""
+    edges = np.linspace(0.0, 1.0, bins + 1)
+    total = 0.0
+    for low, high in zip(edges[:-1], edges[1:], strict=True):
+        inside = (confidence >= low) & ((confidence < high) | (high == 1.0))
+        if inside.any():
+            gap = abs(float(confidence[inside].mean()) - float(correct[inside].mean()))
+            total += gap * inside.sum() / len(confidence)
+    return total
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from research_radar.cli import (
     init_cmd,
     publish_cmd,
     review_cmd,
+    site_cmd,
     taxonomy_cmd,
 )
 from research_radar.cli.common import err_console
@@ -69,6 +70,7 @@ for _module in (
     publish_cmd,
     review_cmd,
     digest_cmd,
+    site_cmd,
 ):
     _module.register(app)
 

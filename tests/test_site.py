@@ -21,8 +21,17 @@ from typer.testing import CliRunner
 
 from research_radar.classify.profile import load_taxonomy
 from research_radar.cli import app
-from research_radar.models import Claim, ClaimKind, Conditions, Finding, Metric, Project, Source
-from research_radar.models import SourceKind, Tag
+from research_radar.models import (
+    Claim,
+    ClaimKind,
+    Conditions,
+    Finding,
+    Metric,
+    Project,
+    Source,
+    SourceKind,
+    Tag,
+)
 from research_radar.publish.gate import check_public, load_private_repos
 from research_radar.site.build import MANIFEST, build_site
 from research_radar.site.data import load_site_data
@@ -44,7 +53,8 @@ CHROMIUM_ARGS = [
 needs_chromium = [
     pytest.mark.browser,
     pytest.mark.skipif(
-        not CHROMIUM.exists(), reason="needs Chromium at /usr/bin/chromium (apt-get install chromium)"
+        not CHROMIUM.exists(),
+        reason="needs Chromium at /usr/bin/chromium (apt-get install chromium)",
     ),
 ]
 WIDTHS = [(1280, 800), (390, 844)]
@@ -124,7 +134,13 @@ def test_sample_site_has_every_kind_of_page(sample_site: tuple[Path, Path]) -> N
 def test_report_page_keeps_every_column_as_labelled_cells(sample_site: tuple[Path, Path]) -> None:
     _, site = sample_site
     page = (site / "reports" / "2026-08-29.html").read_text(encoding="utf-8")
-    for label in ("新增机制及 prior art", "关键证据 / 缺口", "成熟度 / 推荐级别", "时效版本", "来源"):
+    for label in (
+        "新增机制及 prior art",
+        "关键证据 / 缺口",
+        "成熟度 / 推荐级别",
+        "时效版本",
+        "来源",
+    ):
         assert f'data-label="{label}"' in page
 
 
@@ -197,19 +213,36 @@ def _private_store(path: Path) -> Store:
     )
     tags = {"mechanism": [Tag(dimension="mechanism", value="cache")]}
     findings = [
-        Finding(project_key="gh:open-org/fast", name="open-org/fast", date=day, tags=tags,
-                claims=[claim], mechanism="Public engine with KV 缓存卸载"),
-        Finding(project_key="gh:secret-org/engine", name="secret-org/engine", date=day,
-                url="https://github.com/secret-org/engine", mechanism="private work"),
-        Finding(project_key="gh:open-org/leaky", name="open-org/leaky", date=day,
-                mechanism="see /home/alice/notes.txt and ghp_" + "a" * 36),
+        Finding(
+            project_key="gh:open-org/fast",
+            name="open-org/fast",
+            date=day,
+            tags=tags,
+            claims=[claim],
+            mechanism="Public engine with KV 缓存卸载",
+        ),
+        Finding(
+            project_key="gh:secret-org/engine",
+            name="secret-org/engine",
+            date=day,
+            url="https://github.com/secret-org/engine",
+            mechanism="private work",
+        ),
+        Finding(
+            project_key="gh:open-org/leaky",
+            name="open-org/leaky",
+            date=day,
+            mechanism="see /home/alice/notes.txt and ghp_" + "a" * 36,
+        ),
     ]
     with store.transaction() as conn:
         store.save_source(conn, secret)
         for finding in findings:
             store.save_finding(conn, finding)
             store.save_project(conn, Project(key=finding.project_key, name=finding.name))
-        store.save_report(conn, day, "zh", "## 2026-09-01\n\nsee https://github.com/secret-org/engine\n", {})
+        store.save_report(
+            conn, day, "zh", "## 2026-09-01\n\nsee https://github.com/secret-org/engine\n", {}
+        )
     return store
 
 
@@ -233,7 +266,9 @@ def test_site_help_has_an_example() -> None:
 
 
 def test_site_without_a_store_says_how_to_make_one(tmp_path: Path) -> None:
-    result = runner.invoke(app, ["site", "--db", str(tmp_path / "none.db"), "--out", str(tmp_path / "s")])
+    result = runner.invoke(
+        app, ["site", "--db", str(tmp_path / "none.db"), "--out", str(tmp_path / "s")]
+    )
     assert result.exit_code == 1
     assert "radar daily" in result.output
 
@@ -279,12 +314,20 @@ def artifacts(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return folder
 
 
-def _open(browser: Any, url: str, width: int = 1280, height: int = 800) -> tuple[Any, list[str]]:
+def _tab(browser: Any, width: int = 1280, height: int = 800) -> tuple[Any, list[str]]:
+    """One tab, reused page after page; `problems` collects console errors and failures."""
     problems: list[str] = []
     page = browser.new_page(viewport={"width": width, "height": height})
-    page.on("console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None)
+    page.on(
+        "console", lambda m: problems.append(m.text) if m.type in ("error", "warning") else None
+    )
     page.on("pageerror", lambda e: problems.append(str(e)))
     page.on("requestfailed", lambda r: problems.append(f"failed: {r.url}"))
+    return page, problems
+
+
+def _open(browser: Any, url: str, width: int = 1280, height: int = 800) -> tuple[Any, list[str]]:
+    page, problems = _tab(browser, width, height)
     page.goto(url, wait_until="load")
     return page, problems
 
@@ -294,12 +337,12 @@ def test_every_page_loads_without_console_errors(
     browser: Any, served: str, sample_site: tuple[Path, Path]
 ) -> None:
     _, site = sample_site
+    page, problems = _tab(browser)
     for path in _pages(site):
         url = f"{served}/{path.relative_to(site).as_posix()}"
-        page, problems = _open(browser, url)
-        page.wait_for_load_state("networkidle")
-        page.close()
+        page.goto(url, wait_until="load")
         assert problems == [], url
+    page.close()
 
 
 _OVERFLOW = """() => {
@@ -329,7 +372,12 @@ _CELLS = """() => [...document.querySelectorAll('.report td')].map(td => {
 @pytest.mark.browser
 @pytest.mark.parametrize(("width", "height"), WIDTHS, ids=["desktop", "phone"])
 def test_nothing_overflows_and_every_column_shows(
-    browser: Any, served: str, sample_site: tuple[Path, Path], artifacts: Path, width: int, height: int
+    browser: Any,
+    served: str,
+    sample_site: tuple[Path, Path],
+    artifacts: Path,
+    width: int,
+    height: int,
 ) -> None:
     _, site = sample_site
     shots = {
@@ -337,13 +385,23 @@ def test_nothing_overflows_and_every_column_shows(
         "report": "reports/2026-08-29.html",
         "project": project_path("gh:red-weasel/machx-inference-engine"),
     }
-    others = [p.relative_to(site).as_posix() for p in _pages(site)]
+    kinds = ("projects", "families", "dimensions")
+    others = ["charts.html", "search.html", *(f"{kind}/index.html" for kind in kinds)]
+    others += [
+        next(p for p in sorted((site / kind).glob("*.html")) if p.name != "index.html")
+        .relative_to(site)
+        .as_posix()
+        for kind in kinds
+    ]
+    page, problems = _tab(browser, width, height)
     for path in [*shots.values(), *others]:
-        page, problems = _open(browser, f"{served}/{path}", width, height)
+        page.goto(f"{served}/{path}", wait_until="load")
         result = page.evaluate(_OVERFLOW)
         assert result["page"] <= 0, f"{path} scrolls sideways at {width}px by {result['page']}px"
         assert result["out"] == [], f"{path} at {width}px: {result['out']}"
-        if "report" in page.evaluate("() => [...document.querySelectorAll('.report')].length ? 'report' : ''"):
+        if "report" in page.evaluate(
+            "() => [...document.querySelectorAll('.report')].length ? 'report' : ''"
+        ):
             cells = page.evaluate(_CELLS)
             assert cells and all(c["shown"] and c["inside"] for c in cells), path
             assert {c["label"] for c in cells} >= {"来源", "时效版本", "关键证据 / 缺口"}
@@ -352,8 +410,8 @@ def test_nothing_overflows_and_every_column_shows(
                 shot = artifacts / f"site-{name}-{width}.png"
                 page.screenshot(path=str(shot), full_page=True)
                 assert shot.stat().st_size > 10_000
-        page.close()
         assert problems == [], path
+    page.close()
 
 
 @pytest.mark.browser
@@ -377,7 +435,9 @@ def test_facets_filter_the_cards(browser: Any, served: str) -> None:
     page.locator("form.facets select[name=recommendation]").select_option(index=1)
     assert page.locator("[data-card]:not([hidden])").count() <= visible.count()
     page.locator("form.facets button[type=reset]").click()
-    page.wait_for_function(f"document.querySelectorAll('[data-card]:not([hidden])').length === {total}")
+    page.wait_for_function(
+        f"document.querySelectorAll('[data-card]:not([hidden])').length === {total}"
+    )
     page.close()
     assert problems == []
 
@@ -389,7 +449,9 @@ def test_facets_filter_the_cards(browser: Any, served: str) -> None:
     [("模型专属", "gh:neroued/ninfer"), ("SYCL", "gh:red-weasel/machx-inference-engine")],
     ids=["chinese", "english"],
 )
-def test_search_finds_the_right_project(browser: Any, served: str, query: str, project: str) -> None:
+def test_search_finds_the_right_project(
+    browser: Any, served: str, query: str, project: str
+) -> None:
     page, problems = _open(browser, f"{served}/search.html?q={query}")
     page.wait_for_selector(".pagefind-ui__result-link", timeout=15_000)
     links = page.locator(".pagefind-ui__result-link")

@@ -46,10 +46,10 @@ def _settings(config: Path | None, db: str | None) -> Settings:
     from research_radar.sample.demo import SAMPLE_DB
 
     settings = settings_for(config, db)
-    if db is None and settings.db == DEFAULT_DB and not Path(DEFAULT_DB).exists():
-        if Path(SAMPLE_DB).exists():
-            err_console.print(f"no {DEFAULT_DB} here: building from the sample's store {SAMPLE_DB}")
-            return settings.with_overrides(db=SAMPLE_DB)
+    fallback = db is None and settings.db == DEFAULT_DB and not Path(DEFAULT_DB).exists()
+    if fallback and Path(SAMPLE_DB).exists():
+        err_console.print(f"no {DEFAULT_DB} here: building from the sample's store {SAMPLE_DB}")
+        return settings.with_overrides(db=SAMPLE_DB)
     return settings
 
 
@@ -80,9 +80,13 @@ def site(
     ] = True,
     serve: Annotated[
         bool,
-        typer.Option("--serve", help="After building, preview the site on 127.0.0.1 (Ctrl-C stops)."),
+        typer.Option(
+            "--serve", help="After building, preview the site on 127.0.0.1 (Ctrl-C stops)."
+        ),
     ] = False,
-    port: Annotated[int, typer.Option("--port", help="Port for --serve (0: any free port).")] = 8000,
+    port: Annotated[
+        int, typer.Option("--port", help="Port for --serve (0: any free port).")
+    ] = 8000,
     db: DbOption = None,
     config: ConfigOption = None,
     json: JsonOption = False,

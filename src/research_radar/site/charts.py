@@ -46,7 +46,8 @@ def _number(value: float) -> str:
 def _svg(width: int, height: int, title: str, body: list[str]) -> Markup:
     head = (
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'class="chart" role="img" aria-label="{escape(title)}" {_FONT} font-size="12">'
+        f'class="chart" style="max-width:{width}px" role="img" aria-label="{escape(title)}" '
+        f'{_FONT} font-size="12">'
         f"<title>{escape(title)}</title>"
     )
     return Markup(head + "".join(body) + "</svg>")
@@ -89,22 +90,21 @@ def stacked_bars(
     """
     left, bottom, plot_height, legend_row = 40, 40, 200, 20
     step = max(6, min(48, 640 // max(1, len(columns))))
-    width = left + step * len(columns) + 20
-    width = max(width, 360)
+    width = max(left + step * len(columns) + 20, 640)
     totals = [sum(values[i] for _, values in series) for i in range(len(columns))]
     top = max(totals, default=0) or 1
     legend_top = plot_height + bottom + 10
-    height = legend_top + legend_row * ((len(series) + 2) // 3) + 10
+    height = legend_top + legend_row * len(series) + 10
     body = [
         f'<line x1="{left}" y1="{plot_height + 10}" x2="{width - 10}" y2="{plot_height + 10}" '
         'stroke="currentColor" stroke-opacity=".4"/>',
         f'<text x="{left - 6}" y="18" text-anchor="end" fill="currentColor">{top}</text>',
         f'<text x="{left - 6}" y="{plot_height + 14}" text-anchor="end" fill="currentColor">0</text>',
     ]
-    label_every = max(1, len(columns) // 8)
+    label_every = max(1, len(columns) // 8, -(-72 // step))
     for i, column in enumerate(columns):
         x = left + i * step
-        y = plot_height + 10
+        y = float(plot_height + 10)
         for index, (name, values) in enumerate(series):
             count = values[i]
             if not count:
@@ -123,10 +123,10 @@ def stacked_bars(
                 f"{escape(column)}</text>"
             )
     for index, (name, values) in enumerate(series):
-        x = 10 + (index % 3) * ((width - 20) // 3)
-        y = legend_top + (index // 3) * legend_row
+        x = left
+        y = legend_top + index * legend_row
         colour = PALETTE[min(index, len(PALETTE) - 1)]
-        label = name if len(name) <= 28 else name[:27] + "…"
+        label = name if len(name) <= 60 else name[:59] + "…"
         body.append(
             f'<rect x="{x}" y="{y}" width="12" height="12" fill="{colour}"/>'
             f'<text x="{x + 18}" y="{y + 11}" fill="currentColor">{escape(label)} '
@@ -136,7 +136,11 @@ def stacked_bars(
 
 
 def health_grid(
-    sources: Sequence[str], moments: Sequence[str], states: dict[tuple[str, str], str], *, title: str
+    sources: Sequence[str],
+    moments: Sequence[str],
+    states: dict[tuple[str, str], str],
+    *,
+    title: str,
 ) -> Markup:
     """One row per source, one cell per run: green ok, amber partial/stale, red failed."""
     label_width, cell, row = 90, max(4, min(18, 560 // max(1, len(moments)))), 22

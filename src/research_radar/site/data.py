@@ -110,9 +110,7 @@ def load_site_data(
             continue
         kept.append(finding)
     shown = {finding.project_key for finding in kept}
-    projects = {
-        project.key: project for project in store.load_projects() if project.key in shown
-    }
+    projects = {project.key: project for project in store.load_projects() if project.key in shown}
     aliases: dict[str, list[str]] = {}
     for alias, key in sorted(store.load_aliases().items()):
         if key in projects:

@@ -92,7 +92,9 @@ class Card:
 
     @property
     def facet_tokens(self) -> str:
-        return " ".join(f"{name}:{value}" for name, values in self.facets.items() for value in values)
+        return " ".join(
+            f"{name}:{value}" for name, values in self.facets.items() for value in values
+        )
 
 
 def slug(key: str) -> str:
@@ -233,17 +235,23 @@ class _Site:
                     for v, n in sorted(found.items())
                     if v not in dimension.value_ids
                 ]
-                groups.append({"name": dimension.id, "label": dimension.label(self.lang), "options": options})
+                groups.append(
+                    {"name": dimension.id, "label": dimension.label(self.lang), "options": options}
+                )
         found = counts.get("recommendation", Counter())
         groups.append(
             {
                 "name": "recommendation",
                 "label": "推荐级别" if self.lang == "zh" else "Recommendation",
-                "options": [(f"recommendation:{v}", f"{v} ({n})") for v, n in sorted(found.items())],
+                "options": [
+                    (f"recommendation:{v}", f"{v} ({n})") for v, n in sorted(found.items())
+                ],
             }
         )
         months = sorted(counts.get("month", Counter()))
-        groups.append({"name": "month", "label": "月份" if self.lang == "zh" else "Month", "months": months})
+        groups.append(
+            {"name": "month", "label": "月份" if self.lang == "zh" else "Month", "months": months}
+        )
         return groups
 
 
@@ -277,7 +285,9 @@ def _weekly_chart(site: _Site, findings: Sequence[Finding], dimension: str, titl
         for value in _values(finding, dimension) or ["—"]:
             counts.setdefault(value, [0] * len(weeks))[index[week]] += 1
     dim = site.taxonomy.dimension(dimension)
-    order = [v for v in dim.value_ids if v in counts] + sorted(v for v in counts if v not in dim.value_ids)
+    order = [v for v in dim.value_ids if v in counts] + sorted(
+        v for v in counts if v not in dim.value_ids
+    )
     series = [(site.label(dimension, v) if v != "—" else "—", counts[v]) for v in order]
     return stacked_bars(weeks, series, title=title)
 
@@ -319,9 +329,13 @@ def _metric_groups(findings: Sequence[Finding], limit: int = 12) -> list[dict[st
                 points.items(), key=lambda item: -item[1][0]
             )
         ][:20]
-        title = f"{name} ({unit}) · {model} · {precision}" + (f" · vs {baseline}" if baseline else "")
-        charted.append({"title": title, "svg": bar_chart(bars, title=title, unit=unit), "count": len(points)})
-    charted.sort(key=lambda group: (-int(group["count"]), str(group["title"])))
+        title = f"{name} ({unit}) · {model} · {precision}" + (
+            f" · vs {baseline}" if baseline else ""
+        )
+        charted.append(
+            {"title": title, "svg": bar_chart(bars, title=title, unit=unit), "bars": bars}
+        )
+    charted.sort(key=lambda group: (-len(group["bars"]), str(group["title"])))
     return charted[:limit]
 
 
@@ -403,10 +417,19 @@ def render_pages(
     project_rows = []
     for count, (key, indexes) in enumerate(sorted(by_project.items()), start=1):
         project = data.projects.get(key) or Project(key=key, name=findings[indexes[-1]].name)
-        yield _project_page(site, project, [findings[i] for i in indexes], [cards[i] for i in indexes], forks)
+        yield _project_page(
+            site, project, [findings[i] for i in indexes], [cards[i] for i in indexes], forks
+        )
         latest = cards[indexes[-1]]
         project_rows.append(
-            {"name": latest.name, "href": latest.href, "key": key, "count": len(indexes), "last": latest.day, "recommendation": latest.recommendation}
+            {
+                "name": latest.name,
+                "href": latest.href,
+                "key": key,
+                "count": len(indexes),
+                "last": latest.day,
+                "recommendation": latest.recommendation,
+            }
         )
         if count % 1000 == 0:
             note("projects", count)
@@ -416,62 +439,123 @@ def render_pages(
     family_rows = []
     for family, indexes in sorted(by_family.items()):
         label = site.family_label(family)
-        yield _listing(site, family_path(family), label, family, [cards[i] for i in indexes], kind="family")
-        family_rows.append({"name": label, "href": family_path(family), "key": family, "count": len(indexes)})
+        yield _listing(
+            site, family_path(family), label, family, [cards[i] for i in indexes], kind="family"
+        )
+        family_rows.append(
+            {"name": label, "href": family_path(family), "key": family, "count": len(indexes)}
+        )
     note("families", len(by_family))
     dimension_groups = []
     for dimension in site.dimensions:
         values = []
-        for value in [*dimension.value_ids, *sorted({v for d, v in by_value if d == dimension.id} - set(dimension.value_ids))]:
+        for value in [
+            *dimension.value_ids,
+            *sorted({v for d, v in by_value if d == dimension.id} - set(dimension.value_ids)),
+        ]:
             indexes = by_value.get((dimension.id, value), [])
             if not indexes:
                 continue
             title = f"{dimension.label(site.lang)}：{site.label(dimension.id, value)}"
-            yield _listing(site, dimension_path(dimension.id, value), title, f"{dimension.id}={value}", [cards[i] for i in indexes], kind="dimension")
-            values.append({"name": site.label(dimension.id, value), "href": dimension_path(dimension.id, value), "count": len(indexes)})
+            yield _listing(
+                site,
+                dimension_path(dimension.id, value),
+                title,
+                f"{dimension.id}={value}",
+                [cards[i] for i in indexes],
+                kind="dimension",
+            )
+            values.append(
+                {
+                    "name": site.label(dimension.id, value),
+                    "href": dimension_path(dimension.id, value),
+                    "count": len(indexes),
+                }
+            )
         dimension_groups.append({"label": dimension.label(site.lang), "values": values})
     note("dimensions", sum(len(group["values"]) for group in dimension_groups))
 
     # indexes, charts, search, home ----------------------------------------------------------
     project_rows.sort(key=lambda row: (row["last"], row["name"]), reverse=True)
-    yield _page("projects/index.html", "projects.html.j2", "Projects · Research Radar", rows=project_rows)
-    family_rows.sort(key=lambda row: (-row["count"], row["name"]))
-    yield _page("families/index.html", "families.html.j2", "Mechanism families · Research Radar", rows=family_rows)
-    yield _page("dimensions/index.html", "dimensions.html.j2", "Dimensions · Research Radar", groups=dimension_groups)
-    report_rows = [{"day": d.isoformat(), "href": report_path(d), "count": by_day.get(d, 0)} for d in reversed(days)]
-    yield _page("reports/index.html", "reports.html.j2", "Reports · Research Radar", rows=report_rows)
+    yield _page(
+        "projects/index.html", "projects.html.j2", "Projects · Research Radar", rows=project_rows
+    )
+    family_rows.sort(key=lambda row: (-len(by_family[str(row["key"])]), str(row["name"])))
+    yield _page(
+        "families/index.html",
+        "families.html.j2",
+        "Mechanism families · Research Radar",
+        rows=family_rows,
+    )
+    yield _page(
+        "dimensions/index.html",
+        "dimensions.html.j2",
+        "Dimensions · Research Radar",
+        groups=dimension_groups,
+    )
+    report_rows = [
+        {"day": d.isoformat(), "href": report_path(d), "count": by_day.get(d, 0)}
+        for d in reversed(days)
+    ]
+    yield _page(
+        "reports/index.html", "reports.html.j2", "Reports · Research Radar", rows=report_rows
+    )
     health_rows, health_chart = _health(site)
     en = site.lang == "en"
     yield _page(
         "charts.html",
         "charts.html.j2",
         "Charts · Research Radar",
-        by_mechanism=_weekly_chart(site, findings, "mechanism", "Findings per week by mechanism" if en else "每周发现数（按机制）") if findings else None,
-        by_workload=_weekly_chart(site, findings, "workload", "Findings per week by workload" if en else "每周发现数（按负载）") if findings else None,
+        by_mechanism=_weekly_chart(
+            site,
+            findings,
+            "mechanism",
+            "Findings per week by mechanism" if en else "每周发现数（按机制）",
+        )
+        if findings
+        else None,
+        by_workload=_weekly_chart(
+            site,
+            findings,
+            "workload",
+            "Findings per week by workload" if en else "每周发现数（按负载）",
+        )
+        if findings
+        else None,
         metrics=_metric_groups(findings),
         health_chart=health_chart,
     )
-    yield _page("search.html", "search.html.j2", "Search · Research Radar", scripts=True, search=True)
+    yield _page(
+        "search.html", "search.html.j2", "Search · Research Radar", scripts=True, search=True
+    )
     per_day = sorted(by_day.items())[-60:]
     day_chart = (
         bar_chart(
-            [Bar(d.isoformat(), n, href=report_path(d) if d in data.reports else "") for d, n in reversed(per_day)],
+            [
+                Bar(d.isoformat(), n, href=report_path(d) if d in data.reports else "")
+                for d, n in reversed(per_day)
+            ],
             title="Findings per day" if en else "每日发现数",
         )
         if per_day
         else None
     )
-    latest = days[-1] if days else None
+    newest = days[-1] if days else None
     yield _page(
         "index.html",
         "home.html.j2",
         "Research Radar",
-        latest=latest.isoformat() if latest else "",
-        latest_href=report_path(latest) if latest else "",
-        latest_body=render_body(data.reports[latest]) if latest else None,
+        latest=newest.isoformat() if newest else "",
+        latest_href=report_path(newest) if newest else "",
+        latest_body=render_body(data.reports[newest]) if newest else None,
         health=health_rows,
         day_chart=day_chart,
-        totals={"findings": len(findings), "projects": len(by_project), "reports": len(days), "families": len(by_family)},
+        totals={
+            "findings": len(findings),
+            "projects": len(by_project),
+            "reports": len(days),
+            "families": len(by_family),
+        },
         withheld=data.withheld_findings + len(data.withheld_reports),
     )
     note("indexes", 8)
@@ -493,19 +577,33 @@ def _day_indexes(findings: Sequence[Finding], day: date) -> list[int]:
     return result
 
 
-def _project_page(site: _Site, project: Project, findings: list[Finding], cards: list[Card], forks: dict[str, list[str]]) -> Page:
+def _project_page(
+    site: _Site,
+    project: Project,
+    findings: list[Finding],
+    cards: list[Card],
+    forks: dict[str, list[str]],
+) -> Page:
     data = site.data
     former = sorted({name for f in findings for name in f.former_names})
     aliases = sorted({*project.aliases, *data.aliases.get(project.key, [])} - {project.name})
     papers = [s for s in project.sources if s.startswith(("arxiv:", "doi:"))]
     paper_links = [
-        {"key": s, "url": f"https://arxiv.org/abs/{s[6:]}" if s.startswith("arxiv:") else f"https://doi.org/{s[4:]}"}
+        {
+            "key": s,
+            "url": f"https://arxiv.org/abs/{s[6:]}"
+            if s.startswith("arxiv:")
+            else f"https://doi.org/{s[4:]}",
+        }
         for s in papers
     ]
 
     def link(key: str) -> dict[str, str]:
         other = data.projects.get(key)
-        return {"name": other.name if other else key, "href": project_path(key) if other and key in data.projects else ""}
+        return {
+            "name": other.name if other else key,
+            "href": project_path(key) if other and key in data.projects else "",
+        }
 
     claims = [
         {
@@ -535,8 +633,16 @@ def _project_page(site: _Site, project: Project, findings: list[Finding], cards:
         fork_of=link(project.fork_of) if project.fork_of else None,
         forks=[link(key) for key in sorted(forks.get(project.key, []))],
         papers=paper_links,
-        family={"name": site.family_label(family), "href": family_path(family) if any(f.family == family for f in findings) else ""} if family else None,
-        mentions=[{"day": c.day, "href": c.report_href, "recommendation": c.recommendation} for c in reversed(cards)],
+        family={
+            "name": site.family_label(family),
+            "href": family_path(family) if any(f.family == family for f in findings) else "",
+        }
+        if family
+        else None,
+        mentions=[
+            {"day": c.day, "href": c.report_href, "recommendation": c.recommendation}
+            for c in reversed(cards)
+        ],
         claims=claims,
         cards=list(reversed(cards)),
     )

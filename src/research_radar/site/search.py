@@ -62,9 +62,7 @@ def index_site(site: Path, *, timeout: float = 600) -> str:
         "--quiet",
     ]
     try:
-        done = subprocess.run(
-            command, capture_output=True, text=True, timeout=timeout, check=False
-        )
+        done = subprocess.run(command, capture_output=True, text=True, timeout=timeout, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:
         raise RenderError(f"Pagefind could not index {site}: {exc}") from exc
     if done.returncode != 0:

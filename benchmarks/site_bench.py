@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -222,11 +223,13 @@ def main() -> None:
             app, ["daily", "--sample", "--db", str(sample_db), "--out", str(folder / "sample.md")]
         )
         assert result.exit_code == 0, result.output
+    shutil.rmtree(folder / "site-sample", ignore_errors=True)
     seconds, summary = _time_build(open_store(str(sample_db)), folder / "site-sample", search)
     print(f"sample: {summary['pages']} pages in {seconds:.2f}s  {summary['seconds']}")
 
     store = generate(folder / f"radar-{args.findings}.db", args.findings)
     out = folder / f"site-{args.findings}"
+    shutil.rmtree(out, ignore_errors=True)  # a fresh build first, then an unchanged one
     seconds, summary = _time_build(store, out, search)
     print(
         f"{args.findings:,} findings: {summary['pages']} pages, {summary['written']} written in {seconds:.1f}s  {summary['seconds']}"

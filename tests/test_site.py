@@ -6,7 +6,6 @@ from __future__ import annotations
 import functools
 import json
 import os
-import re
 import threading
 from collections.abc import Iterator
 from datetime import date
@@ -17,6 +16,8 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from research_radar.classify.profile import load_taxonomy
@@ -34,8 +35,8 @@ from research_radar.models import (
 )
 from research_radar.publish.gate import check_public, load_private_repos
 from research_radar.site.build import MANIFEST, build_site
-from research_radar.site.data import load_site_data
-from research_radar.site.pages import project_path
+from research_radar.site.data import load_site_data, may_be_unsafe
+from research_radar.site.pages import dimension_path, project_path
 from research_radar.site.search import pagefind_executable
 from research_radar.store.store import Store, open_store
 
@@ -259,6 +260,79 @@ def test_nothing_private_reaches_the_site(tmp_path: Path) -> None:
     assert not (tmp_path / "site" / "reports" / "2026-09-01.html").exists()
 
 
+UNSAFE = [
+    "see /tmp/x for details",
+    "log at /work/main/a.py",
+    "x\n/srv/data/y",
+    "under C:\\Users\\alice",
+    "file:///etc/passwd",
+    "notes in ~/notes.md",
+    "/home/alice",
+    "ghp_" + "a" * 36,
+    "token sk-" + "a" * 24,
+    "-----BEGIN RSA PRIVATE KEY-----",
+    "https://evil.example.com/x",
+    "www.example.org/page",
+    "https://github.com@evil.com/",
+    "https://github.com.evil.org/a",
+    "http://127.0.0.1:8000/",
+    "/a/视频.mp4",
+]
+FRAGMENTS = [
+    "https://",
+    "http://",
+    "github.com",
+    "arxiv.org",
+    "evil.org",
+    "www.",
+    "/",
+    "//",
+    "tmp",
+    "home",
+    "srv",
+    "a.txt",
+    ".md",
+    "视频",
+    " ",
+    "\n",
+    "\t",
+    "ghp_",
+    "a" * 36,
+    "sk-",
+    "C:\\",
+    "~/",
+    "file://",
+    "sec/x",
+    "Sec/X",
+    "@",
+    "#12",
+    "@0123abc",
+    ":",
+    "-",
+    "_",
+    ".",
+    "图",
+    "x",
+]
+
+
+@pytest.mark.parametrize("text", UNSAFE)
+def test_prescreen_flags_what_the_gate_refuses(text: str) -> None:
+    assert check_public(text) != []
+    assert may_be_unsafe(text)
+
+
+@settings(max_examples=400)
+@given(
+    parts=st.lists(st.sampled_from(FRAGMENTS), max_size=12)
+    | st.lists(st.text(alphabet="ab/.:~@-_\\ \nhtpsw:gkxAC0#图", max_size=6), max_size=8)
+)
+def test_prescreen_passes_nothing_the_gate_refuses(parts: list[str]) -> None:
+    text = "".join(parts)
+    if check_public(text, private_repos={"sec/x"}):
+        assert may_be_unsafe(text, {"sec/x"}), text
+
+
 def test_site_help_has_an_example() -> None:
     result = runner.invoke(app, ["site", "--help"])
     assert result.exit_code == 0
@@ -416,9 +490,8 @@ def test_nothing_overflows_and_every_column_shows(
 
 @pytest.mark.browser
 def test_facets_filter_the_cards(browser: Any, served: str) -> None:
-    page, problems = _open(browser, f"{served}/dimensions/index.html")
-    page.get_by_role("link", name=re.compile("缓存")).first.click()
-    page.wait_for_load_state("load")
+    page, problems = _open(browser, f"{served}/{dimension_path('mechanism', 'cache')}")
+    page.wait_for_selector("form.facets:not([hidden])")
     cards = page.locator("[data-card]")
     total = cards.count()
     assert total >= 2

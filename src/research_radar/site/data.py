@@ -92,9 +92,8 @@ def _odd_link(lowered: str) -> bool:
     start = lowered.find("://")
     while start != -1:
         scheme = lowered[max(0, start - 5) : start]
-        if scheme.endswith("http") or scheme.endswith("https"):
-            if not _SAFE_LINK.match(lowered, start + 3):
-                return True
+        if scheme.endswith(("http", "https")) and not _SAFE_LINK.match(lowered, start + 3):
+            return True
         start = lowered.find("://", start + 3)
     return False
 

@@ -605,21 +605,31 @@ def _project_page(
             "href": project_path(key) if other and key in data.projects else "",
         }
 
-    claims = [
-        {
-            "day": f.date.isoformat(),
-            "version": (f.snapshot.version if f.snapshot else ""),
-            "version_url": (f.snapshot.url if f.snapshot else ""),
-            "kind": c.kind.value,
-            "text": c.text,
-            "metrics": "，".join(f"{m.name} {m.value:g} {m.unit}".strip() for m in c.metrics),
-            "conditions": c.conditions,
-            "where": c.where,
-            "reporter": c.reporter,
-        }
-        for f in reversed(findings)
-        for c in f.claims
-    ]
+    claims: dict[str, dict[str, Any]] = {}
+    for f in reversed(findings):
+        for c in f.claims:
+            # one entry per distinct claim; the versions and days it was seen at
+            seen = claims.setdefault(
+                c.model_dump_json(),
+                {
+                    "kind": c.kind.value,
+                    "text": c.text,
+                    "metrics": "，".join(
+                        f"{m.name} {m.value:g} {m.unit}".strip() for m in c.metrics
+                    ),
+                    "conditions": c.conditions,
+                    "where": c.where,
+                    "reporter": c.reporter,
+                    "seen": [],
+                },
+            )
+            seen["seen"].append(
+                {
+                    "day": f.date.isoformat(),
+                    "version": f.snapshot.version if f.snapshot else "",
+                    "version_url": f.snapshot.url if f.snapshot else "",
+                }
+            )
     family = project.family or next((f.family for f in reversed(findings) if f.family), None)
     return _page(
         project_path(project.key),
@@ -640,11 +650,17 @@ def _project_page(
         if family
         else None,
         mentions=[
-            {"day": c.day, "href": c.report_href, "recommendation": c.recommendation}
+            {
+                "day": c.day,
+                "href": c.report_href,
+                "recommendation": c.recommendation,
+                "version": c.version,
+            }
             for c in reversed(cards)
         ],
-        claims=claims,
-        cards=list(reversed(cards)),
+        claims=list(claims.values()),
+        cards=list(reversed(cards))[:1],
+        older=len(cards) - 1,
     )
 
 
@@ -655,7 +671,6 @@ def _listing(site: _Site, path: str, title: str, key: str, cards: list[Card], *,
         path,
         "listing.html.j2",
         f"{title} · Research Radar",
-        indexed=True,
         scripts=True,
         heading=title,
         key=key,

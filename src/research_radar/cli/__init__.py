@@ -66,6 +66,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Review a report: house rules plus claim verification. Exit 1 on a blocking finding.",
     ),
     "runs": ("daily_cmd", "Show recent runs: each stage's status, counts and errors per source."),
+    "site": (
+        "site_cmd",
+        "Build a static, searchable site from the store: no server needed to read it.",
+    ),
     "taxonomy": (
         "taxonomy_cmd",
         "Print the taxonomy profile: dimensions, values with 中文/English labels, sample terms.",

@@ -3,8 +3,11 @@
 markdown-it-py (CommonMark + tables) with raw HTML switched off: nothing from a quoted
 source becomes markup. Our own `<br>` in table cells is carried through a placeholder,
 our hidden `<!-- research-radar:... -->` markers are dropped, bare http(s) URLs become
-links. The page (`templates/report.html.j2`, CSS inline) loads nothing from outside and
-runs no script; its Content-Security-Policy says so to the browser too.
+links, and every table cell carries its column's header as `data-label`, so the tables
+read as cards at any width (each row a card, each cell labelled): no column is hidden
+or cut, on a phone or a desktop. The page (`templates/report.html.j2`, CSS inline) loads
+nothing from outside and runs no script; its Content-Security-Policy says so too.
+The static site (`research_radar.site`) embeds the same body through `render_body`.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from markupsafe import Markup
 from research_radar.errors import RenderError
 from research_radar.report.templates import environment
 
-__all__ = ["HtmlPage", "render_html"]
+__all__ = ["HtmlPage", "render_body", "render_html"]
 
 _BR_PLACEHOLDER = "\ue000"
 _BR = re.compile(r"<br\s*/?>", re.I)
@@ -86,11 +89,33 @@ def _mark_external(state: StateCore) -> None:
                 token.attrs["rel"] = "noopener noreferrer"
 
 
+def _label_cells(state: StateCore) -> None:
+    """Give every body cell its column header as `data-label` (the card layout shows it)."""
+    headers: list[str] = []
+    column = 0
+    in_head = False
+    for index, token in enumerate(state.tokens):
+        if token.type == "thead_open":
+            headers, in_head = [], True
+        elif token.type == "thead_close":
+            in_head = False
+        elif token.type == "th_open" and in_head:
+            inline = state.tokens[index + 1]
+            headers.append(inline.content.strip() if inline.type == "inline" else "")
+        elif token.type == "tr_open":
+            column = 0
+        elif token.type == "td_open":
+            if column < len(headers) and headers[column]:
+                token.attrSet("data-label", headers[column])
+            column += 1
+
+
 @cache
 def _parser() -> MarkdownIt:
     parser = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
     parser.core.ruler.push("radar_linkify", _linkify)
     parser.core.ruler.push("radar_rel", _mark_external)
+    parser.core.ruler.push("radar_cell_labels", _label_cells)
     return parser
 
 
@@ -106,9 +131,14 @@ def _body_html(markdown: str) -> str:
     return html.replace(_BR_PLACEHOLDER, "<br>")
 
 
+def render_body(markdown: str) -> Markup:
+    """The HTML body of a report in our Markdown (safe: no markup from quoted sources)."""
+    return Markup(_body_html(markdown))
+
+
 def render_html(markdown: str, *, title: str, lang: str = "zh-CN") -> str:
     """A standalone HTML page for a report in our Markdown."""
-    page = HtmlPage(title=title, lang=lang, body=Markup(_body_html(markdown)))
+    page = HtmlPage(title=title, lang=lang, body=render_body(markdown))
     try:
         template = environment().get_template("report.html.j2")
         return str(template.render(page=page))

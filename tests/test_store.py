@@ -43,7 +43,7 @@ def test_sqlalchemy_url_accepted(tmp_path: Path) -> None:
 def test_not_a_store_gives_clear_error(tmp_path: Path) -> None:
     bad = tmp_path / "notes.db"
     bad.write_text("this is not a database", encoding="utf-8")
-    with pytest.raises(StorageError, match="cannot open the store"):
+    with pytest.raises(StorageError, match="is not a radar store.*nothing was changed"):
         open_store(str(bad))
 
 

@@ -132,8 +132,8 @@ def test_live_daily_against_replay_survives_a_broken_source(
         result = runner.invoke(
             app, ["daily", "--config", str(config), "--date", "2026-08-29", "--json"]
         )
-    assert result.exit_code == 0, result.output
-    summary = json.loads(result.output)
+    assert result.exit_code == 1, "a failed source is exit 1, the report still written"
+    summary = json.loads(result.stdout)
     assert summary["health"]["github"] == "ok"
     assert summary["health"]["arxiv"].startswith("failed")
     assert Path(summary["report"]).read_text(encoding="utf-8").count("arxiv failed") == 1
@@ -186,7 +186,7 @@ def test_a_day_when_every_source_fails_is_marked_incomplete_and_not_published(
         second = runner.invoke(app, [*args, "--json"])
         posted = broken.comments("example-org/inferhost", 126)
     assert second.exit_code == 1, second.output
-    summary = json.loads(second.output)
+    summary = json.loads(second.stdout)
     assert summary["refused"] and "every source failed" in summary["refused"]
     assert posted == []
     assert summary["findings"] == []

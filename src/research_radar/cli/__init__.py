@@ -2,7 +2,7 @@
 
 Each command family lives in its own module with a `register(app)` function; this file
 builds the app, registers them and turns every RadarError into one clear `Error: ...`
-line with exit code 1 (a wrong settings file and usage errors exit 2).
+line with exit code 1 (a wrong settings file, unusable input and usage errors exit 2).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from research_radar.cli import (
     taxonomy_cmd,
 )
 from research_radar.cli.common import err_console
-from research_radar.errors import RadarError, SettingsError
+from research_radar.errors import InputError, RadarError, SettingsError
 
 __all__ = ["app", "main"]
 
@@ -38,7 +38,7 @@ class _RadarGroup(TyperGroup):
             return super().invoke(ctx)
         except RadarError as exc:
             err_console.print(f"Error: {exc}", markup=False, highlight=False, soft_wrap=True)
-            raise typer.Exit(2 if isinstance(exc, SettingsError) else 1) from exc
+            raise typer.Exit(2 if isinstance(exc, SettingsError | InputError) else 1) from exc
 
     def list_commands(self, ctx: Any) -> list[str]:
         return sorted(super().list_commands(ctx))

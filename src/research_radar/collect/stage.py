@@ -18,6 +18,7 @@ The collectors themselves live in `collectors.py`; this module runs them and wri
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
@@ -151,6 +152,19 @@ class _Context:
     until: datetime
     progress: Progress | None
     policy: RetryPolicy
+    counter: _RequestCounter | None = None
+
+
+class _RequestCounter:
+    """Counts every HTTP request the client sends: retries and redirects included."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, request: httpx.Request) -> None:
+        with self._lock:
+            self.count += 1
 
 
 def _enabled(settings: Settings) -> list[str]:
@@ -273,9 +287,11 @@ def _collect_source(
     summary.sources[name] = health
     if ctx.progress is not None:
         ctx.progress(f"{name}: collecting", 0, 0)
+    before = ctx.counter.count if ctx.counter is not None else 0
     try:
         found = _run_one(name, replace(ctx, since=since), health)
     except (SourceError, RadarError) as exc:
+        _count_requests(name, ctx, health, before)
         log.warning("%s failed: %s", name, exc)
         last_ok = (ctx.store.load_health().get(name) or {}).get("last_ok_at")
         health.status, health.stale_since = ("stale", last_ok) if last_ok else ("failed", None)
@@ -283,6 +299,7 @@ def _collect_source(
         with ctx.store.transaction() as conn:
             ctx.store.save_health(conn, name, False, str(exc))
         return
+    _count_requests(name, ctx, health, before)
     health.parsed = len(found.items)
     health.errors.extend(found.errors)
     health.status = "partial" if found.errors else "ok"
@@ -294,6 +311,12 @@ def _collect_source(
             ctx.store.save_cursor(conn, WINDOW_CURSOR, name, new_end.isoformat())
             health.window_advanced = True
     summary.keys.extend(dict.fromkeys(s.key for s, _ in found.items))
+
+
+def _count_requests(name: str, ctx: _Context, health: SourceHealth, before: int) -> None:
+    """A web source's request count is what went over the wire, retries included."""
+    if ctx.counter is not None and name in ("github", "host", "arxiv", "feeds"):
+        health.requests = ctx.counter.count - before
 
 
 def pending_keys(store: Store) -> set[str]:
@@ -350,12 +373,15 @@ def collect(
         )
     own = client is None
     http = client or httpx.Client(headers={"User-Agent": "research-radar"}, timeout=policy.timeout)
+    counter = _RequestCounter()
+    http.event_hooks["request"] = [*http.event_hooks["request"], counter]
     summary = CollectSummary(window_start=since, window_end=until)
-    ctx = _Context(store, settings, http, since or until, until, progress, policy)
+    ctx = _Context(store, settings, http, since or until, until, progress, policy, counter)
     try:
         for name in names:
             _collect_source(name, ctx, summary, None if since is not None else catch_up)
     finally:
+        http.event_hooks["request"] = [h for h in http.event_hooks["request"] if h is not counter]
         if own:
             http.close()
     starts = [h.window_start for h in summary.sources.values() if h.window_start is not None]

@@ -407,7 +407,7 @@ def _degraded(report: Report, t: dict[str, str]) -> str:
     failed = [
         name
         for name, state in sorted(report.coverage.sources.items())
-        if state.startswith(("failed", "stale"))
+        if state.startswith(("failed", "stale", "partial"))
     ]
     return t["incomplete_sources"].format(names="、".join(failed)) if failed else ""
 

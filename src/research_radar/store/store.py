@@ -20,7 +20,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, create_engine, event, select
+from sqlalchemy import Connection, Engine, Table, create_engine, event, func, select
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlalchemy.pool import NullPool
 
@@ -661,6 +661,11 @@ class Store:
                 select(reports.c.data).where(reports.c.date == day, reports.c.language == language)
             ).first()
         return None if row is None else dict(row[0])
+
+    def first_report_day(self) -> date | None:
+        """The day of the earliest report the radar wrote into this store (None: none yet)."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(func.min(reports.c.date))).scalar()
 
     def load_report(self, day: date, language: str = "zh") -> str | None:
         with self.engine.connect() as conn:

@@ -52,10 +52,11 @@ def new_database(backend: str, folder: Path) -> Iterator[str]:
         return
     from sqlalchemy import create_engine
     from sqlalchemy.engine import make_url
+    from sqlalchemy.pool import NullPool
 
     server = make_url(os.environ[POSTGRES_ENV])
     name = f"radar_test_{uuid.uuid4().hex[:12]}"
-    admin = create_engine(server, isolation_level="AUTOCOMMIT")
+    admin = create_engine(server, isolation_level="AUTOCOMMIT", poolclass=NullPool)
     with admin.connect() as conn:
         conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
     try:

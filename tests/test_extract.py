@@ -316,7 +316,7 @@ def test_cli_extract_json_and_table(tmp_path: Path) -> None:
     table = runner.invoke(app, ["extract", str(path)])
     assert table.exit_code == 0 and "H100" in table.stdout
     missing = runner.invoke(app, ["extract", str(tmp_path / "nope.md")])
-    assert missing.exit_code == 1 and "Error:" in missing.output
+    assert missing.exit_code == 2 and "Error:" in missing.output
 
 
 def test_a_negated_comparison_is_not_a_baseline() -> None:

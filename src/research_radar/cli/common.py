@@ -25,6 +25,7 @@ __all__ = [
     "parse_day",
     "parse_moment",
     "print_json",
+    "read_input",
     "sample_settings_for",
     "settings_for",
 ]
@@ -109,6 +110,17 @@ def parse_moment(value: str, option: str, zone: tzinfo) -> datetime:
             param_hint=option,
         ) from None
     return moment if moment.tzinfo else moment.replace(tzinfo=zone)
+
+
+def read_input(path: Path) -> str:
+    """The text of a file a person handed a command (see `textinput`); says on stderr
+    when it was not UTF-8 and which encoding it was read in."""
+    from research_radar.textinput import read_text_input
+
+    decoded = read_text_input(path)
+    if decoded.encoding not in ("utf-8", "utf-8-sig", "ascii"):
+        err_console.print(f"note: {path} is not UTF-8; read it as {decoded.encoding}")
+    return decoded.text
 
 
 def print_json(data: Any) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -9,15 +10,28 @@ import typer
 from rich.table import Table
 
 from research_radar.assess import format_conditions
-from research_radar.cli.common import JsonOption, console, print_json
-from research_radar.errors import ConfigError
-from research_radar.extract.catalogue import load_catalog
-from research_radar.extract.claims import claim_to_json, extract_file
+from research_radar.cli.common import JsonOption, console, print_json, read_input
+from research_radar.extract.benchmark_json import parse_benchmark_json
+from research_radar.extract.catalogue import Catalog, load_catalog
+from research_radar.extract.claims import claim_to_json, extract_claims
+from research_radar.models import Claim
 
 
 def register(app: typer.Typer) -> None:
     """Add this module's commands to the app."""
     app.command("extract")(extract)
+
+
+def _claims(text: str, file: Path, where: str, reporter: str, catalog: Catalog) -> list[Claim]:
+    """JSON benchmark results, or the claims of any text (as `extract_file`, on the text
+    already decoded)."""
+    if file.suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError:
+            return extract_claims(text, where, reporter, catalog=catalog)
+        return parse_benchmark_json(data, file.name, where, reporter, catalog=catalog)
+    return extract_claims(text, where, reporter, catalog=catalog)
 
 
 def extract(
@@ -41,9 +55,8 @@ def extract(
 ) -> None:
     """Print the claims of FILE: metrics, conditions (hardware, model, precision, baseline,
     software, load), kind and line. Author numbers stay author numbers."""
-    if not file.is_file():
-        raise ConfigError("file not found; pass a readable file", path=str(file))
-    claims = extract_file(file, where or str(file), reporter, catalog=load_catalog(catalog))
+    text = read_input(file)  # exit 2: missing, empty, binary or undecodable
+    claims = _claims(text, file, where or str(file), reporter, load_catalog(catalog))
     if as_json:
         print_json([claim_to_json(claim) for claim in claims])
         return

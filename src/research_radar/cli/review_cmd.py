@@ -16,10 +16,10 @@ from research_radar.cli.common import (
     JsonOption,
     open_store_for,
     print_json,
+    read_input,
     settings_for,
 )
 from research_radar.config import DEFAULT_DB, Settings
-from research_radar.errors import RadarError
 from research_radar.report.parse import split_reports
 from research_radar.review.run import render_review, review_report
 from research_radar.review.verifiers import (
@@ -130,9 +130,7 @@ def register(app: typer.Typer) -> None:
         aliases of --db (when given) count as reported before.
         """
         paths = _repo_paths(repo or [])
-        if not file.is_file():
-            raise RadarError(f"report file not found: {file}; check the path")
-        text = file.read_text(encoding="utf-8", errors="replace")
+        text = read_input(file)  # exit 2: missing, empty, binary or undecodable
         settings = settings_for(config, db, token=not offline)
         store = open_store_for(settings, create=False) if db or settings.db != DEFAULT_DB else None
         result = review_report(

@@ -15,7 +15,6 @@ from typing import Any
 
 from sqlalchemy import Connection, select
 
-from research_radar.errors import ConfigError
 from research_radar.history.plan import HistoryPlan, build_import
 from research_radar.models import Correction, Project
 from research_radar.report.parse import ParsedReport, split_reports
@@ -23,6 +22,7 @@ from research_radar.store.schema import corrections as corrections_table
 from research_radar.store.schema import project_sources
 from research_radar.store.schema import reports as reports_table
 from research_radar.store.store import Store
+from research_radar.textinput import read_text_input
 
 __all__ = ["ImportSummary", "import_reports", "load_projects", "load_report_dates"]
 
@@ -73,13 +73,7 @@ def import_reports(
     """
     reports: list[tuple[str, ParsedReport]] = []
     for path in paths:
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(
-                f"cannot read the report file: {exc}; pass a UTF-8 Markdown or text export",
-                str(path),
-            ) from exc
+        text = read_text_input(path).text  # InputError: missing, empty, binary, undecodable
         reports += [(f"import:{path.name}", report) for report in split_reports(text)]
     origins = {origin for origin, _ in reports}
     rows = store.load_finding_rows()

@@ -14,6 +14,7 @@ import json
 import logging
 import os
 import socket
+import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
@@ -237,6 +238,12 @@ class Store:
 
     def __init__(self, engine: Engine):
         self.engine = engine
+        # pooled connections are closed when the store goes (or at exit), never left open
+        self._closer = weakref.finalize(self, engine.dispose)
+
+    def close(self) -> None:
+        """Close the store's pooled connections (it can still be used; they reopen)."""
+        self.engine.dispose()
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:

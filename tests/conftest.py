@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import pytest
@@ -106,6 +106,12 @@ def golden(update_golden: bool):  # type: ignore[no-untyped-def]
 @pytest.fixture
 def db_path(tmp_path: Path) -> Path:
     return tmp_path / "radar.db"
+
+
+@pytest.fixture(scope="session")
+def database_factory() -> Callable[[str, Path], AbstractContextManager[str]]:
+    """`new_database` for fixtures of a wider scope than `db_url`."""
+    return new_database
 
 
 @pytest.fixture

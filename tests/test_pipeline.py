@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
@@ -17,20 +19,27 @@ from research_radar.store.store import open_store
 runner = CliRunner()
 
 
-def _daily(tmp_path: Path, *extra: str) -> tuple[int, str]:
+def _daily(db: str, *extra: str) -> tuple[int, str]:
     result = runner.invoke(
-        app,
-        ["daily", "--sample", "--db", str(tmp_path / "radar.db"), "--json", *extra],
-        catch_exceptions=True,
+        app, ["daily", "--sample", "--db", db, "--json", *extra], catch_exceptions=True
     )
-    return result.exit_code, result.output
+    return result.exit_code, result.stdout
 
 
 @pytest.fixture(scope="module")
-def first_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object], str]:
+def first_db(
+    backend: str, tmp_path_factory: pytest.TempPathFactory, database_factory: Any
+) -> Iterator[tuple[Path, str]]:
     folder = tmp_path_factory.mktemp("daily")
+    with database_factory(backend, folder) as db:
+        yield folder, db
+
+
+@pytest.fixture(scope="module")
+def first_run(first_db: tuple[Path, str]) -> tuple[Path, dict[str, object], str]:
+    folder, db = first_db
     out = folder / "report.md"
-    code, output = _daily(folder, "--out", str(out))
+    code, output = _daily(db, "--out", str(out))
     assert code == 0, output
     return folder, json.loads(output), out.read_text(encoding="utf-8")
 
@@ -58,13 +67,13 @@ def test_ordinary_fork_is_never_a_finding(first_run: tuple[Path, dict[str, objec
 
 
 def test_second_run_same_day_adds_nothing_and_writes_same_report(
-    first_run: tuple[Path, dict[str, object], str],
+    first_run: tuple[Path, dict[str, object], str], first_db: tuple[Path, str]
 ) -> None:
     folder, _, text = first_run
-    store = open_store(str(folder / "radar.db"))
+    store = open_store(first_db[1])
     with store.engine.connect() as conn:
         before = conn.execute(select(func.count()).select_from(findings)).scalar()
-    code, output = _daily(folder, "--out", str(folder / "again.md"))
+    code, output = _daily(first_db[1], "--out", str(folder / "again.md"))
     assert code == 0, output
     with store.engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(findings)).scalar() == before
@@ -72,22 +81,25 @@ def test_second_run_same_day_adds_nothing_and_writes_same_report(
     assert [run["status"] for run in store.load_runs()][:2] == ["ok", "ok"]
 
 
-def test_crash_mid_run_leaves_store_consistent_and_rerun_completes(tmp_path: Path) -> None:
+def test_crash_mid_run_leaves_store_consistent_and_rerun_completes(
+    tmp_path: Path, db_url: str
+) -> None:
     blocked = tmp_path / "blocked.md"
     blocked.mkdir()  # writing the report fails after the findings were stored
-    code, _ = _daily(tmp_path, "--out", str(blocked))
+    code, _ = _daily(db_url, "--out", str(blocked))
     assert code != 0
-    store = open_store(str(tmp_path / "radar.db"))
+    store = open_store(db_url)
     assert store.load_runs()[0]["status"] == "failed"
-    code, output = _daily(tmp_path, "--out", str(tmp_path / "ok.md"))
+    code, output = _daily(db_url, "--out", str(tmp_path / "ok.md"))
     assert code == 0, output
     keys = [f.project_key for f in store.load_findings(on=SAMPLE_DATE)]
     assert len(keys) == len(set(keys)) == len(json.loads(output)["findings"])
 
 
-def test_stages_are_recorded(first_run: tuple[Path, dict[str, object], str]) -> None:
-    folder, _, _ = first_run
-    run = open_store(str(folder / "radar.db")).load_runs()[-1]
+def test_stages_are_recorded(
+    first_run: tuple[Path, dict[str, object], str], first_db: tuple[Path, str]
+) -> None:
+    run = open_store(first_db[1]).load_runs()[-1]
     names = [stage["stage"] for stage in run["stages"]]
     assert names[:3] == ["collect", "resolve", "extract"] and "review" in names
     review = next(stage for stage in run["stages"] if stage["stage"] == "review")

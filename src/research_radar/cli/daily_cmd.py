@@ -190,18 +190,20 @@ def daily(
         def progress(stage: str, state: str) -> None:
             bar.update(task, description=stage, advance=1 if state == "done" else 0)
 
-        if sample:
-            result = _run_sample(store, settings, when, out, progress)
-        else:
-            result = run_daily(
-                store,
-                settings,
-                day=when,
-                out=out,
-                publish=publish,
-                confirm=yes,
-                force=force,
-                progress=progress,
+        with store.exclusive(waiting=lambda: progress("waiting for another run", "wait")):
+            result = (
+                _run_sample(store, settings, when, out, progress)
+                if sample
+                else run_daily(
+                    store,
+                    settings,
+                    day=when,
+                    out=out,
+                    publish=publish,
+                    confirm=yes,
+                    force=force,
+                    progress=progress,
+                )
             )
     if json:
         print_json(_summary(result))

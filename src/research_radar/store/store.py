@@ -240,6 +240,7 @@ class Store:
         self.engine = engine
         # pooled connections are closed when the store goes (or at exit), never left open
         self._closer = weakref.finalize(self, engine.dispose)
+        self._exclusive_depth = 0
 
     def close(self) -> None:
         """Close the store's pooled connections (it can still be used; they reopen)."""
@@ -302,11 +303,25 @@ class Store:
 
         On PostgreSQL a session advisory lock: a second `radar daily` waits (calling
         `waiting` once) until the first is done, then finds its work already stored. SQLite
-        serialises writers itself, so there it is a no-op.
+        serialises writers itself, so there it is a no-op. Nested calls on one Store hold
+        the one lock.
         """
-        if self.engine.dialect.name != "postgresql":
-            yield
+        if self.engine.dialect.name != "postgresql" or self._exclusive_depth:
+            self._exclusive_depth += 1
+            try:
+                yield
+            finally:
+                self._exclusive_depth -= 1
             return
+        self._exclusive_depth += 1
+        try:
+            with self._advisory_lock(waiting):
+                yield
+        finally:
+            self._exclusive_depth -= 1
+
+    @contextmanager
+    def _advisory_lock(self, waiting: Callable[[], None] | None) -> Iterator[None]:
         with self.engine.connect() as conn:
             got = conn.exec_driver_sql(f"SELECT pg_try_advisory_lock({_RUN_LOCK})").scalar()
             if not got:

@@ -418,3 +418,12 @@ def test_two_daily_processes_on_one_postgresql_store_leave_no_duplicate(
     assert rows == distinct
     assert [run["status"] for run in store.load_runs()] == ["ok", "ok"]
     store.close()
+
+
+def test_several_urls_in_one_report_line_are_separate_links() -> None:
+    from markdown_it import MarkdownIt
+
+    text = (Path(__file__).parent / "golden" / "daily-sample.md").read_text(encoding="utf-8")
+    line = next(row for row in text.splitlines() if row.startswith("来源：") and "，" in row)
+    html = MarkdownIt("commonmark").render(line)
+    assert html.count("<a href") == line.count("https://") >= 2

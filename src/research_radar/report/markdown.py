@@ -304,7 +304,11 @@ def _claim_link(claim: Claim) -> str | None:
 
 
 def _pinned_links(finding: Finding) -> list[str]:
-    """The pinned version, then where each headline number stands at that version."""
+    """The pinned version, then where each headline number stands at that version.
+
+    Each is a Markdown autolink (`<url>`), so several in one line stay separate links:
+    GitHub's autolinker would run bare URLs joined by "，" into one broken link.
+    """
     snap = finding.snapshot
     links = [snap.url] if snap and snap.url else []
     if not links and finding.url:
@@ -314,7 +318,7 @@ def _pinned_links(finding: Finding) -> list[str]:
         link = _claim_link(claim)
         if link and link not in links:
             links.append(link)
-    return links
+    return [f"<{link}>" for link in links]
 
 
 def _gates_text(finding: Finding, lang: str) -> str:

@@ -4,7 +4,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, func, inspect, select, text
+from sqlalchemy import func, inspect, select, text
 
 from research_radar.errors import StorageError
 from research_radar.models import Claim, ClaimKind, Finding, Metric, Snapshot, Source, SourceKind

@@ -427,3 +427,27 @@ def test_several_urls_in_one_report_line_are_separate_links() -> None:
     line = next(row for row in text.splitlines() if row.startswith("来源：") and "，" in row)
     html = MarkdownIt("commonmark").render(line)
     assert html.count("<a href") == line.count("https://") >= 2
+
+
+def test_importing_the_radars_own_report_into_its_store_adds_nothing(
+    tmp_path: Path, db_url: str
+) -> None:
+    out = tmp_path / "report.md"
+    daily = runner.invoke(app, ["daily", "--sample", "--db", db_url, "--out", str(out), "--json"])
+    assert daily.exit_code == 0, daily.output
+    store = open_store(db_url)
+    before = _extent(store)
+    own = runner.invoke(app, ["history", "import", str(out), "--db", db_url, "--json"])
+    assert own.exit_code == 0, own.output
+    assert json.loads(own.stdout)["new_findings"] == 0 and "own" in own.stdout
+    assert _extent(store) == before
+    # a copy without the radar's marker (pasted into an issue and back): no duplicate
+    # finding, and the paper stays one project under its arXiv id
+    copy = tmp_path / "copy.md"
+    copy.write_text(out.read_text(encoding="utf-8").split("\n", 1)[1], encoding="utf-8")
+    pasted = runner.invoke(app, ["history", "import", str(copy), "--db", db_url, "--json"])
+    assert pasted.exit_code == 0, pasted.output
+    assert json.loads(pasted.stdout)["new_findings"] == 0
+    after = _extent(store)
+    assert after["findings"] == before["findings"] and after["projects"] == before["projects"]
+    store.close()

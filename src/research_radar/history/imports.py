@@ -7,8 +7,9 @@ Re-exported from `history`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -72,9 +73,18 @@ def import_reports(
     changes nothing (and the summary then counts nothing as new).
     """
     reports: list[tuple[str, ParsedReport]] = []
+    own_skipped: list[str] = []
     for path in paths:
         text = read_text_input(path).text  # InputError: missing, empty, binary, undecodable
-        reports += [(f"import:{path.name}", report) for report in split_reports(text)]
+        own = _own_report_days(store, text)
+        for report in split_reports(text):
+            if report.date is not None and report.date in own:
+                own_skipped.append(
+                    f"{path.name}: the {report.date.isoformat()} report is this store's own "
+                    "(its findings are already here)"
+                )
+                continue
+            reports.append((f"import:{path.name}", report))
     origins = {origin for origin, _ in reports}
     rows = store.load_finding_rows()
     prior = [
@@ -87,6 +97,8 @@ def import_reports(
     plan = build_import(
         reports, aliases={**stored_aliases, **(aliases or {})}, known_keys=keys, prior=prior
     )
+    read = len(plan.findings)
+    plan = _without_reported(plan, rows)
     stored_findings = {(row["project_key"], row["date"], row["origin"]) for row in rows}
     new_findings = {
         (finding.project_key, finding.date, origin)
@@ -100,9 +112,9 @@ def import_reports(
         entries=plan.entries,
         projects=len(plan.projects),
         aliases=len(plan.aliases),
-        findings=len(plan.findings),
+        findings=read,
         corrections=len(plan.corrections),
-        skipped=plan.skipped,
+        skipped=[*own_skipped, *plan.skipped],
         new_projects=len(set(plan.projects) - stored_projects),
         new_aliases=sum(
             stored_aliases.get(alias) != key for alias, (key, _, _) in plan.aliases.items()
@@ -110,6 +122,33 @@ def import_reports(
         new_findings=len(new_findings),
         new_corrections=new_corrections,
     )
+
+
+_OWN_MARKER = re.compile(r"<!-- research-radar:report (\d{4}-\d{2}-\d{2}) (\w+) -->")
+
+
+def _own_report_days(store: Store, text: str) -> set[date]:
+    """Days of the reports in `text` that this store itself wrote (the radar's marker
+    names the day and language, and the store kept a report for them)."""
+    days = set()
+    for day_text, language in _OWN_MARKER.findall(text):
+        day = date.fromisoformat(day_text)
+        if store.load_report(day, language) is not None:
+            days.add(day)
+    return days
+
+
+def _without_reported(plan: HistoryPlan, rows: list[dict[str, Any]]) -> HistoryPlan:
+    """Leave out imported findings the radar itself already reported on the same day."""
+    reported = {(row["project_key"], row["date"]) for row in rows if row["origin"] == "radar"}
+    keep = [
+        (finding, origin)
+        for finding, origin in zip(plan.findings, plan.origins, strict=True)
+        if (finding.project_key, finding.date) not in reported
+    ]
+    if len(keep) == len(plan.findings):
+        return plan
+    return replace(plan, findings=[f for f, _ in keep], origins=[o for _, o in keep])
 
 
 def _save_plan(store: Store, conn: Connection, plan: HistoryPlan) -> int:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 
 import httpx
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.provisional import urls

@@ -89,9 +89,9 @@ def decode_text(data: bytes, name: str) -> DecodedText:
     return _checked(guess.text, guess.encoding, name)
 
 
-_PREFERRED = ("utf_16", "utf_16_le", "utf_16_be", "utf_32", "gb18030", "cp1252")
+_PREFERRED = ("utf_16", "utf_16_le", "utf_16_be", "utf_32", "gb18030", "big5", "cp1252")
 """When detection is torn between encodings that read the bytes differently: UTF-16/32,
-then GB18030 (the team writes Chinese), then Windows-1252 (Western text)."""
+then GB18030 and Big5 (the team writes Chinese), then Windows-1252 (Western text)."""
 
 
 def _guess(data: bytes) -> DecodedText | None:

@@ -17,6 +17,7 @@ from research_radar.store.store import Store, open_store
 
 __all__ = [
     "ConfigOption",
+    "check_out_file",
     "DbOption",
     "JsonOption",
     "console",
@@ -110,6 +111,24 @@ def parse_moment(value: str, option: str, zone: tzinfo) -> datetime:
             param_hint=option,
         ) from None
     return moment if moment.tzinfo else moment.replace(tzinfo=zone)
+
+
+def check_out_file(path: Path | None, option: str = "--out") -> None:
+    """Refuse (exit 2, before any work) an output file that cannot be one: a folder, or a
+    path under a file. Creates nothing."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise typer.BadParameter(
+            f"{path} is a folder; give a file name, e.g. {path / 'report.md'}", param_hint=option
+        )
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if parent.exists() and not parent.is_dir():
+        raise typer.BadParameter(
+            f"{path} is under {parent}, which is a file, not a folder", param_hint=option
+        )
 
 
 def read_input(path: Path) -> str:

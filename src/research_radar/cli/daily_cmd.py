@@ -22,6 +22,7 @@ from research_radar.cli.common import (
     ConfigOption,
     DbOption,
     JsonOption,
+    check_out_file,
     console,
     err_console,
     open_store_for,
@@ -162,6 +163,7 @@ def daily(
 
     Example: radar daily --sample
     """
+    check_out_file(out)
     settings = sample_settings_for(config, db) if sample else settings_for(config, db, token=True)
     when = _report_day(day, sample)
     if not sample and not settings.github_token:

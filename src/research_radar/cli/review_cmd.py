@@ -14,6 +14,7 @@ from research_radar.cli.common import (
     ConfigOption,
     DbOption,
     JsonOption,
+    check_out_file,
     open_store_for,
     print_json,
     read_input,
@@ -130,6 +131,7 @@ def register(app: typer.Typer) -> None:
         aliases of --db (when given) count as reported before.
         """
         paths = _repo_paths(repo or [])
+        check_out_file(out)
         text = read_input(file)  # exit 2: missing, empty, binary or undecodable
         settings = settings_for(config, db, token=not offline)
         store = open_store_for(settings, create=False) if db or settings.db != DEFAULT_DB else None

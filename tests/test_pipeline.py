@@ -84,9 +84,8 @@ def test_second_run_same_day_adds_nothing_and_writes_same_report(
 def test_crash_mid_run_leaves_store_consistent_and_rerun_completes(
     tmp_path: Path, db_url: str
 ) -> None:
-    blocked = tmp_path / "blocked.md"
-    blocked.mkdir()  # writing the report fails after the findings were stored
-    code, _ = _daily(db_url, "--out", str(blocked))
+    (tmp_path / "blocked.html").mkdir()  # writing the page fails after the findings were stored
+    code, _ = _daily(db_url, "--out", str(tmp_path / "blocked.md"))
     assert code != 0
     store = open_store(db_url)
     assert store.load_runs()[0]["status"] == "failed"

@@ -21,6 +21,7 @@ from typing import Any
 from research_radar.classify.model import Taxonomy
 from research_radar.classify.profile import load_taxonomy
 from research_radar.config import Settings
+from research_radar.errors import RenderError
 from research_radar.models import BEIJING, Report
 from research_radar.pipeline.stages import (
     Progress,
@@ -132,11 +133,18 @@ def _write_outputs(path: Path, report: Report, markdown: str, taxonomy: Taxonomy
     from research_radar.publish.export import export_findings
     from research_radar.report.html import render_html
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(markdown, encoding="utf-8")
     page = path.with_suffix(".html")
     title = f"Research Radar {report.date.isoformat()}"
-    page.write_text(render_html(markdown, title=title), encoding="utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(markdown, encoding="utf-8")
+        page.write_text(render_html(markdown, title=title), encoding="utf-8")
+    except OSError as exc:
+        where = exc.filename or path
+        raise RenderError(
+            f"cannot write the report to {where}: {exc.strerror or exc}; check --out "
+            "(the findings are stored: running again finishes the work)"
+        ) from exc
     exports = export_findings(report.findings, path.parent, stem=path.stem, taxonomy=taxonomy)
     return [path, page, *exports]
 

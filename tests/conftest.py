@@ -2,11 +2,69 @@
 
 from __future__ import annotations
 
+import os
+import uuid
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 
 import pytest
 
 from research_radar.store.store import Store, open_store
+
+POSTGRES_ENV = "RADAR_TEST_POSTGRES_URL"
+"""A PostgreSQL server URL (e.g. postgresql+psycopg://postgres@127.0.0.1:5432/postgres)
+the store, history and pipeline tests run against as well as SQLite; .ci/run sets it."""
+BOTH_BACKENDS = {
+    "test_store",
+    "test_history",
+    "test_pipeline",
+    "test_reliability",
+    "test_bad_input",
+}
+"""Test modules whose `backend` (hence `db_url` and `store`) is SQLite and PostgreSQL."""
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    module = metafunc.module.__name__.rsplit(".", 1)[-1]
+    if "backend" in metafunc.fixturenames and module in BOTH_BACKENDS:
+        metafunc.parametrize("backend", ["sqlite", "postgresql"], indirect=True, scope="module")
+
+
+@pytest.fixture(scope="module")
+def backend(request: pytest.FixtureRequest) -> str:
+    """ "sqlite", or "postgresql" (skipped with the reason when no server is configured)."""
+    name = str(getattr(request, "param", "sqlite"))
+    if name == "postgresql" and not os.environ.get(POSTGRES_ENV):
+        pytest.skip(
+            f"PostgreSQL tests need a server: set {POSTGRES_ENV} "
+            "(.ci/run starts Debian's postgresql and sets it)"
+        )
+    return name
+
+
+@contextmanager
+def new_database(backend: str, folder: Path) -> Iterator[str]:
+    """A fresh empty store location: a SQLite file in `folder`, or a new PostgreSQL
+    database on the test server (dropped afterwards)."""
+    if backend == "sqlite":
+        yield str(folder / "radar.db")
+        return
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.pool import NullPool
+
+    server = make_url(os.environ[POSTGRES_ENV])
+    name = f"radar_test_{uuid.uuid4().hex[:12]}"
+    admin = create_engine(server, isolation_level="AUTOCOMMIT", poolclass=NullPool)
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    try:
+        yield server.set(database=name).render_as_string(hide_password=False)
+    finally:
+        with admin.connect() as conn:
+            conn.exec_driver_sql(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.dispose()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -50,7 +108,22 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "radar.db"
 
 
+@pytest.fixture(scope="session")
+def database_factory() -> Callable[[str, Path], AbstractContextManager[str]]:
+    """`new_database` for fixtures of a wider scope than `db_url`."""
+    return new_database
+
+
 @pytest.fixture
-def store(db_path: Path) -> Store:
-    """A real SQLite store in a temporary folder."""
-    return open_store(str(db_path))
+def db_url(backend: str, tmp_path: Path) -> Iterator[str]:
+    """Where a test's store lives: `db_path` on SQLite, else a fresh PostgreSQL database."""
+    with new_database(backend, tmp_path) as url:
+        yield url
+
+
+@pytest.fixture
+def store(db_url: str) -> Iterator[Store]:
+    """A real store (SQLite in a temporary folder; PostgreSQL too in BOTH_BACKENDS modules)."""
+    opened = open_store(db_url)
+    yield opened
+    opened.engine.dispose()

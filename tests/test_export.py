@@ -171,8 +171,12 @@ def test_xlsx_has_bold_frozen_filtered_header(tmp_path: Path) -> None:
     assert sheet.max_row == 3
     assert sheet.column_dimensions["A"].width >= 10
     values = {header[i]: cell.value for i, cell in enumerate(sheet[3])}
-    assert values["project"] == '\'=HYPERLINK("http://evil")'
+    assert values["project"] == '=HYPERLINK("http://evil")', "text, with no visible apostrophe"
     assert sheet.cell(row=3, column=header.index("project") + 1).data_type == "s"
+    first = {header[i]: cell for i, cell in enumerate(sheet[2])}
+    assert first["date"].value.date() == findings[0].date and first["date"].is_date
+    assert first["url"].hyperlink is not None
+    assert first["url"].hyperlink.target == first["url"].value == findings[0].url
     assert {header[i]: c.value for i, c in enumerate(sheet[2])}["pinned_version"] == SHA
 
 

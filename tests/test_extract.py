@@ -34,6 +34,7 @@ def test_exported_members() -> None:
     assert set(extract_module.__all__) == {
         "claim_to_json",
         "extract_claims",
+        "extract_document",
         "extract_file",
         "own_metrics",
     }
@@ -329,7 +330,7 @@ def test_cli_extract_json_and_table(tmp_path: Path) -> None:
     assert english.exit_code == 0 and "author-reported" in english.stdout
     assert "作者报告" not in english.stdout
     missing = runner.invoke(app, ["extract", str(tmp_path / "nope.md")])
-    assert missing.exit_code == 1 and "Error:" in missing.output
+    assert missing.exit_code == 2 and "Error:" in missing.output
 
 
 def test_a_negated_comparison_is_not_a_baseline() -> None:

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 import research_radar.history.decide as history
 from research_radar.cli import app
-from research_radar.errors import ConfigError
+from research_radar.errors import ConfigError, InputError
 from research_radar.history.decide import corrections, decide, is_doc_only_commit
 from research_radar.history.imports import import_reports, load_projects
 from research_radar.history.plan import build_history
@@ -280,8 +280,8 @@ def test_import_is_idempotent_and_keeps_aliases(store: Store, tmp_path: Path) ->
     assert origins == {"import:a.md", "import:b.md"}
 
 
-def test_import_of_unreadable_file_is_a_config_error(store: Store, tmp_path: Path) -> None:
-    with pytest.raises(ConfigError):
+def test_import_of_unreadable_file_is_an_input_error(store: Store, tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="not found"):
         import_reports(store, [tmp_path / "missing.md"])
 
 
@@ -311,34 +311,34 @@ def test_import_of_the_seeds_file(store: Store) -> None:
         assert verdict.status == "seen"
 
 
-def test_cli_import_list_show(db_path: Path, tmp_path: Path) -> None:
+def test_cli_import_list_show(db_url: str, tmp_path: Path) -> None:
     runner = CliRunner()
     path = _write(tmp_path, "a.md", REPORT_A)
-    result = runner.invoke(app, ["history", "import", str(path), "--db", str(db_path)])
+    result = runner.invoke(app, ["history", "import", str(path), "--db", db_url])
     assert result.exit_code == 0, result.output
     assert "1 reports, 2 entries: 2 new findings, 0 already known" in result.output
-    result = runner.invoke(app, ["history", "list", "--json", "--db", str(db_path)])
+    result = runner.invoke(app, ["history", "list", "--json", "--db", db_url])
     assert result.exit_code == 0, result.output
     rows = json.loads(result.output)
     assert {row["key"] for row in rows} == {"gh:neroued/ninfer", "name:maya"}
     assert set(rows[0]) >= {"key", "name", "aliases", "sources", "fork_of", "family", "reported_on"}
-    result = runner.invoke(app, ["history", "list", "--db", str(db_path)])
+    result = runner.invoke(app, ["history", "list", "--db", db_url])
     assert result.exit_code == 0 and "NInfer" in result.output
     result = runner.invoke(
-        app, ["history", "show", "https://github.com/Neroued/ninfer", "--db", str(db_path)]
+        app, ["history", "show", "https://github.com/Neroued/ninfer", "--db", db_url]
     )
     assert result.exit_code == 0 and "gh:neroued/ninfer" in result.output
-    result = runner.invoke(app, ["history", "show", "Project Maya", "--json", "--db", str(db_path)])
+    result = runner.invoke(app, ["history", "show", "Project Maya", "--json", "--db", db_url])
     assert result.exit_code == 0 and json.loads(result.output)["key"] == "name:maya"
-    result = runner.invoke(app, ["history", "show", "nothing-like-it", "--db", str(db_path)])
+    result = runner.invoke(app, ["history", "show", "nothing-like-it", "--db", db_url])
     assert result.exit_code == 1 and "Error:" in result.output
 
 
-def test_cli_import_with_a_bad_aliases_file(db_path: Path, tmp_path: Path) -> None:
+def test_cli_import_with_a_bad_aliases_file(db_url: str, tmp_path: Path) -> None:
     bad = _write(tmp_path, "aliases.toml", "[aliases]\nx = \n")
     path = _write(tmp_path, "a.md", REPORT_A)
     result = CliRunner().invoke(
-        app, ["history", "import", str(path), "--aliases", str(bad), "--db", str(db_path)]
+        app, ["history", "import", str(path), "--aliases", str(bad), "--db", db_url]
     )
     assert result.exit_code == 1 and "aliases.toml:2" in result.output
 
@@ -349,8 +349,8 @@ def test_cli_history_commands_have_help() -> None:
         assert result.exit_code == 0 and len(result.output) > 80
 
 
-def test_cli_import_again_says_nothing_was_new(db_path: Path, tmp_path: Path) -> None:
-    args = ["history", "import", str(_write(tmp_path, "a.md", REPORT_A)), "--db", str(db_path)]
+def test_cli_import_again_says_nothing_was_new(db_url: str, tmp_path: Path) -> None:
+    args = ["history", "import", str(_write(tmp_path, "a.md", REPORT_A)), "--db", db_url]
     assert CliRunner().invoke(app, args).exit_code == 0
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
@@ -371,13 +371,13 @@ def test_cli_import_again_says_nothing_was_new(db_path: Path, tmp_path: Path) ->
     ],
 )
 def test_cli_show_finds_a_project_by_its_former_name(
-    name: str, store: Store, db_path: Path, tmp_path: Path
+    name: str, store: Store, db_url: str, tmp_path: Path
 ) -> None:
     """A rename is stored as the alias key gh:old/name; its name and URL resolve too."""
     import_reports(store, [_write(tmp_path, "a.md", REPORT_A)])
     with store.transaction() as conn:
         store.save_alias(conn, "gh:neroued/ninfer-old", "gh:neroued/ninfer", "same-as", "resolve")
-    result = CliRunner().invoke(app, ["history", "show", name, "--json", "--db", str(db_path)])
+    result = CliRunner().invoke(app, ["history", "show", name, "--json", "--db", db_url])
     assert result.exit_code == 0, result.output
     assert json.loads(result.output)["key"] == "gh:neroued/ninfer"
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select
@@ -19,20 +21,27 @@ from research_radar.store.store import open_store
 runner = CliRunner()
 
 
-def _daily(tmp_path: Path, *extra: str) -> tuple[int, str]:
+def _daily(db: str, *extra: str) -> tuple[int, str]:
     result = runner.invoke(
-        app,
-        ["daily", "--sample", "--db", str(tmp_path / "radar.db"), "--json", *extra],
-        catch_exceptions=True,
+        app, ["daily", "--sample", "--db", db, "--json", *extra], catch_exceptions=True
     )
-    return result.exit_code, result.output
+    return result.exit_code, result.stdout
 
 
 @pytest.fixture(scope="module")
-def first_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, object], str]:
+def first_db(
+    backend: str, tmp_path_factory: pytest.TempPathFactory, database_factory: Any
+) -> Iterator[tuple[Path, str]]:
     folder = tmp_path_factory.mktemp("daily")
+    with database_factory(backend, folder) as db:
+        yield folder, db
+
+
+@pytest.fixture(scope="module")
+def first_run(first_db: tuple[Path, str]) -> tuple[Path, dict[str, object], str]:
+    folder, db = first_db
     out = folder / "report.md"
-    code, output = _daily(folder, "--out", str(out))
+    code, output = _daily(db, "--out", str(out))
     assert code == 0, output
     return folder, json.loads(output), out.read_text(encoding="utf-8")
 
@@ -59,7 +68,7 @@ def english_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[st
     config = folder / "radar.toml"
     config.write_text('language = "en"\n', encoding="utf-8")
     out = folder / "report.md"
-    code, output = _daily(folder, "--out", str(out), "--config", str(config))
+    code, output = _daily(str(folder / "radar.db"), "--out", str(out), "--config", str(config))
     assert code == 0, output
     return folder, json.loads(output), out.read_text(encoding="utf-8")
 
@@ -117,13 +126,13 @@ def test_ordinary_fork_is_never_a_finding(first_run: tuple[Path, dict[str, objec
 
 
 def test_second_run_same_day_adds_nothing_and_writes_same_report(
-    first_run: tuple[Path, dict[str, object], str],
+    first_run: tuple[Path, dict[str, object], str], first_db: tuple[Path, str]
 ) -> None:
     folder, _, text = first_run
-    store = open_store(str(folder / "radar.db"))
+    store = open_store(first_db[1])
     with store.engine.connect() as conn:
         before = conn.execute(select(func.count()).select_from(findings)).scalar()
-    code, output = _daily(folder, "--out", str(folder / "again.md"))
+    code, output = _daily(first_db[1], "--out", str(folder / "again.md"))
     assert code == 0, output
     with store.engine.connect() as conn:
         assert conn.execute(select(func.count()).select_from(findings)).scalar() == before
@@ -131,22 +140,24 @@ def test_second_run_same_day_adds_nothing_and_writes_same_report(
     assert [run["status"] for run in store.load_runs()][:2] == ["ok", "ok"]
 
 
-def test_crash_mid_run_leaves_store_consistent_and_rerun_completes(tmp_path: Path) -> None:
-    blocked = tmp_path / "blocked.md"
-    blocked.mkdir()  # writing the report fails after the findings were stored
-    code, _ = _daily(tmp_path, "--out", str(blocked))
+def test_crash_mid_run_leaves_store_consistent_and_rerun_completes(
+    tmp_path: Path, db_url: str
+) -> None:
+    (tmp_path / "blocked.html").mkdir()  # writing the page fails after the findings were stored
+    code, _ = _daily(db_url, "--out", str(tmp_path / "blocked.md"))
     assert code != 0
-    store = open_store(str(tmp_path / "radar.db"))
+    store = open_store(db_url)
     assert store.load_runs()[0]["status"] == "failed"
-    code, output = _daily(tmp_path, "--out", str(tmp_path / "ok.md"))
+    code, output = _daily(db_url, "--out", str(tmp_path / "ok.md"))
     assert code == 0, output
     keys = [f.project_key for f in store.load_findings(on=SAMPLE_DATE)]
     assert len(keys) == len(set(keys)) == len(json.loads(output)["findings"])
 
 
-def test_stages_are_recorded(first_run: tuple[Path, dict[str, object], str]) -> None:
-    folder, _, _ = first_run
-    run = open_store(str(folder / "radar.db")).load_runs()[-1]
+def test_stages_are_recorded(
+    first_run: tuple[Path, dict[str, object], str], first_db: tuple[Path, str]
+) -> None:
+    run = open_store(first_db[1]).load_runs()[-1]
     names = [stage["stage"] for stage in run["stages"]]
     assert names[:3] == ["collect", "resolve", "extract"] and "review" in names
     review = next(stage for stage in run["stages"] if stage["stage"] == "review")
@@ -191,8 +202,8 @@ def test_live_daily_against_replay_survives_a_broken_source(
         result = runner.invoke(
             app, ["daily", "--config", str(config), "--date", "2026-08-29", "--json"]
         )
-    assert result.exit_code == 0, result.output
-    summary = json.loads(result.output)
+    assert result.exit_code == 1, "a failed source is exit 1, the report still written"
+    summary = json.loads(result.stdout)
     assert summary["health"]["github"] == "ok"
     assert summary["health"]["arxiv"].startswith("failed")
     assert Path(summary["report"]).read_text(encoding="utf-8").count("arxiv failed") == 1
@@ -245,7 +256,7 @@ def test_a_day_when_every_source_fails_is_marked_incomplete_and_not_published(
         second = runner.invoke(app, [*args, "--json"])
         posted = broken.comments("example-org/inferhost", 126)
     assert second.exit_code == 1, second.output
-    summary = json.loads(second.output)
+    summary = json.loads(second.stdout)
     assert summary["refused"] and "every source failed" in summary["refused"]
     assert posted == []
     assert summary["findings"] == []

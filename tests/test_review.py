@@ -430,8 +430,8 @@ def test_cli_blocking_exits_1_and_writes_out(tmp_path: Path) -> None:
 
 def test_cli_missing_file_is_one_error(tmp_path: Path) -> None:
     result = runner.invoke(app, ["review", str(tmp_path / "nope.md"), "--offline"])
-    assert result.exit_code == 1
-    assert "report file not found" in result.output
+    assert result.exit_code == 2, "a missing input file is a usage error"
+    assert "nope.md not found" in result.output
 
 
 def test_cli_bad_repo_option_is_usage_error(tmp_path: Path) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import contextlib
 
 import httpx
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.provisional import urls
@@ -58,10 +57,48 @@ def test_parse_feed_on_any_text(text: str) -> None:
         feeds.parse_feed(RawResponse("x", 200, text.encode()), "x")
 
 
-def test_unreadable_link_is_a_source_error() -> None:
-    raw = _feed("text")
-    bad = RawResponse(
-        raw.request_key, 200, raw.body.replace(b"https://b.example/p", b"http://[::1/p")
+def _atom(*entries: str, headers: dict[str, str] | None = None) -> RawResponse:
+    xml = '<feed xmlns="http://www.w3.org/2005/Atom"><title>Notes &amp; more</title>' + "".join(
+        f"<entry>{entry}</entry>" for entry in entries
     )
-    with pytest.raises(feeds.SourceError, match=r"malformed post.*\(https://b.example/rss\)"):
-        feeds.parse_feed(bad, "https://b.example/rss")
+    return RawResponse(
+        "https://b.example/feed", 200, (xml + "</feed>").encode(), None, headers or {}
+    )
+
+
+def test_one_unreadable_link_skips_that_post_not_the_feed() -> None:
+    raw = _atom(
+        '<title>bad</title><link href="http://[::1/p"/>',
+        '<title>good</title><link href="https://b.example/good"/>',
+    )
+    posts = feeds.parse_feed(raw, "https://b.example/feed")
+    assert [source.url for source, _ in posts] == ["https://b.example/good"]
+
+
+def test_posts_keep_their_a_href_links_and_read_entities() -> None:
+    content = (
+        "&lt;p&gt;We ported &lt;a href=&quot;https://github.com/Neroued/ninfer&quot;&gt;NInfer"
+        "&lt;/a&gt; &amp;amp; read &lt;a href=&quot;/papers/mtp&quot;&gt;the paper&lt;/a&gt;"
+        " &amp;#8217;s tables&amp;nbsp;today &lt;a href=&quot;http://[broken&quot;&gt;x&lt;/a&gt;&lt;/p&gt;"
+    )
+    raw = _atom(
+        '<title>It&#8217;s fast &amp;amp; small</title><link href="/2026/08/post"/>'
+        f'<content type="html">{content}</content>',
+        headers={"Content-Location": "https://blog.example.org/feed/"},
+    )
+    [(post, _)] = feeds.parse_feed(raw, "https://b.example/feed")
+    assert post.url == "https://blog.example.org/2026/08/post"
+    assert post.key == "url:https://blog.example.org/2026/08/post"
+    assert post.title == "It\u2019s fast & small"
+    assert "&amp;" not in post.text and "&#8217;" not in post.text and "&nbsp;" not in post.text
+    assert "NInfer & read the paper \u2019s tables today" in post.text
+    assert post.meta["links"] == [
+        "https://github.com/Neroued/ninfer",
+        "https://blog.example.org/papers/mtp",
+    ]
+
+
+def test_relative_links_without_content_location_resolve_against_the_feed_url() -> None:
+    raw = _atom('<title>p</title><link href="relative/uri"/>')
+    [(post, _)] = feeds.parse_feed(raw, "https://b.example/blog/feed.xml")
+    assert post.url == "https://b.example/blog/relative/uri"

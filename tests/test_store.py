@@ -4,7 +4,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 
 import pytest
-from sqlalchemy import create_engine, func, inspect, select, text
+from sqlalchemy import func, inspect, select, text
 
 from research_radar.errors import StorageError
 from research_radar.models import Claim, ClaimKind, Finding, Metric, Snapshot, Source, SourceKind
@@ -18,20 +18,20 @@ def _source(key: str = "gh:neroued/ninfer") -> Source:
     )
 
 
-def test_open_creates_schema_with_alembic_version(db_path: Path) -> None:
-    open_store(str(db_path))
-    engine = create_engine(f"sqlite:///{db_path}")
-    tables = set(inspect(engine).get_table_names())
+def test_open_creates_schema_with_alembic_version(db_url: str) -> None:
+    store = open_store(db_url)
+    tables = set(inspect(store.engine).get_table_names())
     assert {"runs", "stage_runs", "sources", "snapshots", "findings", "alembic_version"} <= tables
-    with engine.connect() as conn:
+    with store.engine.connect() as conn:
         assert conn.execute(text("select version_num from alembic_version")).scalar() == "0002"
+    store.close()
 
 
-def test_reopening_keeps_rows(db_path: Path) -> None:
-    store = open_store(str(db_path))
+def test_reopening_keeps_rows(db_url: str) -> None:
+    store = open_store(db_url)
     with store.transaction() as conn:
         store.save_source(conn, _source())
-    again = open_store(str(db_path))
+    again = open_store(db_url)
     assert [s.key for s in again.load_sources()] == ["gh:neroued/ninfer"]
 
 
@@ -43,7 +43,7 @@ def test_sqlalchemy_url_accepted(tmp_path: Path) -> None:
 def test_not_a_store_gives_clear_error(tmp_path: Path) -> None:
     bad = tmp_path / "notes.db"
     bad.write_text("this is not a database", encoding="utf-8")
-    with pytest.raises(StorageError, match="cannot open the store"):
+    with pytest.raises(StorageError, match="is not a radar store.*nothing was changed"):
         open_store(str(bad))
 
 

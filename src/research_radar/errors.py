@@ -7,6 +7,7 @@ from __future__ import annotations
 
 __all__ = [
     "ConfigError",
+    "InputError",
     "PublishError",
     "RadarError",
     "RenderError",
@@ -41,6 +42,11 @@ class ConfigError(RadarError):
 class SettingsError(ConfigError):
     """The settings file (radar.toml) is wrong: a usage error, so the CLI exits 2 before
     doing anything."""
+
+
+class InputError(RadarError):
+    """An input file or value the command cannot use (empty, binary, undecodable, a date
+    that is probably a mistake): a usage error, so the CLI exits 2 and changes nothing."""
 
 
 class SourceError(RadarError):

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import io
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -98,9 +99,17 @@ def model_input(title: str, body: str) -> str:
 @functools.cache
 def load_embedder() -> WordLlama:
     """WordLlama from the files its wheel ships (no network, loaded once per process)."""
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
     import wordllama
     from wordllama import WordLlama
 
+    # wordllama calls logging.basicConfig(level=INFO) when imported, which would print
+    # every HTTP request and debug line of every library on stderr: undo it
+    for handler in root.handlers[:]:
+        if handler not in handlers:
+            root.removeHandler(handler)
+    root.setLevel(level)
     folder = Path(wordllama.__file__).resolve().parent
     return WordLlama.load(cache_dir=folder, disable_download=True)
 

@@ -2,7 +2,7 @@
 
 Each command family lives in its own module with a `register(app)` function; this file
 builds the app and turns every RadarError into one clear `Error: ...` line with exit code 1
-(a wrong settings file and usage errors exit 2).
+(a wrong settings file, unusable input and usage errors exit 2).
 
 A command's module (and the libraries it needs) is imported only when that command runs:
 `radar --help` lists the commands from `COMMANDS` below without importing any of them, so
@@ -19,7 +19,7 @@ from typing import Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from research_radar.errors import RadarError, SettingsError
+from research_radar.errors import InputError, RadarError, SettingsError
 
 __all__ = ["COMMANDS", "app", "main"]
 
@@ -136,7 +136,7 @@ class _RadarGroup(TyperGroup):
             from research_radar.cli.common import err_console
 
             err_console.print(f"Error: {exc}", markup=False, highlight=False, soft_wrap=True)
-            raise typer.Exit(2 if isinstance(exc, SettingsError) else 1) from exc
+            raise typer.Exit(2 if isinstance(exc, SettingsError | InputError) else 1) from exc
 
     def list_commands(self, ctx: Any) -> list[str]:
         return sorted(self.commands)  # the names only: nothing is loaded

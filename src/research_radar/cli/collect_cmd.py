@@ -137,12 +137,14 @@ def collect_command(
             )
     if json_output:
         print_json(summary.model_dump(mode="json"))
-        return
-    console.print(health_table(summary))
-    console.print(
-        f"{len(summary.keys)} sources kept; window {summary.window_start:%Y-%m-%d} .. {summary.window_end:%Y-%m-%d}"
-    )
+    else:
+        console.print(health_table(summary))
+        console.print(
+            f"{len(summary.keys)} sources kept; window {summary.window_start:%Y-%m-%d} .. {summary.window_end:%Y-%m-%d}"
+        )
     if not summary.ok:
+        failed = [name for name, h in summary.sources.items() if h.status in ("failed", "stale")]
+        err_console.print(f"failed: {', '.join(failed)}; see the errors above or `radar runs`")
         raise typer.Exit(1)
 
 

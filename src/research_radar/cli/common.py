@@ -17,6 +17,7 @@ from research_radar.store.store import Store, open_store
 
 __all__ = [
     "ConfigOption",
+    "check_out_file",
     "DbOption",
     "JsonOption",
     "console",
@@ -25,6 +26,7 @@ __all__ = [
     "parse_day",
     "parse_moment",
     "print_json",
+    "read_input",
     "sample_settings_for",
     "settings_for",
 ]
@@ -109,6 +111,35 @@ def parse_moment(value: str, option: str, zone: tzinfo) -> datetime:
             param_hint=option,
         ) from None
     return moment if moment.tzinfo else moment.replace(tzinfo=zone)
+
+
+def check_out_file(path: Path | None, option: str = "--out") -> None:
+    """Refuse (exit 2, before any work) an output file that cannot be one: a folder, or a
+    path under a file. Creates nothing."""
+    if path is None:
+        return
+    if path.is_dir():
+        raise typer.BadParameter(
+            f"{path} is a folder; give a file name, e.g. {path / 'report.md'}", param_hint=option
+        )
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if parent.exists() and not parent.is_dir():
+        raise typer.BadParameter(
+            f"{path} is under {parent}, which is a file, not a folder", param_hint=option
+        )
+
+
+def read_input(path: Path) -> str:
+    """The text of a file a person handed a command (see `textinput`); says on stderr
+    when it was not UTF-8 and which encoding it was read in."""
+    from research_radar.textinput import read_text_input
+
+    decoded = read_text_input(path)
+    if decoded.encoding not in ("utf-8", "utf-8-sig", "ascii"):
+        err_console.print(f"note: {path} is not UTF-8; read it as {decoded.encoding}")
+    return decoded.text
 
 
 def print_json(data: Any) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -23,6 +23,7 @@ from research_radar.cli.common import (
     ConfigOption,
     DbOption,
     JsonOption,
+    check_out_file,
     console,
     err_console,
     open_store_for,
@@ -150,7 +151,8 @@ def daily(
         bool,
         typer.Option(
             "--force",
-            help="Post even when the report's own review blocks it or every source failed.",
+            help="Post even when the report's own review blocks it or every source failed; "
+            "accept a --date more than a day ahead or before the store's first report.",
         ),
     ] = False,
     db: DbOption = None,
@@ -161,11 +163,14 @@ def daily(
 
     Collects new repositories, papers and posts, recognises what was reported before,
     classifies and weighs each finding, maps it onto the host project and writes the
-    report in house style. Exit code 1 when the report's own review finds a blocking
-    problem; then, or when every source failed, `--publish` posts nothing unless `--force`.
+    report in house style. Exit code 1 when a source failed (the report is still written
+    and says so) or the report's own review finds a blocking problem; then, or when every
+    source failed, `--publish` posts nothing unless `--force`. A `--date` more than a day
+    ahead, or before the store's first report, is refused (exit 2) unless `--force`.
 
     Example: radar daily --sample
     """
+    check_out_file(out)
     settings = sample_settings_for(config, db) if sample else settings_for(config, db, token=True)
     when = _report_day(day, sample)
     if not sample and not settings.github_token:
@@ -173,9 +178,12 @@ def daily(
             "[yellow]no GitHub token:[/yellow] unauthenticated requests are limited to 60 an "
             "hour; set GITHUB_TOKEN (or `gh auth login`), or try `radar daily --sample`"
         )
-    from research_radar.pipeline.run import STAGES, run_daily
+    from research_radar.pipeline.run import STAGES, day_refusal, run_daily
 
     store = open_store_for(settings)
+    refusal = None if sample or force else day_refusal(store, when, datetime.now(BEIJING).date())
+    if refusal:
+        raise typer.BadParameter(refusal, param_hint="--date")
     with Progress(
         SpinnerColumn(),
         TextColumn("[bold]{task.description}"),
@@ -191,25 +199,38 @@ def daily(
         def progress(stage: str, state: str) -> None:
             bar.update(task, description=stage, advance=1 if state == "done" else 0)
 
-        if sample:
-            result = _run_sample(store, settings, when, out, progress)
-        else:
-            result = run_daily(
-                store,
-                settings,
-                day=when,
-                out=out,
-                publish=publish,
-                confirm=yes,
-                force=force,
-                progress=progress,
+        with store.exclusive(waiting=lambda: progress("waiting for another run", "wait")):
+            result = (
+                _run_sample(store, settings, when, out, progress)
+                if sample
+                else run_daily(
+                    store,
+                    settings,
+                    day=when,
+                    out=out,
+                    publish=publish,
+                    confirm=yes,
+                    force=force,
+                    progress=progress,
+                )
             )
     if json:
         print_json(_summary(result))
     else:
         _print_result(result)
-    if result.blocking or result.refused:
+    failed = _failed_sources(result.health)
+    if failed:
+        err_console.print(
+            f"[red]sources failed:[/red] {', '.join(failed)}; the report says it is incomplete "
+            "(see `radar runs`)"
+        )
+    if result.blocking or result.refused or failed:
         raise typer.Exit(1)
+
+
+def _failed_sources(health: dict[str, str]) -> list[str]:
+    """Sources that failed (or are stale since an earlier good run): exit code 1."""
+    return sorted(name for name, state in health.items() if state.startswith(("failed", "stale")))
 
 
 def _run_sample(
@@ -233,29 +254,102 @@ def _run_sample(
         )
 
 
+def _when(value: object) -> str:
+    return value.strftime("%Y-%m-%d %H:%M") if isinstance(value, datetime) else "—"
+
+
+def _run_table(recorded: list[dict[str, Any]]) -> Table:
+    """One row per stage of each run: status, counts and errors per source."""
+    table = Table(title="Runs", title_justify="left")
+    for column in (
+        "run",
+        "command",
+        "status",
+        "started",
+        "stage",
+        "stage status",
+        "counts",
+        "errors",
+    ):
+        table.add_column(column)
+    for run in recorded:
+        colour = {"ok": "green", "failed": "red", "interrupted": "red"}.get(run["status"], "yellow")
+        head = [
+            str(run["id"]),
+            run["command"],
+            f"[{colour}]{run['status']}[/]",
+            _when(run["started_at"]),
+        ]
+        stages = run["stages"] or [{"stage": "—", "status": "", "counts": {}, "errors": {}}]
+        for index, stage in enumerate(stages):
+            counts = ", ".join(f"{k} {v}" for k, v in (stage["counts"] or {}).items())
+            errors = "; ".join(f"{k}: {v}" for k, v in (stage["errors"] or {}).items())
+            table.add_row(
+                *(head if index == 0 else ["", "", "", ""]),
+                stage["stage"],
+                stage["status"],
+                counts,
+                errors,
+                end_section=index == len(stages) - 1,
+            )
+    return table
+
+
 def runs(
+    ctx: typer.Context,
     limit: Annotated[int, typer.Option("--limit", help="How many runs to show.")] = 10,
     db: DbOption = None,
     config: ConfigOption = None,
     json: JsonOption = False,
 ) -> None:
-    """Show recent runs: each stage's status, counts and errors per source."""
+    """Show recent runs: each stage's status, counts and errors per source.
+
+    A run whose process was killed shows as interrupted. `radar runs undo RUN_ID` removes
+    what a mistaken run added.
+
+    Example: radar runs --limit 3
+    """
+    if ctx.invoked_subcommand is not None:
+        return
     store = open_store_for(settings_for(config, db), create=False)
     recorded = store.load_runs(limit)
     if json:
         print_json(recorded)
         return
-    for run in recorded:
-        console.print(
-            f"[bold]run {run['id']}[/bold] {run['command']} {run['status']} "
-            f"{run['started_at']:%Y-%m-%d %H:%M}"
-        )
-        for stage in run["stages"]:
-            errors = f" errors={stage['errors']}" if stage["errors"] else ""
-            console.print(f"  {stage['stage']:<9} {stage['status']:<8} {stage['counts']}{errors}")
+    if not recorded:
+        console.print("no runs yet; `radar daily` records one")
+        return
+    console.print(_run_table(recorded))
+
+
+def undo(
+    run_id: Annotated[int, typer.Argument(help="The run to undo (its number in `radar runs`).")],
+    db: DbOption = None,
+    config: ConfigOption = None,
+    json: JsonOption = False,
+) -> None:
+    """Remove exactly what one run added (findings, its report, sources, cursors it moved).
+
+    Rows the run only updated, and everything other runs added, stay. The run is then
+    shown as undone.
+
+    Example: radar runs undo 12
+    """
+    from research_radar.store.journal import undo_run
+
+    store = open_store_for(settings_for(config, db), create=False)
+    result = undo_run(store, run_id)
+    if json:
+        print_json({"run_id": result.run_id, "removed": result.removed, "cursors": result.cursors})
+        return
+    removed = ", ".join(f"{n} {name}" for name, n in result.removed.items() if n) or "no rows"
+    console.print(f"run {run_id} undone: removed {removed}; {result.cursors} cursor(s) put back")
 
 
 def register(app: typer.Typer) -> None:
-    """Add `daily` and `runs`."""
+    """Add `daily`, `runs` and `runs undo`."""
     app.command()(daily)
-    app.command()(runs)
+    group = typer.Typer(no_args_is_help=False, invoke_without_command=True)
+    group.callback(invoke_without_command=True)(runs)
+    group.command("undo")(undo)
+    app.add_typer(group, name="runs")

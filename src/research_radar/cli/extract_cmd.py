@@ -8,10 +8,16 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from research_radar.cli.common import ConfigOption, JsonOption, console, print_json, settings_for
-from research_radar.errors import ConfigError
+from research_radar.cli.common import (
+    ConfigOption,
+    JsonOption,
+    console,
+    print_json,
+    read_input,
+    settings_for,
+)
 from research_radar.extract.catalogue import load_catalog
-from research_radar.extract.claims import claim_to_json, extract_file
+from research_radar.extract.claims import claim_to_json, extract_document
 from research_radar.report.wording import format_conditions
 
 
@@ -43,9 +49,10 @@ def extract(
     """Print the claims of FILE: metrics, conditions (hardware, model, precision, baseline,
     software, load), kind and line. Author numbers stay author numbers. The conditions are
     worded in the configured language."""
-    if not file.is_file():
-        raise ConfigError("file not found; pass a readable file", path=str(file))
-    claims = extract_file(file, where or str(file), reporter, catalog=load_catalog(catalog))
+    text = read_input(file)  # exit 2: missing, empty, binary or undecodable
+    claims = extract_document(
+        text, file.name, where or str(file), reporter, catalog=load_catalog(catalog)
+    )
     if as_json:
         print_json([claim_to_json(claim) for claim in claims])
         return

@@ -20,6 +20,7 @@ from research_radar.cli.common import (
 from research_radar.errors import RadarError
 from research_radar.history.imports import ImportSummary, import_reports, load_projects
 from research_radar.resolve.keys import NameIndex, canonical_key, load_aliases_file
+from research_radar.textinput import read_text_input
 
 __all__ = ["register"]
 
@@ -65,6 +66,8 @@ def import_command(
     Reads GitHub Markdown tables or the tab-separated plain-text export, with the evidence
     index; pinned SHAs and URLs give canonical keys, names and "X（原 Y）" give aliases.
     """
+    for path in files:  # an unusable file is refused before the store is opened (or made)
+        read_text_input(path)
     store = open_store_for(settings_for(config, db))
     summary = import_reports(store, files, aliases=load_aliases_file(aliases) if aliases else None)
     if as_json:

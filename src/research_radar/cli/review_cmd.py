@@ -15,12 +15,13 @@ from research_radar.cli.common import (
     ConfigOption,
     DbOption,
     JsonOption,
+    check_out_file,
     open_store_for,
     print_json,
+    read_input,
     settings_for,
 )
 from research_radar.config import DEFAULT_DB, Settings
-from research_radar.errors import RadarError
 from research_radar.github import GitHubClient, open_github_client
 from research_radar.report.parse import split_reports
 from research_radar.review.run import render_review, review_report
@@ -144,9 +145,8 @@ def register(app: typer.Typer) -> None:
         if lang is not None and lang not in ("zh", "en"):
             raise typer.BadParameter(f"{lang!r}: use zh or en", param_hint="--lang")
         paths = _repo_paths(repo or [])
-        if not file.is_file():
-            raise RadarError(f"report file not found: {file}; check the path")
-        text = file.read_text(encoding="utf-8", errors="replace")
+        check_out_file(out)
+        text = read_input(file)  # exit 2: missing, empty, binary or undecodable
         settings = settings_for(config, db, token=not offline)
         store = open_store_for(settings, create=False) if db or settings.db != DEFAULT_DB else None
         result = review_report(

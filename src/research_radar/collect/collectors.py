@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 
@@ -26,7 +27,7 @@ from research_radar.models import Snapshot, Source, SourceKind
 from research_radar.sources import arxiv as arxiv_source
 from research_radar.sources import feeds as feed_source
 from research_radar.sources import github as gh
-from research_radar.sources.http import RawResponse, RetryPolicy
+from research_radar.sources.http import RawResponse, RetryPolicy, next_link
 from research_radar.store.store import Store
 
 __all__ = [
@@ -204,22 +205,35 @@ def _gh_repos(
 
 
 def collect_host(api: gh.GitHubApi, settings: Settings) -> Found:
-    """The host repository with its pull requests and issues."""
+    """The host repository with its pull requests and issues, part by part.
+
+    A part that fails (a 403 on pulls, a page that does not load, a malformed list) is
+    recorded in `Found.errors`, naming what is missing; the host repository and every
+    page that did load are kept (#13).
+    """
     found = Found()
     repo = settings.host_repo or ""
     raws, host, head = _gh_repo(api, repo)
     found.raws.extend(raws)
     found.items.append((host, head))
     items: list[Source] = []
-    for fetch_items, parse_items in (
-        (gh.fetch_pulls, gh.parse_pulls),
-        (gh.fetch_issues, gh.parse_issues),
+    for part, path, params, parse_items in (
+        (
+            "pull requests",
+            "pulls",
+            {"state": "all", "per_page": 100, "sort": "updated", "direction": "desc"},
+            gh.parse_pulls,
+        ),
+        ("issues", "issues", {"state": "all", "per_page": 100}, gh.parse_issues),
     ):
-        pages = fetch_items(api, repo)
+        pages, failure = _loaded_pages(api, f"/repos/{repo}/{path}", params, max_pages=5)
+        if failure is not None:
+            kept = f"kept the first {len(pages)} page(s)" if pages else "none were collected"
+            found.errors.append(f"host: {part} of {repo} incomplete ({kept}): {failure}")
         try:
             items.extend(parse_items(pages, repo))
         except SourceError as exc:  # a malformed list is recorded; the host repo is kept (#3)
-            found.errors.append(str(exc))
+            found.errors.append(f"host: {part} of {repo} not read: {exc}")
             continue
         found.raws.extend(pages)
     for item in items:
@@ -233,6 +247,29 @@ def collect_host(api: gh.GitHubApi, settings: Settings) -> Found:
             )
         )
     return found
+
+
+def _loaded_pages(
+    api: gh.GitHubApi, path: str, params: dict[str, Any], max_pages: int
+) -> tuple[list[RawResponse], SourceError | None]:
+    """Follow `Link: rel="next"` like `gh.fetch_pages`, but keep the pages that loaded
+    when a later one fails; returns them and the failure (None when all loaded)."""
+    base_path = urlsplit(api.base_url).path.rstrip("/")
+    pages: list[RawResponse] = []
+    request: tuple[str, dict[str, Any]] | None = (path, params)
+    while request is not None and len(pages) < max_pages:
+        try:
+            pages.append(api.get(*request))
+        except SourceError as exc:
+            if exc.status == 401:
+                raise
+            return pages, exc
+        link = next_link(pages[-1].headers.get("link"))
+        parts = urlsplit(link) if link else None
+        request = (
+            (parts.path.removeprefix(base_path), dict(parse_qsl(parts.query))) if parts else None
+        )
+    return pages, None
 
 
 # -- arXiv and feeds ---------------------------------------------------------------------

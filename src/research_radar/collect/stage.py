@@ -18,9 +18,11 @@ The collectors themselves live in `collectors.py`; this module runs them and wri
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
+from functools import partial
 
 import httpx
 from pydantic import BaseModel, Field
@@ -45,7 +47,16 @@ from research_radar.sources import github as gh
 from research_radar.sources.http import RetryPolicy
 from research_radar.store.store import Store
 
-__all__ = ["SOURCE_NAMES", "CollectSummary", "SourceHealth", "collect"]
+__all__ = [
+    "SOURCE_NAMES",
+    "WINDOW_CURSOR",
+    "CatchUp",
+    "CollectSummary",
+    "SourceHealth",
+    "collect",
+    "pending_keys",
+    "window_end",
+]
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +80,11 @@ class SourceHealth(BaseModel):
     """Sources written (new or refreshed)."""
     errors: list[str] = Field(default_factory=list)
     stale_since: datetime | None = None
+    window_start: datetime | None = None
+    """Where this source's window started: its own last complete window's end."""
+    window_advanced: bool = False
+    """True when this run covered the source's window completely, so its next window starts
+    at this one's end; a failed or partial source keeps its old window end (#13)."""
 
 
 class CollectSummary(BaseModel):
@@ -136,6 +152,19 @@ class _Context:
     until: datetime
     progress: Progress | None
     policy: RetryPolicy
+    counter: _RequestCounter | None = None
+
+
+class _RequestCounter:
+    """Counts every HTTP request the client sends: retries and redirects included."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self._lock = threading.Lock()
+
+    def __call__(self, request: httpx.Request) -> None:
+        with self._lock:
+            self.count += 1
 
 
 def _enabled(settings: Settings) -> list[str]:
@@ -226,14 +255,43 @@ def _save(conn: Connection, store: Store, name: str, found: Found) -> int:
     return len(saved)
 
 
-def _collect_source(name: str, ctx: _Context, summary: CollectSummary) -> None:
-    health = SourceHealth(name=name)
+WINDOW_CURSOR = "window"
+"""Cursor family of each source's window end: `("window", source name) -> ISO time`."""
+_LEGACY_WINDOW = ("collect", "window_end")
+"""The single window end of stores made before windows were kept per source."""
+
+
+def window_end(store: Store, name: str) -> datetime | None:
+    """Where the last complete collection of source `name` ended (None: never)."""
+    value = store.load_cursor(WINDOW_CURSOR, name) or store.load_cursor(*_LEGACY_WINDOW)
+    return datetime.fromisoformat(value) if value else None
+
+
+def _advanced_end(old: datetime | None, start: datetime, until: datetime) -> datetime | None:
+    """The source's new window end after a complete run over [start, until]: the window
+    only grows forward, and never over a gap (a window that starts after the old end)."""
+    if old is None:
+        return until
+    if start > old:
+        return None  # the stretch between the old end and `start` was never collected
+    return max(old, until)
+
+
+def _collect_source(
+    name: str, ctx: _Context, summary: CollectSummary, catch_up: CatchUp | None
+) -> None:
+    last_end = window_end(ctx.store, name)
+    since = ctx.since if catch_up is None else catch_up(last_end)
+    since = min(since, ctx.until)
+    health = SourceHealth(name=name, window_start=since)
     summary.sources[name] = health
     if ctx.progress is not None:
         ctx.progress(f"{name}: collecting", 0, 0)
+    before = ctx.counter.count if ctx.counter is not None else 0
     try:
-        found = _run_one(name, ctx, health)
+        found = _run_one(name, replace(ctx, since=since), health)
     except (SourceError, RadarError) as exc:
+        _count_requests(name, ctx, health, before)
         log.warning("%s failed: %s", name, exc)
         last_ok = (ctx.store.load_health().get(name) or {}).get("last_ok_at")
         health.status, health.stale_since = ("stale", last_ok) if last_ok else ("failed", None)
@@ -241,13 +299,34 @@ def _collect_source(name: str, ctx: _Context, summary: CollectSummary) -> None:
         with ctx.store.transaction() as conn:
             ctx.store.save_health(conn, name, False, str(exc))
         return
+    _count_requests(name, ctx, health, before)
     health.parsed = len(found.items)
     health.errors.extend(found.errors)
     health.status = "partial" if found.errors else "ok"
+    new_end = _advanced_end(last_end, since, ctx.until) if not found.errors else None
     with ctx.store.transaction() as conn:
         health.saved = _save(conn, ctx.store, name, found)
         ctx.store.save_health(conn, name, True, "; ".join(found.errors[:5]) or None)
+        if new_end is not None:
+            ctx.store.save_cursor(conn, WINDOW_CURSOR, name, new_end.isoformat())
+            health.window_advanced = True
     summary.keys.extend(dict.fromkeys(s.key for s, _ in found.items))
+
+
+def _count_requests(name: str, ctx: _Context, health: SourceHealth, before: int) -> None:
+    """A web source's request count is what went over the wire, retries included."""
+    if ctx.counter is not None and name in ("github", "host", "arxiv", "feeds"):
+        health.requests = ctx.counter.count - before
+
+
+def pending_keys(store: Store) -> set[str]:
+    """Keys of the sources kept since the last complete daily run collected: what a
+    standalone `radar collect` gathered in between, which the next daily weighs (#13)."""
+    return set(store.source_keys_updated_after(store.last_stage_end("daily", "collect")))
+
+
+CatchUp = Callable[[datetime | None], datetime]
+"""catch_up(last window end or None) -> where a source's window starts."""
 
 
 def collect(
@@ -260,25 +339,33 @@ def collect(
     client: httpx.Client | None = None,
     progress: Progress | None = None,
     policy: RetryPolicy | None = None,
+    catch_up: CatchUp | None = None,
 ) -> CollectSummary:
     """Run the enabled (or named) sources over a window and keep what they return.
 
+    Each source has its own window: without `since` it starts where that source's last
+    complete window ended, so a source that failed (or was partial) is collected again
+    from its old end on the next run, while the others move on (#13).
+
     Args:
         sources: names from SOURCE_NAMES; default every source the settings enable.
-        since: window start; default the last run's end (cursor) or 7 days before `until`.
+        since: window start of every source; default each source's own (see `catch_up`).
         until: window end; default now.
         client: an httpx.Client to use (a private one is made and closed otherwise).
         progress: progress(message, done, total); rate-limit waits count down through it.
         policy: retry/backoff/timeout policy (live defaults).
+        catch_up: where a source's window starts, given its last window end (or None);
+            default that end (at most `until`), else 7 days before `until`.
     """
     until = until or datetime.now(UTC)
-    since = since or _default_since(store, until)
     names = list(sources) if sources else _enabled(settings)
     unknown = [n for n in names if n not in SOURCE_NAMES]
     if unknown:
         raise SourceError(
             f"unknown source {unknown[0]!r}; choose from {', '.join(SOURCE_NAMES)}", unknown[0]
         )
+    if since is None and catch_up is None:
+        catch_up = partial(_default_since, until=until)
     policy = policy or RetryPolicy()
     if progress is not None and policy.on_wait is None:
         policy = replace(
@@ -286,22 +373,19 @@ def collect(
         )
     own = client is None
     http = client or httpx.Client(headers={"User-Agent": "research-radar"}, timeout=policy.timeout)
+    counter = _RequestCounter()
+    http.event_hooks["request"] = [*http.event_hooks["request"], counter]
     summary = CollectSummary(window_start=since, window_end=until)
-    ctx = _Context(
-        store,
-        settings,
-        http,
-        since,
-        until,
-        progress,
-        policy,
-    )
+    ctx = _Context(store, settings, http, since or until, until, progress, policy, counter)
     try:
         for name in names:
-            _collect_source(name, ctx, summary)
+            _collect_source(name, ctx, summary, None if since is not None else catch_up)
     finally:
+        http.event_hooks["request"] = [h for h in http.event_hooks["request"] if h is not counter]
         if own:
             http.close()
+    starts = [h.window_start for h in summary.sources.values() if h.window_start is not None]
+    summary.window_start = since or min(starts, default=until)
     summary.queries = [
         str(q)
         for q in (
@@ -310,13 +394,10 @@ def collect(
             else DEFAULT_GITHUB_QUERIES
         )
     ]
-    with store.transaction() as conn:
-        store.save_cursor(conn, "collect", "window_end", until.isoformat())
     return summary
 
 
-def _default_since(store: Store, until: datetime) -> datetime:
-    last = store.load_cursor("collect", "window_end")
-    if last:
-        return min(datetime.fromisoformat(last), until)
+def _default_since(last_end: datetime | None, *, until: datetime) -> datetime:
+    if last_end is not None:
+        return min(last_end, until)
     return until - timedelta(days=7)

@@ -35,13 +35,14 @@ def rotate_queries(queries: Sequence[str], day: date, per_day: int) -> list[str]
     return [queries[(start + i) % len(queries)] for i in range(per_day)]
 
 
-def live_window_start(last_end: str | None, cutoff: datetime) -> datetime:
+def live_window_start(last_end: datetime | str | None, cutoff: datetime) -> datetime:
     """Where today's live collection starts: the last window's end minus the overlap, so a
     missed day is caught up; never later than 48 hours before the cut-off, never earlier
     than MAX_CATCH_UP before it."""
     start = cutoff - timedelta(hours=48)
     if last_end:
-        start = min(start, datetime.fromisoformat(last_end) - OVERLAP)
+        end = datetime.fromisoformat(last_end) if isinstance(last_end, str) else last_end
+        start = min(start, end - OVERLAP)
     return max(start, cutoff - MAX_CATCH_UP)
 
 

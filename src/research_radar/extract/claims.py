@@ -39,7 +39,7 @@ from research_radar.extract.scopes import find_scopes, with_scopes
 from research_radar.extract.tables import TableClaim, read_table
 from research_radar.models import Claim, ClaimKind, Conditions, Metric
 
-__all__ = ["claim_to_json", "extract_claims", "extract_file", "own_metrics"]
+__all__ = ["claim_to_json", "extract_claims", "extract_document", "extract_file", "own_metrics"]
 
 
 _NEGATIVE = re.compile(
@@ -209,13 +209,25 @@ def extract_file(
 ) -> list[Claim]:
     """Claims of a file: JSON benchmark results, or any text (README, docs, notes)."""
     text = path.read_text(encoding="utf-8", errors="replace")
-    where = where_prefix or str(path)
-    if path.suffix.lower() == ".json":
+    return extract_document(text, path.name, where_prefix or str(path), reporter, catalog=catalog)
+
+
+def extract_document(
+    text: str,
+    name: str,
+    where: str,
+    reporter: str = "author",
+    *,
+    catalog: Catalog | None = None,
+) -> list[Claim]:
+    """Claims of a document already read: benchmark results when `name` ends in .json and
+    the text parses, else the claims of the text."""
+    if name.lower().endswith(".json"):
         try:
             data = json.loads(text)
         except json.JSONDecodeError:
             return extract_claims(text, where, reporter, catalog=catalog)
-        return parse_benchmark_json(data, path.name, where, reporter, catalog=catalog)
+        return parse_benchmark_json(data, name, where, reporter, catalog=catalog)
     return extract_claims(text, where, reporter, catalog=catalog)
 
 

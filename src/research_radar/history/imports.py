@@ -8,15 +8,15 @@ Re-exported from `history`.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from sqlalchemy import Connection, select
 
-from research_radar.errors import ConfigError
 from research_radar.history.plan import HistoryPlan, build_import
 from research_radar.models import Project
 from research_radar.report.parse import ParsedReport, split_reports
@@ -24,6 +24,7 @@ from research_radar.store.schema import corrections as corrections_table
 from research_radar.store.schema import project_sources
 from research_radar.store.schema import reports as reports_table
 from research_radar.store.store import Store, content_hash
+from research_radar.textinput import read_text_input
 
 __all__ = ["ImportSummary", "import_reports", "load_projects", "load_report_dates"]
 
@@ -76,13 +77,7 @@ def import_reports(
     """
     texts: list[tuple[str, str]] = []
     for path in paths:
-        try:
-            texts.append((path.name, path.read_text(encoding="utf-8")))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ConfigError(
-                f"cannot read the report file: {exc}; pass a UTF-8 Markdown or text export",
-                str(path),
-            ) from exc
+        texts.append((path.name, read_text_input(path).text))  # InputError: unusable input
     digest = content_hash(json.dumps([texts, sorted((aliases or {}).items())]))
     done = store.load_cursor(_IMPORTED, digest)
     if done is not None:
@@ -102,8 +97,17 @@ def _import(
     store: Store, texts: list[tuple[str, str]], aliases: Mapping[str, str] | None
 ) -> ImportSummary:
     reports: list[tuple[str, ParsedReport]] = []
+    own_skipped: list[str] = []
     for name, text in texts:
-        reports += [(f"import:{name}", report) for report in split_reports(text)]
+        own = _own_report_days(store, text)
+        for report in split_reports(text):
+            if report.date is not None and report.date in own:
+                own_skipped.append(
+                    f"{name}: the {report.date.isoformat()} report is this store's own "
+                    "(its findings are already here)"
+                )
+                continue
+            reports.append((f"import:{name}", report))
     origins = {origin for origin, _ in reports}
     prior = store.load_findings(except_origins=origins)
     stored_aliases = store.load_aliases()
@@ -111,9 +115,10 @@ def _import(
     plan = build_import(
         reports, aliases={**stored_aliases, **(aliases or {})}, known_keys=keys, prior=prior
     )
-    stored_findings = {
-        (row["project_key"], row["date"], row["origin"]) for row in store.load_finding_rows()
-    }
+    rows = store.load_finding_rows()
+    read = len(plan.findings)
+    plan = _without_reported(plan, rows)
+    stored_findings = {(row["project_key"], row["date"], row["origin"]) for row in rows}
     new_findings = {
         (finding.project_key, finding.date, origin)
         for finding, origin in zip(plan.findings, plan.origins, strict=True)
@@ -129,9 +134,9 @@ def _import(
         entries=plan.entries,
         projects=len(plan.projects),
         aliases=len(plan.aliases),
-        findings=len(plan.findings),
+        findings=read,
         corrections=len(plan.corrections),
-        skipped=plan.skipped,
+        skipped=[*own_skipped, *plan.skipped],
         new_projects=len(set(plan.projects) - stored_projects),
         new_aliases=sum(
             stored_aliases.get(alias) != key for alias, (key, _, _) in plan.aliases.items()
@@ -139,6 +144,33 @@ def _import(
         new_findings=len(new_findings),
         new_corrections=new_corrections,
     )
+
+
+_OWN_MARKER = re.compile(r"<!-- research-radar:report (\d{4}-\d{2}-\d{2}) (\w+) -->")
+
+
+def _own_report_days(store: Store, text: str) -> set[date]:
+    """Days of the reports in `text` that this store itself wrote (the radar's marker
+    names the day and language, and the store kept a report for them)."""
+    days = set()
+    for day_text, language in _OWN_MARKER.findall(text):
+        day = date.fromisoformat(day_text)
+        if store.load_report(day, language) is not None:
+            days.add(day)
+    return days
+
+
+def _without_reported(plan: HistoryPlan, rows: list[dict[str, Any]]) -> HistoryPlan:
+    """Leave out imported findings the radar itself already reported on the same day."""
+    reported = {(row["project_key"], row["date"]) for row in rows if row["origin"] == "radar"}
+    keep = [
+        (finding, origin)
+        for finding, origin in zip(plan.findings, plan.origins, strict=True)
+        if (finding.project_key, finding.date) not in reported
+    ]
+    if len(keep) == len(plan.findings):
+        return plan
+    return replace(plan, findings=[f for f, _ in keep], origins=[o for _, o in keep])
 
 
 def _save_plan(

@@ -112,6 +112,10 @@ def _entry_keys(entry: ParsedEntry, report: ParsedReport) -> tuple[str | None, l
         ]
         key = repos[0] if repos else None
     links = [k for k in found if k.startswith(("arxiv:", "doi:", "url:"))]
+    papers = list(dict.fromkeys(k for k in find_keys(evidence) if k.startswith("arxiv:")))
+    if key is None and len(papers) == 1:
+        key = papers[0]  # a paper with no code: its arXiv id is its key, as the radar's own
+        links = [k for k in links if k != key]
     return key, links
 
 

@@ -14,13 +14,14 @@ writes the same report (the cut-off of the first run is kept).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date, datetime, time
+from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
 from research_radar.classify.model import Taxonomy
 from research_radar.classify.profile import load_taxonomy
 from research_radar.config import Settings
+from research_radar.errors import RenderError
 from research_radar.models import BEIJING, Report
 from research_radar.pipeline.analyst import llm_run
 from research_radar.pipeline.stages import (
@@ -39,9 +40,18 @@ from research_radar.pipeline.stages import (
     review_stage,
 )
 from research_radar.resolve.keys import github_key
+from research_radar.store import journal
 from research_radar.store.store import Store
 
-__all__ = ["STAGES", "DailyResult", "default_cutoff", "publish_refusal", "run_daily"]
+__all__ = [
+    "FUTURE_SLACK",
+    "STAGES",
+    "DailyResult",
+    "day_refusal",
+    "default_cutoff",
+    "publish_refusal",
+    "run_daily",
+]
 
 STAGES = (
     "collect",
@@ -94,6 +104,31 @@ def publish_refusal(blocking: int, health: dict[str, str]) -> str | None:
     return None
 
 
+FUTURE_SLACK = timedelta(days=1)
+"""How far past today (Beijing) a report date may be: a morning run ahead of a time zone."""
+
+
+def day_refusal(store: Store, day: date, today: date) -> str | None:
+    """Why a report date is probably a mistake, or None when it is plausible.
+
+    A date more than a day after `today`, or before the store's first report, would put
+    findings where later runs read them as history; the CLI refuses it unless --force.
+    """
+    if day > today + FUTURE_SLACK:
+        return (
+            f"{day.isoformat()} is more than a day after today ({today.isoformat()}, Beijing); "
+            "check --date, or add --force"
+        )
+    first = store.first_report_day()
+    if first is not None and day < first:
+        return (
+            f"{day.isoformat()} is before this store's first report ({first.isoformat()}): "
+            "findings on it would count as history for every later run; check --date, or add "
+            "--force (a mistaken run can be removed with `radar runs undo RUN_ID`)"
+        )
+    return None
+
+
 def _kept_cutoff(store: Store, day: date, language: str) -> datetime | None:
     """The cut-off of an earlier run the same day, so a re-run writes the same report."""
     kept = store.load_report_data(day, language)
@@ -106,11 +141,18 @@ def _write_outputs(path: Path, report: Report, markdown: str, taxonomy: Taxonomy
     from research_radar.publish.export import export_findings
     from research_radar.report.html import render_html
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(markdown, encoding="utf-8")
     page = path.with_suffix(".html")
     title = f"Research Radar {report.date.isoformat()}"
-    page.write_text(render_html(markdown, title=title), encoding="utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(markdown, encoding="utf-8")
+        page.write_text(render_html(markdown, title=title), encoding="utf-8")
+    except OSError as exc:
+        where = exc.filename or path
+        raise RenderError(
+            f"cannot write the report to {where}: {exc.strerror or exc}; check --out "
+            "(the findings are stored: running again finishes the work)"
+        ) from exc
     exports = export_findings(
         report.findings, path.parent, stem=path.stem, taxonomy=taxonomy, language=report.language
     )
@@ -142,11 +184,45 @@ def run_daily(
         force: post even when `publish_refusal` gives a reason not to.
         label: how the run is named in the store (`radar runs`).
     """
+    waiting = (
+        (lambda: progress("waiting for another run on this store", "wait")) if progress else None
+    )
+    with store.exclusive(waiting=waiting):
+        return _run_daily(
+            store,
+            settings,
+            day=day,
+            since=since,
+            out=out,
+            cutoff=cutoff,
+            publish=publish,
+            confirm=confirm,
+            force=force,
+            progress=progress,
+            label=label,
+        )
+
+
+def _run_daily(
+    store: Store,
+    settings: Settings,
+    *,
+    day: date,
+    since: datetime | None,
+    out: Path | None,
+    cutoff: datetime | None,
+    publish: bool,
+    confirm: bool,
+    force: bool,
+    progress: Progress | None,
+    label: str,
+) -> DailyResult:
     published: Any = None
     refused: str | None = None
     language = settings.language
     cutoff = cutoff or _kept_cutoff(store, day, language) or default_cutoff(day)
     run_id = store.start_run(label)
+    before = journal.mark(store)
     run = StageRecorder(store, run_id, progress)
     try:
         taxonomy = load_taxonomy(settings.profile)
@@ -189,11 +265,13 @@ def run_daily(
         elif publish:
             published = publish_stage(run, store, settings, report, markdown, confirm)
     except BaseException as exc:
-        store.end_run(
-            run_id, "failed", {"error": f"{type(exc).__name__}: {exc}", "stages": run.counts}
-        )
+        status = "interrupted" if isinstance(exc, KeyboardInterrupt | SystemExit) else "failed"
+        error = f"{type(exc).__name__}: {exc}"
+        added = journal.added(store, before)
+        store.end_run(run_id, status, {"error": error, "stages": run.counts, "added": added})
         raise
-    store.end_run(run_id, "ok", {"stages": run.counts})
+    added = journal.added(store, before)
+    store.end_run(run_id, "ok", {"stages": run.counts, "added": added})
     return DailyResult(
         report=report,
         markdown=markdown,

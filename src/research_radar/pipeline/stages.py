@@ -14,7 +14,7 @@ from research_radar import assess
 from research_radar.analyse.analysis import analyse
 from research_radar.analyse.llm import LlmStats, write_insight
 from research_radar.classify.model import Taxonomy
-from research_radar.collect.stage import collect
+from research_radar.collect.stage import collect, pending_keys
 from research_radar.collect.window import live_settings, live_window_start
 from research_radar.config import Language, Policy, Settings
 from research_radar.extract.claims import extract_claims
@@ -112,11 +112,16 @@ def collect_stage(
     overlap); it ends at the cut-off.
     """
     with run.stage("collect") as counts:
-        if since is None:
-            since = live_window_start(store.load_cursor("collect", "window_end"), cutoff)
         reported = [repo for key in store.load_finding_keys() if (repo := github_repo(key))]
         live = live_settings(settings, taxonomy, cutoff.date(), reported)
-        summary = collect(store, live, since=since, until=max(cutoff, since))
+        pending = pending_keys(store)
+        summary = collect(
+            store,
+            live,
+            since=since,
+            until=cutoff if since is None else max(cutoff, since),
+            catch_up=lambda last_end: live_window_start(last_end, cutoff),
+        )
         health = summary.health()
         counts.update(summary.counts())
         failed = {name: state for name, state in health.items() if state != "ok"}
@@ -128,7 +133,7 @@ def collect_stage(
         window_start=summary.window_start,
         window_end=summary.window_end,
     )
-    return covered, set(summary.keys)
+    return covered, set(summary.keys) | pending
 
 
 def resolve_stage(run: StageRecorder, store: Store, settings: Settings) -> list[Project]:

@@ -4,16 +4,20 @@ One row per finding. Every dimension appears twice: value ids (stable, for filte
 scripts) and labels in the report's language (for people; columns `<dimension>_zh` or
 `_en`), values joined with "; ". The recommendation, gate reasons and the difference from
 earlier findings are worded in that language too. Each of the five gates has a verdict
-column and a reasons column. Cells that a spreadsheet would run as a formula (=, +, -, @
-at the start) are prefixed with an apostrophe.
+column and a reasons column. In the CSV, cells that a spreadsheet would run as a formula
+(=, +, -, @ at the start) are prefixed with an apostrophe; the XLSX needs no such guard
+(its text cells are typed as text), and holds dates as dates, URLs as hyperlinks and
+numbers as numbers.
 """
 
 from __future__ import annotations
 
 import csv
 import importlib
+import math
 import unicodedata
 from collections.abc import Sequence
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -152,39 +156,102 @@ def _safe(value: str) -> str:
     return value
 
 
-def build_rows(
-    findings: Sequence[Finding], taxonomy: Taxonomy | None = None, language: str = "zh"
+def _plain_rows(
+    findings: Sequence[Finding], taxonomy: Taxonomy | None, language: str = "zh"
 ) -> tuple[list[str], list[list[str]]]:
-    """Header and rows of the export (pure; the bundled profile gives the labels)."""
+    """Header and rows as plain text, without the CSV formula guard."""
     taxonomy = taxonomy or load_taxonomy()
     columns = build_columns(findings, language)
     dims = [*_TAG_DIMENSIONS, *_extra_dimensions(findings)]
     rows = []
     for finding in findings:
         row = _finding_row(finding, taxonomy, dims, language)
-        rows.append([_safe(row.get(column, "")) for column in columns])
+        rows.append([row.get(column, "") for column in columns])
     return columns, rows
+
+
+def build_rows(
+    findings: Sequence[Finding], taxonomy: Taxonomy | None = None, language: str = "zh"
+) -> tuple[list[str], list[list[str]]]:
+    """Header and rows of the CSV export (pure; the bundled profile gives the labels),
+    each cell guarded against running as a formula."""
+    columns, rows = _plain_rows(findings, taxonomy, language)
+    return columns, [[_safe(value) for value in row] for row in rows]
 
 
 def _display_width(text: str) -> int:
     return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
 
 
+_DATE_COLUMNS = {"date"}
+_TIME_COLUMNS = {"version_date"}
+_URL_COLUMNS = {"url"}
+_TEXT_COLUMNS = {"project", "canonical_key", "url", "pinned_version", "evidence_id"}
+"""Never numbers, even when every value looks like one (a SHA of digits, a name "2048")."""
+
+
+def _number(text: str) -> int | float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    if not math.isfinite(value):
+        return None
+    return (
+        int(value) if value.is_integer() and "." not in text and "e" not in text.lower() else value
+    )
+
+
+def _xlsx_value(column: str, text: str, numeric: bool) -> Any:
+    """A typed cell value: dates as dates, times as (UTC) times, numbers as numbers."""
+    if not text:
+        return None
+    if column in _DATE_COLUMNS:
+        return date.fromisoformat(text)
+    if column in _TIME_COLUMNS:
+        moment = datetime.fromisoformat(text)
+        return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
+    if numeric:
+        return _number(text)
+    return text
+
+
 def _save_xlsx(path: Path, columns: list[str], rows: list[list[str]]) -> None:
+    """The workbook: typed cells, URLs as hyperlinks, text always text (a cell that starts
+    with "=" is stored as a string, so no formula runs and no apostrophe shows)."""
     book = Workbook()
     sheet = book.active
     assert sheet is not None  # a new workbook always has one sheet
     sheet.title = "findings"
     sheet.append(columns)
-    for row in rows:
-        sheet.append(row)
+    numeric = {
+        index
+        for index, column in enumerate(columns)
+        if column not in _DATE_COLUMNS | _TIME_COLUMNS | _TEXT_COLUMNS
+        and any(row[index] for row in rows)
+        and all(_number(row[index]) is not None for row in rows if row[index])
+    }
+    for row_number, row in enumerate(rows, start=2):
+        for index, (column, text) in enumerate(zip(columns, row, strict=True)):
+            cell = sheet.cell(row=row_number, column=index + 1)
+            value = _xlsx_value(column, text, index in numeric)
+            cell.value = value
+            if isinstance(value, str):
+                cell.data_type = "s"
+            elif column in _DATE_COLUMNS:
+                cell.number_format = "yyyy-mm-dd"
+            elif column in _TIME_COLUMNS:
+                cell.number_format = "yyyy-mm-dd hh:mm"
+            if column in _URL_COLUMNS and text.startswith(("https://", "http://")):
+                cell.hyperlink = text
+                cell.style = "Hyperlink"
     for cell in sheet[1]:
         cell.font = Font(bold=True)
         cell.alignment = Alignment(vertical="top")
     sheet.freeze_panes = "A2"
     sheet.auto_filter.ref = sheet.dimensions
-    for index, column in enumerate(sheet.iter_cols(), start=1):
-        widest = max(_display_width(str(cell.value or "")) for cell in column)
+    for index, column_cells in enumerate(sheet.iter_cols(), start=1):
+        widest = max(_display_width(str(cell.value or "")) for cell in column_cells)
         letter = sheet.cell(row=1, column=index).column_letter
         sheet.column_dimensions[letter].width = min(max(widest + 2, 8), 60)
     book.save(path)
@@ -199,15 +266,15 @@ def export_findings(
     language: str = "zh",
 ) -> list[Path]:
     """Write `<stem>.csv` (UTF-8 with BOM) and `<stem>.xlsx` into `out_dir`; return both."""
-    columns, rows = build_rows(findings, taxonomy, language)
+    columns, plain = _plain_rows(findings, taxonomy, language)
     csv_path, xlsx_path = out_dir / f"{stem}.csv", out_dir / f"{stem}.xlsx"
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         with csv_path.open("w", encoding="utf-8-sig", newline="") as handle:
             writer = csv.writer(handle)
             writer.writerow(columns)
-            writer.writerows(rows)
-        _save_xlsx(xlsx_path, columns, rows)
+            writer.writerows([_safe(value) for value in row] for row in plain)
+        _save_xlsx(xlsx_path, columns, plain)
     except OSError as exc:
         raise StorageError(f"cannot write the export to {out_dir}: {exc}") from exc
     return [csv_path, xlsx_path]

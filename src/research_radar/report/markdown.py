@@ -344,7 +344,11 @@ def _claim_link(claim: Claim) -> str | None:
 
 
 def _pinned_links(finding: Finding) -> list[str]:
-    """The pinned version, then where each headline number stands at that version."""
+    """The pinned version, then where each headline number stands at that version.
+
+    Each is a Markdown autolink (`<url>`), so several in one line stay separate links:
+    GitHub's autolinker would run bare URLs joined by "，" into one broken link.
+    """
     snap = finding.snapshot
     links = [snap.url] if snap and snap.url else []
     if not links and finding.url:
@@ -354,7 +358,7 @@ def _pinned_links(finding: Finding) -> list[str]:
         link = _claim_link(claim)
         if link and link not in links:
             links.append(link)
-    return links
+    return [f"<{link}>" for link in links]
 
 
 def _gates_text(finding: Finding, lang: str) -> str:
@@ -450,7 +454,7 @@ def _degraded(report: Report, t: dict[str, str]) -> str:
     failed = [
         name
         for name, state in sorted(report.coverage.sources.items())
-        if state.startswith(("failed", "stale"))
+        if state.startswith(("failed", "stale", "partial"))
     ]
     return t["incomplete_sources"].format(names="、".join(failed)) if failed else ""
 

@@ -10,8 +10,9 @@ import calendar
 import hashlib
 import re
 from datetime import UTC, datetime
+from html.parser import HTMLParser
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 import feedparser
 import httpx
@@ -24,7 +25,6 @@ __all__ = ["fetch_feed", "parse_feed", "post_key"]
 
 SOURCE = "feeds"
 _URL = re.compile(r"https?://[^\s)<>\]\"'`]+")
-_TAGS = re.compile(r"<[^>]+>")
 
 
 def post_key(url: str) -> str:
@@ -63,22 +63,70 @@ def _when(struct: Any) -> datetime | None:
     return datetime.fromtimestamp(calendar.timegm(struct), UTC) if struct else None
 
 
-def _post(entry: Any, feed_title: str, feed_url: str) -> tuple[Source, Snapshot]:
-    link = str(entry.get("link") or entry.get("id") or "")
+class _Text(HTMLParser):
+    """The visible text of an HTML fragment (entities unescaped) and its `<a href>` links."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.parts: list[str] = []
+        self.hrefs: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "a":
+            self.hrefs.extend(value for name, value in attrs if name == "href" and value)
+        self.parts.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        self.parts.append(" ")
+
+    def handle_data(self, data: str) -> None:
+        self.parts.append(data)
+
+
+def _read_html(fragment: str) -> tuple[str, list[str]]:
+    """(text, links) of an HTML fragment: `&amp;`, `&#8217;`, `&nbsp;` read as characters,
+    whitespace collapsed, and every `<a href>` kept."""
+    parser = _Text()
+    parser.feed(fragment)
+    parser.close()
+    text = " ".join("".join(parser.parts).replace("\xa0", " ").split())
+    return text, parser.hrefs
+
+
+def _absolute(link: str, base: str) -> str | None:
+    """`link` made absolute against `base`; None for a link that cannot be read."""
+    try:
+        url = urljoin(base, link.strip())
+        parts = urlsplit(url)
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.netloc:
+        return None
+    return url
+
+
+def _post(entry: Any, feed_title: str, feed_url: str, base: str) -> tuple[Source, Snapshot] | None:
+    """One post, or None when its own link cannot be read (the rest of the feed goes on)."""
+    link = _absolute(str(entry.get("link") or entry.get("id") or ""), base)
+    if link is None:
+        return None
     html = " ".join(c.get("value", "") for c in entry.get("content", [])) or str(
         entry.get("summary", "")
     )
-    text = " ".join(_TAGS.sub(" ", html).split())
-    title = " ".join(str(entry.get("title", "")).split())
+    text, hrefs = _read_html(html)
+    summary, _ = _read_html(str(entry.get("summary", "")))
+    title, _ = _read_html(str(entry.get("title", "")))
     digest = hashlib.sha256(f"{title}\n{text}".encode()).hexdigest()
     published = _when(entry.get("published_parsed")) or _when(entry.get("updated_parsed"))
     updated = _when(entry.get("updated_parsed")) or published
+    found = [*hrefs, *(u.rstrip(".,;") for u in _URL.findall(text))]
+    links = [url for url in (_absolute(item, link) for item in found) if url is not None]
     source = Source(
         key=post_key(link),
         kind=SourceKind.BLOG,
         url=link,
         title=title,
-        summary=" ".join(_TAGS.sub(" ", str(entry.get("summary", ""))).split()),
+        summary=summary,
         text=text,
         created_at=published,
         updated_at=updated,
@@ -88,7 +136,7 @@ def _post(entry: Any, feed_title: str, feed_url: str) -> tuple[Source, Snapshot]
             "author": entry.get("author"),
             "published": published.isoformat() if published else None,
             "updated": updated.isoformat() if updated else None,
-            "links": list(dict.fromkeys(u.rstrip(".,;") for u in _URL.findall(text))),
+            "links": list(dict.fromkeys(links)),
             "content_hash": digest,
         },
     )
@@ -103,19 +151,27 @@ def _post(entry: Any, feed_title: str, feed_url: str) -> tuple[Source, Snapshot]
 
 
 def parse_feed(raw: RawResponse, feed_url: str) -> list[tuple[Source, Snapshot]]:
-    """Posts of a feed with their content-hash snapshots."""
-    feed = feedparser.parse(raw.body)
+    """Posts of a feed with their content-hash snapshots.
+
+    Relative links resolve against the response's Content-Location (else the feed's URL);
+    a post whose link cannot be read is skipped, not the feed.
+    """
+    headers = {key.lower(): value for key, value in raw.headers.items()}
+    base = headers.get("content-location") or raw.final_url or feed_url
+    feed = feedparser.parse(raw.body, response_headers={"content-location": base})
     if feed.get("bozo") and not feed.entries:
         raise SourceError(f"not a readable feed ({feed.get('bozo_exception')})", SOURCE, feed_url)
-    title = str(feed.feed.get("title", feed_url))
+    title = _read_html(str(feed.feed.get("title", "")))[0] or feed_url
+    posts = []
     try:
-        return [
-            _post(entry, title, feed_url)
-            for entry in feed.entries
-            if entry.get("link") or entry.get("id")
-        ]
+        for entry in feed.entries:
+            if entry.get("link") or entry.get("id"):
+                post = _post(entry, title, feed_url, base)
+                if post is not None:
+                    posts.append(post)
     except (LookupError, TypeError, AttributeError, ValueError) as exc:
-        # a post the models reject (e.g. a link urlsplit cannot read): the feed is malformed (#3)
+        # a post the models reject: the feed is malformed (#3)
         detail = " ".join(str(exc).split())[:100]
         message = f"malformed post ({type(exc).__name__}: {detail})"
         raise SourceError(message, SOURCE, feed_url) from exc
+    return posts

@@ -17,15 +17,19 @@ import gzip
 import hashlib
 import json
 import logging
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+import os
+import socket
+import weakref
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, create_engine, event, select
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy import Connection, Engine, Table, create_engine, event, func, select
+from sqlalchemy.exc import OperationalError, SQLAlchemyError
+from sqlalchemy.pool import NullPool
 
 from research_radar.config import is_database_url
 from research_radar.errors import StorageError
@@ -57,15 +61,72 @@ def _migrations_dir() -> Path:
 
 
 def upgrade_store(engine: Engine) -> None:
-    """Bring the schema to the newest Alembic revision."""
+    """Bring the schema to the newest Alembic revision.
+
+    Safe when several processes open a fresh store at once: a store already at the newest
+    revision is only read (so a read-only store opens), and a migration runs under a lock
+    (SQLite: an immediate write transaction; PostgreSQL: an advisory lock), so the second
+    process waits, then finds the schema made and changes nothing.
+    """
     from alembic import command
     from alembic.config import Config
 
+    if _at_head(engine):
+        return
     config = Config()
     config.set_main_option("script_location", str(_migrations_dir()))
-    with engine.begin() as connection:
+    with _migration_lock(engine) as connection:
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
+
+
+def _head_revision() -> str | None:
+    from alembic.config import Config
+    from alembic.script import ScriptDirectory
+
+    config = Config()
+    config.set_main_option("script_location", str(_migrations_dir()))
+    return ScriptDirectory.from_config(config).get_current_head()
+
+
+def _at_head(engine: Engine) -> bool:
+    """True when the store's schema is at the newest revision (read only)."""
+    from alembic.runtime.migration import MigrationContext
+
+    with engine.connect() as connection:
+        current = MigrationContext.configure(connection).get_current_revision()
+    return current is not None and current == _head_revision()
+
+
+_MIGRATION_LOCK = 0x5241444152  # "RADAR": the PostgreSQL advisory lock of a migration
+
+
+@contextmanager
+def _migration_lock(engine: Engine) -> Iterator[Connection]:
+    """A connection in a transaction that no other process can migrate alongside."""
+    if engine.dialect.name == "sqlite":
+        # pysqlite would defer BEGIN to the first INSERT; take the write lock up front
+        locked = create_engine(
+            engine.url,
+            poolclass=NullPool,
+            connect_args={"isolation_level": None, "timeout": 60},
+        )
+        try:
+            with locked.connect() as connection:
+                connection.exec_driver_sql("BEGIN IMMEDIATE")
+                try:
+                    yield connection
+                except BaseException:
+                    connection.exec_driver_sql("ROLLBACK")
+                    raise
+                connection.exec_driver_sql("COMMIT")
+        finally:
+            locked.dispose()
+        return
+    with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
+        yield connection
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
@@ -80,13 +141,21 @@ def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
 
 
 def open_store(url: str) -> Store:
-    """Open (and create or upgrade) the store at a SQLAlchemy URL or a file path."""
+    """Open (and create or upgrade) the store at a SQLAlchemy URL or a file path.
+
+    A file store's folder must exist: a mistyped path never leaves new folders behind.
+    """
     if not is_database_url(url):
         path = Path(url).expanduser()
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise StorageError(f"cannot create the folder for the store {path}: {exc}") from exc
+        if path.is_dir():
+            raise StorageError(
+                f"the store {path} is a folder; give a file path, e.g. {path}/radar.db"
+            )
+        if not path.parent.is_dir():
+            raise StorageError(
+                f"cannot create the store {path}: the folder {path.parent} does not exist "
+                "(or is not a folder); create it first or pass another --db"
+            )
         url = f"sqlite:///{path}"
     try:
         engine = create_engine(url)
@@ -94,11 +163,56 @@ def open_store(url: str) -> Store:
             event.listen(engine, "connect", _sqlite_pragmas)
         upgrade_store(engine)
     except SQLAlchemyError as exc:
+        raise StorageError(_open_failure(url, exc)) from exc
+    except ModuleNotFoundError as exc:
         raise StorageError(
-            f"cannot open the store {url}: {exc.__class__.__name__}: {exc}. "
-            "Check --db / RADAR_DB, or remove a file that is not a radar store."
+            f"cannot open the store {_safe_url(url)}: its database driver is not installed "
+            f"({exc.name}); for PostgreSQL run `pip install 'research-radar[postgres]'`"
         ) from exc
     return Store(engine)
+
+
+def _safe_url(url: str) -> str:
+    """A store URL without its password, fit for a message."""
+    from sqlalchemy.engine import make_url
+
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except SQLAlchemyError:
+        return url
+
+
+def _open_failure(url: str, exc: SQLAlchemyError) -> str:
+    """Why a store could not be opened, and what to check: never advice that loses data."""
+    detail = " ".join(str(getattr(exc, "orig", None) or exc).split())
+    where = _safe_url(url)
+    if "readonly" in detail or "read-only" in detail:
+        return (
+            f"the store {where} is read-only and needs its schema created or upgraded; "
+            "open it once with write access"
+        )
+    if "file is not a database" in detail or "not a database" in detail:
+        return (
+            f"{where} is not a radar store (not an SQLite database); nothing was changed. "
+            "Pass --db (or RADAR_DB) with the path of your store, or a new file name"
+        )
+    return (
+        f"cannot open the store {where}: {exc.__class__.__name__}: {detail}. "
+        "Check --db / RADAR_DB and that the database is reachable; nothing was changed"
+    )
+
+
+def _write_failure(engine: Engine, exc: OperationalError) -> str:
+    detail = " ".join(str(exc.orig or exc).split())
+    where = _safe_url(str(engine.url))
+    if "readonly" in detail or "read-only" in detail:
+        return (
+            f"the store {where} is read-only: this command writes to it. "
+            "Use a writable copy (--db) or a read-only command such as `radar runs`"
+        )
+    if "locked" in detail:
+        return f"the store {where} is busy (locked by another process); try again shortly"
+    return f"the store {where} could not be written: {detail}"
 
 
 def _now() -> datetime:
@@ -118,6 +232,25 @@ class RawRecord:
     fetched_at: datetime | None = None
 
 
+_RUN_LOCK = 0x52414441524E  # the PostgreSQL advisory lock of a run ("RADARN")
+
+
+def _owner_gone(summary: Any) -> bool:
+    """True when a run's process ran on this machine and no longer exists."""
+    if not isinstance(summary, dict) or summary.get("host") != socket.gethostname():
+        return False
+    pid = summary.get("pid")
+    if not isinstance(pid, int) or pid == os.getpid():
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:
+        return False
+    return False
+
+
 def content_hash(data: bytes | str) -> str:
     """SHA-256 hex digest of bytes or UTF-8 text."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
@@ -129,20 +262,36 @@ class Store:
 
     def __init__(self, engine: Engine):
         self.engine = engine
+        # pooled connections are closed when the store goes (or at exit), never left open
+        self._closer = weakref.finalize(self, engine.dispose)
+        self._exclusive_depth = 0
+
+    def close(self) -> None:
+        """Close the store's pooled connections (it can still be used; they reopen)."""
+        self.engine.dispose()
 
     @contextmanager
     def transaction(self) -> Iterator[Connection]:
-        """One stage's writes: committed together or not at all."""
-        with self.engine.begin() as connection:
-            yield connection
+        """One stage's writes: committed together or not at all.
+
+        A store that cannot be written (read-only, locked) raises StorageError.
+        """
+        try:
+            with self.engine.begin() as connection:
+                yield connection
+        except OperationalError as exc:
+            raise StorageError(_write_failure(self.engine, exc)) from exc
 
     # -- runs -------------------------------------------------------------------------
 
     def start_run(self, command: str) -> int:
+        """Record a new run (marking earlier runs whose process died as interrupted)."""
+        self.mark_interrupted()
+        owner = {"pid": os.getpid(), "host": socket.gethostname()}
         with self.transaction() as conn:
             result = conn.execute(
                 runs.insert().values(
-                    command=command, started_at=_now(), status="running", summary={}
+                    command=command, started_at=_now(), status="running", summary=owner
                 )
             )
             return int(result.inserted_primary_key[0])  # type: ignore[index]
@@ -154,6 +303,61 @@ class Store:
                 .where(runs.c.id == run_id)
                 .values(ended_at=_now(), status=status, summary=summary)
             )
+
+    def mark_interrupted(self) -> int:
+        """Mark as `interrupted` the runs still `running` whose process on this machine is
+        gone (killed, or the machine restarted). Returns how many were marked."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(runs.c.id, runs.c.summary).where(runs.c.status == "running")
+            ).all()
+        dead = [row[0] for row in rows if _owner_gone(row[1])]
+        if dead:
+            with self.transaction() as conn:
+                conn.execute(
+                    runs.update()
+                    .where(runs.c.id.in_(dead), runs.c.status == "running")
+                    .values(status="interrupted")
+                )
+        return len(dead)
+
+    @contextmanager
+    def exclusive(self, waiting: Callable[[], None] | None = None) -> Iterator[None]:
+        """Hold the store's run lock, so two runs on one shared store never interleave.
+
+        On PostgreSQL a session advisory lock: a second `radar daily` waits (calling
+        `waiting` once) until the first is done, then finds its work already stored. SQLite
+        serialises writers itself, so there it is a no-op. Nested calls on one Store hold
+        the one lock.
+        """
+        if self.engine.dialect.name != "postgresql" or self._exclusive_depth:
+            self._exclusive_depth += 1
+            try:
+                yield
+            finally:
+                self._exclusive_depth -= 1
+            return
+        self._exclusive_depth += 1
+        try:
+            with self._advisory_lock(waiting):
+                yield
+        finally:
+            self._exclusive_depth -= 1
+
+    @contextmanager
+    def _advisory_lock(self, waiting: Callable[[], None] | None) -> Iterator[None]:
+        with self.engine.connect() as conn:
+            got = conn.exec_driver_sql(f"SELECT pg_try_advisory_lock({_RUN_LOCK})").scalar()
+            if not got:
+                if waiting is not None:
+                    waiting()
+                conn.exec_driver_sql(f"SELECT pg_advisory_lock({_RUN_LOCK})")
+            conn.commit()
+            try:
+                yield
+            finally:
+                conn.exec_driver_sql(f"SELECT pg_advisory_unlock({_RUN_LOCK})")
+                conn.commit()
 
     def start_stage(self, run_id: int, stage: str) -> int:
         with self.transaction() as conn:
@@ -179,6 +383,8 @@ class Store:
             rows = conn.execute(select(runs).order_by(runs.c.id.desc()).limit(limit)).mappings()
             result = [dict(row) for row in rows]
             for run in result:
+                if run["status"] == "running" and _owner_gone(run["summary"]):
+                    run["status"] = "interrupted"
                 stages = conn.execute(
                     select(stage_runs)
                     .where(stage_runs.c.run_id == run["id"])
@@ -186,6 +392,33 @@ class Store:
                 ).mappings()
                 run["stages"] = [dict(stage) for stage in stages]
         return result
+
+    def last_stage_end(self, command_prefix: str, stage: str) -> datetime | None:
+        """When `stage` last ended in a run that finished ok and whose command starts with
+        `command_prefix` (e.g. the collect stage of the last complete `daily`)."""
+        query = (
+            select(stage_runs.c.ended_at)
+            .join(runs, runs.c.id == stage_runs.c.run_id)
+            .where(
+                runs.c.command.startswith(command_prefix),
+                runs.c.status == "ok",
+                stage_runs.c.stage == stage,
+                stage_runs.c.ended_at.is_not(None),
+            )
+            .order_by(stage_runs.c.ended_at.desc())
+            .limit(1)
+        )
+        with self.engine.connect() as conn:
+            row = conn.execute(query).first()
+        return None if row is None else row[0]
+
+    def source_keys_updated_after(self, moment: datetime | None) -> list[str]:
+        """Keys of the sources saved after `moment` (every source when None)."""
+        query = select(sources.c.key).order_by(sources.c.key)
+        if moment is not None:
+            query = query.where(sources.c.updated_at > moment)
+        with self.engine.connect() as conn:
+            return [str(row[0]) for row in conn.execute(query)]
 
     # -- raw responses and cursors -------------------------------------------------------
 
@@ -621,6 +854,11 @@ class Store:
                 select(reports.c.data).where(reports.c.date == day, reports.c.language == language)
             ).first()
         return None if row is None else dict(row[0])
+
+    def first_report_day(self) -> date | None:
+        """The day of the earliest report the radar wrote into this store (None: none yet)."""
+        with self.engine.connect() as conn:
+            return conn.execute(select(func.min(reports.c.date))).scalar()
 
     def load_report(self, day: date, language: str = "zh") -> str | None:
         with self.engine.connect() as conn:

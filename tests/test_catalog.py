@@ -18,8 +18,10 @@ def test_exported_members() -> None:
         "Entry",
         "Mention",
         "default_catalog",
+        "fold",
         "load_catalog",
         "parse_catalog",
+        "pattern_needle",
     }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from research_radar.extract.catalogue import Catalog
+from research_radar.extract.catalogue import Catalog, fold, pattern_needle
 from research_radar.models import Conditions
 
 __all__ = [
@@ -37,6 +37,12 @@ class LoadRule:
     regex: re.Pattern[str]
     fixed: str = ""
     """Value to store instead of the captured group (for flags such as greedy)."""
+    needle: str | None = None
+    """Letters or digits every match contains (`catalogue.pattern_needle`), or None."""
+
+    def could_match(self, folded: str) -> bool:
+        """False when the rule cannot match a text, given the text's `catalogue.fold`."""
+        return self.needle is None or self.needle in folded
 
 
 def _rule(key: str, pattern: str, fixed: str = "") -> LoadRule:
@@ -45,7 +51,7 @@ def _rule(key: str, pattern: str, fixed: str = "") -> LoadRule:
         # the number and what follows it are the same from every digit), and trying every
         # digit of a long digit run made a search quadratic (issue #19).
         pattern = rf"(?<!\d)(?:{pattern})"
-    return LoadRule(key, re.compile(pattern, re.I), fixed)
+    return LoadRule(key, re.compile(pattern, re.I), fixed, pattern_needle(pattern))
 
 
 _K = r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)(?![\dA-Za-z]|\.\d)"
@@ -201,8 +207,9 @@ def tidy_conditions(conditions: Conditions) -> Conditions:
 
 def _load(text: str, cat: Catalog) -> dict[str, str]:
     load: dict[str, str] = {}
+    folded = fold(text)
     for rule in LOAD_RULES:
-        if rule.key in load:
+        if rule.key in load or not rule.could_match(folded):
             continue
         match = rule.regex.search(text)
         if match:

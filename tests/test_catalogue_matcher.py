@@ -1,0 +1,144 @@
+"""The needle-filtered catalogue matcher finds exactly what running every regex finds."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+import research_radar.sample
+from research_radar.extract import catalogue as catalog_module
+from research_radar.extract.catalogue import (
+    FIELDS,
+    Catalog,
+    Mention,
+    default_catalog,
+    fold,
+    pattern_needle,
+)
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def _reference_find(cat: Catalog, field_name: str, text: str) -> list[Mention]:
+    """The matcher before the needles (issue #19): the whole alternation, every pattern."""
+    index = cat._index[field_name]
+    found: list[tuple[int, int, int, str]] = []
+    if index.literal is not None:
+        for match in index.literal.finditer(text):
+            hit = index.lookup.get(catalog_module._norm(match.group(0)))
+            if hit and match.end() > match.start():
+                found.append((match.start(), match.end(), hit[0], hit[1]))
+    for rank, entry in index.patterns:
+        for match in entry.regex.finditer(text):
+            if match.end() > match.start():
+                found.append((match.start(), match.end(), rank, entry.render(match)))
+    found.sort(key=lambda item: (item[0] - item[1], item[2], item[0]))
+    taken: list[Mention] = []
+    for start, end, _rank, name in found:
+        if all(end <= m.start or start >= m.end for m in taken):
+            taken.append(Mention(field_name, name, start, end))
+    if field_name == "hardware":
+        taken = [catalog_module._with_memory(m, text) for m in taken]
+    return sorted(taken, key=lambda m: m.start)
+
+
+def _assert_same(cat: Catalog, texts: list[str]) -> int:
+    compared = 0
+    for text in texts:
+        for name in FIELDS:
+            assert cat._find(name, text) == _reference_find(cat, name, text), (name, text)
+            compared += 1
+    return compared
+
+
+def _fixture_texts() -> list[str]:
+    texts: list[str] = []
+    for path in sorted(FIXTURES.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                texts += [str(v) for k, v in row.items() if isinstance(v, str) and k != "id"]
+    sample = Path(research_radar.sample.__file__).parent
+    for path in sorted([*sample.rglob("*.md"), *FIXTURES.rglob("*.md")]):
+        document = path.read_text(encoding="utf-8")
+        texts.append(document)
+        texts += document.splitlines()
+    return texts
+
+
+def test_same_mentions_on_the_fixtures() -> None:
+    assert _assert_same(default_catalog(), _fixture_texts()) > 1000
+
+
+def _generated(rng: random.Random, cat: Catalog, count: int) -> list[str]:
+    """Sentences made of catalogue aliases and names, bent the ways text bends them."""
+    words = [a for entry in cat.entries for a in (entry.aliases or (entry.name,))]
+    words += ["Qwen3-8B", "Llama-3.1-70B", "DeepSeek-V3", "vLLM 0.8.5", "Q4_K_M", "W4A16"]
+    words += ["Apple M4 Max", "M3 Ultra", "i9-13900K", "EPYC 9654", "CUDA 12.4", "pi0.5"]
+    glue = ["", " ", "-", "2x", "4×", "8X", "x", "(", ")", ", ", "上", "测试", "_", ".", "/"]
+    glue += ["1234567890" * 3, " 24 GB", " 80GiB", "GPU", " tok/s", "\n", " vs ", "ı", "İ"]
+
+    def bend(word: str) -> str:
+        choice = rng.randrange(6)
+        if choice == 0:
+            return word.upper()
+        if choice == 1:
+            return word.lower()
+        if choice == 2:
+            return re.sub(r"[\s\-]", rng.choice(["", " ", "-"]), word)
+        if choice == 3:  # characters that match ASCII letters under re.IGNORECASE
+            return word.replace("i", "ı").replace("s", "ſ").replace("k", "\u212a")
+        if choice == 4:
+            return word.replace("I", "İ").replace("K", "\u212a")
+        return word
+
+    texts = []
+    for _ in range(count):
+        parts = [
+            bend(rng.choice(words)) if rng.random() < 0.6 else rng.choice(glue)
+            for _ in range(rng.randrange(1, 14))
+        ]
+        texts.append("".join(rng.choice(["", " ", ""]) + part for part in parts))
+    return texts
+
+
+def test_same_mentions_on_generated_text() -> None:
+    cat = default_catalog()
+    texts = _generated(random.Random(19), cat, 3000)
+    texts.append(" ".join(texts[:400]))  # one long text as well
+    assert _assert_same(cat, texts) == 4 * 3001
+
+
+def test_fold_table_is_complete() -> None:
+    """Every character that matches an ASCII letter or digit under re.I folds to it."""
+    ascii_alnum = re.compile("[a-z0-9]", re.I)
+    for point in range(0x80, 0x110000):
+        char = chr(point)
+        if ascii_alnum.fullmatch(char):
+            folded = fold(char)
+            assert re.fullmatch(folded, char, re.I), hex(point)
+
+
+@pytest.mark.parametrize(
+    ("pattern", "needle"),
+    [
+        (r"Qwen(?P<ver>\d)?-?(?P<size>\d+)B", "qwen"),
+        (r"(?:Meta[- ])?Llama(?!\.cpp)", "llama"),
+        (r"FlexLLMGen|FlexGen", None),
+        (r"(?:π|pi|PI)[- ]?(?P<ver>0(?:\.5)?)", "0"),
+        (r"Marian(?!MT)(?:\s(?P<v>\d+))?", "marian"),
+        (r"abcX?yz", "abc"),
+        (r"ab{2}cd", "cd"),
+        (r"(?i:abc)de", None),
+        (r"(?x)a b", None),
+        (r"\x41bc", None),
+        (r"(?P<a>x)(?P=a)yy", "yy"),
+        (r"[abc]+de", "de"),
+    ],
+)
+def test_pattern_needles(pattern: str, needle: str | None) -> None:
+    assert pattern_needle(pattern) == needle

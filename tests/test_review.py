@@ -627,3 +627,28 @@ def test_review_strings_cover_every_rule_in_both_languages() -> None:
     assert set(zh["rules"]) == set(RULES)
     for rule in zh["rules"].values():
         assert {"title", "problem", "item", "conditions", "impact", "fix"} <= set(rule)
+
+
+def test_verification_facts_have_the_same_placeholders_in_both_languages() -> None:
+    from string import Formatter
+
+    from research_radar.review.wording import fact_fix, fact_text, review_strings
+
+    def fields(template: str) -> set[str]:
+        return {name for _, name, _, _ in Formatter().parse(template) if name}
+
+    zh, en = review_strings("zh"), review_strings("en")
+    for table in ("facts", "fact_fixes"):
+        for kind, template in en[table].items():
+            assert fields(template) == fields(zh[table][kind]), (table, kind)
+    assert set(en["fact_fixes"]) <= set(en["facts"])
+    params = {"ref": "acme/x#7", "claimed": "merged", "state": "closed-unmerged"}
+    assert fact_text("ref-state-wrong", params, "zh") == "acme/x#7 为关闭未合并，报告写的是已合并"
+    assert fact_fix("ref-state-wrong", params, "zh") == "把状态写为关闭未合并（以截止时间为准）"
+    assert fact_text("pin-exists", {"pin": "a/b@1234567", "source": "store"}, "zh") == (
+        "a/b@1234567 存在（本地存储）"
+    )
+    assert fact_text("pin-exists", {"pin": "a/b@1234567", "source": "store"}, "en") == (
+        "a/b@1234567 exists (store)"
+    )
+    assert fact_fix("pin-exists", {}, "en") == ""

@@ -16,7 +16,7 @@ from research_radar.models import Snapshot, Source, SourceKind
 from research_radar.replay.server import Fault, serve_replay
 from research_radar.report.parse import parse_report
 from research_radar.review.findings import Severity
-from research_radar.review.run import review_report
+from research_radar.review.run import render_review, review_report
 from research_radar.review.verifiers import (
     ChainVerifier,
     GitHubVerifier,
@@ -25,6 +25,7 @@ from research_radar.review.verifiers import (
     StoreVerifier,
 )
 from research_radar.review.verify import parse_state, verify_report
+from research_radar.review.wording import fact_text
 from research_radar.sources.http import RetryPolicy
 from research_radar.store.store import Store
 
@@ -97,13 +98,26 @@ def test_git_commit_date_and_quoted_numbers(project: tuple[Path, str, str]) -> N
         + _row(first, "922.4 tok/s；31.5 tok/s；777.7 tok/s")
     )
     checks = verify_report(parse_report(text), GitVerifier({"acme/ninfer": repo}))
-    by_text = {check.statement: check.ok for check in checks}
+    facts = {(check.fact, check.params.get("number", "")): check for check in checks}
+    assert facts["pin-date", ""].ok is True
+    assert dict(facts["pin-date", ""].params) == {
+        "pin": f"acme/ninfer@{first[:12]}",
+        "date": "2026-10-29",
+    }
+    assert facts["number-found", "922.4"].ok is True
+    assert facts["number-other-unit", "31.5"].ok is False
+    assert facts["number-absent", "777.7"].ok is False
+    by_text = {fact_text(check.fact, check.params, "en"): check.ok for check in checks}
     assert by_text[f"acme/ninfer@{first[:12]} exists, committed 2026-10-29 as stated"] is True
     assert by_text["922.4 tok/s appears in acme/ninfer@" + first[:8] + ":docs/perf.md"] is True
     assert any(
         ok is False and "31.5 appears" in s and "another unit" in s for s, ok in by_text.items()
     )
     assert any(ok is False and "777.7 tok/s appears in none" in s for s, ok in by_text.items())
+    in_chinese = {fact_text(check.fact, check.params, "zh") for check in checks}
+    assert f"acme/ninfer@{first[:12]} 存在，提交于 2026-10-29，与报告一致" in in_chinese
+    assert f"922.4 tok/s 见于 acme/ninfer@{first[:8]}:docs/perf.md" in in_chinese
+    assert f"31.5 在 acme/ninfer@{first[:8]}:docs/perf.md 中只以 tok/s 以外的单位出现" in in_chinese
 
 
 def test_git_wrong_date_and_missing_commit(project: tuple[Path, str, str]) -> None:
@@ -123,15 +137,30 @@ def test_git_host_sha_is_head_at_cutoff(host: tuple[Path, str, str]) -> None:
     repo, before, after = host
     good = HEADER.format(day="2026-11-30", host=before)
     result = review_report(good, host_repo="acme/host", verifier=GitVerifier({"acme/host": repo}))
-    assert any(
-        "was the default-branch head at 2026-11-30 08:30 Beijing" in item
-        for item in result.verified
+    assert f"2026-11-30：宿主 SHA {before} 是北京时间 2026-11-30 08:30 的默认分支 head" in (
+        result.verified
     )
+    assert f"2026-11-30：宿主 SHA {before} 在 acme/host 中存在（本地 git 仓库 acme/host）" in (
+        result.verified
+    )
+    english = review_report(
+        good, host_repo="acme/host", verifier=GitVerifier({"acme/host": repo}), language="en"
+    )
+    assert english.verified == [
+        f"2026-11-30: host SHA {before} exists in acme/host (git acme/host)",
+        f"2026-11-30: host SHA {before} was the default-branch head at 2026-11-30 08:30 Beijing",
+    ]
     assert not [f for f in result.findings if f.rule.startswith("claim")]
     stale = HEADER.format(day="2026-11-30", host=after)
     result = review_report(stale, host_repo="acme/host", verifier=GitVerifier({"acme/host": repo}))
     [false] = [f for f in result.findings if f.rule == "claim-false"]
-    assert "was not the default-branch head" in false.problem
+    assert "was not the default-branch head" in false.problem  # the record, for tools
+    [group] = [g for g in result.groups if g.rule == "claim-false"]
+    assert group.items == [
+        f"第 1 行：宿主 SHA {after} 不是北京时间 2026-11-30 08:30 的默认分支 head"
+        f"（当时为 {before[:12]}）"
+    ]
+    assert group.fix == "发布前重新核对宿主默认分支，并写出它的 SHA"
 
 
 def test_unknown_repo_is_unverified_not_false(project: tuple[Path, str, str]) -> None:
@@ -140,6 +169,16 @@ def test_unknown_repo_is_unverified_not_false(project: tuple[Path, str, str]) ->
     result = review_report(text, verifier=GitVerifier({}))
     rules = {(f.rule, f.severity) for f in result.findings if f.rule.startswith("claim")}
     assert rules == {("claim-unverified", Severity.INFO)}
+    [group] = [g for g in result.groups if g.rule == "claim-unverified"]
+    assert group.items == [
+        f"NInfer：2 条（acme/ninfer@{first[:8]}：没有来源能回答；NInfer 引用的文件无法读取）"
+    ]
+    english = review_report(text, verifier=GitVerifier({}), language="en")
+    [group] = [g for g in english.groups if g.rule == "claim-unverified"]
+    assert group.items == [
+        f"NInfer: 2 (acme/ninfer@{first[:8]}: no source could answer; "
+        "cited files of NInfer could not be read)"
+    ]
 
 
 # -- the store ----------------------------------------------------------------------------
@@ -182,8 +221,10 @@ def test_store_snapshots_prose_and_pull_states(store: Store) -> None:
     text = HEADER.format(day="2026-11-30", host="0" * 40) + COLUMNS
     text += f"| **NInfer** | acme/ninfer#5 已合并 | 证据 | head `{sha[:8]}`（10-29） | `docs/x.md` | https://github.com/acme/ninfer |\n"
     result = review_report(text, verifier=verifier)
-    assert any("acme/ninfer#5 is merged as stated" in item for item in result.verified)
-    assert any("committed 2026-10-29 as stated" in item for item in result.verified)
+    assert "2026-11-30：acme/ninfer#5 为已合并，与报告所写（已合并）相符" in result.verified
+    assert f"2026-11-30：acme/ninfer@{sha[:12]} 存在，提交于 2026-10-29，与报告一致" in (
+        result.verified
+    )
 
 
 # -- the GitHub API (replay server) ------------------------------------------------------
@@ -254,6 +295,26 @@ def test_github_api_commits_states_files_and_host(api_root: Path) -> None:
         result = review_report(
             _api_report("a" * 40), host_repo="acme/host", verifier=_github(http, server.url)
         )
+    assert result.verified == [
+        f"2026-11-30：宿主 SHA {'a' * 40} 在 acme/host 中存在（GitHub）",
+        f"2026-11-30：宿主 SHA {'a' * 40} 是北京时间 2026-11-30 08:30 的默认分支 head",
+        "2026-11-30：acme/ninfer@1882c6adbc98 存在，提交于 2026-10-29，与报告一致",
+        "2026-11-30：922.4 tok/s 见于 acme/ninfer@1882c6ad:docs/perf.md",
+        "2026-11-30：acme/ninfer#5 为已合并，与报告所写（已合并）相符",
+        "2026-11-30：acme/ninfer#6 为草稿（Draft），与报告所写（草稿（Draft））相符",
+        "2026-11-30：acme/ninfer#8 为已合并，与报告所写（开放）相符",
+    ]
+    comment = render_review(result)
+    assert "acme/ninfer#7 为关闭未合并，报告写的是已合并" in comment
+    assert "把状态写为关闭未合并（以截止时间为准）" in comment
+    assert "as stated" not in comment and "appears in" not in comment
+    with serve_replay(api_root) as server, httpx.Client() as http:
+        result = review_report(
+            _api_report("a" * 40),
+            host_repo="acme/host",
+            verifier=_github(http, server.url),
+            language="en",
+        )
     verified = "\n".join(result.verified)
     assert "acme/ninfer#5 is merged as stated" in verified
     assert "acme/ninfer#6 is draft as stated" in verified
@@ -266,6 +327,9 @@ def test_github_api_commits_states_files_and_host(api_root: Path) -> None:
         "acme/ninfer#7 is closed-unmerged, the report says merged",
         "acme/ninfer#9 does not exist",
     ]
+    comment = render_review(result)
+    assert "- **Fix:** write the state as closed-unmerged (at the cut-off)" in comment
+    assert "  - NInfer: acme/ninfer#7 is closed-unmerged, the report says merged" in comment
 
 
 def test_github_api_rate_limit_is_unverified(api_root: Path) -> None:

@@ -141,7 +141,7 @@ def _group(
         "dims": join_words(dims, language),
         "entry": entries[0] if entries else "",
         "earlier_first": details.get("earlier_first", ""),
-        "fix_detail": first.fix,
+        "fix_detail": first.detail.get("fix_detail", first.fix),
     }
     suffix = "_report" if report_wide else ""
     label = report_label(first.report, titles.get(first.report_line, ""), language)

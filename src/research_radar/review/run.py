@@ -40,7 +40,7 @@ from research_radar.review.rules import (
 from research_radar.review.verifiers import Verifier
 from research_radar.review.verify import Check, verify_report
 from research_radar.review.vocab import GLOBAL_AUTHOR, HEADER_NOVELTY, POLICY_SWITCH
-from research_radar.review.wording import detect_language, review_strings
+from research_radar.review.wording import detect_language, fact_fix, fact_text, review_strings
 
 __all__ = ["render_review", "review_report"]
 
@@ -63,45 +63,61 @@ def _report_kind(report: ParsedReport) -> str:
 
 
 def _add_checks(ctx: ReviewContext, checks: list[Check], review: Review) -> list[Check]:
-    """Verified claims and contradictions into the review; returns the unchecked ones."""
+    """Verified claims and contradictions into the review, worded in its language; returns
+    the unchecked ones. A record's `problem` stays English for tools, like every rule's."""
     unchecked: list[Check] = []
+    language = review.language
+    strings = review_strings(language)
+    label = ctx.report.date.isoformat() if ctx.report.date else strings["undated"]
     for check in checks:
         if check.ok is True:
-            review.verified.append(f"{ctx.label}: {check.statement}")
+            statement = fact_text(check.fact, check.params, language)
+            review.verified.append(f"{label}{strings['colon']}{statement}")
         elif check.ok is False:
             ctx.add(
                 "claim-false",
                 Severity.BLOCKING,
                 check.line,
-                check.statement,
+                fact_text(check.fact, check.params, "en"),
                 entry=check.entry,
                 conditions="checked against the sources the verifier could reach",
                 impact="the report states something its own sources contradict",
-                fix=check.fix or "correct the claim or cite the right source",
-                detail={"statement": check.statement},
+                fix=fact_fix(check.fact, check.params, "en")
+                or "correct the claim or cite the right source",
+                detail={
+                    "fact": check.fact,
+                    "statement": fact_text(check.fact, check.params, language),
+                    "fix_detail": fact_fix(check.fact, check.params, language)
+                    or strings["rules"]["claim-false"]["fix_default"],
+                },
             )
         else:
             unchecked.append(check)
     return unchecked
 
 
-def _add_unchecked(ctx: ReviewContext, unchecked: list[Check]) -> None:
+def _shown(items: list[Check], language: str) -> str:
+    strings = review_strings(language)
+    shown = str(strings["list_sep"]).join(fact_text(c.fact, c.params, language) for c in items[:4])
+    return shown + (" …" if len(items) > 4 else "")
+
+
+def _add_unchecked(ctx: ReviewContext, unchecked: list[Check], language: str) -> None:
     """One claim-unverified finding per entry whose claims no reachable source could check."""
     by_entry: dict[str | None, list[Check]] = {}
     for check in unchecked:
         by_entry.setdefault(check.entry, []).append(check)
     for entry, items in by_entry.items():
-        shown = "; ".join(item.statement for item in items[:4]) + (" …" if len(items) > 4 else "")
         ctx.add(
             "claim-unverified",
             Severity.INFO,
             items[0].line,
-            f"{len(items)} claim(s) could not be checked: {shown}",
+            f"{len(items)} claim(s) could not be checked: {_shown(items, 'en')}",
             entry=entry,
             conditions="no local checkout, store record or API answer for these sources",
             impact="these claims rest on the report alone",
             fix="pass --repo owner/name=PATH, a store with the sources, or reach the API",
-            detail={"count": str(len(items)), "claims": shown},
+            detail={"count": str(len(items)), "claims": _shown(items, language)},
         )
 
 
@@ -191,7 +207,7 @@ def review_report(
     down = offline or bool(getattr(verifier, "unreachable", False))
     for ctx, checks in pending:
         if not down:
-            _add_unchecked(ctx, checks)
+            _add_unchecked(ctx, checks, language)
         review.findings += ctx.findings
     if down and unchecked:
         key = "not_verified_offline" if offline else "not_verified_unreachable"

@@ -10,14 +10,15 @@ Three kinds of claim are checked wherever a source is reachable:
 
 `verify_report` is pure over a `Verifier`; the verifiers (verify_sources.py) are the I/O
 edge. Each check ends as a `Check`: ok True (verified), False (contradicted) or None (could
-not be checked).
+not be checked), holding the fact as a kind and its parameters; the review words it in the
+report's language (`review.wording.fact_text`, the `facts` of report/review_strings.toml).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -35,13 +36,17 @@ __all__ = ["Check", "parse_state", "verify_report"]
 
 @dataclass(frozen=True)
 class Check:
-    """One verified, contradicted or uncheckable claim."""
+    """One verified, contradicted or uncheckable claim, as a fact to be worded.
+
+    `fact` names the kind of statement (a key of `facts` in report/review_strings.toml, and
+    of `fact_fixes` when it can be contradicted); `params` fills its placeholders.
+    """
 
     ok: bool | None
-    statement: str
+    fact: str
     line: int
     entry: str | None = None
-    fix: str = ""
+    params: Mapping[str, str] = field(default_factory=dict)
 
 
 # -- what a report claims ---------------------------------------------------------------------
@@ -206,36 +211,22 @@ def _check_host(report: ParsedReport, memo: _Memo, host_repo: str) -> list[Check
     sha = report.host_sha or ""
     found: CommitCheck = memo.ask("commit", host_repo, sha)
     if found.outcome is Outcome.ABSENT:
-        return [
-            Check(
-                False,
-                f"host SHA {sha} does not exist in {host_repo}",
-                1,
-                None,
-                "give the host default-branch SHA that was current at the cut-off",
-            )
-        ]
+        return [Check(False, "host-absent", 1, params={"sha": sha, "repo": host_repo})]
     if found.outcome is Outcome.UNREACHABLE:
-        return [Check(None, f"host SHA {sha} in {host_repo}: no source could answer", 1)]
-    checks = [Check(True, f"host SHA {sha} exists in {host_repo} ({found.source})", 1)]
+        return [Check(None, "host-unreachable", 1, params={"sha": sha, "repo": host_repo})]
+    source = {"sha": sha, "repo": host_repo, "source": found.source}
+    checks = [Check(True, "host-exists", 1, params=source)]
     if report.cutoff_at is None:
         return checks
     head: CommitCheck = memo.ask("branch_head", host_repo, report.cutoff_at)
-    when = report.cutoff_at.astimezone(BEIJING).strftime("%Y-%m-%d %H:%M Beijing")
+    when = report.cutoff_at.astimezone(BEIJING).strftime("%Y-%m-%d %H:%M")
+    at = {"sha": sha, "repo": host_repo, "when": when}
     if head.outcome is not Outcome.FOUND:
-        checks.append(Check(None, f"default-branch head of {host_repo} at {when}: unknown", 1))
+        checks.append(Check(None, "head-unknown", 1, params=at))
     elif head.sha.startswith(sha) or sha.startswith(head.sha):
-        checks.append(Check(True, f"host SHA {sha} was the default-branch head at {when}", 1))
+        checks.append(Check(True, "host-head", 1, params=at))
     else:
-        checks.append(
-            Check(
-                False,
-                f"host SHA {sha} was not the default-branch head at {when} (head {head.sha[:12]})",
-                1,
-                None,
-                "re-check the host default branch before publishing and give its SHA",
-            )
-        )
+        checks.append(Check(False, "host-not-head", 1, params=at | {"head": head.sha[:12]}))
     return checks
 
 
@@ -264,9 +255,7 @@ def _check_pins(scope: _Scope, memo: _Memo, year: int | None) -> list[Check]:
     dated_first = sorted(_pins(scope).items(), key=lambda item: not _AFTER_DATE.match(item[1]))
     for (repo, sha), after in dated_first:
         if repo is None:
-            checks.append(
-                Check(None, f"{sha}: no repository named to check it in", scope.line, scope.entry)
-            )
+            checks.append(Check(None, "pin-no-repo", scope.line, scope.entry, {"sha": sha}))
             continue
         if (repo.lower(), sha[:7]) in seen:
             continue
@@ -280,35 +269,22 @@ def _check_pins(scope: _Scope, memo: _Memo, year: int | None) -> list[Check]:
 def _pin_check(
     scope: _Scope, repo: str, sha: str, stated: date | None, found: CommitCheck
 ) -> Check:
-    pin = f"{repo}@{(found.sha or sha)[:12]}"
+    pin = {"pin": f"{repo}@{(found.sha or sha)[:12]}"}
     if found.outcome is Outcome.UNREACHABLE:
-        return Check(None, f"{pin}: no source could answer", scope.line, scope.entry)
+        return Check(None, "pin-unreachable", scope.line, scope.entry, pin)
     if found.outcome is Outcome.ABSENT:
-        return Check(
-            False,
-            f"{pin} does not exist",
-            scope.line,
-            scope.entry,
-            "cite a commit that exists (full SHA in the evidence index)",
-        )
+        return Check(False, "pin-absent", scope.line, scope.entry, pin)
     if stated is None or found.committed_at is None:
-        return Check(True, f"{pin} exists ({found.source})", scope.line, scope.entry)
+        return Check(True, "pin-exists", scope.line, scope.entry, pin | {"source": found.source})
     when = found.committed_at
     days = {when.date()}
     if when.tzinfo is not None:
         days |= {when.astimezone(UTC).date(), when.astimezone(BEIJING).date()}
     if stated in days:
-        return Check(
-            True, f"{pin} exists, committed {stated.isoformat()} as stated", scope.line, scope.entry
-        )
+        return Check(True, "pin-date", scope.line, scope.entry, pin | {"date": stated.isoformat()})
     actual = found.committed_at.date().isoformat()
-    return Check(
-        False,
-        f"{pin} was committed {actual}, the report says {stated.isoformat()}",
-        scope.line,
-        scope.entry,
-        f"write the commit date {actual}",
-    )
+    dates = {"actual": actual, "stated": stated.isoformat()}
+    return Check(False, "pin-date-wrong", scope.line, scope.entry, pin | dates)
 
 
 def _occurrences(number: str, unit: str, text: str) -> tuple[int, int]:
@@ -341,7 +317,7 @@ def _check_numbers(scope: _Scope, memo: _Memo) -> list[Check]:
     texts = [(name, found.text) for name, found in read if found.outcome is Outcome.FOUND]
     if not texts:
         return [
-            Check(None, f"cited files of {scope.entry} could not be read", scope.line, scope.entry)
+            Check(None, "files-unreadable", scope.line, scope.entry, {"entry": str(scope.entry)})
         ]
     only_files = len(set(re.findall(r"https?://\S+", scope.text))) == len(set(files))
     return [_number_check(scope, number, unit, texts, only_files) for number, unit in numbers]
@@ -351,34 +327,19 @@ def _number_check(
     scope: _Scope, number: str, unit: str, texts: Iterable[tuple[str, str]], only_files: bool
 ) -> Check:
     conflicts = []
+    quoted = {"number": number, "unit": unit}
     for name, text in texts:
         agree, conflict = _occurrences(number, unit, text)
         if agree:
-            return Check(True, f"{number} {unit} appears in {name}", scope.line, scope.entry)
+            return Check(True, "number-found", scope.line, scope.entry, quoted | {"file": name})
         if conflict:
             conflicts.append(name)
     if conflicts:
-        return Check(
-            False,
-            f"{number} appears in {conflicts[0]} only with another unit than {unit}",
-            scope.line,
-            scope.entry,
-            "quote the number in the sense the source gives it",
-        )
+        params = quoted | {"file": conflicts[0]}
+        return Check(False, "number-other-unit", scope.line, scope.entry, params)
     if only_files:
-        return Check(
-            False,
-            f"{number} {unit} appears in none of the cited files",
-            scope.line,
-            scope.entry,
-            "cite the file and commit the number comes from",
-        )
-    return Check(
-        None,
-        f"{number} {unit}: not in the cited files (other sources not readable)",
-        scope.line,
-        scope.entry,
-    )
+        return Check(False, "number-absent", scope.line, scope.entry, quoted)
+    return Check(None, "number-unreadable", scope.line, scope.entry, quoted)
 
 
 def _check_states(scope: _Scope, memo: _Memo, cutoff: datetime | None) -> list[Check]:
@@ -398,11 +359,8 @@ def _check_states(scope: _Scope, memo: _Memo, cutoff: datetime | None) -> list[C
         ]
         for number in numbers:
             if repo is None:
-                checks.append(
-                    Check(
-                        None, f"#{number} ({claimed}): no repository named", scope.line, scope.entry
-                    )
-                )
+                params = {"number": str(number), "claimed": claimed}
+                checks.append(Check(None, "ref-no-repo", scope.line, scope.entry, params))
                 continue
             found: IssueCheck = memo.ask("issue", repo, number)
             checks.append(_state_check(scope, f"{repo}#{number}", claimed, found, cutoff))
@@ -412,18 +370,12 @@ def _check_states(scope: _Scope, memo: _Memo, cutoff: datetime | None) -> list[C
 def _state_check(
     scope: _Scope, ref: str, claimed: str, found: IssueCheck, cutoff: datetime | None
 ) -> Check:
+    params = {"ref": ref, "claimed": claimed}
     if found.outcome is Outcome.UNREACHABLE:
-        return Check(None, f"{ref} ({claimed}): no source could answer", scope.line, scope.entry)
+        return Check(None, "ref-unreachable", scope.line, scope.entry, params)
     if found.outcome is Outcome.ABSENT:
-        return Check(
-            False, f"{ref} does not exist", scope.line, scope.entry, "cite an existing PR/issue"
-        )
+        return Check(False, "ref-absent", scope.line, scope.entry, {"ref": ref})
+    params["state"] = found.state
     if _state_agrees(claimed, found, cutoff):
-        return Check(True, f"{ref} is {found.state} as stated ({claimed})", scope.line, scope.entry)
-    return Check(
-        False,
-        f"{ref} is {found.state}, the report says {claimed}",
-        scope.line,
-        scope.entry,
-        f"write the state as {found.state} (at the cut-off)",
-    )
+        return Check(True, "ref-state", scope.line, scope.entry, params)
+    return Check(False, "ref-state-wrong", scope.line, scope.entry, params)

@@ -8,11 +8,20 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
 
-__all__ = ["LANGUAGES", "count_phrase", "detect_language", "join_words", "review_strings"]
+__all__ = [
+    "LANGUAGES",
+    "count_phrase",
+    "detect_language",
+    "fact_fix",
+    "fact_text",
+    "join_words",
+    "review_strings",
+]
 
 LANGUAGES = ("zh", "en")
 
@@ -57,3 +66,30 @@ def join_words(words: list[str], language: str) -> str:
     if len(words) <= 1:
         return "".join(words)
     return str(strings["entries_sep"].join(words[:-1]) + strings["and"] + words[-1])
+
+
+def _fact_values(params: Mapping[str, str], strings: Mapping[str, Any]) -> dict[str, str]:
+    """A check's parameters with PR/issue states and verifier sources in the language."""
+    values = dict(params)
+    for key in ("state", "claimed"):
+        if key in values:
+            values[key] = strings["states"].get(values[key], values[key])
+    source = values.get("source", "")
+    if source.startswith("git "):
+        values["source"] = strings["sources"]["git"].format(repo=source[4:])
+    elif source:
+        values["source"] = strings["sources"].get(source, source)
+    return values
+
+
+def fact_text(fact: str, params: Mapping[str, str], language: str) -> str:
+    """What a source check found (a `Check` of review/verify.py), as a sentence in `language`."""
+    strings = review_strings(language)
+    return str(strings["facts"][fact].format(**_fact_values(params, strings)))
+
+
+def fact_fix(fact: str, params: Mapping[str, str], language: str) -> str:
+    """How to correct a contradicted fact, in `language` ("" when the fact has no fix)."""
+    strings = review_strings(language)
+    template = strings["fact_fixes"].get(fact, "")
+    return str(template.format(**_fact_values(params, strings)))

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from pathlib import Path
 
-from research_radar.config import ArxivSettings, GitHubSettings, Settings
+from research_radar.config import ArxivSettings, GitHubSettings, GitSettings, Settings
 from research_radar.history.imports import ImportSummary, import_reports
 from research_radar.models import BEIJING
 from research_radar.replay.server import Fault, ReplayServer, sample_root, serve_replay
@@ -66,11 +66,14 @@ def sample_settings(
     arxiv_url: str,
     feeds: Sequence[str],
     host_path: Path | None = None,
+    cache_dir: Path | None = None,
 ) -> Settings:
     """Settings that point every collector at a replay server of the bundled sample.
 
     From `base` only what changes how a report reads is kept (language, policy, taxonomy
-    profile, reports folder, store); sources, host, token and queries are the sample's.
+    profile, reports folder, store, the optional `[llm]` writer and its key); sources,
+    host, token and queries are the sample's. With `cache_dir`, the sample's caches (the
+    writer's answers among them) live there, not in the working folder.
     """
     return Settings(
         db=base.db,
@@ -85,6 +88,9 @@ def sample_settings(
         feeds=tuple(feeds),
         github=_GITHUB,
         arxiv=_ARXIV,
+        git=GitSettings(cache_dir=cache_dir / "repos") if cache_dir else GitSettings(),
+        llm=base.llm,
+        llm_api_key=base.llm_api_key,
     )
 
 
@@ -128,6 +134,11 @@ def open_sample(
     with serve_replay(root or sample_root(), faults=faults) as server:
         feeds = [server.feed_url(name) for name in server.feed_names()]
         settings = sample_settings(
-            base, server.url, server.arxiv_url, feeds, host_path=sample_host(cache_dir)
+            base,
+            server.url,
+            server.arxiv_url,
+            feeds,
+            host_path=sample_host(cache_dir),
+            cache_dir=cache_dir,
         )
         yield SampleRun(settings=settings, since=SAMPLE_SINCE, server=server)

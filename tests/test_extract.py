@@ -660,3 +660,19 @@ def test_the_last_systems_variants_are_not_its_baselines() -> None:
     assert rows[3].metrics[0].name.endswith("(baseline)")
     assert not rows[4].metrics[0].name.endswith("(baseline)")
     assert rows[5].conditions.baseline == ["Petals"]
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        pytest.param("kernel１２３s on H100 is fast", set(), id="full-width-glued-to-a-word"),
+        pytest.param("MI1,234,567.89X speedup", set(), id="tail-of-a-glued-number"),
+        pytest.param("runs at ２.５x faster than llama.cpp on A100", {2.5}, id="full-width"),
+        pytest.param("仅需0.82秒", {0.82}, id="glued-to-chinese"),
+        pytest.param("throughput 1,234 tok/s on H100", {1234.0}, id="grouped"),
+    ],
+)
+def test_a_number_is_always_a_whole_number_of_the_input(text: str, values: set[float]) -> None:
+    """Never the tail of a longer number, whatever the script of its digits (refs #13)."""
+    found = {metric.value for claim in extract_claims(text) for metric in claim.metrics}
+    assert found == values

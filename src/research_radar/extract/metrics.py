@@ -28,8 +28,13 @@ __all__ = [
 ]
 
 
-NUMBER_PATTERN = r"(?<![A-Za-z0-9_.])[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d]|\.\d)"
-"""Regex source of one written number (`1,234.5`, `−0.8`), not glued to a word before it."""
+NUMBER_PATTERN = (
+    r"(?<![A-Za-z_.])(?<!\d)(?<!\d,)[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d]|\.\d)"
+)
+"""Regex source of one written number (`1,234.5`, `−0.8`), not glued to a Latin word before
+it and never the tail of a longer number: no digit of any script (full-width `１２３`
+included) and no `1,` group stands before it, so a match is always a whole number of the
+input (refs #13)."""
 _UNITS: tuple[tuple[str, str], ...] = (
     (
         r"[Tt]ok(?:en)?s?/s(?:ec(?:ond)?)?|[Tt]oks/s|t/s|TPS|tps|[Tt]okens? per second|"

@@ -314,11 +314,11 @@ def test_sample_never_writes_into_the_configured_store(
 
 
 def test_sample_prior_art_is_searched_and_differences_are_stated(
-    first_run: tuple[Path, dict[str, object], str],
+    first_db: tuple[Path, str], first_run: tuple[Path, dict[str, object], str]
 ) -> None:
-    folder, _, text = first_run
+    _, text = first_run[0], first_run[2]
     assert "未检索" not in text and "待补" not in text
-    reported = open_store(str(folder / "radar.db")).load_findings(on=SAMPLE_DATE)
+    reported = open_store(first_db[1]).load_findings(on=SAMPLE_DATE)
     assert reported
     for finding in reported:
         gate = next(g for g in finding.gates if g.name.value == "prior_art")

@@ -905,11 +905,39 @@ def _upsert_many(
     if name not in ("sqlite", "postgresql"):
         return sum(_upsert_slow(conn, table, keys, row, columns) for row in rows)
     statement = _conflict_insert(table, name, keys, columns)
+    if name == "postgresql":
+        return _upsert_returning(conn, statement, table, keys, rows, last_wins=bool(columns))
     changed = 0
     for start in range(0, len(rows), _BATCH):
         result = conn.execute(statement, rows[start : start + _BATCH])
         changed += max(result.rowcount, 0)
     return changed
+
+
+def _upsert_returning(
+    conn: Connection,
+    statement: Any,
+    table: Table,
+    keys: list[str],
+    rows: list[dict[str, Any]],
+    *,
+    last_wins: bool,
+) -> int:
+    """PostgreSQL gives no row count for an executemany: count the rows that RETURNING
+    gives instead, one multi-row INSERT per batch. A key given twice is written once (the
+    last row when it updates, the first when it only inserts, as row by row would), since
+    one INSERT may not touch a row twice."""
+    unique: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for row in rows:
+        key = tuple(row[name] for name in keys)
+        if last_wins or key not in unique:
+            unique[key] = row
+    batch = list(unique.values())
+    returning = statement.returning(table.c[keys[0]])
+    return sum(
+        len(conn.execute(returning, batch[start : start + _BATCH]).all())
+        for start in range(0, len(batch), _BATCH)
+    )
 
 
 def _conflict_insert(table: Table, dialect: str, keys: list[str], update: list[str]) -> Any:

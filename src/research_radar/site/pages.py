@@ -141,7 +141,12 @@ class Card:
     @functools.cached_property
     def digest(self) -> str:
         """A hash of everything the card shows (for page fingerprints)."""
-        return hashlib.sha1(repr(self).encode("utf-8")).hexdigest()
+        values = [getattr(self, f.name) for f in dataclasses.fields(self)]
+        plain = [
+            [(c.dimension, c.label, c.href) for c in value] if name == "chips" else value
+            for name, value in zip([f.name for f in dataclasses.fields(self)], values, strict=True)
+        ]
+        return hashlib.sha1(repr(plain).encode("utf-8")).hexdigest()
 
     @property
     def facet_tokens(self) -> str:
@@ -150,6 +155,7 @@ class Card:
         )
 
 
+@functools.lru_cache(maxsize=65536)
 def slug(key: str) -> str:
     """A file name for a key: readable, lower-case, collision-proof (a short hash)."""
     readable = _UNSAFE.sub("-", key.lower()).strip("-.")[:72] or "x"
@@ -215,12 +221,17 @@ class _Site:
         self.taxonomy = taxonomy
         self.lang = data.language
         self.dimensions = [d for d in taxonomy.main]
+        self._labels: dict[tuple[str, str], str] = {}
 
     def label(self, dimension: str, value: str) -> str:
-        try:
-            return self.taxonomy.label(dimension, value, self.lang)
-        except KeyError:
-            return value
+        known = self._labels.get((dimension, value))
+        if known is None:
+            try:
+                known = self.taxonomy.label(dimension, value, self.lang)
+            except KeyError:
+                known = value
+            self._labels[(dimension, value)] = known
+        return known
 
     def dimension_label(self, dimension: str) -> str:
         return self.taxonomy.dimension(dimension).label(self.lang)

@@ -236,8 +236,29 @@ def main() -> None:
     )
     seconds, summary = _time_build(store, out, search)
     print(
-        f"{args.findings:,} findings, unchanged rebuild: {summary['written']} written, indexed={summary['indexed']} in {seconds:.1f}s"
+        f"{args.findings:,} findings, unchanged rebuild: {summary['rendered']} rendered, {summary['written']} written, indexed={summary['indexed']} in {seconds:.1f}s  {summary['seconds']}"
     )
+    # an incremental day: one more finding (a known project, the next day) and its report,
+    # on a copy of the store so the generated one stays as it is
+    copy = folder / f"radar-{args.findings}-next.db"
+    shutil.copyfile(folder / f"radar-{args.findings}.db", copy)
+    store = open_store(str(copy))
+    latest = store.load_findings()[-1]
+    day = latest.date + timedelta(days=1)
+    finding = latest.model_copy(update={"date": day})
+    report = Report(
+        date=day,
+        cutoff=datetime.combine(day, datetime.min.time(), UTC),
+        findings=[finding],
+    )
+    with store.transaction() as conn:
+        store.save_finding(conn, finding)
+        store.save_report(conn, day, "zh", render_markdown(report, load_taxonomy()), {})
+    seconds, summary = _time_build(store, out, search)
+    print(
+        f"{args.findings:,} findings, one more day: {summary['rendered']} rendered, {summary['written']} written, {summary['removed']} removed, indexed={summary['indexed']} in {seconds:.1f}s  {summary['seconds']}"
+    )
+    copy.unlink(missing_ok=True)
     print(f"folder: {folder}")
 
 

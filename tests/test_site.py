@@ -34,9 +34,11 @@ from research_radar.models import (
     Tag,
 )
 from research_radar.publish.gate import check_public, load_private_repos
+from research_radar.site import build as site_build
+from research_radar.site import pages as site_pages
 from research_radar.site.build import MANIFEST, build_site
 from research_radar.site.data import load_site_data, may_be_unsafe
-from research_radar.site.pages import dimension_path, project_path
+from research_radar.site.pages import dimension_path, numbered_path, project_path
 from research_radar.site.search import pagefind_executable
 from research_radar.store.store import Store, open_store
 
@@ -187,14 +189,53 @@ def test_rebuild_touches_only_changed_pages(sample_site: tuple[Path, Path], tmp_
     (out / "mine.txt").write_text("not the site's", encoding="utf-8")
     again = build_site(load_site_data(store), taxonomy, out, search=False)
     assert again.written == 0 and again.unchanged == first.written and not again.indexed
+    assert again.rendered == 0  # nothing rendered: every page's inputs are as before
     finding = store.load_findings()[-1].model_copy(update={"date": date(2026, 8, 30)})
     with store.transaction() as conn:
         store.save_finding(conn, finding)
     changed = build_site(load_site_data(store), taxonomy, out, search=False)
-    assert 0 < changed.written < first.pages // 2
+    assert 0 < changed.written <= changed.rendered < first.pages // 2
+    # a page whose file went missing is rendered again even though its inputs did not change
+    (out / project_path(finding.project_key)).unlink()
+    restored = build_site(load_site_data(store), taxonomy, out, search=False)
+    assert restored.rendered == restored.written == 1
     assert (out / "mine.txt").is_file()
     manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
     assert "mine.txt" not in manifest["files"]
+
+
+def test_worker_processes_build_the_same_site(
+    sample_site: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, _ = sample_site
+    data = load_site_data(open_store(str(db)))
+    taxonomy = load_taxonomy()
+    alone = build_site(data, taxonomy, tmp_path / "one", search=False, workers=1)
+    monkeypatch.setattr(site_build, "_BATCH", 4)
+    monkeypatch.setattr(site_build, "_POOL_FROM", 8)
+    pooled = build_site(data, taxonomy, tmp_path / "two", search=False, workers=2)
+    assert pooled.rendered == alone.rendered == alone.pages
+    one = json.loads((tmp_path / "one" / MANIFEST).read_text(encoding="utf-8"))
+    two = json.loads((tmp_path / "two" / MANIFEST).read_text(encoding="utf-8"))
+    assert one == two
+
+
+def test_long_lists_are_paginated_rows(
+    sample_site: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, _ = sample_site
+    monkeypatch.setattr(site_pages, "PAGE_SIZE", 3)
+    out = tmp_path / "site"
+    build_site(load_site_data(open_store(str(db))), load_taxonomy(), out, search=False)
+    first = out / dimension_path("mechanism", "cache")
+    second = out / numbered_path(dimension_path("mechanism", "cache"), 2)
+    assert second.is_file() and second.name.endswith("-p2.html")
+    assert first.read_text(encoding="utf-8").count("data-card") == 3
+    for page in (first, second):
+        html = page.read_text(encoding="utf-8")
+        assert 1 <= html.count("data-card") <= 3
+        assert '<article class="card"' not in html  # compact rows, not full cards
+        assert second.name in _parse(first).links and first.name in _parse(second).links
 
 
 def _private_store(path: Path) -> Store:

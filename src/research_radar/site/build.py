@@ -1,17 +1,22 @@
-"""Write the site into a folder, touching only pages whose content changed.
+"""Write the site into a folder, rendering and touching only pages whose inputs changed.
 
-A manifest (`.radar-site.json`) records every file the build wrote and its hash: a
-rebuild rewrites only changed files, removes files it made earlier that no longer
-exist (a withheld finding's page, say) and never touches anything else in the folder.
-The search index is rebuilt only when an indexed page changed.
+A manifest (`.radar-site.json`) records every file the build wrote, its hash and the
+fingerprint of the page's inputs: a rebuild renders only pages whose fingerprint
+changed (or whose file is gone), rewrites only changed files, removes files it made
+earlier that no longer exist (a withheld finding's page, say) and never touches anything
+else in the folder. Many pages to render are rendered in a process pool. The search
+index is rebuilt only when an indexed page changed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
 import time
+from collections import deque
 from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -22,12 +27,18 @@ from research_radar.classify.model import Taxonomy
 from research_radar.errors import RenderError
 from research_radar.report.templates import environment
 from research_radar.site.data import SiteData
-from research_radar.site.pages import Page, render_pages
+from research_radar.site.pages import Page, render_batch, render_pages
 from research_radar.site.search import PAGEFIND_DIR, index_site
 
 __all__ = ["MANIFEST", "SiteResult", "build_site"]
 
 MANIFEST = ".radar-site.json"
+
+_BATCH = 128
+"""Pages per task sent to a worker process."""
+
+_POOL_FROM = 2 * _BATCH
+"""Start worker processes only once this many pages wait to be rendered."""
 
 Progress = Callable[[str, int], None]
 
@@ -39,6 +50,7 @@ class SiteResult:
     out: Path
     pages: int = 0
     written: int = 0
+    rendered: int = 0
     unchanged: int = 0
     removed: int = 0
     indexed: bool = False
@@ -52,6 +64,7 @@ class SiteResult:
             "out": str(self.out),
             "pages": self.pages,
             "written": self.written,
+            "rendered": self.rendered,
             "unchanged": self.unchanged,
             "removed": self.removed,
             "indexed": self.indexed,
@@ -75,13 +88,33 @@ def _assets() -> list[tuple[str, bytes]]:
     return [("assets/site.css", css.encode("utf-8")), ("assets/site.js", script)]
 
 
-def _read_manifest(out: Path) -> dict[str, str]:
+def _read_manifest(out: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """The files of the last build (path to hash) and their pages' input fingerprints."""
     try:
         data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return {}
-    files = data.get("files") if isinstance(data, dict) else None
-    return {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {}
+        return {}, {}
+    if not isinstance(data, dict):
+        return {}, {}
+    files, inputs = data.get("files"), data.get("inputs")
+    return (
+        {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {},
+        {str(k): str(v) for k, v in inputs.items()} if isinstance(inputs, dict) else {},
+    )
+
+
+def _workers(requested: int | None) -> int:
+    if requested is not None:
+        return max(1, requested)
+    return max(
+        1,
+        min(
+            len(os.sched_getaffinity(0))
+            if hasattr(os, "sched_getaffinity")
+            else (os.cpu_count() or 1),
+            4,
+        ),
+    )
 
 
 def build_site(
@@ -90,6 +123,7 @@ def build_site(
     out: Path,
     *,
     search: bool = True,
+    workers: int | None = None,
     progress: Progress | None = None,
 ) -> SiteResult:
     """Build (or update) the static site in `out`.
@@ -99,6 +133,8 @@ def build_site(
         taxonomy: labels of the dimensions and values.
         out: the site folder (created when missing).
         search: also build the Pagefind search index.
+        workers: processes that render pages (default: the usable cores, at most 4);
+            1 renders in this process.
         progress: called with a step name and a count as the build goes.
 
     Raises:
@@ -114,9 +150,11 @@ def build_site(
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise RenderError(f"cannot create the site folder {out}: {exc}") from exc
-    before = _read_manifest(out)
+    before, before_inputs = _read_manifest(out)
     after: dict[str, str] = {}
+    inputs: dict[str, str] = {}
     indexed_changed = False
+    processes = _workers(workers)
 
     def write(path: str, content: bytes, *, indexed: bool) -> None:
         nonlocal indexed_changed
@@ -134,12 +172,60 @@ def build_site(
         result.written += 1
         indexed_changed = indexed_changed or indexed
 
+    def write_pages(pages: list[Page], htmls: list[str]) -> None:
+        for page, html in zip(pages, htmls, strict=True):
+            write(page.path, html.encode("utf-8"), indexed=page.indexed)
+            inputs[page.path] = page.fingerprint
+        result.rendered += len(pages)
+
     for path, content in _assets():
         write(path, content, indexed=False)
-    page: Page
-    for page in render_pages(data, taxonomy, progress=progress):
-        write(page.path, page.html.encode("utf-8"), indexed="data-pagefind-body" in page.html)
-        result.pages += 1
+    pending: list[Page] = []
+    running: deque[tuple[list[Page], Future[list[str]]]] = deque()
+    pool: ProcessPoolExecutor | None = None
+
+    def collect(until: int) -> None:
+        while len(running) > until:
+            pages, future = running.popleft()
+            try:
+                htmls = future.result()
+            except RenderError:
+                raise
+            except Exception as exc:  # a worker died or could not pickle a page
+                raise RenderError(f"cannot render the site's pages: {exc}") from exc
+            write_pages(pages, htmls)
+
+    try:
+        page: Page
+        for page in render_pages(data, taxonomy, progress=progress):
+            result.pages += 1
+            digest = before.get(page.path)
+            if (
+                digest is not None
+                and before_inputs.get(page.path) == page.fingerprint
+                and (out / page.path).is_file()
+            ):
+                after[page.path] = digest
+                inputs[page.path] = page.fingerprint
+                result.unchanged += 1
+                continue
+            pending.append(page)
+            if processes > 1 and (pool is not None or len(pending) >= _POOL_FROM):
+                if pool is None:
+                    pool = ProcessPoolExecutor(max_workers=processes)
+                while len(pending) >= _BATCH:
+                    batch, pending = pending[:_BATCH], pending[_BATCH:]
+                    running.append((batch, pool.submit(render_batch, batch)))
+                    collect(2 * processes)
+        if pool is not None and pending:
+            running.append((pending, pool.submit(render_batch, pending)))
+            pending = []
+        collect(0)
+        if pending:
+            write_pages(pending, render_batch(pending))
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
     for path in sorted(set(before) - set(after)):
         try:
             (out / path).unlink(missing_ok=True)
@@ -149,7 +235,8 @@ def build_site(
         indexed_changed = True
     try:
         (out / MANIFEST).write_text(
-            json.dumps({"files": after}, indent=0, sort_keys=True), encoding="utf-8"
+            json.dumps({"files": after, "inputs": inputs}, indent=0, sort_keys=True),
+            encoding="utf-8",
         )
     except OSError as exc:
         raise RenderError(f"cannot write {out / MANIFEST}: {exc}") from exc

@@ -1,24 +1,32 @@
 """Every page of the site, rendered with the shared Jinja environment (pure).
 
-`render_pages` yields one `Page` (a relative path and its HTML) at a time, so a store of
-100,000 findings never holds the whole site in memory. Each finding becomes one `Card`
-(computed once) that the report, project, family and dimension pages share. Lists of
-cards carry their facet values as `data-facets`; `assets/site.js` filters them, and
-without JavaScript every card simply shows.
+`render_pages` yields one `Page` at a time, so a store of 100,000 findings never holds
+the whole site in memory. A `Page` is not rendered yet: it holds its template, its
+context and a fingerprint of both (plus the version of the templates and of this code),
+so a rebuild renders only pages whose inputs changed (`research_radar.site.build`), and
+rendering can run in other processes (`render_batch`). Each finding becomes one `Card`
+(computed once) that the report, project, family and dimension pages share. Family and
+dimension pages list compact rows, paginated; rows carry their facet values as
+`data-facets`; `assets/site.js` filters them, and without JavaScript every row shows.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import hashlib
+import json
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from pathlib import Path
 from typing import Any
 
 import jinja2
 from markupsafe import Markup
+from pydantic import BaseModel
 
 from research_radar.classify.model import Taxonomy
 from research_radar.errors import RenderError
@@ -32,29 +40,69 @@ from research_radar.site.data import SiteData
 
 __all__ = [
     "LIST_LIMIT",
+    "PAGE_SIZE",
+    "Body",
     "Card",
     "Page",
     "dimension_path",
     "family_path",
+    "numbered_path",
     "project_path",
+    "render_batch",
     "render_pages",
     "report_path",
     "slug",
 ]
 
-LIST_LIMIT = 500
-"""At most this many cards on one family or dimension page (the newest); search finds all."""
+LIST_LIMIT = 1000
+"""At most this many rows across a family's or dimension value's pages (the newest);
+search finds all."""
+
+PAGE_SIZE = 200
+"""Rows on one page of a family or dimension value."""
 
 _UNSAFE = re.compile(r"[^a-z0-9._-]+")
 _CSS = "assets/site.css"
 
 
 @dataclass(frozen=True)
+class Body:
+    """A report's Markdown, rendered to HTML only when its page is rendered."""
+
+    markdown: str
+
+
+@dataclass(frozen=True)
 class Page:
-    """One file of the site: its path relative to the site root, and its content."""
+    """One file of the site, not rendered yet.
+
+    `fingerprint` changes whenever anything the page shows changes (its context, its
+    template, the templates' and this code's version); `render()` makes the HTML.
+    """
 
     path: str
-    html: str
+    template: str
+    context: dict[str, Any]
+    indexed: bool
+    fingerprint: str
+
+    def render(self) -> str:
+        context = {
+            key: _body(value.markdown) if isinstance(value, Body) else value
+            for key, value in self.context.items()
+        }
+        return _render(self.template, **context)
+
+
+def render_batch(pages: Sequence[Page]) -> list[str]:
+    """The HTML of each page (runs in a worker process, too: pages pickle)."""
+    return [page.render() for page in pages]
+
+
+@functools.lru_cache(maxsize=4)
+def _body(markdown: str) -> Markup:
+    """A report body, rendered once for the report page and the home page."""
+    return render_body(markdown)
 
 
 @dataclass(frozen=True)
@@ -90,6 +138,16 @@ class Card:
     family_href: str
     facets: dict[str, list[str]] = field(default_factory=dict)
 
+    @functools.cached_property
+    def digest(self) -> str:
+        """A hash of everything the card shows (for page fingerprints)."""
+        values = [getattr(self, f.name) for f in dataclasses.fields(self)]
+        plain = [
+            [(c.dimension, c.label, c.href) for c in value] if name == "chips" else value
+            for name, value in zip([f.name for f in dataclasses.fields(self)], values, strict=True)
+        ]
+        return hashlib.sha1(repr(plain).encode("utf-8")).hexdigest()
+
     @property
     def facet_tokens(self) -> str:
         return " ".join(
@@ -97,6 +155,7 @@ class Card:
         )
 
 
+@functools.lru_cache(maxsize=65536)
 def slug(key: str) -> str:
     """A file name for a key: readable, lower-case, collision-proof (a short hash)."""
     readable = _UNSAFE.sub("-", key.lower()).strip("-.")[:72] or "x"
@@ -113,6 +172,14 @@ def family_path(family: str) -> str:
 
 def dimension_path(dimension: str, value: str) -> str:
     return f"dimensions/{slug(dimension + '-' + value)}.html"
+
+
+def numbered_path(path: str, number: int) -> str:
+    """Page `number` (from 1) of a paginated list whose first page is `path`.
+
+    A slug ends in six hex digits, so `-p2` never collides with another slug.
+    """
+    return path if number <= 1 else f"{path.removesuffix('.html')}-p{number}.html"
 
 
 def report_path(day: date) -> str:
@@ -154,12 +221,17 @@ class _Site:
         self.taxonomy = taxonomy
         self.lang = data.language
         self.dimensions = [d for d in taxonomy.main]
+        self._labels: dict[tuple[str, str], str] = {}
 
     def label(self, dimension: str, value: str) -> str:
-        try:
-            return self.taxonomy.label(dimension, value, self.lang)
-        except KeyError:
-            return value
+        known = self._labels.get((dimension, value))
+        if known is None:
+            try:
+                known = self.taxonomy.label(dimension, value, self.lang)
+            except KeyError:
+                known = value
+            self._labels[(dimension, value)] = known
+        return known
 
     def dimension_label(self, dimension: str) -> str:
         return self.taxonomy.dimension(dimension).label(self.lang)
@@ -263,13 +335,67 @@ def _render(name: str, **context: Any) -> str:
         raise RenderError(f"cannot render the site page {name}: {exc}") from exc
 
 
+def _code_version() -> str:
+    """A hash of the templates and of the code that shapes the pages."""
+    here = Path(__file__).parent
+    report = here.parent / "report"
+    files = sorted(
+        [
+            *here.glob("*.py"),
+            *(here / "assets").glob("*"),
+            *(report / "templates").rglob("*.j2"),
+            report / "html.py",
+            report / "wording.py",
+        ]
+    )
+    digest = hashlib.sha256()
+    for file in files:
+        digest.update(file.name.encode("utf-8"))
+        try:
+            digest.update(file.read_bytes())
+        except OSError:
+            continue
+    return digest.hexdigest()
+
+
+_VERSION = _code_version()
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-able stand-in for a context value (for fingerprints)."""
+    if isinstance(value, Card):
+        return value.digest
+    if isinstance(value, Body):
+        return value.markdown
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    if isinstance(value, date):
+        return value.isoformat()
+    if dataclasses.is_dataclass(value):
+        return repr(value)
+    if isinstance(value, (set, frozenset, tuple)):
+        return sorted(value) if isinstance(value, (set, frozenset)) else list(value)
+    raise TypeError(f"cannot fingerprint {type(value).__name__}")
+
+
+def _fingerprint(template: str, context: dict[str, Any]) -> str:
+    text = json.dumps(
+        context, default=_plain, sort_keys=True, ensure_ascii=False, separators=(",", ":")
+    )
+    return hashlib.sha256(f"{_VERSION}\n{template}\n{text}".encode()).hexdigest()
+
+
 def _page(path: str, template: str, title: str, **context: Any) -> Page:
     depth = path.count("/")
     context.setdefault("indexed", False)
     context.setdefault("scripts", False)
+    context.update(title=title, root="../" * depth, path=path, css=_CSS)
     return Page(
         path,
-        _render(template, title=title, root="../" * depth, path=path, css=_CSS, **context),
+        template,
+        context,
+        bool(context["indexed"]),
+        _fingerprint(template, context),
     )
 
 
@@ -403,7 +529,7 @@ def render_pages(
             f"{day.isoformat()} · Research Radar",
             indexed=True,
             day=day.isoformat(),
-            body=render_body(data.reports[day]),
+            body=Body(data.reports[day]),
             previous=report_path(days[number - 1]).split("/")[1] if number else "",
             following=report_path(days[number + 1]).split("/")[1] if number + 1 < len(days) else "",
             projects=[cards[i] for i in _day_indexes(findings, day)],
@@ -440,7 +566,7 @@ def render_pages(
     family_rows = []
     for family, indexes in sorted(by_family.items()):
         label = site.family_label(family)
-        yield _listing(
+        yield from _listings(
             site, family_path(family), label, family, [cards[i] for i in indexes], kind="family"
         )
         family_rows.append(
@@ -458,7 +584,7 @@ def render_pages(
             if not indexes:
                 continue
             title = f"{dimension.label(site.lang)}：{site.label(dimension.id, value)}"
-            yield _listing(
+            yield from _listings(
                 site,
                 dimension_path(dimension.id, value),
                 title,
@@ -548,7 +674,7 @@ def render_pages(
         "Research Radar",
         latest=newest.isoformat() if newest else "",
         latest_href=report_path(newest) if newest else "",
-        latest_body=render_body(data.reports[newest]) if newest else None,
+        latest_body=Body(data.reports[newest]) if newest else None,
         health=health_rows,
         day_chart=day_chart,
         totals={
@@ -665,21 +791,36 @@ def _project_page(
     )
 
 
-def _listing(site: _Site, path: str, title: str, key: str, cards: list[Card], *, kind: str) -> Page:
-    newest = list(reversed(cards))
-    shown = newest[:LIST_LIMIT]
-    return _page(
-        path,
-        "listing.html.j2",
-        f"{title} · Research Radar",
-        scripts=True,
-        heading=title,
-        key=key,
-        kind=kind,
-        cards=shown,
-        total=len(cards),
-        facet_groups=site.facet_options(shown),
-    )
+def _listings(
+    site: _Site, path: str, title: str, key: str, cards: list[Card], *, kind: str
+) -> Iterator[Page]:
+    """The pages of one family or dimension value: compact rows, newest first."""
+    newest = list(reversed(cards))[:LIST_LIMIT]
+    count = max(1, (len(newest) + PAGE_SIZE - 1) // PAGE_SIZE)
+    for number in range(1, count + 1):
+        shown = newest[(number - 1) * PAGE_SIZE : number * PAGE_SIZE]
+        here = numbered_path(path, number)
+        yield _page(
+            here,
+            "listing.html.j2",
+            f"{title} · Research Radar" + (f" ({number}/{count})" if count > 1 else ""),
+            scripts=True,
+            heading=title,
+            key=key,
+            kind=kind,
+            cards=shown,
+            total=len(cards),
+            listed=len(newest),
+            first=(number - 1) * PAGE_SIZE + 1,
+            number=number,
+            pages=[
+                {"number": n, "href": numbered_path(path, n).rsplit("/", 1)[1]}
+                for n in range(1, count + 1)
+            ]
+            if count > 1
+            else [],
+            facet_groups=site.facet_options(shown),
+        )
 
 
 def _recommendation(value: str, language: str) -> str:

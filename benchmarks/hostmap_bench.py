@@ -40,7 +40,9 @@ def _build_index(tmp: Path) -> tuple[HostIndex, dict[str, float]]:
     started = time.perf_counter()
     root = build_sample_host(tmp / "host", files=BENCH / "files")
     built = time.perf_counter()
-    index = load_host_index(root, repo="example-org/inferrsi-bench", items=parse_host_items(pulls, issues))
+    index = load_host_index(
+        root, repo="example-org/inferrsi-bench", items=parse_host_items(pulls, issues)
+    )
     return index, {"build": built - started, "index": time.perf_counter() - built}
 
 

@@ -4,7 +4,7 @@
    number in chosen line ranges of public benchmark pages and READMEs, each pinned to a
    commit. The documents themselves are not in this repository: the script reads them
    from a local cache, `<cache>/<owner>/<name>/<commit>/<path>` (default
-   /work/cache-evidence, or `--cache DIR`, or $RADAR_EVIDENCE_CACHE). A missing file is
+   ~/.cache/research-radar/evidence, or `--cache DIR`, or $RADAR_EVIDENCE_CACHE). A missing file is
    reported with the git commands that put it there.
 
    Each document is `split=tune` (looked at while improving the extractor) or
@@ -61,7 +61,11 @@ FIXTURES = ROOT / "tests" / "fixtures"
 FIXTURE = FIXTURES / "evidence_labelled.jsonl"
 HELDOUT = FIXTURES / "evidence_heldout.jsonl"
 """A small set labelled after the extractor was written (see its source field)."""
-DEFAULT_CACHE = Path(os.environ.get("RADAR_EVIDENCE_CACHE", "/work/cache-evidence"))
+DEFAULT_CACHE = Path(
+    os.environ.get(
+        "RADAR_EVIDENCE_CACHE", str(Path.home() / ".cache" / "research-radar" / "evidence")
+    )
+)
 FIELDS = ("hardware", "model", "precision", "software", "baseline", "load", "metrics")
 CONDITIONS = ("hardware", "model", "precision", "baseline")
 LOAD_KEYS = {"batch", "concurrency", "prompt", "output", "context", "gpus", "tp", "ep", "rate"}

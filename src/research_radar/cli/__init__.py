@@ -43,9 +43,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "extract": (
         "extract_cmd",
-        "Print the claims of FILE: metrics, conditions (hardware, model, precision, baseline,\n"
-        "software, load), kind and line. Author numbers stay author numbers. The conditions are\n"
-        "worded in the configured language.",
+        "Print the claims of FILE with their metrics, conditions, kind and line.",
     ),
     "history": (
         "history_cmd",

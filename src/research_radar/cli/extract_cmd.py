@@ -46,9 +46,13 @@ def extract(
     config: ConfigOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Print the claims of FILE: metrics, conditions (hardware, model, precision, baseline,
-    software, load), kind and line. Author numbers stay author numbers. The conditions are
-    worded in the configured language."""
+    """Print the claims of FILE with their metrics, conditions, kind and line.
+
+    Conditions are hardware, model, precision, baseline, software and load, worded in the
+    configured language. Author numbers stay author numbers.
+
+    Example: radar extract README.md --where owner/repo@<sha>:README.md --json
+    """
     text = read_input(file)  # exit 2: missing, empty, binary or undecodable
     claims = extract_document(
         text, file.name, where or str(file), reporter, catalog=load_catalog(catalog)

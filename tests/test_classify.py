@@ -518,16 +518,16 @@ def test_evidence_text_drops_credits_related_work_and_owners() -> None:
     from research_radar.classify.evidence import evidence_text, evidence_title
 
     text = (
-        "# Tool\nFast serving for kvcache-ai/ktransformers users.\n"
-        "## Related work\nPagedAttention, FlashAttention.\n"
+        "# Tool\nFast serving for kvcache-lab/fastserve users.\n"
+        "## Related work\nPagedAttention, CUTLASS.\n"
         "## Usage\nRun it.\n"
-        "Thanks to the FlashInfer team.\n"
+        "Thanks to the Triton team.\n"
     )
     cleaned = evidence_text(text)
-    assert "FlashAttention" not in cleaned and "FlashInfer" not in cleaned
-    assert "kvcache-ai" not in cleaned and "ktransformers" in cleaned
+    assert "CUTLASS" not in cleaned and "Triton" not in cleaned
+    assert "kvcache-lab" not in cleaned and "fastserve" in cleaned
     assert "Run it." in cleaned
-    assert evidence_title("kvcache-ai/ktransformers") == "ktransformers"
+    assert evidence_title("kvcache-lab/fastserve") == "fastserve"
 
 
 def test_a_large_batch_matches_item_by_item_classification(taxonomy: Taxonomy) -> None:

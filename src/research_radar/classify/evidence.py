@@ -1,6 +1,6 @@
 """The part of an item's text that is evidence of its own work (pure).
 
-Words in an organisation or owner name ("kvcache-ai/ktransformers"), in a credits,
+Words in an organisation or owner name ("kvcache-lab/fastserve"), in a credits,
 acknowledgements, citation or related-work section, in links and in badges say nothing
 about what the item itself does, so the classifier never reads them.
 """
@@ -33,7 +33,7 @@ _CODE_FENCE = re.compile(r"^\s*(```|~~~)")
 
 
 def evidence_title(title: str) -> str:
-    """The title without an owner: `kvcache-ai/ktransformers` -> `ktransformers`."""
+    """The title without an owner: `kvcache-lab/fastserve` -> `fastserve`."""
     text = title.strip()
     if re.fullmatch(r"[\w.-]+/[\w.-]+", text):
         return text.split("/", 1)[1]

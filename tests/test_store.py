@@ -170,3 +170,11 @@ def test_upserts_are_portable_to_postgresql() -> None:
     )
     sql = str(statement.compile(dialect=postgresql.dialect()))
     assert "ON CONFLICT (project_key, date, origin) DO UPDATE SET data = excluded.data" in sql
+
+
+def test_sources_are_loaded_by_key(store: Store) -> None:
+    with store.transaction() as conn:
+        store.save_source(conn, _source())
+        store.save_source(conn, _source("gh:o/other"))
+    found = store.load_sources_of(["gh:neroued/ninfer", "gh:o/missing"])
+    assert list(found) == ["gh:neroued/ninfer"] and found["gh:neroued/ninfer"].title == "ninfer"

@@ -346,9 +346,9 @@ def assess_stage(
                 finding = finding.model_copy(update={"differs_pending": _differs(index, finding)})
             familied.append(finding)
         prior = _with_family_members(store, prior, familied, day)
-        sources = store.load_sources()
+        keys = [finding.project_key for finding in familied]
         down = [name for name in ("arxiv",) if (health or {}).get(name, "ok") != "ok"]
-        papers = [s for s in sources if s.kind is SourceKind.PAPER]
+        papers = store.load_sources(SourceKind.PAPER.value)
         queried: dict[str, set[str]] = {}
         if settings is not None and (health or {}).get("arxiv") == "ok" and familied:
             live = search_arxiv(settings, familied)
@@ -358,14 +358,16 @@ def assess_stage(
             if live.down:
                 down.append("arxiv")
                 counts["errors"] = {"arxiv": live.down}
-        texts = {s.key: s.text for s in sources if s.text}
+        # only the findings' own texts and projects are looked up: reading every source and
+        # project of the store here grew with history (issue #19)
+        texts = {key: s.text for key, s in store.load_sources_of(keys).items() if s.text}
         analysed = analyse(
             familied,
             history=prior,
             papers=papers,
             texts=texts,
             down=down,
-            own={p.key: set(p.sources) for p in store.load_projects()},
+            own={key: set(p.sources) for key, p in store.load_projects_of(keys).items()},
             queried=queried,
         )
         snapshots = store.load_snapshots_of(finding.project_key for finding in analysed)

@@ -556,6 +556,17 @@ class Store:
         with self.engine.connect() as conn:
             return [Source.model_validate(row[0]) for row in conn.execute(query)]
 
+    def load_sources_of(self, keys: Iterable[str]) -> dict[str, Source]:
+        """Some sources by key (those the store has)."""
+        found: dict[str, Source] = {}
+        with self.engine.connect() as conn:
+            for chunk in _chunks(sorted(set(keys))):
+                rows = conn.execute(
+                    select(sources.c.key, sources.c.data).where(sources.c.key.in_(chunk))
+                )
+                found.update((key, Source.model_validate(data)) for key, data in rows)
+        return found
+
     def load_source(self, key: str) -> Source | None:
         with self.engine.connect() as conn:
             row = conn.execute(select(sources.c.data).where(sources.c.key == key)).first()

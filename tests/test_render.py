@@ -273,3 +273,24 @@ def test_english_report_has_chinese_only_in_quoted_text(taxonomy: Taxonomy) -> N
     assert HAN.findall(text), "the fixture quotes Chinese source text"
     assert [run for run in HAN.findall(text) if run not in quoted] == []
     assert FULL_WIDTH.findall(text) == []
+
+
+@pytest.mark.parametrize(("language", "shown"), [("zh", "未判定（证据不足）"), ("en", "unknown")])
+def test_a_dimension_the_classifier_left_unknown_says_so(
+    taxonomy: Taxonomy, language: str, shown: str
+) -> None:
+    findings = _findings()
+    paper = findings[0].model_copy(
+        update={"tags": _tags(workload=["llm-agentic"], mechanism=[], system_level=[])}
+    )
+    report = build_report([paper], now=CUTOFF, language=language)
+    text = render_markdown(report, taxonomy)
+    row = next(line for line in text.splitlines() if "RetrievalAttention" in line)
+    level = "层级" if language == "zh" else "level"
+    mechanism = "机制" if language == "zh" else "mechanism"
+    assert re.search(rf"{level}\s*[：:]\s*{re.escape(shown)}", row), row
+    assert re.search(rf"{mechanism}\s*[：:]\s*{re.escape(shown)}", row), row
+    if language == "zh":  # the history reads back the house (Chinese) table
+        dims = {d: taxonomy.dimension(d).value_ids for d in taxonomy.dimension_ids}
+        parsed = read_findings(text, taxonomy, dims)
+        assert parsed[0].values("system_level") == [] and parsed[0].values("mechanism") == []

@@ -154,7 +154,7 @@ class ReportContext:
 def _labels(labeller: Labeller, finding: Finding, dimension: str, lang: str) -> str:
     values = finding.values(dimension)
     if not values:
-        return strings(lang)["none"]
+        return strings(lang)["unknown"]
     return "、".join(labeller.label(dimension, value, lang) for value in values)
 
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
-from research_radar.extract.catalogue import Catalog, fold, pattern_needle
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.prefilter import NeedleIndex, Needles, Probe, needles_of, probe_of
 from research_radar.models import Conditions
 
 __all__ = [
@@ -37,12 +39,12 @@ class LoadRule:
     regex: re.Pattern[str]
     fixed: str = ""
     """Value to store instead of the captured group (for flags such as greedy)."""
-    needle: str | None = None
-    """Letters or digits every match contains (`catalogue.pattern_needle`), or None."""
+    needles: Needles = Needles()
+    """What every match contains (`prefilter.needles_of`): the rule runs only where it is."""
 
-    def could_match(self, folded: str) -> bool:
-        """False when the rule cannot match a text, given the text's `catalogue.fold`."""
-        return self.needle is None or self.needle in folded
+    def could_match(self, probe: Probe) -> bool:
+        """False when the rule cannot match the probe's text."""
+        return self.needles.could_match(probe)
 
 
 def _rule(key: str, pattern: str, fixed: str = "") -> LoadRule:
@@ -51,7 +53,8 @@ def _rule(key: str, pattern: str, fixed: str = "") -> LoadRule:
         # the number and what follows it are the same from every digit), and trying every
         # digit of a long digit run made a search quadratic (issue #19).
         pattern = rf"(?<!\d)(?:{pattern})"
-    return LoadRule(key, re.compile(pattern, re.I), fixed, pattern_needle(pattern))
+    regex = re.compile(pattern, re.I)
+    return LoadRule(key, regex, fixed, needles_of(pattern, regex.flags))
 
 
 _K = r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)(?![\dA-Za-z]|\.\d)"
@@ -118,6 +121,7 @@ LOAD_RULES = (
     _rule("spread", r"±\s?(\d[\d,]*(?:\.\d+)?\s?%?)"),
 )
 """Tried in order; the first rule that matches a key sets it."""
+_LOAD_INDEX = NeedleIndex(rule.needles for rule in LOAD_RULES)
 _PERCENTILE = re.compile(r"(?<![A-Za-z])[Pp](50|90|95|99(?:\.9)?)(?![\d])")
 _COUNT = re.compile(r"(\d{1,3})\s?[×xX]\s?$")
 _REPEAT_KEYS = ("runs", "samples", "seeds", "spread", "percentiles", "ci")
@@ -207,15 +211,13 @@ def tidy_conditions(conditions: Conditions) -> Conditions:
 
 def _load(text: str, cat: Catalog) -> dict[str, str]:
     load: dict[str, str] = {}
-    folded = fold(text)
-    for rule in LOAD_RULES:
-        if rule.key in load or not rule.could_match(folded):
+    for rule, matches in zip(LOAD_RULES, load_rule_matches(text), strict=True):
+        if rule.key in load or not matches:
             continue
-        match = rule.regex.search(text)
-        if match:
-            raw = rule.fixed or next((g for g in match.groups() if g), "")
-            if raw:
-                load[rule.key] = re.sub(r"[,\s]", "", raw)
+        match = matches[0]
+        raw = rule.fixed or next((g for g in match.groups() if g), "")
+        if raw:
+            load[rule.key] = re.sub(r"[,\s]", "", raw)
     percentiles = dict.fromkeys(f"p{m}" for m in _PERCENTILE.findall(text))
     if percentiles:
         load["percentiles"] = ",".join(percentiles)
@@ -224,6 +226,16 @@ def _load(text: str, cat: Catalog) -> dict[str, str]:
         if count and "gpus" not in load:
             load["gpus"] = count.group(1)
     return load
+
+
+@lru_cache(maxsize=4096)
+def load_rule_matches(text: str) -> tuple[tuple[re.Match[str], ...], ...]:
+    """Each of `LOAD_RULES`' matches in a text, in order; read once per text, for the load
+    and for the numbers it blocks from being metrics (issue #19)."""
+    alive = set(_LOAD_INDEX.candidates(probe_of(text)))
+    return tuple(
+        tuple(rule.regex.finditer(text)) if n in alive else () for n, rule in enumerate(LOAD_RULES)
+    )
 
 
 def format_repeats(load: dict[str, str]) -> str | None:

@@ -10,8 +10,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from research_radar.extract.catalogue import Catalog, fold
-from research_radar.extract.conditions import BASELINE_WORDS, CONDITION_FIELDS, LOAD_RULES
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.conditions import (
+    BASELINE_WORDS,
+    CONDITION_FIELDS,
+    load_rule_matches,
+)
 from research_radar.models import Conditions, Metric
 
 __all__ = [
@@ -198,10 +202,7 @@ def is_baseline_metric(metric: Metric) -> bool:
 def _blocked_spans(text: str, cat: Catalog) -> list[tuple[int, int]]:
     """Spans whose numbers are conditions, not metrics."""
     spans = [(m.start, m.end) for name in CONDITION_FIELDS for m in cat.find(name, text)]
-    folded = fold(text)
-    for rule in LOAD_RULES:
-        if rule.could_match(folded):
-            spans.extend(match.span() for match in rule.regex.finditer(text))
+    spans.extend(match.span() for matches in load_rule_matches(text) for match in matches)
     return spans
 
 

@@ -242,6 +242,7 @@ def fold(text: str) -> str:
     letter under re.IGNORECASE is that letter in lower case (`prefilter.fold`)."""
     return prefilter.fold(text)
 
+
 _UNCASED_RUN = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff20]+")
 """CJK characters and punctuation: without case, each matches only itself."""
 

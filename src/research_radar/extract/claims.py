@@ -35,6 +35,7 @@ from research_radar.extract.conditions import (
 )
 from research_radar.extract.markdown import Segment, parse_segments
 from research_radar.extract.metrics import PERF_UNITS, find_metrics, is_baseline_metric
+from research_radar.extract.prefilter import probe_of, search
 from research_radar.extract.scopes import find_scopes, with_scopes
 from research_radar.extract.tables import TableClaim, read_table
 from research_radar.models import Claim, ClaimKind, Conditions, Metric
@@ -308,7 +309,7 @@ def _made(
     line: int,
     reporter: str,
 ) -> Claim:
-    if _HEDGE.search(text):
+    if search(_HEDGE, probe_of(text)):
         # relayed, not measured or stated by the reporter: never an author's firm claim
         conditions = conditions.model_copy(update={"load": {**conditions.load, "hedged": "yes"}})
         reporter = "community"
@@ -324,20 +325,23 @@ def _made(
 
 
 def _kind(text: str, metrics: list[Metric]) -> ClaimKind | None:
-    if _NEGATIVE.search(text):
+    probe = probe_of(text)  # each regex runs only where its needles are (issue #19)
+    if search(_NEGATIVE, probe):
         return ClaimKind.NEGATIVE
     if metrics:
         units = {m.unit for m in metrics}
         named_quality = any(_QUALITY.search(m.name) for m in metrics)
-        if (units & PERF_UNITS) or (_PERF_WORDS.search(text) and not named_quality):
+        if (units & PERF_UNITS) or (search(_PERF_WORDS, probe) and not named_quality):
             return ClaimKind.PERFORMANCE
         return (
-            ClaimKind.QUALITY if (_QUALITY.search(text) or named_quality) else ClaimKind.PERFORMANCE
+            ClaimKind.QUALITY
+            if (search(_QUALITY, probe) or named_quality)
+            else ClaimKind.PERFORMANCE
         )
-    if _CORRECTNESS.search(text):
+    if search(_CORRECTNESS, probe):
         return ClaimKind.CORRECTNESS
-    if _LIMITATION.search(text):
+    if search(_LIMITATION, probe):
         return ClaimKind.LIMITATION
-    if _STATUS.search(text):
+    if search(_STATUS, probe):
         return ClaimKind.STATUS
     return None

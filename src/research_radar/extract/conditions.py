@@ -11,9 +11,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.prefilter import NeedleIndex, Needles, Probe, needles_of, probe_of
+from research_radar.extract.prefilter import (
+    NeedleIndex,
+    Needles,
+    Probe,
+    finditer,
+    needles_of,
+    probe_of,
+)
 from research_radar.models import Conditions
 
 __all__ = [
@@ -183,6 +191,28 @@ _CJK_STOP = re.compile(
 
 def find_conditions(text: str, cat: Catalog) -> Conditions:
     """The conditions written in one statement (none inherited from its context)."""
+    known = _FOUND.get(text)
+    if known is None or known[0] is not cat:
+        if len(_FOUND) > 4096:
+            _FOUND.clear()
+        known = (cat, _find_conditions(text, cat).model_dump())
+        _FOUND[text] = known
+    data = known[1]
+    # a fresh model each time: callers own what they get
+    return Conditions(
+        **{
+            k: list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v
+            for k, v in data.items()
+        }
+    )
+
+
+_FOUND: dict[str, tuple[Catalog, dict[str, Any]]] = {}
+"""The conditions of the statements read lately: a statement is read for its claim, for
+its context and for the set-up it states (issue #19)."""
+
+
+def _find_conditions(text: str, cat: Catalog) -> Conditions:
     names = {name: cat.names(name, text) for name in CONDITION_FIELDS}
     load = _load(text, cat)
     conditions = Conditions(
@@ -251,13 +281,14 @@ _AS_BASELINE = re.compile(
 
 def _baselines(text: str, cat: Catalog) -> list[str]:
     found: list[str] = []
-    for match in _AS_BASELINE.finditer(text):
+    probe = probe_of(text)
+    for match in finditer(_AS_BASELINE, probe):
         # "llama.cpp with FlashAttention as baseline": the first system of that clause
         clause = re.split(r"[,;:，；：。]", text[: match.start()])[-1]
         mentions = [m for name in ("software", "model", "hardware") for m in cat.find(name, clause)]
         if mentions:
             found.append(min(mentions, key=lambda m: m.start).name)
-    for match in _CUES.finditer(text):
+    for match in finditer(_CUES, probe):
         left = text[max(0, match.start() - 24) : match.start()]
         if _NEGATED.search(left):
             continue  # "not compared with each other", "未对比": no baseline is claimed

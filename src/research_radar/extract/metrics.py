@@ -16,6 +16,7 @@ from research_radar.extract.conditions import (
     CONDITION_FIELDS,
     load_rule_matches,
 )
+from research_radar.extract.prefilter import probe_of
 from research_radar.models import Conditions, Metric
 
 __all__ = [
@@ -229,6 +230,8 @@ def find_metrics(
 
     `context` (a table cell's column header) tells what a bare memory size measures.
     """
+    if not probe_of(text).has_digit:
+        return []  # every metric is a number written in the statement
     found = _Found(_blocked_spans(text, cat))
     for match in _METRIC.finditer(text):
         if found.free(match.span("num")):

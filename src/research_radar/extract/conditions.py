@@ -197,14 +197,10 @@ def find_conditions(text: str, cat: Catalog) -> Conditions:
             _FOUND.clear()
         known = (cat, _find_conditions(text, cat).model_dump())
         _FOUND[text] = known
-    data = known[1]
     # a fresh model each time: callers own what they get
-    return Conditions(
-        **{
-            k: list(v) if isinstance(v, list) else dict(v) if isinstance(v, dict) else v
-            for k, v in data.items()
-        }
-    )
+    data = {k: list(v) if isinstance(v, list) else v for k, v in known[1].items()}
+    data["load"] = dict(data["load"])
+    return Conditions.model_validate(data)
 
 
 _FOUND: dict[str, tuple[Catalog, dict[str, Any]]] = {}

@@ -62,6 +62,18 @@ class Probe:
         """The runs of ASCII letters and digits of the folded text."""
         return frozenset(_WORD.findall(self.folded))
 
+    @property
+    def present(self) -> frozenset[str]:
+        """The needles of every `NeedleIndex` that are runs of ASCII letters and digits
+        and occur in the text."""
+        known = self.__dict__.get("_present")
+        if known is None or known[0] != _VOCABULARY.version:
+            held = _VOCABULARY.held
+            found = frozenset().union(*(held(word) for word in self.words))
+            known = (_VOCABULARY.version, found)
+            self.__dict__["_present"] = known
+        return known[1]
+
     @cached_property
     def has_digit(self) -> bool:
         return _DIGIT.search(self.text) is not None
@@ -103,12 +115,53 @@ class Needles:
         return next((c for c in self.clauses if all(map(_WORD.fullmatch, c))), None)
 
 
+class _Vocabulary:
+    """The needles of every `NeedleIndex` that are runs of ASCII letters and digits.
+
+    Such a needle is in a folded text exactly when one of the text's words (runs of
+    them) holds it. Words repeat across a document, so what each holds is worked out
+    once, for all the indexes together.
+    """
+
+    def __init__(self) -> None:
+        self.needles: set[str] = set()
+        self.longest = 0
+        self.version = 0
+        self._held: dict[str, frozenset[str]] = {}
+
+    def add(self, needles: Iterable[str]) -> None:
+        new = set(needles) - self.needles
+        if new:
+            self.needles |= new
+            self.longest = max(self.longest, *map(len, new))
+            self.version += 1
+            self._held.clear()
+
+    def held(self, word: str) -> frozenset[str]:
+        """The needles a word holds."""
+        found = self._held.get(word)
+        if found is None:
+            if len(word) > 24:  # a long run (a checksum): look each needle up instead
+                found = frozenset(n for n in self.needles if n in word)
+            else:
+                found = frozenset(
+                    word[i:j]
+                    for i in range(len(word))
+                    for j in range(i + 1, min(len(word), i + self.longest) + 1)
+                ).intersection(self.needles)
+            if len(self._held) > 65536:
+                self._held.clear()
+            self._held[word] = found
+        return found
+
+
+_VOCABULARY = _Vocabulary()
+
+
 class NeedleIndex:
     """Many patterns' needles, indexed by word: which of them could match a text.
 
-    A needle made of ASCII letters and digits is in a folded text exactly when one of
-    the text's words (runs of them) holds it. Words repeat across a document, so what
-    each holds is worked out once: a text costs a few lookups, not a test per pattern.
+    A text costs a few set operations (`Probe.present`), not a test per pattern.
     """
 
     def __init__(self, needles: Iterable[Needles]) -> None:
@@ -122,34 +175,23 @@ class NeedleIndex:
             for word in clause or ():
                 by_word.setdefault(word, []).append(n)
         self._by_word = {word: tuple(found) for word, found in by_word.items()}
-        self._needle_words = frozenset(by_word)
-        self._longest = max(map(len, by_word), default=0)
+        self._words = frozenset(by_word)
         self._always = tuple(always)
-        self._held: dict[str, tuple[int, ...]] = {}
+        # needles that are one word clause alone: found by the index, nothing to test
+        self._settled = frozenset(
+            n
+            for n, needle in enumerate(self.needles)
+            if needle.clauses == (needle.word_clause,) and not needle.digit
+        )
+        _VOCABULARY.add(self._words)
 
     def candidates(self, probe: Probe) -> list[int]:
         """Indices, in order, of the patterns whose needles are all in the text."""
         found = set(self._always)
-        for word in probe.words:
-            found.update(self._in_word(word))
-        return sorted(n for n in found if self.needles[n].could_match(probe))
-
-    def _in_word(self, word: str) -> tuple[int, ...]:
-        held = self._held.get(word)
-        if held is None:
-            if len(word) > 24:  # a long run (a checksum): look each needle up instead
-                inside = {needle for needle in self._needle_words if needle in word}
-            else:
-                inside = {
-                    word[i:j]
-                    for i in range(len(word))
-                    for j in range(i + 1, min(len(word), i + self._longest) + 1)
-                } & self._needle_words
-            held = tuple(n for needle in inside for n in self._by_word[needle])
-            if len(self._held) > 65536:
-                self._held.clear()
-            self._held[word] = held
-        return held
+        for word in probe.present & self._words:
+            found.update(self._by_word[word])
+        settled = self._settled
+        return sorted(n for n in found if n in settled or self.needles[n].could_match(probe))
 
 
 @dataclass(frozen=True)

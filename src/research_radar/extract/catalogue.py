@@ -67,13 +67,19 @@ class Entry:
     field: str
     name: str
     """Canonical name, or the family label for pattern entries."""
-    regex: re.Pattern[str]
+    source: str
+    """The regular expression (case-insensitive) that finds the entry in a text."""
     template: str = ""
     """Empty for literal entries: the canonical name is `name`."""
     aliases: tuple[str, ...] = ()
     """Literal entries: the name and its aliases."""
     meta: dict[str, Any] = dataclasses.field(default_factory=dict)
     """Everything else the TOML table says (vendor, class, memory...)."""
+
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        """`source` compiled, on first use: most entries are never run (issue #19)."""
+        return re.compile(self.source, re.I)
 
     def render(self, match: re.Match[str]) -> str:
         """The canonical name for one match of this entry."""
@@ -104,7 +110,6 @@ class _FieldIndex:
     fraction of the time (issue #19).
     """
 
-    literal: re.Pattern[str] | None
     lookup: dict[str, tuple[int, str]]
     patterns: tuple[tuple[int, Entry], ...]
     aliases: tuple[str, ...] = ()
@@ -114,6 +119,11 @@ class _FieldIndex:
     subsets: dict[tuple[int, ...], re.Pattern[str]] = dataclasses.field(
         default_factory=dict, compare=False, repr=False
     )
+
+    @cached_property
+    def literal(self) -> re.Pattern[str] | None:
+        """Every alias in one regex (compiled on first use: a text rarely needs them all)."""
+        return _literal_regex(list(self.aliases)) if self.aliases else None
 
     @cached_property
     def alias_index(self) -> NeedleIndex:
@@ -218,14 +228,12 @@ def _build_index(entries: tuple[Entry, ...], field_name: str) -> _FieldIndex:
             lookup.setdefault(_norm(alias), (rank, entry.name))
             aliases.append(alias)
     ordered = tuple(sorted(set(aliases), key=len, reverse=True))
-    literal = _literal_regex(list(ordered)) if ordered else None
     return _FieldIndex(
-        literal,
         lookup,
         tuple(patterns),
         ordered,
         tuple(_alias_needle(alias) for alias in ordered),
-        tuple(needles_of(entry.regex.pattern, entry.regex.flags) for _rank, entry in patterns),
+        tuple(needles_of(entry.source, re.I) for _rank, entry in patterns),
     )
 
 
@@ -413,7 +421,10 @@ def _alias_regex(alias: str) -> str:
     return r"[\s\-]?".join(re.escape(part) for part in parts)
 
 
-def _build_entry(field_name: str, table: dict[str, Any], origin: str) -> Entry:
+def _build_entry(
+    field_name: str, table: dict[str, Any], origin: str, *, check: bool = True
+) -> Entry:
+    """One entry of a TOML table; `check`: compile its pattern now, to say what is wrong."""
     name = table.get("name")
     if not isinstance(name, str) or not name:
         raise ConfigError(f"every [[{field_name}]] entry needs a name", path=origin)
@@ -426,17 +437,22 @@ def _build_entry(field_name: str, table: dict[str, Any], origin: str) -> Entry:
         aliases = (name, *(str(a) for a in table.get("aliases", [])))
         body = "|".join(_alias_regex(a) for a in sorted(aliases, key=len, reverse=True))
         template = ""
-    try:
-        regex = re.compile(f"{_LEFT}(?:{body}){_RIGHT}", re.I)
-    except re.error as exc:
-        raise ConfigError(
-            f"bad pattern in {field_name} entry {name!r}: {exc}", path=origin
-        ) from exc
-    return Entry(field_name, name, regex, template, aliases, meta)
+    source = f"{_LEFT}(?:{body}){_RIGHT}"
+    if pattern and check:
+        try:
+            re.compile(source, re.I)
+        except re.error as exc:
+            raise ConfigError(
+                f"bad pattern in {field_name} entry {name!r}: {exc}", path=origin
+            ) from exc
+    return Entry(field_name, name, source, template, aliases, meta)
 
 
-def parse_catalog(text: str, origin: str = "<catalog>") -> Catalog:
-    """Entries of one TOML document (any of the four arrays)."""
+def parse_catalog(text: str, origin: str = "<catalog>", *, check: bool = True) -> Catalog:
+    """Entries of one TOML document (any of the four arrays).
+
+    `check`: compile each pattern now, to name a bad one (the bundled files are checked
+    by the tests instead, and compile their patterns on first use)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -446,7 +462,7 @@ def parse_catalog(text: str, origin: str = "<catalog>") -> Catalog:
         tables = data.get(field_name, [])
         if not isinstance(tables, list):
             raise ConfigError(f"{field_name} must be an array of tables", path=origin)
-        entries.extend(_build_entry(field_name, table, origin) for table in tables)
+        entries.extend(_build_entry(field_name, table, origin, check=check) for table in tables)
     return Catalog(tuple(entries))
 
 
@@ -467,7 +483,7 @@ def load_catalog(extra: Path | None = None) -> Catalog:
             entries.extend(parse_catalog(path.read_text(encoding="utf-8"), str(path)).entries)
     for name in _BUNDLED:
         text = bundled.joinpath(name).read_text(encoding="utf-8")
-        entries.extend(parse_catalog(text, f"research_radar/data/{name}").entries)
+        entries.extend(parse_catalog(text, f"research_radar/data/{name}", check=False).entries)
     return Catalog(tuple(entries))
 
 

@@ -232,6 +232,22 @@ def find_metrics(
     """
     if not probe_of(text).has_digit:
         return []  # every metric is a number written in the statement
+    key = (text, context)  # all the metrics depend on (besides the catalogue)
+    known = _FOUND.get(key)
+    if known is None or known[0] is not cat:
+        if len(_FOUND) > 4096:
+            _FOUND.clear()
+        known = (cat, _find_metrics(text, cat, context))
+        _FOUND[key] = known
+    return [metric.model_copy() for metric in known[1]]  # callers own what they get
+
+
+_FOUND: dict[tuple[str, str], tuple[Catalog, list[Metric]]] = {}
+"""The metrics of the statements and cells read lately: table cells and set-up lines
+repeat within a document (issue #19)."""
+
+
+def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
     found = _Found(_blocked_spans(text, cat))
     for match in _METRIC.finditer(text):
         if found.free(match.span("num")):

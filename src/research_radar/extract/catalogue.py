@@ -171,7 +171,7 @@ class Catalog:
         """Non-overlapping mentions of one field, longest match first, in text order."""
         key = (field_name, text)
         if key not in self._cache:
-            if len(self._cache) > 4096:
+            if len(self._cache) > 32768:
                 self._cache.clear()
             self._cache[key] = self._find(field_name, text)
         return list(self._cache[key])

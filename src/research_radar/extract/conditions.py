@@ -193,7 +193,7 @@ def find_conditions(text: str, cat: Catalog) -> Conditions:
     """The conditions written in one statement (none inherited from its context)."""
     known = _FOUND.get(text)
     if known is None or known[0] is not cat:
-        if len(_FOUND) > 4096:
+        if len(_FOUND) > 16384:
             _FOUND.clear()
         known = (cat, _find_conditions(text, cat).model_dump())
         _FOUND[text] = known
@@ -254,7 +254,7 @@ def _load(text: str, cat: Catalog) -> dict[str, str]:
     return load
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=16384)
 def load_rule_matches(text: str) -> tuple[tuple[re.Match[str], ...], ...]:
     """Each of `LOAD_RULES`' matches in a text, in order; read once per text, for the load
     and for the numbers it blocks from being metrics (issue #19)."""

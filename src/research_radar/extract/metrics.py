@@ -235,7 +235,7 @@ def find_metrics(
     key = (text, context)  # all the metrics depend on (besides the catalogue)
     known = _FOUND.get(key)
     if known is None or known[0] is not cat:
-        if len(_FOUND) > 4096:
+        if len(_FOUND) > 16384:
             _FOUND.clear()
         known = (cat, _find_metrics(text, cat, context))
         _FOUND[key] = known

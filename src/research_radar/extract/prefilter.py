@@ -79,7 +79,7 @@ class Probe:
         return _DIGIT.search(self.text) is not None
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=16384)
 def probe_of(text: str) -> Probe:
     """The probe of a text, shared by the rules that read the same statement."""
     return Probe(text)
@@ -100,14 +100,30 @@ class Needles:
             return False
         if not self.clauses:
             return True
-        folded = probe.folded
-        for clause in self.clauses:
-            for needle in clause:
+        present = probe.present
+        for words, others in self._parts:
+            if not words.isdisjoint(present):
+                continue
+            folded = probe.folded
+            for needle in others:
                 if needle in folded:
                     break
             else:
                 return False
         return True
+
+    @cached_property
+    def _parts(self) -> tuple[tuple[frozenset[str], tuple[str, ...]], ...]:
+        """Each clause's words (looked up in `Probe.present`) and its other strings."""
+        parts = tuple(
+            (
+                frozenset(s for s in clause if _WORD.fullmatch(s)),
+                tuple(s for s in clause if not _WORD.fullmatch(s)),
+            )
+            for clause in self.clauses
+        )
+        _VOCABULARY.add(word for words, _ in parts for word in words)
+        return parts
 
     @cached_property
     def word_clause(self) -> frozenset[str] | None:

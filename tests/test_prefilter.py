@@ -156,3 +156,12 @@ def test_load_rule_matches_are_each_rules_matches() -> None:
             [m.span() for m in ms] for ms in expected
         ], text
     assert find_conditions("batch 8 on 2x A100", default_catalog()).load["batch"] == "8"
+
+
+def test_needles_read_after_the_probe_read_its_words() -> None:
+    """A probe's words are looked up again when new needles join the vocabulary."""
+    probe = Probe("throughput went up 3x over qwvzjx in the end")
+    assert probe.present is not None
+    needles = needles_of(r"over\s+qwvzjx", re.I)
+    assert needles.could_match(probe)
+    assert not needles_of(r"over\s+qwvzjy", re.I).could_match(probe)

@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -150,6 +151,8 @@ def extract_claims(
     header: tuple[str, ...] = ()
 
     def end_table() -> None:
+        if not table:
+            return  # no rows: no claims (and no header cells to clean for nothing)
         for cell in read_table(header, table, cat):
             claim = _table_claim(cell, cat, where, reporter, block_ctx)
             if claim is not None:
@@ -309,7 +312,7 @@ def _made(
     line: int,
     reporter: str,
 ) -> Claim:
-    if search(_HEDGE, probe_of(text)):
+    if _said(text)[_HEDGE]:
         # relayed, not measured or stated by the reporter: never an author's firm claim
         conditions = conditions.model_copy(update={"load": {**conditions.load, "hedged": "yes"}})
         reporter = "community"
@@ -325,23 +328,28 @@ def _made(
 
 
 def _kind(text: str, metrics: list[Metric]) -> ClaimKind | None:
-    probe = probe_of(text)  # each regex runs only where its needles are (issue #19)
-    if search(_NEGATIVE, probe):
+    said = _said(text)
+    if said[_NEGATIVE]:
         return ClaimKind.NEGATIVE
     if metrics:
         units = {m.unit for m in metrics}
         named_quality = any(_QUALITY.search(m.name) for m in metrics)
-        if (units & PERF_UNITS) or (search(_PERF_WORDS, probe) and not named_quality):
+        if (units & PERF_UNITS) or (said[_PERF_WORDS] and not named_quality):
             return ClaimKind.PERFORMANCE
-        return (
-            ClaimKind.QUALITY
-            if (search(_QUALITY, probe) or named_quality)
-            else ClaimKind.PERFORMANCE
-        )
-    if search(_CORRECTNESS, probe):
+        return ClaimKind.QUALITY if (said[_QUALITY] or named_quality) else ClaimKind.PERFORMANCE
+    if said[_CORRECTNESS]:
         return ClaimKind.CORRECTNESS
-    if search(_LIMITATION, probe):
+    if said[_LIMITATION]:
         return ClaimKind.LIMITATION
-    if search(_STATUS, probe):
+    if said[_STATUS]:
         return ClaimKind.STATUS
     return None
+
+
+@lru_cache(maxsize=16384)
+def _said(text: str) -> dict[re.Pattern[str], bool]:
+    """Which of the kind patterns a statement matches, read once per statement; each
+    pattern runs only where its needles are (issue #19)."""
+    probe = probe_of(text)
+    kinds = (_NEGATIVE, _PERF_WORDS, _QUALITY, _CORRECTNESS, _LIMITATION, _STATUS, _HEDGE)
+    return {pattern: search(pattern, probe) is not None for pattern in kinds}

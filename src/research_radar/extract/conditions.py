@@ -198,9 +198,9 @@ def find_conditions(text: str, cat: Catalog) -> Conditions:
         known = (cat, _find_conditions(text, cat).model_dump())
         _FOUND[text] = known
     # a fresh model each time: callers own what they get
-    data = {k: list(v) if isinstance(v, list) else v for k, v in known[1].items()}
+    data: dict[str, Any] = {k: list(v) if isinstance(v, list) else v for k, v in known[1].items()}
     data["load"] = dict(data["load"])
-    return Conditions.model_validate(data)
+    return Conditions.model_construct(None, **data)  # validated when it was first read
 
 
 _FOUND: dict[str, tuple[Catalog, dict[str, Any]]] = {}

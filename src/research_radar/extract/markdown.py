@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from html.parser import HTMLParser
 
 from research_radar.extract.metrics import UNIT_PATTERN, canonical_unit
@@ -278,6 +279,7 @@ def split_cells(row: str) -> list[str]:
     return [cell.strip() for cell in row.strip().strip("|").split("|")]
 
 
+@lru_cache(maxsize=16384)
 def clean_text(text: str) -> str:
     """Markdown inline markup, links, URLs and HTML tags removed; spaces collapsed."""
     # each substitution only where the text holds what it needs (issue #19)

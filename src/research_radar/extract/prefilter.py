@@ -100,8 +100,9 @@ class Needles:
             return False
         if not self.clauses:
             return True
+        parts = self._parts  # first: it adds the words to the vocabulary
         present = probe.present
-        for words, others in self._parts:
+        for words, others in parts:
             if not words.isdisjoint(present):
                 continue
             folded = probe.folded

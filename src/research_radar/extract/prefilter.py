@@ -46,37 +46,48 @@ def fold(text: str) -> str:
 
 
 class Probe:
-    """A statement as the needle tests read it: folded (`fold`), its words and digits."""
+    """A statement as the needle tests read it: folded (`fold`), its words and digits.
 
-    __slots__ = ("__dict__", "text")
+    Each is worked out on first use (plain slots: probes are read very often)."""
+
+    __slots__ = ("_digit", "_folded", "_present", "_version", "_words", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
+        self._folded: str | None = None
+        self._words: frozenset[str] | None = None
+        self._digit: bool | None = None
+        self._present: frozenset[str] = frozenset()
+        self._version = -1
 
-    @cached_property
+    @property
     def folded(self) -> str:
-        return fold(self.text)
+        if self._folded is None:
+            self._folded = fold(self.text)
+        return self._folded
 
-    @cached_property
+    @property
     def words(self) -> frozenset[str]:
         """The runs of ASCII letters and digits of the folded text."""
-        return frozenset(_WORD.findall(self.folded))
+        if self._words is None:
+            self._words = frozenset(_WORD.findall(self.folded))
+        return self._words
 
     @property
     def present(self) -> frozenset[str]:
         """The needles of every `NeedleIndex` that are runs of ASCII letters and digits
         and occur in the text."""
-        known = self.__dict__.get("_present")
-        if known is None or known[0] != _VOCABULARY.version:
+        if self._version != _VOCABULARY.version:
             held = _VOCABULARY.held
-            found = frozenset().union(*(held(word) for word in self.words))
-            known = (_VOCABULARY.version, found)
-            self.__dict__["_present"] = known
-        return known[1]
+            self._present = frozenset().union(*[held(word) for word in self.words])
+            self._version = _VOCABULARY.version
+        return self._present
 
-    @cached_property
+    @property
     def has_digit(self) -> bool:
-        return _DIGIT.search(self.text) is not None
+        if self._digit is None:
+            self._digit = _DIGIT.search(self.text) is not None
+        return self._digit
 
 
 @lru_cache(maxsize=16384)
@@ -128,8 +139,23 @@ class Needles:
 
     @cached_property
     def word_clause(self) -> frozenset[str] | None:
-        """The best clause made only of runs of ASCII letters and digits, if any."""
-        return next((c for c in self.clauses if all(map(_WORD.fullmatch, c))), None)
+        """Words (runs of ASCII letters and digits) one of which is in every text the
+        needles could match: the longest word of each string of the best clause whose
+        strings all hold one (`phi-` holds `phi`), or None."""
+        for clause in self.clauses:  # best first
+            words = [max(_WORD.findall(s), key=len, default="") for s in clause]
+            if all(words):
+                return frozenset(words)
+        return None
+
+    @cached_property
+    def only_words(self) -> bool:
+        """Whether `word_clause` alone decides: one clause of words, no digit needed."""
+        return (
+            len(self.clauses) == 1
+            and not self.digit
+            and all(_WORD.fullmatch(s) for s in self.clauses[0])
+        )
 
 
 class _Vocabulary:
@@ -195,20 +221,19 @@ class NeedleIndex:
         self._words = frozenset(by_word)
         self._always = tuple(always)
         # needles that are one word clause alone: found by the index, nothing to test
-        self._settled = frozenset(
-            n
-            for n, needle in enumerate(self.needles)
-            if needle.clauses == (needle.word_clause,) and not needle.digit
-        )
+        self._settled = frozenset(n for n, needle in enumerate(self.needles) if needle.only_words)
         _VOCABULARY.add(self._words)
 
     def candidates(self, probe: Probe) -> list[int]:
         """Indices, in order, of the patterns whose needles are all in the text."""
+        words = probe.present & self._words
+        if not words and not self._always:
+            return []
         found = set(self._always)
-        for word in probe.present & self._words:
+        for word in words:
             found.update(self._by_word[word])
-        settled = self._settled
-        return sorted(n for n in found if n in settled or self.needles[n].could_match(probe))
+        settled, needles = self._settled, self.needles
+        return sorted([n for n in found if n in settled or needles[n].could_match(probe)])
 
 
 @dataclass(frozen=True)

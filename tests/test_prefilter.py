@@ -11,8 +11,9 @@ import pytest
 
 import research_radar.sample
 from research_radar.extract import claims, conditions, metrics
-from research_radar.extract.catalogue import FIELDS, default_catalog
+from research_radar.extract.catalogue import FIELDS, default_catalog, load_catalog
 from research_radar.extract.conditions import LOAD_RULES, find_conditions, load_rule_matches
+from research_radar.extract.metrics import find_metrics
 from research_radar.extract.prefilter import NeedleIndex, Needles, Probe, needles_of
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -165,3 +166,23 @@ def test_needles_read_after_the_probe_read_its_words() -> None:
     needles = needles_of(r"over\s+qwvzjx", re.I)
     assert needles.could_match(probe)
     assert not needles_of(r"over\s+qwvzjy", re.I).could_match(probe)
+
+
+def test_a_statement_read_again_gives_a_fresh_equal_result(tmp_path: Path) -> None:
+    """Conditions and metrics are remembered per statement: callers still own what they
+    get, and another catalogue reads the statement again."""
+    cat = default_catalog()
+    text = "On 2x A100 with Llama-3-8B at BF16, batch 8: 1234 tok/s vs 800 tok/s for vLLM 0.5.0."
+    first = find_conditions(text, cat)
+    first.hardware.append("changed")
+    first.load["batch"] = "99"
+    again = find_conditions(text, cat)
+    assert again.hardware == ["A100"] and again.load["batch"] == "8"
+    metrics = find_metrics(text, cat, again)
+    metrics[0].value = -1.0
+    assert [m.value for m in find_metrics(text, cat, again)] == [1234.0, 800.0]
+    extra = tmp_path / "mine.toml"
+    extra.write_text('[[hardware]]\nname = "Tile Engine"\naliases = ["Llama-3-8B"]\n')
+    mine = load_catalog(extra)
+    assert find_conditions(text, mine).hardware == ["A100", "Tile Engine"]
+    assert find_conditions(text, cat).hardware == ["A100"]

@@ -175,7 +175,7 @@ class _Vocabulary:
     def add(self, needles: Iterable[str]) -> None:
         new = set(needles) - self.needles
         if new:
-            self.needles |= new
+            self.needles = self.needles | new  # a new set: a reader may be iterating the old
             self.longest = max(self.longest, *map(len, new))
             self.version += 1
             self._held.clear()

@@ -12,6 +12,7 @@ with replacement characters, so a number or a name is never silently mangled.
 from __future__ import annotations
 
 import codecs
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -41,13 +42,17 @@ class DecodedText:
     encoding: str
 
 
+_CONTROLS = re.compile(
+    "[" + "".join(re.escape(chr(c)) for c in range(0xA0) if c < 32 or c >= 0x7F) + "]"
+)
+"""C0 and C1 control characters."""
+
+
 def _looks_binary(text: str) -> bool:
     if "\x00" in text:
         return True
     controls = sum(
-        1
-        for char in text
-        if (ord(char) < 32 or 0x7F <= ord(char) < 0xA0) and char not in _ALLOWED_CONTROLS
+        1 for match in _CONTROLS.finditer(text) if match.group() not in _ALLOWED_CONTROLS
     )
     return controls > max(1, len(text) * _MAX_CONTROL_SHARE)
 

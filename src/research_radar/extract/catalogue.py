@@ -35,6 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from research_radar.errors import ConfigError
+from research_radar.extract import prefilter
+from research_radar.extract.prefilter import NeedleIndex, Needles, Probe, needles_of, probe_of
 
 __all__ = [
     "FIELDS",
@@ -65,13 +67,19 @@ class Entry:
     field: str
     name: str
     """Canonical name, or the family label for pattern entries."""
-    regex: re.Pattern[str]
+    source: str
+    """The regular expression (case-insensitive) that finds the entry in a text."""
     template: str = ""
     """Empty for literal entries: the canonical name is `name`."""
     aliases: tuple[str, ...] = ()
     """Literal entries: the name and its aliases."""
     meta: dict[str, Any] = dataclasses.field(default_factory=dict)
     """Everything else the TOML table says (vendor, class, memory...)."""
+
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        """`source` compiled, on first use: most entries are never run (issue #19)."""
+        return re.compile(self.source, re.I)
 
     def render(self, match: re.Match[str]) -> str:
         """The canonical name for one match of this entry."""
@@ -94,42 +102,42 @@ class Mention:
 class _FieldIndex:
     """All literal aliases of one field in one regex, plus the pattern entries.
 
-    Every alias and pattern carries a needle: a run of ASCII letters and digits (lower
-    case) that each of its matches contains, or None. A text without an alias's needle
-    cannot match that alias, so `_find` runs only the aliases and patterns whose needles
-    occur in the (folded) text: the same matches as running them all, found in a small
+    Every alias carries a needle: a run of ASCII letters and digits (lower case), else of
+    characters without case (`赤兔`), that each of its matches contains, or None. Every
+    pattern carries its `prefilter.Needles`. A text without an alias's needle cannot
+    match that alias, so `_find` runs only the aliases and patterns whose needles occur
+    in the (folded) text: the same matches as running them all, found in a small
     fraction of the time (issue #19).
     """
 
-    literal: re.Pattern[str] | None
     lookup: dict[str, tuple[int, str]]
     patterns: tuple[tuple[int, Entry], ...]
     aliases: tuple[str, ...] = ()
     """The alternatives of `literal`, in its order."""
     alias_needles: tuple[str | None, ...] = ()
-    pattern_needles: tuple[str | None, ...] = ()
+    pattern_needles: tuple[Needles, ...] = ()
     subsets: dict[tuple[int, ...], re.Pattern[str]] = dataclasses.field(
         default_factory=dict, compare=False, repr=False
     )
 
     @cached_property
-    def needle_aliases(self) -> dict[str | None, list[int]]:
-        """Each distinct needle and the aliases (indices into `aliases`) that need it."""
-        grouped: dict[str | None, list[int]] = {}
-        for n, needle in enumerate(self.alias_needles):
-            grouped.setdefault(needle, []).append(n)
-        return grouped
+    def literal(self) -> re.Pattern[str] | None:
+        """Every alias in one regex (compiled on first use: a text rarely needs them all)."""
+        return _literal_regex(list(self.aliases)) if self.aliases else None
 
-    def literal_for(self, folded: str) -> re.Pattern[str] | None:
-        """`literal` without the alternatives that cannot match in the folded text."""
-        alive = tuple(
-            sorted(
-                n
-                for needle, indices in self.needle_aliases.items()
-                if needle is None or needle in folded
-                for n in indices
-            )
+    @cached_property
+    def alias_index(self) -> NeedleIndex:
+        return NeedleIndex(
+            Needles((frozenset({n}),)) if n else Needles() for n in self.alias_needles
         )
+
+    @cached_property
+    def pattern_index(self) -> NeedleIndex:
+        return NeedleIndex(self.pattern_needles)
+
+    def literal_for(self, probe: Probe) -> re.Pattern[str] | None:
+        """`literal` without the alternatives that cannot match in the probe's text."""
+        alive = tuple(self.alias_index.candidates(probe))
         if not alive:
             return None
         if len(alive) == len(self.aliases):
@@ -163,24 +171,23 @@ class Catalog:
         """Non-overlapping mentions of one field, longest match first, in text order."""
         key = (field_name, text)
         if key not in self._cache:
-            if len(self._cache) > 4096:
+            if len(self._cache) > 32768:
                 self._cache.clear()
             self._cache[key] = self._find(field_name, text)
         return list(self._cache[key])
 
     def _find(self, field_name: str, text: str) -> list[Mention]:
         index = self._index[field_name]
-        folded = fold(text)
+        probe = probe_of(text)
         found: list[tuple[int, int, int, str]] = []
-        literal = index.literal_for(folded)
+        literal = index.literal_for(probe)
         if literal is not None:
             for match in literal.finditer(text):
                 hit = index.lookup.get(_norm(match.group(0)))
                 if hit and match.end() > match.start():
                     found.append((match.start(), match.end(), hit[0], hit[1]))
-        for (rank, entry), needle in zip(index.patterns, index.pattern_needles, strict=True):
-            if needle is not None and needle not in folded:
-                continue
+        for n in index.pattern_index.candidates(probe):
+            rank, entry = index.patterns[n]
             for match in entry.regex.finditer(text):
                 if match.end() > match.start():
                     found.append((match.start(), match.end(), rank, entry.render(match)))
@@ -221,14 +228,12 @@ def _build_index(entries: tuple[Entry, ...], field_name: str) -> _FieldIndex:
             lookup.setdefault(_norm(alias), (rank, entry.name))
             aliases.append(alias)
     ordered = tuple(sorted(set(aliases), key=len, reverse=True))
-    literal = _literal_regex(list(ordered)) if ordered else None
     return _FieldIndex(
-        literal,
         lookup,
         tuple(patterns),
         ordered,
         tuple(_alias_needle(alias) for alias in ordered),
-        tuple(pattern_needle(entry.regex.pattern) for _rank, entry in patterns),
+        tuple(needles_of(entry.source, re.I) for _rank, entry in patterns),
     )
 
 
@@ -237,18 +242,17 @@ def _literal_regex(aliases: list[str]) -> re.Pattern[str]:
     return re.compile(f"{_LEFT}(?:{body}){_RIGHT}", re.I)
 
 
-# Under re.IGNORECASE these match an ASCII letter but do not lower-case to it (found by
-# trying every code point; tests/test_catalogue_matcher.py checks the table is complete).
-_FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
 _ALNUM_RUN = re.compile(r"[a-z0-9]+")
 
 
 def fold(text: str) -> str:
     """The text as needles are looked up in: every character that matches an ASCII
-    letter under re.IGNORECASE is that letter in lower case."""
-    if text.isascii():
-        return text.lower()
-    return text.translate(_FOLD).lower()
+    letter under re.IGNORECASE is that letter in lower case (`prefilter.fold`)."""
+    return prefilter.fold(text)
+
+
+_UNCASED_RUN = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff20]+")
+"""CJK characters and punctuation: without case, each matches only itself."""
 
 
 def _longest(runs: Iterable[str]) -> str | None:
@@ -256,12 +260,15 @@ def _longest(runs: Iterable[str]) -> str | None:
 
 
 def _alias_needle(alias: str) -> str | None:
-    """The longest run of ASCII letters and digits in an alias (its parts are literal)."""
-    return _longest(
-        run
-        for part in re.split(r"[\s\-]+", alias.strip())
-        for run in _ALNUM_RUN.findall(part.lower() if part.isascii() else "")
+    """The longest run of ASCII letters and digits in an alias (its parts are literal),
+    else its longest run of characters without case."""
+    parts = re.split(r"[\s\-]+", alias.strip())
+    ascii_run = _longest(
+        run for part in parts for run in _ALNUM_RUN.findall(part.lower() if part.isascii() else "")
     )
+    if ascii_run or alias.isascii():
+        return ascii_run
+    return _longest(run for part in parts for run in _UNCASED_RUN.findall(part))
 
 
 def pattern_needle(pattern: str) -> str | None:
@@ -414,7 +421,10 @@ def _alias_regex(alias: str) -> str:
     return r"[\s\-]?".join(re.escape(part) for part in parts)
 
 
-def _build_entry(field_name: str, table: dict[str, Any], origin: str) -> Entry:
+def _build_entry(
+    field_name: str, table: dict[str, Any], origin: str, *, check: bool = True
+) -> Entry:
+    """One entry of a TOML table; `check`: compile its pattern now, to say what is wrong."""
     name = table.get("name")
     if not isinstance(name, str) or not name:
         raise ConfigError(f"every [[{field_name}]] entry needs a name", path=origin)
@@ -427,17 +437,22 @@ def _build_entry(field_name: str, table: dict[str, Any], origin: str) -> Entry:
         aliases = (name, *(str(a) for a in table.get("aliases", [])))
         body = "|".join(_alias_regex(a) for a in sorted(aliases, key=len, reverse=True))
         template = ""
-    try:
-        regex = re.compile(f"{_LEFT}(?:{body}){_RIGHT}", re.I)
-    except re.error as exc:
-        raise ConfigError(
-            f"bad pattern in {field_name} entry {name!r}: {exc}", path=origin
-        ) from exc
-    return Entry(field_name, name, regex, template, aliases, meta)
+    source = f"{_LEFT}(?:{body}){_RIGHT}"
+    if pattern and check:
+        try:
+            re.compile(source, re.I)
+        except re.error as exc:
+            raise ConfigError(
+                f"bad pattern in {field_name} entry {name!r}: {exc}", path=origin
+            ) from exc
+    return Entry(field_name, name, source, template, aliases, meta)
 
 
-def parse_catalog(text: str, origin: str = "<catalog>") -> Catalog:
-    """Entries of one TOML document (any of the four arrays)."""
+def parse_catalog(text: str, origin: str = "<catalog>", *, check: bool = True) -> Catalog:
+    """Entries of one TOML document (any of the four arrays).
+
+    `check`: compile each pattern now, to name a bad one (the bundled files are checked
+    by the tests instead, and compile their patterns on first use)."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -447,7 +462,7 @@ def parse_catalog(text: str, origin: str = "<catalog>") -> Catalog:
         tables = data.get(field_name, [])
         if not isinstance(tables, list):
             raise ConfigError(f"{field_name} must be an array of tables", path=origin)
-        entries.extend(_build_entry(field_name, table, origin) for table in tables)
+        entries.extend(_build_entry(field_name, table, origin, check=check) for table in tables)
     return Catalog(tuple(entries))
 
 
@@ -468,7 +483,7 @@ def load_catalog(extra: Path | None = None) -> Catalog:
             entries.extend(parse_catalog(path.read_text(encoding="utf-8"), str(path)).entries)
     for name in _BUNDLED:
         text = bundled.joinpath(name).read_text(encoding="utf-8")
-        entries.extend(parse_catalog(text, f"research_radar/data/{name}").entries)
+        entries.extend(parse_catalog(text, f"research_radar/data/{name}", check=False).entries)
     return Catalog(tuple(entries))
 
 

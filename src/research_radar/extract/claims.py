@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +36,7 @@ from research_radar.extract.conditions import (
 )
 from research_radar.extract.markdown import Segment, parse_segments
 from research_radar.extract.metrics import PERF_UNITS, find_metrics, is_baseline_metric
+from research_radar.extract.prefilter import probe_of, search
 from research_radar.extract.scopes import find_scopes, with_scopes
 from research_radar.extract.tables import TableClaim, read_table
 from research_radar.models import Claim, ClaimKind, Conditions, Metric
@@ -149,6 +151,8 @@ def extract_claims(
     header: tuple[str, ...] = ()
 
     def end_table() -> None:
+        if not table:
+            return  # no rows: no claims (and no header cells to clean for nothing)
         for cell in read_table(header, table, cat):
             claim = _table_claim(cell, cat, where, reporter, block_ctx)
             if claim is not None:
@@ -308,7 +312,7 @@ def _made(
     line: int,
     reporter: str,
 ) -> Claim:
-    if _HEDGE.search(text):
+    if _said(text)[_HEDGE]:
         # relayed, not measured or stated by the reporter: never an author's firm claim
         conditions = conditions.model_copy(update={"load": {**conditions.load, "hedged": "yes"}})
         reporter = "community"
@@ -324,20 +328,28 @@ def _made(
 
 
 def _kind(text: str, metrics: list[Metric]) -> ClaimKind | None:
-    if _NEGATIVE.search(text):
+    said = _said(text)
+    if said[_NEGATIVE]:
         return ClaimKind.NEGATIVE
     if metrics:
         units = {m.unit for m in metrics}
         named_quality = any(_QUALITY.search(m.name) for m in metrics)
-        if (units & PERF_UNITS) or (_PERF_WORDS.search(text) and not named_quality):
+        if (units & PERF_UNITS) or (said[_PERF_WORDS] and not named_quality):
             return ClaimKind.PERFORMANCE
-        return (
-            ClaimKind.QUALITY if (_QUALITY.search(text) or named_quality) else ClaimKind.PERFORMANCE
-        )
-    if _CORRECTNESS.search(text):
+        return ClaimKind.QUALITY if (said[_QUALITY] or named_quality) else ClaimKind.PERFORMANCE
+    if said[_CORRECTNESS]:
         return ClaimKind.CORRECTNESS
-    if _LIMITATION.search(text):
+    if said[_LIMITATION]:
         return ClaimKind.LIMITATION
-    if _STATUS.search(text):
+    if said[_STATUS]:
         return ClaimKind.STATUS
     return None
+
+
+@lru_cache(maxsize=16384)
+def _said(text: str) -> dict[re.Pattern[str], bool]:
+    """Which of the kind patterns a statement matches, read once per statement; each
+    pattern runs only where its needles are (issue #19)."""
+    probe = probe_of(text)
+    kinds = (_NEGATIVE, _PERF_WORDS, _QUALITY, _CORRECTNESS, _LIMITATION, _STATUS, _HEDGE)
+    return {pattern: search(pattern, probe) is not None for pattern in kinds}

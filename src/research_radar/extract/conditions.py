@@ -10,8 +10,18 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
-from research_radar.extract.catalogue import Catalog, fold, pattern_needle
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.prefilter import (
+    NeedleIndex,
+    Needles,
+    Probe,
+    finditer,
+    needles_of,
+    probe_of,
+)
 from research_radar.models import Conditions
 
 __all__ = [
@@ -37,12 +47,12 @@ class LoadRule:
     regex: re.Pattern[str]
     fixed: str = ""
     """Value to store instead of the captured group (for flags such as greedy)."""
-    needle: str | None = None
-    """Letters or digits every match contains (`catalogue.pattern_needle`), or None."""
+    needles: Needles = Needles()
+    """What every match contains (`prefilter.needles_of`): the rule runs only where it is."""
 
-    def could_match(self, folded: str) -> bool:
-        """False when the rule cannot match a text, given the text's `catalogue.fold`."""
-        return self.needle is None or self.needle in folded
+    def could_match(self, probe: Probe) -> bool:
+        """False when the rule cannot match the probe's text."""
+        return self.needles.could_match(probe)
 
 
 def _rule(key: str, pattern: str, fixed: str = "") -> LoadRule:
@@ -51,7 +61,8 @@ def _rule(key: str, pattern: str, fixed: str = "") -> LoadRule:
         # the number and what follows it are the same from every digit), and trying every
         # digit of a long digit run made a search quadratic (issue #19).
         pattern = rf"(?<!\d)(?:{pattern})"
-    return LoadRule(key, re.compile(pattern, re.I), fixed, pattern_needle(pattern))
+    regex = re.compile(pattern, re.I)
+    return LoadRule(key, regex, fixed, needles_of(pattern, regex.flags))
 
 
 _K = r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)(?![\dA-Za-z]|\.\d)"
@@ -118,6 +129,7 @@ LOAD_RULES = (
     _rule("spread", r"±\s?(\d[\d,]*(?:\.\d+)?\s?%?)"),
 )
 """Tried in order; the first rule that matches a key sets it."""
+_LOAD_INDEX = NeedleIndex(rule.needles for rule in LOAD_RULES)
 _PERCENTILE = re.compile(r"(?<![A-Za-z])[Pp](50|90|95|99(?:\.9)?)(?![\d])")
 _COUNT = re.compile(r"(\d{1,3})\s?[×xX]\s?$")
 _REPEAT_KEYS = ("runs", "samples", "seeds", "spread", "percentiles", "ci")
@@ -179,6 +191,24 @@ _CJK_STOP = re.compile(
 
 def find_conditions(text: str, cat: Catalog) -> Conditions:
     """The conditions written in one statement (none inherited from its context)."""
+    known = _FOUND.get(text)
+    if known is None or known[0] is not cat:
+        if len(_FOUND) > 16384:
+            _FOUND.clear()
+        known = (cat, _find_conditions(text, cat).model_dump())
+        _FOUND[text] = known
+    # a fresh model each time: callers own what they get
+    data: dict[str, Any] = {k: list(v) if isinstance(v, list) else v for k, v in known[1].items()}
+    data["load"] = dict(data["load"])
+    return Conditions.model_construct(None, **data)  # validated when it was first read
+
+
+_FOUND: dict[str, tuple[Catalog, dict[str, Any]]] = {}
+"""The conditions of the statements read lately: a statement is read for its claim, for
+its context and for the set-up it states (issue #19)."""
+
+
+def _find_conditions(text: str, cat: Catalog) -> Conditions:
     names = {name: cat.names(name, text) for name in CONDITION_FIELDS}
     load = _load(text, cat)
     conditions = Conditions(
@@ -207,15 +237,13 @@ def tidy_conditions(conditions: Conditions) -> Conditions:
 
 def _load(text: str, cat: Catalog) -> dict[str, str]:
     load: dict[str, str] = {}
-    folded = fold(text)
-    for rule in LOAD_RULES:
-        if rule.key in load or not rule.could_match(folded):
+    for rule, matches in zip(LOAD_RULES, load_rule_matches(text), strict=True):
+        if rule.key in load or not matches:
             continue
-        match = rule.regex.search(text)
-        if match:
-            raw = rule.fixed or next((g for g in match.groups() if g), "")
-            if raw:
-                load[rule.key] = re.sub(r"[,\s]", "", raw)
+        match = matches[0]
+        raw = rule.fixed or next((g for g in match.groups() if g), "")
+        if raw:
+            load[rule.key] = re.sub(r"[,\s]", "", raw)
     percentiles = dict.fromkeys(f"p{m}" for m in _PERCENTILE.findall(text))
     if percentiles:
         load["percentiles"] = ",".join(percentiles)
@@ -224,6 +252,16 @@ def _load(text: str, cat: Catalog) -> dict[str, str]:
         if count and "gpus" not in load:
             load["gpus"] = count.group(1)
     return load
+
+
+@lru_cache(maxsize=16384)
+def load_rule_matches(text: str) -> tuple[tuple[re.Match[str], ...], ...]:
+    """Each of `LOAD_RULES`' matches in a text, in order; read once per text, for the load
+    and for the numbers it blocks from being metrics (issue #19)."""
+    alive = set(_LOAD_INDEX.candidates(probe_of(text)))
+    return tuple(
+        tuple(rule.regex.finditer(text)) if n in alive else () for n, rule in enumerate(LOAD_RULES)
+    )
 
 
 def format_repeats(load: dict[str, str]) -> str | None:
@@ -239,13 +277,14 @@ _AS_BASELINE = re.compile(
 
 def _baselines(text: str, cat: Catalog) -> list[str]:
     found: list[str] = []
-    for match in _AS_BASELINE.finditer(text):
+    probe = probe_of(text)
+    for match in finditer(_AS_BASELINE, probe):
         # "llama.cpp with FlashAttention as baseline": the first system of that clause
         clause = re.split(r"[,;:，；：。]", text[: match.start()])[-1]
         mentions = [m for name in ("software", "model", "hardware") for m in cat.find(name, clause)]
         if mentions:
             found.append(min(mentions, key=lambda m: m.start).name)
-    for match in _CUES.finditer(text):
+    for match in finditer(_CUES, probe):
         left = text[max(0, match.start() - 24) : match.start()]
         if _NEGATED.search(left):
             continue  # "not compared with each other", "未对比": no baseline is claimed

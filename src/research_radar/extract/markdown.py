@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from html.parser import HTMLParser
 
 from research_radar.extract.metrics import UNIT_PATTERN, canonical_unit
@@ -278,15 +279,29 @@ def split_cells(row: str) -> list[str]:
     return [cell.strip() for cell in row.strip().strip("|").split("|")]
 
 
+@lru_cache(maxsize=16384)
 def clean_text(text: str) -> str:
     """Markdown inline markup, links, URLs and HTML tags removed; spaces collapsed."""
-    text = re.sub(r"\]\((?:https?:|/|\.)[^)\s]*\)", "]", text)
-    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)
-    text = re.sub(r"https?://\S+", " ", text)
-    text = re.sub(r"<[^>]*>|&nbsp;", " ", text)
+    # each substitution only where the text holds what it needs (issue #19)
+    if "](" in text:
+        text = _LINK_TARGET.sub("]", text)
+    if "](" in text:
+        text = _LINK.sub(r"\1", text)
+    if "http" in text:
+        text = _URL.sub(" ", text)
+    if "<" in text or "&nbsp;" in text:
+        text = _TAG.sub(" ", text)
     text = text.replace("**", "").replace("`", "")
-    text = re.sub(r"^\s*(?:[-*+]|\d{1,2}[.)])\s+", "", text)
-    return re.sub(r"\s+", " ", text).strip()
+    text = _MARKER.sub("", text)
+    return _SPACES.sub(" ", text).strip()
+
+
+_LINK_TARGET = re.compile(r"\]\((?:https?:|/|\.)[^)\s]*\)")
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_URL = re.compile(r"https?://\S+")
+_TAG = re.compile(r"<[^>]*>|&nbsp;")
+_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)])\s+")
+_SPACES = re.compile(r"\s+")
 
 
 def _sentences(text: str) -> list[str]:

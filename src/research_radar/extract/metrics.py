@@ -10,8 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from research_radar.extract.catalogue import Catalog, fold
-from research_radar.extract.conditions import BASELINE_WORDS, CONDITION_FIELDS, LOAD_RULES
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.conditions import (
+    BASELINE_WORDS,
+    CONDITION_FIELDS,
+    load_rule_matches,
+)
+from research_radar.extract.prefilter import probe_of
 from research_radar.models import Conditions, Metric
 
 __all__ = [
@@ -198,10 +203,7 @@ def is_baseline_metric(metric: Metric) -> bool:
 def _blocked_spans(text: str, cat: Catalog) -> list[tuple[int, int]]:
     """Spans whose numbers are conditions, not metrics."""
     spans = [(m.start, m.end) for name in CONDITION_FIELDS for m in cat.find(name, text)]
-    folded = fold(text)
-    for rule in LOAD_RULES:
-        if rule.could_match(folded):
-            spans.extend(match.span() for match in rule.regex.finditer(text))
+    spans.extend(match.span() for matches in load_rule_matches(text) for match in matches)
     return spans
 
 
@@ -228,6 +230,24 @@ def find_metrics(
 
     `context` (a table cell's column header) tells what a bare memory size measures.
     """
+    if not probe_of(text).has_digit:
+        return []  # every metric is a number written in the statement
+    key = (text, context)  # all the metrics depend on (besides the catalogue)
+    known = _FOUND.get(key)
+    if known is None or known[0] is not cat:
+        if len(_FOUND) > 16384:
+            _FOUND.clear()
+        known = (cat, _find_metrics(text, cat, context))
+        _FOUND[key] = known
+    return [metric.model_copy() for metric in known[1]]  # callers own what they get
+
+
+_FOUND: dict[tuple[str, str], tuple[Catalog, list[Metric]]] = {}
+"""The metrics of the statements and cells read lately: table cells and set-up lines
+repeat within a document (issue #19)."""
+
+
+def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
     found = _Found(_blocked_spans(text, cat))
     for match in _METRIC.finditer(text):
         if found.free(match.span("num")):

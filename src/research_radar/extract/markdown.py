@@ -35,6 +35,9 @@ class Segment:
     """Heading level: 1-6 for `#`, 7 for a bold-only line."""
     new_paragraph: bool = False
     """First statement after a blank line, a heading, a table or a list."""
+    copies: frozenset[int] = frozenset()
+    """An HTML table row's cells that repeat the cell before them (`colspan`): their
+    numbers are that cell's, not new ones."""
 
 
 _HEADING = re.compile(r"(#{1,6})\s")
@@ -227,10 +230,11 @@ def _html_table(block: list[str], first_line: int) -> Iterator[Segment]:
         parser.close()
     except (AssertionError, ValueError):
         return
-    grid: list[tuple[int, list[str]]] = []
+    grid: list[tuple[int, list[str], frozenset[int]]] = []
     pending: dict[int, tuple[str, int]] = {}
     for row in parser.rows:
         cells: list[str] = []
+        copies: set[int] = set()
         line = row[0][1] if row else 0
         queue = list(row)
         column = 0
@@ -245,13 +249,15 @@ def _html_table(block: list[str], first_line: int) -> Iterator[Segment]:
                 column += 1
                 continue
             text, _, rowspan, colspan, _ = queue.pop(0)
-            for _ in range(colspan):
+            for span in range(colspan):
                 cells.append(text)
+                if span:
+                    copies.add(column)
                 if rowspan > 1:
                     pending[column] = (text, rowspan - 1)
                 column += 1
         if any(cells):
-            grid.append((first_line + line - 1, cells))
+            grid.append((first_line + line - 1, cells, frozenset(copies)))
     if not grid:
         return
     header: tuple[str, ...] = ()
@@ -260,13 +266,14 @@ def _html_table(block: list[str], first_line: int) -> Iterator[Segment]:
         header = tuple(clean_text(c) for c in grid[0][1])
         yield Segment(" ".join(header), grid[0][0], "prose", True, header=header)
         grid = grid[1:]
-    for line, cells in grid:
+    for line, cells, copies in grid:
         yield Segment(
             "| " + " | ".join(c.replace("|", "/") for c in cells) + " |",
             line,
             "table",
             True,
             header=header,
+            copies=copies,
         )
 
 

@@ -187,6 +187,9 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
     per_column: list[list[Metric]] = []
     flat: list[Metric] = []
     for column, (name, cell) in enumerate(zip(header, cells, strict=False)):
+        if column in segment.copies:
+            per_column.append([])  # a `colspan` cell's numbers were read in its first column
+            continue
         role = next((key for key, rx in _HEADER_LOAD if rx.search(name)), None)
         as_load = _LOAD_CELL.fullmatch(cell)
         if role and as_load and not _header_unit(name):
@@ -194,7 +197,8 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
             per_column.append([])
             continue
         bare = _BARE.fullmatch(cell)
-        found = [_header_named(m, name) for m in find_metrics(cell, cat, own, name)]
+        context = f"{name} {cells[0]}" if column else name  # `| 单GPU显存消耗 | 76GB |`
+        found = [_header_named(m, name) for m in find_metrics(cell, cat, own, context)]
         if not found and bare:
             fallback = (_row_unit(cells[0]) if column else "") or segment.unit
             found = _bare_cell(name, bare.group(1).rstrip("Kk"), flat, cat, fallback)
@@ -392,8 +396,20 @@ def _head_name(head: str) -> str:
 
 
 def _header_unit(head: str) -> str:
-    match = re.search(rf"(?<![A-Za-z])({UNIT_PATTERN})(?![A-Za-z])", head)
-    return canonical_unit(match.group(1)) if match else ""
+    for match in _HEAD_UNIT.finditer(head):
+        if match.group(1) in "xX×" and re.match(r"\d", head[match.end() : match.end() + 1]):
+            continue  # `Mixtral-8x7B`, `16x9`: a count, not a ratio
+        return canonical_unit(match.group(1))
+    return ""
+
+
+_HEAD_UNIT = re.compile(rf"(?<![A-Za-z])({UNIT_PATTERN})(?![A-Za-z])")
+_SCORE_HEAD = re.compile(
+    r"^(?:PPL|perplexity|BLEU|WER|CER|accuracy|acc|score|F1|EM|ROUGE(?:-\w+)?|pass@\d+|"
+    r"MMLU|GSM8K|HumanEval|准确率|困惑度|得分)$",
+    re.I,
+)
+"""A column of scores: its bare numbers are measurements without a unit (`| PPL |`)."""
 
 
 def _row_unit(label: str) -> str:
@@ -414,6 +430,8 @@ def _bare_cell(
         name = DEFAULT_METRIC_NAMES.get(unit, "value")
     if unit:
         return [Metric(name=name, value=parse_number(raw), unit=unit)]
+    if _SCORE_HEAD.fullmatch(head.strip()):
+        return [Metric(name=head.strip(), value=parse_number(raw), unit="")]
     names_system = bool(cat.names("software", head)) or re.search(r"baseline|基线|ref", head, re.I)
     if names_system and previous and previous[-1].unit:
         # a column named after another system holds the compared system's numbers

@@ -65,6 +65,11 @@ LOAD_RULES = (
     _rule("concurrency", r"(?<![A-Za-z])C\s?=\s?(\d+)(?![\d.])"),
     _rule("concurrency", r"(\d+)\s*(?:个)?(?:并发|concurrent(?:\s+requests?)?)"),
     _rule(
+        "rate",
+        r"(?:(?<![A-Za-z])(?:at|@|under)\s+|[(,]\s?)(\d+(?:\.\d+)?)\s?(?:QPS|RPS)(?![A-Za-z])|"
+        r"(?:QPS|RPS|request[_ ]rate)\s?[=:]?\s?(\d+(?:\.\d+)?)(?![\d.])",
+    ),
+    _rule(
         "context",
         r"(?:context(?:\s+length)?|ctx(?:[_-]size)?|上下文(?:长度)?)\s*(?:of\s)?[=:：@]?\s*" + _K,
     ),
@@ -83,6 +88,7 @@ LOAD_RULES = (
         r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?(?:prompt|input)"
         r"(?!s? tokens/s|[\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
     ),
+    _rule("prompt", r"(?:requests?|prompts?|each)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens"),
     _rule(
         "output",
         r"(?:OSL|output(?:[\s_](?:sequence|seq|generation))?[\s_]?len(?:gth)?|"
@@ -123,10 +129,11 @@ _COUNT = re.compile(r"(\d{1,3})\s?[×xX]\s?$")
 _REPEAT_KEYS = ("runs", "samples", "seeds", "spread", "percentiles", "ci")
 
 _CUES = re.compile(
-    r"(?<![A-Za-z])(?:vs\.?|versus|compared (?:with|to)|relative to|against)(?![A-Za-z])|"
-    r"(?:faster|slower|better|higher|lower|more|less|speed-?ups?|gains?|improvements?)\s+(?:than|over)\s|"
+    r"(?<![A-Za-z])(?:vs\.?|versus|(?:in )?compar(?:ed|ison) (?:with|to)|relative to|against)(?![A-Za-z])|"
+    r"(?:faster|slower|better|higher|lower|more|less|speed-?ups?|gains?|improvements?)\s+"
+    r"(?:[a-z][\w-]*\s+){0,2}?(?:than|over)\s|"
     r"(?<=[×x%])\s+over\s|(?<=\d%)\s+of\s(?=[A-Za-z])|"
-    r"相对于?|对比|相比于?|比起|较之|[快慢优高低]于|(?<![对相无类好])比(?=\s?[A-Za-z])|(?<![相反应针面绝])对(?=\s?[A-Za-z][\w.-]*\s?\d)",
+    r"相对于?|对比|相比于?|比起|较之|[快慢优高低]于|(?<![对相无类好])比(?=\s?[A-Za-z]|[\u4e00-\u9fff]{1,8}\s?[快慢高低多少])|(?<![相反应针面绝])对(?=\s?[A-Za-z][\w.-]*\s?\d)",
     re.I,
 )
 _NEGATED = re.compile(r"(?:\b(?:not|never|no|without)\s+(?:\w+\s+)?|[未不没无]\s*)$", re.I)
@@ -253,7 +260,7 @@ def _baselines(text: str, cat: Catalog) -> list[str]:
         if word and match.group(0).strip().lower().startswith(("vs", "versus", "对")):
             found.append(word.group(1))
             continue
-        target = _target(text[match.end() : match.end() + 48], cat)
+        target = _target(text[match.end() : match.end() + 96], cat)
         if target:
             found.append(target)
     return list(dict.fromkeys(found))
@@ -271,6 +278,12 @@ def _target(after: str, cat: Catalog) -> str:
             mentions = cat.find(name, after[skip:])
             if mentions and mentions[0].start <= 2:
                 return mentions[0].name
+    clause = re.split(r"[,;:，；：。()（）]|\.\s", after, maxsplit=1)[0]
+    named = cat.find("software", clause)
+    if named:
+        # `in comparison to our carefully optimized implementation based on CUTLASS 3.6`
+        return named[0].name
+    after = after[:48]
     latin = re.match(r"[A-Za-z][\w.+\-/]*(?:\s[A-Za-z][\w.+\-]*){0,2}", after)
     if latin:
         words: list[str] = []

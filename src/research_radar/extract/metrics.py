@@ -28,9 +28,8 @@ __all__ = [
 ]
 
 
-NUMBER_PATTERN = (
-    r"(?<![A-Za-z_.])(?<!\d)(?<!\d,)[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d]|\.\d)"
-)
+_NUMBER_BODY = r"(?<!\d)(?<!\d,)[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d]|\.\d)"
+NUMBER_PATTERN = r"(?<![A-Za-z_.])" + _NUMBER_BODY
 """Regex source of one written number (`1,234.5`, `−0.8`), not glued to a Latin word before
 it and never the tail of a longer number: no digit of any script (full-width `１２３`
 included) and no `1,` group stands before it, so a match is always a whole number of the
@@ -41,7 +40,10 @@ _UNITS: tuple[tuple[str, str], ...] = (
         r"[Tt]ok(?:en)?s? ?/ ?s",
         "tok/s",
     ),
-    (r"req(?:uest)?s?/s|RPS|rps|QPS|查询/秒|请求/秒", "req/s"),
+    (
+        r"req(?:uest)?s?/s(?:ec(?:ond)?)?|[Rr]equests? per second|RPS|rps|QPS|查询/秒|请求/秒",
+        "req/s",
+    ),
     (r"字符/秒|chars?/s", "char/s"),
     (r"GB/秒", "GB/s"),
     (r"MB/秒", "MB/s"),
@@ -57,6 +59,8 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"µs|us", "us"),
     (r"s(?:ec|econds?)?|秒", "s"),
     (r"min", "min"),
+    (r"hours?|hrs?|小时", "h"),
+    (r"days?|天", "d"),
     (r"FPS|fps", "FPS"),
     (r"Hz", "Hz"),
     (r"pp", "pp"),
@@ -72,6 +76,16 @@ _METRIC = re.compile(
     rf"(?:\s?(?P<word>{_RATE_WORD})(?=\s?(?:tok|t/s|TPS)))?\s?(?P<unit>{UNIT_PATTERN})"
     r"(?![A-Za-z0-9/])",
 )
+_PREFIXED = re.compile(
+    rf"(?<![\w$])(?P<sign>X|\$\s?)(?P<num>{_NUMBER_BODY})"
+    rf"(?:\s?[–—-]\s?(?:X|\$\s?)?(?P<num2>{_NUMBER_BODY}))?(?![\w%])"
+)
+"""A unit written before its number: `by X2-X22`, `up to X9`, `$132`."""
+_BEFORE_X = re.compile(
+    r"(?:\b(?:by|to|of|about|around|over|nearly|approximately|and)|~|\*\*)\s*(?:\*\*)?$", re.I
+)
+"""What stands before `X9` when it is a ratio, not a name (`X11 server`)."""
+_CURRENCY_AFTER = re.compile(rf"(?P<num>{NUMBER_PATTERN})\s?(?:美元|USD|dollars)")
 _PER_SECOND = re.compile(
     rf"每秒\s?(?:可达|约|达到|生成)?\s?(?P<num>{NUMBER_PATTERN})\s?\+?\s?个?\s?"
     r"(?P<what>tokens?|词元|令牌|字符)",
@@ -108,6 +122,8 @@ PERF_UNITS = {
     "us",
     "s",
     "min",
+    "h",
+    "d",
     "x",
     "FPS",
 }
@@ -140,6 +156,9 @@ DEFAULT_METRIC_NAMES = {
     "us": "latency",
     "s": "time",
     "min": "time",
+    "h": "time",
+    "d": "time",
+    "$": "cost",
     "ms/token": "per-token latency",
     "s/it": "step time",
     "it/s": "iteration rate",
@@ -248,6 +267,7 @@ def find_metrics(
                 match.span("num"),
                 Metric(name=name, value=parse_number(match.group("num")), unit=unit),
             )
+    _prefixed(text, found)
     _fractions(text, found)
     _propagated(text, found)
     found.items.sort(key=lambda item: item[0])
@@ -271,6 +291,28 @@ def _unit_metrics(
         (match.span(g), Metric(name=name, value=parse_number(match.group(g)), unit=unit))
         for g in groups
     ]
+
+
+def _prefixed(text: str, found: _Found) -> None:
+    """`X9` and `$132`: a ratio or a cost written with its unit first; `300 美元`."""
+    if "X" in text or "$" in text:
+        for match in _PREFIXED.finditer(text):
+            unit = "x" if match.group("sign") == "X" else "$"
+            if unit == "x" and not _BEFORE_X.search(
+                text[max(0, match.start() - 16) : match.start()]
+            ):
+                continue
+            for group in ("num", "num2"):
+                span = match.span(group)
+                if match.group(group) and found.free(span):
+                    name = _metric_name(text, match.start(), match.end(), unit, None)
+                    value = parse_number(match.group(group))
+                    found.add(span, Metric(name=name, value=value, unit=unit))
+    if "美元" in text or "USD" in text or "dollars" in text:
+        for match in _CURRENCY_AFTER.finditer(text):
+            if found.free(match.span("num")):
+                metric = Metric(name="cost", value=parse_number(match.group("num")), unit="$")
+                found.add(match.span("num"), metric)
 
 
 def _fractions(text: str, found: _Found) -> None:

@@ -154,6 +154,7 @@ def extract_claims(
     lead = True
     """No claim yet since the last heading: what is said now sets up the whole section."""
     lead_ctx, lead_names = _Context(), dict[str, set[str]]()
+    caption_ctx = _Context()
     table: list[Segment] = []
     header: tuple[str, ...] = ()
 
@@ -185,6 +186,7 @@ def extract_claims(
                 sections[-1][1].merge(lead_ctx)
             block_ctx = _section(sections, segment, cat).copy()
             line_ctx, lead, lead_ctx, lead_names = _Context(), True, _Context(), {}
+            caption_ctx = _Context()
             continue
         if segment.new_line:
             line_ctx = _Context()
@@ -193,6 +195,12 @@ def extract_claims(
             block_ctx = sections[-1][1].copy()
             if lead:
                 block_ctx.merge(lead_ctx)  # `* data_type = FP16` / `TP means ...` / a table
+            block_ctx.merge(caption_ctx)
+        if segment.block == "prose" and _CAPTION.match(segment.text):
+            # `Figure 6: Concurrent requests throughput (Llama-3.2-1B, NVIDIA H100, ...)`:
+            # the set-up of the paragraphs that discuss the figure, below it
+            caption_ctx = _Context()
+            caption_ctx.update(find_conditions(segment.text, cat), with_baseline=True)
         claim = _claim(segment, cat, where, reporter, line_ctx, block_ctx)
         if claim is None:
             own = find_conditions(segment.text, cat)
@@ -328,8 +336,11 @@ def _claim(
         return None
     conditions = line_ctx.fill(own, with_baseline=False)
     # a list item takes its list's set-up and compared system; a sentence of prose takes
-    # its section's and paragraph's set-up, but names its own comparison
-    conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list")
+    # its section's and paragraph's set-up, but names its own comparison, unless all it
+    # gives are ratios to what was named before (`DMA beats the custom kernel. The gain
+    # starts at 5.5%`)
+    ratios = all(m.unit in _RATIO_UNITS for m in metrics) and bool(metrics)
+    conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list" or ratios)
     line_ctx.update(own, with_baseline=False)
     return _made(kind, text, metrics, tidy_conditions(conditions), where, segment.line, reporter)
 
@@ -366,6 +377,7 @@ def _table_claims(cell: TableClaim, where: str, reporter: str, block_ctx: _Conte
 
 
 _RATIO_UNITS = frozenset({"x", "%", "pp"})
+_CAPTION = re.compile(r"(?:Figure|Fig\.|Table|图|表)\s?\d+\s?[:.：]", re.I)
 
 
 def _made(

@@ -61,6 +61,12 @@ def parse_segments(text: str) -> Iterator[Segment]:
     recent: list[str] = []
     """The lines since the last heading, that heading first: where a table's unit is said."""
     index = 0
+    front = _front_matter(lines)
+    if front:
+        index, title = front
+        if title:
+            # a Jekyll or Hugo post's title is its top heading: `Serving LLMs on AMD MI300X`
+            yield Segment(clean_text(title[1]), title[0], "heading", True, level=1)
     while index < len(lines):
         raw, number = lines[index], index + 1
         stripped = raw.strip()
@@ -110,6 +116,24 @@ def parse_segments(text: str) -> Iterator[Segment]:
             index += 1
         yield from _statements(parts, number, block, after_break or block == "list")
         after_break = block == "list"
+
+
+_FRONT_TITLE = re.compile(r"title\s*:\s*[\"']?(.*?)[\"']?\s*$")
+
+
+def _front_matter(lines: list[str]) -> tuple[int, tuple[int, str] | None] | None:
+    """A YAML front matter block at the top: the index after it, and its title line."""
+    if not lines or lines[0].strip() != "---":
+        return None
+    for index in range(1, min(len(lines), 60)):
+        if lines[index].strip() in ("---", "..."):
+            titles = (
+                (number, match.group(1))
+                for number, line in enumerate(lines[1:index], start=2)
+                if (match := _FRONT_TITLE.match(line))
+            )
+            return index + 1, next(titles, None)
+    return None
 
 
 def _continues(previous: str, raw: str, block: str) -> bool:

@@ -206,7 +206,7 @@ def extract_claims(
             own = find_conditions(segment.text, cat)
             line_ctx.update(own, with_baseline=False)
             block_ctx.update(own, with_baseline=segment.block == "prose")
-            if lead:
+            if lead and not _defines(segment.text, cat):
                 _lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
             continue
         claims.append(claim)
@@ -248,6 +248,16 @@ def _lead(
             else:
                 section.names.pop(name, None)
     section.update(own.model_copy(update=crowded), with_baseline=with_baseline)
+
+
+_TERM = re.compile(r"^([^:：=]{1,40})[:：]\s")
+
+
+def _defines(text: str, cat: Catalog) -> bool:
+    """`OPUS-MT: a base Transformer trained with Marian`: a glossary entry, not a set-up
+    (`Model: Qwen3-14B` names the set-up after its colon, not before)."""
+    term = _TERM.match(text)
+    return term is not None and any(cat.find(name, term.group(1)) for name in CONDITION_FIELDS)
 
 
 def _section(sections: list[tuple[int, _Context]], heading: Segment, cat: Catalog) -> _Context:

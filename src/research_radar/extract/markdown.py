@@ -290,14 +290,14 @@ def _html_table(block: list[str], first_line: int) -> Iterator[Segment]:
         header = tuple(clean_text(c) for c in grid[0][1])
         yield Segment(" ".join(header), grid[0][0], "prose", True, header=header)
         grid = grid[1:]
-    for line, cells, copies in grid:
+    for line, cells, repeated in grid:
         yield Segment(
             "| " + " | ".join(c.replace("|", "/") for c in cells) + " |",
             line,
             "table",
             True,
             header=header,
-            copies=copies,
+            copies=repeated,
         )
 
 

@@ -81,6 +81,8 @@ _LOAD_CELL = re.compile(
 )
 _BARE = re.compile(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*]*(?:\([^()]*\))?")
 """A number alone in its cell, perhaps with a spread or a note: `25.12 (2 on GPU)`."""
+_VARIANT = re.compile(r"^[-–+]\s+")
+"""A row label that starts with a dash names a variant of the row above it."""
 _REFERENCE_WORD = re.compile(r"baseline|基线|基准|reference|\bref\b", re.I)
 _WIDE_PRECISIONS = ("FP32", "TF32", "BF16", "FP16")
 """The precisions a lower one is compared with, widest first."""
@@ -125,16 +127,26 @@ def read_table(header: tuple[str, ...], rows: list[Segment], cat: Catalog) -> li
     """The claims of one table: its header cells and its rows, in order."""
     head = [clean_text(h) for h in header]
     parsed: list[_Row] = []
-    previous_label = ""
+    previous_label, group = "", Conditions()
     for segment in rows:
-        cells = [clean_text(c) for c in split_cells(segment.text)]
+        raw = split_cells(segment.text)
+        cells = [clean_text(c) for c in raw]
+        variant = bool(raw) and _VARIANT.match(raw[0]) is not None
+        if len(cells) > 1 and cells[0] and not any(cells[1:]) and parsed:
+            # `| **OPUS-MT model** | | | |`: names the rows below it, up to the next one
+            group, previous_label = find_conditions(cells[0], cat), ""
+            continue
         if cells and not cells[0] and previous_label and len(cells) > 1:
             cells = [previous_label, *cells[1:]]  # a continuation row: same model as above
+        elif variant and previous_label:
+            # `| - int8 | 323.3 |` below `| OpenNMT-py 3.0.4 | 275.8 |`: that system, int8
+            cells = [f"{previous_label} {cells[0]}", *cells[1:]]
         row = _read_row(segment, head, cells, cat)
+        row.own = _under_labels(row.own, [group.model_copy(update={"software": []})])
         if not row.has_metrics and not any(r.has_metrics for r in parsed) and len(parsed) < 2:
             head = _merged_header(head, cells)
             continue
-        if cells and cells[0]:
+        if cells and cells[0] and not variant:
             previous_label = cells[0]
         parsed.append(row)
     if not parsed:
@@ -211,10 +223,14 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
 # --------------------------------------------------------------------------- reference
 
 
-def _key(conditions: Conditions, text: str) -> _Key | None:
+def _key(conditions: Conditions, text: str, cat: Catalog | None = None) -> _Key | None:
     word = bool(_REFERENCE_WORD.search(text))
     if len(set(conditions.software)) == 1:
         return _Key("software", conditions.software[0], word)
+    named = cat.find("software", text) if cat is not None and conditions.software else []
+    if named:
+        # `OpenNMT-py 3.0.4 (with PyTorch 1.13.1)`: the system is named first
+        return _Key("software", min(named, key=lambda m: m.start).name, word)
     if len(set(conditions.precision)) == 1:
         return _Key("precision", conditions.precision[0], word)
     if word:
@@ -273,7 +289,7 @@ def _row_plan(rows: list[_Row], metric_columns: list[int], cat: Catalog) -> _Pla
         if not label:
             continue
         conditions = find_conditions(label, cat)
-        key = _key(conditions, label)
+        key = _key(conditions, label, cat)
         ratios = [m.value for found in row.metrics for m in found if m.unit == "x"]
         ratio = ratios[0] if ratios and all(r == ratios[0] for r in ratios) else None
         if key is None and ratio is not None and abs(ratio - 1.0) < 1e-9:

@@ -58,6 +58,7 @@ _K = r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)(?![\dA-Za-z]|\.\d)"
 LOAD_RULES = (
     _rule("batch", r"(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs)\s*[=:：]?\s*(\d+)(?![\d.])"),
     _rule("batch", r"批(?:大小|量)\s*[=:：]?\s*(\d+)"),
+    _rule("batch", r"batch[\s_-]?size\s+(?:of\s+(?:\w+\s+)?(?:is\s+)?|is\s+)(\d+)(?![\d.])"),
     _rule(
         "concurrency",
         r"(?:max_concurrency|concurrency|(?<![A-Za-z])conc|并发数?)\s*[=:：]?\s*(\d+)",
@@ -89,6 +90,10 @@ LOAD_RULES = (
         r"(?!s? tokens/s|[\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
     ),
     _rule("prompt", r"(?:requests?|prompts?|each)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens"),
+    _rule(
+        "output",
+        r"generat(?:e|es|ed|ing)\s+(?:up to\s+)?(\d[\d,]*[Kk]?)\s+(?:new\s+|output\s+)?tokens",
+    ),
     _rule(
         "output",
         r"(?:OSL|output(?:[\s_](?:sequence|seq|generation))?[\s_]?len(?:gth)?|"

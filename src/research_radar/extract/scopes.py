@@ -31,7 +31,7 @@ _SETUP_HEADING = re.compile(
     re.I,
 )
 _SETUP_LINE = re.compile(
-    r"^\W{0,4}(?:hardware|GPUs?|devices?|models?|precision|dtype|platform|machine|"
+    r"^\W{0,4}(?:hardware|GPUs?|devices?|models?|precision|dtype|platform|machine|workloads?|"
     r"test(?:ing)? (?:environment|hardware|platform)|硬件(?:环境|配置)?|模型|显卡|精度|测试环境|"
     r"测试平台|设备)\W{0,3}(?:\s\w+){0,2}\s?\W{0,2}[:：]",
     re.I,

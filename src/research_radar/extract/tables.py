@@ -61,19 +61,30 @@ _HEADER_LOAD = (
         "output",
         re.compile(
             r"completion tokens|output tokens|OSL|output[ _]?(?:seq(?:uence)?[ _]?)?len|"
-            r"(?:decode|generation)[ _]len|输出长度",
+            r"(?:decode|generation)[ _]len|输出(?:长度|token|词元)",
             re.I,
         ),
     ),
     (
         "prompt",
         re.compile(
-            r"prompt|ISL|input[ _]?(?:seq(?:uence)?[ _]?)?len|prefill[ _]len|T_pp|seq(?:uence)?[ _]?len",
+            r"prompt|ISL|input[ _]?(?:seq(?:uence)?[ _]?)?len|input tokens|prefill[ _]len|T_pp|"
+            r"seq(?:uence)?[ _]?len|输入(?:长度|token|词元)",
             re.I,
         ),
     ),
-    ("batch", re.compile(r"^batch|^bs$|批大小", re.I)),
+    ("batch", re.compile(r"batch|^bs$|批大小|批次", re.I)),
     ("concurrency", re.compile(r"concurrency|^conc|并发", re.I)),
+    (
+        "gpus",
+        re.compile(
+            r"^(?:#\s?|num(?:ber of)?[_ ]?)?(?:GPUs?|cards?)(?:[_ ]?(?:num|count|#))?$|"
+            r"显卡数量?|卡数|GPU\s?数",
+            re.I,
+        ),
+    ),
+    ("tp", re.compile(r"^TP(?:\s?size)?$|tensor[_ ]parallel", re.I)),
+    ("rate", re.compile(r"^(?:QPS|RPS|request[_ ]rate)$", re.I)),
     ("runs", re.compile(r"^(?:samples|runs|repeats|n)$", re.I)),
 )
 _LOAD_CELL = re.compile(
@@ -81,6 +92,7 @@ _LOAD_CELL = re.compile(
 )
 _BARE = re.compile(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*]*(?:\([^()]*\))?")
 """A number alone in its cell, perhaps with a spread or a note: `25.12 (2 on GPU)`."""
+_SIZE_CELL = re.compile(r"(?<![\w.-])([A-Za-z][\w.-]*) \| (\d+(?:\.\d+)?[BbMm])(?= \||$)")
 _VARIANT = re.compile(r"^[-–+]\s+")
 """A row label that starts with a dash names a variant of the row above it."""
 _REFERENCE_WORD = re.compile(r"baseline|基线|基准|reference|\bref\b", re.I)
@@ -194,7 +206,8 @@ def _header_load(head: list[str]) -> dict[int, dict[str, str]]:
 def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog) -> _Row:
     """One row's numbers per column; cells under a load column become load."""
     header = head + [""] * max(0, len(cells) - len(head))
-    own = find_conditions(" | ".join(cells), cat)
+    # `| Mistral | 7B |`: a model and its size in two cells name `Mistral-7B`
+    own = find_conditions(_SIZE_CELL.sub(r"\1-\2", " | ".join(cells)), cat)
     load = dict(own.load)
     per_column: list[list[Metric]] = []
     flat: list[Metric] = []

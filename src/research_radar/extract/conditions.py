@@ -55,6 +55,8 @@ def _rule(key: str, pattern: str, fixed: str = "") -> LoadRule:
 
 
 _K = r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)(?![\dA-Za-z]|\.\d)"
+_NOT_A_RATE = r"(?!\s?(?:/|per\b|每|a second))"
+"""`generates 100 tokens/s` is a throughput, not an output length."""
 LOAD_RULES = (
     _rule("batch", r"(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs)\s*[=:：]?\s*(\d+)(?![\d.])"),
     _rule("batch", r"批(?:大小|量)\s*[=:：]?\s*(\d+)"),
@@ -68,7 +70,8 @@ LOAD_RULES = (
     _rule(
         "rate",
         r"(?:(?<![A-Za-z])(?:at|@|under)\s+|[(,]\s?)(\d+(?:\.\d+)?)\s?(?:QPS|RPS)(?![A-Za-z])|"
-        r"(?:QPS|RPS|request[_ ]rate)\s?[=:]?\s?(\d+(?:\.\d+)?)(?![\d.])",
+        r"(?:QPS|RPS|request[_ ]rate)\s?=\s?(\d+(?:\.\d+)?)(?![\d.])|"
+        r"request[_ ]rate\s?[:：]?\s?(\d+(?:\.\d+)?)(?![\d.])",
     ),
     _rule(
         "context",
@@ -89,10 +92,14 @@ LOAD_RULES = (
         r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?(?:prompt|input)"
         r"(?!s? tokens/s|[\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
     ),
-    _rule("prompt", r"(?:requests?|prompts?|each)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens"),
+    _rule(
+        "prompt",
+        r"(?:requests?|prompts?|each)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens" + _NOT_A_RATE,
+    ),
     _rule(
         "output",
-        r"generat(?:e|es|ed|ing)\s+(?:up to\s+)?(\d[\d,]*[Kk]?)\s+(?:new\s+|output\s+)?tokens",
+        r"generat(?:e|es|ed|ing)\s+(?:up to\s+)?(\d[\d,]*[Kk]?)\s+(?:new\s+|output\s+)?tokens"
+        + _NOT_A_RATE,
     ),
     _rule(
         "output",

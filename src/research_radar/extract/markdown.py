@@ -61,12 +61,11 @@ def parse_segments(text: str) -> Iterator[Segment]:
     recent: list[str] = []
     """The lines since the last heading, that heading first: where a table's unit is said."""
     index = 0
-    front = _front_matter(lines)
-    if front:
-        index, title = front
-        if title:
-            # a Jekyll or Hugo post's title is its top heading: `Serving LLMs on AMD MI300X`
-            yield Segment(clean_text(title[1]), title[0], "heading", True, level=1)
+    title = _front_title(lines)
+    if title:
+        # a Jekyll or Hugo post's title is its top heading (`Serving LLMs on AMD MI300X`);
+        # its front matter is read too: a title or summary may state a number
+        yield Segment(clean_text(title[1]), title[0], "heading", True, level=1)
     while index < len(lines):
         raw, number = lines[index], index + 1
         stripped = raw.strip()
@@ -121,8 +120,8 @@ def parse_segments(text: str) -> Iterator[Segment]:
 _FRONT_TITLE = re.compile(r"title\s*:\s*[\"']?(.*?)[\"']?\s*$")
 
 
-def _front_matter(lines: list[str]) -> tuple[int, tuple[int, str] | None] | None:
-    """A YAML front matter block at the top: the index after it, and its title line."""
+def _front_title(lines: list[str]) -> tuple[int, str] | None:
+    """The title of a YAML front matter block at the top, with its line number."""
     if not lines or lines[0].strip() != "---":
         return None
     for index in range(1, min(len(lines), 60)):
@@ -132,7 +131,7 @@ def _front_matter(lines: list[str]) -> tuple[int, tuple[int, str] | None] | None
                 for number, line in enumerate(lines[1:index], start=2)
                 if (match := _FRONT_TITLE.match(line))
             )
-            return index + 1, next(titles, None)
+            return next(titles, None)
     return None
 
 

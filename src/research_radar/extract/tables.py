@@ -73,12 +73,12 @@ _HEADER_LOAD = (
             re.I,
         ),
     ),
-    ("batch", re.compile(r"batch|^bs$|批大小|批次", re.I)),
+    ("batch", re.compile(r"^batch|\bbatch[ _-]?size|^bs$|批大小|批次", re.I)),
     ("concurrency", re.compile(r"concurrency|^conc|并发", re.I)),
     (
         "gpus",
         re.compile(
-            r"^(?:#\s?|num(?:ber of)?[_ ]?)?(?:GPUs?|cards?)(?:[_ ]?(?:num|count|#))?$|"
+            r"^(?:#\s?|num(?:ber of)?[_ ]?)(?:GPUs?|cards?)$|^(?:GPUs?|cards?)[_ ]?(?:num|count|#)$|"
             r"显卡数量?|卡数|GPU\s?数",
             re.I,
         ),

@@ -336,16 +336,25 @@ def _table_unit(recent: list[str], lines: list[str], index: int) -> str:
     return _stated_unit(lines[index]) if index < len(lines) else ""
 
 
+_TITLE_UNIT = re.compile(
+    rf"(?:#+\s|\*\*|_?(?:Table|Fig(?:ure)?\.?|表|图)\s?\d).*?\(\s*({UNIT_PATTERN})\s*\)",
+    re.I,
+)
+"""A heading, a bold line or a caption that gives a unit in parentheses."""
+
+
 def _heading_unit(text: str) -> str:
     """`### Generation Throughput (token/s)`: the unit a heading gives in parentheses."""
-    match = re.fullmatch(rf"#+\s.*\(\s*({UNIT_PATTERN})\s*\)", text)
+    match = _TITLE_UNIT.match(text)
     return canonical_unit(match.group(1)) if match else ""
 
 
 def _stated_unit(text: str) -> str:
     """The unit a line states for the table below it: `(Unit: Seconds)`, `单位：毫秒`."""
     match = re.search(
-        rf"(?:\bunits?\s*[:：]|单位\s*[:：]|\bmetric is|\bmeasured in)\s*({UNIT_PATTERN})(?![A-Za-z])",
+        rf"(?:\bunits?\s*[:：]|单位\s*[:：]|\bmetric is|\b(?:measured|reported|given|shown) in|"
+        rf"\b(?:numbers|values|results|times|latenc(?:y|ies)|throughputs?)\s+(?:are\s+|is\s+)?in)"
+        rf"\s*({UNIT_PATTERN})(?![A-Za-z])",
         text,
         re.I,
     )

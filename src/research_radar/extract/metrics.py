@@ -166,6 +166,9 @@ DEFAULT_METRIC_NAMES = {
     "%": "change",
     "pp": "change",
     "FPS": "frame rate",
+    "TFLOPS": "compute",
+    "PFLOPS": "compute",
+    "GFLOPS": "compute",
     "Hz": "rate",
 }
 """Metric name by canonical unit, when the statement names none."""

@@ -429,10 +429,12 @@ def _header_unit(head: str) -> str:
         if match.group(1) in "xX×" and re.match(r"\d", head[match.end() : match.end() + 1]):
             continue  # `Mixtral-8x7B`, `16x9`: a count, not a ratio
         return canonical_unit(match.group(1))
-    return ""
+    written = _HEAD_UNIT_ANY_CASE.search(head)  # `PyTorch (Sec)`, `Latency (MS)`
+    return canonical_unit(written.group(1)) if written else ""
 
 
 _HEAD_UNIT = re.compile(rf"(?<![A-Za-z])({UNIT_PATTERN})(?![A-Za-z])")
+_HEAD_UNIT_ANY_CASE = re.compile(rf"\(\s*({UNIT_PATTERN})\s*\)", re.I)
 _SCORE_HEAD = re.compile(
     r"^(?:PPL|perplexity|BLEU|WER|CER|accuracy|acc|score|F1|EM|ROUGE(?:-\w+)?|pass@\d+|"
     r"MMLU|GSM8K|HumanEval|准确率|困惑度|得分)$",

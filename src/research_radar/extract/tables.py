@@ -84,6 +84,7 @@ _HEADER_LOAD = (
         ),
     ),
     ("tp", re.compile(r"^TP(?:\s?size)?$|tensor[_ ]parallel", re.I)),
+    ("ep", re.compile(r"#\s?EP\b|^EP(?:\s?size)?$|expert[_ ]parallel", re.I)),
     ("rate", re.compile(r"^(?:QPS|RPS|request[_ ]rate)$", re.I)),
     ("runs", re.compile(r"^(?:samples|runs|repeats|n)$", re.I)),
 )
@@ -181,6 +182,11 @@ def read_table(header: tuple[str, ...], rows: list[Segment], cat: Catalog) -> li
 def _merged_header(head: list[str], cells: list[str]) -> list[str]:
     width = max(len(head), len(cells))
     head = head + [""] * (width - len(head))
+    # `| | Prefill | | Decode | |` over `| Model | TP1 | TP2 | TP1 | TP2 |`: a group name
+    # spans the empty cells to its right
+    for column in range(2, width):
+        if not head[column] and head[column - 1] and cells[column : column + 1] != [""]:
+            head[column] = head[column - 1]
     cells = cells + [""] * (width - len(cells))
     return [f"{h} {c}".strip() if c != h else h for h, c in zip(head, cells, strict=True)]
 

@@ -399,7 +399,11 @@ def _compared(conditions: Conditions, own: _Key | None, plan: _Plan) -> Conditio
     update: dict[str, object] = {"baseline": plan.baselines}
     kinds = {plan.keys[i].kind for i in plan.references}
     if own is None and kinds == {"precision"} and not conditions.precision[1:]:
-        others = {k.value for i, k in plan.keys.items() if i not in plan.references}
+        others = {
+            k.value
+            for i, k in plan.keys.items()
+            if i not in plan.references and k.kind == "precision"
+        }
         if len(others) == 1:
             update["precision"] = sorted(others)
     if own is not None and own.kind == "precision":

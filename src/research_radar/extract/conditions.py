@@ -137,7 +137,14 @@ LOAD_RULES = (
 )
 """Tried in order; the first rule that matches a key sets it."""
 _PERCENTILE = re.compile(r"(?<![A-Za-z])[Pp](50|90|95|99(?:\.9)?)(?![\d])")
-_COUNT = re.compile(r"(\d{1,3})\s?[×xX]\s?$")
+_COUNT = re.compile(
+    r"(\d{1,3})\s?(?:[×xX*]|个|张|块|台|卡)\s?$|(?:\bon|\bwith|\busing|\bacross)\s(\d{1,3})\s$"
+)
+"""`8x H100`, `4 个 A100`, `on 8 H100`: how many of a part."""
+_COUNT_AFTER = re.compile(
+    r"\s?(?:HBM\w*\s?)?[×xX*]\s?(\d{1,3})(?![\d.]|\s?(?!GPUs?\b|cards?\b)[A-Za-z])"
+)
+"""`H100 80GB HBM3 * 8`, `A100 x 2`: the count after the part."""
 _REPEAT_KEYS = ("runs", "samples", "seeds", "spread", "percentiles", "ci")
 
 _CUES = re.compile(
@@ -239,9 +246,12 @@ def _load(text: str, cat: Catalog) -> dict[str, str]:
     if percentiles:
         load["percentiles"] = ",".join(percentiles)
     for mention in cat.find("hardware", text):
-        count = _COUNT.search(text[max(0, mention.start - 6) : mention.start])
+        count = _COUNT.search(text[max(0, mention.start - 10) : mention.start])
+        after = _COUNT_AFTER.match(text, mention.end)
         if count and "gpus" not in load:
-            load["gpus"] = count.group(1)
+            load["gpus"] = count.group(1) or count.group(2)
+        elif after and "gpus" not in load:
+            load["gpus"] = after.group(1)
     return load
 
 

@@ -56,7 +56,7 @@ def parse_segments(text: str) -> Iterator[Segment]:
     header: tuple[str, ...] = ()
     in_fence = False
     after_break = True
-    lines = _without_comments(text).splitlines()
+    lines = _piped(_without_comments(text).splitlines())
     before, table_unit = "", ""
     recent: list[str] = []
     """The lines since the last heading, that heading first: where a table's unit is said."""
@@ -133,6 +133,33 @@ def _front_title(lines: list[str]) -> tuple[int, str] | None:
             )
             return next(titles, None)
     return None
+
+
+_SEPARATOR = re.compile(r"\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*")
+
+
+def _piped(lines: list[str]) -> list[str]:
+    """Lines with GitHub tables written without outer pipes (`a | b` over `--- | ---`)
+    given them, so that every table row starts with `|`."""
+    out = list(lines)
+    fence = False
+    index = 0
+    while index < len(out) - 1:
+        stripped = out[index].strip()
+        if stripped.startswith(("```", "~~~")):
+            fence = not fence
+        elif (
+            not fence
+            and "|" in stripped
+            and not stripped.startswith("|")
+            and _SEPARATOR.fullmatch(out[index + 1])
+        ):
+            while index < len(out) and "|" in out[index] and out[index].strip():
+                out[index] = "| " + out[index].strip().strip("|") + " |"
+                index += 1
+            continue
+        index += 1
+    return out
 
 
 def _continues(previous: str, raw: str, block: str) -> bool:
@@ -353,7 +380,8 @@ def _stated_unit(text: str) -> str:
     """The unit a line states for the table below it: `(Unit: Seconds)`, `单位：毫秒`."""
     match = re.search(
         rf"(?:\bunits?\s*[:：]|单位\s*[:：]|\bmetric is|\b(?:measured|reported|given|shown) in|"
-        rf"\b(?:numbers|values|results|times|latenc(?:y|ies)|throughputs?)\s+(?:are\s+|is\s+)?in)"
+        rf"\b(?:numbers|values|results|times|timings?|latenc(?:y|ies)|throughputs?)\s+"
+        rf"(?:are\s+|is\s+)?(?:in\s+|as\s+)?(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s))"
         rf"\s*({UNIT_PATTERN})(?![A-Za-z])",
         text,
         re.I,

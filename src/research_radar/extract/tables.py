@@ -93,6 +93,8 @@ _LOAD_CELL = re.compile(
 )
 _BARE = re.compile(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*]*(?:\([^()]*\))?")
 """A number alone in its cell, perhaps with a spread or a note: `25.12 (2 on GPU)`."""
+_PAIR_CELL = re.compile(rf"({NUMBER_PATTERN})\s?/\s?({NUMBER_PATTERN})")
+_LEAD_NUMBER = re.compile(rf"[~≈]?({NUMBER_PATTERN})(?=\s?[(（])")
 _SIZE_CELL = re.compile(r"(?<![\w.-])([A-Za-z][\w.-]*) \| (\d+(?:\.\d+)?[BbMm])(?= \||$)")
 _VARIANT = re.compile(r"^[-–+]\s+")
 """A row label that starts with a dash names a variant of the row above it."""
@@ -230,9 +232,25 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
         bare = _BARE.fullmatch(cell)
         context = f"{name} {cells[0]}" if column else name  # `| 单GPU显存消耗 | 76GB |`
         found = [_header_named(m, name) for m in find_metrics(cell, cat, own, context)]
+        fallback = (_row_unit(cells[0]) if column else "") or segment.unit
         if not found and bare:
-            fallback = (_row_unit(cells[0]) if column else "") or segment.unit
             found = _bare_cell(name, bare.group(1).rstrip("Kk"), flat, cat, fallback)
+        elif not found and (pair := _PAIR_CELL.fullmatch(cell)):
+            # `| 1200 / 80 |` under `Prefill / Decode (tok/s)`: one number for each name
+            names = [*_head_name(name).split("/"), "", ""]
+            found = [
+                metric.model_copy(update={"name": label.strip() or metric.name})
+                for raw, label in zip(pair.groups(), names, strict=False)
+                for metric in _bare_cell(name, raw, flat, cat, fallback)
+            ]
+        elif (
+            found
+            and (lead := _LEAD_NUMBER.match(cell))
+            and _header_unit(name)
+            and all(abs(m.value - parse_number(lead.group(1))) > 1e-12 for m in found)
+        ):
+            # `| 25.3 (1.8x) |` under `Latency (ms)`: the cell's own number, then a ratio
+            found = [*_bare_cell(name, lead.group(1), flat, cat), *found]
         per_column.append(found)
         flat.extend(found)
     conditions = own.model_copy(update={"load": load, "repeats": format_repeats(load)})

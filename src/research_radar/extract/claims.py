@@ -207,6 +207,8 @@ def extract_claims(
             line_ctx.update(own, with_baseline=False)
             block_ctx.update(own, with_baseline=segment.block == "prose")
             if lead and not _defines(segment.text, cat):
+                if _SURVEY.search(segment.text):
+                    own = _unlisted(own)
                 _lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
             continue
         claims.append(claim)
@@ -248,6 +250,20 @@ def _lead(
             else:
                 section.names.pop(name, None)
     section.update(own.model_copy(update=crowded), with_baseline=with_baseline)
+
+
+_SURVEY = re.compile(
+    r"\b(?:supported|supports?|support for|including|includes?|such as|e\.g\.|among others|"
+    r"compatible with|works with|models? like)\b|支持|包括|例如|诸如",
+    re.I,
+)
+"""What a project can run (`Supported models include pi0.5, GR00T N1.7, ...`): no set-up."""
+
+
+def _unlisted(conditions: Conditions) -> Conditions:
+    """A survey's conditions without the fields it lists several things of."""
+    listed = {name: [] for name in CONDITION_FIELDS if len(getattr(conditions, name)) > 1}
+    return conditions.model_copy(update=listed) if listed else conditions
 
 
 _TERM = re.compile(r"^([^:：=]{1,40})[:：]\s")

@@ -206,6 +206,8 @@ _CJK_STOP = re.compile(
 def find_conditions(text: str, cat: Catalog) -> Conditions:
     """The conditions written in one statement (none inherited from its context)."""
     names = {name: cat.names(name, text) for name in CONDITION_FIELDS}
+    if len(names["hardware"]) > 1 and _PORTED.search(text):
+        names["hardware"] = _without_source(text, cat, names["hardware"])
     load = _load(text, cat)
     conditions = Conditions(
         hardware=names["hardware"],
@@ -217,6 +219,24 @@ def find_conditions(text: str, cat: Catalog) -> Conditions:
         repeats=format_repeats(load),
     )
     return tidy_conditions(conditions)
+
+
+_PORTED = re.compile(r"\bfrom\s+(?:the\s+)?(?:NVIDIA\s+|AMD\s+|GeForce\s+)?\S", re.I)
+_FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+)?(?:NVIDIA\s+|AMD\s+|GeForce\s+)?$", re.I)
+_TO_BEFORE = re.compile(r"\b(?:to|onto)\s+(?:the\s+)?(?:NVIDIA\s+|AMD\s+|GeForce\s+)?$", re.I)
+
+
+def _without_source(text: str, cat: Catalog, hardware: list[str]) -> list[str]:
+    """`ports the engine from the RTX 5090 to the RTX 4090`: the part it runs on is the
+    one it moved to, not the one it came from."""
+    mentions = cat.find("hardware", text)
+    came_from = {
+        m.name for m in mentions if _FROM_BEFORE.search(text[max(0, m.start - 40) : m.start])
+    }
+    went_to = {m.name for m in mentions if _TO_BEFORE.search(text[max(0, m.start - 40) : m.start])}
+    if not came_from or not went_to:
+        return hardware
+    return [name for name in hardware if name not in came_from or name in went_to]
 
 
 def tidy_conditions(conditions: Conditions) -> Conditions:

@@ -8,8 +8,10 @@
    reported with the git commands that put it there.
 
    Each document is `split=tune` (looked at while improving the extractor) or
-   `split=heldout` (never inspected against extractor output: its numbers are the honest
-   ones). The two sets are scored and printed separately.
+   `split=heldout`, `split=heldout2`, ... (never inspected against extractor output: its
+   numbers are the honest ones; a later batch is labelled before any run on it). Each
+   split is scored and printed separately, then all held-out batches together;
+   `--verbose` lists the misses of the tune split only.
 
 2. Statement sets (tests/fixtures/evidence_labelled.jsonl and evidence_heldout.jsonl):
    short statements, pooled per statement (the older measure, kept for continuity).
@@ -39,6 +41,7 @@ numbers with any extracted. Load: key=value items (batch, concurrency, prompt, o
 context, gpus, tp, ep, rate). Baseline role: P/R of `(baseline)` metrics against role=b.
 
 Run: .venv/bin/python benchmarks/evidence_bench.py [--verbose] [--cache DIR] [--doc ID]
+[--labels GLOB] [--docs-only]
 """
 
 from __future__ import annotations

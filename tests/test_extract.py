@@ -834,3 +834,13 @@ def test_load_columns_and_group_headers() -> None:
     names = {m.value: (m.name, c.conditions.load) for c in extract_claims(text) for m in c.metrics}
     assert names[2100.0] == ("Prefill TP2", {"tp": "2"})
     assert names[153.0][1] == {"ep": "8"}
+
+
+def test_a_list_of_supported_models_or_a_port_source_is_no_set_up() -> None:
+    text = (
+        "# Runtime\n\nSupported models include pi0.5, GR00T N1.7 and HY-VLA.\n"
+        "It ports the engine from the RTX 5090 to the GeForce RTX 4090.\n\n"
+        "- HY-VLA: latency 0.48 (52% lower).\n"
+    )
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert claim.conditions.model == [] and claim.conditions.hardware == ["RTX 4090"]

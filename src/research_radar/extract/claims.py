@@ -204,11 +204,11 @@ def extract_claims(
         claim = _claim(segment, cat, where, reporter, line_ctx, block_ctx)
         if claim is None:
             own = find_conditions(segment.text, cat)
+            if _SURVEY.search(segment.text):
+                own = _unlisted(own)
             line_ctx.update(own, with_baseline=False)
             block_ctx.update(own, with_baseline=segment.block == "prose")
             if lead and not _defines(segment.text, cat):
-                if _SURVEY.search(segment.text):
-                    own = _unlisted(own)
                 _lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
             continue
         claims.append(claim)

@@ -262,7 +262,9 @@ _SURVEY = re.compile(
 
 def _unlisted(conditions: Conditions) -> Conditions:
     """A survey's conditions without the fields it lists several things of."""
-    listed = {name: [] for name in CONDITION_FIELDS if len(getattr(conditions, name)) > 1}
+    listed: dict[str, list[str]] = {
+        name: [] for name in CONDITION_FIELDS if len(getattr(conditions, name)) > 1
+    }
     return conditions.model_copy(update=listed) if listed else conditions
 
 

@@ -844,3 +844,19 @@ def test_a_list_of_supported_models_or_a_port_source_is_no_set_up() -> None:
     )
     [claim] = [c for c in extract_claims(text) if c.metrics]
     assert claim.conditions.model == [] and claim.conditions.hardware == ["RTX 4090"]
+
+
+@pytest.mark.parametrize(
+    ("text", "baseline"),
+    [
+        pytest.param("MLX v.s. llama.cpp: prefill 1.5x on M2", "llama.cpp", id="v.s."),
+        pytest.param("与 vLLM 相比，吞吐提升 2.3 倍", "vLLM", id="yu-xiangbi"),
+        pytest.param("速度是 FP16 的 2.4 倍", "FP16", id="shi-de-bei"),
+        pytest.param("2.1x speedup w.r.t. PyTorch eager", "PyTorch", id="wrt"),
+        pytest.param("We outperform TensorRT-LLM by 20%", "TensorRT-LLM", id="outperform"),
+        pytest.param("achieves 3x the throughput of vLLM", "vLLM", id="the-x-of"),
+    ],
+)
+def test_comparison_cues(text: str, baseline: str) -> None:
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert claim.conditions.baseline == [baseline]

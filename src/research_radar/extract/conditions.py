@@ -148,12 +148,18 @@ _COUNT_AFTER = re.compile(
 _REPEAT_KEYS = ("runs", "samples", "seeds", "spread", "percentiles", "ci")
 
 _CUES = re.compile(
-    r"(?<![A-Za-z])(?:vs\.?|versus|(?:in )?compar(?:ed|ison) (?:with|to)|relative to|against)(?![A-Za-z])|"
+    r"(?<![A-Za-z])(?:vs\.?|v\.s\.?|versus|(?:in )?compar(?:ed|ison) (?:with|to)|relative to|against|"
+    r"w\.r\.t\.?|with respect to|normali[sz]ed to|outperform(?:s|ed|ing)?|baseline\s?[:：])"
+    r"(?![A-Za-z])|(?<=[×x])\s+the\s+[a-z]+\s+of\s|"
     r"(?:faster|slower|better|higher|lower|more|less|speed-?ups?|gains?|improvements?)\s+"
     r"(?:[a-z][\w-]*\s+){0,2}?(?:than|over)\s|"
     r"(?<=[×x%])\s+over\s|(?<=\d%)\s+of\s(?=[A-Za-z])|"
     r"相对于?|对比|相比于?|比起|较之|[快慢优高低]于|(?<![对相无类好])比(?=\s?[A-Za-z]|[\u4e00-\u9fff]{1,8}\s?[快慢高低多少])|(?<![相反应针面绝])对(?=\s?[A-Za-z][\w.-]*\s?\d)",
     re.I,
+)
+_CJK_BEFORE = re.compile(
+    r"(?:与|和|跟|同)\s?([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}|[\u4e00-\u9fff]{2,8}?)\s?"
+    r"(?:相比|比较|对比)|是\s?([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2})\s?的\s?[\d.]+\s?倍"
 )
 _NEGATED = re.compile(r"(?:\b(?:not|never|no|without)\s+(?:\w+\s+)?|[未不没无]\s*)$", re.I)
 BASELINE_WORDS = re.compile(
@@ -294,6 +300,12 @@ def _baselines(text: str, cat: Catalog) -> list[str]:
         mentions = [m for name in ("software", "model", "hardware") for m in cat.find(name, clause)]
         if mentions:
             found.append(min(mentions, key=lambda m: m.start).name)
+    for match in _CJK_BEFORE.finditer(text):
+        # `与 vLLM 相比`, `是 FP16 的 2.4 倍`: the compared thing stands before the cue
+        before = (match.group(1) or match.group(2)).strip()
+        named = _target(before, cat) or before
+        if named:
+            found.append(named)
     for match in _CUES.finditer(text):
         left = text[max(0, match.start() - 24) : match.start()]
         if _NEGATED.search(left):

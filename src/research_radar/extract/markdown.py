@@ -346,8 +346,15 @@ def clean_text(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+_SENTENCE_END = re.compile(
+    r"(?<=[。；！？;!?])\s*|(?<=[a-z0-9)\]*%])(?<!\bvs)(?<!\bv\.s)(?<!\be\.g)(?<!\bi\.e)"
+    r"(?<!\bw\.r\.t)(?<!\betc)(?<!\bapprox)\.\s+(?=[A-Z(*\[])"
+)
+"""A sentence ends at a full stop, not at `vs.`, `e.g.`, `w.r.t.` before a capital."""
+
+
 def _sentences(text: str) -> list[str]:
-    parts = re.split(r"(?<=[。；！？;!?])\s*|(?<=[a-z0-9)\]*%])\.\s+(?=[A-Z(*\[])", text)
+    parts = _SENTENCE_END.split(text)
     return [part.strip() for part in parts if part and part.strip()]
 
 

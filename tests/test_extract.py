@@ -860,3 +860,25 @@ def test_a_list_of_supported_models_or_a_port_source_is_no_set_up() -> None:
 def test_comparison_cues(text: str, baseline: str) -> None:
     [claim] = [c for c in extract_claims(text) if c.metrics]
     assert claim.conditions.baseline == [baseline]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "baseline", "load"),
+    [
+        pytest.param(
+            "16xL40上的混合并行比8xL40低1.16倍", [(1.16, "x")], ["L40"], {"gpus": "16"}, id="bi-8x"
+        ),
+        pytest.param(
+            "8 路并发下吞吐 1200 tokens/s", [(1200.0, "tok/s")], [], {"concurrency": "8"}, id="lu"
+        ),
+        pytest.param("单卡 A100 上每秒生成 30 张图", [(30.0, "img/s")], [], {}, id="images"),
+        pytest.param("加速比为 3.2", [(3.2, "x")], [], {}, id="jiasubi"),
+        pytest.param("相较 HF 提升 24 倍", [(24.0, "x")], ["HF"], {}, id="xiangjiao"),
+    ],
+)
+def test_chinese_phrasing(
+    text: str, expected: list[tuple[float, str]], baseline: list[str], load: dict[str, str]
+) -> None:
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert [(m.value, m.unit) for m in claim.metrics] == expected
+    assert claim.conditions.baseline == baseline and claim.conditions.load == load

@@ -66,7 +66,7 @@ LOAD_RULES = (
         r"(?:max_concurrency|concurrency|(?<![A-Za-z])conc|并发数?)\s*[=:：]?\s*(\d+)",
     ),
     _rule("concurrency", r"(?<![A-Za-z])C\s?=\s?(\d+)(?![\d.])"),
-    _rule("concurrency", r"(\d+)\s*(?:个)?(?:并发|concurrent(?:\s+requests?)?)"),
+    _rule("concurrency", r"(\d+)\s*(?:个|路)?\s*(?:并发|concurrent(?:\s+requests?)?)"),
     _rule(
         "rate",
         r"(?:(?<![A-Za-z])(?:at|@|under)\s+|[(,]\s?)(\d+(?:\.\d+)?)\s?(?:QPS|RPS)(?![A-Za-z])|"
@@ -154,7 +154,8 @@ _CUES = re.compile(
     r"(?:faster|slower|better|higher|lower|more|less|speed-?ups?|gains?|improvements?)\s+"
     r"(?:[a-z][\w-]*\s+){0,2}?(?:than|over)\s|"
     r"(?<=[×x%])\s+over\s|(?<=\d%)\s+of\s(?=[A-Za-z])|"
-    r"相对于?|对比|相比于?|比起|较之|[快慢优高低]于|(?<![对相无类好])比(?=\s?[A-Za-z]|[\u4e00-\u9fff]{1,8}\s?[快慢高低多少])|(?<![相反应针面绝])对(?=\s?[A-Za-z][\w.-]*\s?\d)",
+    r"相对于?|对比|相比于?|相较于?|比起|较之|[快慢优高低]于|"
+    r"(?<![对相无类好])比(?=\s?[A-Za-z]|\s?\d+\s?[xX×]\s?[A-Za-z]|[\u4e00-\u9fff]{1,8}\s?[快慢高低多少])|(?<![相反应针面绝])对(?=\s?[A-Za-z][\w.-]*\s?\d)",
     re.I,
 )
 _CJK_BEFORE = re.compile(

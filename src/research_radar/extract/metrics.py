@@ -85,10 +85,16 @@ _BEFORE_X = re.compile(
     r"(?:\b(?:by|to|of|about|around|over|nearly|approximately|and)|~|\*\*)\s*(?:\*\*)?$", re.I
 )
 """What stands before `X9` when it is a ratio, not a name (`X11 server`)."""
+_RATIO_WORD = re.compile(
+    rf"(?:speed-?up|加速比)\s?(?:of|is|为|是|达到|达|[:：=])\s?(?P<num>{NUMBER_PATTERN})"
+    rf"(?!\s?(?:[%x×倍]|{UNIT_PATTERN})|[\d.])",
+    re.I,
+)
+"""`加速比为 3.2`, `speedup of 1.8`: a ratio named, not written with its unit."""
 _CURRENCY_AFTER = re.compile(rf"(?P<num>{NUMBER_PATTERN})\s?(?:美元|USD|dollars)")
 _PER_SECOND = re.compile(
     rf"每秒\s?(?:可达|约|达到|生成)?\s?(?P<num>{NUMBER_PATTERN})\s?\+?\s?个?\s?"
-    r"(?P<what>tokens?|词元|令牌|字符)",
+    r"(?P<what>tokens?|词元|令牌|字符|张)",
     re.I,
 )
 """Chinese `每秒7个token`: a rate written before its number."""
@@ -126,6 +132,7 @@ PERF_UNITS = {
     "d",
     "x",
     "FPS",
+    "img/s",
 }
 """Canonical units that make a metric a performance one."""
 _NAMED = re.compile(
@@ -166,6 +173,7 @@ DEFAULT_METRIC_NAMES = {
     "%": "change",
     "pp": "change",
     "FPS": "frame rate",
+    "img/s": "image throughput",
     "TFLOPS": "compute",
     "PFLOPS": "compute",
     "GFLOPS": "compute",
@@ -264,13 +272,17 @@ def find_metrics(
             found.add(match.span("num"), metric)
     for match in _PER_SECOND.finditer(text):
         if found.free(match.span("num")):
-            unit = "char/s" if match.group("what") == "字符" else "tok/s"
+            unit = {"字符": "char/s", "张": "img/s"}.get(match.group("what"), "tok/s")
             name = _metric_name(text, match.start(), match.end(), unit, None)
             found.add(
                 match.span("num"),
                 Metric(name=name, value=parse_number(match.group("num")), unit=unit),
             )
     _prefixed(text, found)
+    for match in _RATIO_WORD.finditer(text):
+        if found.free(match.span("num")):
+            value = parse_number(match.group("num"))
+            found.add(match.span("num"), Metric(name="speedup", value=value, unit="x"))
     _fractions(text, found)
     _propagated(text, found)
     found.items.sort(key=lambda item: item[0])

@@ -882,3 +882,11 @@ def test_chinese_phrasing(
     [claim] = [c for c in extract_claims(text) if c.metrics]
     assert [(m.value, m.unit) for m in claim.metrics] == expected
     assert claim.conditions.baseline == baseline and claim.conditions.load == load
+
+
+def test_a_transposed_table_names_its_numbers_by_row() -> None:
+    text = "| Metric | A100 | H100 |\n|---|---|---|\n| TTFT (ms) | 120 | 80 |\n"
+    found = [
+        (m.name, m.unit, c.conditions.hardware) for c in extract_claims(text) for m in c.metrics
+    ]
+    assert found == [("TTFT", "ms", ["A100"]), ("TTFT", "ms", ["H100"])]

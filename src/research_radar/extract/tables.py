@@ -235,6 +235,10 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
         fallback = (_row_unit(cells[0]) if column else "") or segment.unit
         if not found and bare:
             found = _bare_cell(name, bare.group(1).rstrip("Kk"), flat, cat, fallback)
+            if column and found and metric_words(cells[0]) and not metric_words(name):
+                # `| TTFT (ms) | 120 | 80 |` under `| Metric | A100 | H100 |`: the row names it
+                row_name = _head_name(cells[0])
+                found = [m.model_copy(update={"name": row_name}) for m in found]
         elif not found and (pair := _PAIR_CELL.fullmatch(cell)):
             # `| 1200 / 80 |` under `Prefill / Decode (tok/s)`: one number for each name
             names = [*_head_name(name).split("/"), "", ""]

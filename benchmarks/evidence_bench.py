@@ -8,8 +8,10 @@
    reported with the git commands that put it there.
 
    Each document is `split=tune` (looked at while improving the extractor) or
-   `split=heldout` (never inspected against extractor output: its numbers are the honest
-   ones). The two sets are scored and printed separately.
+   `split=heldout`, `split=heldout2`, ... (never inspected against extractor output: its
+   numbers are the honest ones; a later batch is labelled before any run on it). Each
+   split is scored and printed separately, then all held-out batches together;
+   `--verbose` lists the misses of the tune split only.
 
 2. Statement sets (tests/fixtures/evidence_labelled.jsonl and evidence_heldout.jsonl):
    short statements, pooled per statement (the older measure, kept for continuity).
@@ -39,6 +41,7 @@ numbers with any extracted. Load: key=value items (batch, concurrency, prompt, o
 context, gpus, tp, ep, rate). Baseline role: P/R of `(baseline)` metrics against role=b.
 
 Run: .venv/bin/python benchmarks/evidence_bench.py [--verbose] [--cache DIR] [--doc ID]
+[--labels GLOB] [--docs-only]
 """
 
 from __future__ import annotations
@@ -142,66 +145,79 @@ def _float(raw: str) -> float | None:
 
 
 def load_docs(folder: Path = LABELS) -> list[Doc]:
+    return [doc for path in sorted(folder.glob("*.lab")) for doc in _load_file(path)]
+
+
+def _load_file(path: Path) -> list[Doc]:
     docs: list[Doc] = []
-    for path in sorted(folder.glob("*.lab")):
-        doc: Doc | None = None
-        for raw in path.read_text(encoding="utf-8").splitlines():
-            line = raw.strip()
-            if not line:
-                continue
-            header = _HEADER.match(line)
-            if header:
-                ranges = [
-                    (int(a), int(b))
-                    for a, b in (part.split("-") for part in header.group("lines").split(","))
-                ]
-                doc = Doc(
-                    header.group("id"),
-                    header.group("repo"),
-                    header.group("commit"),
-                    header.group("path"),
-                    ranges,
-                    header.group("lang"),
-                    header.group("split"),
-                )
-                docs.append(doc)
-                continue
-            if doc is None:
-                raise ValueError(f"{path.name}: a label before the # doc header: {line}")
-            ignore = _IGNORE.match(line)
-            if ignore:
-                values = {_float(v) for v in ignore.group("values").split(",")}
-                doc.ignore.setdefault(int(ignore.group("line")), set()).update(
-                    v for v in values if v is not None
-                )
-                continue
-            claim = _CLAIM.match(line)
-            if not claim:
-                raise ValueError(f"{path.name}: not a label: {line}")
-            conditions: dict[str, list[str]] = {}
-            load: dict[str, str] = {}
-            role = False
-            for part in claim.group("rest").split(";"):
-                if "=" not in part:
-                    continue
-                key, value = (s.strip() for s in part.split("=", 1))
-                if key == "load":
-                    load.update(kv.split(":", 1) for kv in value.split(",") if ":" in kv)  # type: ignore[misc]
-                elif key == "role":
-                    role = value == "b"
-                elif key in _KEYS and value:
-                    conditions[_KEYS[key]] = [v.strip() for v in value.split("/") if v.strip()]
-            doc.gold.append(
-                Gold(
-                    int(claim.group("line")),
-                    claim.group("value"),
-                    claim.group("unit"),
-                    claim.group("metric"),
-                    conditions,
-                    load,
-                    role,
-                )
+    doc: Doc | None = None
+    for raw in path.read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not line:
+            continue
+        header = _HEADER.match(line)
+        if header:
+            ranges = [
+                (int(a), int(b))
+                for a, b in (part.split("-") for part in header.group("lines").split(","))
+            ]
+            doc = Doc(
+                header.group("id"),
+                header.group("repo"),
+                header.group("commit"),
+                header.group("path"),
+                ranges,
+                header.group("lang"),
+                header.group("split"),
             )
+            docs.append(doc)
+            continue
+        if doc is None:
+            raise ValueError(f"{path.name}: a label before the # doc header: {line}")
+        ignore = _IGNORE.match(line)
+        if ignore:
+            values = {_float(v) for v in ignore.group("values").split(",")}
+            doc.ignore.setdefault(int(ignore.group("line")), set()).update(
+                v for v in values if v is not None
+            )
+            continue
+        claim = _CLAIM.match(line)
+        if not claim:
+            raise ValueError(f"{path.name}: not a label: {line}")
+        conditions: dict[str, list[str]] = {}
+        load: dict[str, str] = {}
+        role = False
+        for part in claim.group("rest").split(";"):
+            if "=" not in part:
+                continue
+            key, value = (s.strip() for s in part.split("=", 1))
+            if key == "load":
+                load.update(kv.split(":", 1) for kv in value.split(",") if ":" in kv)  # type: ignore[misc]
+            elif key == "role":
+                role = value == "b"
+            elif key in _KEYS and value:
+                conditions[_KEYS[key]] = [v.strip() for v in value.split("/") if v.strip()]
+        doc.gold.append(
+            Gold(
+                int(claim.group("line")),
+                claim.group("value"),
+                claim.group("unit"),
+                claim.group("metric"),
+                conditions,
+                load,
+                role,
+            )
+        )
+    return docs
+
+
+def load_docs_matching(pattern: str) -> list[Doc]:
+    """The documents of the label files whose names match a glob (`e-*.lab`)."""
+    chosen = {p.name for p in LABELS.glob(pattern)}
+    docs: list[Doc] = []
+    for path in sorted(LABELS.glob("*.lab")):
+        if path.name in chosen:
+            docs.extend(_load_file(path))
     return docs
 
 
@@ -381,7 +397,11 @@ def _ratio(a: int, b: int) -> str:
 
 
 def report_docs(docs: list[Doc], cache: Path, split: str, verbose: bool) -> bool:
-    chosen = [d for d in docs if d.split == split]
+    """Score the documents of one split (`heldout*` scores every held-out batch together)."""
+    if split.endswith("*"):
+        chosen = [d for d in docs if d.split.startswith(split[:-1])]
+    else:
+        chosen = [d for d in docs if d.split == split]
     tally = Tally()
     missing: list[Doc] = []
     started = time.perf_counter()
@@ -428,7 +448,8 @@ def report_docs(docs: list[Doc], cache: Path, split: str, verbose: bool) -> bool
             f"{_ratio(c[f'{name}:recall'], c[f'{name}:gold']):>7}"
             f"   on found numbers: labelled {c[f'{name}:gold']}, extracted {c[f'{name}:pred']}"
         )
-    if verbose:
+    if verbose and split == "tune":
+        # held-out errors are never printed: reading them would be tuning on them
         print("\n".join(tally.misses))
     return not missing
 
@@ -517,13 +538,17 @@ def main(argv: list[str]) -> int:
     if "--doc" in argv:
         wanted = argv[argv.index("--doc") + 1]
         docs = [d for d in docs if d.id == wanted]
+    if "--labels" in argv:
+        pattern = argv[argv.index("--labels") + 1]
+        docs = load_docs_matching(pattern)
     print(f"Real documents: {len(docs)} labelled, cache {cache}")
     per_split: dict[str, int] = defaultdict(int)
     for doc in docs:
         per_split[doc.split] += 1
-    for split in ("tune", "heldout"):
-        if per_split[split]:
-            report_docs(docs, cache, split, verbose)
+    for split in sorted(per_split, key=lambda s: (s != "tune", s)):
+        report_docs(docs, cache, split, verbose)
+    if sum(1 for s in per_split if s.startswith("heldout")) > 1:
+        report_docs(docs, cache, "heldout*", verbose)
     if "--docs-only" not in argv:
         print("\nStatement sets")
         for path in (FIXTURE, HELDOUT):

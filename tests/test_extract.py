@@ -23,7 +23,7 @@ from research_radar.extract import tables as tables_module
 from research_radar.extract.benchmark_json import parse_benchmark_json
 from research_radar.extract.catalogue import default_catalog
 from research_radar.extract.claims import claim_to_json, extract_claims, extract_file, own_metrics
-from research_radar.models import ClaimKind
+from research_radar.models import ClaimKind, Conditions
 
 SHARED = Path(os.environ.get("RADAR_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "evidence_bench.py"
@@ -676,3 +676,217 @@ def test_a_number_is_always_a_whole_number_of_the_input(text: str, values: set[f
     """Never the tail of a longer number, whatever the script of its digits (refs #13)."""
     found = {metric.value for claim in extract_claims(text) for metric in claim.metrics}
     assert found == values
+
+
+def _by_value(text: str) -> dict[float, tuple[str, Conditions]]:
+    """Each extracted number -> (its unit, its claim's conditions)."""
+    return {m.value: (m.unit, c.conditions) for c in extract_claims(text) for m in c.metrics}
+
+
+def test_a_sections_lead_sets_up_its_subsections_and_names_baselines_of_ratios() -> None:
+    text = (
+        "# Kernels\n\nFast FP8 GEMMs.\n\n## Performance\n\n"
+        "We test all shapes on H800 SXM5 with NVCC 12.8. All speedups are in comparison "
+        "to our implementation based on CUTLASS 3.6.\n\n### Dense\n\n"
+        "| M | Computation | Speedup |\n|---|---|---|\n| 64 | 206 TFLOPS | 2.7x |\n"
+    )
+    found = _by_value(text)
+    tflops, ratio = found[206.0][1], found[2.7][1]
+    assert tflops.hardware == ["H800"] and tflops.precision == ["FP8"]
+    assert tflops.baseline == []
+    assert ratio.baseline == ["CUTLASS 3.6"]
+
+
+def test_a_glossary_list_before_the_numbers_is_no_set_up() -> None:
+    text = (
+        "## Benchmarks\n\n* OPUS-MT: a base Transformer trained with Marian\n"
+        "* WMT14 model: a base Transformer\n\n### CPU\n\n"
+        "| | Tokens per second |\n| --- | --- |\n| Marian 1.11.0 | 344.5 |\n"
+    )
+    assert _by_value(text)[344.5][1].model == []
+
+
+def test_a_label_row_names_the_rows_below_and_a_dash_row_is_a_variant() -> None:
+    text = (
+        "| | Tokens per second | BLEU |\n| --- | --- | --- |\n"
+        "| **OPUS-MT model** | | |\n| Marian 1.11.0 | 344.5 | 27.93 |\n| - int16 | 330.2 | 27.65 |\n"
+        "| CTranslate2 3.6.0 | 525.0 | 27.92 |\n\n"
+        "Executed with 4 threads on an Intel(R) Xeon(R) Platinum 8275CL CPU.\n"
+    )
+    found = _by_value(text)
+    assert found[27.93][0] == "" and found[344.5][0] == "tok/s"
+    variant = found[330.2][1]
+    assert variant.model == ["OPUS-MT"] and variant.precision == ["INT16"]
+    assert variant.hardware == ["Xeon Platinum 8275CL"]
+    assert found[525.0][1].baseline == ["Marian 1.11.0"]
+
+
+def test_a_perplexity_table_compares_with_its_fp16_rows() -> None:
+    text = (
+        "| Model | Method | PPL | Alpha |\n| --- | --- | --- | --- |\n"
+        "| Mixtral-8x7B | FP16 | 3.842 | |\n| | SQ W8A8 | 3.893 | 0.8 |\n"
+    )
+    claims = [c for c in extract_claims(text) if c.metrics]
+    fp16, w8a8 = claims
+    assert [(m.value, m.unit) for m in fp16.metrics] == [(3.842, "")]
+    assert fp16.metrics[0].name.endswith("(baseline)")
+    assert w8a8.conditions.model == ["Mixtral-8x7B"] and w8a8.conditions.baseline == ["FP16"]
+    assert all(m.value != 0.8 for m in w8a8.metrics)
+
+
+def test_an_html_colspan_cell_is_read_once() -> None:
+    text = (
+        "<table>\n<tr><th>Model</th><th>A-5B</th><th>A-5B-I2V</th></tr>\n"
+        '<tr><td>单GPU显存消耗</td><td colspan="2">SAT BF16: 76GB</td></tr>\n</table>\n'
+    )
+    values = [m.value for c in extract_claims(text) for m in c.metrics]
+    assert values == [76.0]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("It reduces TTFT by X2-X22.", [(2.0, "x"), (22.0, "x")], id="x-first"),
+        pytest.param("Runs on an X11 server with 12 ms latency", [(12.0, "ms")], id="x-name"),
+        pytest.param("8x A100: 4.1 hours ($132)", [(4.1, "h"), (132.0, "$")], id="cost"),
+        pytest.param("花费不到 300 美元", [(300.0, "$")], id="yuan-words"),
+        pytest.param("at 16 QPS it serves 4.05 requests/second", [(4.05, "req/s")], id="qps-load"),
+    ],
+)
+def test_units_written_before_or_spelt_out(text: str, expected: list[tuple[float, str]]) -> None:
+    found = [(m.value, m.unit) for c in extract_claims(text) for m in c.metrics]
+    assert found == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        pytest.param("在 Llama-2 70B 运行于 4 个 A100x80GB 的情况下", "gpus", "4", id="zh-count"),
+        pytest.param("GPU: NVIDIA H100 80GB HBM3 * 8", "gpus", "8", id="count-after"),
+        pytest.param("batch size of input is 1, generate 512 tokens", "output", "512", id="gen"),
+        pytest.param("We use a batch size of 1", "batch", "1", id="batch-of"),
+        pytest.param("at 16 QPS in the optimized setup", "rate", "16", id="qps"),
+    ],
+)
+def test_load_written_in_prose(text: str, key: str, value: str) -> None:
+    assert conditions_module.find_conditions(text, default_catalog()).load.get(key) == value
+
+
+def test_a_throughput_is_not_an_output_length() -> None:
+    load = conditions_module.find_conditions("It generates 100 tokens/s", default_catalog()).load
+    assert "output" not in load
+
+
+def test_chinese_comparison_with_a_chinese_name() -> None:
+    [claim] = extract_claims("DeepSpeed-HE 比现有系统快 15 倍以上")
+    assert claim.conditions.baseline == ["现有系统"]
+
+
+def test_a_post_title_and_a_figure_caption_set_up_the_prose() -> None:
+    text = (
+        '---\nlayout: post\ntitle: "Serving LLMs on AMD MI300X"\n---\n\n'
+        "<b>Figure 6</b>: Throughput (Llama-3.2-1B-Instruct, 10000 requests of 512 tokens).\n\n"
+        "DMA achieves better throughput than the custom kernel. The gain starts at 5.5%.\n"
+    )
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert claim.conditions.hardware == ["MI300X"]
+    assert claim.conditions.model == ["Llama-3.2-1B"]
+    assert claim.conditions.load.get("prompt") == "512"
+    assert claim.conditions.baseline == ["custom kernel"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "Model | Latency (ms)\n--- | ---\nLlama-3-8B | 25\n", [(25.0, "ms")], id="no-pipes"
+        ),
+        pytest.param(
+            "| Model | Latency (ms) |\n|---|---|\n| Llama | 25.3 (1.8x) |\n",
+            [(25.3, "ms"), (1.8, "x")],
+            id="ratio-in-parentheses",
+        ),
+        pytest.param(
+            "| Model | Prefill / Decode (tok/s) |\n|---|---|\n| Llama | 1200 / 80 |\n",
+            [(1200.0, "tok/s"), (80.0, "tok/s")],
+            id="pair",
+        ),
+        pytest.param(
+            "All timings in us/call.\n\n| op | time |\n|---|---|\n| gemm | 12.5 |\n",
+            [(12.5, "us")],
+            id="unit-above",
+        ),
+        pytest.param(
+            "| Model | PyTorch (Sec) |\n|---|---|\n| BERT | 1.25 |\n", [(1.25, "s")], id="sec"
+        ),
+    ],
+)
+def test_table_shapes(text: str, expected: list[tuple[float, str]]) -> None:
+    assert [(m.value, m.unit) for c in extract_claims(text) for m in c.metrics] == expected
+
+
+def test_load_columns_and_group_headers() -> None:
+    text = (
+        "| | Prefill | | Decode | |\n|---|---|---|---|---|\n| Model | TP1 | TP2 | TP1 | TP2 |\n"
+        "| Llama-3-8B | 1200 tok/s | 2100 tok/s | 80 tok/s | 140 tok/s |\n\n"
+        "| Type | Dispatch #EP | Bandwidth |\n|---|---|---|\n| Intranode | 8 | 153 GB/s |\n"
+    )
+    names = {m.value: (m.name, c.conditions.load) for c in extract_claims(text) for m in c.metrics}
+    assert names[2100.0] == ("Prefill TP2", {"tp": "2"})
+    assert names[153.0][1] == {"ep": "8"}
+
+
+def test_a_list_of_supported_models_or_a_port_source_is_no_set_up() -> None:
+    text = (
+        "# Runtime\n\nSupported models include pi0.5, GR00T N1.7 and HY-VLA.\n"
+        "It ports the engine from the RTX 5090 to the GeForce RTX 4090.\n\n"
+        "- HY-VLA: latency 0.48 (52% lower).\n"
+    )
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert claim.conditions.model == [] and claim.conditions.hardware == ["RTX 4090"]
+
+
+@pytest.mark.parametrize(
+    ("text", "baseline"),
+    [
+        pytest.param("MLX v.s. llama.cpp: prefill 1.5x on M2", "llama.cpp", id="v.s."),
+        pytest.param("与 vLLM 相比，吞吐提升 2.3 倍", "vLLM", id="yu-xiangbi"),
+        pytest.param("速度是 FP16 的 2.4 倍", "FP16", id="shi-de-bei"),
+        pytest.param("2.1x speedup w.r.t. PyTorch eager", "PyTorch", id="wrt"),
+        pytest.param("We outperform TensorRT-LLM by 20%", "TensorRT-LLM", id="outperform"),
+        pytest.param("achieves 3x the throughput of vLLM", "vLLM", id="the-x-of"),
+    ],
+)
+def test_comparison_cues(text: str, baseline: str) -> None:
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert claim.conditions.baseline == [baseline]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "baseline", "load"),
+    [
+        pytest.param(
+            "16xL40上的混合并行比8xL40低1.16倍", [(1.16, "x")], ["L40"], {"gpus": "16"}, id="bi-8x"
+        ),
+        pytest.param(
+            "8 路并发下吞吐 1200 tokens/s", [(1200.0, "tok/s")], [], {"concurrency": "8"}, id="lu"
+        ),
+        pytest.param("单卡 A100 上每秒生成 30 张图", [(30.0, "img/s")], [], {}, id="images"),
+        pytest.param("加速比为 3.2", [(3.2, "x")], [], {}, id="jiasubi"),
+        pytest.param("相较 HF 提升 24 倍", [(24.0, "x")], ["HF"], {}, id="xiangjiao"),
+    ],
+)
+def test_chinese_phrasing(
+    text: str, expected: list[tuple[float, str]], baseline: list[str], load: dict[str, str]
+) -> None:
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert [(m.value, m.unit) for m in claim.metrics] == expected
+    assert claim.conditions.baseline == baseline and claim.conditions.load == load
+
+
+def test_a_transposed_table_names_its_numbers_by_row() -> None:
+    text = "| Metric | A100 | H100 |\n|---|---|---|\n| TTFT (ms) | 120 | 80 |\n"
+    found = [
+        (m.name, m.unit, c.conditions.hardware) for c in extract_claims(text) for m in c.metrics
+    ]
+    assert found == [("TTFT", "ms", ["A100"]), ("TTFT", "ms", ["H100"])]

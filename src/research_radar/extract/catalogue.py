@@ -55,7 +55,8 @@ FIELDS = ("hardware", "model", "precision", "software")
 
 _BUNDLED = ("hardware.toml", "models.toml", "precisions.toml", "software.toml")
 _LEFT = r"(?:(?<![A-Za-z0-9_])|(?<=\d[xX×]))"
-_RIGHT = r"(?![A-Za-z0-9_])"
+_RIGHT = r"(?:(?![A-Za-z0-9_])|(?=[xX]\d{1,3}\s?GB))"
+"""A name ends at a word boundary, or before a memory size glued with x (`A100x80GB`)."""
 _UPPER_GROUPS = frozenset({"size", "act", "q", "ud", "var_upper"})
 _MEMORY = re.compile(r"[\s\-(（]{0,2}(\d{1,4}(?:\.\d+)?)\s?(GB|GiB|G)(?![A-Za-z0-9/])", re.I)
 

@@ -108,6 +108,11 @@ class _Context:
             self.baseline = list(conditions.baseline)
         self.load.update(conditions.load)
 
+    def merge(self, other: _Context) -> None:
+        self.names.update({k: list(v) for k, v in other.names.items() if v})
+        self.baseline = list(other.baseline) or self.baseline
+        self.load.update(other.load)
+
     def copy(self) -> _Context:
         return _Context(
             {k: list(v) for k, v in self.names.items()}, list(self.baseline), dict(self.load)
@@ -146,17 +151,23 @@ def extract_claims(
     cat = catalog or default_catalog()
     claims: list[Claim] = []
     line_ctx, block_ctx = _Context(), _Context()
-    sections: list[tuple[int, _Context]] = []
+    sections: list[tuple[int, _Context]] = [(0, _Context())]
+    """The document (level 0) and the headings above the current line, with their set-up."""
+    lead = True
+    """No claim yet since the last heading: what is said now sets up the whole section."""
+    lead_ctx, lead_names = _Context(), dict[str, set[str]]()
+    caption_ctx = _Context()
     table: list[Segment] = []
     header: tuple[str, ...] = ()
 
     def end_table() -> None:
+        nonlocal lead
         if not table:
             return  # no rows: no claims (and no header cells to clean for nothing)
         for cell in read_table(header, table, cat):
-            claim = _table_claim(cell, cat, where, reporter, block_ctx)
-            if claim is not None:
-                claims.append(claim)
+            found = _table_claims(cell, where, reporter, block_ctx)
+            lead = lead and not found
+            claims.extend(found)
         table.clear()
 
     segments = list(parse_segments(text))
@@ -172,22 +183,40 @@ def extract_claims(
             header = segment.header  # a table's header row: read with its rows
             continue
         if segment.block == "heading":
+            if lead and segment.level > sections[-1][0]:
+                # `## Performance` / `We test ... on H800 with NVCC 12.8` / `### Dense`:
+                # what a section says before its first number and its first subsection
+                # sets up its subsections (issue #14)
+                sections[-1][1].merge(lead_ctx)
             block_ctx = _section(sections, segment, cat).copy()
-            line_ctx = _Context()
+            line_ctx, lead, lead_ctx, lead_names = _Context(), True, _Context(), {}
+            caption_ctx = _Context()
             continue
         if segment.new_line:
             line_ctx = _Context()
         if segment.block == "prose" and segment.new_paragraph:
             # a new paragraph is the set-up of what follows it, not the one before it
-            block_ctx = (sections[-1][1] if sections else _Context()).copy()
+            block_ctx = sections[-1][1].copy()
+            if lead:
+                block_ctx.merge(lead_ctx)  # `* data_type = FP16` / `TP means ...` / a table
+            block_ctx.merge(caption_ctx)
+        if segment.block == "prose" and _CAPTION.match(segment.text):
+            # `Figure 6: Concurrent requests throughput (Llama-3.2-1B, NVIDIA H100, ...)`:
+            # the set-up of the paragraphs that discuss the figure, below it
+            caption_ctx = _Context()
+            caption_ctx.update(find_conditions(segment.text, cat), with_baseline=True)
         claim = _claim(segment, cat, where, reporter, line_ctx, block_ctx)
         if claim is None:
             own = find_conditions(segment.text, cat)
+            if _SURVEY.search(segment.text):
+                own = _unlisted(own)
             line_ctx.update(own, with_baseline=False)
-            if segment.block == "prose":
-                block_ctx.update(own, with_baseline=True)
+            block_ctx.update(own, with_baseline=segment.block == "prose")
+            if lead and not _defines(segment.text, cat):
+                _lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
             continue
         claims.append(claim)
+        lead = False
     end_table()
     scopes = find_scopes(segments, cat)
     if not scopes:
@@ -198,11 +227,66 @@ def extract_claims(
     ]
 
 
+_LEAD_NAMES = 2
+"""A section's lead naming more things of one field than this is a survey, not a set-up."""
+
+
+def _lead(
+    section: _Context, own: Conditions, seen: dict[str, set[str]], *, with_baseline: bool
+) -> None:
+    """Add the conditions of a statement before a section's first number to its lead.
+
+    A field the lead names more than `_LEAD_NAMES` things of, in one statement or over
+    several (`* Decoder-only: GPT-2, OPT` then `* Encoder-only: BERT`), is a survey of
+    what is supported: it is dropped from the set-up, and stays dropped.
+    """
+    crowded: dict[str, list[str]] = {}
+    for name in (*CONDITION_FIELDS, "baseline"):
+        values = getattr(own, name)
+        if not values:
+            continue
+        found = seen.setdefault(name, set())
+        found.update(values)
+        if len(found) > _LEAD_NAMES:
+            crowded[name] = []
+            if name == "baseline":
+                section.baseline = []
+            else:
+                section.names.pop(name, None)
+    section.update(own.model_copy(update=crowded), with_baseline=with_baseline)
+
+
+_SURVEY = re.compile(
+    r"\b(?:supported|supports?|support for|including|includes?|such as|e\.g\.|among others|"
+    r"compatible with|works with|models? like)\b|支持|包括|例如|诸如",
+    re.I,
+)
+"""What a project can run (`Supported models include pi0.5, GR00T N1.7, ...`): no set-up."""
+
+
+def _unlisted(conditions: Conditions) -> Conditions:
+    """A survey's conditions without the fields it lists several things of."""
+    listed: dict[str, list[str]] = {
+        name: [] for name in CONDITION_FIELDS if len(getattr(conditions, name)) > 1
+    }
+    return conditions.model_copy(update=listed) if listed else conditions
+
+
+_TERM = re.compile(r"^([^:：=]{1,40})[:：]\s")
+
+
+def _defines(text: str, cat: Catalog) -> bool:
+    """`OPUS-MT: a base Transformer trained with Marian`: a glossary entry, not a set-up
+    (`Model: Qwen3-14B` names the set-up after its colon, not before)."""
+    term = _TERM.match(text)
+    return term is not None and any(cat.find(name, term.group(1)) for name in CONDITION_FIELDS)
+
+
 def _section(sections: list[tuple[int, _Context]], heading: Segment, cat: Catalog) -> _Context:
     """Enter a heading: its context is its parent section's plus its own text."""
-    while sections and sections[-1][0] >= heading.level:
+    while len(sections) > 1 and sections[-1][0] >= heading.level:
         sections.pop()
-    context = sections[-1][1].copy() if sections else _Context()
+    context = sections[-1][1].copy()
     context.update(find_conditions(heading.text, cat), with_baseline=True)
     sections.append((heading.level, context))
     return context
@@ -284,23 +368,48 @@ def _claim(
         return None
     conditions = line_ctx.fill(own, with_baseline=False)
     # a list item takes its list's set-up and compared system; a sentence of prose takes
-    # its section's and paragraph's set-up, but names its own comparison
-    conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list")
+    # its section's and paragraph's set-up, but names its own comparison, unless all it
+    # gives are ratios to what was named before (`DMA beats the custom kernel. The gain
+    # starts at 5.5%`)
+    ratios = all(m.unit in _RATIO_UNITS for m in metrics) and bool(metrics)
+    conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list" or ratios)
     line_ctx.update(own, with_baseline=False)
     return _made(kind, text, metrics, tidy_conditions(conditions), where, segment.line, reporter)
 
 
-def _table_claim(
-    cell: TableClaim, cat: Catalog, where: str, reporter: str, block_ctx: _Context
-) -> Claim | None:
-    del cat
+def _table_claims(cell: TableClaim, where: str, reporter: str, block_ctx: _Context) -> list[Claim]:
+    """One row's cells with their conditions; a compared system named above the table
+    is the baseline of its ratios (`2.7x`), not of its absolute numbers (`206 TFLOPS`)."""
     kind = _kind(cell.text, cell.metrics)
     if kind is None:
-        return None
-    conditions = block_ctx.fill(cell.conditions, with_baseline=not cell.reference)
-    return _made(
-        kind, cell.text, cell.metrics, tidy_conditions(conditions), where, cell.line, reporter
-    )
+        return []
+    inherits = not cell.reference and not cell.conditions.baseline and block_ctx.baseline
+    ratios = [m for m in cell.metrics if m.unit in _RATIO_UNITS]
+    paired = any(is_baseline_metric(m) for m in cell.metrics)  # its numbers are compared too
+    if not inherits or paired or not ratios or len(ratios) == len(cell.metrics):
+        conditions = block_ctx.fill(cell.conditions, with_baseline=not cell.reference)
+        return [
+            _made(
+                kind,
+                cell.text,
+                cell.metrics,
+                tidy_conditions(conditions),
+                where,
+                cell.line,
+                reporter,
+            )
+        ]
+    absolute = [m for m in cell.metrics if m.unit not in _RATIO_UNITS]
+    plain = tidy_conditions(block_ctx.fill(cell.conditions, with_baseline=False))
+    compared = tidy_conditions(block_ctx.fill(cell.conditions, with_baseline=True))
+    return [
+        _made(kind, cell.text, absolute, plain, where, cell.line, reporter),
+        _made(kind, cell.text, ratios, compared, where, cell.line, reporter),
+    ]
+
+
+_RATIO_UNITS = frozenset({"x", "%", "pp"})
+_CAPTION = re.compile(r"(?:Figure|Fig\.|Table|图|表)\s?\d+\s?[:.：]", re.I)
 
 
 def _made(

@@ -66,15 +66,24 @@ def _rule(key: str, pattern: str, fixed: str = "") -> LoadRule:
 
 
 _K = r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)(?![\dA-Za-z]|\.\d)"
+_NOT_A_RATE = r"(?!\s?(?:/|per\b|每|a second))"
+"""`generates 100 tokens/s` is a throughput, not an output length."""
 LOAD_RULES = (
     _rule("batch", r"(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs)\s*[=:：]?\s*(\d+)(?![\d.])"),
     _rule("batch", r"批(?:大小|量)\s*[=:：]?\s*(\d+)"),
+    _rule("batch", r"batch[\s_-]?size\s+(?:of\s+(?:\w+\s+)?(?:is\s+)?|is\s+)(\d+)(?![\d.])"),
     _rule(
         "concurrency",
         r"(?:max_concurrency|concurrency|(?<![A-Za-z])conc|并发数?)\s*[=:：]?\s*(\d+)",
     ),
     _rule("concurrency", r"(?<![A-Za-z])C\s?=\s?(\d+)(?![\d.])"),
-    _rule("concurrency", r"(\d+)\s*(?:个)?(?:并发|concurrent(?:\s+requests?)?)"),
+    _rule("concurrency", r"(\d+)\s*(?:个|路)?\s*(?:并发|concurrent(?:\s+requests?)?)"),
+    _rule(
+        "rate",
+        r"(?:(?<![A-Za-z])(?:at|@|under)\s+|[(,]\s?)(\d+(?:\.\d+)?)\s?(?:QPS|RPS)(?![A-Za-z])|"
+        r"(?:QPS|RPS|request[_ ]rate)\s?=\s?(\d+(?:\.\d+)?)(?![\d.])|"
+        r"request[_ ]rate\s?[:：]?\s?(\d+(?:\.\d+)?)(?![\d.])",
+    ),
     _rule(
         "context",
         r"(?:context(?:\s+length)?|ctx(?:[_-]size)?|上下文(?:长度)?)\s*(?:of\s)?[=:：@]?\s*" + _K,
@@ -93,6 +102,15 @@ LOAD_RULES = (
         "prompt",
         r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?(?:prompt|input)"
         r"(?!s? tokens/s|[\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
+    ),
+    _rule(
+        "prompt",
+        r"(?:requests?|prompts?|each)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens" + _NOT_A_RATE,
+    ),
+    _rule(
+        "output",
+        r"generat(?:e|es|ed|ing)\s+(?:up to\s+)?(\d[\d,]*[Kk]?)\s+(?:new\s+|output\s+)?tokens"
+        + _NOT_A_RATE,
     ),
     _rule(
         "output",
@@ -131,15 +149,30 @@ LOAD_RULES = (
 """Tried in order; the first rule that matches a key sets it."""
 _LOAD_INDEX = NeedleIndex(rule.needles for rule in LOAD_RULES)
 _PERCENTILE = re.compile(r"(?<![A-Za-z])[Pp](50|90|95|99(?:\.9)?)(?![\d])")
-_COUNT = re.compile(r"(\d{1,3})\s?[×xX]\s?$")
+_COUNT = re.compile(
+    r"(\d{1,3})\s?(?:[×xX*]|个|张|块|台|卡)\s?$|(?:\bon|\bwith|\busing|\bacross)\s(\d{1,3})\s$"
+)
+"""`8x H100`, `4 个 A100`, `on 8 H100`: how many of a part."""
+_COUNT_AFTER = re.compile(
+    r"\s?(?:HBM\w*\s?)?[×xX*]\s?(\d{1,3})(?![\d.]|\s?(?!GPUs?\b|cards?\b)[A-Za-z])"
+)
+"""`H100 80GB HBM3 * 8`, `A100 x 2`: the count after the part."""
 _REPEAT_KEYS = ("runs", "samples", "seeds", "spread", "percentiles", "ci")
 
 _CUES = re.compile(
-    r"(?<![A-Za-z])(?:vs\.?|versus|compared (?:with|to)|relative to|against)(?![A-Za-z])|"
-    r"(?:faster|slower|better|higher|lower|more|less|speed-?ups?|gains?|improvements?)\s+(?:than|over)\s|"
+    r"(?<![A-Za-z])(?:vs\.?|v\.s\.?|versus|(?:in )?compar(?:ed|ison) (?:with|to)|relative to|against|"
+    r"w\.r\.t\.?|with respect to|normali[sz]ed to|outperform(?:s|ed|ing)?|baseline\s?[:：])"
+    r"(?![A-Za-z])|(?<=[×x])\s+the\s+[a-z]+\s+of\s|"
+    r"(?:faster|slower|better|higher|lower|more|less|speed-?ups?|gains?|improvements?)\s+"
+    r"(?:[a-z][\w-]*\s+){0,2}?(?:than|over)\s|"
     r"(?<=[×x%])\s+over\s|(?<=\d%)\s+of\s(?=[A-Za-z])|"
-    r"相对于?|对比|相比于?|比起|较之|[快慢优高低]于|(?<![对相无类好])比(?=\s?[A-Za-z])|(?<![相反应针面绝])对(?=\s?[A-Za-z][\w.-]*\s?\d)",
+    r"相对于?|对比|相比于?|相较于?|比起|较之|[快慢优高低]于|"
+    r"(?<![对相无类好])比(?=\s?[A-Za-z]|\s?\d+\s?[xX×]\s?[A-Za-z]|[\u4e00-\u9fff]{1,8}\s?[快慢高低多少])|(?<![相反应针面绝])对(?=\s?[A-Za-z][\w.-]*\s?\d)",
     re.I,
+)
+_CJK_BEFORE = re.compile(
+    r"(?:与|和|跟|同)\s?([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}|[\u4e00-\u9fff]{2,8}?)\s?"
+    r"(?:相比|比较|对比)|是\s?([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2})\s?的\s?[\d.]+\s?倍"
 )
 _NEGATED = re.compile(r"(?:\b(?:not|never|no|without)\s+(?:\w+\s+)?|[未不没无]\s*)$", re.I)
 BASELINE_WORDS = re.compile(
@@ -210,6 +243,8 @@ its context and for the set-up it states (issue #19)."""
 
 def _find_conditions(text: str, cat: Catalog) -> Conditions:
     names = {name: cat.names(name, text) for name in CONDITION_FIELDS}
+    if len(names["hardware"]) > 1 and _PORTED.search(text):
+        names["hardware"] = _without_source(text, cat, names["hardware"])
     load = _load(text, cat)
     conditions = Conditions(
         hardware=names["hardware"],
@@ -221,6 +256,24 @@ def _find_conditions(text: str, cat: Catalog) -> Conditions:
         repeats=format_repeats(load),
     )
     return tidy_conditions(conditions)
+
+
+_PORTED = re.compile(r"\bfrom\s+(?:the\s+)?(?:NVIDIA\s+|AMD\s+|GeForce\s+)?\S", re.I)
+_FROM_BEFORE = re.compile(r"\bfrom\s+(?:the\s+)?(?:NVIDIA\s+|AMD\s+|GeForce\s+)?$", re.I)
+_TO_BEFORE = re.compile(r"\b(?:to|onto)\s+(?:the\s+)?(?:NVIDIA\s+|AMD\s+|GeForce\s+)?$", re.I)
+
+
+def _without_source(text: str, cat: Catalog, hardware: list[str]) -> list[str]:
+    """`ports the engine from the RTX 5090 to the RTX 4090`: the part it runs on is the
+    one it moved to, not the one it came from."""
+    mentions = cat.find("hardware", text)
+    came_from = {
+        m.name for m in mentions if _FROM_BEFORE.search(text[max(0, m.start - 40) : m.start])
+    }
+    went_to = {m.name for m in mentions if _TO_BEFORE.search(text[max(0, m.start - 40) : m.start])}
+    if not came_from or not went_to:
+        return hardware
+    return [name for name in hardware if name not in came_from or name in went_to]
 
 
 def tidy_conditions(conditions: Conditions) -> Conditions:
@@ -248,9 +301,12 @@ def _load(text: str, cat: Catalog) -> dict[str, str]:
     if percentiles:
         load["percentiles"] = ",".join(percentiles)
     for mention in cat.find("hardware", text):
-        count = _COUNT.search(text[max(0, mention.start - 6) : mention.start])
+        count = _COUNT.search(text[max(0, mention.start - 10) : mention.start])
+        after = _COUNT_AFTER.match(text, mention.end)
         if count and "gpus" not in load:
-            load["gpus"] = count.group(1)
+            load["gpus"] = count.group(1) or count.group(2)
+        elif after and "gpus" not in load:
+            load["gpus"] = after.group(1)
     return load
 
 
@@ -284,6 +340,12 @@ def _baselines(text: str, cat: Catalog) -> list[str]:
         mentions = [m for name in ("software", "model", "hardware") for m in cat.find(name, clause)]
         if mentions:
             found.append(min(mentions, key=lambda m: m.start).name)
+    for match in _CJK_BEFORE.finditer(text):
+        # `与 vLLM 相比`, `是 FP16 的 2.4 倍`: the compared thing stands before the cue
+        before = (match.group(1) or match.group(2)).strip()
+        named = _target(before, cat) or before
+        if named:
+            found.append(named)
     for match in finditer(_CUES, probe):
         left = text[max(0, match.start() - 24) : match.start()]
         if _NEGATED.search(left):
@@ -292,7 +354,7 @@ def _baselines(text: str, cat: Catalog) -> list[str]:
         if word and match.group(0).strip().lower().startswith(("vs", "versus", "对")):
             found.append(word.group(1))
             continue
-        target = _target(text[match.end() : match.end() + 48], cat)
+        target = _target(text[match.end() : match.end() + 96], cat)
         if target:
             found.append(target)
     return list(dict.fromkeys(found))
@@ -310,6 +372,12 @@ def _target(after: str, cat: Catalog) -> str:
             mentions = cat.find(name, after[skip:])
             if mentions and mentions[0].start <= 2:
                 return mentions[0].name
+    clause = re.split(r"[,;:，；：。()（）]|\.\s", after, maxsplit=1)[0]
+    named = cat.find("software", clause)
+    if named:
+        # `in comparison to our carefully optimized implementation based on CUTLASS 3.6`
+        return named[0].name
+    after = after[:48]
     latin = re.match(r"[A-Za-z][\w.+\-/]*(?:\s[A-Za-z][\w.+\-]*){0,2}", after)
     if latin:
         words: list[str] = []

@@ -36,6 +36,9 @@ class Segment:
     """Heading level: 1-6 for `#`, 7 for a bold-only line."""
     new_paragraph: bool = False
     """First statement after a blank line, a heading, a table or a list."""
+    copies: frozenset[int] = frozenset()
+    """An HTML table row's cells that repeat the cell before them (`colspan`): their
+    numbers are that cell's, not new ones."""
 
 
 _HEADING = re.compile(r"(#{1,6})\s")
@@ -54,11 +57,16 @@ def parse_segments(text: str) -> Iterator[Segment]:
     header: tuple[str, ...] = ()
     in_fence = False
     after_break = True
-    lines = _without_comments(text).splitlines()
+    lines = _piped(_without_comments(text).splitlines())
     before, table_unit = "", ""
     recent: list[str] = []
     """The lines since the last heading, that heading first: where a table's unit is said."""
     index = 0
+    title = _front_title(lines)
+    if title:
+        # a Jekyll or Hugo post's title is its top heading (`Serving LLMs on AMD MI300X`);
+        # its front matter is read too: a title or summary may state a number
+        yield Segment(clean_text(title[1]), title[0], "heading", True, level=1)
     while index < len(lines):
         raw, number = lines[index], index + 1
         stripped = raw.strip()
@@ -108,6 +116,51 @@ def parse_segments(text: str) -> Iterator[Segment]:
             index += 1
         yield from _statements(parts, number, block, after_break or block == "list")
         after_break = block == "list"
+
+
+_FRONT_TITLE = re.compile(r"title\s*:\s*[\"']?(.*?)[\"']?\s*$")
+
+
+def _front_title(lines: list[str]) -> tuple[int, str] | None:
+    """The title of a YAML front matter block at the top, with its line number."""
+    if not lines or lines[0].strip() != "---":
+        return None
+    for index in range(1, min(len(lines), 60)):
+        if lines[index].strip() in ("---", "..."):
+            titles = (
+                (number, match.group(1))
+                for number, line in enumerate(lines[1:index], start=2)
+                if (match := _FRONT_TITLE.match(line))
+            )
+            return next(titles, None)
+    return None
+
+
+_SEPARATOR = re.compile(r"\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*")
+
+
+def _piped(lines: list[str]) -> list[str]:
+    """Lines with GitHub tables written without outer pipes (`a | b` over `--- | ---`)
+    given them, so that every table row starts with `|`."""
+    out = list(lines)
+    fence = False
+    index = 0
+    while index < len(out) - 1:
+        stripped = out[index].strip()
+        if stripped.startswith(("```", "~~~")):
+            fence = not fence
+        elif (
+            not fence
+            and "|" in stripped
+            and not stripped.startswith("|")
+            and _SEPARATOR.fullmatch(out[index + 1])
+        ):
+            while index < len(out) and "|" in out[index] and out[index].strip():
+                out[index] = "| " + out[index].strip().strip("|") + " |"
+                index += 1
+            continue
+        index += 1
+    return out
 
 
 def _continues(previous: str, raw: str, block: str) -> bool:
@@ -228,10 +281,11 @@ def _html_table(block: list[str], first_line: int) -> Iterator[Segment]:
         parser.close()
     except (AssertionError, ValueError):
         return
-    grid: list[tuple[int, list[str]]] = []
+    grid: list[tuple[int, list[str], frozenset[int]]] = []
     pending: dict[int, tuple[str, int]] = {}
     for row in parser.rows:
         cells: list[str] = []
+        copies: set[int] = set()
         line = row[0][1] if row else 0
         queue = list(row)
         column = 0
@@ -246,13 +300,15 @@ def _html_table(block: list[str], first_line: int) -> Iterator[Segment]:
                 column += 1
                 continue
             text, _, rowspan, colspan, _ = queue.pop(0)
-            for _ in range(colspan):
+            for span in range(colspan):
                 cells.append(text)
+                if span:
+                    copies.add(column)
                 if rowspan > 1:
                     pending[column] = (text, rowspan - 1)
                 column += 1
         if any(cells):
-            grid.append((first_line + line - 1, cells))
+            grid.append((first_line + line - 1, cells, frozenset(copies)))
     if not grid:
         return
     header: tuple[str, ...] = ()
@@ -261,13 +317,14 @@ def _html_table(block: list[str], first_line: int) -> Iterator[Segment]:
         header = tuple(clean_text(c) for c in grid[0][1])
         yield Segment(" ".join(header), grid[0][0], "prose", True, header=header)
         grid = grid[1:]
-    for line, cells in grid:
+    for line, cells, repeated in grid:
         yield Segment(
             "| " + " | ".join(c.replace("|", "/") for c in cells) + " |",
             line,
             "table",
             True,
             header=header,
+            copies=repeated,
         )
 
 
@@ -304,8 +361,15 @@ _MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)])\s+")
 _SPACES = re.compile(r"\s+")
 
 
+_SENTENCE_END = re.compile(
+    r"(?<=[。；！？;!?])\s*|(?<=[a-z0-9)\]*%])(?<!\bvs)(?<!\bv\.s)(?<!\be\.g)(?<!\bi\.e)"
+    r"(?<!\bw\.r\.t)(?<!\betc)(?<!\bapprox)\.\s+(?=[A-Z(*\[])"
+)
+"""A sentence ends at a full stop, not at `vs.`, `e.g.`, `w.r.t.` before a capital."""
+
+
 def _sentences(text: str) -> list[str]:
-    parts = re.split(r"(?<=[。；！？;!?])\s*|(?<=[a-z0-9)\]*%])\.\s+(?=[A-Z(*\[])", text)
+    parts = _SENTENCE_END.split(text)
     return [part.strip() for part in parts if part and part.strip()]
 
 
@@ -321,16 +385,26 @@ def _table_unit(recent: list[str], lines: list[str], index: int) -> str:
     return _stated_unit(lines[index]) if index < len(lines) else ""
 
 
+_TITLE_UNIT = re.compile(
+    rf"(?:#+\s|\*\*|_?(?:Table|Fig(?:ure)?\.?|表|图)\s?\d).*?\(\s*({UNIT_PATTERN})\s*\)",
+    re.I,
+)
+"""A heading, a bold line or a caption that gives a unit in parentheses."""
+
+
 def _heading_unit(text: str) -> str:
     """`### Generation Throughput (token/s)`: the unit a heading gives in parentheses."""
-    match = re.fullmatch(rf"#+\s.*\(\s*({UNIT_PATTERN})\s*\)", text)
+    match = _TITLE_UNIT.match(text)
     return canonical_unit(match.group(1)) if match else ""
 
 
 def _stated_unit(text: str) -> str:
     """The unit a line states for the table below it: `(Unit: Seconds)`, `单位：毫秒`."""
     match = re.search(
-        rf"(?:\bunits?\s*[:：]|单位\s*[:：]|\bmetric is|\bmeasured in)\s*({UNIT_PATTERN})(?![A-Za-z])",
+        rf"(?:\bunits?\s*[:：]|单位\s*[:：]|\bmetric is|\b(?:measured|reported|given|shown) in|"
+        rf"\b(?:numbers|values|results|times|timings?|latenc(?:y|ies)|throughputs?)\s+"
+        rf"(?:are\s+|is\s+)?(?:in\s+|as\s+)?(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s))"
+        rf"\s*({UNIT_PATTERN})(?![A-Za-z])",
         text,
         re.I,
     )

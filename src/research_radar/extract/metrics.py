@@ -33,9 +33,8 @@ __all__ = [
 ]
 
 
-NUMBER_PATTERN = (
-    r"(?<![A-Za-z_.])(?<!\d)(?<!\d,)[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d]|\.\d)"
-)
+_NUMBER_BODY = r"(?<!\d)(?<!\d,)[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d]|\.\d)"
+NUMBER_PATTERN = r"(?<![A-Za-z_.])" + _NUMBER_BODY
 """Regex source of one written number (`1,234.5`, `−0.8`), not glued to a Latin word before
 it and never the tail of a longer number: no digit of any script (full-width `１２３`
 included) and no `1,` group stands before it, so a match is always a whole number of the
@@ -46,7 +45,10 @@ _UNITS: tuple[tuple[str, str], ...] = (
         r"[Tt]ok(?:en)?s? ?/ ?s",
         "tok/s",
     ),
-    (r"req(?:uest)?s?/s|RPS|rps|QPS|查询/秒|请求/秒", "req/s"),
+    (
+        r"req(?:uest)?s?/s(?:ec(?:ond)?)?|[Rr]equests? per second|RPS|rps|QPS|查询/秒|请求/秒",
+        "req/s",
+    ),
     (r"字符/秒|chars?/s", "char/s"),
     (r"GB/秒", "GB/s"),
     (r"MB/秒", "MB/s"),
@@ -62,6 +64,8 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"µs|us", "us"),
     (r"s(?:ec|econds?)?|秒", "s"),
     (r"min", "min"),
+    (r"hours?|hrs?|小时", "h"),
+    (r"days?|天", "d"),
     (r"FPS|fps", "FPS"),
     (r"Hz", "Hz"),
     (r"pp", "pp"),
@@ -77,9 +81,25 @@ _METRIC = re.compile(
     rf"(?:\s?(?P<word>{_RATE_WORD})(?=\s?(?:tok|t/s|TPS)))?\s?(?P<unit>{UNIT_PATTERN})"
     r"(?![A-Za-z0-9/])",
 )
+_PREFIXED = re.compile(
+    rf"(?<![\w$])(?P<sign>X|\$\s?)(?P<num>{_NUMBER_BODY})"
+    rf"(?:\s?[–—-]\s?(?:X|\$\s?)?(?P<num2>{_NUMBER_BODY}))?(?![\w%])"
+)
+"""A unit written before its number: `by X2-X22`, `up to X9`, `$132`."""
+_BEFORE_X = re.compile(
+    r"(?:\b(?:by|to|of|about|around|over|nearly|approximately|and)|~|\*\*)\s*(?:\*\*)?$", re.I
+)
+"""What stands before `X9` when it is a ratio, not a name (`X11 server`)."""
+_RATIO_WORD = re.compile(
+    rf"(?:speed-?up|加速比)\s?(?:of|is|为|是|达到|达|[:：=])\s?(?P<num>{NUMBER_PATTERN})"
+    rf"(?!\s?(?:[%x×倍]|{UNIT_PATTERN})|[\d.])",
+    re.I,
+)
+"""`加速比为 3.2`, `speedup of 1.8`: a ratio named, not written with its unit."""
+_CURRENCY_AFTER = re.compile(rf"(?P<num>{NUMBER_PATTERN})\s?(?:美元|USD|dollars)")
 _PER_SECOND = re.compile(
     rf"每秒\s?(?:可达|约|达到|生成)?\s?(?P<num>{NUMBER_PATTERN})\s?\+?\s?个?\s?"
-    r"(?P<what>tokens?|词元|令牌|字符)",
+    r"(?P<what>tokens?|词元|令牌|字符|张)",
     re.I,
 )
 """Chinese `每秒7个token`: a rate written before its number."""
@@ -113,8 +133,11 @@ PERF_UNITS = {
     "us",
     "s",
     "min",
+    "h",
+    "d",
     "x",
     "FPS",
+    "img/s",
 }
 """Canonical units that make a metric a performance one."""
 _NAMED = re.compile(
@@ -145,6 +168,9 @@ DEFAULT_METRIC_NAMES = {
     "us": "latency",
     "s": "time",
     "min": "time",
+    "h": "time",
+    "d": "time",
+    "$": "cost",
     "ms/token": "per-token latency",
     "s/it": "step time",
     "it/s": "iteration rate",
@@ -152,6 +178,10 @@ DEFAULT_METRIC_NAMES = {
     "%": "change",
     "pp": "change",
     "FPS": "frame rate",
+    "img/s": "image throughput",
+    "TFLOPS": "compute",
+    "PFLOPS": "compute",
+    "GFLOPS": "compute",
     "Hz": "rate",
 }
 """Metric name by canonical unit, when the statement names none."""
@@ -262,12 +292,17 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
             found.add(match.span("num"), metric)
     for match in _PER_SECOND.finditer(text):
         if found.free(match.span("num")):
-            unit = "char/s" if match.group("what") == "字符" else "tok/s"
+            unit = {"字符": "char/s", "张": "img/s"}.get(match.group("what"), "tok/s")
             name = _metric_name(text, match.start(), match.end(), unit, None)
             found.add(
                 match.span("num"),
                 Metric(name=name, value=parse_number(match.group("num")), unit=unit),
             )
+    _prefixed(text, found)
+    for match in _RATIO_WORD.finditer(text):
+        if found.free(match.span("num")):
+            value = parse_number(match.group("num"))
+            found.add(match.span("num"), Metric(name="speedup", value=value, unit="x"))
     _fractions(text, found)
     _propagated(text, found)
     found.items.sort(key=lambda item: item[0])
@@ -291,6 +326,28 @@ def _unit_metrics(
         (match.span(g), Metric(name=name, value=parse_number(match.group(g)), unit=unit))
         for g in groups
     ]
+
+
+def _prefixed(text: str, found: _Found) -> None:
+    """`X9` and `$132`: a ratio or a cost written with its unit first; `300 美元`."""
+    if "X" in text or "$" in text:
+        for match in _PREFIXED.finditer(text):
+            unit = "x" if match.group("sign") == "X" else "$"
+            if unit == "x" and not _BEFORE_X.search(
+                text[max(0, match.start() - 16) : match.start()]
+            ):
+                continue
+            for group in ("num", "num2"):
+                span = match.span(group)
+                if match.group(group) and found.free(span):
+                    name = _metric_name(text, match.start(), match.end(), unit, None)
+                    value = parse_number(match.group(group))
+                    found.add(span, Metric(name=name, value=value, unit=unit))
+    if "美元" in text or "USD" in text or "dollars" in text:
+        for match in _CURRENCY_AFTER.finditer(text):
+            if found.free(match.span("num")):
+                metric = Metric(name="cost", value=parse_number(match.group("num")), unit="$")
+                found.add(match.span("num"), metric)
 
 
 def _fractions(text: str, found: _Found) -> None:

@@ -31,7 +31,7 @@ _SETUP_HEADING = re.compile(
     re.I,
 )
 _SETUP_LINE = re.compile(
-    r"^\W{0,4}(?:hardware|GPUs?|devices?|models?|precision|dtype|platform|machine|"
+    r"^\W{0,4}(?:hardware|GPUs?|devices?|models?|precision|dtype|platform|machine|workloads?|"
     r"test(?:ing)? (?:environment|hardware|platform)|硬件(?:环境|配置)?|模型|显卡|精度|测试环境|"
     r"测试平台|设备)\W{0,3}(?:\s\w+){0,2}\s?\W{0,2}[:：]",
     re.I,
@@ -90,9 +90,37 @@ def find_scopes(segments: list[Segment], cat: Catalog) -> list[Scope]:
             scope = Scope(section[0].line, section[1]) if section else Scope(1, end)
             scope.add(find_conditions(segment.text, cat))
             scopes.append(scope)
+    scopes.extend(_notes_below_tables(segments, cat))
     for scope in scopes:
         scope.names = {k: v for k, v in scope.names.items() if len(v) <= _MAX_NAMES}
     return sorted(scopes, key=lambda s: s.last - s.first)
+
+
+_NOTE_BELOW = re.compile(
+    r"^\W{0,3}(?:executed|measured|tested|benchmarked|run|ran|evaluated|obtained|collected|"
+    r"numbers|results?|all (?:numbers|results|measurements)|note|测试|测得|实验|数据|以上)\b",
+    re.I,
+)
+
+
+def _notes_below_tables(segments: list[Segment], cat: Catalog) -> list[Scope]:
+    """`Executed with 4 threads on a c5.2xlarge ... Xeon Platinum 8275CL CPU.` right below
+    a table: the set-up of that table."""
+    scopes: list[Scope] = []
+    first = last = 0
+    for segment in segments:
+        if segment.block == "table":
+            first, last = first or segment.line, segment.line
+            continue
+        if segment.header:
+            first = segment.line
+            continue
+        if last and segment.block == "prose" and _NOTE_BELOW.match(segment.text):
+            scope = Scope(first, last)
+            scope.add(find_conditions(segment.text, cat))
+            scopes.append(scope)
+        first = last = 0
+    return scopes
 
 
 def with_scopes(conditions: Conditions, line: int, scopes: list[Scope]) -> Conditions:

@@ -61,19 +61,31 @@ _HEADER_LOAD = (
         "output",
         re.compile(
             r"completion tokens|output tokens|OSL|output[ _]?(?:seq(?:uence)?[ _]?)?len|"
-            r"(?:decode|generation)[ _]len|输出长度",
+            r"(?:decode|generation)[ _]len|输出(?:长度|token|词元)",
             re.I,
         ),
     ),
     (
         "prompt",
         re.compile(
-            r"prompt|ISL|input[ _]?(?:seq(?:uence)?[ _]?)?len|prefill[ _]len|T_pp|seq(?:uence)?[ _]?len",
+            r"prompt|ISL|input[ _]?(?:seq(?:uence)?[ _]?)?len|input tokens|prefill[ _]len|T_pp|"
+            r"seq(?:uence)?[ _]?len|输入(?:长度|token|词元)",
             re.I,
         ),
     ),
-    ("batch", re.compile(r"^batch|^bs$|批大小", re.I)),
+    ("batch", re.compile(r"^batch|\bbatch[ _-]?size|^bs$|批大小|批次", re.I)),
     ("concurrency", re.compile(r"concurrency|^conc|并发", re.I)),
+    (
+        "gpus",
+        re.compile(
+            r"^(?:#\s?|num(?:ber of)?[_ ]?)(?:GPUs?|cards?)$|^(?:GPUs?|cards?)[_ ]?(?:num|count|#)$|"
+            r"显卡数量?|卡数|GPU\s?数",
+            re.I,
+        ),
+    ),
+    ("tp", re.compile(r"^TP(?:\s?size)?$|tensor[_ ]parallel", re.I)),
+    ("ep", re.compile(r"#\s?EP\b|^EP(?:\s?size)?$|expert[_ ]parallel", re.I)),
+    ("rate", re.compile(r"^(?:QPS|RPS|request[_ ]rate)$", re.I)),
     ("runs", re.compile(r"^(?:samples|runs|repeats|n)$", re.I)),
 )
 _LOAD_CELL = re.compile(
@@ -81,6 +93,11 @@ _LOAD_CELL = re.compile(
 )
 _BARE = re.compile(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*]*(?:\([^()]*\))?")
 """A number alone in its cell, perhaps with a spread or a note: `25.12 (2 on GPU)`."""
+_PAIR_CELL = re.compile(rf"({NUMBER_PATTERN})\s?/\s?({NUMBER_PATTERN})")
+_LEAD_NUMBER = re.compile(rf"[~≈]?({NUMBER_PATTERN})(?=\s?[(（])")
+_SIZE_CELL = re.compile(r"(?<![\w.-])([A-Za-z][\w.-]*) \| (\d+(?:\.\d+)?[BbMm])(?= \||$)")
+_VARIANT = re.compile(r"^[-–+]\s+")
+"""A row label that starts with a dash names a variant of the row above it."""
 _REFERENCE_WORD = re.compile(r"baseline|基线|基准|reference|\bref\b", re.I)
 _WIDE_PRECISIONS = ("FP32", "TF32", "BF16", "FP16")
 """The precisions a lower one is compared with, widest first."""
@@ -125,16 +142,26 @@ def read_table(header: tuple[str, ...], rows: list[Segment], cat: Catalog) -> li
     """The claims of one table: its header cells and its rows, in order."""
     head = [clean_text(h) for h in header]
     parsed: list[_Row] = []
-    previous_label = ""
+    previous_label, group = "", Conditions()
     for segment in rows:
-        cells = [clean_text(c) for c in split_cells(segment.text)]
+        raw = split_cells(segment.text)
+        cells = [clean_text(c) for c in raw]
+        variant = bool(raw) and _VARIANT.match(raw[0]) is not None
+        if len(cells) > 1 and cells[0] and not any(cells[1:]) and parsed:
+            # `| **OPUS-MT model** | | | |`: names the rows below it, up to the next one
+            group, previous_label = find_conditions(cells[0], cat), ""
+            continue
         if cells and not cells[0] and previous_label and len(cells) > 1:
             cells = [previous_label, *cells[1:]]  # a continuation row: same model as above
+        elif variant and previous_label:
+            # `| - int8 | 323.3 |` below `| OpenNMT-py 3.0.4 | 275.8 |`: that system, int8
+            cells = [f"{previous_label} {cells[0]}", *cells[1:]]
         row = _read_row(segment, head, cells, cat)
+        row.own = _under_labels(row.own, [group.model_copy(update={"software": []})])
         if not row.has_metrics and not any(r.has_metrics for r in parsed) and len(parsed) < 2:
             head = _merged_header(head, cells)
             continue
-        if cells and cells[0]:
+        if cells and cells[0] and not variant:
             previous_label = cells[0]
         parsed.append(row)
     if not parsed:
@@ -157,6 +184,11 @@ def read_table(header: tuple[str, ...], rows: list[Segment], cat: Catalog) -> li
 def _merged_header(head: list[str], cells: list[str]) -> list[str]:
     width = max(len(head), len(cells))
     head = head + [""] * (width - len(head))
+    # `| | Prefill | | Decode | |` over `| Model | TP1 | TP2 | TP1 | TP2 |`: a group name
+    # spans the empty cells to its right
+    for column in range(2, width):
+        if not head[column] and head[column - 1] and cells[column : column + 1] != [""]:
+            head[column] = head[column - 1]
     cells = cells + [""] * (width - len(cells))
     return [f"{h} {c}".strip() if c != h else h for h, c in zip(head, cells, strict=True)]
 
@@ -182,11 +214,15 @@ def _header_load(head: list[str]) -> dict[int, dict[str, str]]:
 def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog) -> _Row:
     """One row's numbers per column; cells under a load column become load."""
     header = head + [""] * max(0, len(cells) - len(head))
-    own = find_conditions(" | ".join(cells), cat)
+    # `| Mistral | 7B |`: a model and its size in two cells name `Mistral-7B`
+    own = find_conditions(_SIZE_CELL.sub(r"\1-\2", " | ".join(cells)), cat)
     load = dict(own.load)
     per_column: list[list[Metric]] = []
     flat: list[Metric] = []
     for column, (name, cell) in enumerate(zip(header, cells, strict=False)):
+        if column in segment.copies:
+            per_column.append([])  # a `colspan` cell's numbers were read in its first column
+            continue
         role = next((key for key, rx in _HEADER_LOAD if rx.search(name)), None)
         as_load = _LOAD_CELL.fullmatch(cell)
         if role and as_load and not _header_unit(name):
@@ -194,10 +230,31 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
             per_column.append([])
             continue
         bare = _BARE.fullmatch(cell)
-        found = [_header_named(m, name) for m in find_metrics(cell, cat, own, name)]
+        context = f"{name} {cells[0]}" if column else name  # `| 单GPU显存消耗 | 76GB |`
+        found = [_header_named(m, name) for m in find_metrics(cell, cat, own, context)]
+        fallback = (_row_unit(cells[0]) if column else "") or segment.unit
         if not found and bare:
-            fallback = (_row_unit(cells[0]) if column else "") or segment.unit
             found = _bare_cell(name, bare.group(1).rstrip("Kk"), flat, cat, fallback)
+            if column and found and metric_words(cells[0]) and not metric_words(name):
+                # `| TTFT (ms) | 120 | 80 |` under `| Metric | A100 | H100 |`: the row names it
+                row_name = _head_name(cells[0])
+                found = [m.model_copy(update={"name": row_name}) for m in found]
+        elif not found and (pair := _PAIR_CELL.fullmatch(cell)):
+            # `| 1200 / 80 |` under `Prefill / Decode (tok/s)`: one number for each name
+            names = [*_head_name(name).split("/"), "", ""]
+            found = [
+                metric.model_copy(update={"name": label.strip() or metric.name})
+                for raw, label in zip(pair.groups(), names, strict=False)
+                for metric in _bare_cell(name, raw, flat, cat, fallback)
+            ]
+        elif (
+            found
+            and (lead := _LEAD_NUMBER.match(cell))
+            and _header_unit(name)
+            and all(abs(m.value - parse_number(lead.group(1))) > 1e-12 for m in found)
+        ):
+            # `| 25.3 (1.8x) |` under `Latency (ms)`: the cell's own number, then a ratio
+            found = [*_bare_cell(name, lead.group(1), flat, cat), *found]
         per_column.append(found)
         flat.extend(found)
     conditions = own.model_copy(update={"load": load, "repeats": format_repeats(load)})
@@ -207,10 +264,14 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
 # --------------------------------------------------------------------------- reference
 
 
-def _key(conditions: Conditions, text: str) -> _Key | None:
+def _key(conditions: Conditions, text: str, cat: Catalog | None = None) -> _Key | None:
     word = bool(_REFERENCE_WORD.search(text))
     if len(set(conditions.software)) == 1:
         return _Key("software", conditions.software[0], word)
+    named = cat.find("software", text) if cat is not None and conditions.software else []
+    if named:
+        # `OpenNMT-py 3.0.4 (with PyTorch 1.13.1)`: the system is named first
+        return _Key("software", min(named, key=lambda m: m.start).name, word)
     if len(set(conditions.precision)) == 1:
         return _Key("precision", conditions.precision[0], word)
     if word:
@@ -269,7 +330,7 @@ def _row_plan(rows: list[_Row], metric_columns: list[int], cat: Catalog) -> _Pla
         if not label:
             continue
         conditions = find_conditions(label, cat)
-        key = _key(conditions, label)
+        key = _key(conditions, label, cat)
         ratios = [m.value for found in row.metrics for m in found if m.unit == "x"]
         ratio = ratios[0] if ratios and all(r == ratios[0] for r in ratios) else None
         if key is None and ratio is not None and abs(ratio - 1.0) < 1e-9:
@@ -360,7 +421,11 @@ def _compared(conditions: Conditions, own: _Key | None, plan: _Plan) -> Conditio
     update: dict[str, object] = {"baseline": plan.baselines}
     kinds = {plan.keys[i].kind for i in plan.references}
     if own is None and kinds == {"precision"} and not conditions.precision[1:]:
-        others = {k.value for i, k in plan.keys.items() if i not in plan.references}
+        others = {
+            k.value
+            for i, k in plan.keys.items()
+            if i not in plan.references and k.kind == "precision"
+        }
         if len(others) == 1:
             update["precision"] = sorted(others)
     if own is not None and own.kind == "precision":
@@ -392,8 +457,22 @@ def _head_name(head: str) -> str:
 
 
 def _header_unit(head: str) -> str:
-    match = re.search(rf"(?<![A-Za-z])({UNIT_PATTERN})(?![A-Za-z])", head)
-    return canonical_unit(match.group(1)) if match else ""
+    for match in _HEAD_UNIT.finditer(head):
+        if match.group(1) in "xX×" and re.match(r"\d", head[match.end() : match.end() + 1]):
+            continue  # `Mixtral-8x7B`, `16x9`: a count, not a ratio
+        return canonical_unit(match.group(1))
+    written = _HEAD_UNIT_ANY_CASE.search(head)  # `PyTorch (Sec)`, `Latency (MS)`
+    return canonical_unit(written.group(1)) if written else ""
+
+
+_HEAD_UNIT = re.compile(rf"(?<![A-Za-z])({UNIT_PATTERN})(?![A-Za-z])")
+_HEAD_UNIT_ANY_CASE = re.compile(rf"\(\s*({UNIT_PATTERN})\s*\)", re.I)
+_SCORE_HEAD = re.compile(
+    r"^(?:PPL|perplexity|BLEU|WER|CER|accuracy|acc|score|F1|EM|ROUGE(?:-\w+)?|pass@\d+|"
+    r"MMLU|GSM8K|HumanEval|准确率|困惑度|得分)$",
+    re.I,
+)
+"""A column of scores: its bare numbers are measurements without a unit (`| PPL |`)."""
 
 
 def _row_unit(label: str) -> str:
@@ -414,6 +493,8 @@ def _bare_cell(
         name = DEFAULT_METRIC_NAMES.get(unit, "value")
     if unit:
         return [Metric(name=name, value=parse_number(raw), unit=unit)]
+    if _SCORE_HEAD.fullmatch(head.strip()):
+        return [Metric(name=head.strip(), value=parse_number(raw), unit="")]
     names_system = bool(cat.names("software", head)) or re.search(r"baseline|基线|ref", head, re.I)
     if names_system and previous and previous[-1].unit:
         # a column named after another system holds the compared system's numbers

@@ -115,10 +115,12 @@ def classify_items(
     )
     names = (*model.rule_values, "workload:", "mechanism:")
     job = functools.partial(_rule_pass, taxonomy, names, learned)
-    passes = _map_rules(job, pairs, lambda: embed([model_input(t, b) for t, b in pairs]))
+    texts = [model_input(title, body) for title, body in pairs]
+    passes = _map_rules(job, pairs, lambda: embed(texts))
     vectors = passes.embedded
     features = featurize(taxonomy, model, pairs, [p.matches for p in passes.results], vectors)
-    heads = {name: head.probabilities(features) for name, head in model.heads.items()}
+    ngrams = model.ngram_rows(texts)
+    heads = {name: head.probabilities(features, ngrams) for name, head in model.heads.items()}
     results = []
     for index, (item, found) in enumerate(zip(items, passes.results, strict=True)):
         probs = {name: values[index] for name, values in heads.items()}
@@ -221,7 +223,7 @@ def topic_relevance(
 
     pairs = [(evidence_title(title), evidence_text(text)) for title, text in items]
     features = featurize(load_taxonomy(), model, pairs)
-    probs = head.probabilities(features)
+    probs = head.probabilities(features, model.ngram_rows([model_input(t, b) for t, b in pairs]))
     return [_gated(model, row, float(p)) for row, p in zip(features, probs[:, 0], strict=True)]
 
 

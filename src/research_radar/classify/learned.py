@@ -16,11 +16,11 @@ here costs anything at import time.
 
 from __future__ import annotations
 
+import collections
 import functools
 import io
 import itertools
 import logging
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -104,13 +104,22 @@ NGRAM_CHARS = (3, 4, 5)
 def ngram_terms(text: str) -> list[str]:
     """The n-grams of a text: words (`w:`), adjacent word pairs (`b:`) and the character
     3- to 5-grams of each word (`c:`), all lower case."""
-    words = _NGRAM_TOKEN.findall(text.casefold())
-    terms = [f"w:{word}" for word in words]
+    words = _words(text)
+    terms = [term for word in words for term in _word_terms(word)]
     terms.extend(f"b:{first} {second}" for first, second in itertools.pairwise(words))
-    for word in words:
-        padded = f" {word} "
-        for size in NGRAM_CHARS:
-            terms.extend(f"c:{padded[i : i + size]}" for i in range(len(padded) - size + 1))
+    return terms
+
+
+def _words(text: str) -> list[str]:
+    return [str(word) for word in _NGRAM_TOKEN.findall(text.casefold())]
+
+
+def _word_terms(word: str) -> list[str]:
+    """The n-grams of one word: itself (`w:`) and its character n-grams (`c:`)."""
+    padded = f" {word} "
+    terms = [f"w:{word}"]
+    for size in NGRAM_CHARS:
+        terms.extend(f"c:{padded[i : i + size]}" for i in range(len(padded) - size + 1))
     return terms
 
 
@@ -143,26 +152,37 @@ class Ngrams:
 
 
 def ngram_rows(ngrams: Ngrams, texts: Sequence[str]) -> NgramRows:
-    """The TF-IDF rows of `texts` (n-grams outside the vocabulary are dropped)."""
+    """The TF-IDF rows of `texts` (n-grams outside the vocabulary are dropped).
+
+    A word's columns are looked up once per call: titles share most of their words."""
+    index = ngrams.index
+    known: dict[str, list[int]] = {}
     items: list[int] = []
     columns: list[int] = []
-    values: list[float] = []
+    counts: list[int] = []
     for item, text in enumerate(texts):
-        counts: dict[int, int] = {}
-        for term in ngram_terms(text):
-            column = ngrams.index.get(term)
+        words = _words(text)
+        found: list[int] = []
+        for word in words:
+            cached = known.get(word)
+            if cached is None:
+                cached = [c for c in map(index.get, _word_terms(word)) if c is not None]
+                known[word] = cached
+            found.extend(cached)
+        for first, second in itertools.pairwise(words):
+            column = index.get(f"b:{first} {second}")
             if column is not None:
-                counts[column] = counts.get(column, 0) + 1
-        weights = [(1.0 + math.log(n)) * float(ngrams.idf[c]) for c, n in counts.items()]
-        norm = math.sqrt(sum(w * w for w in weights)) or 1.0
-        items.extend([item] * len(counts))
-        columns.extend(counts)
-        values.extend(w / norm for w in weights)
-    return NgramRows(
-        items=np.array(items, dtype=np.int64),
-        columns=np.array(columns, dtype=np.int64),
-        values=np.array(values, dtype=np.float32),
-    )
+                found.append(column)
+        tally = collections.Counter(found)
+        items.extend([item] * len(tally))
+        columns.extend(tally)
+        counts.extend(tally.values())
+    rows = np.array(items, dtype=np.int64)
+    cols = np.array(columns, dtype=np.int64)
+    values = (1.0 + np.log(np.array(counts, dtype=np.float32))) * ngrams.idf[cols]
+    norms = np.sqrt(np.bincount(rows, weights=values * values, minlength=len(texts)))
+    norms[norms == 0] = 1.0
+    return NgramRows(items=rows, columns=cols, values=(values / norms[rows]).astype(np.float32))
 
 
 @dataclass(frozen=True)

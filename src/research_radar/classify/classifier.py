@@ -76,10 +76,11 @@ WORKLOAD_MIN = 0.5
 RULE_MIN = 0.3
 """The rule confidence from which a rule-decided value is reported (one body hit is 1/3)."""
 LEARNED_RULE_MIN = 0.55
-"""The rule confidence from which a value the mechanism head learned is reported even when
-the head says no: more than one title hit (one is 0.5). On the training lists' titles
-(5-fold), letting one hit through cost kernel F1 0.68 -> 0.62 and parallel 0.55 -> 0.52
-and helped no class by more than 0.004 (refs #15)."""
+"""For an item that is only a title: the rule confidence from which a value the mechanism
+head learned is reported even when the head says no, i.e. more than one title hit (one is
+0.5). On the training lists' titles (5-fold), letting one hit through cost kernel F1
+0.68 -> 0.62 and parallel 0.55 -> 0.52 and helped no class by more than 0.004. Items with
+evidence text keep `RULE_MIN`: the head read only its first characters (refs #15)."""
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 
@@ -142,6 +143,8 @@ class _RulePass:
     """What the rules say of one item, before the learned heads are applied."""
 
     chinese: bool
+    titled: bool
+    """Only a title to read (no evidence text)."""
     matches: RuleMatches
     dims: dict[str, list[Tag]]
     """`classify_dimension` of every main dimension the heads do not decide."""
@@ -168,6 +171,7 @@ def _rule_pass(
     target = classify_target(taxonomy, title, body, stages=stages) if stages else None
     return _RulePass(
         chinese=_mostly_chinese(f"{title}\n{body}"),
+        titled=not body.strip(),
         matches=rule_matches(taxonomy, names, title, body),
         dims=dims,
         target=(
@@ -265,8 +269,14 @@ def _classify(
         if dim.id == "workload" and dim.id not in found.dims:
             tags[dim.id] = _workload(model, found.matches["workload"], probs["workload"], chinese)
         elif dim.id == "mechanism" and dim.id not in found.dims:
+            rule_min = LEARNED_RULE_MIN if found.titled else RULE_MIN
             tags[dim.id] = _mechanism(
-                taxonomy, model, found.matches["mechanism"], probs["mechanism"], chinese, on_topic
+                taxonomy,
+                model,
+                found.matches["mechanism"],
+                probs["mechanism"],
+                (chinese, on_topic),
+                rule_min,
             )
         elif dim.id == "rsi_stage":
             stages = found.dims[dim.id]
@@ -321,11 +331,15 @@ def _mechanism(
     model: LearnedModel,
     rules: dict[str, Tag],
     probs: np.ndarray,
-    chinese: bool,
-    on_topic: bool,
+    flags: tuple[bool, bool],
+    rule_min: float,
 ) -> list[Tag]:
     """Learned values need an on-topic item (the heads never saw other fields); rule
-    values need their terms (`rules`: the matched mechanism values)."""
+    values need their terms (`rules`: the matched mechanism values).
+
+    `flags`: (Chinese text, on topic); `rule_min`: the rule confidence from which a
+    value the head learned is kept even when the head says no."""
+    chinese, on_topic = flags
     head = model.heads["mechanism"]
     kept: list[Tag] = []
     weak: set[str] = set()
@@ -335,9 +349,9 @@ def _mechanism(
         if value in head.classes and not chinese:
             index = head.classes.index(value)
             prob = float(probs[index])
-            # strong rule evidence (the matched terms) is enough on its own; one title hit
-            # is not, against the head (it read the same title)
-            ruled = rule is not None and rule.confidence >= LEARNED_RULE_MIN
+            # rule evidence (the matched terms) is enough on its own, but for a bare title
+            # one hit is not, against the head (it read the same title)
+            ruled = rule is not None and rule.confidence >= rule_min
             if ruled and not (prob >= float(head.thresholds[index]) and on_topic):
                 weak.add(value)
             learned = prob >= float(head.thresholds[index]) and on_topic

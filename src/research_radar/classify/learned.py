@@ -16,7 +16,6 @@ here costs anything at import time.
 
 from __future__ import annotations
 
-import collections
 import functools
 import io
 import itertools
@@ -159,27 +158,27 @@ def ngram_rows(ngrams: Ngrams, texts: Sequence[str]) -> NgramRows:
     known: dict[str, list[int]] = {}
     items: list[int] = []
     columns: list[int] = []
-    counts: list[int] = []
     for item, text in enumerate(texts):
         words = _words(text)
-        found: list[int] = []
+        start = len(columns)
         for word in words:
             cached = known.get(word)
             if cached is None:
                 cached = [c for c in map(index.get, _word_terms(word)) if c is not None]
                 known[word] = cached
-            found.extend(cached)
+            columns.extend(cached)
         for first, second in itertools.pairwise(words):
             column = index.get(f"b:{first} {second}")
             if column is not None:
-                found.append(column)
-        tally = collections.Counter(found)
-        items.extend([item] * len(tally))
-        columns.extend(tally)
-        counts.extend(tally.values())
-    rows = np.array(items, dtype=np.int64)
-    cols = np.array(columns, dtype=np.int64)
-    values = (1.0 + np.log(np.array(counts, dtype=np.float32))) * ngrams.idf[cols]
+                columns.append(column)
+        items.extend([item] * (len(columns) - start))
+    width = len(ngrams.idf)
+    keys, counts = np.unique(
+        np.array(items, dtype=np.int64) * width + np.array(columns, dtype=np.int64),
+        return_counts=True,
+    )
+    rows, cols = keys // width, keys % width
+    values = (1.0 + np.log(counts.astype(np.float32))) * ngrams.idf[cols]
     norms = np.sqrt(np.bincount(rows, weights=values * values, minlength=len(texts)))
     norms[norms == 0] = 1.0
     return NgramRows(items=rows, columns=cols, values=(values / norms[rows]).astype(np.float32))

@@ -632,3 +632,22 @@ def test_the_bundled_model_carries_its_ngram_vocabulary() -> None:
     for name in ("mechanism", "topic"):
         weights = model.heads[name].ngram_weights
         assert weights is not None and weights.shape[1] == len(model.ngrams.idf)
+
+
+def test_explain_names_the_title_words_behind_a_learned_value(taxonomy: Taxonomy) -> None:
+    from research_radar.classify.classifier import classify_item
+
+    title = "Ring attention for million-token prefill"
+    result = classify_item(taxonomy, title)
+    learned = [tag for tag in result.tags["mechanism"] if not tag.terms]
+    assert [tag.value for tag in learned] == ["parallel-pipeline"]  # no rule term matched
+    words = result.explain["mechanism"]
+    assert words and all(word in title.casefold() for word in words)
+
+
+def test_explain_keeps_rule_terms_for_rule_values(taxonomy: Taxonomy) -> None:
+    from research_radar.classify.classifier import classify_item
+
+    result = classify_item(taxonomy, "Fused attention kernels for decoding")
+    kernel = next(t for t in result.tags["mechanism"] if t.value == "kernel-compiler-fusion")
+    assert kernel.terms and set(kernel.terms) <= set(result.explain["mechanism"])

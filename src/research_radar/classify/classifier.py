@@ -22,6 +22,7 @@ Words in an owner name, credits, related work, links and code blocks are never r
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import multiprocessing
 import os
@@ -36,11 +37,13 @@ from research_radar.classify.evidence import evidence_text, evidence_title
 from research_radar.classify.learned import (
     LearnedModel,
     Matrix,
+    NgramRows,
     RuleMatches,
     embed,
     featurize,
     load_model,
     model_input,
+    ngram_evidence,
     rule_matches,
 )
 from research_radar.classify.model import Dimension, Taxonomy
@@ -130,7 +133,8 @@ def classify_items(
     results = []
     for index, (item, found) in enumerate(zip(items, passes.results, strict=True)):
         probs = {name: values[index] for name, values in heads.items()}
-        results.append(_classify(taxonomy, model, item, found, probs, features[index]))
+        result = _classify(taxonomy, model, item, found, probs, features[index])
+        results.append(_with_learned_evidence(model, result, ngrams, index))
     return results
 
 
@@ -291,6 +295,29 @@ def _classify(
     return Classification(
         tags=tags, target=found.target, flags=found.flags, topic=topic, explain=explain
     )
+
+
+def _with_learned_evidence(
+    model: LearnedModel, result: Classification, ngrams: NgramRows | None, index: int
+) -> Classification:
+    """`result` whose explanation also names, for each value a head chose without rule
+    terms, the words of the item that raised that value's score most."""
+    if ngrams is None or model.ngrams is None:
+        return result
+    explain = dict(result.explain)
+    for dim_id, dim_tags in result.tags.items():
+        head = model.heads.get(dim_id)
+        if head is None or head.ngram_weights is None:
+            continue
+        words: list[str] = []
+        for tag in dim_tags:
+            if tag.terms:
+                words.extend(tag.terms)
+            elif tag.value in head.classes:
+                row = head.ngram_weights[head.classes.index(tag.value)]
+                words.extend(ngram_evidence(model.ngrams, ngrams, index, row))
+        explain[dim_id] = words[:6]
+    return dataclasses.replace(result, explain=explain)
 
 
 def _learned(model: LearnedModel, value_ids: list[str], head: str) -> bool:

@@ -47,6 +47,7 @@ __all__ = [
     "NgramRows",
     "embed",
     "featurize",
+    "ngram_evidence",
     "ngram_rows",
     "ngram_terms",
     "load_embedder",
@@ -148,6 +149,27 @@ class Ngrams:
 
     index: dict[str, int]
     idf: Matrix
+    terms: tuple[str, ...] = ()
+    """The n-gram of each column (for explanations)."""
+
+
+def ngram_evidence(
+    ngrams: Ngrams, rows: NgramRows, item: int, weights: Matrix, limit: int = 3
+) -> list[str]:
+    """The words and word pairs of one item that raise a class's score most (`weights`:
+    the class's n-gram weights), for `radar classify --explain`; character n-grams are
+    not readable and are left out. `rows` are sorted by item (`ngram_rows`)."""
+    start, stop = np.searchsorted(rows.items, [item, item + 1])
+    columns = rows.columns[start:stop]
+    gains = rows.values[start:stop] * weights[columns]
+    found: list[str] = []
+    for position in np.argsort(-gains):
+        term = ngrams.terms[int(columns[position])] if ngrams.terms else ""
+        if gains[position] <= 0 or len(found) == limit:
+            break
+        if term.startswith(("w:", "b:")):
+            found.append(term[2:])
+    return found
 
 
 def ngram_rows(ngrams: Ngrams, texts: Sequence[str]) -> NgramRows:
@@ -314,6 +336,7 @@ def model_from_bytes(data: bytes) -> LearnedModel:
         ngrams = Ngrams(
             index={term: column for column, term in enumerate(terms)},
             idf=arrays["ngrams.idf"].astype(np.float32),
+            terms=tuple(terms),
         )
     info_keys = [str(key) for key in arrays["info.keys"]]
     info_values = [str(value) for value in arrays["info.values"]]

@@ -160,7 +160,7 @@ def curated_figures(taxonomy: Taxonomy, misses: bool) -> None:
     for name, results in (("rules alone (before)", rules), ("learned + rules (after)", learned)):
         print(f"\nheld-out, {name}:")
         print(f"  {'mechanism':<28} {'precision':>9} {'recall':>7} {'f1':>6}  support")
-        f1s = []
+        f1s, supports = [], []
         for value in mechanisms:
             tp = fp = fn = 0
             for item, result in zip(held, results, strict=True):
@@ -176,7 +176,9 @@ def curated_figures(taxonomy: Taxonomy, misses: bool) -> None:
             recall = tp / (tp + fn)
             f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
             f1s.append(f1)
+            supports.append(tp + fn)
             print(f"  {value:<28} {precision:>9.3f} {recall:>7.3f} {f1:>6.3f}  {tp + fn:>7}")
+        supported = [f1 for f1, n in zip(f1s, supports, strict=True) if n >= MIN_SUPPORT]
         right = total = 0
         for item, result in zip(held, results, strict=True):
             if item.workload:
@@ -189,6 +191,15 @@ def curated_figures(taxonomy: Taxonomy, misses: bool) -> None:
             f"  mechanism macro-F1 {float(np.mean(f1s)):.3f} over {len(f1s)} classes; "
             f"workload accuracy {right / total:.3f} ({right}/{total})"
         )
+        print(
+            f"  mechanism macro-F1 {float(np.mean(supported)):.3f} over the {len(supported)} "
+            f"classes with at least {MIN_SUPPORT} held-out titles"
+        )
+
+
+MIN_SUPPORT = 5
+"""Held-out titles a class needs to count in the second macro-F1 (one title makes its F1
+0, 0.5 or 1 by chance: the KV-cache list's "Systems" heading gives `schedule` one)."""
 
 
 PROJECTS = Path(__file__).resolve().parent / "data" / "projects_labelled.tsv"

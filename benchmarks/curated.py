@@ -43,6 +43,8 @@ _QUOTED = re.compile(r"\"([^\"]{12,})\"")
 _ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(\d{4}\.\d{4,5})")
 _TAG = re.compile(r"<[^>]+>|!\[[^\]]*\]\([^)]*\)|\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)")
 _NOISE = re.compile(r"^(?:pdf|paper|code|project|website|blog|homepage|github|link|arxiv)\b", re.I)
+_WORDS = re.compile(r"[^\W\d_]{3,}")
+"""Words of a title: a table cell such as "2023/04 | Arxiv2304" or "⭐ ⭐" has fewer than two."""
 _EMOJI = re.compile(r"[\U0001F000-\U0001FFFF\u2600-\u27BF\uFE0F]")
 
 
@@ -212,7 +214,7 @@ def parse_list(path: Path) -> list[tuple[str, list[str], str | None]]:
         if line.startswith(">") or not line.strip():
             continue
         title = title_of(line)
-        if not title or len(title.split()) < 2 or len(title) > 300:
+        if not title or len(_WORDS.findall(title)) < 2 or len(title) > 300:
             continue
         arxiv = _ARXIV.search(line)
         found.append((title, [text for _, text in stack], arxiv.group(1) if arxiv else None))

@@ -544,3 +544,110 @@ def test_a_large_batch_matches_item_by_item_classification(taxonomy: Taxonomy) -
     for index in (0, 1, 2, 3, PARALLEL_MIN - 4, PARALLEL_MIN - 3, PARALLEL_MIN - 1):
         alone = classify_items(taxonomy, [items[index]])[0]
         assert batch[index].as_dict() == alone.as_dict()
+
+
+def test_ngram_terms_are_words_word_pairs_and_character_grams() -> None:
+    from research_radar.classify.learned import ngram_terms
+
+    terms = ngram_terms("Fused KV")
+    assert {"w:fused", "w:kv", "b:fused kv"} <= set(terms)
+    assert {"c: fu", "c:sed ", "c: fuse", "c: kv "} <= set(terms)
+    assert "c: fused" not in terms  # at most five characters
+    assert "c:d k" not in terms  # character n-grams stay inside a word
+
+
+def test_ngram_rows_are_unit_length_tf_idf_of_known_terms() -> None:
+    import math
+
+    import numpy as np
+
+    from research_radar.classify.learned import Ngrams, ngram_rows
+
+    vocabulary = ["w:kv", "w:cache", "b:kv cache"]
+    ngrams = Ngrams(
+        index={term: column for column, term in enumerate(vocabulary)},
+        idf=np.array([1.0, 2.0, 3.0], dtype=np.float32),
+    )
+    rows = ngram_rows(ngrams, ["KV cache cache", "soup", "kv"])
+    dense = np.zeros((3, 3), dtype=np.float32)
+    dense[rows.items, rows.columns] = rows.values
+    first = np.array([1.0, (1.0 + math.log(2)) * 2.0, 3.0])
+    assert np.allclose(dense[0], first / np.linalg.norm(first), atol=1e-6)
+    assert not dense[1].any()  # no known term: an empty row, not a division by zero
+    assert np.allclose(dense[2], [1.0, 0.0, 0.0])
+
+
+def test_ngram_rows_match_the_vectorizer_that_fitted_them() -> None:
+    pytest.importorskip("sklearn")
+    import numpy as np
+    from sklearn.feature_extraction.text import TfidfVectorizer
+
+    from research_radar.classify.learned import Ngrams, ngram_rows, ngram_terms
+
+    titles = [
+        "Tensor-parallel decoding across GPUs",
+        "Fused attention kernels for decoding",
+        "KV cache eviction for long-context decoding",
+        "Tensor parallel serving with fused kernels",
+    ]
+    vectorizer = TfidfVectorizer(analyzer=ngram_terms, sublinear_tf=True, dtype=np.float32)
+    expected = vectorizer.fit_transform(titles).toarray()
+    terms = vectorizer.get_feature_names_out()
+    ngrams = Ngrams(
+        index={str(term): column for column, term in enumerate(terms)},
+        idf=vectorizer.idf_.astype(np.float32),
+    )
+    rows = ngram_rows(ngrams, titles)
+    dense = np.zeros(expected.shape, dtype=np.float32)
+    dense[rows.items, rows.columns] = rows.values
+    assert np.allclose(dense, expected, atol=1e-6)
+
+
+def test_a_head_trained_with_ngrams_refuses_to_score_without_them() -> None:
+    import numpy as np
+
+    from research_radar.classify.learned import Head, Ngrams, ngram_rows
+
+    head = Head(
+        classes=("on-topic",),
+        weights=np.zeros((1, 2), dtype=np.float32),
+        bias=np.zeros(1, dtype=np.float32),
+        thresholds=np.array([0.5], dtype=np.float32),
+        kind="sigmoid",
+        ngram_weights=np.array([[4.0]], dtype=np.float32),
+    )
+    features = np.zeros((2, 2), dtype=np.float32)
+    with pytest.raises(ValueError, match="n-gram"):
+        head.probabilities(features)
+    ngrams = Ngrams(index={"w:kernel": 0}, idf=np.ones(1, dtype=np.float32))
+    probs = head.probabilities(features, ngram_rows(ngrams, ["kernel", "soup"]))
+    assert probs[0, 0] > 0.95 and probs[1, 0] == pytest.approx(0.5)
+
+
+def test_the_bundled_model_carries_its_ngram_vocabulary() -> None:
+    from research_radar.classify.learned import load_model
+
+    model = load_model()
+    assert model.ngrams is not None and len(model.ngrams.index) == len(model.ngrams.idf)
+    for name in ("mechanism", "topic"):
+        weights = model.heads[name].ngram_weights
+        assert weights is not None and weights.shape[1] == len(model.ngrams.idf)
+
+
+def test_explain_names_the_title_words_behind_a_learned_value(taxonomy: Taxonomy) -> None:
+    from research_radar.classify.classifier import classify_item
+
+    title = "Ring attention for million-token prefill"
+    result = classify_item(taxonomy, title)
+    learned = [tag for tag in result.tags["mechanism"] if not tag.terms]
+    assert [tag.value for tag in learned] == ["parallel-pipeline"]  # no rule term matched
+    words = result.explain["mechanism"]
+    assert words and all(word in title.casefold() for word in words)
+
+
+def test_explain_keeps_rule_terms_for_rule_values(taxonomy: Taxonomy) -> None:
+    from research_radar.classify.classifier import classify_item
+
+    result = classify_item(taxonomy, "Fused attention kernels for decoding")
+    kernel = next(t for t in result.tags["mechanism"] if t.value == "kernel-compiler-fusion")
+    assert kernel.terms and set(kernel.terms) <= set(result.explain["mechanism"])

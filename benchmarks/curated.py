@@ -36,6 +36,16 @@ MAPPING = Path(__file__).resolve().parent / "curated_mapping.toml"
 LABELS = Path(__file__).resolve().parent / "curated_labels.tsv"
 WRITTEN = Path(__file__).resolve().parent / "written_titles.tsv"
 
+RESERVED_PAPERS = frozenset(
+    f"arxiv:{n}"
+    for n in (
+        "2205.14135 2307.08691 2407.08608 2410.02367 2411.10958 2505.11594 2501.01005 "
+        "2411.01738 2312.12456 2406.06282 2411.05007"
+    ).split()
+)
+"""The own papers of the repositories reserved for independent evaluation (issues #14
+and #15): they never train or tune the classifier, whichever list holds them."""
+
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 _LINK = re.compile(r"(?<!!)\[([^\[\]]{3,}?)\]\((?:[^()]|\([^()]*\))*\)")
 _BOLD = re.compile(r"\*\*([^*]{6,}?)\*\*")
@@ -330,6 +340,8 @@ def build_items(mapping: Mapping, root: Path | None = None, *, split: str = "") 
                     continue
                 norm = normalise(title)
                 key = f"arxiv:{arxiv}" if arxiv else titles.get(norm, f"title:{norm}")
+                if key in RESERVED_PAPERS:
+                    continue
                 titles.setdefault(norm, key)
                 item = by_key.setdefault(key, Item(title=title, key=key))
                 item.sources.append((spec.name, " > ".join(headings)))

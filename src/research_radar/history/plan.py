@@ -401,12 +401,15 @@ def _with_families(
     index = FamilyIndex()
     stream = [(f.date, 0, i, f) for i, f in enumerate(prior)]
     stream += [(f.date, 1, i, f) for i, f in enumerate(new)]
+    stream.sort(key=lambda item: item[:3])
+    # Signed in bulk, once each: what a finding's family changes is not in its tokens.
+    signatures = index.signatures([finding for *_, finding in stream])
     result: list[Finding] = []
-    for _day, is_new, _i, finding in sorted(stream, key=lambda item: item[:3]):
+    for (_day, is_new, _i, finding), signature in zip(stream, signatures, strict=True):
         if is_new:
-            finding = assign_family(finding, index)
+            finding = assign_family(finding, index, signature=signature)
             result.append(finding)
-        index.add(finding)
+        index.add_signed(finding.project_key, finding.name, finding.family, signature)
     for key, project in plan.projects.items():
         project.family = index.family_of(key)
     return result

@@ -176,7 +176,9 @@ def test_bulk_signatures_are_datasketchs_minhash() -> None:
         assert FamilyIndex().signature(finding) == signature
 
 
-@pytest.mark.parametrize("k", [pytest.param(1, id="k1"), pytest.param(7, id="k7")])
+@pytest.mark.parametrize(
+    "k", [pytest.param(1, id="k1"), pytest.param(7, id="k7"), pytest.param(60, id="k60")]
+)
 def test_the_forest_answers_as_datasketchs(k: int) -> None:
     """The index's forest query returns the same keys as datasketch's MinHashLSHForest
     over the same signatures, with re-added projects (stale versions) in it."""

@@ -15,7 +15,6 @@ from __future__ import annotations
 import bisect
 import functools
 import hashlib
-import itertools
 import logging
 import math
 import re
@@ -165,6 +164,7 @@ class _Terms:
         self.ids: dict[str, int] = {}
         self.df = np.zeros(1024, dtype=np.int64)
         self.copies = np.zeros(1024, dtype=np.float64)
+        self.mark = np.zeros(1024, dtype=bool)
 
     def of(self, tokens: Iterable[str]) -> Any:
         """The ids of some tokens (numbering the new ones), an integer array."""
@@ -184,6 +184,17 @@ class _Terms:
             ids.update((token, first + i) for i, token in enumerate(new))
             self.copies[first : first + len(new)] = [_copies(token) for token in new]
         return np.fromiter((ids[token] for token in listed), dtype=np.int64, count=len(listed))
+
+    def marked(self, ids: Any, among: Any) -> Any:
+        """Whether each id of `among` is one of `ids`, a boolean array."""
+        import numpy as np
+
+        if len(self.mark) < len(self.df):
+            self.mark = np.zeros(len(self.df), dtype=bool)
+        self.mark[ids] = True
+        found = self.mark[among]
+        self.mark[ids] = False
+        return found
 
     def count(self, token: str) -> int:
         at = self.ids.get(token)
@@ -388,27 +399,27 @@ class FamilyIndex:
         already: only the range's new ends are read (datasketch reads it all again)."""
         self._sort()
         found: set[tuple[str, int]] = set()
-        bands = self.bands(signature)
-        ranges: list[tuple[int, int] | None] = [None] * len(bands)
-        for width in range(len(bands[0]), 0, -BAND_WIDTH):
-            for tree, (band, ordered, table) in enumerate(
-                zip(bands, self._sorted, self._tables, strict=True)
-            ):
+        trees = list(zip(self.bands(signature), self._sorted, self._tables, strict=True))
+        ranges: list[tuple[int, int]] = []
+        for band, ordered, _table in trees:
+            at = bisect.bisect_left(ordered, band)
+            ranges.append((at, at))
+        for width in range(len(trees[0][0]), 0, -BAND_WIDTH):
+            for tree, (band, ordered, table) in enumerate(trees):
                 prefix = band[:width]
-                if ranges[tree] is None:
-                    start = low = high = bisect.bisect_left(ordered, prefix)
-                else:
-                    low, high = ranges[tree]  # type: ignore[misc]
-                    start = bisect.bisect_left(ordered, prefix, 0, low)
-                end = high
-                while end < len(ordered) and ordered[end].startswith(prefix):
+                low, high = ranges[tree]
+                start = bisect.bisect_left(ordered, prefix, 0, low) if low else 0
+                end, size = high, len(ordered)
+                while end < size and ordered[end].startswith(prefix):
                     end += 1
-                for at in itertools.chain(range(start, low), range(high, end)):
+                if start == low and end == high:
+                    continue
+                ranges[tree] = (start, end)
+                for at in [*range(start, low), *range(high, end)]:
                     for entry in table[ordered[at]]:
                         found.add(entry)
                         if len(found) >= k:
                             return found
-                ranges[tree] = (start, end)
         return found
 
     def use_counts(self, df: Mapping[str, int], total: int) -> None:
@@ -446,47 +457,44 @@ class FamilyIndex:
         tokens = signature.tokens
         if not tokens:
             return []
+        import numpy as np
+
         found = self._query(signature, self.candidates) if self._entries else set()
-        keys = sorted(
-            key
-            for key, version in found
-            if self._versions.get(key) == version and key != finding.project_key
-        )
+        versions, own = self._versions, finding.project_key
+        keys = [key for key, version in found if versions.get(key) == version and key != own]
         scores = self._scores(tokens, [self._entries[key].ids for key in keys])
-        near = self.min_score - 1e-4  # what rounds to min_score or more lies above
-        rounded = (
-            (key, round(score, 4)) for key, score in zip(keys, scores, strict=True) if score >= near
-        )
+        # Only what rounds to min_score or more, and only what can rank in the best k
+        # (rounding moves a score by 0.00005 at most), is rounded and sorted (#19).
+        near = self.min_score - 1e-4
+        if len(keys) > k:
+            near = max(near, float(np.partition(scores, len(keys) - k)[len(keys) - k]) - 1e-4)
+        rounded = [(keys[i], round(float(scores[i]), 4)) for i in np.flatnonzero(scores >= near)]
         scored = [(key, value) for key, value in rounded if value >= self.min_score]
         scored.sort(key=lambda item: (-item[1], item[0]))
         return scored[:k]
 
-    def _scores(self, query: frozenset[str], others: Sequence[Any]) -> list[float]:
-        """Weighted cosine similarities (`score`) of one token set against others (as token
-        id arrays), each token weighed once."""
+    def _scores(self, query: frozenset[str], others: Sequence[Any]) -> Any:
+        """Weighted cosine similarities (`score`) of one token set against others (token
+        id arrays), as a float array: every token weighed at once."""
         import numpy as np
 
-        if not others:
-            return []
-        own = self._terms.of(query)
-        lengths = np.array([len(ids) for ids in others])
-        flat = np.concatenate([own, *others])
-        unique, inverse = np.unique(flat, return_inverse=True)
-        total = len(self._entries) if self._total is None else self._total
-        idf = np.log((total + 1) / (self._terms.df[unique] + 1)) + 1.0
-        weights = (idf * self._terms.copies[unique])[inverse]
-        shared = np.zeros(len(unique), dtype=bool)
-        shared[inverse[: len(own)]] = True
-        own_norm = weights[: len(own)].sum()
-        weights, shared = weights[len(own) :], shared[inverse[len(own) :]]
         scores = np.zeros(len(others))
-        filled = lengths > 0  # reduceat cannot sum an empty run: an empty set scores 0
-        if filled.any():
-            starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])[filled]
-            norms = np.sqrt(own_norm * np.add.reduceat(weights, starts))
-            dots = np.add.reduceat(weights * shared, starts)
-            scores[filled] = np.divide(dots, norms, out=np.zeros(len(starts)), where=norms > 0)
-        return [float(score) for score in scores]
+        lengths = np.fromiter(map(len, others), dtype=np.int64, count=len(others))
+        filled = np.flatnonzero(lengths)  # reduceat cannot sum an empty run: those score 0
+        if not len(filled):
+            return scores
+        terms = self._terms
+        total = len(self._entries) if self._total is None else self._total
+        own = terms.of(query)
+        flat = np.concatenate(others)
+        weights = (np.log((total + 1) / (terms.df[flat] + 1)) + 1.0) * terms.copies[flat]
+        own_weights = (np.log((total + 1) / (terms.df[own] + 1)) + 1.0) * terms.copies[own]
+        shared = terms.marked(own, flat)
+        starts = (np.cumsum(lengths) - lengths)[filled]
+        norms = np.sqrt(own_weights.sum() * np.add.reduceat(weights, starts))
+        dots = np.add.reduceat(weights * shared, starts)
+        scores[filled] = np.divide(dots, norms, out=np.zeros(len(starts)), where=norms > 0)
+        return scores
 
     def differs(
         self, finding: Finding, other: str, limit: int = 5, *, tokens: frozenset[str] | None = None

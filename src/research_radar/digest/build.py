@@ -37,7 +37,7 @@ from rapidfuzz import fuzz, process
 
 from research_radar.digest.contradictions import find_contradictions
 from research_radar.digest.credibility import rate_credibility
-from research_radar.digest.keypoints import extract_key_points
+from research_radar.digest.keypoints import extract_key_points, taken_names
 from research_radar.digest.knowledge import (
     SectionWords,
     build_section_words,
@@ -362,7 +362,8 @@ class _Context:
     sections: SectionWords | None
     cards: dict[str, list[tuple[int, Card]]]
     """arXiv id → the numbered cards that name it, with their place in the inbox."""
-    names: list[str]
+    taken: frozenset[str]
+    """The items' names, as key points compare them (`keypoints.taken_names`)."""
 
 
 def _context(inbox: Inbox, doc: KnowledgeDoc | None, names: list[str]) -> _Context:
@@ -372,11 +373,11 @@ def _context(inbox: Inbox, doc: KnowledgeDoc | None, names: list[str]) -> _Conte
             for arxiv_id in dict.fromkeys(card.arxiv_ids):
                 cards.setdefault(arxiv_id, []).append((place, card))
     sections = build_section_words(doc) if doc else None
-    return _Context(doc, sections, cards, names)
+    return _Context(doc, sections, cards, taken_names(names))
 
 
 def _entry(group: list[Mention], context: _Context) -> Entry:
-    doc, names = context.doc, context.names
+    doc = context.doc
     group = sorted(group, key=lambda m: (m.when, m.source, m.item.line))
     ids = sorted({m.item.arxiv_ids[0] for m in group if m.item.arxiv_ids})
     named = {place: card for i in ids for place, card in context.cards.get(i, [])}
@@ -417,7 +418,7 @@ def _entry(group: list[Mention], context: _Context) -> Entry:
         reasons=reasons,
         sources=list(dict.fromkeys(m.source for m in group)),
         first_seen=first.when,
-        key_points=extract_key_points(group, names),
+        key_points=extract_key_points(group, taken=context.taken),
         relation=relation,
         suggested_section=f"{relation[0].id} {relation[0].heading}".strip() if relation else "",
     )

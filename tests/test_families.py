@@ -198,3 +198,12 @@ def test_the_forest_answers_as_datasketchs(k: int) -> None:
         version = index._versions.get(finding.project_key, -1) + 1
         index.add_signed(finding.project_key, finding.name, None, signature)
         forest.add((finding.project_key, version), minhash)
+
+
+def test_permutations_are_datasketchs() -> None:
+    from datasketch import MinHash
+
+    a, b = FamilyIndex()._permutations()
+    expected_a, expected_b = MinHash(num_perm=64, scheme="affine32").permutations
+    assert a.dtype == expected_a.dtype and b.dtype == expected_b.dtype
+    assert a.tolist() == expected_a.tolist() and b.tolist() == expected_b.tolist()

@@ -138,3 +138,72 @@ def test_the_stored_index_answers_as_the_whole_history_would(tmp_path: Path) -> 
         assert assign_family(query, stored) == assign_family(query, whole)
     again = load_family_index(store, before=date(2026, 10, 25), queries=queries)
     assert again.related(queries[0]) == whole.related(queries[0])
+
+
+def _random_findings(count: int, seed: int) -> list[Finding]:
+    import random
+
+    rng = random.Random(seed)
+    words = ["kv", "cache", "offload", "expert", "ssd", "speculative", "draft", "kernel"]
+    words += ["triton", "speech", "streaming", "专家卸载", "视频扩散", "量化算子", "agent"]
+    findings = [
+        _finding(f"gh:o/p{n % (count // 2)}", " ".join(rng.sample(words, rng.randint(1, 6))))
+        for n in range(count)
+    ]
+    findings.append(_finding("gh:o/empty", "12 34"))  # no tokens at all
+    return findings
+
+
+def test_bulk_signatures_are_datasketchs_minhash() -> None:
+    """Signatures computed in bulk (each token's permuted hashes once, a finding's the
+    minimum) equal datasketch's MinHash of the weighted tokens, one finding at a time."""
+    from datasketch import MinHash
+
+    findings = _random_findings(80, seed=3)
+    index = FamilyIndex()
+    bulk = index.signatures(findings[:40]) + index.signatures(findings[40:])
+    for finding, signature in zip(findings, bulk, strict=True):
+        tokens = build_tokens(finding)
+        minhash = MinHash(num_perm=index.num_perm, scheme="affine32")
+        weighted = [
+            f"{token}#{copy}".encode()
+            for token in sorted(tokens)
+            for copy in range(families._copies(token))
+        ]
+        minhash.update_batch(weighted or [b"\0"])
+        assert signature.tokens == frozenset(tokens)
+        assert signature.hashvalues == minhash.hashvalues.astype("<u4").tobytes()
+        assert FamilyIndex().signature(finding) == signature
+
+
+@pytest.mark.parametrize(
+    "k", [pytest.param(1, id="k1"), pytest.param(7, id="k7"), pytest.param(60, id="k60")]
+)
+def test_the_forest_answers_as_datasketchs(k: int) -> None:
+    """The index's forest query returns the same keys as datasketch's MinHashLSHForest
+    over the same signatures, with re-added projects (stale versions) in it."""
+    import numpy as np
+    from datasketch import MinHash, MinHashLSHForest
+
+    findings = _random_findings(120, seed=5)
+    index = FamilyIndex()
+    forest = MinHashLSHForest(num_perm=index.num_perm, l=index.trees)
+    signatures = index.signatures(findings)
+    for n, (finding, signature) in enumerate(zip(findings, signatures, strict=True)):
+        values = np.frombuffer(signature.hashvalues, dtype="<u4").astype(np.uint32)
+        minhash = MinHash(num_perm=index.num_perm, hashvalues=values, scheme="affine32")
+        if n >= 20:  # queried against what came before, as an import does
+            forest.index()
+            assert index._query(signature, k) == set(forest.query(minhash, k))
+        version = index._versions.get(finding.project_key, -1) + 1
+        index.add_signed(finding.project_key, finding.name, None, signature)
+        forest.add((finding.project_key, version), minhash)
+
+
+def test_permutations_are_datasketchs() -> None:
+    from datasketch import MinHash
+
+    a, b = FamilyIndex()._permutations()
+    expected_a, expected_b = MinHash(num_perm=64, scheme="affine32").permutations
+    assert a.dtype == expected_a.dtype and b.dtype == expected_b.dtype
+    assert a.tolist() == expected_a.tolist() and b.tolist() == expected_b.tolist()

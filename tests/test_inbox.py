@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import research_radar.sources.notes as notes
 from research_radar.errors import SourceError
 from research_radar.sources.inbox import load_inbox, parse_card, parse_knowledge, parse_note
 from research_radar.sources.notes import (
@@ -274,3 +275,24 @@ def test_load_inbox_missing_root_names_it_and_suggests_sample(tmp_path: Path) ->
 def test_load_inbox_empty_root_is_an_error(tmp_path: Path) -> None:
     with pytest.raises(SourceError, match="holds none of"):
         load_inbox(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("\u212av cache offload, ſerving at scale", id="kelvin-long-s"),
+        pytest.param("İNFERENCE and ınference; KV 缓存 推理", id="dotted-i"),
+        pytest.param("Self-Improving agents; kv-cache; 自我改进", id="plain"),
+        pytest.param("no topic here at all", id="none"),
+    ],
+)
+def test_match_topics_finds_what_every_pattern_would(text: str) -> None:
+    """The needle test before each term's pattern changes nothing: the terms found are
+    those whose pattern matches, case-folded letters (Kelvin sign, long s) included."""
+    expected = {
+        topic: hits
+        for topic, terms in notes.TOPIC_TERMS.items()
+        if (hits := [t for t in terms if notes._term_pattern(t).search(text)])
+    }
+    assert match_topics(text) == expected
+    assert "inference" in match_topics("\u212aV cache")

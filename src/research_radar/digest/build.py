@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
@@ -36,8 +37,13 @@ from rapidfuzz import fuzz, process
 
 from research_radar.digest.contradictions import find_contradictions
 from research_radar.digest.credibility import rate_credibility
-from research_radar.digest.keypoints import extract_key_points
-from research_radar.digest.knowledge import find_anchor, match_sections
+from research_radar.digest.keypoints import extract_key_points, taken_names
+from research_radar.digest.knowledge import (
+    SectionWords,
+    build_section_words,
+    find_anchor,
+    match_sections,
+)
 from research_radar.digest.signals import (
     Contradiction,
     KeyPoint,
@@ -236,9 +242,12 @@ def _count(
     on_topic: Callable[[NoteItem], bool],
 ) -> None:
     """Fill each row with the titles of its items that belong to an on-topic entry."""
+    by_path: dict[str, SourceCount] = {}
+    for row in rows:
+        by_path.setdefault(row.path, row)  # the first row of a path, as a scan would find
     for group in groups:
         for mention in group:
-            row = next(r for r in rows if r.path == mention.source)
+            row = by_path[mention.source]
             row.items += 1
             row.titles.append(mention.item.title)
     if inbox.queue is not None:
@@ -345,10 +354,34 @@ def _stars(entry: Entry) -> int:
     return max(1, min(5, 1 + bonus + extra))
 
 
-def _entry(group: list[Mention], inbox: Inbox, doc: KnowledgeDoc | None, names: list[str]) -> Entry:
+@dataclass(frozen=True)
+class _Context:
+    """What every entry reads of the inbox and the living document, prepared once (#19)."""
+
+    doc: KnowledgeDoc | None
+    sections: SectionWords | None
+    cards: dict[str, list[tuple[int, Card]]]
+    """arXiv id → the numbered cards that name it, with their place in the inbox."""
+    taken: frozenset[str]
+    """The items' names, as key points compare them (`keypoints.taken_names`)."""
+
+
+def _context(inbox: Inbox, doc: KnowledgeDoc | None, names: list[str]) -> _Context:
+    cards: dict[str, list[tuple[int, Card]]] = {}
+    for place, card in enumerate(inbox.cards):
+        if card.number is not None:
+            for arxiv_id in dict.fromkeys(card.arxiv_ids):
+                cards.setdefault(arxiv_id, []).append((place, card))
+    sections = build_section_words(doc) if doc else None
+    return _Context(doc, sections, cards, taken_names(names))
+
+
+def _entry(group: list[Mention], context: _Context) -> Entry:
+    doc = context.doc
     group = sorted(group, key=lambda m: (m.when, m.source, m.item.line))
     ids = sorted({m.item.arxiv_ids[0] for m in group if m.item.arxiv_ids})
-    cards = [c for c in inbox.cards if c.number is not None and set(c.arxiv_ids) & set(ids)]
+    named = {place: card for i in ids for place, card in context.cards.get(i, [])}
+    cards = [named[place] for place in sorted(named)]  # in the inbox's order
     card_titles = [c.title for c in sorted(cards, key=lambda c: c.number or 0) if c.title]
     urls = [f"https://arxiv.org/abs/{i}" for i in ids]
     for url in (u for m in group for u in m.item.urls):
@@ -360,7 +393,7 @@ def _entry(group: list[Mention], inbox: Inbox, doc: KnowledgeDoc | None, names: 
     name = next((m.item.name for m in group if m.item.name), "")
     anchored_by, home = find_anchor(ids, name, doc)
     rating, reasons, venue = rate_credibility(text, urls)
-    relation = [home] if home else (match_sections(text, doc) if doc else [])
+    relation = [home] if home else (match_sections(text, doc, context.sections) if doc else [])
     first = group[0]
     key = (
         f"arxiv:{ids[0]}"
@@ -385,7 +418,7 @@ def _entry(group: list[Mention], inbox: Inbox, doc: KnowledgeDoc | None, names: 
         reasons=reasons,
         sources=list(dict.fromkeys(m.source for m in group)),
         first_seen=first.when,
-        key_points=extract_key_points(group, names),
+        key_points=extract_key_points(group, taken=context.taken),
         relation=relation,
         suggested_section=f"{relation[0].id} {relation[0].heading}".strip() if relation else "",
     )
@@ -487,7 +520,8 @@ def build_digest(
     groups = [g for g in _group(mentions) if any(on_topic(m.item) for m in g)]
     _count(sources, groups, inbox, on_topic)
     names = _names(groups)
-    entries = [_entry(group, inbox, doc, names) for group in groups]
+    context = _context(inbox, doc, names)
+    entries = [_entry(group, context) for group in groups]
     contradictions = [
         c
         for group, entry in zip(groups, entries, strict=True)

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 
 from research_radar.digest.signals import KeyPoint, Mention, normalise_title
 from research_radar.extract.claims import extract_claims
 from research_radar.sources.notes import parse_numbers, parse_urls
 
-__all__ = ["extract_key_points", "line_text", "tidy_text", "without_urls"]
+__all__ = ["extract_key_points", "line_text", "taken_names", "tidy_text", "without_urls"]
 
 _CONDITIONS = re.compile(
     r"(?<![\w])(?:[HABL]\d{2,3}S?|GB\d{3}|B200|MI\d{3}X?|RTX\s?\d{4}|TPU\s?v\d\w?"
@@ -64,9 +65,9 @@ def _baselines(text: str) -> list[str]:
     return [m.group("b").strip() for m in _BASELINE.finditer(text) if m.group("b").strip()]
 
 
-def _tidy_conditions(text: str, conditions: list[str], names: Iterable[str]) -> list[str]:
-    """Conditions stated in the point itself: no item's name, no baseline cut mid-word."""
-    taken = {name.lower() for name in names if name}
+def _tidy_conditions(text: str, conditions: list[str], taken: AbstractSet[str]) -> list[str]:
+    """Conditions stated in the point itself: no item's name (`taken`, lower case), no
+    baseline cut mid-word."""
     kept = []
     for condition in conditions:
         core = condition.split("=", 1)[1] if "=" in condition else condition
@@ -139,14 +140,22 @@ def _line_points(mention: Mention) -> list[KeyPoint]:
     return points
 
 
-def extract_key_points(mentions: Iterable[Mention], names: Iterable[str] = ()) -> list[KeyPoint]:
+def extract_key_points(
+    mentions: Iterable[Mention],
+    names: Iterable[str] = (),
+    *,
+    taken: AbstractSet[str] | None = None,
+) -> list[KeyPoint]:
     """Key points with numbers and their conditions, one per distinct statement.
 
     Args:
         names: the names of the digest's items; none of them is a condition (a claim about
             DistServe is not conditioned on "Mooncake", nor Mooncake's on itself).
+        taken: the same names in lower case, when made once for many calls (`taken_names`),
+            instead of `names`: a digest's entries need not each read every name (#19).
     """
-    names = list(names)
+    if taken is None:
+        taken = taken_names(names)
     points: dict[str, KeyPoint] = {}
     for mention in mentions:
         for point in _claim_points(mention) or _line_points(mention):
@@ -154,13 +163,18 @@ def extract_key_points(mentions: Iterable[Mention], names: Iterable[str] = ()) -
             if not numbers:
                 continue
             point.numbers = numbers
-            conditions = _tidy_conditions(point.text, point.conditions, names)
+            conditions = _tidy_conditions(point.text, point.conditions, taken)
             point.conditions = [c for c in conditions if not c.startswith("context=")] + context
             point.conditions = list(dict.fromkeys(point.conditions))
             if len(point.text) > 240:
                 point.text = _cut(point.text, 240)
             points.setdefault(normalise_title(point.text), point)
     return list(points.values())
+
+
+def taken_names(names: Iterable[str]) -> frozenset[str]:
+    """Item names as `extract_key_points` compares them (lower case)."""
+    return frozenset(name.lower() for name in names if name)
 
 
 def _cut(text: str, limit: int) -> str:

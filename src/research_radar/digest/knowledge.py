@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections import Counter
+from dataclasses import dataclass
 
 from research_radar.digest.signals import SectionRef
 from research_radar.sources.inbox import KnowledgeDoc
 
-__all__ = ["find_anchor", "match_sections"]
+__all__ = ["SectionWords", "build_section_words", "find_anchor", "match_sections"]
 
 _STOP = {"作者", "者报", "报告", "最高", "提升", "相对", "支持", "约为", "可以", "一个", "要点",
          "the", "and", "for", "with", "from", "that", "this", "are", "via", "its", "new",
@@ -66,19 +68,41 @@ def _common_runs(segment: str, section: str) -> list[str]:
     return []
 
 
-def match_sections(text: str, doc: KnowledgeDoc) -> list[SectionRef]:
-    """The two sections sharing the most (idf-weighted) words with the entry."""
-    section_words = [_tokens(s.heading + "\n" + s.text) for s in doc.sections]
-    total = len(section_words)
+@dataclass(frozen=True)
+class SectionWords:
+    """The words of a living document's sections, and in how many sections each occurs:
+    read once per digest, not once per entry (#19)."""
+
+    texts: list[str]
+    words: list[set[str]]
+    df: Counter[str]
+
+
+def build_section_words(doc: KnowledgeDoc) -> SectionWords:
+    texts = [section.heading + "\n" + section.text for section in doc.sections]
+    words = [_tokens(text) for text in texts]
+    return SectionWords(texts, words, Counter(word for vocabulary in words for word in vocabulary))
+
+
+def match_sections(
+    text: str, doc: KnowledgeDoc, sections: SectionWords | None = None
+) -> list[SectionRef]:
+    """The two sections sharing the most (idf-weighted) words with the entry.
+
+    `sections`: the document's words (`build_section_words`), if read before."""
+    sections = sections or build_section_words(doc)
+    total = len(sections.words)
+    df = sections.df
     words = _tokens(text)
     scored = []
-    for section, vocabulary in zip(doc.sections, section_words, strict=True):
+    for section, vocabulary, section_text in zip(
+        doc.sections, sections.words, sections.texts, strict=True
+    ):
         shared = words & vocabulary
-        df = {w: sum(w in other for other in section_words) for w in shared}
         score = sum(math.log(1 + total / df[w]) for w in shared)
         if len(shared) >= 2:
             ranked = sorted(shared, key=lambda w: (-math.log(1 + total / df[w]), w))
-            shown = _shown_words(ranked, text, section.heading + "\n" + section.text)
+            shown = _shown_words(ranked, text, section_text)
             scored.append(
                 (score, SectionRef(id=section.id, heading=section.heading, shared=shown[:6]))
             )

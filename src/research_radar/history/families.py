@@ -42,12 +42,12 @@ def index_history(store: Store, *, before: date) -> int:
         current = load_family_entries(store, {finding.project_key for _, finding in chunk})
         changed: dict[str, FamilyEntry] = {}
         counts: Counter[str] = Counter()
-        for row_id, finding in chunk:
+        signatures = signer.signatures([finding for _, finding in chunk])  # in bulk (#19)
+        for (row_id, finding), signature in zip(chunk, signatures, strict=True):
             key = finding.project_key
             old = changed.get(key) or current.get(key)
             if old is not None and (old.date, old.finding_id) > (finding.date, row_id):
                 continue
-            signature = signer.signature(finding)
             if old is not None:
                 counts.subtract(old.tokens)
             counts.update(signature.tokens)
@@ -84,7 +84,7 @@ def load_family_index(store: Store, *, before: date, queries: Sequence[Finding])
         for finding in store.load_findings(before=before):
             index.add(finding)
         return index
-    signatures = [index.signature(finding) for finding in queries]
+    signatures = index.signatures(queries)
     prefixes = [[band[:BAND_WIDTH] for band in index.bands(sig)] for sig in signatures]
     keys = {finding.project_key for finding in queries}
     entries = load_family_neighbourhood(store, prefixes, keys)

@@ -180,9 +180,11 @@ _MATURITY = [
 ]
 _SHA40 = re.compile(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])")
 _SHORT_SHA = re.compile(r"(?<![0-9a-z])[0-9a-f]{7,12}(?![0-9a-z])")
-_STATUS_SENTENCE = re.compile(
-    r"[^。；;\n]*(?:关闭(?:但)?未合并|撤回|回退|恢复默认|已修正|修正为|更正)[^。；;\n]*"
-)
+_STATUS_WORDS = r"关闭(?:但)?未合并|撤回|回退|恢复默认|已修正|修正为|更正"
+_STATUS_SENTENCE = re.compile(rf"[^。；;\n]*(?:{_STATUS_WORDS})[^。；;\n]*")
+_STATUS_WORD = re.compile(_STATUS_WORDS)
+"""Looked for first: on a sentence without one, `_STATUS_SENTENCE` tries every start in it
+(time quadratic in its length, #19)."""
 
 
 def _pick(patterns: Sequence[tuple[re.Pattern[str], Any]], text: str, default: Any) -> Any:
@@ -212,7 +214,7 @@ def _finding(raw: _Raw, key: str, name: str, seen_before: bool) -> Finding:
     )
     claims = [
         Claim(kind=ClaimKind.STATUS, text=m.group(0).strip())
-        for m in _STATUS_SENTENCE.finditer(text)
+        for m in (_STATUS_SENTENCE.finditer(text) if _STATUS_WORD.search(text) else ())
     ]
     priority = re.search(r"\bP[0-2]\b", text)
     horizon = re.search(r"\b(Now|Next|Watch)\b", text)
@@ -401,12 +403,15 @@ def _with_families(
     index = FamilyIndex()
     stream = [(f.date, 0, i, f) for i, f in enumerate(prior)]
     stream += [(f.date, 1, i, f) for i, f in enumerate(new)]
+    stream.sort(key=lambda item: item[:3])
+    # Signed in bulk, once each: what a finding's family changes is not in its tokens.
+    signatures = index.signatures([finding for *_, finding in stream])
     result: list[Finding] = []
-    for _day, is_new, _i, finding in sorted(stream, key=lambda item: item[:3]):
+    for (_day, is_new, _i, finding), signature in zip(stream, signatures, strict=True):
         if is_new:
-            finding = assign_family(finding, index)
+            finding = assign_family(finding, index, signature=signature)
             result.append(finding)
-        index.add(finding)
+        index.add_signed(finding.project_key, finding.name, finding.family, signature)
     for key, project in plan.projects.items():
         project.family = index.family_of(key)
     return result

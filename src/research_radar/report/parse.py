@@ -45,7 +45,9 @@ _HOST_SHA = re.compile(
     r"(?P<sha>[0-9a-f]{7,40})(?![0-9a-f])",
     re.IGNORECASE,
 )
-_MD = MarkdownIt("commonmark").enable("table")
+_MD = MarkdownIt("commonmark").enable("table").disable("inline")
+"""Only the tables' blocks and their cells' raw text are read: inline parsing (a cell's
+emphasis, links...) is off (#19)."""
 _GH_REPO = re.compile(
     r"(?<![\w./-])(?P<repo>[A-Za-z0-9][\w.-]*/[A-Za-z0-9][\w.-]*?)(?=@[0-9a-f]{7,40}|#\d)"
 )

@@ -13,11 +13,12 @@ usual way to weight MinHash. Pure: no I/O, no clock.
 from __future__ import annotations
 
 import bisect
+import functools
+import hashlib
 import logging
 import math
 import re
-from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -88,9 +89,15 @@ def _words(text: str) -> list[str]:
     lowered = text.lower()
     words = [w.strip("-") for w in _LATIN.findall(lowered)]
     for run in _CJK.findall(lowered):
-        words.extend(_cut(run))
-        words.extend(concept for concept in _CONCEPTS if len(concept) > 2 and concept in run)
+        words.extend(_run_words(run))
     return words
+
+
+@functools.lru_cache(maxsize=65536)
+def _run_words(run: str) -> tuple[str, ...]:
+    """The words of a Chinese run: jieba's, plus the longer concepts it contains. Cached:
+    the same runs (a report's stock phrases) recur in most findings (#19)."""
+    return (*_cut(run), *(concept for concept in _CONCEPTS if len(concept) > 2 and concept in run))
 
 
 def _copies(token: str) -> int:
@@ -122,15 +129,15 @@ def family_id(project_key: str) -> str:
     return f"fam:{project_key}"
 
 
-_SCHEME = "affine32"
-"""datasketch's permutation scheme (its default): 32-bit hash values."""
 BAND_WIDTH = 4
 """Bytes per hash value in a forest key (`FamilyIndex.bands`)."""
+_FMIX32 = (16, 0x85EBCA6B, 13, 0xC2B2AE35, 16)
+"""MurmurHash3's 32-bit finalizer, which datasketch's affine32 scheme applies to each hash."""
 
 
 @dataclass(frozen=True)
 class Signature:
-    """What the index keeps of a finding: its tokens and its MinHash (as uint64 bytes)."""
+    """What the index keeps of a finding: its tokens and its MinHash (as uint32 bytes)."""
 
     tokens: frozenset[str]
     hashvalues: bytes
@@ -141,6 +148,61 @@ class _Entry:
     name: str
     tokens: frozenset[str]
     family: str
+    ids: Any
+    """The tokens' ids (`_Terms`), an integer array."""
+
+
+class _Terms:
+    """Every token an index has seen, numbered, with its document frequency and its copies
+    (`_copies`) as arrays, so a query weighs its candidates' tokens at once (#19)."""
+
+    def __init__(self) -> None:
+        import numpy as np
+
+        self.ids: dict[str, int] = {}
+        self.df = np.zeros(1024, dtype=np.int64)
+        self.copies = np.zeros(1024, dtype=np.float64)
+        self.mark = np.zeros(1024, dtype=bool)
+
+    def of(self, tokens: Iterable[str]) -> Any:
+        """The ids of some tokens (numbering the new ones), an integer array."""
+        import numpy as np
+
+        ids = self.ids
+        listed = list(tokens)
+        new = [token for token in listed if token not in ids]
+        if new:
+            first = len(ids)
+            if first + len(new) > len(self.df):  # grow by doubling: amortised O(1) a token
+                size = 2 * (first + len(new))
+                self.df = np.concatenate([self.df, np.zeros(size - len(self.df), np.int64)])
+                self.copies = np.concatenate(
+                    [self.copies, np.zeros(size - len(self.copies), np.float64)]
+                )
+            ids.update((token, first + i) for i, token in enumerate(new))
+            self.copies[first : first + len(new)] = [_copies(token) for token in new]
+        return np.fromiter((ids[token] for token in listed), dtype=np.int64, count=len(listed))
+
+    def marked(self, ids: Any, among: Any) -> Any:
+        """Whether each id of `among` is one of `ids`, a boolean array."""
+        import numpy as np
+
+        if len(self.mark) < len(self.df):
+            self.mark = np.zeros(len(self.df), dtype=bool)
+        self.mark[ids] = True
+        found = self.mark[among]
+        self.mark[ids] = False
+        return found
+
+    def count(self, token: str) -> int:
+        at = self.ids.get(token)
+        return 0 if at is None else int(self.df[at])
+
+    def use(self, df: Mapping[str, int]) -> None:
+        """Replace every document frequency by those of `df` (0 for the tokens it lacks)."""
+        ids = self.of(df)
+        self.df[:] = 0
+        self.df[ids] = list(df.values())
 
 
 @dataclass
@@ -150,6 +212,11 @@ class FamilyIndex:
     A query asks the forest for the approximate top `candidates` by Jaccard (a prefix-tree
     search: cost grows with log(history), not with history) and re-ranks them by weighted
     cosine. The forest is re-sorted lazily at the first query after adds.
+
+    The MinHash is datasketch's (`MinHash(num_perm, scheme="affine32")` over the weighted
+    tokens) and the forest answers as datasketch's `MinHashLSHForest.query`, key for key,
+    computed here in bulk: each token's permuted hash values once, a finding's signature
+    their minimum (#19).
 
     Args:
         num_perm: MinHash permutations (a multiple of `trees`).
@@ -164,54 +231,121 @@ class FamilyIndex:
     min_score: float = 0.15
     join_score: float = 0.25
     """Score from which a finding joins the family of its nearest related project."""
-    _forest: Any = field(init=False, repr=False)
     _entries: dict[str, _Entry] = field(default_factory=dict, init=False, repr=False)
     _versions: dict[str, int] = field(default_factory=dict, init=False, repr=False)
-    _df: Counter[str] = field(default_factory=Counter, init=False, repr=False)
+    _terms: _Terms = field(init=False, repr=False)
     _total: int | None = field(default=None, init=False, repr=False)
     _dirty: bool = field(default=False, init=False, repr=False)
+    _tables: list[dict[bytes, list[tuple[str, int]]]] = field(
+        default_factory=list, init=False, repr=False
+    )
+    """Per tree: forest key → the (project key, version) entries under it, oldest first."""
+    _sorted: list[list[bytes]] = field(default_factory=list, init=False, repr=False)
+    """Per tree: its forest keys, sorted (as of the last `_sort`)."""
     _pending: list[list[bytes]] = field(default_factory=list, init=False, repr=False)
-    _perms: Any = field(default=None, init=False, repr=False)
     """Forest keys added since the last sort, per tree."""
+    _rows: dict[str, int] = field(default_factory=dict, init=False, repr=False)
+    """token → its row in `_matrix`: the token's permuted hash values (all its copies')."""
+    _matrix: Any = field(default=None, init=False, repr=False)
+    _perms: Any = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        # datasketch imports scipy: loaded with the first index, not with the package.
-        from datasketch import MinHashLSHForest
-
-        self._forest = MinHashLSHForest(num_perm=self.num_perm, l=self.trees)
+        if self.num_perm % self.trees:
+            raise ValueError("num_perm must be a multiple of trees")
+        self._tables = [{} for _ in range(self.trees)]
+        self._terms = _Terms()
+        self._sorted = [[] for _ in range(self.trees)]
         self._pending = [[] for _ in range(self.trees)]
 
     def __len__(self) -> int:
         return len(self._entries)
 
-    def _minhash(self, tokens: frozenset[str]) -> Any:
-        from datasketch import MinHash
+    def _permutations(self) -> Any:
+        """datasketch's affine32 permutations for its default seed 1 (odd a, any b, drawn
+        from `numpy.random.RandomState(1)`), made here: importing datasketch imports
+        scipy (0.8 s). Tested equal to `MinHash(num_perm, scheme="affine32").permutations`."""
+        import numpy as np
 
-        signature = MinHash(
-            num_perm=self.num_perm, scheme=_SCHEME, permutations=self._permutations()
-        )
-        weighted = [
-            f"{token}#{copy}".encode() for token in sorted(tokens) for copy in range(_copies(token))
+        if self._perms is None:
+            draw = np.random.RandomState(1)
+            a = draw.randint(0, 1 << 31, self.num_perm, dtype=np.uint32) * np.uint32(2) + 1
+            b = draw.randint(0, 1 << 32, self.num_perm, dtype=np.uint32)
+            self._perms = (a, b)
+        return self._perms
+
+    def _permuted(self, data: list[bytes]) -> Any:
+        """Each item's permuted hash values, one row per item: datasketch's affine32
+        update (sha1 → fmix32 → a·h + b mod 2³²) without the minimum."""
+        import numpy as np
+
+        hashes = np.array(
+            [int.from_bytes(hashlib.sha1(item).digest()[:4], "little") for item in data],
+            dtype=np.uint32,
+        ).reshape(-1, 1)
+        s1, m1, s2, m2, s3 = _FMIX32
+        hashes = hashes ^ (hashes >> np.uint32(s1))
+        hashes = hashes * np.uint32(m1)
+        hashes = hashes ^ (hashes >> np.uint32(s2))
+        hashes = hashes * np.uint32(m2)
+        hashes = hashes ^ (hashes >> np.uint32(s3))
+        a, b = self._permutations()
+        return hashes * a + b
+
+    def _learn(self, tokens: set[str]) -> None:
+        """Give each new token its row: the minimum over its weighted copies."""
+        import numpy as np
+
+        if self._matrix is None:
+            self._matrix = self._permuted([b"\0"])  # row 0: the empty set's stand-in
+        new = sorted(token for token in tokens if token not in self._rows)
+        if not new:
+            return
+        copies = [_copies(token) for token in new]
+        data = [f"{t}#{c}".encode() for t, n in zip(new, copies, strict=True) for c in range(n)]
+        starts = np.cumsum([0, *copies[:-1]])
+        rows = np.minimum.reduceat(self._permuted(data), starts, axis=0)
+        used = len(self._rows) + 1
+        if used + len(new) > len(self._matrix):  # grow by doubling: amortised O(1) a token
+            grown = np.empty((2 * (used + len(new)), self.num_perm), dtype=np.uint32)
+            grown[:used] = self._matrix[:used]
+            self._matrix = grown
+        self._matrix[used : used + len(new)] = rows
+        self._rows.update((token, used + i) for i, token in enumerate(new))
+
+    def signatures(self, findings: Sequence[Finding]) -> list[Signature]:
+        """The tokens and MinHash of each finding, to keep beside it (`add_signed`): the
+        same as `signature` one by one, computed in bulk."""
+        return self._sign([frozenset(build_tokens(finding)) for finding in findings])
+
+    def _sign(self, token_sets: Sequence[frozenset[str]]) -> list[Signature]:
+        import numpy as np
+
+        if not token_sets:
+            return []
+        self._learn(set().union(*token_sets))
+        rows = self._rows
+        picked: list[int] = []
+        starts: list[int] = []
+        for tokens in token_sets:
+            starts.append(len(picked))
+            picked.extend([rows[token] for token in tokens] or [0])  # datasketch: `or [b"\0"]`
+        values = np.minimum.reduceat(self._matrix[picked], starts, axis=0).astype("<u4")
+        return [
+            Signature(tokens, row.tobytes()) for tokens, row in zip(token_sets, values, strict=True)
         ]
-        signature.update_batch(weighted or [b"\0"])
-        return signature
 
     def signature(self, finding: Finding) -> Signature:
         """The tokens and MinHash of a finding, to keep beside it (`add_signed`)."""
-        tokens = frozenset(build_tokens(finding))
-        return Signature(tokens, self._minhash(tokens).hashvalues.astype("<u4").tobytes())
+        return self.signatures([finding])[0]
 
     def bands(self, signature: Signature) -> list[bytes]:
         """The forest's key of a signature in each prefix tree: its hash values big-endian,
         so the prefix of r hash values is the first r × 4 bytes (`BAND_WIDTH`)."""
         import numpy as np
 
-        values = np.frombuffer(signature.hashvalues, dtype="<u4")
-        size = self.num_perm // self.trees
-        return [
-            values[tree * size : (tree + 1) * size].astype(">u4").tobytes()
-            for tree in range(self.trees)
-        ]
+        values = np.frombuffer(signature.hashvalues, dtype="<u4").astype(">u4").tobytes()
+        size = len(values) // self.trees
+        return [values[tree * size : (tree + 1) * size] for tree in range(self.trees)]
 
     def add(self, finding: Finding) -> None:
         """Index a finding under its project key (replacing that project's earlier entry)."""
@@ -223,43 +357,24 @@ class FamilyIndex:
         The forest cannot delete, so a re-added project gets a new versioned forest key and
         its stale versions are ignored at query time.
         """
-        from datasketch import MinHash
-
         tokens = signature.tokens
+        ids = self._terms.of(tokens)
         old = self._entries.pop(key, None)
         if old is not None:
-            self._df.subtract(old.tokens)
+            self._terms.df[old.ids] -= 1
         family = family or (old.family if old else family_id(key))
-        self._entries[key] = _Entry(name, tokens, family)
-        self._df.update(tokens)
+        self._entries[key] = _Entry(name, tokens, family, ids)
+        self._terms.df[ids] += 1
         version = self._versions.get(key, -1) + 1
         self._versions[key] = version
-        import numpy as np
-
-        values = np.frombuffer(signature.hashvalues, dtype="<u4").astype(np.uint32)
-        minhash = MinHash(
-            num_perm=self.num_perm,
-            hashvalues=values,
-            scheme=_SCHEME,
-            permutations=self._permutations(),
-        )
-        forest = self._forest
-        for start_end, table, pending in zip(
-            forest.hashranges, forest.hashtables, self._pending, strict=True
+        for band, table, pending in zip(
+            self.bands(signature), self._tables, self._pending, strict=True
         ):
-            band = forest._H(values[start_end[0] : start_end[1]])
             if band not in table:
+                table[band] = []
                 pending.append(band)
-        forest.add((key, version), minhash)
+            table[band].append((key, version))
         self._dirty = True
-
-    def _permutations(self) -> Any:
-        """datasketch's permutations (seeded, the same every time), made once per index."""
-        if self._perms is None:
-            from datasketch import MinHash
-
-            self._perms = MinHash(num_perm=self.num_perm, scheme=_SCHEME).permutations
-        return self._perms
 
     def _sort(self) -> None:
         """Bring the forest's sorted keys up to date before a query: a few new keys are
@@ -267,21 +382,52 @@ class FamilyIndex:
         key on `index()`: once per query in an add-query-add stream, quadratic; #19.)"""
         if not self._dirty:
             return
-        forest = self._forest
         for tree, pending in enumerate(self._pending):
-            ordered = forest.sorted_hashtables[tree]
+            ordered = self._sorted[tree]
             if len(pending) * 16 < len(ordered):
                 for band in pending:
                     bisect.insort(ordered, band)
             else:
-                forest.sorted_hashtables[tree] = sorted(forest.hashtables[tree])
+                self._sorted[tree] = sorted(self._tables[tree])
             pending.clear()
         self._dirty = False
+
+    def _query(self, signature: Signature, k: int) -> set[tuple[str, int]]:
+        """datasketch's `MinHashLSHForest.query`: the entries sharing the longest prefixes
+        of a forest key with the query's, longest first, tree by tree, in key order, until
+        `k` are found.
+
+        A shorter prefix's range of keys holds the longer one's, whose entries are found
+        already: only the range's new ends are read (datasketch reads it all again)."""
+        self._sort()
+        found: set[tuple[str, int]] = set()
+        trees = list(zip(self.bands(signature), self._sorted, self._tables, strict=True))
+        ranges: list[tuple[int, int]] = []
+        for band, ordered, _table in trees:
+            at = bisect.bisect_left(ordered, band)
+            ranges.append((at, at))
+        for width in range(len(trees[0][0]), 0, -BAND_WIDTH):
+            for tree, (band, ordered, table) in enumerate(trees):
+                prefix = band[:width]
+                low, high = ranges[tree]
+                start = bisect.bisect_left(ordered, prefix, 0, low) if low else 0
+                end, size = high, len(ordered)
+                while end < size and ordered[end].startswith(prefix):
+                    end += 1
+                if start == low and end == high:
+                    continue
+                ranges[tree] = (start, end)
+                for at in [*range(start, low), *range(high, end)]:
+                    for entry in table[ordered[at]]:
+                        found.add(entry)
+                        if len(found) >= k:
+                            return found
+        return found
 
     def use_counts(self, df: Mapping[str, int], total: int) -> None:
         """Weigh tokens by the document frequencies of a larger index than this one (the
         store's, of which this index holds only the neighbourhood of today's queries)."""
-        self._df = Counter(df)
+        self._terms.use(df)
         self._total = total
 
     def family_of(self, project_key: str) -> str | None:
@@ -294,7 +440,7 @@ class FamilyIndex:
 
     def _idf(self, token: str) -> float:
         total = len(self._entries) if self._total is None else self._total
-        return math.log((total + 1) / (self._df.get(token, 0) + 1)) + 1.0
+        return math.log((total + 1) / (self._terms.count(token) + 1)) + 1.0
 
     def _weight(self, token: str) -> float:
         return self._idf(token) * _copies(token)
@@ -303,29 +449,66 @@ class FamilyIndex:
         """Weighted cosine similarity of two token sets (0..1)."""
         return _Scorer(self, a).score(b)
 
-    def related(self, finding: Finding, k: int = 5) -> list[tuple[str, float]]:
-        """Up to k indexed projects alike this finding: (project key, score), best first."""
-        tokens = frozenset(build_tokens(finding))
+    def related(
+        self, finding: Finding, k: int = 5, *, signature: Signature | None = None
+    ) -> list[tuple[str, float]]:
+        """Up to k indexed projects alike this finding: (project key, score), best first.
+
+        `signature`: the finding's, if computed before (`signatures`)."""
+        signature = signature or self.signature(finding)
+        tokens = signature.tokens
         if not tokens:
             return []
-        self._sort()
-        found = self._forest.query(self._minhash(tokens), self.candidates) if self._entries else []
-        keys = {key for key, version in found if self._versions.get(key) == version}
-        scorer = _Scorer(self, tokens)
-        scored = [
-            (key, round(scorer.score(self._entries[key].tokens), 4))
-            for key in sorted(keys)
-            if key != finding.project_key
-        ]
-        scored = [(key, value) for key, value in scored if value >= self.min_score]
+        import numpy as np
+
+        found = self._query(signature, self.candidates) if self._entries else set()
+        versions, own = self._versions, finding.project_key
+        keys = [key for key, version in found if versions.get(key) == version and key != own]
+        scores = self._scores(tokens, [self._entries[key].ids for key in keys])
+        # Only what rounds to min_score or more, and only what can rank in the best k
+        # (rounding moves a score by 0.00005 at most), is rounded and sorted (#19).
+        near = self.min_score - 1e-4
+        if len(keys) > k:
+            near = max(near, float(np.partition(scores, len(keys) - k)[len(keys) - k]) - 1e-4)
+        rounded = [(keys[i], round(float(scores[i]), 4)) for i in np.flatnonzero(scores >= near)]
+        scored = [(key, value) for key, value in rounded if value >= self.min_score]
         scored.sort(key=lambda item: (-item[1], item[0]))
         return scored[:k]
 
-    def differs(self, finding: Finding, other: str, limit: int = 5) -> list[str]:
-        """The most distinctive tokens of a finding that an indexed project lacks."""
+    def _scores(self, query: frozenset[str], others: Sequence[Any]) -> Any:
+        """Weighted cosine similarities (`score`) of one token set against others (token
+        id arrays), as a float array: every token weighed at once."""
+        import numpy as np
+
+        scores = np.zeros(len(others))
+        lengths = np.fromiter(map(len, others), dtype=np.int64, count=len(others))
+        filled = np.flatnonzero(lengths)  # reduceat cannot sum an empty run: those score 0
+        if not len(filled):
+            return scores
+        terms = self._terms
+        total = len(self._entries) if self._total is None else self._total
+        own = terms.of(query)
+        flat = np.concatenate(others)
+        weights = (np.log((total + 1) / (terms.df[flat] + 1)) + 1.0) * terms.copies[flat]
+        own_weights = (np.log((total + 1) / (terms.df[own] + 1)) + 1.0) * terms.copies[own]
+        shared = terms.marked(own, flat)
+        starts = (np.cumsum(lengths) - lengths)[filled]
+        norms = np.sqrt(own_weights.sum() * np.add.reduceat(weights, starts))
+        dots = np.add.reduceat(weights * shared, starts)
+        scores[filled] = np.divide(dots, norms, out=np.zeros(len(starts)), where=norms > 0)
+        return scores
+
+    def differs(
+        self, finding: Finding, other: str, limit: int = 5, *, tokens: frozenset[str] | None = None
+    ) -> list[str]:
+        """The most distinctive tokens of a finding that an indexed project lacks.
+
+        `tokens`: the finding's (`build_tokens`), if computed before."""
         entry = self._entries.get(other)
-        tokens = build_tokens(finding) - (entry.tokens if entry else frozenset())
-        words = [token for token in tokens if "=" not in token]
+        own = build_tokens(finding) if tokens is None else tokens
+        words = [
+            token for token in own - (entry.tokens if entry else frozenset()) if "=" not in token
+        ]
         words.sort(key=lambda token: (-self._idf(token), token))
         return words[:limit]
 
@@ -349,10 +532,14 @@ class _Scorer:
         return sum(map(weights.__getitem__, self._query & other)) / norm if norm else 0.0
 
 
-def assign_family(finding: Finding, index: FamilyIndex, *, k: int = 5) -> Finding:
+def assign_family(
+    finding: Finding, index: FamilyIndex, *, k: int = 5, signature: Signature | None = None
+) -> Finding:
     """A copy of a finding that carries its family, its related earlier projects and a slot
-    for what differs. The index is not changed: call `index.add` once the finding is kept."""
-    related = index.related(finding, k=k)
+    for what differs. The index is not changed: call `index.add` once the finding is kept.
+
+    `signature`: the finding's, if computed before (`FamilyIndex.signatures`)."""
+    related = index.related(finding, k=k, signature=signature)
     update: dict[str, object] = {"related": [key for key, _score in related]}
     nearest = related[0] if related and related[0][1] >= index.join_score else None
     update["family"] = (
@@ -365,6 +552,8 @@ def assign_family(finding: Finding, index: FamilyIndex, *, k: int = 5) -> Findin
         update["differs_pending"] = PendingDifference(
             names=[index.name_of(key) or key for key, _ in related[:3]],
             family=True,
-            words=index.differs(finding, related[0][0]),
+            words=index.differs(
+                finding, related[0][0], tokens=signature.tokens if signature else None
+            ),
         )
     return finding.model_copy(update=update)

@@ -74,6 +74,8 @@ _ARXIV_URL = re.compile(
     re.IGNORECASE,
 )
 _ARXIV_DOI = re.compile(r"^10\.48550/arxiv\.(?P<id>.+)$", re.IGNORECASE)
+_SPACE = re.compile(r"\s")
+"""Any white space (`str.isspace`): a key has none."""
 _DOI = re.compile(
     r"^(?:doi:\s*|https?://(?:dx\.)?doi\.org/)?(?P<doi>10\.\d{4,9}/\S+)$", re.IGNORECASE
 )
@@ -140,7 +142,7 @@ def canonical_key(ref: str) -> str | None:
     Never raises. `canonical_key(canonical_key(x)) == canonical_key(x)` for every x.
     """
     text = ref.strip().strip("<>\"'`").rstrip(".,;:，。；、）)]")
-    if not text or any(ch.isspace() for ch in text):
+    if not text or _SPACE.search(text):
         return None
     lowered = text.lower()
     if lowered.startswith("name:"):

@@ -20,6 +20,8 @@ import frontmatter
 import yaml  # type: ignore[import-untyped]  # types-PyYAML is not installed
 from pydantic import BaseModel, ConfigDict, Field
 
+from research_radar.extract.catalogue import fold
+
 __all__ = [
     "SHANGHAI",
     "TOPIC_TERMS",
@@ -161,8 +163,18 @@ def _term_pattern(term: str) -> re.Pattern[str]:
     return re.compile(rf"(?<![a-z0-9]){escaped}{tail}", re.IGNORECASE)
 
 
+def _term_needle(term: str) -> str | None:
+    """What a text must hold (folded, `catalogue.fold`) for a term's pattern to match it:
+    the term in lower case when it is ASCII, the term itself when it has no case; else
+    None (always search)."""
+    if term.isascii():
+        return term.lower()
+    return term if term.lower() == term.upper() == term else None
+
+
 _TERM_PATTERNS = {
-    topic: [(term, _term_pattern(term)) for term in terms] for topic, terms in TOPIC_TERMS.items()
+    topic: [(term, _term_needle(term), _term_pattern(term)) for term in terms]
+    for topic, terms in TOPIC_TERMS.items()
 }
 
 
@@ -179,9 +191,14 @@ def match_topics(text: str) -> dict[str, list[str]]:
     Terms inside a negation ("与 inference 无关", "非 inference 主轴") do not count.
     """
     text = _NEGATED.sub(" ", text)
+    folded = fold(text)  # a needle not in it: the pattern cannot match (#19)
     found: dict[str, list[str]] = {}
     for topic, patterns in _TERM_PATTERNS.items():
-        hits = [term for term, pattern in patterns if pattern.search(text)]
+        hits = [
+            term
+            for term, needle, pattern in patterns
+            if (needle is None or needle in folded) and pattern.search(text)
+        ]
         if hits:
             found[topic] = hits
     return found

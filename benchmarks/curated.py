@@ -37,11 +37,19 @@ LABELS = Path(__file__).resolve().parent / "curated_labels.tsv"
 WRITTEN = Path(__file__).resolve().parent / "written_titles.tsv"
 
 RESERVED_PAPERS = frozenset(
-    f"arxiv:{n}"
-    for n in (
-        "2205.14135 2307.08691 2407.08608 2410.02367 2411.10958 2505.11594 2501.01005 "
-        "2411.01738 2312.12456 2406.06282 2411.05007"
-    ).split()
+    (
+        "arxiv:2205.14135",
+        "arxiv:2307.08691",
+        "arxiv:2407.08608",
+        "arxiv:2410.02367",
+        "arxiv:2411.10958",
+        "arxiv:2505.11594",
+        "arxiv:2501.01005",
+        "arxiv:2411.01738",
+        "arxiv:2312.12456",
+        "arxiv:2406.06282",
+        "arxiv:2411.05007",
+    )
 )
 """The own papers of the repositories reserved for independent evaluation (issues #14
 and #15): they never train or tune the classifier, whichever list holds them."""

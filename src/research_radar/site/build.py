@@ -4,8 +4,8 @@ A manifest (`.radar-site.json`) records every file the build wrote, its hash and
 fingerprint of the page's inputs: a rebuild renders only pages whose fingerprint
 changed (or whose file is gone), rewrites only changed files, removes files it made
 earlier that no longer exist (a withheld finding's page, say) and never touches anything
-else in the folder. Many pages to render are rendered in a process pool. The search
-index is rebuilt only when an indexed page changed.
+else in the folder. Many pages to render are rendered in a process pool. A search
+bundle is rebuilt only when one of its pages changed (`research_radar.site.search`).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import time
 from collections import deque
 from collections.abc import Callable
@@ -28,7 +29,7 @@ from research_radar.errors import RenderError
 from research_radar.report.templates import environment
 from research_radar.site.data import SiteData
 from research_radar.site.pages import Page, render_batch, render_pages
-from research_radar.site.search import PAGEFIND_DIR, index_site
+from research_radar.site.search import PAGEFIND_DIR, REPORTS_DIR, index_site, search_bundle
 
 __all__ = ["MANIFEST", "SiteResult", "build_site"]
 
@@ -153,11 +154,10 @@ def build_site(
     before, before_inputs = _read_manifest(out)
     after: dict[str, str] = {}
     inputs: dict[str, str] = {}
-    indexed_changed = False
+    changed_bundles: set[str] = set()
     processes = _workers(workers)
 
-    def write(path: str, content: bytes, *, indexed: bool) -> None:
-        nonlocal indexed_changed
+    def write(path: str, content: bytes) -> None:
         digest = _digest(content)
         after[path] = digest
         target = out / path
@@ -170,16 +170,18 @@ def build_site(
         except OSError as exc:
             raise RenderError(f"cannot write {target}: {exc}") from exc
         result.written += 1
-        indexed_changed = indexed_changed or indexed
+        bundle = search_bundle(path)
+        if bundle is not None:
+            changed_bundles.add(bundle)
 
     def write_pages(pages: list[Page], htmls: list[str]) -> None:
         for page, html in zip(pages, htmls, strict=True):
-            write(page.path, html.encode("utf-8"), indexed=page.indexed)
+            write(page.path, html.encode("utf-8"))
             inputs[page.path] = page.fingerprint
         result.rendered += len(pages)
 
     for path, content in _assets():
-        write(path, content, indexed=False)
+        write(path, content)
     pending: list[Page] = []
     running: deque[tuple[list[Page], Future[list[str]]]] = deque()
     pool: ProcessPoolExecutor | None = None
@@ -232,7 +234,9 @@ def build_site(
         except OSError as exc:
             raise RenderError(f"cannot remove the stale page {out / path}: {exc}") from exc
         result.removed += 1
-        indexed_changed = True
+        bundle = search_bundle(path)
+        if bundle is not None:
+            changed_bundles.add(bundle)
     try:
         (out / MANIFEST).write_text(
             json.dumps({"files": after, "inputs": inputs}, indent=0, sort_keys=True),
@@ -241,12 +245,32 @@ def build_site(
     except OSError as exc:
         raise RenderError(f"cannot write {out / MANIFEST}: {exc}") from exc
     result.seconds["pages"] = time.perf_counter() - started
-    if search and (indexed_changed or not (out / PAGEFIND_DIR / "pagefind.js").is_file()):
-        if progress is not None:
-            progress("search index", result.pages)
-        begun = time.perf_counter()
-        result.search = index_site(out)
-        result.indexed = True
-        result.seconds["search"] = time.perf_counter() - begun
+    if search:
+        bundles = _stale_bundles(out, after, changed_bundles)
+        if bundles:
+            if progress is not None:
+                progress("search index", result.pages)
+            begun = time.perf_counter()
+            result.search = index_site(out, bundles)
+            result.indexed = True
+            result.seconds["search"] = time.perf_counter() - begun
     result.seconds["total"] = time.perf_counter() - started
     return result
+
+
+def _stale_bundles(out: Path, files: dict[str, str], changed: set[str]) -> list[str]:
+    """The search bundles to rebuild: those with a changed page or not built yet.
+
+    The folder of a year's reports that no longer has any is removed.
+    """
+    wanted = {PAGEFIND_DIR} | {b for b in map(search_bundle, files) if b is not None}
+    reports = out / REPORTS_DIR
+    if reports.is_dir():
+        for folder in reports.iterdir():
+            if f"{REPORTS_DIR}/{folder.name}" not in wanted:
+                shutil.rmtree(folder, ignore_errors=True)
+    return sorted(
+        bundle
+        for bundle in wanted
+        if bundle in changed or not (out / bundle / "pagefind.js").is_file()
+    )

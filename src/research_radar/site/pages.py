@@ -37,6 +37,7 @@ from research_radar.report.templates import environment
 from research_radar.report.wording import novelty_label, recommendation_label
 from research_radar.site.charts import Bar, bar_chart, health_grid, stacked_bars
 from research_radar.site.data import SiteData
+from research_radar.site.search import report_bundle
 
 __all__ = [
     "LIST_LIMIT",
@@ -63,6 +64,7 @@ PAGE_SIZE = 200
 
 _UNSAFE = re.compile(r"[^a-z0-9._-]+")
 _CSS = "assets/site.css"
+_TABLE = '<div class="table-wrap">'
 
 
 @dataclass(frozen=True)
@@ -101,8 +103,14 @@ def render_batch(pages: Sequence[Page]) -> list[str]:
 
 @functools.lru_cache(maxsize=4)
 def _body(markdown: str) -> Markup:
-    """A report body, rendered once for the report page and the home page."""
-    return render_body(markdown)
+    """A report body, rendered once for the report page and the home page.
+
+    Its tables stay out of the search index: each row is a finding that its project's
+    page indexes, so every entity is indexed once, and a report's tables are most of what
+    Pagefind would read (issue #18).
+    """
+    html = str(render_body(markdown))
+    return Markup(html.replace(_TABLE, _TABLE.removesuffix(">") + " data-pagefind-ignore>"))
 
 
 @dataclass(frozen=True)
@@ -653,7 +661,12 @@ def render_pages(
         health_chart=health_chart,
     )
     yield _page(
-        "search.html", "search.html.j2", "Search · Research Radar", scripts=True, search=True
+        "search.html",
+        "search.html.j2",
+        "Search · Research Radar",
+        scripts=True,
+        search=True,
+        bundles=[report_bundle(year) + "/" for year in sorted({day.year for day in days})],
     )
     per_day = sorted(by_day.items())[-60:]
     day_chart = (

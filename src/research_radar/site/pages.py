@@ -28,7 +28,7 @@ import jinja2
 from markupsafe import Markup
 from pydantic import BaseModel
 
-from research_radar.classify.model import Taxonomy
+from research_radar.classify.model import Dimension, Taxonomy
 from research_radar.errors import RenderError
 from research_radar.models import Claim, Finding, Project, Recommendation
 from research_radar.publish.gate import check_public
@@ -40,6 +40,7 @@ from research_radar.site.data import SiteData
 from research_radar.site.search import report_bundle
 
 __all__ = [
+    "CODE_VERSION",
     "LIST_LIMIT",
     "PAGE_SIZE",
     "Body",
@@ -230,6 +231,7 @@ class _Site:
         self.lang = data.language
         self.dimensions = [d for d in taxonomy.main]
         self._labels: dict[tuple[str, str], str] = {}
+        self._chips: dict[tuple[str, str], Chip] = {}
 
     def label(self, dimension: str, value: str) -> str:
         known = self._labels.get((dimension, value))
@@ -239,6 +241,18 @@ class _Site:
             except KeyError:
                 known = value
             self._labels[(dimension, value)] = known
+        return known
+
+    def chip(self, dimension: Dimension, value: str) -> Chip:
+        """The chip of a dimension value (made once, shared by every card)."""
+        known = self._chips.get((dimension.id, value))
+        if known is None:
+            known = Chip(
+                dimension.label(self.lang),
+                self.label(dimension.id, value),
+                dimension_path(dimension.id, value),
+            )
+            self._chips[(dimension.id, value)] = known
         return known
 
     def dimension_label(self, dimension: str) -> str:
@@ -255,15 +269,8 @@ class _Site:
         for dimension in self.dimensions:
             values = _values(finding, dimension.id)
             facets[dimension.id] = values
-            chips += [
-                Chip(
-                    dimension.label(self.lang),
-                    self.label(dimension.id, value),
-                    dimension_path(dimension.id, value),
-                )
-                for value in values
-                if dimension.id != "maturity"
-            ]
+            if dimension.id != "maturity":
+                chips += [self.chip(dimension, value) for value in values]
         facets["recommendation"] = [finding.recommendation.value]
         facets["month"] = [finding.date.strftime("%Y-%m")]
         snapshot = finding.snapshot
@@ -297,10 +304,15 @@ class _Site:
 
     def facet_options(self, cards: Sequence[Card]) -> list[dict[str, Any]]:
         """The facet selects of a card list: only values present, with their counts."""
+        pairs = Counter(
+            (name, value)
+            for card in cards
+            for name, values in card.facets.items()
+            for value in values
+        )
         counts: dict[str, Counter[str]] = defaultdict(Counter)
-        for card in cards:
-            for name, values in card.facets.items():
-                counts[name].update(values)
+        for (name, value), count in pairs.items():
+            counts[name][value] = count
         groups: list[dict[str, Any]] = []
         for dimension in self.dimensions:
             found = counts.get(dimension.id)
@@ -367,6 +379,8 @@ def _code_version() -> str:
 
 
 _VERSION = _code_version()
+CODE_VERSION = _VERSION
+"""A hash of the templates and of the code that shapes the pages."""
 
 
 def _plain(value: Any) -> Any:

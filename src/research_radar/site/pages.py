@@ -763,9 +763,10 @@ def _project_page(
     for f in reversed(findings):
         for c in f.claims:
             # one entry per distinct claim; the versions and days it was seen at
-            seen = claims.setdefault(
-                c.model_dump_json(),
-                {
+            key = c.model_dump_json()
+            seen = claims.get(key)
+            if seen is None:
+                seen = claims[key] = {
                     "kind": c.kind.value,
                     "text": c.text,
                     "metrics": "，".join(
@@ -775,8 +776,7 @@ def _project_page(
                     "where": c.where,
                     "reporter": c.reporter,
                     "seen": [],
-                },
-            )
+                }
             seen["seen"].append(
                 {
                     "day": f.date.isoformat(),

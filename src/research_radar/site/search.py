@@ -21,6 +21,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from research_radar.errors import RenderError
@@ -104,11 +105,14 @@ def index_site(
             "Pagefind is not installed: pip install pagefind-bin-extended "
             "(or build with --no-search)"
         )
-    summaries = []
-    for bundle in bundles:
+
+    def index(bundle: str) -> str:
         shutil.rmtree(site / bundle, ignore_errors=True)
-        summaries.append(f"{bundle}: {_run(executable, site, bundle, timeout)}")
-    return "; ".join(summaries)
+        return f"{bundle}: {_run(executable, site, bundle, timeout)}"
+
+    # two bundles at a time (a new day's two, a fresh build's projects beside the reports)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return "; ".join(pool.map(index, bundles))
 
 
 def _run(executable: Path, site: Path, bundle: str, timeout: float) -> str:

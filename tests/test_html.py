@@ -11,8 +11,9 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 
-from research_radar.report.html import render_html
+from research_radar.report.html import _PLAIN_LINK, render_html
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -209,3 +210,11 @@ def test_report_reads_well_in_headless_chromium(
             browser.close()
     assert problems == []
     assert foreign == []
+
+
+@given(st.from_regex(_PLAIN_LINK, fullmatch=True))
+def test_plain_links_are_links_markdown_it_leaves_as_they_are(url: str) -> None:
+    """The renderer skips normalising plain links; markdown-it's own would not change them."""
+    parser = MarkdownIt("commonmark")
+    assert parser.normalizeLink(url) == url
+    assert parser.normalizeLinkText(url) == url

@@ -39,7 +39,7 @@ from research_radar.site import pages as site_pages
 from research_radar.site.build import MANIFEST, build_site
 from research_radar.site.data import load_site_data, may_be_unsafe
 from research_radar.site.pages import dimension_path, numbered_path, project_path
-from research_radar.site.search import pagefind_executable
+from research_radar.site.search import PAGEFIND_DIR, pagefind_executable, search_bundle
 from research_radar.store.store import Store, open_store
 
 runner = CliRunner()
@@ -202,6 +202,73 @@ def test_rebuild_touches_only_changed_pages(sample_site: tuple[Path, Path], tmp_
     assert (out / "mine.txt").is_file()
     manifest = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
     assert "mine.txt" not in manifest["files"]
+
+
+def test_site_data_hash_follows_what_the_site_shows(
+    sample_site: tuple[Path, Path], tmp_path: Path
+) -> None:
+    """The hash that lets an unchanged rebuild skip rendering changes with any input."""
+    db, _ = sample_site
+    copy = tmp_path / "radar.db"
+    copy.write_bytes(db.read_bytes())
+    store = open_store(str(copy))
+    first = load_site_data(store).digest
+    assert first and load_site_data(store).digest == first
+    with store.transaction() as conn:
+        store.save_alias(conn, "someone/renamed", store.load_findings()[0].project_key, "rename")
+    aliased = load_site_data(store).digest
+    assert aliased != first
+    with store.transaction() as conn:
+        store.save_report(conn, date(2026, 8, 31), "zh", "## 2026-08-31\n", {})
+    assert load_site_data(store).digest not in (first, aliased)
+    assert load_site_data(store, language="en").digest != load_site_data(store).digest
+
+
+@pytest.mark.parametrize(
+    ("path", "bundle"),
+    [
+        pytest.param("projects/gh-a-b-123456.html", PAGEFIND_DIR, id="project"),
+        pytest.param("reports/2026-08-29.html", "pagefind-reports/2026", id="report"),
+        pytest.param("projects/index.html", None, id="project-list"),
+        pytest.param("reports/index.html", None, id="report-list"),
+        pytest.param("families/fam-x-123456.html", None, id="family"),
+        pytest.param("index.html", None, id="home"),
+    ],
+)
+def test_only_reports_and_projects_are_indexed_each_in_its_bundle(
+    path: str, bundle: str | None
+) -> None:
+    assert search_bundle(path) == bundle
+
+
+@pytest.mark.skipif(pagefind_executable() is None, reason="needs pagefind-bin-extended")
+def test_rebuild_reindexes_only_the_changed_bundles(
+    sample_site: tuple[Path, Path], tmp_path: Path
+) -> None:
+    db, _ = sample_site
+    copy = tmp_path / "radar.db"
+    copy.write_bytes(db.read_bytes())
+    store = open_store(str(copy))
+    taxonomy = load_taxonomy()
+    out = tmp_path / "site"
+    first = build_site(load_site_data(store), taxonomy, out)
+    assert first.indexed and "pagefind-reports/2026" in first.search
+    reports = out / "pagefind-reports" / "2026" / "pagefind-entry.json"
+    projects = out / PAGEFIND_DIR / "pagefind-entry.json"
+    stamps = reports.stat().st_mtime_ns, projects.stat().st_mtime_ns
+    again = build_site(load_site_data(store), taxonomy, out)
+    assert not again.indexed
+    assert (reports.stat().st_mtime_ns, projects.stat().st_mtime_ns) == stamps
+    # a finding on a new day without a report changes a project page, no report page
+    # (a day no other test adds: they share the sample store)
+    finding = store.load_findings()[-1].model_copy(update={"date": date(2026, 8, 31)})
+    with store.transaction() as conn:
+        store.save_finding(conn, finding)
+    changed = build_site(load_site_data(store), taxonomy, out)
+    assert changed.indexed and changed.search.startswith(PAGEFIND_DIR + ":")
+    assert "pagefind-reports" not in changed.search
+    assert reports.stat().st_mtime_ns == stamps[0]
+    assert projects.stat().st_mtime_ns != stamps[1]
 
 
 def test_worker_processes_build_the_same_site(
@@ -573,5 +640,18 @@ def test_search_finds_the_right_project(
     links = page.locator(".pagefind-ui__result-link")
     hrefs = [links.nth(i).get_attribute("href") or "" for i in range(links.count())]
     assert any(href.endswith(project_path(project)) for href in hrefs), hrefs
+    page.close()
+    assert problems == []
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(pagefind_executable() is None, reason="needs pagefind-bin-extended")
+def test_search_finds_a_report_in_its_years_bundle(browser: Any, served: str) -> None:
+    """Words only a report's prose has are found through the year's merged bundle."""
+    page, problems = _open(browser, f"{served}/search.html?q=证据索引")
+    page.wait_for_selector(".pagefind-ui__result-link", timeout=15_000)
+    links = page.locator(".pagefind-ui__result-link")
+    hrefs = [links.nth(i).get_attribute("href") or "" for i in range(links.count())]
+    assert any(href.endswith("reports/2026-08-29.html") for href in hrefs), hrefs
     page.close()
     assert problems == []

@@ -13,6 +13,7 @@ The static site (`research_radar.site`) embeds the same body through `render_bod
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -32,6 +33,9 @@ _BR = re.compile(r"<br\s*/?>", re.I)
 _MARKER_LINE = re.compile(r"^<!-- research-radar:[^\n]*-->[ \t]*$", re.M)
 _URL = re.compile(r"https?://[^\s，。；、）()（\]\[<>\"'`|\ue000]+", re.I)
 _TRAILING = ".,;:!?*_~"
+_PLAIN_LINK = re.compile(r"https?://[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[A-Za-z0-9/._~#+=-]*)?")
+"""A link markdown-it's normalisation leaves as it is: ASCII, a lower-case host, no port,
+user, query or escape; most of a report's links are such."""
 
 
 @dataclass(frozen=True)
@@ -110,9 +114,21 @@ def _label_cells(state: StateCore) -> None:
             column += 1
 
 
+def _plain_first(normalize: Callable[[str], str]) -> Callable[[str], str]:
+    """`normalize`, skipped for a plain link: parsing and re-encoding every one of a
+    report's hundreds of `<https://...>` links was a third of its rendering (issue #18)."""
+
+    def normalized(url: str) -> str:
+        return url if _PLAIN_LINK.fullmatch(url) else normalize(url)
+
+    return normalized
+
+
 @cache
 def _parser() -> MarkdownIt:
     parser = MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
+    parser.normalizeLink = _plain_first(parser.normalizeLink)  # type: ignore[method-assign,assignment]
+    parser.normalizeLinkText = _plain_first(parser.normalizeLinkText)  # type: ignore[method-assign,assignment]
     parser.core.ruler.push("radar_linkify", _linkify)
     parser.core.ruler.push("radar_rel", _mark_external)
     parser.core.ruler.push("radar_cell_labels", _label_cells)

@@ -4,8 +4,10 @@ A manifest (`.radar-site.json`) records every file the build wrote, its hash and
 fingerprint of the page's inputs: a rebuild renders only pages whose fingerprint
 changed (or whose file is gone), rewrites only changed files, removes files it made
 earlier that no longer exist (a withheld finding's page, say) and never touches anything
-else in the folder. Many pages to render are rendered in a process pool. The search
-index is rebuilt only when an indexed page changed.
+else in the folder. When the site data, the taxonomy and the code hash as they did at
+the last build and its files are all there, nothing is rendered at all: an unchanged
+rebuild costs the store read. Many pages to render are rendered in a process pool. A search
+bundle is rebuilt only when one of its pages changed (`research_radar.site.search`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import time
 from collections import deque
 from collections.abc import Callable
@@ -27,8 +30,8 @@ from research_radar.classify.model import Taxonomy
 from research_radar.errors import RenderError
 from research_radar.report.templates import environment
 from research_radar.site.data import SiteData
-from research_radar.site.pages import Page, render_batch, render_pages
-from research_radar.site.search import PAGEFIND_DIR, index_site
+from research_radar.site.pages import CODE_VERSION, Page, render_batch, render_pages
+from research_radar.site.search import PAGEFIND_DIR, REPORTS_DIR, index_site, search_bundle
 
 __all__ = ["MANIFEST", "SiteResult", "build_site"]
 
@@ -88,19 +91,41 @@ def _assets() -> list[tuple[str, bytes]]:
     return [("assets/site.css", css.encode("utf-8")), ("assets/site.js", script)]
 
 
-def _read_manifest(out: Path) -> tuple[dict[str, str], dict[str, str]]:
-    """The files of the last build (path to hash) and their pages' input fingerprints."""
+@dataclass
+class _Manifest:
+    """What the last build left: its files, their pages' inputs, the key of all inputs."""
+
+    files: dict[str, str] = field(default_factory=dict)
+    """Path -> hash of the file."""
+    inputs: dict[str, str] = field(default_factory=dict)
+    """Path -> fingerprint of the page's inputs."""
+    key: str = ""
+    """A hash of the site data, the taxonomy and the code ("": not known)."""
+    pages: int = 0
+
+
+def _read_manifest(out: Path) -> _Manifest:
     try:
         data = json.loads((out / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return {}, {}
+        return _Manifest()
     if not isinstance(data, dict):
-        return {}, {}
-    files, inputs = data.get("files"), data.get("inputs")
-    return (
+        return _Manifest()
+    files, inputs, pages = data.get("files"), data.get("inputs"), data.get("pages")
+    return _Manifest(
         {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else {},
         {str(k): str(v) for k, v in inputs.items()} if isinstance(inputs, dict) else {},
+        str(data.get("key") or ""),
+        pages if isinstance(pages, int) else 0,
     )
+
+
+def _inputs_key(data: SiteData, taxonomy: Taxonomy) -> str:
+    """A hash of everything the pages are made of; "" when the data's hash is unknown."""
+    if not data.digest:
+        return ""
+    text = f"{data.digest}\n{CODE_VERSION}\n{taxonomy!r}"
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
 def _workers(requested: int | None) -> int:
@@ -150,18 +175,53 @@ def build_site(
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise RenderError(f"cannot create the site folder {out}: {exc}") from exc
-    before, before_inputs = _read_manifest(out)
+    before = _read_manifest(out)
+    key = _inputs_key(data, taxonomy)
+    if key and key == before.key and all((out / path).is_file() for path in before.files):
+        # the same inputs as last time and every file still there: nothing to render
+        result.pages, result.unchanged = before.pages, len(before.files)
+        after, changed_bundles = before.files, set[str]()
+    else:
+        after, changed_bundles = _write_site(
+            data, taxonomy, out, before, key, result, _workers(workers), progress
+        )
+    result.seconds["pages"] = time.perf_counter() - started
+    if search:
+        bundles = _stale_bundles(out, after, changed_bundles)
+        if bundles:
+            if progress is not None:
+                progress("search index", result.pages)
+            begun = time.perf_counter()
+            result.search = index_site(out, bundles)
+            result.indexed = True
+            result.seconds["search"] = time.perf_counter() - begun
+    result.seconds["total"] = time.perf_counter() - started
+    return result
+
+
+def _write_site(
+    data: SiteData,
+    taxonomy: Taxonomy,
+    out: Path,
+    before: _Manifest,
+    key: str,
+    result: SiteResult,
+    processes: int,
+    progress: Progress | None,
+) -> tuple[dict[str, str], set[str]]:
+    """Render and write what changed, remove what is gone, write the manifest.
+
+    Returns the site's files (path -> hash) and the search bundles whose pages changed.
+    """
     after: dict[str, str] = {}
     inputs: dict[str, str] = {}
-    indexed_changed = False
-    processes = _workers(workers)
+    changed_bundles: set[str] = set()
 
-    def write(path: str, content: bytes, *, indexed: bool) -> None:
-        nonlocal indexed_changed
+    def write(path: str, content: bytes) -> None:
         digest = _digest(content)
         after[path] = digest
         target = out / path
-        if before.get(path) == digest and target.is_file():
+        if before.files.get(path) == digest and target.is_file():
             result.unchanged += 1
             return
         try:
@@ -170,16 +230,62 @@ def build_site(
         except OSError as exc:
             raise RenderError(f"cannot write {target}: {exc}") from exc
         result.written += 1
-        indexed_changed = indexed_changed or indexed
+        bundle = search_bundle(path)
+        if bundle is not None:
+            changed_bundles.add(bundle)
 
     def write_pages(pages: list[Page], htmls: list[str]) -> None:
         for page, html in zip(pages, htmls, strict=True):
-            write(page.path, html.encode("utf-8"), indexed=page.indexed)
+            write(page.path, html.encode("utf-8"))
             inputs[page.path] = page.fingerprint
         result.rendered += len(pages)
 
     for path, content in _assets():
-        write(path, content, indexed=False)
+        write(path, content)
+
+    def unchanged(page: Page) -> bool:
+        digest = before.files.get(page.path)
+        if (
+            digest is None
+            or before.inputs.get(page.path) != page.fingerprint
+            or not (out / page.path).is_file()
+        ):
+            return False
+        after[page.path] = digest
+        inputs[page.path] = page.fingerprint
+        result.unchanged += 1
+        return True
+
+    _render_changed(data, taxonomy, result, processes, progress, unchanged, write_pages)
+    for path in sorted(set(before.files) - set(after)):
+        try:
+            (out / path).unlink(missing_ok=True)
+        except OSError as exc:
+            raise RenderError(f"cannot remove the stale page {out / path}: {exc}") from exc
+        result.removed += 1
+        bundle = search_bundle(path)
+        if bundle is not None:
+            changed_bundles.add(bundle)
+    manifest = {"files": after, "inputs": inputs, "key": key, "pages": result.pages}
+    try:
+        (out / MANIFEST).write_text(
+            json.dumps(manifest, indent=0, sort_keys=True), encoding="utf-8"
+        )
+    except OSError as exc:
+        raise RenderError(f"cannot write {out / MANIFEST}: {exc}") from exc
+    return after, changed_bundles
+
+
+def _render_changed(
+    data: SiteData,
+    taxonomy: Taxonomy,
+    result: SiteResult,
+    processes: int,
+    progress: Progress | None,
+    unchanged: Callable[[Page], bool],
+    write_pages: Callable[[list[Page], list[str]], None],
+) -> None:
+    """Render every page `unchanged` refuses, in worker processes once there are many."""
     pending: list[Page] = []
     running: deque[tuple[list[Page], Future[list[str]]]] = deque()
     pool: ProcessPoolExecutor | None = None
@@ -199,15 +305,7 @@ def build_site(
         page: Page
         for page in render_pages(data, taxonomy, progress=progress):
             result.pages += 1
-            digest = before.get(page.path)
-            if (
-                digest is not None
-                and before_inputs.get(page.path) == page.fingerprint
-                and (out / page.path).is_file()
-            ):
-                after[page.path] = digest
-                inputs[page.path] = page.fingerprint
-                result.unchanged += 1
+            if unchanged(page):
                 continue
             pending.append(page)
             if processes > 1 and (pool is not None or len(pending) >= _POOL_FROM):
@@ -226,27 +324,21 @@ def build_site(
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
-    for path in sorted(set(before) - set(after)):
-        try:
-            (out / path).unlink(missing_ok=True)
-        except OSError as exc:
-            raise RenderError(f"cannot remove the stale page {out / path}: {exc}") from exc
-        result.removed += 1
-        indexed_changed = True
-    try:
-        (out / MANIFEST).write_text(
-            json.dumps({"files": after, "inputs": inputs}, indent=0, sort_keys=True),
-            encoding="utf-8",
-        )
-    except OSError as exc:
-        raise RenderError(f"cannot write {out / MANIFEST}: {exc}") from exc
-    result.seconds["pages"] = time.perf_counter() - started
-    if search and (indexed_changed or not (out / PAGEFIND_DIR / "pagefind.js").is_file()):
-        if progress is not None:
-            progress("search index", result.pages)
-        begun = time.perf_counter()
-        result.search = index_site(out)
-        result.indexed = True
-        result.seconds["search"] = time.perf_counter() - begun
-    result.seconds["total"] = time.perf_counter() - started
-    return result
+
+
+def _stale_bundles(out: Path, files: dict[str, str], changed: set[str]) -> list[str]:
+    """The search bundles to rebuild: those with a changed page or not built yet.
+
+    The folder of a year's reports that no longer has any is removed.
+    """
+    wanted = {PAGEFIND_DIR} | {b for b in map(search_bundle, files) if b is not None}
+    reports = out / REPORTS_DIR
+    if reports.is_dir():
+        for folder in reports.iterdir():
+            if f"{REPORTS_DIR}/{folder.name}" not in wanted:
+                shutil.rmtree(folder, ignore_errors=True)
+    return sorted(
+        bundle
+        for bundle in wanted
+        if bundle in changed or not (out / bundle / "pagefind.js").is_file()
+    )

@@ -16,6 +16,8 @@ gate reads them. Text the pre-screen passes, the gate would pass too (tested).
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass, field
@@ -61,6 +63,9 @@ class SiteData:
     language: str = "zh"
     withheld_findings: int = 0
     withheld_reports: list[date] = field(default_factory=list)
+    digest: str = ""
+    """A hash of everything above, as read ("": not known); a build whose inputs have
+    the same hash as the last one's has nothing to do."""
 
 
 _SAFE_LINK = re.compile(r"(?:www\.)?(?:github\.com|arxiv\.org)(?:[/?#\s)\]>\"'`|,;]|$)")
@@ -161,7 +166,7 @@ _ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|.)")
 
 
 def _finding_problems(
-    finding: Finding, private: Collection[str], hosts: Collection[str]
+    finding: Finding, dumped: str, private: Collection[str], hosts: Collection[str]
 ) -> list[str]:
     """The gate on every string of the finding, each line as the gate reads it.
 
@@ -169,7 +174,7 @@ def _finding_problems(
     turned into a line break, so no escape can hide a line start; only a finding it flags
     is taken apart string by string for the gate.
     """
-    if not may_be_unsafe(_ESCAPE.sub("\n", finding.model_dump_json()), private):
+    if not may_be_unsafe(_ESCAPE.sub("\n", dumped), private):
         return []
     text = "\n".join(_strings(finding.model_dump(mode="json")))
     return gate_problems(text, private=private, hosts=hosts)
@@ -214,13 +219,17 @@ def load_site_data(
     private = {repo.lower().removeprefix("gh:") for repo in private_repos}
     kept: list[Finding] = []
     withheld = 0
+    digest = hashlib.sha256(f"{language}\n".encode())
     for finding in store.load_findings():
+        dumped = finding.model_dump_json()
         if _is_private(finding.project_key, private) or _finding_problems(
-            finding, private, allowed_hosts
+            finding, dumped, private, allowed_hosts
         ):
             withheld += 1
             continue
         kept.append(finding)
+        digest.update(dumped.encode("utf-8"))
+        digest.update(b"\0")
     shown = {finding.project_key for finding in kept}
     projects = {project.key: project for project in store.load_projects() if project.key in shown}
     aliases: dict[str, list[str]] = {}
@@ -237,14 +246,27 @@ def load_site_data(
             refused.append(day)
         else:
             reports[day] = markdown
+    health = store.load_health()
+    history = _health_history(store, runs)
+    rest = [
+        [project.model_dump(mode="json") for project in projects.values()],
+        aliases,
+        {day.isoformat(): markdown for day, markdown in reports.items()},
+        health,
+        [[point.source, point.when, point.state] for point in history],
+        withheld,
+        refused,
+    ]
+    digest.update(json.dumps(rest, default=str, sort_keys=True).encode("utf-8"))
     return SiteData(
         findings=kept,
         projects=projects,
         aliases=aliases,
         reports=reports,
-        health=store.load_health(),
-        history=_health_history(store, runs),
+        health=health,
+        history=history,
         language=language,
         withheld_findings=withheld,
         withheld_reports=refused,
+        digest=digest.hexdigest(),
     )

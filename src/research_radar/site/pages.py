@@ -28,7 +28,7 @@ import jinja2
 from markupsafe import Markup
 from pydantic import BaseModel
 
-from research_radar.classify.model import Taxonomy
+from research_radar.classify.model import Dimension, Taxonomy
 from research_radar.errors import RenderError
 from research_radar.models import Claim, Finding, Project, Recommendation
 from research_radar.publish.gate import check_public
@@ -37,8 +37,10 @@ from research_radar.report.templates import environment
 from research_radar.report.wording import novelty_label, recommendation_label
 from research_radar.site.charts import Bar, bar_chart, health_grid, stacked_bars
 from research_radar.site.data import SiteData
+from research_radar.site.search import report_bundle
 
 __all__ = [
+    "CODE_VERSION",
     "LIST_LIMIT",
     "PAGE_SIZE",
     "Body",
@@ -63,6 +65,7 @@ PAGE_SIZE = 200
 
 _UNSAFE = re.compile(r"[^a-z0-9._-]+")
 _CSS = "assets/site.css"
+_TABLE = '<div class="table-wrap">'
 
 
 @dataclass(frozen=True)
@@ -101,8 +104,14 @@ def render_batch(pages: Sequence[Page]) -> list[str]:
 
 @functools.lru_cache(maxsize=4)
 def _body(markdown: str) -> Markup:
-    """A report body, rendered once for the report page and the home page."""
-    return render_body(markdown)
+    """A report body, rendered once for the report page and the home page.
+
+    Its tables stay out of the search index: each row is a finding that its project's
+    page indexes, so every entity is indexed once, and a report's tables are most of what
+    Pagefind would read (issue #18).
+    """
+    html = str(render_body(markdown))
+    return Markup(html.replace(_TABLE, _TABLE.removesuffix(">") + " data-pagefind-ignore>"))
 
 
 @dataclass(frozen=True)
@@ -222,6 +231,7 @@ class _Site:
         self.lang = data.language
         self.dimensions = [d for d in taxonomy.main]
         self._labels: dict[tuple[str, str], str] = {}
+        self._chips: dict[tuple[str, str], Chip] = {}
 
     def label(self, dimension: str, value: str) -> str:
         known = self._labels.get((dimension, value))
@@ -231,6 +241,18 @@ class _Site:
             except KeyError:
                 known = value
             self._labels[(dimension, value)] = known
+        return known
+
+    def chip(self, dimension: Dimension, value: str) -> Chip:
+        """The chip of a dimension value (made once, shared by every card)."""
+        known = self._chips.get((dimension.id, value))
+        if known is None:
+            known = Chip(
+                dimension.label(self.lang),
+                self.label(dimension.id, value),
+                dimension_path(dimension.id, value),
+            )
+            self._chips[(dimension.id, value)] = known
         return known
 
     def dimension_label(self, dimension: str) -> str:
@@ -247,15 +269,8 @@ class _Site:
         for dimension in self.dimensions:
             values = _values(finding, dimension.id)
             facets[dimension.id] = values
-            chips += [
-                Chip(
-                    dimension.label(self.lang),
-                    self.label(dimension.id, value),
-                    dimension_path(dimension.id, value),
-                )
-                for value in values
-                if dimension.id != "maturity"
-            ]
+            if dimension.id != "maturity":
+                chips += [self.chip(dimension, value) for value in values]
         facets["recommendation"] = [finding.recommendation.value]
         facets["month"] = [finding.date.strftime("%Y-%m")]
         snapshot = finding.snapshot
@@ -289,10 +304,15 @@ class _Site:
 
     def facet_options(self, cards: Sequence[Card]) -> list[dict[str, Any]]:
         """The facet selects of a card list: only values present, with their counts."""
+        pairs = Counter(
+            (name, value)
+            for card in cards
+            for name, values in card.facets.items()
+            for value in values
+        )
         counts: dict[str, Counter[str]] = defaultdict(Counter)
-        for card in cards:
-            for name, values in card.facets.items():
-                counts[name].update(values)
+        for (name, value), count in pairs.items():
+            counts[name][value] = count
         groups: list[dict[str, Any]] = []
         for dimension in self.dimensions:
             found = counts.get(dimension.id)
@@ -359,6 +379,8 @@ def _code_version() -> str:
 
 
 _VERSION = _code_version()
+CODE_VERSION = _VERSION
+"""A hash of the templates and of the code that shapes the pages."""
 
 
 def _plain(value: Any) -> Any:
@@ -653,7 +675,12 @@ def render_pages(
         health_chart=health_chart,
     )
     yield _page(
-        "search.html", "search.html.j2", "Search · Research Radar", scripts=True, search=True
+        "search.html",
+        "search.html.j2",
+        "Search · Research Radar",
+        scripts=True,
+        search=True,
+        bundles=[report_bundle(year) + "/" for year in sorted({day.year for day in days})],
     )
     per_day = sorted(by_day.items())[-60:]
     day_chart = (
@@ -736,9 +763,10 @@ def _project_page(
     for f in reversed(findings):
         for c in f.claims:
             # one entry per distinct claim; the versions and days it was seen at
-            seen = claims.setdefault(
-                c.model_dump_json(),
-                {
+            key = c.model_dump_json()
+            seen = claims.get(key)
+            if seen is None:
+                seen = claims[key] = {
                     "kind": c.kind.value,
                     "text": c.text,
                     "metrics": "，".join(
@@ -748,8 +776,7 @@ def _project_page(
                     "where": c.where,
                     "reporter": c.reporter,
                     "seen": [],
-                },
-            )
+                }
             seen["seen"].append(
                 {
                     "day": f.date.isoformat(),

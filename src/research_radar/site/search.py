@@ -4,31 +4,76 @@ The extended Pagefind binary (`pagefind-bin-extended`) segments Chinese into wor
 search for 缓存 finds "KV 缓存卸载"; the plain binary indexes a run of Chinese characters
 as one word and finds only whole runs. Pages mark what is indexed with
 `data-pagefind-body`; navigation and facets carry `data-pagefind-ignore`.
+
+The index is split into bundles that the search page merges (Pagefind's `mergeIndex`):
+the project pages in `pagefind/` (which also holds the search UI) and the reports of
+each year in `pagefind-reports/<year>/`. Pagefind cannot add pages to an index, only
+rebuild one, so a build re-indexes only the bundles whose pages changed: a new day
+re-indexes the projects and this year's reports, not every report since the start
+(issue #18).
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
+import re
+import shutil
 import subprocess
+from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from research_radar.errors import RenderError
 
-__all__ = ["INDEXED_GLOB", "PAGEFIND_DIR", "pagefind_executable", "index_site"]
+__all__ = [
+    "PAGEFIND_DIR",
+    "REPORTS_DIR",
+    "bundle_glob",
+    "index_site",
+    "pagefind_executable",
+    "report_bundle",
+    "search_bundle",
+]
 
 PAGEFIND_DIR = "pagefind"
-"""The search bundle's folder inside the site."""
+"""The main search bundle's folder inside the site: the project pages and the UI."""
 
-INDEXED_GLOB = "{reports,projects}/*.html"
-"""The only pages Pagefind reads: reports and projects (the rest are never indexed, and
-reading ~5,000 family and dimension pages of a large store only costs time)."""
+REPORTS_DIR = "pagefind-reports"
+"""The folder of the report bundles, one per year."""
+
+_PROJECT = re.compile(r"projects/(?!index\.html$)[^/]+\.html")
+_REPORT = re.compile(r"reports/(\d{4})-\d\d-\d\d\.html")
 
 _CANDIDATES = (
     ("pagefind_bin_extended", "pagefind_extended"),
     ("pagefind_bin", "pagefind_extended"),
     ("pagefind_bin", "pagefind"),
 )
+
+
+def report_bundle(year: int | str) -> str:
+    """The bundle folder of one year's reports."""
+    return f"{REPORTS_DIR}/{year}"
+
+
+def search_bundle(path: str) -> str | None:
+    """The bundle that indexes the page at `path` (relative to the site), None if none.
+
+    Only report and project pages are indexed: the family, dimension and index pages
+    list what those pages hold, and indexing them would only find everything twice.
+    """
+    if _PROJECT.fullmatch(path):
+        return PAGEFIND_DIR
+    found = _REPORT.fullmatch(path)
+    return report_bundle(found[1]) if found else None
+
+
+def bundle_glob(bundle: str) -> str:
+    """The pages a bundle indexes, as a Pagefind glob."""
+    if bundle == PAGEFIND_DIR:
+        return "projects/*.html"
+    return f"reports/{bundle.removeprefix(REPORTS_DIR + '/')}-*.html"
 
 
 def pagefind_executable() -> Path | None:
@@ -44,8 +89,12 @@ def pagefind_executable() -> Path | None:
     return None
 
 
-def index_site(site: Path, *, timeout: float = 600) -> str:
-    """Index the report and project pages of the built site; returns Pagefind's summary.
+def index_site(
+    site: Path, bundles: Iterable[str] = (PAGEFIND_DIR,), *, timeout: float = 600
+) -> str:
+    """(Re)build some search bundles of the built site; returns Pagefind's summaries.
+
+    A bundle's folder is emptied first, so no fragment of an earlier index is left.
 
     Raises:
         RenderError: Pagefind is not installed, failed, or took longer than `timeout`.
@@ -56,14 +105,25 @@ def index_site(site: Path, *, timeout: float = 600) -> str:
             "Pagefind is not installed: pip install pagefind-bin-extended "
             "(or build with --no-search)"
         )
+
+    def index(bundle: str) -> str:
+        shutil.rmtree(site / bundle, ignore_errors=True)
+        return f"{bundle}: {_run(executable, site, bundle, timeout)}"
+
+    # two bundles at a time (a new day's two, a fresh build's projects beside the reports)
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        return "; ".join(pool.map(index, bundles))
+
+
+def _run(executable: Path, site: Path, bundle: str, timeout: float) -> str:
     command = [
         str(executable),
         "--site",
         str(site),
         "--glob",
-        INDEXED_GLOB,
+        bundle_glob(bundle),
         "--output-subdir",
-        PAGEFIND_DIR,
+        bundle,
         "--keep-index-url",
         "--quiet",
     ]

@@ -31,7 +31,17 @@ function setUpFacets(form) {
 
 function setUpSearch(element) {
   if (typeof PagefindUI === "undefined") return;
-  const ui = new PagefindUI({ element: "#search", showSubResults: true, resetStyles: false });
+  // the reports' bundles, one per year, merged into the projects' (site/search.py)
+  const mergeIndex = (element.dataset.merge || "")
+    .split(" ")
+    .filter(Boolean)
+    .map((folder) => ({ bundlePath: new URL(folder, document.baseURI).href }));
+  const ui = new PagefindUI({
+    element: "#search",
+    showSubResults: true,
+    resetStyles: false,
+    mergeIndex,
+  });
   const query = new URLSearchParams(window.location.search).get("q");
   if (query) ui.triggerSearch(query);
 }

@@ -236,7 +236,9 @@ def _scan(
     key left out) and how many candidates of each origin were earlier."""
     out = []
     for row, finding in enumerate(findings):
-        start, near, counts = first_date(finding), [], {}
+        start = first_date(finding)
+        near: list[tuple[float, date, str]] = []
+        counts: dict[str, int] = {}
         for column, candidate in enumerate(pool):
             if candidate.key == finding.project_key:
                 continue

@@ -4,14 +4,22 @@ uses them, their wording, and the optional LLM writer behind its grounding check
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, date, datetime
+from datetime import UTC, date, datetime, timedelta
 
 import numpy as np
 import pytest
 
 from research_radar.analyse.analysis import analyse
 from research_radar.analyse.llm import LlmStats, grounded, write_insight
-from research_radar.analyse.prior_art import linked_keys
+from research_radar.analyse.prior_art import (
+    Candidate,
+    _dedup,
+    candidates_from_findings,
+    candidates_from_papers,
+    first_date,
+    linked_keys,
+    search_prior_art,
+)
 from research_radar.assess import assess
 from research_radar.models import (
     Claim,
@@ -219,3 +227,63 @@ def test_grounding_checks_sha_path_and_pr() -> None:
     pack: dict[str, object] = {"refs": ["#104", "docs/kv-cache-offload.md", "1ce94927b4f9"]}
     kept, dropped = grounded("接点 #104 与 docs/kv-cache-offload.md。见 #999。", pack)
     assert kept == ["接点 #104 与 docs/kv-cache-offload.md。"] and dropped == ["见 #999。"]
+
+
+def _scan(
+    findings: Sequence[Finding], pool: Sequence[Candidate], scores: np.ndarray, floor: float
+) -> list[tuple[list[str], dict[str, int]]]:
+    """The prior-art rule one candidate at a time: the top three near earlier works (own
+    key left out) and how many candidates of each origin were earlier."""
+    out = []
+    for row, finding in enumerate(findings):
+        start = first_date(finding)
+        near: list[tuple[float, date, str]] = []
+        counts: dict[str, int] = {}
+        for column, candidate in enumerate(pool):
+            if candidate.key == finding.project_key:
+                continue
+            if candidate.origin != "history" and (
+                candidate.when is None or candidate.when >= start
+            ):
+                continue
+            counts[candidate.origin] = counts.get(candidate.origin, 0) + 1
+            score = float(scores[row, column])
+            if score >= floor:
+                near.append((-round(score, 3), candidate.when or date.min, candidate.key))
+        out.append(([key for *_, key in sorted(near)[:3]], counts))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_prior_art_keeps_the_nearest_earlier_works_and_counts_the_searched(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    keys = [f"gh:o/r{n}" for n in range(12)]
+
+    def some(count: int, last: date) -> list[Finding]:
+        return [
+            _finding(str(rng.choice(keys)), "x", day=last - timedelta(days=int(rng.integers(0, 40))),
+                     created=f"2026-0{rng.integers(6, 9)}-1{rng.integers(0, 9)}")
+            for _ in range(count)
+        ]  # fmt: skip
+
+    history, today = some(8, date(2026, 8, 1)), some(10, DAY)
+    papers = [
+        Source(key=f"arxiv:2601.{n:05d}", kind=SourceKind.PAPER, url="u", title="t",
+               created_at=datetime(2026, 7, 1, tzinfo=UTC) + timedelta(days=int(rng.integers(0, 90))))
+        for n in range(9)
+    ]  # fmt: skip
+    pool = _dedup(
+        [
+            *candidates_from_findings(history, "history"),
+            *candidates_from_papers(papers),
+            *candidates_from_findings(today, "today"),
+        ]
+    )
+    scores = rng.random((len(today), len(pool)))
+    results = search_prior_art(
+        today, history=history, papers=papers, similarity=lambda q, d: scores, min_score=0.5
+    )
+    expected = _scan(today, pool, scores, 0.5)
+    for (works, searched), (nearest, counts) in zip(results, expected, strict=True):
+        assert [work.key for work in works] == nearest
+        assert searched.searched == {o: counts.get(o, 0) for o in ("history", "arxiv", "today")}

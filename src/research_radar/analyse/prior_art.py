@@ -203,6 +203,7 @@ def search_prior_art(
         if pool and findings
         else np.zeros((len(findings), 0))
     )
+    columns = _PoolColumns.of(pool)
     results = []
     for row, finding in enumerate(findings):
         start = first_date(finding)
@@ -211,18 +212,28 @@ def search_prior_art(
         links = linked_keys(texts.get(finding.project_key, ""))
         if finding.derived_from:
             links.add(finding.derived_from.parent)
+        # numpy narrows the pool to the dated candidates and to those near enough under
+        # the lower (queried) floor; the exact test below then runs on those few (#19)
+        dated = columns.history | (columns.when < start.toordinal())
+        row_scores = np.asarray(scores[row], dtype=np.float64) if pool else np.zeros(0)
+        near = dated & (row_scores >= min(floor, floor * QUERIED_FACTOR))
+        shortlist = set(np.flatnonzero(near).tolist())
+        shortlist |= {columns.index[key] for key in links if key in columns.index}
+        skipped = {
+            columns.index[key] for key in {finding.project_key, *mine} if key in columns.index
+        }
+        counts = {
+            origin: int(np.count_nonzero(dated & mask))
+            - sum(1 for column in skipped if dated[column] and pool[column].origin == origin)
+            for origin, mask in columns.origins.items()
+        }
         works = []
-        counts: dict[str, int] = {}
-        for column, candidate in enumerate(pool):
-            if candidate.key == finding.project_key or candidate.key in mine:
-                continue
-            if candidate.origin != "history" and (
-                candidate.when is None or candidate.when >= start
-            ):
+        for column in sorted(shortlist - skipped):
+            candidate = pool[column]
+            if not dated[column]:
                 continue
             linked = candidate.key in links
             origin = "linked" if linked else candidate.origin
-            counts[candidate.origin] = counts.get(candidate.origin, 0) + 1
             score = float(scores[row, column])
             if linked or score >= (floor * QUERIED_FACTOR if candidate.key in asked else floor):
                 works.append(
@@ -242,6 +253,31 @@ def search_prior_art(
             (works[:TOP_K], PriorSearch(searched=searched, down=sorted(down), method=method))
         )
     return results
+
+
+@dataclass(frozen=True)
+class _PoolColumns:
+    """The pool as arrays, for the per-finding filters."""
+
+    history: np.ndarray
+    """True for the history's candidates (dated by their first report: always earlier)."""
+    when: np.ndarray
+    """Each candidate's date as an ordinal; undated ones never count as earlier."""
+    origins: dict[str, np.ndarray]
+    index: dict[str, int]
+
+    @classmethod
+    def of(cls, pool: Sequence[Candidate]) -> _PoolColumns:
+        never = date.max.toordinal() + 1
+        return cls(
+            history=np.array([c.origin == "history" for c in pool], dtype=bool),
+            when=np.array([c.when.toordinal() if c.when else never for c in pool], dtype=np.int64),
+            origins={
+                origin: np.array([c.origin == origin for c in pool], dtype=bool)
+                for origin in dict.fromkeys(c.origin for c in pool)
+            },
+            index={c.key: n for n, c in enumerate(pool)},
+        )
 
 
 def _dedup(pool: list[Candidate]) -> list[Candidate]:

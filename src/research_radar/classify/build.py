@@ -59,19 +59,18 @@ def build_rule(kind: RuleKind, source: str) -> Rule:
     if not source.strip():
         raise ValueError("an empty term would match everything")
     if kind == "pattern":
-        pattern = re.compile(source, re.IGNORECASE)
-        rule = Rule(kind, source, pattern)
+        rule = Rule(kind, source, source)
+        empty = rule.pattern.search("") is not None  # compiled now: a bad regex fails here
     elif kind == "term_zh" or _CJK.search(source):
         regex = r"\s*".join(re.escape(part) for part in source.split())
-        pattern = re.compile(regex, re.IGNORECASE)
-        fast = re.compile(regex.lower())
-        rule = Rule(kind, source, pattern, source.split()[0].lower(), fast)
+        rule = Rule(kind, source, regex, source.split()[0].lower(), regex.lower())
+        empty = False  # escaped literals joined: never empty (source has a non-space)
     else:
         head, body = _english_regex(source)
-        pattern = re.compile(head + body, re.IGNORECASE)
         needle = _SEPARATORS.split(source.rstrip("*").strip())[0].lower()
-        rule = Rule(kind, source, pattern, needle, re.compile(body.lower()), bool(head))
-    if pattern.search("") is not None:
+        rule = Rule(kind, source, head + body, needle, body.lower(), bool(head))
+        empty = not _SEPARATORS.sub("", source.rstrip("*"))  # no literal: only the tail
+    if empty:
         raise ValueError("it matches the empty string, so it would match everything")
     return rule
 

@@ -5,6 +5,7 @@ Pure, frozen dataclasses; `taxonomy_build` makes them from TOML, `taxonomy` load
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from dataclasses import dataclass, field
@@ -17,21 +18,33 @@ RuleKind = Literal["term", "term_zh", "pattern"]
 
 @dataclass(frozen=True)
 class Rule:
-    """One matching rule of a value, compiled.
+    """One matching rule of a value.
 
     `source` is the term or regex as the profile writes it; `pattern` finds it
     case-insensitively (English terms on word boundaries, Chinese terms as substrings).
+    The regexes compile at their first use: a run meets the needles of few of a profile's
+    hundreds of rules, and compiling them all cost most of loading it (#19).
     """
 
     kind: RuleKind
     source: str
-    pattern: re.Pattern[str]
+    regex: str
+    """The regex of `pattern` (compiled with re.IGNORECASE)."""
     needle: str = ""
     """A lower-case literal every match contains ("" for regexes): a cheap pre-check."""
-    fast: re.Pattern[str] | None = None
-    """The same term, case-sensitive, for lower-cased text (much faster than `pattern`)."""
+    fast_regex: str | None = None
+    """The regex of `fast`, or None."""
     left_bound: bool = False
     """`fast` matches count only when no ASCII letter or digit precedes them."""
+
+    @functools.cached_property
+    def pattern(self) -> re.Pattern[str]:
+        return re.compile(self.regex, re.IGNORECASE)
+
+    @functools.cached_property
+    def fast(self) -> re.Pattern[str] | None:
+        """The same term, case-sensitive, for lower-cased text (much faster than `pattern`)."""
+        return None if self.fast_regex is None else re.compile(self.fast_regex)
 
 
 @dataclass(frozen=True)

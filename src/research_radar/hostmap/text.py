@@ -7,11 +7,10 @@ written in Chinese still matches a host written in English.
 
 from __future__ import annotations
 
-import functools
-import logging
 import re
 from collections.abc import Mapping
-from typing import Any
+
+from research_radar.segment import load_jieba
 
 __all__ = ["token_pairs", "tokenize"]
 
@@ -51,16 +50,6 @@ _GLOSSARY: Mapping[str, str] = {
 }  # fmt: skip
 
 
-@functools.cache
-def _jieba() -> Any:
-    """Import and initialise jieba once (it loads a ~1 s dictionary)."""
-    import jieba
-
-    jieba.setLogLevel(logging.WARNING)
-    jieba.initialize()
-    return jieba
-
-
 def _stem(word: str) -> str:
     """A light English stemmer: enough to join cache/caches/cached, draft/drafts."""
     if len(word) > 4 and word.endswith("ies"):
@@ -84,7 +73,7 @@ def _english(text: str) -> list[tuple[str, str]]:
 
 
 def _chinese(run: str) -> list[tuple[str, str]]:
-    pairs = [(w, w) for w in _jieba().lcut_for_search(run) if len(w) > 1 and w not in _STOP_ZH]
+    pairs = [(w, w) for w in load_jieba().lcut_for_search(run) if len(w) > 1 and w not in _STOP_ZH]
     for zh, en in _GLOSSARY.items():
         if zh in run:
             pairs.extend(_english(en))

@@ -23,7 +23,7 @@ from research_radar.analyse.chat import ChatWriter
 from research_radar.analyse.prior_art import first_date
 from research_radar.config import Settings
 from research_radar.errors import SourceError
-from research_radar.models import Finding, Source
+from research_radar.models import Finding, Snapshot, Source
 from research_radar.sources.arxiv import ArxivApi, build_query, fetch_query, parse_feed
 from research_radar.sources.http import RetryPolicy
 
@@ -73,6 +73,8 @@ def search_arxiv(
     http = client or httpx.Client(headers={"User-Agent": "research-radar"}, timeout=policy.timeout)
     api = ArxivApi(http, settings.arxiv_api_url, settings.arxiv.delay, policy)
     found: dict[str, Source] = {}
+    # query -> its papers: findings alike in terms and first date ask once a run (#19)
+    pages: dict[str, list[tuple[Source, Snapshot]]] = {}
     try:
         for finding in findings:
             terms = arxiv_terms(finding)
@@ -80,13 +82,16 @@ def search_arxiv(
                 continue
             clause = " OR ".join(f'abs:"{term}"' for term in terms)
             until = datetime.combine(first_date(finding), time(0), UTC)
-            out.queries += 1
-            try:
-                raw = fetch_query(api, build_query(clause, None, until), max_results=MAX_RESULTS)
-                items, _total = parse_feed(raw)
-            except SourceError as error:
-                out.down = str(error)
-                break
+            query = build_query(clause, None, until)
+            if query not in pages:
+                out.queries += 1
+                try:
+                    raw = fetch_query(api, query, max_results=MAX_RESULTS)
+                    pages[query] = parse_feed(raw)[0]
+                except SourceError as error:
+                    out.down = str(error)
+                    break
+            items = pages[query]
             for source, _snapshot in items:
                 found.setdefault(source.key, source)
                 out.queried.setdefault(finding.project_key, set()).add(source.key)

@@ -180,6 +180,8 @@ def build_rows(
 
 
 def _display_width(text: str) -> int:
+    if text.isascii():  # no ASCII character is wide: the common case, in one call (#19)
+        return len(text)
     return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
 
 

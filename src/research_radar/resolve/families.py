@@ -15,7 +15,6 @@ from __future__ import annotations
 import bisect
 import functools
 import hashlib
-import logging
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -24,21 +23,14 @@ from typing import Any
 
 from research_radar.models import Finding, PendingDifference
 from research_radar.resolve.keys import key_name
+from research_radar.segment import load_jieba
 
 __all__ = ["BAND_WIDTH", "FamilyIndex", "Signature", "assign_family", "build_tokens", "family_id"]
-
-_jieba: Any = None
 
 
 def _cut(text: str) -> list[str]:
     """jieba's words of a Chinese run; jieba (and its dictionary) load at the first use."""
-    global _jieba
-    if _jieba is None:
-        import jieba
-
-        jieba.setLogLevel(logging.WARNING)
-        _jieba = jieba
-    return list(_jieba.lcut(text, HMM=False))
+    return list(load_jieba().lcut(text, HMM=False))
 
 
 _CONCEPTS: dict[str, str] = {

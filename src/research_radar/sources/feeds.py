@@ -14,7 +14,6 @@ from html.parser import HTMLParser
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
-import feedparser
 import httpx
 
 from research_radar.errors import SourceError
@@ -158,6 +157,8 @@ def parse_feed(raw: RawResponse, feed_url: str) -> list[tuple[Source, Snapshot]]
     """
     headers = {key.lower(): value for key, value in raw.headers.items()}
     base = headers.get("content-location") or raw.final_url or feed_url
+    import feedparser  # a heavy import, paid only by runs that read feeds (#19)
+
     feed = feedparser.parse(raw.body, response_headers={"content-location": base})
     if feed.get("bozo") and not feed.entries:
         raise SourceError(f"not a readable feed ({feed.get('bozo_exception')})", SOURCE, feed_url)

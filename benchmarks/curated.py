@@ -1,7 +1,10 @@
 """Labelled titles built from the curated lists (../shared/curated-lists) and a mapping file.
 
 Each list's Markdown is read line by line: headings give a path (h1 > h2 > ...), and every
-line that names a paper or project gives a title. `curated_mapping.toml` maps headings to
+line that names a paper or project gives a title; the lines that continue an item (its
+nested venue and notes, its author line) give it their arXiv id and no item of their own,
+and an item that links a repository reserved for independent evaluation is left out.
+`benchmarks/curated_audit.py` counts, per list and heading, what the parser reads. `curated_mapping.toml` maps headings to
 taxonomy value ids (workload, mechanisms, on-topic or not); the deepest heading of an
 item's path that the mapping names decides its labels, and items under an unmapped
 heading are left out. Items are deduplicated across lists by arXiv id or normalised
@@ -71,7 +74,7 @@ paper of the same project (SageAttention2++, FlashAttention-4)."""
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 _LINK = re.compile(r"(?<!!)\[([^\[\]]{3,}?)\]\((?:[^()]|\([^()]*\))*\)")
 _BOLD = re.compile(r"\*\*([^*]{6,}?)\*\*")
-_QUOTED = re.compile(r"\"([^\"]{12,})\"")
+_QUOTED = re.compile(r"[\"“]([^\"“”]{12,})[\"”]")
 _ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(\d{4}\.\d{4,5})")
 _TAG = re.compile(r"<[^>]+>|!\[[^\]]*\]\([^)]*\)|\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)")
 _NOISE = re.compile(
@@ -98,6 +101,8 @@ class Item:
     workload: str | None = None
     mechanism: set[str] = field(default_factory=set)
     on_topic: bool | None = None
+    arxiv: set[str] = field(default_factory=set)
+    """Every arXiv id its lists give it (a conference and a preprint version may differ)."""
     reviewed: bool = False
     """Labelled by hand (curated_labels.tsv, written_titles.tsv): an empty mechanism set
     is a negative of every mechanism, not a missing label."""
@@ -406,7 +411,8 @@ def _apply_labels(items: list[Item], labels: dict[str, Label]) -> None:
     for item in items:
         # an item labelled by its title hash keeps that label once its arXiv id is read
         # (from a line below its title)
-        label = labels.get(item_label_key(item)) or labels.get(_title_key(item))
+        keys = [item_label_key(item), *(f"arxiv:{n}" for n in sorted(item.arxiv))]
+        label = next((labels[k] for k in [*keys, _title_key(item)] if k in labels), None)
         if label is None:
             continue
         item.mechanism = set(label.mechanism)
@@ -447,12 +453,17 @@ def build_items(mapping: Mapping, root: Path | None = None, *, split: str = "") 
                 if rule is None or rule.skip:
                     continue
                 norm = normalise(title)
-                key = f"arxiv:{arxiv}" if arxiv else titles.get(norm, f"title:{norm}")
-                if key in RESERVED_PAPERS or RESERVED_NAMES.match(norm):
+                reserved = f"arxiv:{arxiv}" in RESERVED_PAPERS or RESERVED_NAMES.match(norm)
+                # one title is one item, whatever ids its lists give it (a curator's copied
+                # title under three different papers stays one item)
+                key = titles.get(norm) or (f"arxiv:{arxiv}" if arxiv else f"title:{norm}")
+                if reserved or key in RESERVED_PAPERS:
                     continue
                 titles.setdefault(norm, key)
                 item = by_key.setdefault(key, Item(title=title, key=key))
                 item.sources.append((spec.name, " > ".join(headings)))
+                if arxiv:
+                    item.arxiv.add(arxiv)
                 workload = (rule.workload if rule.workload is not None else spec.workload) or None
                 if item.workload is None:
                     item.workload = workload

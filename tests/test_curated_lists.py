@@ -98,8 +98,8 @@ def test_a_blank_line_ends_an_item(curated: ModuleType, tmp_path: Path) -> None:
         "| Title | Year |\n| :--- | :--- |\n"
         "| [A Survey on Efficient Vision-Language-Action Models](https://ieeexplore.ieee.org/x) "
         "| 2025 |\n\n"
-        "[23] Y. Ma, “A survey on vision-language-action models,” arXiv:2405.14093, see\n"
-        "https://arxiv.org/abs/2405.14093\n",
+        "[23] Y. Ma, Z. Song, Y. Zhuang, “A survey on\n"
+        "vision-language-action models,” https://arxiv.org/abs/2405.14093\n",
     )
     assert items == [
         ("A Survey on Efficient Vision-Language-Action Models", ["Efficient VLA"], None)
@@ -124,3 +124,34 @@ def test_the_own_papers_of_reserved_repositories_are_left_out(
     assert curated.RESERVED_NAMES.match(curated.normalise("SageAttention2++: A Faster Kernel"))
     assert curated.RESERVED_NAMES.match(curated.normalise("KTransformers: CPU/GPU Hybrid"))
     assert not curated.RESERVED_NAMES.match(curated.normalise("FastAttention: FA2 on NPUs"))
+
+
+def test_one_title_is_one_item_with_every_list_and_id(curated: ModuleType, tmp_path: Path) -> None:
+    mapping = tmp_path / "mapping.toml"
+    mapping.write_text(
+        '[lists."a/one"]\nsplit = "train"\nworkload = "diffusion"\n'
+        'headings = [{ heading = "Solvers", mechanism = ["compute-quality-budget"] }]\n'
+        '[lists."b/two"]\nsplit = "train"\nworkload = "diffusion"\n'
+        'headings = [{ heading = "Caching", mechanism = ["cache"] }]\n',
+        encoding="utf-8",
+    )
+    for folder, text in (
+        (
+            "a__one",
+            "## Solvers\n\n"
+            '- [**DDPM**] "Denoising Diffusion Probabilistic Models";\n'
+            "    - [[Paper](https://arxiv.org/abs/2006.11239)]\n\n"
+            '- [**CFG**] "Denoising Diffusion Probabilistic Models";\n'
+            "    - [[Paper](https://arxiv.org/abs/2207.12598)]\n",
+        ),
+        ("b__two", "## Caching\n\n- [Denoising Diffusion Probabilistic Models](https://x.org/a)\n"),
+    ):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "README.md").write_text(text, encoding="utf-8")
+    items = curated.build_items(curated.load_mapping(mapping), tmp_path)
+    assert len(items) == 1
+    item = items[0]
+    assert item.key == "arxiv:2006.11239"
+    assert item.arxiv == {"2006.11239", "2207.12598"}
+    assert item.lists == {"a/one", "b/two"}
+    assert item.mechanism == {"compute-quality-budget", "cache"}

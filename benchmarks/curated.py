@@ -1,7 +1,10 @@
 """Labelled titles built from the curated lists (../shared/curated-lists) and a mapping file.
 
 Each list's Markdown is read line by line: headings give a path (h1 > h2 > ...), and every
-line that names a paper or project gives a title. `curated_mapping.toml` maps headings to
+line that names a paper or project gives a title; the lines that continue an item (its
+nested venue and notes, its author line) give it their arXiv id and no item of their own,
+and an item that links a repository reserved for independent evaluation is left out.
+`benchmarks/curated_audit.py` counts, per list and heading, what the parser reads. `curated_mapping.toml` maps headings to
 taxonomy value ids (workload, mechanisms, on-topic or not); the deepest heading of an
 item's path that the mapping names decides its labels, and items under an unmapped
 heading are left out. Items are deduplicated across lists by arXiv id or normalised
@@ -37,32 +40,53 @@ LABELS = Path(__file__).resolve().parent / "curated_labels.tsv"
 WRITTEN = Path(__file__).resolve().parent / "written_titles.tsv"
 
 RESERVED_PAPERS = frozenset(
-    (
-        "arxiv:2205.14135",
-        "arxiv:2307.08691",
-        "arxiv:2407.08608",
-        "arxiv:2410.02367",
-        "arxiv:2411.10958",
-        "arxiv:2505.11594",
-        "arxiv:2501.01005",
-        "arxiv:2411.01738",
-        "arxiv:2312.12456",
-        "arxiv:2406.06282",
-        "arxiv:2411.05007",
+    f"arxiv:{n}"
+    for n in (
+        *("2205.14135", "2307.08691", "2407.08608", "2410.02367", "2411.10958", "2505.11594"),
+        *("2501.01005", "2411.01738", "2312.12456", "2406.06282", "2411.05007", "2405.14430"),
+        "2510.17111",
     )
 )
 """The own papers of the repositories reserved for independent evaluation (issues #14
 and #15): they never train or tune the classifier, whichever list holds them."""
+RESERVED_REPOS = re.compile(
+    r"github\.com/(?:xlite-dev/Awesome-LLM-Inference|hemingkx/Awesome-Efficient-Reasoning|"
+    r"xuyang-liu16/Awesome-Generation-Acceleration|guanweifan/awesome-efficient-vla|"
+    r"ModelTC/lightx2v|xdit-project/xDiT|mit-han-lab/nunchaku|thu-ml/SageAttention|"
+    r"Dao-AILab/flash-attention|flashinfer-ai/flashinfer|ikawrakow/ik_llama\.cpp|"
+    r"ztxz16/fastllm|kvcache-ai/ktransformers|hao-ai-lab/FastVideo|"
+    r"NVIDIA/TensorRT-Model-Optimizer|InternLM/lmdeploy|SJTU-IPADS/PowerInfer|"
+    r"turboderp-org/exllamav3|antirez/ds4|VinRobotics/vla\.cpp|Lucas1479/Aqua-TTS|"
+    r"THU-MIG/edge-dit\.cpp|aisa-group/InferenceBench)(?![\w.-])",
+    re.I,
+)
+"""The repositories reserved for independent evaluation: an item whose lines link one is
+that repository's own paper or project (a survey's "Project" link, a paper's code link)."""
+RESERVED_NAMES = re.compile(
+    r"^(?:flash ?attention|sage ?attention|flash ?infer|power ?infer|xdit|svdquant|nunchaku|"
+    r"lightx2v|ktransformers|lmdeploy|fast ?video|fastllm|exllama|ik llama|edge dit|vla cpp|"
+    r"aqua tts|inferencebench|tensorrt model optimizer)(?:\d|\b)"
+)
+"""The same by name (on the normalised title): a list may give one without its arXiv id
+(the KTransformers and LMDeploy papers, FlashAttention-3 in a held-out list) or a later
+paper of the same project (SageAttention2++, FlashAttention-4)."""
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 _LINK = re.compile(r"(?<!!)\[([^\[\]]{3,}?)\]\((?:[^()]|\([^()]*\))*\)")
 _BOLD = re.compile(r"\*\*([^*]{6,}?)\*\*")
-_QUOTED = re.compile(r"\"([^\"]{12,})\"")
+_QUOTED = re.compile(r"[\"“]([^\"“”]{12,})[\"”]")
 _ARXIV = re.compile(r"arxiv\.org/(?:abs|pdf|html)/(\d{4}\.\d{4,5})")
 _TAG = re.compile(r"<[^>]+>|!\[[^\]]*\]\([^)]*\)|\[!\[[^\]]*\]\([^)]*\)\]\([^)]*\)")
-_NOISE = re.compile(r"^(?:pdf|paper|code|project|website|blog|homepage|github|link|arxiv)\b", re.I)
+_NOISE = re.compile(
+    r"^(?:pdf|paper|code|project|website|blog|homepage|github|link|arxiv|official\b.*\bcode\d*$)\b",
+    re.I,
+)
 _WORDS = re.compile(r"[^\W\d_]{3,}")
 """Words of a title: a table cell such as "2023/04 | Arxiv2304" or "⭐ ⭐" has fewer than two."""
+_NESTED = re.compile(r"^(?:\s{2,}|\t)[-*+]\s")
+"""A nested bullet: under an item, its details (venue, links, notes)."""
+_ITEM_START = re.compile(r"^\s*(?:[-*+]|\d+\.)\s|^\s*\|")
+"""A line that starts an item of its own (a bullet, a numbered line, a table row)."""
 _EMOJI = re.compile(r"[\U0001F000-\U0001FFFF\u2600-\u27BF\uFE0F]")
 
 
@@ -77,6 +101,8 @@ class Item:
     workload: str | None = None
     mechanism: set[str] = field(default_factory=set)
     on_topic: bool | None = None
+    arxiv: set[str] = field(default_factory=set)
+    """Every arXiv id its lists give it (a conference and a preprint version may differ)."""
     reviewed: bool = False
     """Labelled by hand (curated_labels.tsv, written_titles.tsv): an empty mechanism set
     is a negative of every mechanism, not a missing label."""
@@ -212,31 +238,104 @@ def normalise(title: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", title.casefold()).strip()
 
 
-def parse_list(path: Path) -> list[tuple[str, list[str], str | None]]:
-    """(title, heading path, arXiv id) for every titled line of one Markdown file."""
-    found: list[tuple[str, list[str], str | None]] = []
+@dataclass(frozen=True)
+class Line:
+    """What one line of a list is: an item (titled), a continuation of the item above (its
+    venue, authors or links), or neither (prose, badges, a table of contents entry...)."""
+
+    kind: str
+    """"item", "continuation" or "other"."""
+    headings: tuple[str, ...]
+    title: str | None
+    arxiv: str | None
+    paper_link: bool
+    """The line links a paper (arXiv, OpenReview, ACL Anthology, a PDF, a proceedings page)."""
+    reserved: bool = False
+    """The line links a repository reserved for independent evaluation (RESERVED_REPOS)."""
+
+
+_PAPER_LINK = re.compile(
+    r"arxiv\.org|openreview\.net|aclanthology|doi\.org|proceedings|\.pdf\b|papers\.nips|"
+    r"dl\.acm|ieeexplore|usenix\.org|openaccess|mlsys\.org|huggingface\.co/papers",
+    re.I,
+)
+
+
+def scan_list(path: Path) -> list[Line]:
+    """Every non-blank line outside code blocks and headings, classified (see `Line`)."""
+    lines: list[Line] = []
     stack: list[tuple[int, str]] = []
     in_code = False
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        if line.startswith("```"):
+    open_item = False
+    """The last titled line starts an item that the lines below it may continue."""
+    for text in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        if text.startswith("```"):
             in_code = not in_code
             continue
         if in_code:
             continue
-        heading = _HEADING.match(line)
+        heading = _HEADING.match(text)
         if heading:
             level = len(heading.group(1))
-            stack = [(lvl, text) for lvl, text in stack if lvl < level]
+            stack = [(lvl, name) for lvl, name in stack if lvl < level]
             stack.append((level, clean_heading(heading.group(2))))
+            open_item = False
             continue
-        if line.startswith(">") or not line.strip():
+        if not text.strip():
+            # items are separated by blank lines, their details are not ("- **Title**"
+            # then "  *Authors* [[pdf](…)]"): a reference list below a table is no detail
+            open_item = False
             continue
-        title = title_of(line)
-        if not title or len(_WORDS.findall(title)) < 2 or len(title) > 300:
+        match = _ARXIV.search(text)
+        arxiv = match.group(1) if match else None
+        headings = tuple(name for _, name in stack)
+        paper_link = bool(_PAPER_LINK.search(text))
+        kind, title = "other", None
+        if text.startswith(">"):
+            pass
+        elif open_item and _NESTED.match(text) and not _named_link(text):
+            # "    - 2023/05 | ICML23 | [[Paper](…)]", "    - **Key results**: …": the
+            # venue, links and notes of the item above, never an item of their own (a
+            # nested "[Name](…): what it is" is one: a group of projects under a label)
+            kind = "continuation"
+        else:
+            title = title_of(text)
+            if title and len(_WORDS.findall(title)) >= 2 and len(title) <= 300:
+                kind = "item"
+            else:
+                title = None
+                if open_item and not _ITEM_START.match(text):
+                    kind = "continuation"  # "  *Authors* [[pdf](…)]" under "- **Title**"
+        if kind != "continuation":
+            open_item = kind == "item"
+        reserved = bool(RESERVED_REPOS.search(text))
+        lines.append(Line(kind, headings, title, arxiv, paper_link, reserved))
+    return lines
+
+
+def parse_list(path: Path) -> list[tuple[str, list[str], str | None]]:
+    """(title, heading path, arXiv id) for every item of one Markdown file; an item's
+    arXiv id may come from a line that continues it."""
+    found: list[tuple[str, list[str], str | None]] = []
+    reserved: set[int] = set()
+    for line in scan_list(path):
+        if line.kind == "item" and line.title:
+            found.append((line.title, list(line.headings), line.arxiv))
+        elif line.kind == "continuation" and found:
+            if line.arxiv and found[-1][2] is None:
+                title, headings, _ = found[-1]
+                found[-1] = (title, headings, line.arxiv)
+        else:
             continue
-        arxiv = _ARXIV.search(line)
-        found.append((title, [text for _, text in stack], arxiv.group(1) if arxiv else None))
-    return found
+        if line.reserved:
+            reserved.add(len(found) - 1)
+    return [item for index, item in enumerate(found) if index not in reserved]
+
+
+def _named_link(line: str) -> bool:
+    """Whether a line links a name (not a "[pdf]", "[Paper]" or "[code]" link)."""
+    raw = _TAG.sub(" ", line)
+    return any(not _NOISE.match(m.group(1).strip("[] ")) for m in _LINK.finditer(raw))
 
 
 def _rule_for(spec: ListSpec, path: list[str]) -> Rule | None:
@@ -282,6 +381,10 @@ def item_label_key(item: Item) -> str:
     """The key of an item in curated_labels.tsv: its arXiv id, else a title hash."""
     if item.key.startswith("arxiv:"):
         return item.key
+    return _title_key(item)
+
+
+def _title_key(item: Item) -> str:
     digest = hashlib.sha1(normalise(item.title).encode("utf-8")).hexdigest()[:12]
     return f"sha1:{digest}"
 
@@ -306,7 +409,10 @@ def written_items(path: Path = WRITTEN) -> list[Item]:
 
 def _apply_labels(items: list[Item], labels: dict[str, Label]) -> None:
     for item in items:
-        label = labels.get(item_label_key(item))
+        # an item labelled by its title hash keeps that label once its arXiv id is read
+        # (from a line below its title)
+        keys = [item_label_key(item), *(f"arxiv:{n}" for n in sorted(item.arxiv))]
+        label = next((labels[k] for k in [*keys, _title_key(item)] if k in labels), None)
         if label is None:
             continue
         item.mechanism = set(label.mechanism)
@@ -347,12 +453,17 @@ def build_items(mapping: Mapping, root: Path | None = None, *, split: str = "") 
                 if rule is None or rule.skip:
                     continue
                 norm = normalise(title)
-                key = f"arxiv:{arxiv}" if arxiv else titles.get(norm, f"title:{norm}")
-                if key in RESERVED_PAPERS:
+                reserved = f"arxiv:{arxiv}" in RESERVED_PAPERS or RESERVED_NAMES.match(norm)
+                # one title is one item, whatever ids its lists give it (a curator's copied
+                # title under three different papers stays one item)
+                key = titles.get(norm) or (f"arxiv:{arxiv}" if arxiv else f"title:{norm}")
+                if reserved or key in RESERVED_PAPERS:
                     continue
                 titles.setdefault(norm, key)
                 item = by_key.setdefault(key, Item(title=title, key=key))
                 item.sources.append((spec.name, " > ".join(headings)))
+                if arxiv:
+                    item.arxiv.add(arxiv)
                 workload = (rule.workload if rule.workload is not None else spec.workload) or None
                 if item.workload is None:
                     item.workload = workload

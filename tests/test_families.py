@@ -16,6 +16,7 @@ from research_radar.models import Finding, Tag
 from research_radar.report.parse import split_reports
 from research_radar.resolve.families import FamilyIndex, assign_family, build_tokens, family_id
 from research_radar.resolve.keys import NameIndex
+from research_radar.resolve.minhash import Forest, MinHasher
 
 SHARED = Path(os.environ.get("RADAR_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 SEEDS = SHARED / "seeds-examples" / "research-index-issue-2026-10-27_to_11-02.md"
@@ -187,6 +188,7 @@ def test_the_forest_answers_as_datasketchs(k: int) -> None:
 
     findings = _random_findings(120, seed=5)
     index = FamilyIndex()
+    ours = Forest(index.trees)
     forest = MinHashLSHForest(num_perm=index.num_perm, l=index.trees)
     signatures = index.signatures(findings)
     for n, (finding, signature) in enumerate(zip(findings, signatures, strict=True)):
@@ -194,16 +196,16 @@ def test_the_forest_answers_as_datasketchs(k: int) -> None:
         minhash = MinHash(num_perm=index.num_perm, hashvalues=values, scheme="affine32")
         if n >= 20:  # queried against what came before, as an import does
             forest.index()
-            assert index._query(signature, k) == set(forest.query(minhash, k))
-        version = index._versions.get(finding.project_key, -1) + 1
-        index.add_signed(finding.project_key, finding.name, None, signature)
+            assert ours.query(signature, k) == set(forest.query(minhash, k))
+        version = ours.versions.get(finding.project_key, -1) + 1
+        ours.add(finding.project_key, signature)
         forest.add((finding.project_key, version), minhash)
 
 
 def test_permutations_are_datasketchs() -> None:
     from datasketch import MinHash
 
-    a, b = FamilyIndex()._permutations()
+    a, b = MinHasher(64, families._copies).permutations()
     expected_a, expected_b = MinHash(num_perm=64, scheme="affine32").permutations
     assert a.dtype == expected_a.dtype and b.dtype == expected_b.dtype
     assert a.tolist() == expected_a.tolist() and b.tolist() == expected_b.tolist()

@@ -6,17 +6,20 @@ import os
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from research_radar.models import BEIJING
 from research_radar.report.parse import (
+    _markdown_it_tables,
     entry_name,
     find_repo,
     find_urls,
     parse_report,
     split_reports,
 )
+from research_radar.report.pipe_tables import read_pipe_tables
 
 SHARED = Path(os.environ.get("RADAR_SHARED", Path(__file__).parents[2] / "shared"))
 SEEDS = SHARED / "seeds-examples" / "research-index-issue-2026-10-27_to_11-02.md"
@@ -130,3 +133,76 @@ def test_never_raises_on_arbitrary_text(text: str) -> None:
         assert report.line >= 1
         for entry in report.entries:
             assert isinstance(entry.name, str)
+
+
+# -- the line reader of plain pipe tables (#19) ----------------------------------------
+
+PLAIN_REPORT = (
+    "## 2026-11-05｜新仓库研究\n\n<!-- research-radar:report 2026-11-05 zh -->\n"
+    "证据截止：北京时间 08:30。\n\n### 值得验证\n"
+    "| 分类 / 项目 | 机制 \\| prior art | 来源 |\n|:---|---:| --- |\n"
+    "| LLM｜NInfer（Qwen） | KV 回滚 `a|b` |\n| x | y | [S1] | extra |\n"
+    "S1 continues the table\n\n| a | b |\n|---|---|\n| 1 | 2 |\n### next\n"
+    "S1 Neroued/ninfer@1882c6ad\n来源：https://github.com/Neroued/ninfer\n"
+)
+
+
+def _report_texts() -> list[str]:
+    paths = [*GOLDEN.glob("*.md"), *Path(__file__).parents[1].glob("src/**/sample/**/*.md")]
+    if SEEDS.is_file():
+        paths.append(SEEDS)
+    texts = [path.read_text(encoding="utf-8") for path in paths]
+    return [
+        PLAIN_REPORT,
+        *texts,
+        *(report.text for text in texts for report in split_reports(text)),
+    ]
+
+
+def test_line_reader_finds_markdown_its_tables() -> None:
+    read = 0
+    for text in _report_texts():
+        found = read_pipe_tables(text)
+        if found is not None:
+            read += 1
+            assert found == _markdown_it_tables(text)
+    assert read_pipe_tables(PLAIN_REPORT) is not None
+    assert len(_markdown_it_tables(PLAIN_REPORT)) == 2
+    assert read >= 5
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("a\n| h |\n|---|\n- item\n", id="list-after-table"),
+        pytest.param("| h | i |\n|---|\n", id="column-count-differs"),
+        pytest.param("x | y\n|---|---|\n", id="header-without-leading-pipe"),
+        pytest.param("| h |\n    | code |\n", id="indented"),
+        pytest.param("```\n| h |\n|---|\n```\n", id="fence"),
+        pytest.param("| h |\r\n|---|\r\n", id="carriage-returns"),
+    ],
+)
+def test_line_reader_leaves_other_markdown_to_markdown_it(text: str) -> None:
+    assert read_pipe_tables(text) is None
+
+
+_PIECES = ["|", "| ", " |", "-", "---", ":", ":-", "a", "b c", "\\", "`", "#", "# ", "\t", " "]
+_LINES = st.lists(st.sampled_from(_PIECES), max_size=6).map("".join)
+_BLOCKS = [
+    "",
+    "<!-- c -->",
+    "## h",
+    "|---|---|",
+    "| a | b |",
+    "|:-:|",
+    "text",
+    "| a | b |\n|--|:-:|",
+]
+
+
+@given(st.lists(st.one_of(_LINES, st.sampled_from(_BLOCKS)), max_size=12).map("\n".join))
+@settings(max_examples=400, deadline=None)
+def test_line_reader_agrees_with_markdown_it(text: str) -> None:
+    found = read_pipe_tables(text)
+    if found is not None:
+        assert found == _markdown_it_tables(text)

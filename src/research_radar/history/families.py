@@ -13,7 +13,8 @@ from collections.abc import Sequence
 from datetime import date
 
 from research_radar.models import Finding
-from research_radar.resolve.families import BAND_WIDTH, FamilyIndex, Signature, family_id
+from research_radar.resolve.families import FamilyIndex, family_id
+from research_radar.resolve.minhash import BAND_WIDTH, Signature
 from research_radar.store.family_index import (
     FamilyEntry,
     load_family_entries,

@@ -75,6 +75,16 @@ class _Raw:
     """A prose description, for an entry read from prose rather than a table."""
 
 
+_PROJECT_COLUMN = re.compile(r"\s*项目\s*/")
+_SLASH = re.compile(r"\s+/\s+")
+_OWNER_REPO = re.compile(r"[\w.-]+/[\w.-]+")
+_NOT_DISPLAYED = re.compile(r"[（(][^（）()]*[）)]|(?:[\w.-]+/[\w.-]+)?#\d+|\*\*|`")
+_VERSION_WORD = re.compile(r"v?\d+(?:\.\d+)+\S*")
+_VERSION_TAG = re.compile(r"(?<![\w.])v\d+(?:\.\d+)+\b")
+_PRIORITY = re.compile(r"\bP[0-2]\b")
+_HORIZON = re.compile(r"\b(Now|Next|Watch)\b")
+_UNVERIFIED = re.compile(r"未独立(?:复现|运行)|未验证")
+_WRITTEN_REPO = re.compile(r"(?:github\.com/)?([\w.-]+/[\w.-]+?)(?:\.git)?(?=[@/#\s）)]|$)")
 _SOURCE_COLUMN = re.compile(r"来源|source", re.IGNORECASE)
 _TITLE_NAME = re.compile(r"[｜|]\s*(?P<name>[A-Za-z][\w.\-]*(?: [A-Z][\w.\-]*)*)\s*(?:[：:]|$)")
 _CORRECTION_TITLE = re.compile(r"纠偏|更正|correction", re.IGNORECASE)
@@ -84,10 +94,8 @@ def _names(entry: ParsedEntry) -> list[str]:
     first_column = next(iter(entry.cells), "")
     cell = next(iter(entry.cells.values()), "")
     names = [entry.name]
-    if re.match(r"\s*项目\s*/", first_column):
-        names += [
-            part.strip() for part in re.split(r"\s+/\s+", cell.split("\n")[0]) if part.strip()
-        ]
+    if _PROJECT_COLUMN.match(first_column):
+        names += [part.strip() for part in _SLASH.split(cell.split("\n")[0]) if part.strip()]
     return list(dict.fromkeys(n for n in names if normalise_name(n)))
 
 
@@ -102,7 +110,7 @@ def _entry_keys(entry: ParsedEntry, report: ParsedReport) -> tuple[str | None, l
     )
     found = find_keys(evidence + "\n" + "\n".join(entry.cells.values()))
     key = own[0] if own else None
-    if key is None and re.fullmatch(r"[\w.-]+/[\w.-]+", entry.name):
+    if key is None and _OWNER_REPO.fullmatch(entry.name):
         key = canonical_key(entry.name)
     if key is None:
         repos = [
@@ -156,8 +164,8 @@ def _resolve_raws(raws: list[_Raw], index: NameIndex) -> None:
 
 
 def _display(name: str) -> str:
-    text = re.sub(r"[（(][^（）()]*[）)]|(?:[\w.-]+/[\w.-]+)?#\d+|\*\*|`", " ", name)
-    words = [w for w in text.split() if not re.fullmatch(r"v?\d+(?:\.\d+)+\S*", w)]
+    text = _NOT_DISPLAYED.sub(" ", name)
+    words = [w for w in text.split() if not _VERSION_WORD.fullmatch(w)]
     return " ".join(words).strip() or name.strip()
 
 
@@ -201,7 +209,7 @@ def _snapshot(raw: _Raw, key: str) -> Snapshot | None:
     found = _SHA40.search(evidence) or _SHA40.search(text) or _SHORT_SHA.search(text)
     if not found:
         return None
-    tag = re.search(r"(?<![\w.])v\d+(?:\.\d+)+\b", text)
+    tag = _VERSION_TAG.search(text)
     return Snapshot(source_key=key, version=found.group(0), tag=tag.group(0) if tag else None)
 
 
@@ -216,8 +224,8 @@ def _finding(raw: _Raw, key: str, name: str, seen_before: bool) -> Finding:
         Claim(kind=ClaimKind.STATUS, text=m.group(0).strip())
         for m in (_STATUS_SENTENCE.finditer(text) if _STATUS_WORD.search(text) else ())
     ]
-    priority = re.search(r"\bP[0-2]\b", text)
-    horizon = re.search(r"\b(Now|Next|Watch)\b", text)
+    priority = _PRIORITY.search(text)
+    horizon = _HORIZON.search(text)
     urls = raw.entry.urls if raw.entry else []
     return Finding(
         project_key=key,
@@ -229,7 +237,7 @@ def _finding(raw: _Raw, key: str, name: str, seen_before: bool) -> Finding:
         mechanism="\n".join(cells[:2]) if raw.entry else raw.report.title,
         claims=claims,
         maturity=_pick(_MATURITY, text, "idea"),
-        flags=["unverified"] if re.search(r"未独立(?:复现|运行)|未验证", text) else [],
+        flags=["unverified"] if _UNVERIFIED.search(text) else [],
         recommendation=_pick(_RECOMMENDATION, text + section, Recommendation.WATCH),
         priority=priority.group(0) if priority else "P2",
         horizon=horizon.group(0) if horizon else "Watch",
@@ -296,7 +304,7 @@ def _add_project(plan: HistoryPlan, raw: _Raw, key: str, evidence: str) -> str:
     project = plan.projects.get(key)
     if project is None:
         name = _display(names[0]) if names else (repo_name(key) or key)
-        name = name.split("/", 1)[1] if re.fullmatch(r"[\w.-]+/[\w.-]+", name) else name
+        name = name.split("/", 1)[1] if _OWNER_REPO.fullmatch(name) else name
         project = plan.projects[key] = Project(
             key=key, name=name, sources=[key] if ":" in key and not key.startswith("name:") else []
         )
@@ -336,9 +344,7 @@ def _written_name(raw: _Raw, key: str) -> str:
     ids = raw.entry.evidence_ids if raw.entry else []
     cells = list(raw.entry.cells.values()) if raw.entry else []
     text = "\n".join(cells + [raw.report.evidence[i].text for i in ids if i in raw.report.evidence])
-    for match in re.finditer(
-        r"(?:github\.com/)?([\w.-]+/[\w.-]+?)(?:\.git)?(?=[@/#\s）)]|$)", text
-    ):
+    for match in _WRITTEN_REPO.finditer(text):
         if canonical_key(match.group(1)) == key:
             return match.group(1)
     return ""

@@ -16,6 +16,7 @@ from datetime import UTC, date, datetime
 from markdown_it import MarkdownIt
 
 from research_radar.models import BEIJING
+from research_radar.report.pipe_tables import read_pipe_tables
 
 __all__ = [
     "ParsedEntry",
@@ -243,6 +244,26 @@ def _clean_cell(cell: str) -> str:
 
 def _markdown_tables(text: str, lines: list[str]) -> list[ParsedTable]:
     tables: list[ParsedTable] = []
+    found = read_pipe_tables(text)  # plain Markdown, read line by line (#19)
+    if found is None:
+        found = _markdown_it_tables(text)
+    for start, (columns, *body) in found:
+        columns = _unique([_clean_cell(cell) for cell in columns])
+        rows = [
+            dict(
+                zip(columns, _pad([_clean_cell(cell) for cell in cells], len(columns)), strict=True)
+            )
+            for cells in body
+        ]
+        tables.append(
+            ParsedTable(columns, rows, start + 1, _section_at(lines, start), markdown=True)
+        )
+    return tables
+
+
+def _markdown_it_tables(text: str) -> list[tuple[int, list[list[str]]]]:
+    """markdown-it's pipe tables: (0-based line of the header, rows of cells, header first)."""
+    tables: list[tuple[int, list[list[str]]]] = []
     try:
         tokens = _MD.parse(text)
     except Exception:  # noqa: BLE001 - a parser bug must not crash a review
@@ -256,17 +277,11 @@ def _markdown_tables(text: str, lines: list[str]) -> list[ParsedTable]:
         elif token.type == "tr_open":
             row = []
         elif token.type == "inline" and current is not None:
-            row.append(_clean_cell(token.content))
+            row.append(token.content)
         elif token.type == "tr_close" and current is not None:
             current.append(row)
         elif token.type == "table_close" and current:
-            columns, body = current[0], current[1:]
-            rows = [
-                dict(zip(_unique(columns), _pad(cells, len(columns)), strict=True))
-                for cells in body
-            ]
-            section = _section_at(lines, start)
-            tables.append(ParsedTable(_unique(columns), rows, start + 1, section, markdown=True))
+            tables.append((start, current))
             current = None
     return tables
 

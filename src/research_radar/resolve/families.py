@@ -12,9 +12,7 @@ usual way to weight MinHash. Pure: no I/O, no clock.
 
 from __future__ import annotations
 
-import bisect
 import functools
-import hashlib
 import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -23,9 +21,10 @@ from typing import Any
 
 from research_radar.models import Finding, PendingDifference
 from research_radar.resolve.keys import key_name
+from research_radar.resolve.minhash import Forest, MinHasher, Signature
 from research_radar.segment import load_jieba
 
-__all__ = ["BAND_WIDTH", "FamilyIndex", "Signature", "assign_family", "build_tokens", "family_id"]
+__all__ = ["FamilyIndex", "assign_family", "build_tokens", "family_id"]
 
 
 def _cut(text: str) -> list[str]:
@@ -121,20 +120,6 @@ def family_id(project_key: str) -> str:
     return f"fam:{project_key}"
 
 
-BAND_WIDTH = 4
-"""Bytes per hash value in a forest key (`FamilyIndex.bands`)."""
-_FMIX32 = (16, 0x85EBCA6B, 13, 0xC2B2AE35, 16)
-"""MurmurHash3's 32-bit finalizer, which datasketch's affine32 scheme applies to each hash."""
-
-
-@dataclass(frozen=True)
-class Signature:
-    """What the index keeps of a finding: its tokens and its MinHash (as uint32 bytes)."""
-
-    tokens: frozenset[str]
-    hashvalues: bytes
-
-
 @dataclass
 class _Entry:
     name: str
@@ -206,9 +191,8 @@ class FamilyIndex:
     cosine. The forest is re-sorted lazily at the first query after adds.
 
     The MinHash is datasketch's (`MinHash(num_perm, scheme="affine32")` over the weighted
-    tokens) and the forest answers as datasketch's `MinHashLSHForest.query`, key for key,
-    computed here in bulk: each token's permuted hash values once, a finding's signature
-    their minimum (#19).
+    tokens) and the forest answers as datasketch's `MinHashLSHForest.query`, key for key
+    (`minhash.MinHasher`, `minhash.Forest`; #19).
 
     Args:
         num_perm: MinHash permutations (a multiple of `trees`).
@@ -224,120 +208,33 @@ class FamilyIndex:
     join_score: float = 0.25
     """Score from which a finding joins the family of its nearest related project."""
     _entries: dict[str, _Entry] = field(default_factory=dict, init=False, repr=False)
-    _versions: dict[str, int] = field(default_factory=dict, init=False, repr=False)
     _terms: _Terms = field(init=False, repr=False)
     _total: int | None = field(default=None, init=False, repr=False)
-    _dirty: bool = field(default=False, init=False, repr=False)
-    _tables: list[dict[bytes, list[tuple[str, int]]]] = field(
-        default_factory=list, init=False, repr=False
-    )
-    """Per tree: forest key → the (project key, version) entries under it, oldest first."""
-    _sorted: list[list[bytes]] = field(default_factory=list, init=False, repr=False)
-    """Per tree: its forest keys, sorted (as of the last `_sort`)."""
-    _pending: list[list[bytes]] = field(default_factory=list, init=False, repr=False)
-    """Forest keys added since the last sort, per tree."""
-    _rows: dict[str, int] = field(default_factory=dict, init=False, repr=False)
-    """token → its row in `_matrix`: the token's permuted hash values (all its copies')."""
-    _matrix: Any = field(default=None, init=False, repr=False)
-    _perms: Any = field(default=None, init=False, repr=False)
+    _hasher: MinHasher = field(init=False, repr=False)
+    _forest: Forest = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if self.num_perm % self.trees:
             raise ValueError("num_perm must be a multiple of trees")
-        self._tables = [{} for _ in range(self.trees)]
         self._terms = _Terms()
-        self._sorted = [[] for _ in range(self.trees)]
-        self._pending = [[] for _ in range(self.trees)]
+        self._hasher = MinHasher(self.num_perm, _copies)
+        self._forest = Forest(self.trees)
 
     def __len__(self) -> int:
         return len(self._entries)
 
-    def _permutations(self) -> Any:
-        """datasketch's affine32 permutations for its default seed 1 (odd a, any b, drawn
-        from `numpy.random.RandomState(1)`), made here: importing datasketch imports
-        scipy (0.8 s). Tested equal to `MinHash(num_perm, scheme="affine32").permutations`."""
-        import numpy as np
-
-        if self._perms is None:
-            draw = np.random.RandomState(1)
-            a = draw.randint(0, 1 << 31, self.num_perm, dtype=np.uint32) * np.uint32(2) + 1
-            b = draw.randint(0, 1 << 32, self.num_perm, dtype=np.uint32)
-            self._perms = (a, b)
-        return self._perms
-
-    def _permuted(self, data: list[bytes]) -> Any:
-        """Each item's permuted hash values, one row per item: datasketch's affine32
-        update (sha1 → fmix32 → a·h + b mod 2³²) without the minimum."""
-        import numpy as np
-
-        hashes = np.array(
-            [int.from_bytes(hashlib.sha1(item).digest()[:4], "little") for item in data],
-            dtype=np.uint32,
-        ).reshape(-1, 1)
-        s1, m1, s2, m2, s3 = _FMIX32
-        hashes = hashes ^ (hashes >> np.uint32(s1))
-        hashes = hashes * np.uint32(m1)
-        hashes = hashes ^ (hashes >> np.uint32(s2))
-        hashes = hashes * np.uint32(m2)
-        hashes = hashes ^ (hashes >> np.uint32(s3))
-        a, b = self._permutations()
-        return hashes * a + b
-
-    def _learn(self, tokens: set[str]) -> None:
-        """Give each new token its row: the minimum over its weighted copies."""
-        import numpy as np
-
-        if self._matrix is None:
-            self._matrix = self._permuted([b"\0"])  # row 0: the empty set's stand-in
-        new = sorted(token for token in tokens if token not in self._rows)
-        if not new:
-            return
-        copies = [_copies(token) for token in new]
-        data = [f"{t}#{c}".encode() for t, n in zip(new, copies, strict=True) for c in range(n)]
-        starts = np.cumsum([0, *copies[:-1]])
-        rows = np.minimum.reduceat(self._permuted(data), starts, axis=0)
-        used = len(self._rows) + 1
-        if used + len(new) > len(self._matrix):  # grow by doubling: amortised O(1) a token
-            grown = np.empty((2 * (used + len(new)), self.num_perm), dtype=np.uint32)
-            grown[:used] = self._matrix[:used]
-            self._matrix = grown
-        self._matrix[used : used + len(new)] = rows
-        self._rows.update((token, used + i) for i, token in enumerate(new))
-
     def signatures(self, findings: Sequence[Finding]) -> list[Signature]:
         """The tokens and MinHash of each finding, to keep beside it (`add_signed`): the
         same as `signature` one by one, computed in bulk."""
-        return self._sign([frozenset(build_tokens(finding)) for finding in findings])
-
-    def _sign(self, token_sets: Sequence[frozenset[str]]) -> list[Signature]:
-        import numpy as np
-
-        if not token_sets:
-            return []
-        self._learn(set().union(*token_sets))
-        rows = self._rows
-        picked: list[int] = []
-        starts: list[int] = []
-        for tokens in token_sets:
-            starts.append(len(picked))
-            picked.extend([rows[token] for token in tokens] or [0])  # datasketch: `or [b"\0"]`
-        values = np.minimum.reduceat(self._matrix[picked], starts, axis=0).astype("<u4")
-        return [
-            Signature(tokens, row.tobytes()) for tokens, row in zip(token_sets, values, strict=True)
-        ]
+        return self._hasher.sign([frozenset(build_tokens(finding)) for finding in findings])
 
     def signature(self, finding: Finding) -> Signature:
         """The tokens and MinHash of a finding, to keep beside it (`add_signed`)."""
         return self.signatures([finding])[0]
 
     def bands(self, signature: Signature) -> list[bytes]:
-        """The forest's key of a signature in each prefix tree: its hash values big-endian,
-        so the prefix of r hash values is the first r × 4 bytes (`BAND_WIDTH`)."""
-        import numpy as np
-
-        values = np.frombuffer(signature.hashvalues, dtype="<u4").astype(">u4").tobytes()
-        size = len(values) // self.trees
-        return [values[tree * size : (tree + 1) * size] for tree in range(self.trees)]
+        """The forest's key of a signature in each prefix tree (`Forest.bands`)."""
+        return self._forest.bands(signature)
 
     def add(self, finding: Finding) -> None:
         """Index a finding under its project key (replacing that project's earlier entry)."""
@@ -357,64 +254,7 @@ class FamilyIndex:
         family = family or (old.family if old else family_id(key))
         self._entries[key] = _Entry(name, tokens, family, ids)
         self._terms.df[ids] += 1
-        version = self._versions.get(key, -1) + 1
-        self._versions[key] = version
-        for band, table, pending in zip(
-            self.bands(signature), self._tables, self._pending, strict=True
-        ):
-            if band not in table:
-                table[band] = []
-                pending.append(band)
-            table[band].append((key, version))
-        self._dirty = True
-
-    def _sort(self) -> None:
-        """Bring the forest's sorted keys up to date before a query: a few new keys are
-        inserted in place, many are sorted in with the rest. (datasketch re-sorts every
-        key on `index()`: once per query in an add-query-add stream, quadratic; #19.)"""
-        if not self._dirty:
-            return
-        for tree, pending in enumerate(self._pending):
-            ordered = self._sorted[tree]
-            if len(pending) * 16 < len(ordered):
-                for band in pending:
-                    bisect.insort(ordered, band)
-            else:
-                self._sorted[tree] = sorted(self._tables[tree])
-            pending.clear()
-        self._dirty = False
-
-    def _query(self, signature: Signature, k: int) -> set[tuple[str, int]]:
-        """datasketch's `MinHashLSHForest.query`: the entries sharing the longest prefixes
-        of a forest key with the query's, longest first, tree by tree, in key order, until
-        `k` are found.
-
-        A shorter prefix's range of keys holds the longer one's, whose entries are found
-        already: only the range's new ends are read (datasketch reads it all again)."""
-        self._sort()
-        found: set[tuple[str, int]] = set()
-        trees = list(zip(self.bands(signature), self._sorted, self._tables, strict=True))
-        ranges: list[tuple[int, int]] = []
-        for band, ordered, _table in trees:
-            at = bisect.bisect_left(ordered, band)
-            ranges.append((at, at))
-        for width in range(len(trees[0][0]), 0, -BAND_WIDTH):
-            for tree, (band, ordered, table) in enumerate(trees):
-                prefix = band[:width]
-                low, high = ranges[tree]
-                start = bisect.bisect_left(ordered, prefix, 0, low) if low else 0
-                end, size = high, len(ordered)
-                while end < size and ordered[end].startswith(prefix):
-                    end += 1
-                if start == low and end == high:
-                    continue
-                ranges[tree] = (start, end)
-                for at in [*range(start, low), *range(high, end)]:
-                    for entry in table[ordered[at]]:
-                        found.add(entry)
-                        if len(found) >= k:
-                            return found
-        return found
+        self._forest.add(key, signature)
 
     def use_counts(self, df: Mapping[str, int], total: int) -> None:
         """Weigh tokens by the document frequencies of a larger index than this one (the
@@ -453,8 +293,8 @@ class FamilyIndex:
             return []
         import numpy as np
 
-        found = self._query(signature, self.candidates) if self._entries else set()
-        versions, own = self._versions, finding.project_key
+        found = self._forest.query(signature, self.candidates) if self._entries else set()
+        versions, own = self._forest.versions, finding.project_key
         keys = [key for key, version in found if versions.get(key) == version and key != own]
         scores = self._scores(tokens, [self._entries[key].ids for key in keys])
         # Only what rounds to min_score or more, and only what can rank in the best k

@@ -11,6 +11,7 @@ Part-of links, forks and joining sources into Projects live in `resolve.projects
 
 from __future__ import annotations
 
+import functools
 import re
 import tomllib
 from collections.abc import Iterable
@@ -136,10 +137,12 @@ def github_repo(key: str) -> str | None:
     return Key.parse(key).repo if ":" in key else None
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def canonical_key(ref: str) -> str | None:
     """The canonical key of a reference (URL, id, `owner/repo`, key), or None if it is none.
 
     Never raises. `canonical_key(canonical_key(x)) == canonical_key(x)` for every x.
+    Cached: an import resolves each entry's references several times (#19).
     """
     text = ref.strip().strip("<>\"'`").rstrip(".,;:，。；、）)]")
     if not text or _SPACE.search(text):
@@ -151,15 +154,17 @@ def canonical_key(ref: str) -> str | None:
     return _arxiv_key(text) or _doi_key(text) or _github_key(text) or _url_key(text)
 
 
+_DOI_PREFIX = re.compile(r"^(?:doi:|https?://(?:dx\.)?doi\.org/)", re.I)
+_DOT_GIT = re.compile(r"\.git$")
+
+
 def _arxiv_key(text: str) -> str | None:
     body = text
     if body.lower().startswith("arxiv:"):
         body = body[6:].strip()
     else:
         url = _ARXIV_URL.match(body)
-        doi = _ARXIV_DOI.match(
-            re.sub(r"^(?:doi:|https?://(?:dx\.)?doi\.org/)", "", body, flags=re.I)
-        )
+        doi = _ARXIV_DOI.match(_DOI_PREFIX.sub("", body))
         if url:
             body = url.group("id")
         elif doi:
@@ -197,7 +202,7 @@ def _github_key(text: str) -> str | None:
     if match is None:
         return None
     owner, repo = match.group("owner").lower(), match.group("repo").lower()
-    repo = re.sub(r"\.git$", "", repo)
+    repo = _DOT_GIT.sub("", repo)
     if owner in _GH_RESERVED or not repo or repo in {".", ".."}:
         return None
     return github_key(f"{owner}/{repo}")
@@ -302,6 +307,7 @@ _VERSION_TOKEN = re.compile(r"^v?\d+(?:\.\d+)+[a-z0-9.+-]*$|^v\d+$", re.IGNORECA
 _GENERIC_LEAD = {"project", "the"}
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def normalise_name(name: str) -> str:
     """A project name without markup, parentheses, versions and PR numbers, lower-case.
 

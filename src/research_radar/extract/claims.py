@@ -159,12 +159,15 @@ def extract_claims(
     caption_ctx = _Context()
     table: list[Segment] = []
     header: tuple[str, ...] = ()
+    compared: dict[str, None] = {}
+    """The systems the prose's claims so far compare with: a table's row or column of one
+    of them holds the compared system's own numbers."""
 
     def end_table() -> None:
         nonlocal lead
         if not table:
             return  # no rows: no claims (and no header cells to clean for nothing)
-        for cell in read_table(header, table, cat):
+        for cell in read_table(header, table, cat, tuple(compared)):
             found = _table_claims(cell, where, reporter, block_ctx)
             lead = lead and not found
             claims.extend(found)
@@ -216,6 +219,7 @@ def extract_claims(
                 _lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
             continue
         claims.append(claim)
+        compared.update(dict.fromkeys(claim.conditions.baseline))
         lead = False
     end_table()
     scopes = find_scopes(segments, cat)

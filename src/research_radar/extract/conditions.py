@@ -171,7 +171,8 @@ _CUES = re.compile(
     re.I,
 )
 _CJK_BEFORE = re.compile(
-    r"(?:与|和|跟|同)\s?([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}|[\u4e00-\u9fff]{2,8}?)\s?"
+    r"(?:与|和|跟|同)\s?(?:原始|原版|原生|默认|传统|标准)?\s?"
+    r"([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}|[\u4e00-\u9fff]{2,8}?)\s?"
     r"(?:相比|比较|对比)|是\s?([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2})\s?的\s?[\d.]+\s?倍"
 )
 _NEGATED = re.compile(r"(?:\b(?:not|never|no|without)\s+(?:\w+\s+)?|[未不没无]\s*)$", re.I)
@@ -218,7 +219,8 @@ _STOP_WORDS = {
     "gives",
 }
 _CJK_STOP = re.compile(
-    r"[为的约是，,。；;：:、（()）\s]|分别|提升|下降|只有|仅有|快|慢|高|低|多|少"
+    r"[为的约是，,。；;：:、（()）\s]|分别|提升|下降|只有|仅有|快|慢|高|低|多|少|"
+    r"天然|本来|本身|明显|显著|大幅|略|稍|就|都|也|还|更|均|仍"
 )
 
 
@@ -366,7 +368,9 @@ def _target(after: str, cat: Catalog) -> str:
     after = re.sub(
         r"^(?:(?:the|a|an|about|around|roughly|approximately)\s+|[~约]\s*)", "", after, flags=re.I
     )
-    skips = [0] + [m.end() for m in re.finditer(r"[a-z][\w-]*\s", after[:30])][:2]
+    # skip up to two leading lower-case words (`our`, `the stock`), never into a name
+    lead = re.match(r"([a-z][\w-]*\s)?([a-z][\w-]*\s)?", after[:30])
+    skips = [0] + [lead.end(i) for i in (1, 2) if lead and lead.group(i)]
     for skip in skips:
         for name in ("software", "model", "hardware", "precision"):
             mentions = cat.find(name, after[skip:])

@@ -401,7 +401,7 @@ def _heading_unit(text: str) -> str:
 def _stated_unit(text: str) -> str:
     """The unit a line states for the table below it: `(Unit: Seconds)`, `单位：毫秒`."""
     match = re.search(
-        rf"(?:\bunits?\s*[:：]|单位\s*[:：]|\bmetric is|\b(?:measured|reported|given|shown) in|"
+        rf"(?:\bunits?\s*[:：]|单位\s*[:：]|\bmetric is|\([^()]{{0,40}}?\bin(?=\s?[A-Za-z]+\s?\)[\s:：]*$)|\b(?:measured|reported|given|shown) in|"
         rf"\b(?:numbers|values|results|times|timings?|latenc(?:y|ies)|throughputs?)\s+"
         rf"(?:are\s+|is\s+)?(?:in\s+|as\s+)?(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s))"
         rf"\s*({UNIT_PATTERN})(?![A-Za-z])",

@@ -68,7 +68,7 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"days?|天", "d"),
     (r"FPS|fps", "FPS"),
     (r"Hz", "Hz"),
-    (r"pp", "pp"),
+    (r"pp|个?\s?百分点", "pp"),
     (r"%", "%"),
     (r"[×xX]|倍", "x"),
 )

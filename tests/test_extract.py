@@ -890,3 +890,93 @@ def test_a_transposed_table_names_its_numbers_by_row() -> None:
         (m.name, m.unit, c.conditions.hardware) for c in extract_claims(text) for m in c.metrics
     ]
     assert found == [("TTFT", "ms", ["A100"]), ("TTFT", "ms", ["H100"])]
+
+
+def test_a_table_row_of_the_system_the_prose_compares_with_is_the_baseline() -> None:
+    # the project's own system comes first; the prose names the compared one
+    text = (
+        "- vLLM FP16 is 2.88x faster than Hugging Face FP16.\n\n"
+        "| Model Variant | Inference Speed (tokens/sec) |\n| --- | --- |\n"
+        "| vLLM FP16 | 1109.08 |\n| vLLM FP32 | 365.46 |\n"
+        "| Hugging Face FP16 | 384.89 |\n| Hugging Face FP32 | 314.19 |\n"
+    )
+    found = {m.value: (m.name, c.conditions) for c in extract_claims(text) for m in c.metrics}
+    assert found[1109.08][1].baseline == ["hugging face"]
+    assert found[365.46][1].baseline == ["hugging face"]
+    assert found[384.89][0].endswith("(baseline)") and found[314.19][0].endswith("(baseline)")
+    assert not found[1109.08][0].endswith("(baseline)")
+
+
+def test_a_lowercase_phrase_or_a_model_named_in_prose_picks_no_table_baseline() -> None:
+    text = (
+        "The KV transfer took 31.65 ms.\n\n![Transfer Time vs KV Size](plot.png)\n\n"
+        "Detailed data:\n\n"
+        "| Prompt Length | Mean TTFT (ms) | KV Size |\n| --- | --- | --- |\n"
+        "| 128 tokens | 46.09 | 20 MB |\n"
+    )
+    # an image's `vs` compares axes, not systems: the `KV Size` column is no baseline
+    assert all(c.conditions.baseline == [] for c in extract_claims(text) if c.metrics)
+
+
+def test_speedup_columns_compare_with_the_other_system_column() -> None:
+    text = (
+        "#### BERT performance on T4 and PyTorch\n\n"
+        "| Batch_size | Seq_len | TorchScript <br/> Latency (ms) | FT <br/> Latency (ms) "
+        "| EFF-FT <br/> Latency (ms) | FT <br/> Speedup | EFF-FT <br/> Speedup |\n"
+        "| --- | --- | --- | --- | --- | --- | --- |\n| 1 | 32 | 11.51 | 2.65 | 4.35 | 4.34 | 2.64 |\n"
+    )
+    found = {m.value: (m.name, c.conditions) for c in extract_claims(text) for m in c.metrics}
+    assert found[11.51][0].endswith("(baseline)")
+    for value in (2.65, 4.35, 4.34, 2.64):
+        assert found[value][1].baseline == ["TorchScript"]
+        assert found[value][1].hardware == ["T4"] and found[value][1].model == ["BERT"]
+
+
+def test_a_caption_unit_and_score_columns() -> None:
+    text = (
+        "量化前后显存占用对比 (GPU Mem in GB)：\n"
+        "| Precision | Baichuan2-7B |\n|---|:---:|\n| bf16 / fp16 | 15.3 |\n| 8bits | 8.0 |\n\n"
+        "结果对比如下：\n\n| Model 5-shot | C-Eval |\n|---|:---:|\n| Baichuan2-7B-Chat | 54.35 |\n"
+    )
+    found = {m.value: (m.unit, c.conditions) for c in extract_claims(text) for m in c.metrics}
+    assert found[15.3][0] == "GB" and found[8.0][1].precision == ["8-bit"]
+    assert found[54.35][0] == "" and found[54.35][1].baseline == []
+
+
+def test_an_evaluation_sentence_sets_the_hardware_of_its_section() -> None:
+    text = (
+        "## 评估\n\n我们在 GPT 上使用最多 64 个 A100 GPU 对系统进行了评估。\n\n"
+        "### 稀疏注意力\n\n吞吐量相对于 Megatron-LM 提高了 2 倍以上。\n"
+    )
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert claim.conditions.hardware == ["A100"] and claim.conditions.baseline == ["Megatron"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "baseline"),
+    [
+        pytest.param("与原始 ZeRO 相比，效率提高 2 倍", [(2.0, "x")], ["ZeRO"], id="yuanshi"),
+        pytest.param(
+            "bf16 理论速度 13ms 对比量化模型天然就慢一截", [(13.0, "ms")], ["量化模型"], id="adverb"
+        ),
+        pytest.param("4bits 精度损失在 1 - 2 个百分点", [(1.0, "pp"), (2.0, "pp")], [], id="pp"),
+        pytest.param(
+            "It is 2.88x faster than Hugging Face FP16.",
+            [(2.88, "x")],
+            ["Hugging Face FP16"],
+            id="capitalised-name",
+        ),
+    ],
+)
+def test_more_comparison_phrasing(
+    text: str, expected: list[tuple[float, str]], baseline: list[str]
+) -> None:
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert [(m.value, m.unit) for m in claim.metrics] == expected
+    assert claim.conditions.baseline == baseline
+
+
+def test_tldr_is_one_sentence_and_tokens_of_context_are_load() -> None:
+    text = "**TL;DR:** vLLM reaches 2400 tok/s on H100 with 30k tokens of context."
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert claim.text.startswith("TL;DR") and claim.conditions.load["context"] == "30k"

@@ -89,6 +89,7 @@ LOAD_RULES = (
         r"(?:context(?:\s+length)?|ctx(?:[_-]size)?|上下文(?:长度)?)\s*(?:of\s)?[=:：@]?\s*" + _K,
     ),
     _rule("context", r"(?:@|(?<![A-Za-z])at)\s?(\d+(?:\.\d+)?[Kk])(?![A-Za-z0-9])"),
+    _rule("context", r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)[\s-]*tokens?[\s-]+(?:of\s+)?context"),
     _rule(
         "context",
         r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?[Kk])(?=\s*(?:decode|prefill|context|ctx|上下文|$|[/，,、)）]))",
@@ -163,7 +164,8 @@ _CUES = re.compile(
     r"(?<![A-Za-z])(?:vs\.?|v\.s\.?|versus|(?:in )?compar(?:ed|ison) (?:with|to)|relative to|against|"
     r"w\.r\.t\.?|with respect to|normali[sz]ed to|outperform(?:s|ed|ing)?|baseline\s?[:：])"
     r"(?![A-Za-z])|(?<=[×x])\s+the\s+[a-z]+\s+of\s|"
-    r"(?:faster|slower|better|higher|lower|more|less|speed-?ups?|gains?|improvements?)\s+"
+    r"(?:faster|slower|better|higher|lower|more|less|smaller|larger|bigger|cheaper|"
+    r"speed-?ups?|gains?|improvements?)\s+"
     r"(?:[a-z][\w-]*\s+){0,2}?(?:than|over)\s|"
     r"(?<=[×x%])\s+over\s|(?<=\d%)\s+of\s(?=[A-Za-z])|"
     r"相对于?|对比|相比于?|相较于?|比起|较之|[快慢优高低]于|"
@@ -171,7 +173,7 @@ _CUES = re.compile(
     re.I,
 )
 _CJK_BEFORE = re.compile(
-    r"(?:与|和|跟|同)\s?(?:原始|原版|原生|默认|传统|标准)?\s?"
+    r"(?:与|和|跟|同)\s?(?:(?:原始|原版|原生|默认|传统|标准)\s?(?=[A-Za-z]))?"
     r"([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}|[\u4e00-\u9fff]{2,8}?)\s?"
     r"(?:相比|比较|对比)|是\s?([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2})\s?的\s?[\d.]+\s?倍"
 )
@@ -389,9 +391,11 @@ def _target(after: str, cat: Catalog) -> str:
             if word.lower() in _STOP_WORDS:
                 break
             words.append(word)
-        return " ".join(words)
+        return " ".join(words).rstrip(".")
     cjk = re.match(r"[\u4e00-\u9fff]{1,8}", after)
     if cjk:
         head = _CJK_STOP.split(cjk.group(0))[0]
+        if re.match(r"如[下上图表]|[见下上]表|结果|情况", head):
+            return ""  # `对比如下`, `对比结果`: the comparison follows, nothing is named
         return head if len(head) >= 2 else ""
     return ""

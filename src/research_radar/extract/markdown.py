@@ -362,10 +362,11 @@ _SPACES = re.compile(r"\s+")
 
 
 _SENTENCE_END = re.compile(
-    r"(?<=[。；！？;!?])\s*|(?<=[a-z0-9)\]*%])(?<!\bvs)(?<!\bv\.s)(?<!\be\.g)(?<!\bi\.e)"
+    r"(?<=[。；！？!?])\s*|(?<=;)(?<!TL;)(?<!tl;)\s*|(?<=[a-z0-9)\]*%])(?<!\bvs)(?<!\bv\.s)(?<!\be\.g)(?<!\bi\.e)"
     r"(?<!\bw\.r\.t)(?<!\betc)(?<!\bapprox)\.\s+(?=[A-Z(*\[])"
 )
-"""A sentence ends at a full stop, not at `vs.`, `e.g.`, `w.r.t.` before a capital."""
+"""A sentence ends at a full stop, not at `vs.`, `e.g.`, `w.r.t.` before a capital, nor at
+the semicolon of `TL;DR`."""
 
 
 def _sentences(text: str) -> list[str]:

@@ -980,3 +980,65 @@ def test_tldr_is_one_sentence_and_tokens_of_context_are_load() -> None:
     text = "**TL;DR:** vLLM reaches 2400 tok/s on H100 with 30k tokens of context."
     [claim] = [c for c in extract_claims(text) if c.metrics]
     assert claim.text.startswith("TL;DR") and claim.conditions.load["context"] == "30k"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "precision", "baseline", "load"),
+    [
+        pytest.param(
+            "在 H20 上，128 并发下 QPS 达到 15。",
+            [(15.0, "req/s")],
+            [],
+            [],
+            {"concurrency": "128"},
+            id="qps-before",
+        ),
+        pytest.param(
+            "在 batch size 为 32、输入长度 2048、输出长度 512 的条件下，吞吐为 3500 token/s。",
+            [(3500.0, "tok/s")],
+            [],
+            [],
+            {"batch": "32", "prompt": "2048", "output": "512"},
+            id="zh-load",
+        ),
+        pytest.param(
+            "FP8 精度下，单卡吞吐较 BF16 提升 1.6 倍。",
+            [(1.6, "x")],
+            ["FP8"],
+            ["BF16"],
+            {},
+            id="jiao",
+        ),
+        pytest.param(
+            "It is 1.5x faster than existing W4A4 or W4A8 kernels.",
+            [(1.5, "x")],
+            [],
+            ["W4A4", "W4A8"],
+            {},
+            id="or-list",
+        ),
+    ],
+)
+def test_rates_named_first_chinese_load_and_listed_baselines(
+    text: str,
+    expected: list[tuple[float, str]],
+    precision: list[str],
+    baseline: list[str],
+    load: dict[str, str],
+) -> None:
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert [(m.value, m.unit) for m in claim.metrics] == expected
+    assert claim.conditions.precision == precision and claim.conditions.baseline == baseline
+    assert claim.conditions.load == load
+
+
+def test_an_intro_line_unit_and_an_ours_column() -> None:
+    text = (
+        "Decode speed (tokens/s) on RTX 4090:\n\n"
+        "| Model | llama.cpp | ours |\n|---|---|---|\n| Llama-2-7B Q4_0 | 120 | 150 |\n"
+    )
+    found = {
+        m.value: (m.name, m.unit, c.conditions) for c in extract_claims(text) for m in c.metrics
+    }
+    assert found[120.0][:2] == ("llama.cpp (baseline)", "tok/s")
+    assert found[150.0][2].baseline == ["llama.cpp"] and found[150.0][2].hardware == ["RTX 4090"]

@@ -71,6 +71,7 @@ _NOT_A_RATE = r"(?!\s?(?:/|per\b|每|a second))"
 LOAD_RULES = (
     _rule("batch", r"(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs)\s*[=:：]?\s*(\d+)(?![\d.])"),
     _rule("batch", r"批(?:大小|量)\s*[=:：]?\s*(\d+)"),
+    _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取)\s*(\d+)(?![\d.])"),
     _rule("batch", r"batch[\s_-]?size\s+(?:of\s+(?:\w+\s+)?(?:is\s+)?|is\s+)(\d+)(?![\d.])"),
     _rule(
         "concurrency",
@@ -107,6 +108,10 @@ LOAD_RULES = (
     _rule(
         "prompt",
         r"(?:requests?|prompts?|each)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens" + _NOT_A_RATE,
+    ),
+    _rule(
+        "prompt",
+        r"(?:输入|提示词?)(?:序列)?(?:长度|token数?|词元数?)\s*(?:为|是)?\s*[=:：]?\s*" + _K,
     ),
     _rule(
         "output",
@@ -168,7 +173,7 @@ _CUES = re.compile(
     r"speed-?ups?|gains?|improvements?)\s+"
     r"(?:[a-z][\w-]*\s+){0,2}?(?:than|over)\s|"
     r"(?<=[×x%])\s+over\s|(?<=\d%)\s+of\s(?=[A-Za-z])|"
-    r"相对于?|对比|相比于?|相较于?|比起|较之|[快慢优高低]于|"
+    r"相对于?|对比|相比于?|相较于?|比起|较之|(?<![比相])较(?=\s?[A-Za-z])|[快慢优高低]于|"
     r"(?<![对相无类好])比(?=\s?[A-Za-z]|\s?\d+\s?[xX×]\s?[A-Za-z]|[\u4e00-\u9fff]{1,8}\s?[快慢高低多少])|(?<![相反应针面绝])对(?=\s?[A-Za-z][\w.-]*\s?\d)",
     re.I,
 )
@@ -250,12 +255,17 @@ def _find_conditions(text: str, cat: Catalog) -> Conditions:
     if len(names["hardware"]) > 1 and _PORTED.search(text):
         names["hardware"] = _without_source(text, cat, names["hardware"])
     load = _load(text, cat)
+    baseline = _baselines(text, cat)
+    for name in ("hardware", "model", "precision"):
+        # `FP8 吞吐较 BF16 提升 1.6 倍`: the compared precision (hardware, model) is not the
+        # number's own
+        names[name] = [value for value in names[name] if value not in baseline]
     conditions = Conditions(
         hardware=names["hardware"],
         model=names["model"],
         precision=names["precision"],
         software=names["software"],
-        baseline=_baselines(text, cat),
+        baseline=baseline,
         load=load,
         repeats=format_repeats(load),
     )
@@ -358,10 +368,39 @@ def _baselines(text: str, cat: Catalog) -> list[str]:
         if word and match.group(0).strip().lower().startswith(("vs", "versus", "对")):
             found.append(word.group(1))
             continue
-        target = _target(text[match.end() : match.end() + 96], cat)
+        after = text[match.end() : match.end() + 96]
+        target = _target(after, cat)
         if target:
             found.append(target)
+            found.extend(_listed_after(after, target, cat))
     return list(dict.fromkeys(found))
+
+
+_LIST_JOIN = re.compile(r"\s?(?:/|、|和|或|及|\bor\b|\band\b)\s?", re.I)
+
+
+def _listed_after(after: str, first: str, cat: Catalog) -> list[str]:
+    """`outperforms existing W4A4 or W4A8 solutions`: the names listed after the first."""
+    mentions = sorted(
+        (
+            m
+            for name in ("software", "model", "hardware", "precision")
+            for m in cat.find(name, after)
+        ),
+        key=lambda m: m.start,
+    )
+    if not mentions or mentions[0].name != first:
+        return []
+    listed: list[str] = []
+    end = mentions[0].end
+    for mention in mentions[1:]:
+        if mention.start < end:
+            continue
+        if not _LIST_JOIN.fullmatch(after[end : mention.start]):
+            break
+        listed.append(mention.name)
+        end = mention.end
+    return listed
 
 
 def _target(after: str, cat: Catalog) -> str:
@@ -391,7 +430,8 @@ def _target(after: str, cat: Catalog) -> str:
             if word.lower() in _STOP_WORDS:
                 break
             words.append(word)
-        return " ".join(words).rstrip(".")
+        name = " ".join(words).rstrip(".")
+        return "" if words[:1] == ["total"] else name  # `4.2% of the total TTFT`: a share
     cjk = re.match(r"[\u4e00-\u9fff]{1,8}", after)
     if cjk:
         head = _CJK_STOP.split(cjk.group(0))[0]

@@ -103,7 +103,9 @@ def parse_segments(text: str) -> Iterator[Segment]:
             following = lines[index].strip() if index < len(lines) else ""
             if re.fullmatch(r"\|?\s*:?-{2,}.*", following):
                 header = tuple(clean_text(c) for c in cells)
-                table_unit = _stated_unit(before) or _table_unit(recent, lines, index)
+                table_unit = (
+                    _stated_unit(before) or _intro_unit(before) or _table_unit(recent, lines, index)
+                )
                 yield Segment(" ".join(header), number, "prose", True, header=header)
                 continue
             yield Segment(stripped, number, "table", True, header=header, unit=table_unit)
@@ -391,6 +393,16 @@ _TITLE_UNIT = re.compile(
     re.I,
 )
 """A heading, a bold line or a caption that gives a unit in parentheses."""
+
+
+_INTRO_UNIT = re.compile(rf"\(\s*({UNIT_PATTERN})\s*\)(?![A-Za-z]).*[:：]\s*$")
+
+
+def _intro_unit(text: str) -> str:
+    """`Decode speed (tokens/s) on RTX 4090:`: the line that introduces a table gives the
+    unit of its numbers in parentheses."""
+    match = _INTRO_UNIT.search(text)
+    return canonical_unit(match.group(1)) if match else ""
 
 
 def _heading_unit(text: str) -> str:

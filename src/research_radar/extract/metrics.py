@@ -96,6 +96,13 @@ _RATIO_WORD = re.compile(
     re.I,
 )
 """`加速比为 3.2`, `speedup of 1.8`: a ratio named, not written with its unit."""
+_RATE_BEFORE = re.compile(
+    rf"(?<![A-Za-z])(?P<unit>QPS|RPS|TPS)\s?(?:达到|可达|高达|提升[至到]|reach(?:es|ed)?|achieves?|"
+    rf"of up to)\s?(?P<num>{NUMBER_PATTERN})(?!\s?(?:[%x×倍]|{UNIT_PATTERN})|[\d.])",
+    re.I,
+)
+"""`QPS 达到 15`, `TPS reaches 1200`: a rate named before the number it reached (not
+`QPS=4`, a load)."""
 _CURRENCY_AFTER = re.compile(rf"(?P<num>{NUMBER_PATTERN})\s?(?:美元|USD|dollars)")
 _PER_SECOND = re.compile(
     rf"每秒\s?(?:可达|约|达到|生成)?\s?(?P<num>{NUMBER_PATTERN})\s?\+?\s?个?\s?"
@@ -303,6 +310,11 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
         if found.free(match.span("num")):
             value = parse_number(match.group("num"))
             found.add(match.span("num"), Metric(name="speedup", value=value, unit="x"))
+    for match in _RATE_BEFORE.finditer(text):
+        if found.free(match.span("num")):
+            value = parse_number(match.group("num"))
+            unit = canonical_unit(match.group("unit"))
+            found.add(match.span("num"), Metric(name="throughput", value=value, unit=unit))
     _fractions(text, found)
     _propagated(text, found)
     found.items.sort(key=lambda item: item[0])

@@ -282,7 +282,7 @@ def _key(conditions: Conditions, text: str, cat: Catalog | None = None) -> _Key 
     if len(set(conditions.precision)) == 1:
         return _Key("precision", conditions.precision[0], word)
     if word:
-        return _Key("word", text, word)
+        return _Key("word", _head_name(text) or text, word)  # `Baseline (tok/s)` -> `Baseline`
     return None
 
 
@@ -331,10 +331,13 @@ def _choose(plan: _Plan, positions: int, named: dict[int, str] | None = None) ->
         plan.references = sorted(named)
         return plan
     software = {i: k for i, k in keys.items() if k.kind == "software"}
-    if len({k.value for k in software.values()}) >= 2 and max(software) == max(keys):
-        # the project's own system comes last: `| vLLM | ... | Chitu |`; its variants
-        # (`FlexLLMGen with Compression`, `Chitu-FP4`) are its own too, never a reference
-        own = _stem(software[max(software)].value)
+    ours = [i for i, k in software.items() if k.value == _OURS_KEY]
+    distinct = len({k.value for k in software.values()}) >= 2
+    if distinct and (ours or max(software) == max(keys)):
+        # the project's own system comes last: `| vLLM | ... | Chitu |`, or is called ours
+        # wherever it stands; its variants (`FlexLLMGen with Compression`, `Chitu-FP4`)
+        # are its own too, never a reference
+        own = _stem(software[ours[0] if ours else max(software)].value)
         plan.references = [i for i, k in sorted(software.items()) if _stem(k.value) != own]
         return plan
     precisions = {i: k.value for i, k in keys.items() if k.kind == "precision"}
@@ -350,12 +353,23 @@ def _stem(name: str) -> str:
     return re.split(r"[\s_-]", name.strip().lower(), maxsplit=1)[0]
 
 
+_OURS = re.compile(
+    r"^\W*(?:ours|our\s(?:method|system|engine|implementation)|proposed|本文|我们的?)\b", re.I
+)
+"""A column or row of the project's own numbers, named as such."""
+_OURS_KEY = "ours"
+
+
+def _own_key(label: str) -> _Key | None:
+    return _Key("software", _OURS_KEY) if _OURS.match(label) else None
+
+
 def _column_plan(
     head: list[str], columns: list[Conditions], metric_columns: list[int], stems: list[str]
 ) -> _Plan:
     plan = _Plan()
     for c in metric_columns:
-        key = _key(columns[c], head[c])
+        key = _key(columns[c], head[c]) or _own_key(head[c])
         if key is not None:
             plan.keys[c] = key
     named = _named({c: head[c] for c in metric_columns}, stems)
@@ -374,7 +388,7 @@ def _row_plan(rows: list[_Row], metric_columns: list[int], cat: Catalog, stems: 
         if row.has_metrics:
             labels[index] = label
         conditions = find_conditions(label, cat)
-        key = _key(conditions, label, cat)
+        key = _key(conditions, label, cat) or _own_key(label)
         ratios = [m.value for found in row.metrics for m in found if m.unit == "x"]
         ratio = ratios[0] if ratios and all(r == ratios[0] for r in ratios) else None
         if key is None and ratio is not None and abs(ratio - 1.0) < 1e-9:
@@ -497,7 +511,7 @@ def _header_named(metric: Metric, head: str) -> Metric:
 
 def _head_name(head: str) -> str:
     """A column header without its units: `prefill tok/s` -> `prefill`."""
-    name = re.sub(rf"\(?(?<![A-Za-z])(?:{UNIT_PATTERN})(?![A-Za-z])\)?", " ", head)
+    name = re.sub(rf"\(?(?<![A-Za-z])(?:{UNIT_PATTERN})(?![A-Za-z])\)?|[↑↓]", " ", head)
     return re.sub(r"^of\s", "", " ".join(name.split()))
 
 

@@ -1042,3 +1042,27 @@ def test_an_intro_line_unit_and_an_ours_column() -> None:
     }
     assert found[120.0][:2] == ("llama.cpp (baseline)", "tok/s")
     assert found[150.0][2].baseline == ["llama.cpp"] and found[150.0][2].hardware == ["RTX 4090"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("- 降低11倍 GPU 显存占用", [(11.0, "x")], id="bei-before-gpu"),
+        pytest.param("**5.6** faster than vanilla decoding (13B).", [(5.6, "x")], id="bare-faster"),
+        pytest.param(
+            "| 量化等级 | Accuracy (MMLU) |\n| --- | --- |\n| BF16 | 45.47 |\n",
+            [(45.47, "")],
+            id="score-in-parentheses",
+        ),
+        pytest.param(
+            "Speedup of LightSeq over PyTorch on V100:\n\n| Batch size | LightSeq |\n|---|---|\n"
+            "| 1 | 8.00 |\n",
+            [(8.0, "x")],
+            id="speedup-intro",
+        ),
+    ],
+)
+def test_ratios_and_scores_without_a_written_unit(
+    text: str, expected: list[tuple[float, str]]
+) -> None:
+    assert [(m.value, m.unit) for c in extract_claims(text) for m in c.metrics] == expected

@@ -398,11 +398,16 @@ _TITLE_UNIT = re.compile(
 _INTRO_UNIT = re.compile(rf"\(\s*({UNIT_PATTERN})\s*\)(?![A-Za-z]).*[:：]\s*$")
 
 
+_SPEEDUP_TITLE = re.compile(r"^\W*(?:speed-?ups?|加速比)\b", re.I)
+
+
 def _intro_unit(text: str) -> str:
     """`Decode speed (tokens/s) on RTX 4090:`: the line that introduces a table gives the
-    unit of its numbers in parentheses."""
+    unit of its numbers in parentheses; `Speedup of LightSeq over PyTorch:` gives ratios."""
     match = _INTRO_UNIT.search(text)
-    return canonical_unit(match.group(1)) if match else ""
+    if match:
+        return canonical_unit(match.group(1))
+    return "x" if _SPEEDUP_TITLE.match(text) and text.rstrip().endswith((":", "：")) else ""
 
 
 def _heading_unit(text: str) -> str:

@@ -60,6 +60,7 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"P[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|PFLOP/s", "PFLOPS"),
     (r"G[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|GFLOP/s", "GFLOPS"),
     (r"GiB|MiB|GB|MB|TB", ""),
+    (r"G(?=起|\s?显存|$)", "GB"),
     (r"ms|毫秒", "ms"),
     (r"µs|us", "us"),
     (r"s(?:ec|econds?)?|秒", "s"),
@@ -103,6 +104,10 @@ _RATE_BEFORE = re.compile(
 )
 """`QPS 达到 15`, `TPS reaches 1200`: a rate named before the number it reached (not
 `QPS=4`, a load)."""
+_BARE_FASTER = re.compile(
+    rf"(?<![\w.])(?P<num>{NUMBER_PATTERN})(?:\*\*)?\s(?:faster|slower)\s(?:than|over)\b", re.I
+)
+"""`**5.6** faster than vanilla decoding`: a ratio written without its `x`."""
 _CURRENCY_AFTER = re.compile(rf"(?P<num>{NUMBER_PATTERN})\s?(?:美元|USD|dollars)")
 _PER_SECOND = re.compile(
     rf"每秒\s?(?:可达|约|达到|生成)?\s?(?P<num>{NUMBER_PATTERN})\s?\+?\s?个?\s?"
@@ -310,6 +315,10 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
         if found.free(match.span("num")):
             value = parse_number(match.group("num"))
             found.add(match.span("num"), Metric(name="speedup", value=value, unit="x"))
+    for match in _BARE_FASTER.finditer(text):
+        if found.free(match.span("num")):
+            value = parse_number(match.group("num"))
+            found.add(match.span("num"), Metric(name="speedup", value=value, unit="x"))
     for match in _RATE_BEFORE.finditer(text):
         if found.free(match.span("num")):
             value = parse_number(match.group("num"))
@@ -327,7 +336,10 @@ def _unit_metrics(
 ) -> list[tuple[tuple[int, int], Metric]]:
     unit = canonical_unit(match.group("unit"))
     rest = text[match.end() :]
-    if unit == "x" and re.match(r"\s?(?:\d|[A-Za-z])", rest) and _is_count(rest, cat):
+    counted = (
+        unit == "x" and match.group("unit") != "倍"
+    )  # `11倍 GPU 显存`: a ratio, never `11x GPU`
+    if counted and re.match(r"\s?(?:\d|[A-Za-z])", rest) and _is_count(rest, cat):
         return []
     window = text[max(0, match.start() - 30) : match.end() + 24] + " " + context
     if unit in _MEMORY_UNITS and (not _MEMORY_CONTEXT.search(window) or _is_spec(text, match)):

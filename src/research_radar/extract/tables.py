@@ -536,6 +536,15 @@ _SCORE_HEAD = re.compile(
 """A column of scores: its bare numbers are measurements without a unit (`| PPL |`)."""
 
 
+def _is_score_head(head: str) -> bool:
+    """`| MMLU |`, `| Accuracy (C-Eval dev) |`: a column of scores."""
+    head = head.strip()
+    if _SCORE_HEAD.fullmatch(head):
+        return True
+    parts = re.fullmatch(r"(.+?)\s*[(（]\s*(\S+)[^)）]*[)）]", head)
+    return parts is not None and any(_SCORE_HEAD.fullmatch(p) for p in parts.groups())
+
+
 def _row_unit(label: str) -> str:
     """A row label's unit: `bs=1, output token/s`, `Speedup`, `加速比`."""
     if re.fullmatch(r"\s*(?:speed-?up|加速比|加速)\s*", label, re.I):
@@ -548,7 +557,7 @@ def _bare_cell(
 ) -> list[Metric]:
     ratio = re.search(r"speed-?up|加速比", head, re.I) is not None  # `FT <br/> Speedup`
     unit = _header_unit(head) or ("x" if ratio else "")
-    if not unit and not _SCORE_HEAD.fullmatch(head.strip()):
+    if not unit and not _is_score_head(head):
         unit = fallback  # a score column (`| MMLU |`) keeps no unit the section states
     name = _head_name(head)
     if not name or re.fullmatch(r"[\d.,]+[KkMm]?", name):
@@ -556,7 +565,7 @@ def _bare_cell(
         name = DEFAULT_METRIC_NAMES.get(unit, "value")
     if unit:
         return [Metric(name=name, value=parse_number(raw), unit=unit)]
-    if _SCORE_HEAD.fullmatch(head.strip()):
+    if _is_score_head(head):
         return [Metric(name=head.strip(), value=parse_number(raw), unit="")]
     names_system = bool(cat.names("software", head)) or re.search(r"baseline|基线|ref", head, re.I)
     if names_system and previous and previous[-1].unit:

@@ -1066,3 +1066,22 @@ def test_ratios_and_scores_without_a_written_unit(
     text: str, expected: list[tuple[float, str]]
 ) -> None:
     assert [(m.value, m.unit) for c in extract_claims(text) for m in c.metrics] == expected
+
+
+def test_a_section_set_up_holds_for_all_its_tables_and_all_experiments_for_siblings() -> None:
+    text = (
+        "## Performance\n\n### Single request\n\n"
+        "All Hopper experiments run on a single H100 GPU.\n\n"
+        "| Model | Break-even (tokens) | FP8 slope (% of BF16) |\n| --- | --- | --- |\n"
+        "| Llama-3.1-8B | 7,010 | 54% |\n\n"
+        "### Throughput under load\n\n"
+        "We run 150 requests at concurrency 8.\n\n"
+        "*Table 4: Llama-3.1-8B. FP8 shows 14.9% higher output throughput.*\n\n"
+        "| Config | Output tok/s |\n| --- | --- |\n| BF16 | 450.3 |\n\n"
+        "*Table 5: gpt-oss-20b. FP8 shows 4.8% higher output throughput.*\n\n"
+        "| Config | Output tok/s |\n| --- | --- |\n| BF16 | 831.6 |\n"
+    )
+    found = {m.value: (m.unit, c.conditions) for c in extract_claims(text) for m in c.metrics}
+    assert found[7010.0][0] == "tokens" and found[54.0][1].baseline == ["BF16"]
+    assert found[831.6][1].load.get("concurrency") == "8"
+    assert found[831.6][1].hardware == ["H100"] and found[4.8][1].hardware == ["H100"]

@@ -163,13 +163,21 @@ def extract_claims(
     """The systems the prose's claims so far compare with: a table's row or column of one
     of them holds the compared system's own numbers."""
 
-    def end_table() -> None:
+    def end_lead() -> None:
+        """The section's first number: the load its lead set up holds for all of it (`150
+        requests at concurrency 8` above Table 4 holds for Table 5 too)."""
         nonlocal lead
+        if lead:
+            sections[-1][1].load = {**lead_ctx.load, **sections[-1][1].load}
+        lead = False
+
+    def end_table() -> None:
         if not table:
             return  # no rows: no claims (and no header cells to clean for nothing)
         for cell in read_table(header, table, cat, tuple(compared)):
             found = _table_claims(cell, where, reporter, block_ctx)
-            lead = lead and not found
+            if found:
+                end_lead()
             claims.extend(found)
         table.clear()
 
@@ -220,7 +228,7 @@ def extract_claims(
             continue
         claims.append(claim)
         compared.update(dict.fromkeys(claim.conditions.baseline))
-        lead = False
+        end_lead()
     end_table()
     scopes = find_scopes(segments, cat)
     if not scopes:

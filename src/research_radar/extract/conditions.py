@@ -172,7 +172,7 @@ _CUES = re.compile(
     r"(?:faster|slower|better|higher|lower|more|less|smaller|larger|bigger|cheaper|"
     r"speed-?ups?|gains?|improvements?)\s+"
     r"(?:[a-z][\w-]*\s+){0,2}?(?:than|over)\s|"
-    r"(?<=[×x%])\s+over\s|(?<=\d%)\s+of\s(?=[A-Za-z])|"
+    r"(?<=[×x%])\s+over\s|(?<=\d%)\s+of\s(?=[A-Za-z])|(?<=\(%)\s?of\s(?=[A-Z])|"
     r"相对于?|对比|相比于?|相较于?|比起|较之|(?<![比相])较(?=\s?[A-Za-z])|[快慢优高低]于|"
     r"(?<![对相无类好])比(?=\s?[A-Za-z]|\s?\d+\s?[xX×]\s?[A-Za-z]|[\u4e00-\u9fff]{1,8}\s?[快慢高低多少])|(?<![相反应针面绝])对(?=\s?[A-Za-z][\w.-]*\s?\d)",
     re.I,

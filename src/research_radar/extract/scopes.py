@@ -45,6 +45,9 @@ _EVALUATED = re.compile(
     re.I,
 )
 """A sentence that says where the authors ran their evaluation (not a note on one table)."""
+_ALL = re.compile(
+    r"\ball (?:\w+ )?(?:experiments|benchmarks|measurements|results|tests)\b|所有|全部", re.I
+)
 _FIELDS = ("hardware", "model", "precision")
 _MAX_NAMES = 3
 """A set-up naming more than this many things of one field is a survey, not a set-up."""
@@ -118,8 +121,11 @@ def _evaluation_lines(
         hardware = cat.names("hardware", segment.text)
         if len(set(hardware)) != 1:
             continue
-        section = next(((h, e) for h, e in reversed(spans) if h.line < segment.line <= e), None)
-        scope = Scope(segment.line, section[1]) if section else Scope(segment.line, end)
+        sections = [(h, e) for h, e in reversed(spans) if h.line < segment.line <= e]
+        if _ALL.search(segment.text) and len(sections) > 1:
+            # `All Hopper experiments run on a single H100`: the sibling sections too
+            sections = [s for s in sections if s[0].level < sections[0][0].level]
+        scope = Scope(segment.line, sections[0][1]) if sections else Scope(segment.line, end)
         scope.names["hardware"] = [hardware[0]]
         scopes.append(scope)
     return scopes

@@ -556,7 +556,8 @@ def _bare_cell(
     head: str, raw: str, previous: list[Metric], cat: Catalog, fallback: str = ""
 ) -> list[Metric]:
     ratio = re.search(r"speed-?up|加速比", head, re.I) is not None  # `FT <br/> Speedup`
-    unit = _header_unit(head) or ("x" if ratio else "")
+    tokens = re.search(r"\(\s?tokens?\s?\)", head, re.I) is not None  # `Break-even (tokens)`
+    unit = _header_unit(head) or ("x" if ratio else "tokens" if tokens else "")
     if not unit and not _is_score_head(head):
         unit = fallback  # a score column (`| MMLU |`) keeps no unit the section states
     name = _head_name(head)

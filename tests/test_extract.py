@@ -1085,3 +1085,28 @@ def test_a_section_set_up_holds_for_all_its_tables_and_all_experiments_for_sibli
     assert found[7010.0][0] == "tokens" and found[54.0][1].baseline == ["BF16"]
     assert found[831.6][1].load.get("concurrency") == "8"
     assert found[831.6][1].hardware == ["H100"] and found[4.8][1].hardware == ["H100"]
+
+
+@pytest.mark.parametrize(
+    ("text", "hardware", "load"),
+    [
+        pytest.param(
+            "On Llama 3 70B with 4 H100s, latency drops by up to 1.5x at QPS=1.",
+            ["H100"],
+            {"gpus": "4", "rate": "1"},
+            id="plural-and-rate",
+        ),
+        pytest.param("16 L40s reach 3.1x the throughput.", ["L40"], {"gpus": "16"}, id="l40s"),
+        pytest.param(
+            "With a batch of 128 sequences of 512 tokens each, it runs at 650 TFLOPS on H800.",
+            ["H800"],
+            {"batch": "128", "prompt": "512"},
+            id="batch-of",
+        ),
+    ],
+)
+def test_plural_parts_and_load_phrasing(
+    text: str, hardware: list[str], load: dict[str, str]
+) -> None:
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert claim.conditions.hardware == hardware and claim.conditions.load == load

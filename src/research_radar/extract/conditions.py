@@ -72,6 +72,7 @@ LOAD_RULES = (
     _rule("batch", r"(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs)\s*[=:：]?\s*(\d+)(?![\d.])"),
     _rule("batch", r"批(?:大小|量)\s*[=:：]?\s*(\d+)"),
     _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取)\s*(\d+)(?![\d.])"),
+    _rule("batch", r"(?<![A-Za-z])batch\s(?:of|with)\s(\d+)(?!\d|\.\d)(?!\s?(?:tokens|%))"),
     _rule("batch", r"batch[\s_-]?size\s+(?:of\s+(?:\w+\s+)?(?:is\s+)?|is\s+)(\d+)(?![\d.])"),
     _rule(
         "concurrency",
@@ -82,8 +83,8 @@ LOAD_RULES = (
     _rule(
         "rate",
         r"(?:(?<![A-Za-z])(?:at|@|under)\s+|[(,]\s?)(\d+(?:\.\d+)?)\s?(?:QPS|RPS)(?![A-Za-z])|"
-        r"(?:QPS|RPS|request[_ ]rate)\s?=\s?(\d+(?:\.\d+)?)(?![\d.])|"
-        r"request[_ ]rate\s?[:：]?\s?(\d+(?:\.\d+)?)(?![\d.])",
+        r"(?:QPS|RPS|request[_ ]rate)\s?=\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
+        r"request[_ ]rate\s?[:：]?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)",
     ),
     _rule(
         "context",
@@ -107,7 +108,7 @@ LOAD_RULES = (
     ),
     _rule(
         "prompt",
-        r"(?:requests?|prompts?|each)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens" + _NOT_A_RATE,
+        r"(?:requests?|prompts?|sequences?|each)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens" + _NOT_A_RATE,
     ),
     _rule(
         "prompt",
@@ -156,7 +157,8 @@ LOAD_RULES = (
 _LOAD_INDEX = NeedleIndex(rule.needles for rule in LOAD_RULES)
 _PERCENTILE = re.compile(r"(?<![A-Za-z])[Pp](50|90|95|99(?:\.9)?)(?![\d])")
 _COUNT = re.compile(
-    r"(\d{1,3})\s?(?:[×xX*]|个|张|块|台|卡)\s?$|(?:\bon|\bwith|\busing|\bacross)\s(\d{1,3})\s$"
+    r"(\d{1,3})\s?(?:[×xX*]|个|张|块|台|卡)\s?$|(?:\bon|\bwith|\busing|\bacross)\s(\d{1,3})\s$|"
+    r"^\W{0,3}(\d{1,3})\s$"
 )
 """`8x H100`, `4 个 A100`, `on 8 H100`: how many of a part."""
 _COUNT_AFTER = re.compile(
@@ -318,7 +320,7 @@ def _load(text: str, cat: Catalog) -> dict[str, str]:
         count = _COUNT.search(text[max(0, mention.start - 10) : mention.start])
         after = _COUNT_AFTER.match(text, mention.end)
         if count and "gpus" not in load:
-            load["gpus"] = count.group(1) or count.group(2)
+            load["gpus"] = next(g for g in count.groups() if g)
         elif after and "gpus" not in load:
             load["gpus"] = after.group(1)
     return load

@@ -1110,3 +1110,19 @@ def test_plural_parts_and_load_phrasing(
 ) -> None:
     [claim] = [c for c in extract_claims(text) if c.metrics]
     assert claim.conditions.hardware == hardware and claim.conditions.load == load
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("生成速度达到 100 tokens/秒。", [(100.0, "tok/s")], id="tokens-per-miao"),
+        pytest.param("INT4 模型推理速度为 25.3 字/秒。", [(25.3, "char/s")], id="zi-per-miao"),
+        pytest.param("最大推理速度(token / s)为 120。", [(120.0, "tok/s")], id="unit-then-number"),
+        pytest.param("单卡 A800 每秒可处理 15 个请求。", [(15.0, "req/s")], id="requests"),
+        pytest.param(
+            "端到端延迟 P50/P99 分别为 120ms/350ms。", [(120.0, "ms"), (350.0, "ms")], id="pair"
+        ),
+    ],
+)
+def test_chinese_rates_and_paired_numbers(text: str, expected: list[tuple[float, str]]) -> None:
+    assert [(m.value, m.unit) for c in extract_claims(text) for m in c.metrics] == expected

@@ -42,14 +42,14 @@ input (refs #13)."""
 _UNITS: tuple[tuple[str, str], ...] = (
     (
         r"[Tt]ok(?:en)?s?/s(?:ec(?:ond)?)?|[Tt]oks/s|t/s|TPS|tps|[Tt]okens? per second|"
-        r"[Tt]ok(?:en)?s? ?/ ?s",
+        r"[Tt]ok(?:en)?s? ?/ ?s|[Tt]ok(?:en)?s? ?/ ?秒",
         "tok/s",
     ),
     (
         r"req(?:uest)?s?/s(?:ec(?:ond)?)?|[Rr]equests? per second|RPS|rps|QPS|查询/秒|请求/秒",
         "req/s",
     ),
-    (r"字符/秒|chars?/s", "char/s"),
+    (r"字符/秒|字/秒|chars?/s", "char/s"),
     (r"GB/秒", "GB/s"),
     (r"MB/秒", "MB/s"),
     (r"ms/tok(?:en)?", "ms/token"),
@@ -80,7 +80,7 @@ _METRIC = re.compile(
     rf"(?P<num>{NUMBER_PATTERN})(?:\s?[–—~-]\s?(?P<num2>{NUMBER_PATTERN}))?"
     rf"(?:\s?±\s?{NUMBER_PATTERN})?"
     rf"(?:\s?(?P<word>{_RATE_WORD})(?=\s?(?:tok|t/s|TPS)))?\s?(?P<unit>{UNIT_PATTERN})"
-    r"(?![A-Za-z0-9/])",
+    r"(?![A-Za-z0-9]|/\s?[A-Za-z\u4e00-\u9fff])",
 )
 _PREFIXED = re.compile(
     rf"(?<![\w$])(?P<sign>X|\$\s?)(?P<num>{_NUMBER_BODY})"
@@ -108,10 +108,15 @@ _BARE_FASTER = re.compile(
     rf"(?<![\w.])(?P<num>{NUMBER_PATTERN})(?:\*\*)?\s(?:faster|slower)\s(?:than|over)\b", re.I
 )
 """`**5.6** faster than vanilla decoding`: a ratio written without its `x`."""
+_UNIT_THEN_NUMBER = re.compile(
+    rf"[(（]\s?(?P<unit>{UNIT_PATTERN})\s?[)）]\s?(?:为|是|约为|达到|[:：=])\s?(?P<num>{NUMBER_PATTERN})"
+    rf"(?!\s?(?:[%x×倍]|{UNIT_PATTERN})|[\d.])"
+)
+"""`最大推理速度(token / s)为 120`: the unit in parentheses, then its number."""
 _CURRENCY_AFTER = re.compile(rf"(?P<num>{NUMBER_PATTERN})\s?(?:美元|USD|dollars)")
 _PER_SECOND = re.compile(
-    rf"每秒\s?(?:可达|约|达到|生成)?\s?(?P<num>{NUMBER_PATTERN})\s?\+?\s?个?\s?"
-    r"(?P<what>tokens?|词元|令牌|字符|张)",
+    rf"每秒\s?(?:可达|约|达到|生成|可处理|处理)?\s?(?P<num>{NUMBER_PATTERN})\s?\+?\s?个?\s?"
+    r"(?P<what>tokens?|词元|令牌|字符|张|请求)",
     re.I,
 )
 """Chinese `每秒7个token`: a rate written before its number."""
@@ -304,7 +309,9 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
             found.add(match.span("num"), metric)
     for match in _PER_SECOND.finditer(text):
         if found.free(match.span("num")):
-            unit = {"字符": "char/s", "张": "img/s"}.get(match.group("what"), "tok/s")
+            unit = {"字符": "char/s", "张": "img/s", "请求": "req/s"}.get(
+                match.group("what"), "tok/s"
+            )
             name = _metric_name(text, match.start(), match.end(), unit, None)
             found.add(
                 match.span("num"),
@@ -315,6 +322,14 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
         if found.free(match.span("num")):
             value = parse_number(match.group("num"))
             found.add(match.span("num"), Metric(name="speedup", value=value, unit="x"))
+    for match in _UNIT_THEN_NUMBER.finditer(text):
+        if found.free(match.span("num")):
+            unit = canonical_unit(match.group("unit"))
+            name = _metric_name(text, match.start(), match.end(), unit, None)
+            found.add(
+                match.span("num"),
+                Metric(name=name, value=parse_number(match.group("num")), unit=unit),
+            )
     for match in _BARE_FASTER.finditer(text):
         if found.free(match.span("num")):
             value = parse_number(match.group("num"))

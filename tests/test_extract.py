@@ -1126,3 +1126,32 @@ def test_plural_parts_and_load_phrasing(
 )
 def test_chinese_rates_and_paired_numbers(text: str, expected: list[tuple[float, str]]) -> None:
     assert [(m.value, m.unit) for c in extract_claims(text) for m in c.metrics] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "load"),
+    [
+        pytest.param(
+            "With input/output lengths of 1024/128, throughput is 5000 tok/s.",
+            {"prompt": "1024", "output": "128"},
+            id="io-pair",
+        ),
+        pytest.param("ISL/OSL 1k/1k: 3000 tok/s.", {"prompt": "1k", "output": "1k"}, id="isl-osl"),
+        pytest.param(
+            "Throughput (in=2048, out=128) reaches 4000 tok/s.",
+            {"prompt": "2048", "output": "128"},
+            id="in-out",
+        ),
+        pytest.param(
+            "With 100 users, throughput is 2000 tok/s.", {"concurrency": "100"}, id="users"
+        ),
+        pytest.param("Using 1000 prompts from ShareGPT, it serves 12 req/s.", {}, id="prompts"),
+        pytest.param("With tensor parallelism of 8, it reaches 3000 tok/s.", {"tp": "8"}, id="tp"),
+        pytest.param(
+            "At a request rate of 4, TTFT is 150 ms.", {"rate": "4"}, id="request-rate-of"
+        ),
+    ],
+)
+def test_load_phrasing_in_english_prose(text: str, load: dict[str, str]) -> None:
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert claim.conditions.load == load

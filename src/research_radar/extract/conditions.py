@@ -80,11 +80,12 @@ LOAD_RULES = (
     ),
     _rule("concurrency", r"(?<![A-Za-z])C\s?=\s?(\d+)(?![\d.])"),
     _rule("concurrency", r"(\d+)\s*(?:个|路)?\s*(?:并发|concurrent(?:\s+requests?)?)"),
+    _rule("concurrency", r"(?<![\d.])(\d+)\s+(?:simultaneous\s+|parallel\s+)?users\b"),
     _rule(
         "rate",
         r"(?:(?<![A-Za-z])(?:at|@|under)\s+|[(,]\s?)(\d+(?:\.\d+)?)\s?(?:QPS|RPS)(?![A-Za-z])|"
         r"(?:QPS|RPS|request[_ ]rate)\s?=\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
-        r"request[_ ]rate\s?[:：]?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)",
+        r"request[_ ]rate\s?(?:[:：]|of)?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)",
     ),
     _rule(
         "context",
@@ -99,11 +100,12 @@ LOAD_RULES = (
     _rule(
         "prompt",
         r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gth)?|prompt[\s_]len(?:gth)?|"
-        r"prefill[\s_]len(?:gth)?|prompt tokens|(?<![A-Za-z])pp)\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
+        r"prefill[\s_]len(?:gth)?|prompt tokens|(?<![A-Za-z])pp|seq_?len(?:gth)?|"
+        r"(?<![A-Za-z])in(?=\s?=))\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
     ),
     _rule(
         "prompt",
-        r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?(?:prompt|input)"
+        r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?(?:prompt|input)(?!s\b)"
         r"(?!s? tokens/s|[\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
     ),
     _rule(
@@ -123,6 +125,7 @@ LOAD_RULES = (
         "output",
         r"(?:OSL|output(?:[\s_](?:sequence|seq|generation))?[\s_]?len(?:gth)?|"
         r"(?:generation|decode)[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
+        r"(?<![A-Za-z])out(?=\s?=)|"
         r"输出(?:上限|长度)?)\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
     ),
     _rule(
@@ -141,6 +144,7 @@ LOAD_RULES = (
     _rule("tp", r"(?<![A-Za-z])TP\s?[=-]?\s?(\d+)(?![\d.])"),
     _rule("tp", r"(?<![\d.])(\d+)-way (?:TP|tensor)"),
     _rule("tp", r"tensor_parallel_size\s*=\s*(\d+)"),
+    _rule("tp", r"tensor[\s-]parallel(?:ism|\s?size)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)"),
     _rule("warmup", r"warm-?up\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),
     _rule("measure", r"measure\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),
     _rule("chunk", r"(\d+\s?ms)\s+chunks?"),
@@ -304,8 +308,20 @@ def tidy_conditions(conditions: Conditions) -> Conditions:
     return conditions.model_copy(update={"software": kept, "baseline": baseline})
 
 
+_IO_PAIR = re.compile(
+    r"(?:ISL\s?/\s?OSL|input\s?/\s?output|in\s?/\s?out|prompt\s?/\s?(?:output|generation|completion)|"
+    r"输入\s?/\s?输出)(?:\s(?:sequence\s)?(?:lengths?|tokens|len))?(?:\s?(?:长度|of|=|[:：]))?\s?"
+    r"(\d[\d,]*[Kk]?)\s?/\s?(\d[\d,]*[Kk]?)(?![\d.])",
+    re.I,
+)
+"""`ISL/OSL 1k/1k`, `input/output lengths of 1024/128`: a prompt and an output length."""
+
+
 def _load(text: str, cat: Catalog) -> dict[str, str]:
     load: dict[str, str] = {}
+    pair = _IO_PAIR.search(text) if "/" in text else None
+    if pair:
+        load["prompt"], load["output"] = (re.sub(r"[,\s]", "", g) for g in pair.groups())
     for rule, matches in zip(LOAD_RULES, load_rule_matches(text), strict=True):
         if rule.key in load or not matches:
             continue
@@ -313,6 +329,8 @@ def _load(text: str, cat: Catalog) -> dict[str, str]:
         raw = rule.fixed or next((g for g in match.groups() if g), "")
         if raw:
             load[rule.key] = re.sub(r"[,\s]", "", raw)
+    if pair and load.get("context") in (load["prompt"], load["output"]):
+        del load["context"]  # `1k/1k` read as a context too
     percentiles = dict.fromkeys(f"p{m}" for m in _PERCENTILE.findall(text))
     if percentiles:
         load["percentiles"] = ",".join(percentiles)

@@ -890,3 +890,268 @@ def test_a_transposed_table_names_its_numbers_by_row() -> None:
         (m.name, m.unit, c.conditions.hardware) for c in extract_claims(text) for m in c.metrics
     ]
     assert found == [("TTFT", "ms", ["A100"]), ("TTFT", "ms", ["H100"])]
+
+
+def test_a_table_row_of_the_system_the_prose_compares_with_is_the_baseline() -> None:
+    # the project's own system comes first; the prose names the compared one
+    text = (
+        "- vLLM FP16 is 2.88x faster than Hugging Face FP16.\n\n"
+        "| Model Variant | Inference Speed (tokens/sec) |\n| --- | --- |\n"
+        "| vLLM FP16 | 1109.08 |\n| vLLM FP32 | 365.46 |\n"
+        "| Hugging Face FP16 | 384.89 |\n| Hugging Face FP32 | 314.19 |\n"
+    )
+    found = {m.value: (m.name, c.conditions) for c in extract_claims(text) for m in c.metrics}
+    assert found[1109.08][1].baseline == ["hugging face"]
+    assert found[365.46][1].baseline == ["hugging face"]
+    assert found[384.89][0].endswith("(baseline)") and found[314.19][0].endswith("(baseline)")
+    assert not found[1109.08][0].endswith("(baseline)")
+
+
+def test_a_lowercase_phrase_or_a_model_named_in_prose_picks_no_table_baseline() -> None:
+    text = (
+        "The KV transfer took 31.65 ms.\n\n![Transfer Time vs KV Size](plot.png)\n\n"
+        "Detailed data:\n\n"
+        "| Prompt Length | Mean TTFT (ms) | KV Size |\n| --- | --- | --- |\n"
+        "| 128 tokens | 46.09 | 20 MB |\n"
+    )
+    # an image's `vs` compares axes, not systems: the `KV Size` column is no baseline
+    assert all(c.conditions.baseline == [] for c in extract_claims(text) if c.metrics)
+
+
+def test_speedup_columns_compare_with_the_other_system_column() -> None:
+    text = (
+        "#### BERT performance on T4 and PyTorch\n\n"
+        "| Batch_size | Seq_len | TorchScript <br/> Latency (ms) | FT <br/> Latency (ms) "
+        "| EFF-FT <br/> Latency (ms) | FT <br/> Speedup | EFF-FT <br/> Speedup |\n"
+        "| --- | --- | --- | --- | --- | --- | --- |\n| 1 | 32 | 11.51 | 2.65 | 4.35 | 4.34 | 2.64 |\n"
+    )
+    found = {m.value: (m.name, c.conditions) for c in extract_claims(text) for m in c.metrics}
+    assert found[11.51][0].endswith("(baseline)")
+    for value in (2.65, 4.35, 4.34, 2.64):
+        assert found[value][1].baseline == ["TorchScript"]
+        assert found[value][1].hardware == ["T4"] and found[value][1].model == ["BERT"]
+
+
+def test_a_caption_unit_and_score_columns() -> None:
+    text = (
+        "量化前后显存占用对比 (GPU Mem in GB)：\n"
+        "| Precision | Baichuan2-7B |\n|---|:---:|\n| bf16 / fp16 | 15.3 |\n| 8bits | 8.0 |\n\n"
+        "结果对比如下：\n\n| Model 5-shot | C-Eval |\n|---|:---:|\n| Baichuan2-7B-Chat | 54.35 |\n"
+    )
+    found = {m.value: (m.unit, c.conditions) for c in extract_claims(text) for m in c.metrics}
+    assert found[15.3][0] == "GB" and found[8.0][1].precision == ["8-bit"]
+    assert found[54.35][0] == "" and found[54.35][1].baseline == []
+
+
+def test_an_evaluation_sentence_sets_the_hardware_of_its_section() -> None:
+    text = (
+        "## 评估\n\n我们在 GPT 上使用最多 64 个 A100 GPU 对系统进行了评估。\n\n"
+        "### 稀疏注意力\n\n吞吐量相对于 Megatron-LM 提高了 2 倍以上。\n"
+    )
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert claim.conditions.hardware == ["A100"] and claim.conditions.baseline == ["Megatron"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "baseline"),
+    [
+        pytest.param("与原始 ZeRO 相比，效率提高 2 倍", [(2.0, "x")], ["ZeRO"], id="yuanshi"),
+        pytest.param(
+            "bf16 理论速度 13ms 对比量化模型天然就慢一截", [(13.0, "ms")], ["量化模型"], id="adverb"
+        ),
+        pytest.param("4bits 精度损失在 1 - 2 个百分点", [(1.0, "pp"), (2.0, "pp")], [], id="pp"),
+        pytest.param(
+            "It is 2.88x faster than Hugging Face FP16.",
+            [(2.88, "x")],
+            ["Hugging Face FP16"],
+            id="capitalised-name",
+        ),
+    ],
+)
+def test_more_comparison_phrasing(
+    text: str, expected: list[tuple[float, str]], baseline: list[str]
+) -> None:
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert [(m.value, m.unit) for m in claim.metrics] == expected
+    assert claim.conditions.baseline == baseline
+
+
+def test_tldr_is_one_sentence_and_tokens_of_context_are_load() -> None:
+    text = "**TL;DR:** vLLM reaches 2400 tok/s on H100 with 30k tokens of context."
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert claim.text.startswith("TL;DR") and claim.conditions.load["context"] == "30k"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "precision", "baseline", "load"),
+    [
+        pytest.param(
+            "在 H20 上，128 并发下 QPS 达到 15。",
+            [(15.0, "req/s")],
+            [],
+            [],
+            {"concurrency": "128"},
+            id="qps-before",
+        ),
+        pytest.param(
+            "在 batch size 为 32、输入长度 2048、输出长度 512 的条件下，吞吐为 3500 token/s。",
+            [(3500.0, "tok/s")],
+            [],
+            [],
+            {"batch": "32", "prompt": "2048", "output": "512"},
+            id="zh-load",
+        ),
+        pytest.param(
+            "FP8 精度下，单卡吞吐较 BF16 提升 1.6 倍。",
+            [(1.6, "x")],
+            ["FP8"],
+            ["BF16"],
+            {},
+            id="jiao",
+        ),
+        pytest.param(
+            "It is 1.5x faster than existing W4A4 or W4A8 kernels.",
+            [(1.5, "x")],
+            [],
+            ["W4A4", "W4A8"],
+            {},
+            id="or-list",
+        ),
+    ],
+)
+def test_rates_named_first_chinese_load_and_listed_baselines(
+    text: str,
+    expected: list[tuple[float, str]],
+    precision: list[str],
+    baseline: list[str],
+    load: dict[str, str],
+) -> None:
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert [(m.value, m.unit) for m in claim.metrics] == expected
+    assert claim.conditions.precision == precision and claim.conditions.baseline == baseline
+    assert claim.conditions.load == load
+
+
+def test_an_intro_line_unit_and_an_ours_column() -> None:
+    text = (
+        "Decode speed (tokens/s) on RTX 4090:\n\n"
+        "| Model | llama.cpp | ours |\n|---|---|---|\n| Llama-2-7B Q4_0 | 120 | 150 |\n"
+    )
+    found = {
+        m.value: (m.name, m.unit, c.conditions) for c in extract_claims(text) for m in c.metrics
+    }
+    assert found[120.0][:2] == ("llama.cpp (baseline)", "tok/s")
+    assert found[150.0][2].baseline == ["llama.cpp"] and found[150.0][2].hardware == ["RTX 4090"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("- 降低11倍 GPU 显存占用", [(11.0, "x")], id="bei-before-gpu"),
+        pytest.param("**5.6** faster than vanilla decoding (13B).", [(5.6, "x")], id="bare-faster"),
+        pytest.param(
+            "| 量化等级 | Accuracy (MMLU) |\n| --- | --- |\n| BF16 | 45.47 |\n",
+            [(45.47, "")],
+            id="score-in-parentheses",
+        ),
+        pytest.param(
+            "Speedup of LightSeq over PyTorch on V100:\n\n| Batch size | LightSeq |\n|---|---|\n"
+            "| 1 | 8.00 |\n",
+            [(8.0, "x")],
+            id="speedup-intro",
+        ),
+    ],
+)
+def test_ratios_and_scores_without_a_written_unit(
+    text: str, expected: list[tuple[float, str]]
+) -> None:
+    assert [(m.value, m.unit) for c in extract_claims(text) for m in c.metrics] == expected
+
+
+def test_a_section_set_up_holds_for_all_its_tables_and_all_experiments_for_siblings() -> None:
+    text = (
+        "## Performance\n\n### Single request\n\n"
+        "All Hopper experiments run on a single H100 GPU.\n\n"
+        "| Model | Break-even (tokens) | FP8 slope (% of BF16) |\n| --- | --- | --- |\n"
+        "| Llama-3.1-8B | 7,010 | 54% |\n\n"
+        "### Throughput under load\n\n"
+        "We run 150 requests at concurrency 8.\n\n"
+        "*Table 4: Llama-3.1-8B. FP8 shows 14.9% higher output throughput.*\n\n"
+        "| Config | Output tok/s |\n| --- | --- |\n| BF16 | 450.3 |\n\n"
+        "*Table 5: gpt-oss-20b. FP8 shows 4.8% higher output throughput.*\n\n"
+        "| Config | Output tok/s |\n| --- | --- |\n| BF16 | 831.6 |\n"
+    )
+    found = {m.value: (m.unit, c.conditions) for c in extract_claims(text) for m in c.metrics}
+    assert found[7010.0][0] == "tokens" and found[54.0][1].baseline == ["BF16"]
+    assert found[831.6][1].load.get("concurrency") == "8"
+    assert found[831.6][1].hardware == ["H100"] and found[4.8][1].hardware == ["H100"]
+
+
+@pytest.mark.parametrize(
+    ("text", "hardware", "load"),
+    [
+        pytest.param(
+            "On Llama 3 70B with 4 H100s, latency drops by up to 1.5x at QPS=1.",
+            ["H100"],
+            {"gpus": "4", "rate": "1"},
+            id="plural-and-rate",
+        ),
+        pytest.param("16 L40s reach 3.1x the throughput.", ["L40"], {"gpus": "16"}, id="l40s"),
+        pytest.param(
+            "With a batch of 128 sequences of 512 tokens each, it runs at 650 TFLOPS on H800.",
+            ["H800"],
+            {"batch": "128", "prompt": "512"},
+            id="batch-of",
+        ),
+    ],
+)
+def test_plural_parts_and_load_phrasing(
+    text: str, hardware: list[str], load: dict[str, str]
+) -> None:
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert claim.conditions.hardware == hardware and claim.conditions.load == load
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("生成速度达到 100 tokens/秒。", [(100.0, "tok/s")], id="tokens-per-miao"),
+        pytest.param("INT4 模型推理速度为 25.3 字/秒。", [(25.3, "char/s")], id="zi-per-miao"),
+        pytest.param("最大推理速度(token / s)为 120。", [(120.0, "tok/s")], id="unit-then-number"),
+        pytest.param("单卡 A800 每秒可处理 15 个请求。", [(15.0, "req/s")], id="requests"),
+        pytest.param(
+            "端到端延迟 P50/P99 分别为 120ms/350ms。", [(120.0, "ms"), (350.0, "ms")], id="pair"
+        ),
+    ],
+)
+def test_chinese_rates_and_paired_numbers(text: str, expected: list[tuple[float, str]]) -> None:
+    assert [(m.value, m.unit) for c in extract_claims(text) for m in c.metrics] == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "load"),
+    [
+        pytest.param(
+            "With input/output lengths of 1024/128, throughput is 5000 tok/s.",
+            {"prompt": "1024", "output": "128"},
+            id="io-pair",
+        ),
+        pytest.param("ISL/OSL 1k/1k: 3000 tok/s.", {"prompt": "1k", "output": "1k"}, id="isl-osl"),
+        pytest.param(
+            "Throughput (in=2048, out=128) reaches 4000 tok/s.",
+            {"prompt": "2048", "output": "128"},
+            id="in-out",
+        ),
+        pytest.param(
+            "With 100 users, throughput is 2000 tok/s.", {"concurrency": "100"}, id="users"
+        ),
+        pytest.param("Using 1000 prompts from ShareGPT, it serves 12 req/s.", {}, id="prompts"),
+        pytest.param("With tensor parallelism of 8, it reaches 3000 tok/s.", {"tp": "8"}, id="tp"),
+        pytest.param(
+            "At a request rate of 4, TTFT is 150 ms.", {"rate": "4"}, id="request-rate-of"
+        ),
+    ],
+)
+def test_load_phrasing_in_english_prose(text: str, load: dict[str, str]) -> None:
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert claim.conditions.load == load

@@ -55,8 +55,10 @@ FIELDS = ("hardware", "model", "precision", "software")
 
 _BUNDLED = ("hardware.toml", "models.toml", "precisions.toml", "software.toml")
 _LEFT = r"(?:(?<![A-Za-z0-9_])|(?<=\d[xX×]))"
-_RIGHT = r"(?:(?![A-Za-z0-9_])|(?=[xX]\d{1,3}\s?GB))"
+_RIGHT = r"(?:(?![A-Za-z0-9_])|(?=(?-i:s)(?![A-Za-z0-9_]))|(?=[xX]\d{1,3}\s?GB))"
 """A name ends at a word boundary, or before a memory size glued with x (`A100x80GB`)."""
+_COUNTED = re.compile(r"(?<![\d.])\d{1,3}\s?[xX×*]?\s?$")
+"""A count right before a part's name: `16 L40s`, `8x H100`."""
 _UPPER_GROUPS = frozenset({"size", "act", "q", "ud", "var_upper"})
 _MEMORY = re.compile(r"[\s\-(（]{0,2}(\d{1,4}(?:\.\d+)?)\s?(GB|GiB|G)(?![A-Za-z0-9/])", re.I)
 
@@ -198,8 +200,21 @@ class Catalog:
             if all(end <= m.start or start >= m.end for m in taken):
                 taken.append(Mention(field_name, name, start, end))
         if field_name == "hardware":
-            taken = [_with_memory(m, text) for m in taken]
+            taken = [self._plural(_with_memory(m, text), text) for m in taken]
         return sorted(taken, key=lambda m: m.start)
+
+    def _plural(self, mention: Mention, text: str) -> Mention:
+        """`16 L40s` is sixteen L40, not an L40S: a count, then a lower-case plural `s`."""
+        if not (
+            text[mention.end - 1 : mention.end] == "s"
+            and mention.name.endswith("S")
+            and _COUNTED.search(text, 0, mention.start)
+        ):
+            return mention
+        single = self._index["hardware"].lookup.get(_norm(text[mention.start : mention.end - 1]))
+        if not single:
+            return mention
+        return dataclasses.replace(mention, name=single[1], end=mention.end - 1)
 
     def names(self, field_name: str, text: str) -> list[str]:
         """Canonical names of one field in a text, first occurrence order, no repeats."""

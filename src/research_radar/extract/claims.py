@@ -159,14 +159,25 @@ def extract_claims(
     caption_ctx = _Context()
     table: list[Segment] = []
     header: tuple[str, ...] = ()
+    compared: dict[str, None] = {}
+    """The systems the prose's claims so far compare with: a table's row or column of one
+    of them holds the compared system's own numbers."""
+
+    def end_lead() -> None:
+        """The section's first number: the load its lead set up holds for all of it (`150
+        requests at concurrency 8` above Table 4 holds for Table 5 too)."""
+        nonlocal lead
+        if lead:
+            sections[-1][1].load = {**lead_ctx.load, **sections[-1][1].load}
+        lead = False
 
     def end_table() -> None:
-        nonlocal lead
         if not table:
             return  # no rows: no claims (and no header cells to clean for nothing)
-        for cell in read_table(header, table, cat):
+        for cell in read_table(header, table, cat, tuple(compared)):
             found = _table_claims(cell, where, reporter, block_ctx)
-            lead = lead and not found
+            if found:
+                end_lead()
             claims.extend(found)
         table.clear()
 
@@ -216,7 +227,8 @@ def extract_claims(
                 _lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
             continue
         claims.append(claim)
-        lead = False
+        compared.update(dict.fromkeys(claim.conditions.baseline))
+        end_lead()
     end_table()
     scopes = find_scopes(segments, cat)
     if not scopes:

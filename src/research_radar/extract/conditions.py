@@ -71,6 +71,8 @@ _NOT_A_RATE = r"(?!\s?(?:/|per\b|每|a second))"
 LOAD_RULES = (
     _rule("batch", r"(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs)\s*[=:：]?\s*(\d+)(?![\d.])"),
     _rule("batch", r"批(?:大小|量)\s*[=:：]?\s*(\d+)"),
+    _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取)\s*(\d+)(?![\d.])"),
+    _rule("batch", r"(?<![A-Za-z])batch\s(?:of|with)\s(\d+)(?!\d|\.\d)(?!\s?(?:tokens|%))"),
     _rule("batch", r"batch[\s_-]?size\s+(?:of\s+(?:\w+\s+)?(?:is\s+)?|is\s+)(\d+)(?![\d.])"),
     _rule(
         "concurrency",
@@ -78,17 +80,19 @@ LOAD_RULES = (
     ),
     _rule("concurrency", r"(?<![A-Za-z])C\s?=\s?(\d+)(?![\d.])"),
     _rule("concurrency", r"(\d+)\s*(?:个|路)?\s*(?:并发|concurrent(?:\s+requests?)?)"),
+    _rule("concurrency", r"(?<![\d.])(\d+)\s+(?:simultaneous\s+|parallel\s+)?users\b"),
     _rule(
         "rate",
         r"(?:(?<![A-Za-z])(?:at|@|under)\s+|[(,]\s?)(\d+(?:\.\d+)?)\s?(?:QPS|RPS)(?![A-Za-z])|"
-        r"(?:QPS|RPS|request[_ ]rate)\s?=\s?(\d+(?:\.\d+)?)(?![\d.])|"
-        r"request[_ ]rate\s?[:：]?\s?(\d+(?:\.\d+)?)(?![\d.])",
+        r"(?:QPS|RPS|request[_ ]rate)\s?=\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
+        r"request[_ ]rate\s?(?:[:：]|of)?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)",
     ),
     _rule(
         "context",
         r"(?:context(?:\s+length)?|ctx(?:[_-]size)?|上下文(?:长度)?)\s*(?:of\s)?[=:：@]?\s*" + _K,
     ),
     _rule("context", r"(?:@|(?<![A-Za-z])at)\s?(\d+(?:\.\d+)?[Kk])(?![A-Za-z0-9])"),
+    _rule("context", r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)[\s-]*tokens?[\s-]+(?:of\s+)?context"),
     _rule(
         "context",
         r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?[Kk])(?=\s*(?:decode|prefill|context|ctx|上下文|$|[/，,、)）]))",
@@ -96,16 +100,21 @@ LOAD_RULES = (
     _rule(
         "prompt",
         r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gth)?|prompt[\s_]len(?:gth)?|"
-        r"prefill[\s_]len(?:gth)?|prompt tokens|(?<![A-Za-z])pp)\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
+        r"prefill[\s_]len(?:gth)?|prompt tokens|(?<![A-Za-z])pp|seq_?len(?:gth)?|"
+        r"(?<![A-Za-z])in(?=\s?=))\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
     ),
     _rule(
         "prompt",
-        r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?(?:prompt|input)"
+        r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?(?:prompt|input)(?!s\b)"
         r"(?!s? tokens/s|[\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
     ),
     _rule(
         "prompt",
-        r"(?:requests?|prompts?|each)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens" + _NOT_A_RATE,
+        r"(?:requests?|prompts?|sequences?|each)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens" + _NOT_A_RATE,
+    ),
+    _rule(
+        "prompt",
+        r"(?:输入|提示词?)(?:序列)?(?:长度|token数?|词元数?)\s*(?:为|是)?\s*[=:：]?\s*" + _K,
     ),
     _rule(
         "output",
@@ -116,6 +125,7 @@ LOAD_RULES = (
         "output",
         r"(?:OSL|output(?:[\s_](?:sequence|seq|generation))?[\s_]?len(?:gth)?|"
         r"(?:generation|decode)[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
+        r"(?<![A-Za-z])out(?=\s?=)|"
         r"输出(?:上限|长度)?)\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
     ),
     _rule(
@@ -134,6 +144,7 @@ LOAD_RULES = (
     _rule("tp", r"(?<![A-Za-z])TP\s?[=-]?\s?(\d+)(?![\d.])"),
     _rule("tp", r"(?<![\d.])(\d+)-way (?:TP|tensor)"),
     _rule("tp", r"tensor_parallel_size\s*=\s*(\d+)"),
+    _rule("tp", r"tensor[\s-]parallel(?:ism|\s?size)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)"),
     _rule("warmup", r"warm-?up\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),
     _rule("measure", r"measure\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),
     _rule("chunk", r"(\d+\s?ms)\s+chunks?"),
@@ -150,7 +161,8 @@ LOAD_RULES = (
 _LOAD_INDEX = NeedleIndex(rule.needles for rule in LOAD_RULES)
 _PERCENTILE = re.compile(r"(?<![A-Za-z])[Pp](50|90|95|99(?:\.9)?)(?![\d])")
 _COUNT = re.compile(
-    r"(\d{1,3})\s?(?:[×xX*]|个|张|块|台|卡)\s?$|(?:\bon|\bwith|\busing|\bacross)\s(\d{1,3})\s$"
+    r"(\d{1,3})\s?(?:[×xX*]|个|张|块|台|卡)\s?$|(?:\bon|\bwith|\busing|\bacross)\s(\d{1,3})\s$|"
+    r"^\W{0,3}(\d{1,3})\s$"
 )
 """`8x H100`, `4 个 A100`, `on 8 H100`: how many of a part."""
 _COUNT_AFTER = re.compile(
@@ -163,15 +175,17 @@ _CUES = re.compile(
     r"(?<![A-Za-z])(?:vs\.?|v\.s\.?|versus|(?:in )?compar(?:ed|ison) (?:with|to)|relative to|against|"
     r"w\.r\.t\.?|with respect to|normali[sz]ed to|outperform(?:s|ed|ing)?|baseline\s?[:：])"
     r"(?![A-Za-z])|(?<=[×x])\s+the\s+[a-z]+\s+of\s|"
-    r"(?:faster|slower|better|higher|lower|more|less|speed-?ups?|gains?|improvements?)\s+"
+    r"(?:faster|slower|better|higher|lower|more|less|smaller|larger|bigger|cheaper|"
+    r"speed-?ups?|gains?|improvements?)\s+"
     r"(?:[a-z][\w-]*\s+){0,2}?(?:than|over)\s|"
-    r"(?<=[×x%])\s+over\s|(?<=\d%)\s+of\s(?=[A-Za-z])|"
-    r"相对于?|对比|相比于?|相较于?|比起|较之|[快慢优高低]于|"
+    r"(?<=[×x%])\s+over\s|(?<=\d%)\s+of\s(?=[A-Za-z])|(?<=\(%)\s?of\s(?=[A-Z])|"
+    r"相对于?|对比|相比于?|相较于?|比起|较之|(?<![比相])较(?=\s?[A-Za-z])|[快慢优高低]于|"
     r"(?<![对相无类好])比(?=\s?[A-Za-z]|\s?\d+\s?[xX×]\s?[A-Za-z]|[\u4e00-\u9fff]{1,8}\s?[快慢高低多少])|(?<![相反应针面绝])对(?=\s?[A-Za-z][\w.-]*\s?\d)",
     re.I,
 )
 _CJK_BEFORE = re.compile(
-    r"(?:与|和|跟|同)\s?([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}|[\u4e00-\u9fff]{2,8}?)\s?"
+    r"(?:与|和|跟|同)\s?(?:(?:原始|原版|原生|默认|传统|标准)\s?(?=[A-Za-z]))?"
+    r"([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}|[\u4e00-\u9fff]{2,8}?)\s?"
     r"(?:相比|比较|对比)|是\s?([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2})\s?的\s?[\d.]+\s?倍"
 )
 _NEGATED = re.compile(r"(?:\b(?:not|never|no|without)\s+(?:\w+\s+)?|[未不没无]\s*)$", re.I)
@@ -218,7 +232,8 @@ _STOP_WORDS = {
     "gives",
 }
 _CJK_STOP = re.compile(
-    r"[为的约是，,。；;：:、（()）\s]|分别|提升|下降|只有|仅有|快|慢|高|低|多|少"
+    r"[为的约是，,。；;：:、（()）\s]|分别|提升|下降|只有|仅有|快|慢|高|低|多|少|"
+    r"天然|本来|本身|明显|显著|大幅|略|稍|就|都|也|还|更|均|仍"
 )
 
 
@@ -246,12 +261,17 @@ def _find_conditions(text: str, cat: Catalog) -> Conditions:
     if len(names["hardware"]) > 1 and _PORTED.search(text):
         names["hardware"] = _without_source(text, cat, names["hardware"])
     load = _load(text, cat)
+    baseline = _baselines(text, cat)
+    for name in ("hardware", "model", "precision"):
+        # `FP8 吞吐较 BF16 提升 1.6 倍`: the compared precision (hardware, model) is not the
+        # number's own
+        names[name] = [value for value in names[name] if value not in baseline]
     conditions = Conditions(
         hardware=names["hardware"],
         model=names["model"],
         precision=names["precision"],
         software=names["software"],
-        baseline=_baselines(text, cat),
+        baseline=baseline,
         load=load,
         repeats=format_repeats(load),
     )
@@ -288,8 +308,20 @@ def tidy_conditions(conditions: Conditions) -> Conditions:
     return conditions.model_copy(update={"software": kept, "baseline": baseline})
 
 
+_IO_PAIR = re.compile(
+    r"(?:ISL\s?/\s?OSL|input\s?/\s?output|in\s?/\s?out|prompt\s?/\s?(?:output|generation|completion)|"
+    r"输入\s?/\s?输出)(?:\s(?:sequence\s)?(?:lengths?|tokens|len))?(?:\s?(?:长度|of|=|[:：]))?\s?"
+    r"(\d[\d,]*[Kk]?)\s?/\s?(\d[\d,]*[Kk]?)(?![\d.])",
+    re.I,
+)
+"""`ISL/OSL 1k/1k`, `input/output lengths of 1024/128`: a prompt and an output length."""
+
+
 def _load(text: str, cat: Catalog) -> dict[str, str]:
     load: dict[str, str] = {}
+    pair = _IO_PAIR.search(text) if "/" in text else None
+    if pair:
+        load["prompt"], load["output"] = (re.sub(r"[,\s]", "", g) for g in pair.groups())
     for rule, matches in zip(LOAD_RULES, load_rule_matches(text), strict=True):
         if rule.key in load or not matches:
             continue
@@ -297,6 +329,8 @@ def _load(text: str, cat: Catalog) -> dict[str, str]:
         raw = rule.fixed or next((g for g in match.groups() if g), "")
         if raw:
             load[rule.key] = re.sub(r"[,\s]", "", raw)
+    if pair and load.get("context") in (load["prompt"], load["output"]):
+        del load["context"]  # `1k/1k` read as a context too
     percentiles = dict.fromkeys(f"p{m}" for m in _PERCENTILE.findall(text))
     if percentiles:
         load["percentiles"] = ",".join(percentiles)
@@ -304,7 +338,7 @@ def _load(text: str, cat: Catalog) -> dict[str, str]:
         count = _COUNT.search(text[max(0, mention.start - 10) : mention.start])
         after = _COUNT_AFTER.match(text, mention.end)
         if count and "gpus" not in load:
-            load["gpus"] = count.group(1) or count.group(2)
+            load["gpus"] = next(g for g in count.groups() if g)
         elif after and "gpus" not in load:
             load["gpus"] = after.group(1)
     return load
@@ -354,10 +388,39 @@ def _baselines(text: str, cat: Catalog) -> list[str]:
         if word and match.group(0).strip().lower().startswith(("vs", "versus", "对")):
             found.append(word.group(1))
             continue
-        target = _target(text[match.end() : match.end() + 96], cat)
+        after = text[match.end() : match.end() + 96]
+        target = _target(after, cat)
         if target:
             found.append(target)
+            found.extend(_listed_after(after, target, cat))
     return list(dict.fromkeys(found))
+
+
+_LIST_JOIN = re.compile(r"\s?(?:/|、|和|或|及|\bor\b|\band\b)\s?", re.I)
+
+
+def _listed_after(after: str, first: str, cat: Catalog) -> list[str]:
+    """`outperforms existing W4A4 or W4A8 solutions`: the names listed after the first."""
+    mentions = sorted(
+        (
+            m
+            for name in ("software", "model", "hardware", "precision")
+            for m in cat.find(name, after)
+        ),
+        key=lambda m: m.start,
+    )
+    if not mentions or mentions[0].name != first:
+        return []
+    listed: list[str] = []
+    end = mentions[0].end
+    for mention in mentions[1:]:
+        if mention.start < end:
+            continue
+        if not _LIST_JOIN.fullmatch(after[end : mention.start]):
+            break
+        listed.append(mention.name)
+        end = mention.end
+    return listed
 
 
 def _target(after: str, cat: Catalog) -> str:
@@ -366,7 +429,9 @@ def _target(after: str, cat: Catalog) -> str:
     after = re.sub(
         r"^(?:(?:the|a|an|about|around|roughly|approximately)\s+|[~约]\s*)", "", after, flags=re.I
     )
-    skips = [0] + [m.end() for m in re.finditer(r"[a-z][\w-]*\s", after[:30])][:2]
+    # skip up to two leading lower-case words (`our`, `the stock`), never into a name
+    lead = re.match(r"([a-z][\w-]*\s)?([a-z][\w-]*\s)?", after[:30])
+    skips = [0] + [lead.end(i) for i in (1, 2) if lead and lead.group(i)]
     for skip in skips:
         for name in ("software", "model", "hardware", "precision"):
             mentions = cat.find(name, after[skip:])
@@ -385,9 +450,12 @@ def _target(after: str, cat: Catalog) -> str:
             if word.lower() in _STOP_WORDS:
                 break
             words.append(word)
-        return " ".join(words)
+        name = " ".join(words).rstrip(".")
+        return "" if words[:1] == ["total"] else name  # `4.2% of the total TTFT`: a share
     cjk = re.match(r"[\u4e00-\u9fff]{1,8}", after)
     if cjk:
         head = _CJK_STOP.split(cjk.group(0))[0]
+        if re.match(r"如[下上图表]|[见下上]表|结果|情况", head):
+            return ""  # `对比如下`, `对比结果`: the comparison follows, nothing is named
         return head if len(head) >= 2 else ""
     return ""

@@ -103,7 +103,9 @@ def parse_segments(text: str) -> Iterator[Segment]:
             following = lines[index].strip() if index < len(lines) else ""
             if re.fullmatch(r"\|?\s*:?-{2,}.*", following):
                 header = tuple(clean_text(c) for c in cells)
-                table_unit = _stated_unit(before) or _table_unit(recent, lines, index)
+                table_unit = (
+                    _stated_unit(before) or _intro_unit(before) or _table_unit(recent, lines, index)
+                )
                 yield Segment(" ".join(header), number, "prose", True, header=header)
                 continue
             yield Segment(stripped, number, "table", True, header=header, unit=table_unit)
@@ -362,10 +364,11 @@ _SPACES = re.compile(r"\s+")
 
 
 _SENTENCE_END = re.compile(
-    r"(?<=[。；！？;!?])\s*|(?<=[a-z0-9)\]*%])(?<!\bvs)(?<!\bv\.s)(?<!\be\.g)(?<!\bi\.e)"
+    r"(?<=[。；！？!?])\s*|(?<=;)(?<!TL;)(?<!tl;)\s*|(?<=[a-z0-9)\]*%])(?<!\bvs)(?<!\bv\.s)(?<!\be\.g)(?<!\bi\.e)"
     r"(?<!\bw\.r\.t)(?<!\betc)(?<!\bapprox)\.\s+(?=[A-Z(*\[])"
 )
-"""A sentence ends at a full stop, not at `vs.`, `e.g.`, `w.r.t.` before a capital."""
+"""A sentence ends at a full stop, not at `vs.`, `e.g.`, `w.r.t.` before a capital, nor at
+the semicolon of `TL;DR`."""
 
 
 def _sentences(text: str) -> list[str]:
@@ -392,6 +395,21 @@ _TITLE_UNIT = re.compile(
 """A heading, a bold line or a caption that gives a unit in parentheses."""
 
 
+_INTRO_UNIT = re.compile(rf"\(\s*({UNIT_PATTERN})\s*\)(?![A-Za-z]).*[:：]\s*$")
+
+
+_SPEEDUP_TITLE = re.compile(r"^\W*(?:speed-?ups?|加速比)\b", re.I)
+
+
+def _intro_unit(text: str) -> str:
+    """`Decode speed (tokens/s) on RTX 4090:`: the line that introduces a table gives the
+    unit of its numbers in parentheses; `Speedup of LightSeq over PyTorch:` gives ratios."""
+    match = _INTRO_UNIT.search(text)
+    if match:
+        return canonical_unit(match.group(1))
+    return "x" if _SPEEDUP_TITLE.match(text) and text.rstrip().endswith((":", "：")) else ""
+
+
 def _heading_unit(text: str) -> str:
     """`### Generation Throughput (token/s)`: the unit a heading gives in parentheses."""
     match = _TITLE_UNIT.match(text)
@@ -401,7 +419,7 @@ def _heading_unit(text: str) -> str:
 def _stated_unit(text: str) -> str:
     """The unit a line states for the table below it: `(Unit: Seconds)`, `单位：毫秒`."""
     match = re.search(
-        rf"(?:\bunits?\s*[:：]|单位\s*[:：]|\bmetric is|\b(?:measured|reported|given|shown) in|"
+        rf"(?:\bunits?\s*[:：]|单位\s*[:：]|\bmetric is|\([^()]{{0,40}}?\bin(?=\s?[A-Za-z]+\s?\)[\s:：]*$)|\b(?:measured|reported|given|shown) in|"
         rf"\b(?:numbers|values|results|times|timings?|latenc(?:y|ies)|throughputs?)\s+"
         rf"(?:are\s+|is\s+)?(?:in\s+|as\s+)?(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s))"
         rf"\s*({UNIT_PATTERN})(?![A-Za-z])",

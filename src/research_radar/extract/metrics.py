@@ -42,14 +42,14 @@ input (refs #13)."""
 _UNITS: tuple[tuple[str, str], ...] = (
     (
         r"[Tt]ok(?:en)?s?/s(?:ec(?:ond)?)?|[Tt]oks/s|t/s|TPS|tps|[Tt]okens? per second|"
-        r"[Tt]ok(?:en)?s? ?/ ?s",
+        r"[Tt]ok(?:en)?s? ?/ ?s|[Tt]ok(?:en)?s? ?/ ?秒",
         "tok/s",
     ),
     (
         r"req(?:uest)?s?/s(?:ec(?:ond)?)?|[Rr]equests? per second|RPS|rps|QPS|查询/秒|请求/秒",
         "req/s",
     ),
-    (r"字符/秒|chars?/s", "char/s"),
+    (r"字符/秒|字/秒|chars?/s", "char/s"),
     (r"GB/秒", "GB/s"),
     (r"MB/秒", "MB/s"),
     (r"ms/tok(?:en)?", "ms/token"),
@@ -60,6 +60,7 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"P[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|PFLOP/s", "PFLOPS"),
     (r"G[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|GFLOP/s", "GFLOPS"),
     (r"GiB|MiB|GB|MB|TB", ""),
+    (r"G(?=起|\s?显存|$)", "GB"),
     (r"ms|毫秒", "ms"),
     (r"µs|us", "us"),
     (r"s(?:ec|econds?)?|秒", "s"),
@@ -68,7 +69,7 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"days?|天", "d"),
     (r"FPS|fps", "FPS"),
     (r"Hz", "Hz"),
-    (r"pp", "pp"),
+    (r"pp|个?\s?百分点", "pp"),
     (r"%", "%"),
     (r"[×xX]|倍", "x"),
 )
@@ -79,7 +80,7 @@ _METRIC = re.compile(
     rf"(?P<num>{NUMBER_PATTERN})(?:\s?[–—~-]\s?(?P<num2>{NUMBER_PATTERN}))?"
     rf"(?:\s?±\s?{NUMBER_PATTERN})?"
     rf"(?:\s?(?P<word>{_RATE_WORD})(?=\s?(?:tok|t/s|TPS)))?\s?(?P<unit>{UNIT_PATTERN})"
-    r"(?![A-Za-z0-9/])",
+    r"(?![A-Za-z0-9]|/\s?[A-Za-z\u4e00-\u9fff])",
 )
 _PREFIXED = re.compile(
     rf"(?<![\w$])(?P<sign>X|\$\s?)(?P<num>{_NUMBER_BODY})"
@@ -96,10 +97,26 @@ _RATIO_WORD = re.compile(
     re.I,
 )
 """`加速比为 3.2`, `speedup of 1.8`: a ratio named, not written with its unit."""
+_RATE_BEFORE = re.compile(
+    rf"(?<![A-Za-z])(?P<unit>QPS|RPS|TPS)\s?(?:达到|可达|高达|提升[至到]|reach(?:es|ed)?|achieves?|"
+    rf"of up to)\s?(?P<num>{NUMBER_PATTERN})(?!\s?(?:[%x×倍]|{UNIT_PATTERN})|[\d.])",
+    re.I,
+)
+"""`QPS 达到 15`, `TPS reaches 1200`: a rate named before the number it reached (not
+`QPS=4`, a load)."""
+_BARE_FASTER = re.compile(
+    rf"(?<![\w.])(?P<num>{NUMBER_PATTERN})(?:\*\*)?\s(?:faster|slower)\s(?:than|over)\b", re.I
+)
+"""`**5.6** faster than vanilla decoding`: a ratio written without its `x`."""
+_UNIT_THEN_NUMBER = re.compile(
+    rf"[(（]\s?(?P<unit>{UNIT_PATTERN})\s?[)）]\s?(?:为|是|约为|达到|[:：=])\s?(?P<num>{NUMBER_PATTERN})"
+    rf"(?!\s?(?:[%x×倍]|{UNIT_PATTERN})|[\d.])"
+)
+"""`最大推理速度(token / s)为 120`: the unit in parentheses, then its number."""
 _CURRENCY_AFTER = re.compile(rf"(?P<num>{NUMBER_PATTERN})\s?(?:美元|USD|dollars)")
 _PER_SECOND = re.compile(
-    rf"每秒\s?(?:可达|约|达到|生成)?\s?(?P<num>{NUMBER_PATTERN})\s?\+?\s?个?\s?"
-    r"(?P<what>tokens?|词元|令牌|字符|张)",
+    rf"每秒\s?(?:可达|约|达到|生成|可处理|处理)?\s?(?P<num>{NUMBER_PATTERN})\s?\+?\s?个?\s?"
+    r"(?P<what>tokens?|词元|令牌|字符|张|请求)",
     re.I,
 )
 """Chinese `每秒7个token`: a rate written before its number."""
@@ -292,7 +309,9 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
             found.add(match.span("num"), metric)
     for match in _PER_SECOND.finditer(text):
         if found.free(match.span("num")):
-            unit = {"字符": "char/s", "张": "img/s"}.get(match.group("what"), "tok/s")
+            unit = {"字符": "char/s", "张": "img/s", "请求": "req/s"}.get(
+                match.group("what"), "tok/s"
+            )
             name = _metric_name(text, match.start(), match.end(), unit, None)
             found.add(
                 match.span("num"),
@@ -303,6 +322,23 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
         if found.free(match.span("num")):
             value = parse_number(match.group("num"))
             found.add(match.span("num"), Metric(name="speedup", value=value, unit="x"))
+    for match in _UNIT_THEN_NUMBER.finditer(text):
+        if found.free(match.span("num")):
+            unit = canonical_unit(match.group("unit"))
+            name = _metric_name(text, match.start(), match.end(), unit, None)
+            found.add(
+                match.span("num"),
+                Metric(name=name, value=parse_number(match.group("num")), unit=unit),
+            )
+    for match in _BARE_FASTER.finditer(text):
+        if found.free(match.span("num")):
+            value = parse_number(match.group("num"))
+            found.add(match.span("num"), Metric(name="speedup", value=value, unit="x"))
+    for match in _RATE_BEFORE.finditer(text):
+        if found.free(match.span("num")):
+            value = parse_number(match.group("num"))
+            unit = canonical_unit(match.group("unit"))
+            found.add(match.span("num"), Metric(name="throughput", value=value, unit=unit))
     _fractions(text, found)
     _propagated(text, found)
     found.items.sort(key=lambda item: item[0])
@@ -315,7 +351,10 @@ def _unit_metrics(
 ) -> list[tuple[tuple[int, int], Metric]]:
     unit = canonical_unit(match.group("unit"))
     rest = text[match.end() :]
-    if unit == "x" and re.match(r"\s?(?:\d|[A-Za-z])", rest) and _is_count(rest, cat):
+    counted = (
+        unit == "x" and match.group("unit") != "倍"
+    )  # `11倍 GPU 显存`: a ratio, never `11x GPU`
+    if counted and re.match(r"\s?(?:\d|[A-Za-z])", rest) and _is_count(rest, cat):
         return []
     window = text[max(0, match.start() - 30) : match.end() + 24] + " " + context
     if unit in _MEMORY_UNITS and (not _MEMORY_CONTEXT.search(window) or _is_spec(text, match)):

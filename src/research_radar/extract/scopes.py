@@ -7,7 +7,10 @@ package use instead. Two things state a set-up:
   it names holds for its parent section, before or after it (the whole document when it
   is a top section);
 - a set-up line (`Hardware: 8x H800`, `- **Model**: Qwen3-8B`, `模型：...`): what it names
-  holds for the section it stands in.
+  holds for the section it stands in;
+- an evaluation sentence naming one hardware part (`We evaluated it on up to 64 A100
+  GPUs`, `我们在 64 个 A100 GPU 上进行了评估`): that part holds for the section it stands
+  in, its subsections included, however far below.
 
 A claim takes from the scopes around it, innermost first, only the fields it has none of.
 """
@@ -35,6 +38,15 @@ _SETUP_LINE = re.compile(
     r"test(?:ing)? (?:environment|hardware|platform)|硬件(?:环境|配置)?|模型|显卡|精度|测试环境|"
     r"测试平台|设备)\W{0,3}(?:\s\w+){0,2}\s?\W{0,2}[:：]",
     re.I,
+)
+_EVALUATED = re.compile(
+    r"\b(?:we|our|all)\b[^.;:]{0,80}?\b(?:evaluat|benchmark|measur|test|profil|ran\b|run\b|"
+    r"conduct)|(?:我们|本文|所有|全部)[^。；]{0,80}?(?:评估|评测|测试|实验|测得|测量)",
+    re.I,
+)
+"""A sentence that says where the authors ran their evaluation (not a note on one table)."""
+_ALL = re.compile(
+    r"\ball (?:\w+ )?(?:experiments|benchmarks|measurements|results|tests)\b|所有|全部", re.I
 )
 _FIELDS = ("hardware", "model", "precision")
 _MAX_NAMES = 3
@@ -90,10 +102,33 @@ def find_scopes(segments: list[Segment], cat: Catalog) -> list[Scope]:
             scope = Scope(section[0].line, section[1]) if section else Scope(1, end)
             scope.add(find_conditions(segment.text, cat))
             scopes.append(scope)
+    scopes.extend(_evaluation_lines(segments, spans, end, cat))
     scopes.extend(_notes_below_tables(segments, cat))
     for scope in scopes:
         scope.names = {k: v for k, v in scope.names.items() if len(v) <= _MAX_NAMES}
     return sorted(scopes, key=lambda s: s.last - s.first)
+
+
+def _evaluation_lines(
+    segments: list[Segment], spans: list[tuple[Segment, int]], end: int, cat: Catalog
+) -> list[Scope]:
+    """`We evaluated DeepSpeed-Ulysses on GPT with up to 64 A100 GPUs.`: its hardware, for
+    the section (issue #14: the GPU named in a set-up line far above the numbers)."""
+    scopes: list[Scope] = []
+    for segment in segments:
+        if segment.block != "prose" or not _EVALUATED.search(segment.text):
+            continue
+        hardware = cat.names("hardware", segment.text)
+        if len(set(hardware)) != 1:
+            continue
+        sections = [(h, e) for h, e in reversed(spans) if h.line < segment.line <= e]
+        if _ALL.search(segment.text) and len(sections) > 1:
+            # `All Hopper experiments run on a single H100`: the sibling sections too
+            sections = [s for s in sections if s[0].level < sections[0][0].level]
+        scope = Scope(segment.line, sections[0][1]) if sections else Scope(segment.line, end)
+        scope.names["hardware"] = [hardware[0]]
+        scopes.append(scope)
+    return scopes
 
 
 _NOTE_BELOW = re.compile(

@@ -138,8 +138,14 @@ class _Plan:
         return list(dict.fromkeys(self.keys[i].value for i in self.references))
 
 
-def read_table(header: tuple[str, ...], rows: list[Segment], cat: Catalog) -> list[TableClaim]:
-    """The claims of one table: its header cells and its rows, in order."""
+def read_table(
+    header: tuple[str, ...], rows: list[Segment], cat: Catalog, compared: tuple[str, ...] = ()
+) -> list[TableClaim]:
+    """The claims of one table: its header cells and its rows, in order.
+
+    `compared` names the systems the document's prose compares with (`2.9x faster than
+    Hugging Face FP16`): a row or column of one of them holds the compared system's numbers,
+    even when the project's own system comes first."""
     head = [clean_text(h) for h in header]
     parsed: list[_Row] = []
     previous_label, group = "", Conditions()
@@ -171,8 +177,9 @@ def read_table(header: tuple[str, ...], rows: list[Segment], cat: Catalog) -> li
     columns = [_column_conditions(h, cat) for h in head]
     column_load = _header_load(head)
     metric_columns = sorted({c for r in parsed for c, found in enumerate(r.metrics) if found})
-    by_column = _column_plan(head, columns, metric_columns)
-    by_row = _Plan() if by_column.references else _row_plan(parsed, metric_columns, cat)
+    stems = _compared_stems(compared, cat)
+    by_column = _column_plan(head, columns, metric_columns, stems)
+    by_row = _Plan() if by_column.references else _row_plan(parsed, metric_columns, cat, stems)
     labels = [columns[c] for c in range(width) if c not in metric_columns and c not in column_load]
     claims: list[TableClaim] = []
     for index, row in enumerate(parsed):
@@ -275,14 +282,38 @@ def _key(conditions: Conditions, text: str, cat: Catalog | None = None) -> _Key 
     if len(set(conditions.precision)) == 1:
         return _Key("precision", conditions.precision[0], word)
     if word:
-        return _Key("word", text, word)
+        return _Key("word", _head_name(text) or text, word)  # `Baseline (tok/s)` -> `Baseline`
     return None
 
 
-def _choose(plan: _Plan, positions: int) -> _Plan:
+def _compared_stems(compared: tuple[str, ...], cat: Catalog) -> list[str]:
+    """The systems prose compares with, without their precision: `Hugging Face FP16` ->
+    `Hugging Face`."""
+    stems: list[str] = []
+    for name in compared:
+        cut = min((m.start for m in cat.find("precision", name)), default=len(name))
+        stem = name[:cut].strip(" -_/(")
+        if (
+            len(stem) >= 3
+            and re.search(r"[A-Z.]", stem)  # a name (`Hugging Face`, `llama.cpp`), not `kv size`
+            and not cat.find("model", stem)  # a model's rows are compared by other rules
+            and not cat.find("hardware", stem)
+            and stem.lower() not in stems
+        ):
+            stems.append(stem.lower())
+    return stems
+
+
+def _named(labels: dict[int, str], stems: list[str]) -> dict[int, str]:
+    """The positions whose label names a system the prose compares with, when some do not."""
+    named = {i: stem for i, text in labels.items() for stem in stems if stem in text.lower()}
+    return named if 0 < len(named) < len(labels) else {}
+
+
+def _choose(plan: _Plan, positions: int, named: dict[int, str] | None = None) -> _Plan:
     """Pick the compared systems among the columns or rows with numbers, when they differ."""
     keys = plan.keys
-    if positions < 2 or not keys:
+    if positions < 2 or not (keys or named):
         return plan
     marked = [i for i, k in keys.items() if k.reference_word]
     if len(marked) == 1:
@@ -292,11 +323,21 @@ def _choose(plan: _Plan, positions: int) -> _Plan:
     if len(unit) == 1:
         plan.references = unit
         return plan
+    if named:
+        # `| vLLM FP16 | ... |` above `| Hugging Face FP16 | ... |`, the prose saying
+        # "faster than Hugging Face": the project's own system may come first
+        for i, stem in named.items():
+            plan.keys[i] = _Key("named", stem, ratio=keys[i].ratio if i in keys else None)
+        plan.references = sorted(named)
+        return plan
     software = {i: k for i, k in keys.items() if k.kind == "software"}
-    if len({k.value for k in software.values()}) >= 2 and max(software) == max(keys):
-        # the project's own system comes last: `| vLLM | ... | Chitu |`; its variants
-        # (`FlexLLMGen with Compression`, `Chitu-FP4`) are its own too, never a reference
-        own = _stem(software[max(software)].value)
+    ours = [i for i, k in software.items() if k.value == _OURS_KEY]
+    distinct = len({k.value for k in software.values()}) >= 2
+    if distinct and (ours or max(software) == max(keys)):
+        # the project's own system comes last: `| vLLM | ... | Chitu |`, or is called ours
+        # wherever it stands; its variants (`FlexLLMGen with Compression`, `Chitu-FP4`)
+        # are its own too, never a reference
+        own = _stem(software[ours[0] if ours else max(software)].value)
         plan.references = [i for i, k in sorted(software.items()) if _stem(k.value) != own]
         return plan
     precisions = {i: k.value for i, k in keys.items() if k.kind == "precision"}
@@ -312,25 +353,42 @@ def _stem(name: str) -> str:
     return re.split(r"[\s_-]", name.strip().lower(), maxsplit=1)[0]
 
 
-def _column_plan(head: list[str], columns: list[Conditions], metric_columns: list[int]) -> _Plan:
+_OURS = re.compile(
+    r"^\W*(?:ours|our\s(?:method|system|engine|implementation)|proposed|本文|我们的?)\b", re.I
+)
+"""A column or row of the project's own numbers, named as such."""
+_OURS_KEY = "ours"
+
+
+def _own_key(label: str) -> _Key | None:
+    return _Key("software", _OURS_KEY) if _OURS.match(label) else None
+
+
+def _column_plan(
+    head: list[str], columns: list[Conditions], metric_columns: list[int], stems: list[str]
+) -> _Plan:
     plan = _Plan()
     for c in metric_columns:
-        key = _key(columns[c], head[c])
+        key = _key(columns[c], head[c]) or _own_key(head[c])
         if key is not None:
             plan.keys[c] = key
-    return _choose(plan, len(metric_columns))
+    named = _named({c: head[c] for c in metric_columns}, stems)
+    return _choose(plan, len(metric_columns), named)
 
 
-def _row_plan(rows: list[_Row], metric_columns: list[int], cat: Catalog) -> _Plan:
+def _row_plan(rows: list[_Row], metric_columns: list[int], cat: Catalog, stems: list[str]) -> _Plan:
     plan = _Plan()
+    labels: dict[int, str] = {}
     for index, row in enumerate(rows):
         label = " ".join(
             c for i, c in enumerate(row.cells) if i not in metric_columns and c and i < 2
         )
         if not label:
             continue
+        if row.has_metrics:
+            labels[index] = label
         conditions = find_conditions(label, cat)
-        key = _key(conditions, label, cat)
+        key = _key(conditions, label, cat) or _own_key(label)
         ratios = [m.value for found in row.metrics for m in found if m.unit == "x"]
         ratio = ratios[0] if ratios and all(r == ratios[0] for r in ratios) else None
         if key is None and ratio is not None and abs(ratio - 1.0) < 1e-9:
@@ -338,7 +396,8 @@ def _row_plan(rows: list[_Row], metric_columns: list[int], cat: Catalog) -> _Pla
         if key is not None:
             key.ratio = ratio
             plan.keys[index] = key
-    return _choose(plan, sum(1 for row in rows if row.has_metrics))
+    named = _named(labels, stems)
+    return _choose(plan, sum(1 for row in rows if row.has_metrics), named)
 
 
 # --------------------------------------------------------------------------- claims
@@ -452,7 +511,7 @@ def _header_named(metric: Metric, head: str) -> Metric:
 
 def _head_name(head: str) -> str:
     """A column header without its units: `prefill tok/s` -> `prefill`."""
-    name = re.sub(rf"\(?(?<![A-Za-z])(?:{UNIT_PATTERN})(?![A-Za-z])\)?", " ", head)
+    name = re.sub(rf"\(?(?<![A-Za-z])(?:{UNIT_PATTERN})(?![A-Za-z])\)?|[↑↓]", " ", head)
     return re.sub(r"^of\s", "", " ".join(name.split()))
 
 
@@ -469,10 +528,21 @@ _HEAD_UNIT = re.compile(rf"(?<![A-Za-z])({UNIT_PATTERN})(?![A-Za-z])")
 _HEAD_UNIT_ANY_CASE = re.compile(rf"\(\s*({UNIT_PATTERN})\s*\)", re.I)
 _SCORE_HEAD = re.compile(
     r"^(?:PPL|perplexity|BLEU|WER|CER|accuracy|acc|score|F1|EM|ROUGE(?:-\w+)?|pass@\d+|"
-    r"MMLU|GSM8K|HumanEval|准确率|困惑度|得分)$",
+    r"C-?MMLU|MMLU(?:-Pro)?|C-?Eval|GSM8K|HumanEval|MBPP|ARC(?:-[ce])?|HellaSwag|"
+    r"Wino[Gg]rande|TruthfulQA|BBH|MATH|AGIEval|GAOKAO|CEval|LAMBADA|PIQA|BoolQ|"
+    r"准确率|困惑度|得分)$",
     re.I,
 )
 """A column of scores: its bare numbers are measurements without a unit (`| PPL |`)."""
+
+
+def _is_score_head(head: str) -> bool:
+    """`| MMLU |`, `| Accuracy (C-Eval dev) |`: a column of scores."""
+    head = head.strip()
+    if _SCORE_HEAD.fullmatch(head):
+        return True
+    parts = re.fullmatch(r"(.+?)\s*[(（]\s*(\S+)[^)）]*[)）]", head)
+    return parts is not None and any(_SCORE_HEAD.fullmatch(p) for p in parts.groups())
 
 
 def _row_unit(label: str) -> str:
@@ -486,14 +556,17 @@ def _bare_cell(
     head: str, raw: str, previous: list[Metric], cat: Catalog, fallback: str = ""
 ) -> list[Metric]:
     ratio = re.search(r"speed-?up|加速比", head, re.I) is not None  # `FT <br/> Speedup`
-    unit = _header_unit(head) or ("x" if ratio else fallback)
+    tokens = re.search(r"\(\s?tokens?\s?\)", head, re.I) is not None  # `Break-even (tokens)`
+    unit = _header_unit(head) or ("x" if ratio else "tokens" if tokens else "")
+    if not unit and not _is_score_head(head):
+        unit = fallback  # a score column (`| MMLU |`) keeps no unit the section states
     name = _head_name(head)
     if not name or re.fullmatch(r"[\d.,]+[KkMm]?", name):
         # a column named by a load value (`| Seq Len | 256 | 512 |`): the unit names it
         name = DEFAULT_METRIC_NAMES.get(unit, "value")
     if unit:
         return [Metric(name=name, value=parse_number(raw), unit=unit)]
-    if _SCORE_HEAD.fullmatch(head.strip()):
+    if _is_score_head(head):
         return [Metric(name=head.strip(), value=parse_number(raw), unit="")]
     names_system = bool(cat.names("software", head)) or re.search(r"baseline|基线|ref", head, re.I)
     if names_system and previous and previous[-1].unit:

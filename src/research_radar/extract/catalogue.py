@@ -36,7 +36,15 @@ from typing import Any
 
 from research_radar.errors import ConfigError
 from research_radar.extract import prefilter
-from research_radar.extract.prefilter import NeedleIndex, Needles, Probe, needles_of, probe_of
+from research_radar.extract.prefilter import (
+    NeedleIndex,
+    Needles,
+    Probe,
+    class_end,
+    group_end,
+    needles_of,
+    probe_of,
+)
 
 __all__ = [
     "FIELDS",
@@ -301,45 +309,6 @@ def pattern_needle(pattern: str) -> str | None:
 _QUANTIFIERS = "?*+{"
 
 
-def _group_end(pattern: str, start: int) -> int:
-    """Index of the `)` closing the group opened at `start`, or -1."""
-    depth, i = 0, start
-    while i < len(pattern):
-        char = pattern[i]
-        if char == "\\":
-            i += 2
-            continue
-        if char == "[":
-            i = _class_end(pattern, i)
-            if i < 0:
-                return -1
-        elif char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-        i += 1
-    return -1
-
-
-def _class_end(pattern: str, start: int) -> int:
-    """Index of the `]` closing the class opened at `start`, or -1."""
-    i = start + 1
-    if i < len(pattern) and pattern[i] == "^":
-        i += 1
-    if i < len(pattern) and pattern[i] == "]":
-        i += 1
-    while i < len(pattern):
-        if pattern[i] == "\\":
-            i += 2
-            continue
-        if pattern[i] == "]":
-            return i
-        i += 1
-    return -1
-
-
 def _required_runs(pattern: str) -> list[str] | None:
     """Runs of ASCII letters and digits each match contains; None if not understood."""
     runs: list[str] = []
@@ -358,7 +327,7 @@ def _required_runs(pattern: str) -> list[str] | None:
             i += 2
             continue
         if char == "[" or char == "(":
-            end = _class_end(pattern, i) if char == "[" else _group_end(pattern, i)
+            end = class_end(pattern, i) if char == "[" else group_end(pattern, i)
             if end < 0:
                 return None
             runs.append(current)

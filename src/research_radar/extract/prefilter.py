@@ -20,8 +20,10 @@ __all__ = [
     "Needles",
     "Probe",
     "Rule",
+    "class_end",
     "finditer",
     "fold",
+    "group_end",
     "needles_of",
     "probe_of",
     "search",
@@ -328,9 +330,9 @@ def _split_branches(pattern: str) -> list[str]:
             i += 2
             continue
         if char == "[":
-            i = _class_end(pattern, i)
+            i = class_end(pattern, i)
         elif char == "(":
-            i = _group_end(pattern, i)
+            i = group_end(pattern, i)
         elif char == "|":
             branches.append(pattern[start:i])
             start = i + 1
@@ -428,9 +430,9 @@ def _item(branch: str, i: int) -> tuple[int, str]:
     if char == "\\":
         end = i + 2
     elif char == "[":
-        end = _class_end(branch, i) + 1
+        end = class_end(branch, i) + 1
     elif char == "(":
-        end = _group_end(branch, i) + 1
+        end = group_end(branch, i) + 1
     else:
         end = i + 1
     if end <= 0:
@@ -544,7 +546,7 @@ def _quantifier_end(branch: str, i: int) -> int:
     return end
 
 
-def _group_end(pattern: str, start: int) -> int:
+def group_end(pattern: str, start: int) -> int:
     """Index of the `)` closing the group opened at `start`, or -1."""
     depth, i = 0, start
     while i < len(pattern):
@@ -553,7 +555,7 @@ def _group_end(pattern: str, start: int) -> int:
             i += 2
             continue
         if char == "[":
-            i = _class_end(pattern, i)
+            i = class_end(pattern, i)
             if i < 0:
                 return -1
         elif char == "(":
@@ -566,7 +568,7 @@ def _group_end(pattern: str, start: int) -> int:
     return -1
 
 
-def _class_end(pattern: str, start: int) -> int:
+def class_end(pattern: str, start: int) -> int:
     """Index of the `]` closing the class opened at `start`, or -1."""
     i = start + 1
     if i < len(pattern) and pattern[i] == "^":

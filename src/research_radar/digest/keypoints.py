@@ -27,6 +27,7 @@ _MARKER = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)、]|#+)\s*")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _EMPHASIS = re.compile(r"\*\*|__|`")
 _SPACES = re.compile(r"\s+")
+_DIGIT = re.compile(r"\d")
 
 
 def line_text(line: str) -> str:
@@ -128,6 +129,8 @@ def _claim_points(mention: Mention) -> list[KeyPoint]:
 def _claims_with_numbers(text: str) -> tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]:
     """(text, numbers, conditions) of each claim of `text` that has numbers: the same item
     text is often in several notes, and extraction is most of a digest's time (#19)."""
+    if not _DIGIT.search(text):
+        return ()  # a claim is a statement of the text: no digit, no number (#19)
     points = []
     for claim in extract_claims(text, "", "community"):
         numbers = parse_numbers(claim.text)

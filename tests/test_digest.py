@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -607,3 +608,74 @@ def test_inference_items_are_chosen_by_learned_relevance(tmp_path: Path) -> None
     assert [e.arxiv_ids for e in digest.increments] == [["2306.14048"]]
     row = next(s for s in digest.sources if s.path.endswith("0800_x.md"))
     assert row.items == 1
+
+
+def _titles(seed: int, count: int) -> list[str]:
+    """Titles as notes write them, many near-copies of each other (a word dropped, a
+    letter changed, words swapped), of every length from one word to long sentences."""
+    words = ["kv", "cache", "offload", "expert", "tier", "ssd", "speculative", "decoding",
+             "prefill", "attention", "sparse", "serving", "vllm", "sglang", "mooncake",
+             "distserve", "长上下文", "推理", "量化", "a", "of", "for", "with"]  # fmt: skip
+    rng = random.Random(seed)
+    titles: list[str] = []
+    for _ in range(count):
+        if titles and rng.random() < 0.5:
+            title = list(rng.choice(titles))
+            for _ in range(rng.randrange(1, 4)):
+                spot = rng.randrange(len(title))
+                edit = rng.choice(["drop", "swap", "letter"])
+                if edit == "drop" and len(title) > 1:
+                    del title[spot]
+                elif edit == "swap":
+                    other = rng.randrange(len(title))
+                    title[spot], title[other] = title[other], title[spot]
+                else:
+                    title[spot] = rng.choice("abcdefghij 0123")
+            titles.append("".join(title))
+        else:
+            titles.append(" ".join(rng.choice(words) for _ in range(rng.randrange(1, 16))))
+    return titles
+
+
+@pytest.mark.parametrize("seed", [pytest.param(seed, id=f"seed{seed}") for seed in range(4)])
+def test_similar_titles_are_exactly_the_pairs_scoring_90_or_more(seed: int) -> None:
+    # the length window only skips pairs that cannot pass: the same pairs, in the same
+    # order, as scoring every pair (refs #19)
+    from rapidfuzz import fuzz
+
+    from research_radar.digest.build import _similar_titles
+
+    titles = _titles(seed, 700)
+    ordered = [" ".join(sorted(title.split())) for title in titles]
+    expected = [
+        (i, j)
+        for i in range(len(titles))
+        for j in range(i + 1, len(titles))
+        if fuzz.ratio(ordered[i], ordered[j]) >= 90
+    ]
+    assert len(expected) > 100  # near-copies are there to be found
+    assert _similar_titles(titles, block=37) == expected
+    assert _similar_titles(titles) == expected
+
+
+def test_status_words_in_any_case_are_read() -> None:
+    # the one-search screen for status words must not hide a state that the
+    # case-insensitive words match: `ı` and `ſ` match `i` and `s` (refs #19)
+    from research_radar.digest.contradictions import find_contradictions
+    from research_radar.digest.signals import Mention
+    from research_radar.sources.notes import parse_item
+
+    def mention(source: str, text: str) -> Mention:
+        return Mention(source=source, when=END, item=parse_item("", text, "", 1))
+
+    found = find_contradictions(
+        "Deal",
+        [
+            mention("a", "- The deal is SıGNED; the weights are RELEAſED"),
+            mention("b", "- The deal is not yet signed; weights not yet released"),
+        ],
+    )
+    assert {(c.about, tuple(s.state for s in c.statements)) for c in found} == {
+        ("deal", ("signed", "unsigned")),
+        ("release", ("released", "unreleased")),
+    }

@@ -24,6 +24,7 @@ The signals (credibility, key points, contradictions, living-doc sections) live 
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -322,27 +323,46 @@ def _group(mentions: list[Mention]) -> list[list[Mention]]:
             if key:
                 union(first.setdefault(key, index), index)
     titles = [normalise_title(m.item.title) for m in mentions]
-    # Near-identical titles: token_sort_ratio >= 90 is ratio >= 90 of the titles with their
-    # words sorted; rapidfuzz scores those in blocks of rows in C (pairwise in Python took
-    # minutes for 10,000 notes, issue #19). Pairs are joined in the same (i, j) order.
     long = [i for i, title in enumerate(titles) if len(title) >= 8]
-    ordered = [" ".join(sorted(titles[i].split())) for i in long]
-    for start in range(0, len(long), 256):
+    for a, b in _similar_titles([titles[i] for i in long]):
+        union(long[a], long[b])
+    groups: dict[int, list[Mention]] = {}
+    for index, mention in enumerate(mentions):
+        groups.setdefault(find(index), []).append(mention)
+    return list(groups.values())
+
+
+def _similar_titles(titles: list[str], block: int = 256) -> list[tuple[int, int]]:
+    """Pairs (i, j), i < j, in that order, of near-identical titles: token_sort_ratio >= 90,
+    which is fuzz.ratio >= 90 of the titles with their words sorted.
+
+    rapidfuzz scores blocks of rows in C (pairwise in Python took minutes for 10,000 notes,
+    issue #19). Titles are read in order of length and each is scored only against those
+    at least as long and at most 11/9 + 1 times as long: fuzz.ratio is symmetric, and two
+    strings whose lengths differ by more than a tenth of their sum are at least that many
+    insertions and deletions apart (ratio < 90), so no pair that passes is skipped.
+    """
+    ordered = [" ".join(sorted(title.split())) for title in titles]
+    by_length = sorted(range(len(ordered)), key=lambda i: len(ordered[i]))
+    lengths = [len(ordered[i]) for i in by_length]
+    pairs: set[tuple[int, int]] = set()
+    for start in range(0, len(by_length), block):
+        rows = by_length[start : start + block]
+        stop = bisect.bisect_right(lengths, lengths[start + len(rows) - 1] * 11 / 9 + 1)
+        columns = by_length[start:stop]
         scores = process.cdist(
-            ordered[start : start + 256],
-            ordered,
+            [ordered[i] for i in rows],
+            [ordered[j] for j in columns],
             scorer=fuzz.ratio,
             score_cutoff=90,
             dtype=numpy.float64,
             workers=-1,
         )
         for row, column in zip(*numpy.nonzero(scores), strict=True):
-            if start + row < column:
-                union(long[start + row], long[column])
-    groups: dict[int, list[Mention]] = {}
-    for index, mention in enumerate(mentions):
-        groups.setdefault(find(index), []).append(mention)
-    return list(groups.values())
+            i, j = rows[row], columns[column]
+            if i != j:
+                pairs.add((min(i, j), max(i, j)))
+    return sorted(pairs)  # joined in the order the all-pairs scan met them
 
 
 # --- entries -----------------------------------------------------------------------------
@@ -521,12 +541,11 @@ def build_digest(
     _count(sources, groups, inbox, on_topic)
     names = _names(groups)
     context = _context(inbox, doc, names)
-    entries = [_entry(group, context) for group in groups]
-    contradictions = [
-        c
-        for group, entry in zip(groups, entries, strict=True)
-        for c in find_contradictions(_entity(group), group, entry.key)
-    ]
+    entries: list[Entry] = []
+    contradictions: list[Contradiction] = []
+    for group in groups:  # one pass: a group's texts are read while they are remembered (#19)
+        entries.append(_entry(group, context))
+        contradictions += find_contradictions(_entity(group), group, entries[-1].key)
     entries.sort(key=lambda e: (-e.stars, e.first_seen, e.title))
     increments = [e for e in entries if e.arxiv_ids]
     digest = Digest(

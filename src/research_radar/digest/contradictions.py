@@ -4,6 +4,7 @@ announced vs denied, accepted vs under review). Pure."""
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from research_radar.digest.credibility import HEDGE
 from research_radar.digest.keypoints import line_text, tidy_text, without_urls
@@ -51,6 +52,24 @@ _STATUS_WORDS = {
     ],
 }
 """Status family -> states, the negative first (its words are removed before the next)."""
+_STATUS_NEEDLES = re.compile(
+    "merged|合并|合入|open|released|发布|开源|signed|签约|review|submitted|投稿|在审|审稿|录用"
+    "|accepted|appear|denied|denies|否认|辟谣|不实|announced|宣布|官宣"
+)
+"""One of these is in every match of a state's words (in `_folded` text)."""
+_METRIC_NEEDLES = re.compile(
+    "|".join(re.escape(term.lower()) for terms in _METRICS.values() for term in terms)
+)
+_ASCII_FOLDS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+"""The letters outside ASCII that `re.IGNORECASE` matches with an ASCII letter."""
+
+
+def _folded(line: str) -> str:
+    """The line in lower case, in which a case-sensitive search for lower-case needles
+    finds every place a case-insensitive pattern could match (one search, not many: #19)."""
+    return line.translate(_ASCII_FOLDS).lower()
+
+
 _STATUS = {
     family: [(state, re.compile(words, re.IGNORECASE)) for state, words in states]
     for family, states in _STATUS_WORDS.items()
@@ -69,6 +88,8 @@ def _value(number: str) -> float:
 
 def _metric_values(line: str) -> list[tuple[str, float]]:
     """(metric + unit, value) pairs: each number takes the nearest metric word on its line."""
+    if not _METRIC_NEEDLES.search(_folded(line)):
+        return []  # no metric named: no number is paired
     words = [(m.start(), _METRIC_OF[m.group(0).lower()]) for m in _METRIC.finditer(line)]
     pairs = []
     position = 0
@@ -83,6 +104,8 @@ def _metric_values(line: str) -> list[tuple[str, float]]:
 def _states(line: str) -> dict[str, str]:
     """Status family -> state said on the line; a hedged statement's state ends in `?`."""
     found: dict[str, str] = {}
+    if not _STATUS_NEEDLES.search(_folded(line)):
+        return found  # no state's words
     hedged = "?" if HEDGE.search(line) else ""
     for family, states in _STATUS.items():
         for state, pattern in states:
@@ -133,15 +156,26 @@ def _facts(mentions: list[Mention]) -> dict[tuple[str, str], dict[str, tuple[set
     """(kind, about) -> source -> (values or states, first line saying so)."""
     facts: dict[tuple[str, str], dict[str, tuple[set[str], str]]] = {}
     for mention in mentions:
-        for raw in without_urls(mention.item.text).splitlines():
-            line = line_text(tidy_text(raw))
-            said = [(("number", about), f"{value:g}") for about, value in _metric_values(line)]
-            said += [(("status", family), state) for family, state in _states(line).items()]
+        for line, said in _said(mention.item.text):
             for key, value in said:
                 values, first = facts.setdefault(key, {}).get(mention.source, (set(), line))
                 longest = line if len(line) > len(first) else first  # not a bare heading
                 facts[key][mention.source] = (values | {value}, longest)
     return facts
+
+
+@lru_cache(maxsize=4096)
+def _said(text: str) -> tuple[tuple[str, tuple[tuple[tuple[str, str], str], ...]], ...]:
+    """Each line of an item's text that says a number or a status: (line, ((kind, about),
+    value) pairs). One paper's text is often in several notes: read once (#19)."""
+    found = []
+    for raw in without_urls(text).splitlines():
+        line = line_text(tidy_text(raw))
+        said = [(("number", about), f"{value:g}") for about, value in _metric_values(line)]
+        said += [(("status", family), state) for family, state in _states(line).items()]
+        if said:
+            found.append((line, tuple(said)))
+    return tuple(found)
 
 
 def find_contradictions(

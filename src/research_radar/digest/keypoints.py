@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from collections.abc import Set as AbstractSet
+from functools import lru_cache
 
 from research_radar.digest.signals import KeyPoint, Mention, normalise_title
 from research_radar.extract.claims import extract_claims
@@ -22,13 +23,26 @@ _CONDITIONS = re.compile(
 )
 
 
+_MARKER = re.compile(r"^\s*(?:[-*+•]|\d{1,3}[.)、]|#+)\s*")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_EMPHASIS = re.compile(r"\*\*|__|`")
+_SPACES = re.compile(r"\s+")
+_DIGIT = re.compile(r"\d")
+
+
 def line_text(line: str) -> str:
-    line = re.sub(r"^\s*(?:[-*+•]|\d{1,3}[.)、]|#+)\s*", "", line)
-    line = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", line)
-    return re.sub(r"\s+", " ", re.sub(r"\*\*|__|`", "", line)).strip(" ：:，,;；")
+    line = _MARKER.sub("", line)
+    if "[" in line:  # the other rules cannot match without their characters (#19)
+        line = _LINK.sub(r"\1", line)
+    if "*" in line or "_" in line or "`" in line:
+        line = _EMPHASIS.sub("", line)
+    return _SPACES.sub(" ", line).strip(" ：:，,;；")
 
 
+@lru_cache(maxsize=4096)
 def without_urls(text: str) -> str:
+    """The text with its URLs taken out, tidied line by line. Read for key points and for
+    contradictions, and one paper's text is often in many notes: remembered (#19)."""
     for url in parse_urls(text):
         text = text.replace(url, "")
     return "\n".join(tidy_text(line) for line in text.split("\n"))
@@ -38,15 +52,17 @@ _SEP = r"[，,;；、:：]"
 _OPEN_SEP = re.compile(rf"([（(])\s*{_SEP}\s*")
 _SEP_CLOSE = re.compile(rf"\s*{_SEP}\s*([）)])")
 _EMPTY = re.compile(r"[（(]\s*[）)]")
+_BRACKETS = re.compile(r"[（()）]")
+_RUNS = re.compile(r"[ \t]{2,}")
 
 
 def tidy_text(text: str) -> str:
     """No empty slot left where a URL was taken out: `（NeurIPS 2024，）` -> `（NeurIPS 2024）`."""
-    previous = None
+    previous = None if _BRACKETS.search(text) else text  # every rule needs a bracket (#19)
     while previous != text:
         previous = text
         text = _EMPTY.sub("", _OPEN_SEP.sub(r"\1", _SEP_CLOSE.sub(r"\1", text)))
-    return re.sub(r"[ \t]{2,}", " ", text).rstrip(" ：:，,")
+    return _RUNS.sub(" ", text).rstrip(" ：:，,")
 
 
 _BASELINE = re.compile(
@@ -101,24 +117,30 @@ def _split_numbers(text: str, numbers: list[str]) -> tuple[list[str], list[str]]
 
 def _claim_points(mention: Mention) -> list[KeyPoint]:
     """Key points from `extract.extract_claims`: a claim with numbers and its conditions."""
+    return [
+        KeyPoint(
+            text=text, numbers=list(numbers), conditions=list(conditions), source=mention.source
+        )
+        for text, numbers, conditions in _claims_with_numbers(without_urls(mention.item.text))
+    ]
+
+
+@lru_cache(maxsize=4096)
+def _claims_with_numbers(text: str) -> tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]:
+    """(text, numbers, conditions) of each claim of `text` that has numbers: the same item
+    text is often in several notes, and extraction is most of a digest's time (#19)."""
+    if not _DIGIT.search(text):
+        return ()  # a claim is a statement of the text: no digit, no number (#19)
     points = []
-    for claim in extract_claims(without_urls(mention.item.text), mention.source, "community"):
+    for claim in extract_claims(text, "", "community"):
         numbers = parse_numbers(claim.text)
         if not numbers:
             continue
         c = claim.conditions
         conditions = [*c.hardware, *c.model, *c.precision, *(f"vs {b}" for b in c.baseline)]
         conditions += [*c.software, *(f"{k}={v}" for k, v in c.load.items())]
-        text = line_text(claim.text)
-        points.append(
-            KeyPoint(
-                text=text,
-                numbers=numbers,
-                conditions=list(dict.fromkeys(conditions)),
-                source=mention.source,
-            )
-        )
-    return points
+        points.append((line_text(claim.text), tuple(numbers), tuple(dict.fromkeys(conditions))))
+    return tuple(points)
 
 
 def _line_points(mention: Mention) -> list[KeyPoint]:

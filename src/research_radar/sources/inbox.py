@@ -261,8 +261,9 @@ def parse_queue(text: str, *, path: str) -> WorkQueue:
 
 
 def _display(path: Path, root: Path) -> str:
+    """`path` relative to `root`, which is already resolved (once per inbox, not per file: #19)."""
     try:
-        return path.resolve().relative_to(root.resolve()).as_posix()
+        return path.resolve().relative_to(root).as_posix()
     except ValueError:
         return path.as_posix()
 
@@ -413,20 +414,21 @@ def load_inbox(
             "point --root at an inbox root or use --sample",
             source="inbox",
         )
+    base = root.resolve()  # the same files as under root; names are shown relative to it
     problems = [
-        Problem(path=_display(path, root), kind="missing-path", message=f"no {name} at this path")
+        Problem(path=_display(path, base), kind="missing-path", message=f"no {name} at this path")
         for name, path in parts.items()
         if not present[name]
     ]
     result = Inbox(root=root.as_posix())
     if present["inbox"]:
-        result.notes = _load_notes(parts["inbox"], root, problems)
+        result.notes = _load_notes(parts["inbox"], base, problems)
     if present["cards"]:
-        result.cards = _load_cards(parts["cards"], root, problems)
+        result.cards = _load_cards(parts["cards"], base, problems)
     if present["knowledge"]:
-        result.knowledge = _load_knowledge(parts["knowledge"], root, problems)
+        result.knowledge = _load_knowledge(parts["knowledge"], base, problems)
     if present["queue"]:
-        shown = _display(parts["queue"], root)
+        shown = _display(parts["queue"], base)
         text, problem = _read(parts["queue"], shown)
         result.queue = parse_queue(text, path=shown) if text is not None else None
         problems.extend([problem] if problem else [])

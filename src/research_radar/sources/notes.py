@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from datetime import date, datetime, time
+from functools import lru_cache
 from typing import Any
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
@@ -286,6 +287,7 @@ def strip_markup(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+@lru_cache(maxsize=4096)
 def _title_of(text: str) -> str:
     plain = strip_markup(_BULLET.sub(r"\1", text.splitlines()[0] if text else ""))
     plain = _ARXIV.sub("", _URL.sub("", plain))
@@ -296,6 +298,7 @@ def _title_of(text: str) -> str:
     return clause if len(clause) <= 90 else clause[:88].rstrip() + "…"
 
 
+@lru_cache(maxsize=4096)
 def _name_of(text: str, title: str) -> str:
     bold = _BOLD_LEAD.match(_BULLET.sub(r"\1", text.splitlines()[0] if text else ""))
     if bold and len(bold.group(1)) <= 40 and not _LABEL.match(bold.group(0) + ":"):
@@ -361,7 +364,7 @@ def parse_item(title: str, text: str, section: str, line: int) -> NoteItem:
     An empty `title` is derived from the text's first line.
     """
     title = title or _title_of(text)
-    return NoteItem(
+    return NoteItem.model_construct(  # every field given, of its type: no validation (#19)
         title=title,
         name=_name_of(text, title),
         text=text,
@@ -374,12 +377,16 @@ def parse_item(title: str, text: str, section: str, line: int) -> NoteItem:
     )
 
 
+def _head_named(heading: str, head_text: str) -> bool:
+    """The section's head names its own thing; asked only when one bullet is an entry (#19)."""
+    return bool(_identifiers(head_text)) or bool(_name_of(heading, _title_of(heading)))
+
+
 def _section_items(heading: str, line: int, lines: list[str]) -> list[NoteItem]:
     blocks = _blocks(lines)
     head_text = "\n".join(filter(None, [heading, blocks[0][1]]))
     entries = [index for index, (_, text) in enumerate(blocks) if index and _is_entry(text)]
-    head_named = bool(_identifiers(head_text)) or bool(_name_of(heading, _title_of(heading)))
-    if not (len(entries) >= 2 or (len(entries) == 1 and not head_named)):
+    if not (len(entries) >= 2 or (len(entries) == 1 and not _head_named(heading, head_text))):
         if not any(body for _, body in blocks):
             return []  # a bare heading says nothing
         text = "\n".join(filter(None, [heading] + [body for _, body in blocks]))

@@ -679,3 +679,24 @@ def test_status_words_in_any_case_are_read() -> None:
         ("deal", ("signed", "unsigned")),
         ("release", ("released", "unreleased")),
     }
+
+
+def test_a_metric_word_in_any_case_is_read_as_its_metric() -> None:
+    # `ſpeedup` matches the case-insensitive metric words; it used to raise KeyError
+    from research_radar.digest.contradictions import find_contradictions
+    from research_radar.digest.signals import Mention
+    from research_radar.sources.notes import parse_item
+
+    def mention(source: str, text: str) -> Mention:
+        return Mention(source=source, when=END, item=parse_item("", text, "", 1))
+
+    found = find_contradictions(
+        "Engine",
+        [
+            mention("a", "- ſPEEDUP of 2.4x on decode"),
+            mention("b", "- speedup of 3.1x on decode"),
+        ],
+    )
+    assert [(c.kind, c.about, sorted(s.source for s in c.statements)) for c in found] == [
+        ("number", "speedup ×", ["a", "b"])
+    ]

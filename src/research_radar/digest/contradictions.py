@@ -90,7 +90,7 @@ def _metric_values(line: str) -> list[tuple[str, float]]:
     """(metric + unit, value) pairs: each number takes the nearest metric word on its line."""
     if not _METRIC_NEEDLES.search(_folded(line)):
         return []  # no metric named: no number is paired
-    words = [(m.start(), _METRIC_OF[m.group(0).lower()]) for m in _METRIC.finditer(line)]
+    words = [(m.start(), _METRIC_OF[_folded(m.group(0))]) for m in _METRIC.finditer(line)]
     pairs = []
     position = 0
     for number in parse_numbers(line):

@@ -166,15 +166,18 @@ _ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|.)")
 
 
 def _finding_problems(
-    finding: Finding, dumped: str, private: Collection[str], hosts: Collection[str]
+    finding: Finding, stored: str, private: Collection[str], hosts: Collection[str]
 ) -> list[str]:
     """The gate on every string of the finding, each line as the gate reads it.
 
-    The pre-screen reads the finding's JSON with every escape (\\n, \\", \\u0007...)
-    turned into a line break, so no escape can hide a line start; only a finding it flags
-    is taken apart string by string for the gate.
+    The pre-screen reads the finding's JSON as stored with every escape (\\n, \\",
+    \\u0007, an escaped CJK character...) turned into a line break, so no escape can hide
+    a line start. The validated finding's strings are the stored ones, or parts of them (a
+    legacy row's sentence read back into fields), so what the pre-screen passes in the
+    stored text it would pass in the finding. Only a finding it flags is taken apart
+    string by string for the gate.
     """
-    if not may_be_unsafe(_ESCAPE.sub("\n", dumped), private):
+    if not may_be_unsafe(_ESCAPE.sub("\n", stored), private):
         return []
     text = "\n".join(_strings(finding.model_dump(mode="json")))
     return gate_problems(text, private=private, hosts=hosts)
@@ -220,15 +223,16 @@ def load_site_data(
     kept: list[Finding] = []
     withheld = 0
     digest = hashlib.sha256(f"{language}\n".encode())
-    for finding in store.load_findings():
-        dumped = finding.model_dump_json()
+    for stored in store.load_finding_texts():
+        # validated from the stored text: every check and legacy migration still runs
+        finding = Finding.model_validate_json(stored)
         if _is_private(finding.project_key, private) or _finding_problems(
-            finding, dumped, private, allowed_hosts
+            finding, stored, private, allowed_hosts
         ):
             withheld += 1
             continue
         kept.append(finding)
-        digest.update(dumped.encode("utf-8"))
+        digest.update(stored.encode("utf-8"))
         digest.update(b"\0")
     shown = {finding.project_key for finding in kept}
     projects = {project.key: project for project in store.load_projects() if project.key in shown}

@@ -27,7 +27,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, create_engine, event, func, select
+from sqlalchemy import Connection, Engine, Table, Text, cast, create_engine, event, func, select
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlalchemy.pool import NullPool
 
@@ -695,6 +695,15 @@ class Store:
             query = query.where(findings.c.origin == origin)
         with self.engine.connect() as conn:
             return [Finding.model_validate(row[0]) for row in conn.execute(query)]
+
+    def load_finding_texts(self) -> list[str]:
+        """Every finding as the JSON text it is stored as, oldest first (by date, then as
+        stored), for a reader that validates it straight from the text
+        (`Finding.model_validate_json`): the driver's JSON decoding, a third of reading a
+        large store, is left out (issue #18)."""
+        query = select(cast(findings.c.data, Text)).order_by(findings.c.date, findings.c.id)
+        with self.engine.connect() as conn:
+            return [str(row[0]) for row in conn.execute(query)]
 
     def load_findings_of(
         self,

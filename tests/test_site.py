@@ -287,6 +287,31 @@ def test_worker_processes_build_the_same_site(
     assert one == two
 
 
+@pytest.mark.skipif(pagefind_executable() is None, reason="needs pagefind-bin-extended")
+def test_bundles_indexed_while_pages_render_index_every_page(
+    sample_site: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, _ = sample_site
+    data = load_site_data(open_store(str(db)))
+    taxonomy = load_taxonomy()
+    alone = build_site(data, taxonomy, tmp_path / "one", workers=1)
+    monkeypatch.setattr(site_build, "_BATCH", 2)
+    monkeypatch.setattr(site_build, "_POOL_FROM", 2)
+    pooled = build_site(data, taxonomy, tmp_path / "two", workers=2)
+    assert pooled.search == alone.search and "pagefind-reports/2026" in pooled.search
+
+    def index(site: Path) -> dict[str, bytes]:
+        return {
+            str(file.relative_to(site)): file.read_bytes()
+            for folder in ("pagefind", "pagefind-reports")
+            for file in sorted((site / folder).rglob("*"))
+            if file.is_file()
+        }
+
+    # Pagefind names its files by their content: the same files, the same pages indexed
+    assert index(tmp_path / "two") == index(tmp_path / "one")
+
+
 def test_long_lists_are_paginated_rows(
     sample_site: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

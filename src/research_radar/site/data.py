@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from research_radar.history.imports import load_report_dates
 from research_radar.models import Finding, Project
 from research_radar.publish.gate import check_public
+from research_radar.report.html import reuse_body
 from research_radar.store.store import Store
 
 __all__ = ["HealthPoint", "SiteData", "gate_problems", "load_site_data", "may_be_unsafe"]
@@ -61,6 +61,8 @@ class SiteData:
     history: list[HealthPoint]
     """Sources' states per collect run, oldest first."""
     language: str = "zh"
+    bodies: dict[date, str] = field(default_factory=dict)
+    """Day -> the report's HTML body as stored with it (`reuse_body`), when it was."""
     withheld_findings: int = 0
     withheld_reports: list[date] = field(default_factory=list)
     digest: str = ""
@@ -241,15 +243,18 @@ def load_site_data(
         if key in projects:
             aliases.setdefault(key, []).append(alias)
     reports: dict[date, str] = {}
+    bodies: dict[date, str] = {}
     refused: list[date] = []
-    for day in load_report_dates(store, language):
-        markdown = store.load_report(day, language)
-        if markdown is None:
-            continue
+    for day, markdown, report_data in store.load_reports(language):
         if gate_problems(markdown, private=private, hosts=allowed_hosts):
             refused.append(day)
-        else:
-            reports[day] = markdown
+            continue
+        reports[day] = markdown
+        # the HTML stored with the report is made from this Markdown (checked), which
+        # passed the gate; a report saved without one, or by another renderer, has none
+        body = reuse_body(markdown, report_data.get("body"))
+        if body is not None:
+            bodies[day] = str(body)
     health = store.load_health()
     history = _health_history(store, runs)
     rest = [
@@ -267,6 +272,7 @@ def load_site_data(
         projects=projects,
         aliases=aliases,
         reports=reports,
+        bodies=bodies,
         health=health,
         history=history,
         language=language,

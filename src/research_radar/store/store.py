@@ -875,6 +875,16 @@ class Store:
             ).first()
         return None if row is None else dict(row[0])
 
+    def load_reports(self, language: str = "zh") -> list[tuple[date, str, dict[str, Any]]]:
+        """Every report in `language` as (day, Markdown, data), oldest first."""
+        query = (
+            select(reports.c.date, reports.c.markdown, reports.c.data)
+            .where(reports.c.language == language)
+            .order_by(reports.c.date)
+        )
+        with self.engine.connect() as conn:
+            return [(day, str(text), dict(data or {})) for day, text, data in conn.execute(query)]
+
     def first_report_day(self) -> date | None:
         """The day of the earliest report the radar wrote into this store (None: none yet)."""
         with self.engine.connect() as conn:

@@ -3,6 +3,7 @@ real headless Chromium (Playwright with Debian's chromium)."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import os
@@ -34,6 +35,7 @@ from research_radar.models import (
     Tag,
 )
 from research_radar.publish.gate import check_public, load_private_repos
+from research_radar.report.html import render_body, reuse_body, stored_body
 from research_radar.site import build as site_build
 from research_radar.site import pages as site_pages
 from research_radar.site.build import MANIFEST, build_site
@@ -285,6 +287,56 @@ def test_worker_processes_build_the_same_site(
     one = json.loads((tmp_path / "one" / MANIFEST).read_text(encoding="utf-8"))
     two = json.loads((tmp_path / "two" / MANIFEST).read_text(encoding="utf-8"))
     assert one == two
+
+
+@pytest.mark.skipif(pagefind_executable() is None, reason="needs pagefind-bin-extended")
+def test_bundles_indexed_while_pages_render_index_every_page(
+    sample_site: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, _ = sample_site
+    data = load_site_data(open_store(str(db)))
+    taxonomy = load_taxonomy()
+    alone = build_site(data, taxonomy, tmp_path / "one", workers=1)
+    monkeypatch.setattr(site_build, "_BATCH", 2)
+    monkeypatch.setattr(site_build, "_POOL_FROM", 2)
+    pooled = build_site(data, taxonomy, tmp_path / "two", workers=2)
+    assert pooled.search == alone.search and "pagefind-reports/2026" in pooled.search
+
+    def index(site: Path) -> dict[str, bytes]:
+        return {
+            str(file.relative_to(site)): file.read_bytes()
+            for folder in ("pagefind", "pagefind-reports")
+            for file in sorted((site / folder).rglob("*"))
+            if file.is_file()
+        }
+
+    # Pagefind names its files by their content: the same files, the same pages indexed
+    assert index(tmp_path / "two") == index(tmp_path / "one")
+
+
+def test_report_bodies_stored_by_the_daily_render_as_the_markdown(
+    sample_site: tuple[Path, Path], tmp_path: Path
+) -> None:
+    db, _ = sample_site
+    data = load_site_data(open_store(str(db)))
+    assert data.bodies and data.bodies.keys() == data.reports.keys()
+    taxonomy = load_taxonomy()
+    stored = build_site(data, taxonomy, tmp_path / "stored", search=False, workers=1)
+    older = dataclasses.replace(data, bodies={})  # a store saved before bodies were kept
+    rendered = build_site(older, taxonomy, tmp_path / "rendered", search=False, workers=1)
+    assert stored.pages == rendered.pages
+    for page in sorted((tmp_path / "rendered").rglob("*.html")):
+        relative = page.relative_to(tmp_path / "rendered")
+        assert (tmp_path / "stored" / relative).read_bytes() == page.read_bytes(), relative
+
+
+def test_a_stored_body_of_other_markdown_is_not_reused() -> None:
+    markdown = "## 2026-08-01\n\n| a | b |\n|---|---|\n| <https://github.com/o/r> | x |\n"
+    body = stored_body(markdown)
+    assert reuse_body(markdown, body) == render_body(markdown)
+    assert reuse_body(markdown + "| c | d |\n", body) is None
+    assert reuse_body(markdown, {**body, "version": "older"}) is None
+    assert reuse_body(markdown, None) is None
 
 
 def test_long_lists_are_paginated_rows(

@@ -44,6 +44,7 @@ from research_radar.pipeline.candidates import (
 )
 from research_radar.pipeline.host import load_host, recheck_host, remote_host_sha
 from research_radar.report.compose import build_report
+from research_radar.report.html import stored_body
 from research_radar.report.markdown import render_markdown
 from research_radar.resolve.families import FamilyIndex, assign_family
 from research_radar.resolve.keys import github_repo, key_name, load_aliases_file
@@ -480,6 +481,7 @@ def compose_stage(
             data = {
                 "cutoff": cutoff.isoformat(),
                 "findings": [f.project_key for f in report.findings],
+                "body": stored_body(markdown),
             }
             store.save_report(conn, report.date, language, markdown, data)
         counts.update(findings=len(report.findings), corrections=len(corrections))

@@ -12,12 +12,15 @@ The static site (`research_radar.site`) embeds the same body through `render_bod
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
+from pathlib import Path
 
 import jinja2
+import markdown_it
 from markdown_it import MarkdownIt
 from markdown_it.rules_core import StateCore
 from markdown_it.token import Token
@@ -26,7 +29,7 @@ from markupsafe import Markup
 from research_radar.errors import RenderError
 from research_radar.report.templates import environment
 
-__all__ = ["HtmlPage", "render_body", "render_html"]
+__all__ = ["BODY_VERSION", "HtmlPage", "render_body", "render_html", "reuse_body", "stored_body"]
 
 _BR_PLACEHOLDER = "\ue000"
 _BR = re.compile(r"<br\s*/?>", re.I)
@@ -150,6 +153,43 @@ def _body_html(markdown: str) -> str:
 def render_body(markdown: str) -> Markup:
     """The HTML body of a report in our Markdown (safe: no markup from quoted sources)."""
     return Markup(_body_html(markdown))
+
+
+def _body_version() -> str:
+    """A hash of this renderer: its code and markdown-it's version."""
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    digest.update(markdown_it.__version__.encode("utf-8"))
+    return digest.hexdigest()[:16]
+
+
+BODY_VERSION = _body_version()
+"""Changes whenever `render_body` could render the same Markdown differently."""
+
+
+def stored_body(markdown: str) -> dict[str, str]:
+    """A report's HTML body as the store keeps it beside the Markdown (in the report's
+    data, under "body"): rendered once when the report is saved, so a site of a thousand
+    reports need not render them again (issue #18). `reuse_body` reads it back."""
+    return {
+        "version": BODY_VERSION,
+        "markdown": hashlib.sha256(markdown.encode("utf-8")).hexdigest(),
+        "html": str(render_body(markdown)),
+    }
+
+
+def reuse_body(markdown: str, stored: object) -> Markup | None:
+    """The stored body of `markdown` (`stored_body`), None when it is missing, made by
+    another version of the renderer or of other Markdown."""
+    if not isinstance(stored, dict):
+        return None
+    html = stored.get("html")
+    if (
+        not isinstance(html, str)
+        or stored.get("version") != BODY_VERSION
+        or stored.get("markdown") != hashlib.sha256(markdown.encode("utf-8")).hexdigest()
+    ):
+        return None
+    return Markup(html)
 
 
 def render_html(markdown: str, *, title: str, lang: str = "zh-CN") -> str:

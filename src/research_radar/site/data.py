@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
 
-from research_radar.history.imports import load_report_dates
 from research_radar.models import Finding, Project
 from research_radar.publish.gate import check_public
+from research_radar.report.html import reuse_body
 from research_radar.store.store import Store
 
 __all__ = ["HealthPoint", "SiteData", "gate_problems", "load_site_data", "may_be_unsafe"]
@@ -61,6 +61,8 @@ class SiteData:
     history: list[HealthPoint]
     """Sources' states per collect run, oldest first."""
     language: str = "zh"
+    bodies: dict[date, str] = field(default_factory=dict)
+    """Day -> the report's HTML body as stored with it (`reuse_body`), when it was."""
     withheld_findings: int = 0
     withheld_reports: list[date] = field(default_factory=list)
     digest: str = ""
@@ -166,15 +168,18 @@ _ESCAPE = re.compile(r"\\(?:u[0-9a-fA-F]{4}|.)")
 
 
 def _finding_problems(
-    finding: Finding, dumped: str, private: Collection[str], hosts: Collection[str]
+    finding: Finding, stored: str, private: Collection[str], hosts: Collection[str]
 ) -> list[str]:
     """The gate on every string of the finding, each line as the gate reads it.
 
-    The pre-screen reads the finding's JSON with every escape (\\n, \\", \\u0007...)
-    turned into a line break, so no escape can hide a line start; only a finding it flags
-    is taken apart string by string for the gate.
+    The pre-screen reads the finding's JSON as stored with every escape (\\n, \\",
+    \\u0007, an escaped CJK character...) turned into a line break, so no escape can hide
+    a line start. The validated finding's strings are the stored ones, or parts of them (a
+    legacy row's sentence read back into fields), so what the pre-screen passes in the
+    stored text it would pass in the finding. Only a finding it flags is taken apart
+    string by string for the gate.
     """
-    if not may_be_unsafe(_ESCAPE.sub("\n", dumped), private):
+    if not may_be_unsafe(_ESCAPE.sub("\n", stored), private):
         return []
     text = "\n".join(_strings(finding.model_dump(mode="json")))
     return gate_problems(text, private=private, hosts=hosts)
@@ -220,15 +225,16 @@ def load_site_data(
     kept: list[Finding] = []
     withheld = 0
     digest = hashlib.sha256(f"{language}\n".encode())
-    for finding in store.load_findings():
-        dumped = finding.model_dump_json()
+    for stored in store.load_finding_texts():
+        # validated from the stored text: every check and legacy migration still runs
+        finding = Finding.model_validate_json(stored)
         if _is_private(finding.project_key, private) or _finding_problems(
-            finding, dumped, private, allowed_hosts
+            finding, stored, private, allowed_hosts
         ):
             withheld += 1
             continue
         kept.append(finding)
-        digest.update(dumped.encode("utf-8"))
+        digest.update(stored.encode("utf-8"))
         digest.update(b"\0")
     shown = {finding.project_key for finding in kept}
     projects = {project.key: project for project in store.load_projects() if project.key in shown}
@@ -237,15 +243,18 @@ def load_site_data(
         if key in projects:
             aliases.setdefault(key, []).append(alias)
     reports: dict[date, str] = {}
+    bodies: dict[date, str] = {}
     refused: list[date] = []
-    for day in load_report_dates(store, language):
-        markdown = store.load_report(day, language)
-        if markdown is None:
-            continue
+    for day, markdown, report_data in store.load_reports(language):
         if gate_problems(markdown, private=private, hosts=allowed_hosts):
             refused.append(day)
-        else:
-            reports[day] = markdown
+            continue
+        reports[day] = markdown
+        # the HTML stored with the report is made from this Markdown (checked), which
+        # passed the gate; a report saved without one, or by another renderer, has none
+        body = reuse_body(markdown, report_data.get("body"))
+        if body is not None:
+            bodies[day] = str(body)
     health = store.load_health()
     history = _health_history(store, runs)
     rest = [
@@ -263,6 +272,7 @@ def load_site_data(
         projects=projects,
         aliases=aliases,
         reports=reports,
+        bodies=bodies,
         health=health,
         history=history,
         language=language,

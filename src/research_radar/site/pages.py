@@ -70,9 +70,12 @@ _TABLE = '<div class="table-wrap">'
 
 @dataclass(frozen=True)
 class Body:
-    """A report's Markdown, rendered to HTML only when its page is rendered."""
+    """A report's Markdown, rendered to HTML only when its page is rendered, unless its
+    HTML was stored with it."""
 
     markdown: str
+    html: str | None = None
+    """The body as stored with the report (`reuse_body`); None: render the Markdown."""
 
 
 @dataclass(frozen=True)
@@ -91,7 +94,7 @@ class Page:
 
     def render(self) -> str:
         context = {
-            key: _body(value.markdown) if isinstance(value, Body) else value
+            key: _body(value.markdown, value.html) if isinstance(value, Body) else value
             for key, value in self.context.items()
         }
         return _render(self.template, **context)
@@ -103,14 +106,14 @@ def render_batch(pages: Sequence[Page]) -> list[str]:
 
 
 @functools.lru_cache(maxsize=4)
-def _body(markdown: str) -> Markup:
+def _body(markdown: str, stored: str | None = None) -> Markup:
     """A report body, rendered once for the report page and the home page.
 
     Its tables stay out of the search index: each row is a finding that its project's
     page indexes, so every entity is indexed once, and a report's tables are most of what
     Pagefind would read (issue #18).
     """
-    html = str(render_body(markdown))
+    html = str(render_body(markdown)) if stored is None else stored
     return Markup(html.replace(_TABLE, _TABLE.removesuffix(">") + " data-pagefind-ignore>"))
 
 
@@ -551,7 +554,7 @@ def render_pages(
             f"{day.isoformat()} · Research Radar",
             indexed=True,
             day=day.isoformat(),
-            body=Body(data.reports[day]),
+            body=Body(data.reports[day], data.bodies.get(day)),
             previous=report_path(days[number - 1]).split("/")[1] if number else "",
             following=report_path(days[number + 1]).split("/")[1] if number + 1 < len(days) else "",
             projects=[cards[i] for i in _day_indexes(findings, day)],
@@ -701,7 +704,7 @@ def render_pages(
         "Research Radar",
         latest=newest.isoformat() if newest else "",
         latest_href=report_path(newest) if newest else "",
-        latest_body=Body(data.reports[newest]) if newest else None,
+        latest_body=Body(data.reports[newest], data.bodies.get(newest)) if newest else None,
         health=health_rows,
         day_chart=day_chart,
         totals={

@@ -30,6 +30,7 @@ __all__ = [
     "PAGEFIND_DIR",
     "REPORTS_DIR",
     "bundle_glob",
+    "index_bundle",
     "index_site",
     "pagefind_executable",
     "report_bundle",
@@ -89,26 +90,43 @@ def pagefind_executable() -> Path | None:
     return None
 
 
-def index_site(
-    site: Path, bundles: Iterable[str] = (PAGEFIND_DIR,), *, timeout: float = 600
-) -> str:
-    """(Re)build some search bundles of the built site; returns Pagefind's summaries.
-
-    A bundle's folder is emptied first, so no fragment of an earlier index is left.
-
-    Raises:
-        RenderError: Pagefind is not installed, failed, or took longer than `timeout`.
-    """
+def _executable() -> Path:
     executable = pagefind_executable()
     if executable is None:
         raise RenderError(
             "Pagefind is not installed: pip install pagefind-bin-extended "
             "(or build with --no-search)"
         )
+    return executable
+
+
+def index_bundle(site: Path, bundle: str, *, timeout: float = 600) -> str:
+    """(Re)build one search bundle of the built site; returns Pagefind's summary.
+
+    The bundle's folder is emptied first, so no fragment of an earlier index is left.
+    Pagefind is a process of its own: a build starts a bundle as soon as its pages are
+    written, while it renders the rest (`research_radar.site.build`).
+
+    Raises:
+        RenderError: Pagefind is not installed, failed, or took longer than `timeout`.
+    """
+    executable = _executable()
+    shutil.rmtree(site / bundle, ignore_errors=True)
+    return f"{bundle}: {_run(executable, site, bundle, timeout)}"
+
+
+def index_site(
+    site: Path, bundles: Iterable[str] = (PAGEFIND_DIR,), *, timeout: float = 600
+) -> str:
+    """(Re)build some search bundles of the built site; returns Pagefind's summaries.
+
+    Raises:
+        RenderError: Pagefind is not installed, failed, or took longer than `timeout`.
+    """
+    _executable()
 
     def index(bundle: str) -> str:
-        shutil.rmtree(site / bundle, ignore_errors=True)
-        return f"{bundle}: {_run(executable, site, bundle, timeout)}"
+        return index_bundle(site, bundle, timeout=timeout)
 
     # two bundles at a time (a new day's two, a fresh build's projects beside the reports)
     with ThreadPoolExecutor(max_workers=2) as pool:

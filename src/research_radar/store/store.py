@@ -27,7 +27,7 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, create_engine, event, func, select
+from sqlalchemy import Connection, Engine, Table, Text, cast, create_engine, event, func, select
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlalchemy.pool import NullPool
 
@@ -696,6 +696,15 @@ class Store:
         with self.engine.connect() as conn:
             return [Finding.model_validate(row[0]) for row in conn.execute(query)]
 
+    def load_finding_texts(self) -> list[str]:
+        """Every finding as the JSON text it is stored as, oldest first (by date, then as
+        stored), for a reader that validates it straight from the text
+        (`Finding.model_validate_json`): the driver's JSON decoding, a third of reading a
+        large store, is left out (issue #18)."""
+        query = select(cast(findings.c.data, Text)).order_by(findings.c.date, findings.c.id)
+        with self.engine.connect() as conn:
+            return [str(row[0]) for row in conn.execute(query)]
+
     def load_findings_of(
         self,
         keys: Iterable[str] = (),
@@ -865,6 +874,16 @@ class Store:
                 select(reports.c.data).where(reports.c.date == day, reports.c.language == language)
             ).first()
         return None if row is None else dict(row[0])
+
+    def load_reports(self, language: str = "zh") -> list[tuple[date, str, dict[str, Any]]]:
+        """Every report in `language` as (day, Markdown, data), oldest first."""
+        query = (
+            select(reports.c.date, reports.c.markdown, reports.c.data)
+            .where(reports.c.language == language)
+            .order_by(reports.c.date)
+        )
+        with self.engine.connect() as conn:
+            return [(day, str(text), dict(data or {})) for day, text, data in conn.execute(query)]
 
     def first_report_day(self) -> date | None:
         """The day of the earliest report the radar wrote into this store (None: none yet)."""

@@ -1155,3 +1155,53 @@ def test_chinese_rates_and_paired_numbers(text: str, expected: list[tuple[float,
 def test_load_phrasing_in_english_prose(text: str, load: dict[str, str]) -> None:
     [claim] = [c for c in extract_claims(text) if c.metrics]
     assert claim.conditions.load == load
+
+
+_SENTENCE_END_REFERENCE = re.compile(
+    # the sentence split written plainly (each branch looks back from where it starts);
+    # the shipped pattern starts its full-stop branch at the `.` for speed (#19)
+    r"(?<=[。；！？!?])\s*|(?<=;)(?<!TL;)(?<!tl;)\s*|(?<=[a-z0-9)\]*%])(?<!\bvs)(?<!\bv\.s)"
+    r"(?<!\be\.g)(?<!\bi\.e)(?<!\bw\.r\.t)(?<!\betc)(?<!\bapprox)\.\s+(?=[A-Z(*\[])"
+)
+
+
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                "a",
+                "b",
+                "9",
+                " ",
+                "\n",
+                ".",
+                ";",
+                "vs",
+                "v.s",
+                "e.g",
+                "i.e",
+                "w.r.t",
+                "etc",
+                "approx",
+                "TL;",
+                "tl;",
+                "。",
+                "；",
+                "！",
+                "?",
+                "A",
+                "(",
+                "*",
+                "[",
+                ")",
+                "]",
+                "%",
+            ]
+        ),
+        max_size=40,
+    ).map("".join)
+)
+def test_sentences_split_where_the_plain_pattern_splits(text: str) -> None:
+    from research_radar.extract.markdown import _SENTENCE_END
+
+    assert _SENTENCE_END.split(text) == _SENTENCE_END_REFERENCE.split(text)

@@ -364,11 +364,12 @@ _SPACES = re.compile(r"\s+")
 
 
 _SENTENCE_END = re.compile(
-    r"(?<=[。；！？!?])\s*|(?<=;)(?<!TL;)(?<!tl;)\s*|(?<=[a-z0-9)\]*%])(?<!\bvs)(?<!\bv\.s)(?<!\be\.g)(?<!\bi\.e)"
-    r"(?<!\bw\.r\.t)(?<!\betc)(?<!\bapprox)\.\s+(?=[A-Z(*\[])"
+    r"(?<=[。；！？!?])\s*|(?<=;)(?<!TL;)(?<!tl;)\s*|\.(?<=[a-z0-9)\]*%]\.)(?<!\bvs\.)(?<!\bv\.s\.)"
+    r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bw\.r\.t\.)(?<!\betc\.)(?<!\bapprox\.)\s+(?=[A-Z(*\[])"
 )
 """A sentence ends at a full stop, not at `vs.`, `e.g.`, `w.r.t.` before a capital, nor at
-the semicolon of `TL;DR`."""
+the semicolon of `TL;DR`. The full-stop branch starts at the `.` and looks back from there,
+so it is tried only at full stops, not at every letter (#19)."""
 
 
 def _sentences(text: str) -> list[str]:

@@ -3,7 +3,8 @@
 Each list's Markdown is read line by line: headings give a path (h1 > h2 > ...), and every
 line that names a paper or project gives a title; the lines that continue an item (its
 nested venue and notes, its author line) give it their arXiv id and no item of their own,
-and an item that links a repository reserved for independent evaluation is left out.
+and the own papers of the repositories reserved for independent evaluation are left out
+(by arXiv id or title hash: RESERVED_PAPERS, RESERVED_TITLES).
 `benchmarks/curated_audit.py` counts, per list and heading, what the parser reads. `curated_mapping.toml` maps headings to
 taxonomy value ids (workload, mechanisms, on-topic or not); the deepest heading of an
 item's path that the mapping names decides its labels, and items under an unmapped
@@ -44,32 +45,31 @@ RESERVED_PAPERS = frozenset(
     for n in (
         *("2205.14135", "2307.08691", "2407.08608", "2410.02367", "2411.10958", "2505.11594"),
         *("2501.01005", "2411.01738", "2312.12456", "2406.06282", "2411.05007", "2405.14430"),
-        "2510.17111",
+        *("2510.17111", "2505.21136", "2601.00227", "2603.05451"),
     )
 )
 """The own papers of the repositories reserved for independent evaluation (issues #14
-and #15): they never train or tune the classifier, whichever list holds them."""
-RESERVED_REPOS = re.compile(
-    r"github\.com/(?:xlite-dev/Awesome-LLM-Inference|hemingkx/Awesome-Efficient-Reasoning|"
-    r"xuyang-liu16/Awesome-Generation-Acceleration|guanweifan/awesome-efficient-vla|"
-    r"ModelTC/lightx2v|xdit-project/xDiT|mit-han-lab/nunchaku|thu-ml/SageAttention|"
-    r"Dao-AILab/flash-attention|flashinfer-ai/flashinfer|ikawrakow/ik_llama\.cpp|"
-    r"ztxz16/fastllm|kvcache-ai/ktransformers|hao-ai-lab/FastVideo|"
-    r"NVIDIA/TensorRT-Model-Optimizer|InternLM/lmdeploy|SJTU-IPADS/PowerInfer|"
-    r"turboderp-org/exllamav3|antirez/ds4|VinRobotics/vla\.cpp|Lucas1479/Aqua-TTS|"
-    r"THU-MIG/edge-dit\.cpp|aisa-group/InferenceBench)(?![\w.-])",
-    re.I,
+and #15), by arXiv id: they never train or tune the classifier, whichever list holds them."""
+RESERVED_TITLES = frozenset(
+    (
+        *("sha1:32cab66b48f0", "sha1:74bbfa9efe5a", "sha1:757c280df226", "sha1:80c1d9710ad1"),
+        *("sha1:a5cbd25f35a4", "sha1:d3e574707a40", "sha1:ed97c3bab156"),
+    )
 )
-"""The repositories reserved for independent evaluation: an item whose lines link one is
-that repository's own paper or project (a survey's "Project" link, a paper's code link)."""
-RESERVED_NAMES = re.compile(
-    r"^(?:flash ?attention|sage ?attention|flash ?infer|power ?infer|xdit|svdquant|nunchaku|"
-    r"lightx2v|ktransformers|lmdeploy|fast ?video|fastllm|exllama|ik llama|edge dit|vla cpp|"
-    r"aqua tts|inferencebench|tensorrt model optimizer)(?:\d|\b)"
-)
-"""The same by name (on the normalised title): a list may give one without its arXiv id
-(the KTransformers and LMDeploy papers, FlashAttention-3 in a held-out list) or a later
-paper of the same project (SageAttention2++, FlashAttention-4)."""
+"""The same papers by `title_key`, for the lists that give one without its arXiv id or link
+only its code. Hashes, so that no reserved name is written here; the lists are pinned, so
+the keys stay valid."""
+
+
+def is_reserved(
+    title: str,
+    arxiv: str | None,
+    papers: frozenset[str] = RESERVED_PAPERS,
+    titles: frozenset[str] = RESERVED_TITLES,
+) -> bool:
+    """Whether an item is the own paper of a repository reserved for independent evaluation."""
+    return (arxiv is not None and f"arxiv:{arxiv}" in papers) or title_key(title) in titles
+
 
 _HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 _LINK = re.compile(r"(?<!!)\[([^\[\]]{3,}?)\]\((?:[^()]|\([^()]*\))*\)")
@@ -250,8 +250,6 @@ class Line:
     arxiv: str | None
     paper_link: bool
     """The line links a paper (arXiv, OpenReview, ACL Anthology, a PDF, a proceedings page)."""
-    reserved: bool = False
-    """The line links a repository reserved for independent evaluation (RESERVED_REPOS)."""
 
 
 _PAPER_LINK = re.compile(
@@ -308,8 +306,7 @@ def scan_list(path: Path) -> list[Line]:
                     kind = "continuation"  # "  *Authors* [[pdf](…)]" under "- **Title**"
         if kind != "continuation":
             open_item = kind == "item"
-        reserved = bool(RESERVED_REPOS.search(text))
-        lines.append(Line(kind, headings, title, arxiv, paper_link, reserved))
+        lines.append(Line(kind, headings, title, arxiv, paper_link))
     return lines
 
 
@@ -317,19 +314,13 @@ def parse_list(path: Path) -> list[tuple[str, list[str], str | None]]:
     """(title, heading path, arXiv id) for every item of one Markdown file; an item's
     arXiv id may come from a line that continues it."""
     found: list[tuple[str, list[str], str | None]] = []
-    reserved: set[int] = set()
     for line in scan_list(path):
         if line.kind == "item" and line.title:
             found.append((line.title, list(line.headings), line.arxiv))
-        elif line.kind == "continuation" and found:
-            if line.arxiv and found[-1][2] is None:
-                title, headings, _ = found[-1]
-                found[-1] = (title, headings, line.arxiv)
-        else:
-            continue
-        if line.reserved:
-            reserved.add(len(found) - 1)
-    return [item for index, item in enumerate(found) if index not in reserved]
+        elif line.kind == "continuation" and found and line.arxiv and found[-1][2] is None:
+            title, headings, _ = found[-1]
+            found[-1] = (title, headings, line.arxiv)
+    return found
 
 
 def _named_link(line: str) -> bool:
@@ -381,11 +372,12 @@ def item_label_key(item: Item) -> str:
     """The key of an item in curated_labels.tsv: its arXiv id, else a title hash."""
     if item.key.startswith("arxiv:"):
         return item.key
-    return _title_key(item)
+    return title_key(item.title)
 
 
-def _title_key(item: Item) -> str:
-    digest = hashlib.sha1(normalise(item.title).encode("utf-8")).hexdigest()[:12]
+def title_key(title: str) -> str:
+    """`sha1:` + the first 12 hex digits of the SHA-1 of the normalised title."""
+    digest = hashlib.sha1(normalise(title).encode("utf-8")).hexdigest()[:12]
     return f"sha1:{digest}"
 
 
@@ -412,7 +404,7 @@ def _apply_labels(items: list[Item], labels: dict[str, Label]) -> None:
         # an item labelled by its title hash keeps that label once its arXiv id is read
         # (from a line below its title)
         keys = [item_label_key(item), *(f"arxiv:{n}" for n in sorted(item.arxiv))]
-        label = next((labels[k] for k in [*keys, _title_key(item)] if k in labels), None)
+        label = next((labels[k] for k in [*keys, title_key(item.title)] if k in labels), None)
         if label is None:
             continue
         item.mechanism = set(label.mechanism)
@@ -453,7 +445,7 @@ def build_items(mapping: Mapping, root: Path | None = None, *, split: str = "") 
                 if rule is None or rule.skip:
                     continue
                 norm = normalise(title)
-                reserved = f"arxiv:{arxiv}" in RESERVED_PAPERS or RESERVED_NAMES.match(norm)
+                reserved = is_reserved(title, arxiv)
                 # one title is one item, whatever ids its lists give it (a curator's copied
                 # title under three different papers stays one item)
                 key = titles.get(norm) or (f"arxiv:{arxiv}" if arxiv else f"title:{norm}")

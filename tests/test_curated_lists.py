@@ -109,21 +109,27 @@ def test_a_blank_line_ends_an_item(curated: ModuleType, tmp_path: Path) -> None:
 def test_the_own_papers_of_reserved_repositories_are_left_out(
     curated: ModuleType, tmp_path: Path
 ) -> None:
-    items = parse(
-        curated,
-        tmp_path,
-        "## Surveys\n\n"
-        "| [Efficient VLA Models: A Systematic Survey](https://example.org/survey) | 2025 "
-        "| [Project](https://github.com/guanweifan/awesome-efficient-vla) |\n"
-        "| [Another Survey of Efficient Policies](https://example.org/other) | 2025 "
-        "| [Project](https://github.com/guanweifan/awesome-efficient-vla-notes) |\n\n"
-        "- **An Attention Kernel Paper With Its Code Below**  \n"
-        "  *Authors.* [[code](https://github.com/Dao-AILab/flash-attention)]\n",
+    # by arXiv id, whichever title the list gives the paper
+    mapping = tmp_path / "mapping.toml"
+    mapping.write_text(
+        '[lists."a/one"]\nsplit = "train"\nworkload = "llm-agentic"\n'
+        'headings = [{ heading = "Kernels", mechanism = ["kernel-compiler-fusion"] }]\n',
+        encoding="utf-8",
     )
-    assert [title for title, _, _ in items] == ["Another Survey of Efficient Policies"]
-    assert curated.RESERVED_NAMES.match(curated.normalise("SageAttention2++: A Faster Kernel"))
-    assert curated.RESERVED_NAMES.match(curated.normalise("KTransformers: CPU/GPU Hybrid"))
-    assert not curated.RESERVED_NAMES.match(curated.normalise("FastAttention: FA2 on NPUs"))
+    (tmp_path / "a__one").mkdir()
+    (tmp_path / "a__one" / "README.md").write_text(
+        "## Kernels\n\n"
+        "- [An Attention Kernel Paper Under Any Title](https://arxiv.org/abs/2205.14135)\n"
+        "- [A Kernel Paper Nobody Reserved](https://arxiv.org/abs/2301.00001)\n",
+        encoding="utf-8",
+    )
+    items = curated.build_items(curated.load_mapping(mapping), tmp_path)
+    assert [item.title for item in items] == ["A Kernel Paper Nobody Reserved"]
+    # by title hash, for a paper a list gives without its id
+    title = "A Paper Given Without Its Identifier"
+    assert curated.is_reserved(title, None, titles=frozenset({curated.title_key(title)}))
+    assert not curated.is_reserved(title, None)
+    assert not curated.is_reserved("Another Paper", "2301.00001")
 
 
 def test_one_title_is_one_item_with_every_list_and_id(curated: ModuleType, tmp_path: Path) -> None:

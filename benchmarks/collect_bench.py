@@ -11,8 +11,6 @@ repository, answered 304) and records parsed per second.
 from __future__ import annotations
 
 import argparse
-import json
-import shutil
 import tempfile
 import time
 from datetime import UTC, datetime
@@ -22,28 +20,13 @@ import httpx
 
 from research_radar.collect.stage import collect
 from research_radar.config import GitHubSettings, Settings
+from research_radar.replay.copies import copy_sample_repos
 from research_radar.replay.server import sample_root, serve_replay
 from research_radar.sample.demo import SAMPLE_SINCE, sample_settings
 from research_radar.sources.http import RetryPolicy
 from research_radar.store.store import open_store
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
-
-
-def build_synthetic(target: Path, copies: int) -> None:
-    """`copies` renamed copies of every sample repository (ids and names made unique)."""
-    shutil.copytree(sample_root(), target)
-    repos = target / "github" / "repos"
-    originals = [p for p in repos.glob("*/*.json") if p.parent.name != "example-org"]
-    for n in range(copies):
-        source = originals[n % len(originals)]
-        name = f"{source.stem}-copy{n}"
-        owner = repos / f"bench{n % 20}"
-        owner.mkdir(exist_ok=True)
-        data = json.loads(source.read_text())
-        data.update(id=800_000_000 + n, name=name, full_name=f"{owner.name}/{name}", fork=False)
-        (owner / f"{name}.json").write_text(json.dumps(data))
-        shutil.copytree(source.with_suffix(""), owner / name)
 
 
 def run(label: str, root: Path, queries: list[str]) -> None:
@@ -90,7 +73,9 @@ def main() -> None:
     )
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "replay"
-        build_synthetic(root, args.copies)
+        copy_sample_repos(
+            root, args.copies, owner="copy", owners=20, skip=frozenset({"example-org"})
+        )
         run(f"synthetic ({args.copies} copies)", root, ["copy"])
 
 

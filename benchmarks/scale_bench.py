@@ -31,6 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 RADAR = "import sys; from research_radar.cli import main; sys.argv[0] = 'radar'; main()"
 WORDS = [
@@ -155,46 +156,29 @@ def _phrase(rng: random.Random, n: int) -> str:
 
 
 def build_replay(target: Path, count: int, seed: int = 7) -> list[str]:
-    """A replay folder: the bundled sample plus `count` synthetic repositories.
+    """A replay folder: the bundled sample plus `count` synthetic repositories, each with a
+    description and a README lead of its own.
 
     Returns the synthetic repositories' owner/name.
     """
-    from research_radar.replay.server import sample_root
+    from research_radar.replay.copies import copy_sample_repos
 
     rng = random.Random(seed)
-    shutil.copytree(sample_root(), target)
-    repos = target / "github" / "repos"
-    originals = sorted(
-        p for p in repos.glob("*/*.json") if p.parent.name not in {"example-org", "kvtinker"}
-    )
-    names = []
-    for n in range(count):
-        source = originals[n % len(originals)]
-        owner = repos / f"bench{n % 50}"
-        owner.mkdir(exist_ok=True)
-        name = f"{source.stem.lower()}-{n}"
-        data = json.loads(source.read_text(encoding="utf-8"))
-        created = datetime(2026, 8, 27, tzinfo=UTC) + timedelta(seconds=n)
+
+    def decorate(n: int, data: dict[str, Any], folder: Path) -> None:
+        created = datetime.fromisoformat(data["created_at"])
         data.update(
-            id=800_000_000 + n,
-            name=name,
-            full_name=f"{owner.name}/{name}",
-            fork=False,
             description=f"{_phrase(rng, 6)} engine {n}",
-            html_url=f"https://github.com/{owner.name}/{name}",
-            created_at=created.isoformat().replace("+00:00", "Z"),
+            html_url=f"https://github.com/{data['full_name']}",
             pushed_at=(created + timedelta(days=1)).isoformat().replace("+00:00", "Z"),
         )
-        (owner / f"{name}.json").write_text(json.dumps(data), encoding="utf-8")
-        folder = owner / name
-        shutil.copytree(source.with_suffix(""), folder)
         readme = folder / "readme.md"
         text = readme.read_text(encoding="utf-8") if readme.is_file() else ""
         readme.write_text(
-            f"# {name}\n\n{_phrase(rng, 40)}.\n\n{text}", encoding="utf-8", newline="\n"
+            f"# {data['name']}\n\n{_phrase(rng, 40)}.\n\n{text}", encoding="utf-8", newline="\n"
         )
-        names.append(f"{owner.name}/{name}")
-    return names
+
+    return copy_sample_repos(target, count, decorate=decorate)
 
 
 def _pipeline_settings(folder: Path, server_url: str, arxiv_url: str, repos: list[str]) -> object:

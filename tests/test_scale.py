@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 
@@ -18,40 +17,13 @@ from typer.testing import CliRunner
 from research_radar.cli import app
 from research_radar.config import ArxivSettings, GitHubSettings, Settings
 from research_radar.pipeline.run import run_daily
-from research_radar.replay.server import sample_root, serve_replay
+from research_radar.replay.copies import copy_sample_repos
+from research_radar.replay.server import serve_replay
 from research_radar.store.store import open_store
 
 CANDIDATES = 300
 IMPORT_ROWS = 1500
 DAY = date(2026, 8, 29)
-
-
-def _replay(target: Path, count: int) -> list[str]:
-    """The bundled sample plus `count` renamed copies of its repositories."""
-    shutil.copytree(sample_root(), target)
-    repos = target / "github" / "repos"
-    originals = sorted(
-        p for p in repos.glob("*/*.json") if p.parent.name not in {"example-org", "kvtinker"}
-    )
-    names = []
-    for n in range(count):
-        source = originals[n % len(originals)]
-        owner = repos / f"scale{n % 10}"
-        owner.mkdir(exist_ok=True)
-        name = f"{source.stem.lower()}-{n}"
-        data = json.loads(source.read_text(encoding="utf-8"))
-        created = datetime(2026, 8, 27, tzinfo=UTC) + timedelta(seconds=n)
-        data.update(
-            id=700_000_000 + n,
-            name=name,
-            full_name=f"{owner.name}/{name}",
-            fork=False,
-            created_at=created.isoformat().replace("+00:00", "Z"),
-        )
-        (owner / f"{name}.json").write_text(json.dumps(data), encoding="utf-8")
-        shutil.copytree(source.with_suffix(""), owner / name)
-        names.append(f"{owner.name}/{name}")
-    return names
 
 
 def _history(path: Path, rows: int) -> None:
@@ -84,7 +56,7 @@ def _history(path: Path, rows: int) -> None:
 def test_pipeline_over_many_candidates_and_a_large_import_share_one_store(
     tmp_path: Path,
 ) -> None:
-    repos = _replay(tmp_path / "replay", CANDIDATES)
+    repos = copy_sample_repos(tmp_path / "replay", CANDIDATES, owner="scale", owners=10)
     db = tmp_path / "radar.db"
     with serve_replay(tmp_path / "replay") as server:
         settings = Settings(

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import os
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 
+import research_radar.sample
 from research_radar.store.store import Store, open_store
 
 POSTGRES_ENV = "RADAR_TEST_POSTGRES_URL"
@@ -127,3 +130,30 @@ def store(db_url: str) -> Iterator[Store]:
     opened = open_store(db_url)
     yield opened
     opened.engine.dispose()
+
+
+class CorpusTexts(NamedTuple):
+    """The texts of tests/fixtures and of the bundled sample, for comparing a fast path with
+    its plain reference on real wording."""
+
+    fields: list[str]
+    """Every string field (but `id`) of the fixtures' JSON-lines rows."""
+    documents: list[str]
+    """Every Markdown document of the sample and the fixtures, whole."""
+
+
+@pytest.fixture(scope="session")
+def corpus_texts() -> CorpusTexts:
+    fixtures = Path(__file__).parent / "fixtures"
+    fields: list[str] = []
+    for path in sorted(fixtures.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                fields += [str(v) for k, v in row.items() if isinstance(v, str) and k != "id"]
+    sample = Path(research_radar.sample.__file__).parent
+    documents = [
+        path.read_text(encoding="utf-8")
+        for path in sorted([*sample.rglob("*.md"), *fixtures.rglob("*.md")])
+    ]
+    return CorpusTexts(fields, documents)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import random
 import re
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-import research_radar.sample
 from research_radar.extract import catalogue as catalog_module
 from research_radar.extract.catalogue import (
     FIELDS,
@@ -20,7 +18,8 @@ from research_radar.extract.catalogue import (
     pattern_needle,
 )
 
-FIXTURES = Path(__file__).parent / "fixtures"
+if TYPE_CHECKING:
+    from conftest import CorpusTexts
 
 
 def _reference_find(cat: Catalog, field_name: str, text: str) -> list[Mention]:
@@ -55,23 +54,10 @@ def _assert_same(cat: Catalog, texts: list[str]) -> int:
     return compared
 
 
-def _fixture_texts() -> list[str]:
-    texts: list[str] = []
-    for path in sorted(FIXTURES.glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                row = json.loads(line)
-                texts += [str(v) for k, v in row.items() if isinstance(v, str) and k != "id"]
-    sample = Path(research_radar.sample.__file__).parent
-    for path in sorted([*sample.rglob("*.md"), *FIXTURES.rglob("*.md")]):
-        document = path.read_text(encoding="utf-8")
-        texts.append(document)
-        texts += document.splitlines()
-    return texts
-
-
-def test_same_mentions_on_the_fixtures() -> None:
-    assert _assert_same(default_catalog(), _fixture_texts()) > 1000
+def test_same_mentions_on_the_fixtures(corpus_texts: CorpusTexts) -> None:
+    lines = [line for document in corpus_texts.documents for line in document.splitlines()]
+    texts = corpus_texts.fields + corpus_texts.documents + lines
+    assert _assert_same(default_catalog(), texts) > 1000
 
 
 def _generated(rng: random.Random, cat: Catalog, count: int) -> list[str]:

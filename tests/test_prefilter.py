@@ -2,21 +2,21 @@
 
 from __future__ import annotations
 
-import json
 import random
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
-import research_radar.sample
 from research_radar.extract import claims, conditions, metrics
 from research_radar.extract.catalogue import FIELDS, default_catalog, load_catalog
 from research_radar.extract.conditions import LOAD_RULES, find_conditions, load_rule_matches
 from research_radar.extract.metrics import find_metrics
 from research_radar.extract.prefilter import NeedleIndex, Needles, Probe, needles_of
 
-FIXTURES = Path(__file__).parent / "fixtures"
+if TYPE_CHECKING:
+    from conftest import CorpusTexts
 
 
 def _module_patterns() -> list[re.Pattern[str]]:
@@ -31,16 +31,12 @@ def _module_patterns() -> list[re.Pattern[str]]:
     return found
 
 
-def _texts() -> list[str]:
-    texts: list[str] = []
-    for path in sorted(FIXTURES.glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                row = json.loads(line)
-                texts += [str(v) for k, v in row.items() if isinstance(v, str) and k != "id"]
-    sample = Path(research_radar.sample.__file__).parent
-    for path in sorted([*sample.rglob("*.md"), *FIXTURES.rglob("*.md")]):
-        texts += path.read_text(encoding="utf-8").splitlines()
+@pytest.fixture(scope="module")
+def texts(corpus_texts: CorpusTexts) -> list[str]:
+    """The corpus's lines, then bent copies of them (upper case, folding look-alikes, cut)."""
+    texts = corpus_texts.fields + [
+        line for document in corpus_texts.documents for line in document.splitlines()
+    ]
     rng = random.Random(23)
     bent = []
     for text in texts[:3000]:
@@ -51,12 +47,12 @@ def _texts() -> list[str]:
     return texts + bent
 
 
-def test_needles_never_skip_a_match_of_our_patterns() -> None:
+def test_needles_never_skip_a_match_of_our_patterns(texts: list[str]) -> None:
     patterns = _module_patterns()
     needles = [needles_of(p.pattern, p.flags) for p in patterns]
     index = NeedleIndex(needles)
     checked = 0
-    for text in dict.fromkeys(_texts()):
+    for text in dict.fromkeys(texts):
         probe = Probe(text)
         candidates = set(index.candidates(probe))
         for n, pattern in enumerate(patterns):
@@ -149,8 +145,8 @@ def test_needles_never_skip_a_match_of_random_patterns() -> None:
     assert checked > 1000
 
 
-def test_load_rule_matches_are_each_rules_matches() -> None:
-    for text in _texts()[:4000]:
+def test_load_rule_matches_are_each_rules_matches(texts: list[str]) -> None:
+    for text in texts[:4000]:
         expected = tuple(tuple(rule.regex.finditer(text)) for rule in LOAD_RULES)
         found = load_rule_matches(text)
         assert [[m.span() for m in ms] for ms in found] == [

@@ -63,7 +63,7 @@ _ONLY = (
 )
 _LIMITATION = re.compile(
     _ONLY + r"|limited to|limitation|does(?: not|n't) include|not (?:a |an )?(?:serving|end-to-end|"
-    r"E2E|lossless)|experimental|not yet|caveat|仅|只(?:在|支持|能|适用)|不含|不包含|非(?:无损|serving|E2E|通用|"
+    r"E2E|lossless)|experimental(?!\s(?:settings?|set-?ups?|results?|environments?|configurations?))|not yet|caveat|仅|只(?:在|支持|能|适用)|不含|不包含|非(?:无损|serving|E2E|通用|"
     r"端到端|完整)|不能|不等于|限于|局限|限制|边界|不外推|不可比|未(?:独立)?(?:复现|验证|核实|运行)",
     re.I,
 )
@@ -217,18 +217,25 @@ def extract_claims(
             caption_ctx = _Context()
             caption_ctx.update(find_conditions(segment.text, cat), with_baseline=True)
         claim = _claim(segment, cat, where, reporter, line_ctx, block_ctx)
-        if claim is None:
-            own = find_conditions(segment.text, cat)
-            if _SURVEY.search(segment.text):
-                own = _unlisted(own)
-            line_ctx.update(own, with_baseline=False)
-            block_ctx.update(own, with_baseline=segment.block == "prose")
-            if lead and not _defines(segment.text, cat):
-                _lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
+        if claim is not None and claim.metrics:
+            claims.append(claim)
+            compared.update(dict.fromkeys(claim.conditions.baseline))
+            end_lead()
             continue
-        claims.append(claim)
-        compared.update(dict.fromkeys(claim.conditions.baseline))
-        end_lead()
+        if claim is not None:
+            # `power limited to 330W`, `only tested on H100`: a statement without a number
+            # still sets up what follows it (issue #14)
+            claims.append(claim)
+            if claim.kind == ClaimKind.STATUS:
+                end_lead()  # `v0.5 released: 1-bit models on ARM`: news, not a set-up
+                continue
+        own = find_conditions(segment.text, cat)
+        if _SURVEY.search(segment.text):
+            own = _unlisted(own)
+        line_ctx.update(own, with_baseline=False)
+        block_ctx.update(own, with_baseline=segment.block == "prose")
+        if lead and not _defines(segment.text, cat):
+            _lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
     end_table()
     scopes = find_scopes(segments, cat)
     if not scopes:

@@ -101,7 +101,7 @@ LOAD_RULES = (
         "prompt",
         r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gth)?|prompt[\s_]len(?:gth)?|"
         r"prefill[\s_]len(?:gth)?|prompt tokens|(?<![A-Za-z])pp|seq_?len(?:gth)?|"
-        r"(?<![A-Za-z])in(?=\s?=))\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
+        r"(?<![A-Za-z])in(?=\s?=))\s*(?:of\s|is\s)?[=:：]?\s*(?:\((?:just|only|about)?\s?)?" + _K,
     ),
     _rule(
         "prompt",

@@ -408,7 +408,14 @@ def _intro_unit(text: str) -> str:
     match = _INTRO_UNIT.search(text)
     if match:
         return canonical_unit(match.group(1))
-    return "x" if _SPEEDUP_TITLE.match(text) and text.rstrip().endswith((":", "：")) else ""
+    if not text.rstrip().endswith((":", "：")):
+        return ""
+    if _TOKEN_RATE.search(text):
+        return "tok/s"  # `the average token generation rates are:`
+    return "x" if _SPEEDUP_TITLE.match(text) else ""
+
+
+_TOKEN_RATE = re.compile(r"tokens?(?:\s(?:generation|decoding|output))?\s(?:rates?|speeds?)", re.I)
 
 
 def _heading_unit(text: str) -> str:

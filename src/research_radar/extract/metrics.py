@@ -41,7 +41,8 @@ included) and no `1,` group stands before it, so a match is always a whole numbe
 input (refs #13)."""
 _UNITS: tuple[tuple[str, str], ...] = (
     (
-        r"[Tt]ok(?:en)?s?/s(?:ec(?:ond)?)?|[Tt]oks/s|t/s|TPS|tps|[Tt]okens? per second|"
+        r"[Tt]ok(?:en)?s?/s(?:ec(?:ond)?)?|[Tt]okens?/Sec(?:ond)?|[Tt]oks/s|t/s|TPS|tps|"
+        r"[Tt]okens? per second|"
         r"[Tt]ok(?:en)?s? ?/ ?s|[Tt]ok(?:en)?s? ?/ ?秒",
         "tok/s",
     ),

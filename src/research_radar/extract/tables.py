@@ -530,7 +530,7 @@ _SCORE_HEAD = re.compile(
     r"^(?:PPL|perplexity|BLEU|WER|CER|accuracy|acc|score|F1|EM|ROUGE(?:-\w+)?|pass@\d+|"
     r"C-?MMLU|MMLU(?:-Pro)?|C-?Eval|GSM8K|HumanEval|MBPP|ARC(?:-[ce])?|HellaSwag|"
     r"Wino[Gg]rande|TruthfulQA|BBH|MATH|AGIEval|GAOKAO|CEval|LAMBADA|PIQA|BoolQ|"
-    r"准确率|困惑度|得分)$",
+    r"准确率|困惑度|得分|#?\s?(?:mean\s)?accept(?:ed|ance)\s(?:tokens|length|len|rate))$",
     re.I,
 )
 """A column of scores: its bare numbers are measurements without a unit (`| PPL |`)."""

@@ -157,6 +157,8 @@ def extract_claims(
     """No claim yet since the last heading: what is said now sets up the whole section."""
     lead_ctx, lead_names = _Context(), dict[str, set[str]]()
     caption_ctx = _Context()
+    survey_list = False
+    """The list being read is introduced by a survey (`Featuring:`): it sets nothing up."""
     table: list[Segment] = []
     header: tuple[str, ...] = ()
     compared: dict[str, None] = {}
@@ -168,7 +170,12 @@ def extract_claims(
         requests at concurrency 8` above Table 4 holds for Table 5 too)."""
         nonlocal lead
         if lead:
-            sections[-1][1].load = {**lead_ctx.load, **sections[-1][1].load}
+            section = sections[-1][1]
+            section.load = {**lead_ctx.load, **section.load}
+            for name in _LEAD_FIELDS:
+                if len(lead_ctx.names.get(name, [])) == 1 and not section.names.get(name):
+                    # `Benchmarks run on an 8xA100-80GB`: the hardware of its subsections too
+                    section.names[name] = list(lead_ctx.names[name])
         lead = False
 
     def end_table() -> None:
@@ -230,11 +237,16 @@ def extract_claims(
                 end_lead()  # `v0.5 released: 1-bit models on ARM`: news, not a set-up
                 continue
         own = find_conditions(segment.text, cat)
+        surveyed = segment.block == "list" and survey_list
         if _SURVEY.search(segment.text):
             own = _unlisted(own)
+            # `Featuring:` / `Supported models:` above a list: its items are a survey too
+            survey_list = segment.block != "list" and segment.text.rstrip().endswith((":", "："))
+        elif segment.block != "list":
+            survey_list = False
         line_ctx.update(own, with_baseline=False)
         block_ctx.update(own, with_baseline=segment.block == "prose")
-        if lead and not _defines(segment.text, cat):
+        if lead and not surveyed and not _defines(segment.text, cat):
             _lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
     end_table()
     scopes = find_scopes(segments, cat)
@@ -248,6 +260,8 @@ def extract_claims(
 
 _LEAD_NAMES = 2
 """A section's lead naming more things of one field than this is a survey, not a set-up."""
+_LEAD_FIELDS = ("hardware",)
+"""The fields a section's lead sets up for the whole section, its subsections included."""
 
 
 def _lead(
@@ -277,7 +291,7 @@ def _lead(
 
 _SURVEY = re.compile(
     r"\b(?:supported|supports?|support for|including|includes?|such as|e\.g\.|among others|"
-    r"compatible with|works with|models? like)\b|支持|包括|例如|诸如",
+    r"compatible with|works with|models? like|featur(?:ing|es))\b|支持|包括|例如|诸如",
     re.I,
 )
 """What a project can run (`Supported models include pi0.5, GR00T N1.7, ...`): no set-up."""

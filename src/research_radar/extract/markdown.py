@@ -34,6 +34,9 @@ class Segment:
     unit: str = ""
     """A table row's unit given above the table (`(Unit: Seconds)`, `单位：毫秒`)."""
     """Heading level: 1-6 for `#`, 7 for a bold-only line."""
+    score: str = ""
+    """A table row's score named in the line that introduces the table (`Measure the
+    perplexity ...:`): its bare numbers are that score."""
     new_paragraph: bool = False
     """First statement after a blank line, a heading, a table or a list."""
     copies: frozenset[int] = frozenset()
@@ -58,7 +61,7 @@ def parse_segments(text: str) -> Iterator[Segment]:
     in_fence = False
     after_break = True
     lines = _piped(_without_comments(text).splitlines())
-    before, table_unit = "", ""
+    before, table_unit, table_score = "", "", ""
     recent: list[str] = []
     """The lines since the last heading, that heading first: where a table's unit is said."""
     index = 0
@@ -79,7 +82,8 @@ def parse_segments(text: str) -> Iterator[Segment]:
             continue
         if re.match(r"<table\b", stripped, re.I):
             end = _table_end(lines, index - 1)
-            yield from _html_table(lines[index - 1 : end + 1], number)
+            unit = _stated_unit(before) or _intro_unit(before) or _table_unit(recent, lines, end + 1)
+            yield from _html_table(lines[index - 1 : end + 1], number, unit)
             index, after_break, header = end + 1, True, ()
             continue
         if not _visible(stripped):
@@ -106,9 +110,18 @@ def parse_segments(text: str) -> Iterator[Segment]:
                 table_unit = (
                     _stated_unit(before) or _intro_unit(before) or _table_unit(recent, lines, index)
                 )
+                table_score = _intro_score(before)
                 yield Segment(" ".join(header), number, "prose", True, header=header)
                 continue
-            yield Segment(stripped, number, "table", True, header=header, unit=table_unit)
+            yield Segment(
+                stripped,
+                number,
+                "table",
+                True,
+                header=header,
+                unit=table_unit,
+                score=table_score,
+            )
             continue
         header = ()
         block = "list" if _LIST_ITEM.match(stripped) else "prose"
@@ -275,7 +288,7 @@ def _span(raw: str | None) -> int:
         return 1
 
 
-def _html_table(block: list[str], first_line: int) -> Iterator[Segment]:
+def _html_table(block: list[str], first_line: int, unit: str = "") -> Iterator[Segment]:
     """An HTML `<table>` as table rows (rowspan and colspan filled in), like a Markdown one."""
     parser = _TableParser()
     try:
@@ -327,6 +340,7 @@ def _html_table(block: list[str], first_line: int) -> Iterator[Segment]:
             True,
             header=header,
             copies=repeated,
+            unit=unit,
         )
 
 
@@ -416,6 +430,17 @@ def _intro_unit(text: str) -> str:
 
 
 _TOKEN_RATE = re.compile(r"tokens?(?:\s(?:generation|decoding|output))?\s(?:rates?|speeds?)", re.I)
+
+
+_SCORE_INTRO = re.compile(r"\b(perplexity|PPL|accuracy|BLEU|WER|CER)\b|(困惑度|准确率)", re.I)
+
+
+def _intro_score(text: str) -> str:
+    """`Measure the perplexity with a stride of 512:`: the score of the table below."""
+    if not text.rstrip().endswith((":", "：")):
+        return ""
+    match = _SCORE_INTRO.search(text)
+    return match.group(0).lower() if match else ""
 
 
 def _heading_unit(text: str) -> str:

@@ -124,7 +124,7 @@ _PER_SECOND = re.compile(
 _MEMORY_UNITS = {"GB", "GiB", "MiB", "MB", "TB"}
 _MEMORY_CONTEXT = re.compile(
     r"memory|VRAM|RAM usage|footprint|peak|resident|显存|内存|占用|uses|saves?|KV[ -]?(?:cache )?size|"
-    r"需要|仅需|消耗|takes",
+    r"需要|仅需|消耗|takes|file size|model size|size on disk|\bmem\b|模型大小|文件大小",
     re.I,
 )
 _SPEC_AFTER = re.compile(r"\s?(?:of\s)?(?:memory|VRAM|RAM)\b", re.I)

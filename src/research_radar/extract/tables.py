@@ -242,6 +242,9 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
         fallback = (_row_unit(cells[0]) if column else "") or segment.unit
         if not found and bare:
             found = _bare_cell(name, bare.group(1).rstrip("Kk"), flat, cat, fallback)
+            if not found and segment.score and column and not _header_load(head[:1] + [name]):
+                # `| ChatGLM3-6B | 6.215 |` below `Measure the perplexity ...:`
+                found = [Metric(name=segment.score, value=parse_number(bare.group(1)), unit="")]
             if column and found and metric_words(cells[0]) and not metric_words(name):
                 # `| TTFT (ms) | 120 | 80 |` under `| Metric | A100 | H100 |`: the row names it
                 row_name = _head_name(cells[0])

@@ -157,6 +157,8 @@ def extract_claims(
     """No claim yet since the last heading: what is said now sets up the whole section."""
     lead_ctx, lead_names = _Context(), dict[str, set[str]]()
     caption_ctx = _Context()
+    sublead: dict[int, dict[str, list[str]]] = {}
+    """Per section depth: what its lead set up for its subsections."""
     survey_list = False
     """The list being read is introduced by a survey (`Featuring:`): it sets nothing up."""
     table: list[Segment] = []
@@ -172,10 +174,13 @@ def extract_claims(
         if lead:
             section = sections[-1][1]
             section.load = {**lead_ctx.load, **section.load}
-            for name in _LEAD_FIELDS:
-                if len(lead_ctx.names.get(name, [])) == 1 and not section.names.get(name):
-                    # `Benchmarks run on an 8xA100-80GB`: the hardware of its subsections too
-                    section.names[name] = list(lead_ctx.names[name])
+            # `Benchmarks run on an 8xA100-80GB` above the first table: the hardware of
+            # the section's subsections too (not of its later paragraphs)
+            sublead[len(sections) - 1] = {
+                name: list(lead_ctx.names[name])
+                for name in _LEAD_FIELDS
+                if len(lead_ctx.names.get(name, [])) == 1
+            }
         lead = False
 
     def end_table() -> None:
@@ -206,7 +211,13 @@ def extract_claims(
                 # what a section says before its first number and its first subsection
                 # sets up its subsections (issue #14)
                 sections[-1][1].merge(lead_ctx)
-            block_ctx = _section(sections, segment, cat).copy()
+            section = _section(sections, segment, cat)
+            depth = len(sections) - 1
+            for name, values in sublead.get(depth - 1, {}).items():
+                section.names.setdefault(name, values)
+            for stale in [d for d in sublead if d >= depth]:
+                del sublead[stale]
+            block_ctx = section.copy()
             line_ctx, lead, lead_ctx, lead_names = _Context(), True, _Context(), {}
             caption_ctx = _Context()
             continue

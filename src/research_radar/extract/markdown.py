@@ -82,7 +82,9 @@ def parse_segments(text: str) -> Iterator[Segment]:
             continue
         if re.match(r"<table\b", stripped, re.I):
             end = _table_end(lines, index - 1)
-            unit = _stated_unit(before) or _intro_unit(before) or _table_unit(recent, lines, end + 1)
+            unit = (
+                _stated_unit(before) or _intro_unit(before) or _table_unit(recent, lines, end + 1)
+            )
             yield from _html_table(lines[index - 1 : end + 1], number, unit)
             index, after_break, header = end + 1, True, ()
             continue

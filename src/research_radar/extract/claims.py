@@ -149,6 +149,7 @@ def extract_claims(
         catalog: the catalogue to name conditions with (the bundled one by default).
     """
     cat = catalog or default_catalog()
+    project = _project(where)
     claims: list[Claim] = []
     line_ctx, block_ctx = _Context(), _Context()
     sections: list[tuple[int, _Context]] = [(0, _Context())]
@@ -186,7 +187,7 @@ def extract_claims(
     def end_table() -> None:
         if not table:
             return  # no rows: no claims (and no header cells to clean for nothing)
-        for cell in read_table(header, table, cat, tuple(compared)):
+        for cell in read_table(header, table, cat, tuple(compared), project):
             found = _table_claims(cell, where, reporter, block_ctx)
             if found:
                 end_lead()
@@ -267,6 +268,17 @@ def extract_claims(
         c.model_copy(update={"conditions": with_scopes(c.conditions, c.line or 0, scopes)})
         for c in claims
     ]
+
+
+_REPOSITORY = re.compile(r"(?:github\.com/|^)[\w.-]+/([\w.-]+?)(?:\.git)?(?:@|/|#|$)")
+
+
+def _project(where: str) -> str:
+    """The repository's name in `owner/repo@sha:path` or a GitHub URL, else ''."""
+    if "@" not in where and "github.com/" not in where:
+        return ""
+    match = _REPOSITORY.search(where)
+    return match.group(1) if match else ""
 
 
 _LEAD_NAMES = 2

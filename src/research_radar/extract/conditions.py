@@ -101,7 +101,7 @@ LOAD_RULES = (
         "prompt",
         r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gth)?|prompt[\s_]len(?:gth)?|"
         r"prefill[\s_]len(?:gth)?|prompt tokens|(?<![A-Za-z])pp|seq_?len(?:gth)?|"
-        r"(?<![A-Za-z])in(?=\s?=))\s*(?:of\s|is\s)?[=:：]?\s*(?:\((?:just|only|about)?\s?)?" + _K,
+        r"(?<![A-Za-z_])in(?=\s?=))\s*(?:of\s|is\s)?[=:：]?\s*(?:\((?:just|only|about)?\s?)?" + _K,
     ),
     _rule(
         "prompt",
@@ -123,7 +123,7 @@ LOAD_RULES = (
     ),
     _rule(
         "output",
-        r"(?:OSL|output(?:[\s_](?:sequence|seq|generation))?[\s_]?len(?:gth)?|"
+        r"(?:OSL|output(?:[\s_](?:sequence|seq|generation|tokens?))?[\s_]?len(?:gth)?|"
         r"(?:generation|decode)[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
         r"(?<![A-Za-z])out(?=\s?=)|"
         r"输出(?:上限|长度)?)\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
@@ -166,7 +166,7 @@ _COUNT = re.compile(
 )
 """`8x H100`, `4 个 A100`, `on 8 H100`: how many of a part."""
 _COUNT_AFTER = re.compile(
-    r"\s?(?:HBM\w*\s?)?[×xX*]\s?(\d{1,3})(?![\d.]|\s?(?!GPUs?\b|cards?\b)[A-Za-z])"
+    r"\s?(?:(?:HBM\w*|PCIe|SXM\d?)\s?)?[×xX*]\s?(\d{1,3})(?![\d.]|\s?(?!GPUs?\b|cards?\b)[A-Za-z])"
 )
 """`H100 80GB HBM3 * 8`, `A100 x 2`: the count after the part."""
 _REPEAT_KEYS = ("runs", "samples", "seeds", "spread", "percentiles", "ci")
@@ -329,8 +329,8 @@ def _load(text: str, cat: Catalog) -> dict[str, str]:
         raw = rule.fixed or next((g for g in match.groups() if g), "")
         if raw:
             load[rule.key] = re.sub(r"[,\s]", "", raw)
-    if pair and load.get("context") in (load["prompt"], load["output"]):
-        del load["context"]  # `1k/1k` read as a context too
+    if "context" in load and load["context"] in (load.get("prompt"), load.get("output")):
+        del load["context"]  # `1k/1k`, `Prompt length: 2.8k` read as a context too
     percentiles = dict.fromkeys(f"p{m}" for m in _PERCENTILE.findall(text))
     if percentiles:
         load["percentiles"] = ",".join(percentiles)

@@ -139,13 +139,18 @@ class _Plan:
 
 
 def read_table(
-    header: tuple[str, ...], rows: list[Segment], cat: Catalog, compared: tuple[str, ...] = ()
+    header: tuple[str, ...],
+    rows: list[Segment],
+    cat: Catalog,
+    compared: tuple[str, ...] = (),
+    project: str = "",
 ) -> list[TableClaim]:
     """The claims of one table: its header cells and its rows, in order.
 
     `compared` names the systems the document's prose compares with (`2.9x faster than
     Hugging Face FP16`): a row or column of one of them holds the compared system's numbers,
-    even when the project's own system comes first."""
+    even when the project's own system comes first. `project` names the repository the
+    table is in: a row or column named after it holds the project's own numbers."""
     head = [clean_text(h) for h in header]
     parsed: list[_Row] = []
     previous_label, group = "", Conditions()
@@ -178,8 +183,10 @@ def read_table(
     column_load = _header_load(head)
     metric_columns = sorted({c for r in parsed for c, found in enumerate(r.metrics) if found})
     stems = _compared_stems(compared, cat)
-    by_column = _column_plan(head, columns, metric_columns, stems)
-    by_row = _Plan() if by_column.references else _row_plan(parsed, metric_columns, cat, stems)
+    by_column = _column_plan(head, columns, metric_columns, stems, project)
+    by_row = (
+        _Plan() if by_column.references else _row_plan(parsed, metric_columns, cat, stems, project)
+    )
     labels = [columns[c] for c in range(width) if c not in metric_columns and c not in column_load]
     claims: list[TableClaim] = []
     for index, row in enumerate(parsed):
@@ -363,23 +370,34 @@ _OURS = re.compile(
 _OURS_KEY = "ours"
 
 
-def _own_key(label: str) -> _Key | None:
-    return _Key("software", _OURS_KEY) if _OURS.match(label) else None
+def _own_key(label: str, project: str = "") -> _Key | None:
+    """`Ours`, or the repository's own name (`ZhiLight` in zhihu/ZhiLight)."""
+    if _OURS.match(label):
+        return _Key("software", _OURS_KEY)
+    if len(project) >= 4 and re.match(rf"\W*{re.escape(project)}(?![A-Za-z])", label, re.I):
+        return _Key("software", _OURS_KEY)
+    return None
 
 
 def _column_plan(
-    head: list[str], columns: list[Conditions], metric_columns: list[int], stems: list[str]
+    head: list[str],
+    columns: list[Conditions],
+    metric_columns: list[int],
+    stems: list[str],
+    project: str = "",
 ) -> _Plan:
     plan = _Plan()
     for c in metric_columns:
-        key = _key(columns[c], head[c]) or _own_key(head[c])
+        key = _own_key(head[c], project) or _key(columns[c], head[c])
         if key is not None:
             plan.keys[c] = key
     named = _named({c: head[c] for c in metric_columns}, stems)
     return _choose(plan, len(metric_columns), named)
 
 
-def _row_plan(rows: list[_Row], metric_columns: list[int], cat: Catalog, stems: list[str]) -> _Plan:
+def _row_plan(
+    rows: list[_Row], metric_columns: list[int], cat: Catalog, stems: list[str], project: str = ""
+) -> _Plan:
     plan = _Plan()
     labels: dict[int, str] = {}
     for index, row in enumerate(rows):
@@ -391,7 +409,7 @@ def _row_plan(rows: list[_Row], metric_columns: list[int], cat: Catalog, stems: 
         if row.has_metrics:
             labels[index] = label
         conditions = find_conditions(label, cat)
-        key = _key(conditions, label, cat) or _own_key(label)
+        key = _own_key(label, project) or _key(conditions, label, cat)
         ratios = [m.value for found in row.metrics for m in found if m.unit == "x"]
         ratio = ratios[0] if ratios and all(r == ratios[0] for r in ratios) else None
         if key is None and ratio is not None and abs(ratio - 1.0) < 1e-9:
@@ -539,6 +557,14 @@ _SCORE_HEAD = re.compile(
 """A column of scores: its bare numbers are measurements without a unit (`| PPL |`)."""
 
 
+_TIMING_HEAD = re.compile(
+    r"(?:mean|median|avg|average|p\d{2}|平均)?\s?(?:TTFT|TPOT|ITL|E2EL|E2E latency|latency|"
+    r"首字延迟|首token延迟|延迟|时延)(?:\s?(?:mean|median|avg|average|p\d{2}(?:\.\d)?|平均))?$",
+    re.I,
+)
+"""A column of timings named without a unit (`TTFT Mean`, `P99 ITL`, `延迟`)."""
+
+
 def _is_score_head(head: str) -> bool:
     """`| MMLU |`, `| Accuracy (C-Eval dev) |`: a column of scores."""
     head = head.strip()
@@ -570,6 +596,9 @@ def _bare_cell(
     if unit:
         return [Metric(name=name, value=parse_number(raw), unit=unit)]
     if _is_score_head(head):
+        return [Metric(name=head.strip(), value=parse_number(raw), unit="")]
+    if _TIMING_HEAD.match(head):
+        # `| TTFT Mean | TPOT P95 |` without a unit: a measurement all the same (issue #14)
         return [Metric(name=head.strip(), value=parse_number(raw), unit="")]
     names_system = bool(cat.names("software", head)) or re.search(r"baseline|基线|ref", head, re.I)
     if names_system and previous and previous[-1].unit:

@@ -69,11 +69,16 @@ _K = r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)(?![\dA-Za-z]|\.\d)"
 _NOT_A_RATE = r"(?!\s?(?:/|per\b|每|a second))"
 """`generates 100 tokens/s` is a throughput, not an output length."""
 LOAD_RULES = (
-    _rule("batch", r"(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs)\s*[=:：]?\s*(\d+)(?![\d.])"),
+    _rule(
+        "batch",
+        # `--max-batch-size 32` caps the batch: a setting, not the batch measured
+        r"(?<![Mm]ax[\s_-])(?<![Mm]ax)(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs)\s*[=:：]?\s*(\d+)(?![\d.])",
+    ),
     _rule("batch", r"批(?:大小|量)\s*[=:：]?\s*(\d+)"),
     _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取)\s*(\d+)(?![\d.])"),
     _rule("batch", r"(?<![A-Za-z])batch\s(?:of|with)\s(\d+)(?!\d|\.\d)(?!\s?(?:tokens|%))"),
     _rule("batch", r"batch[\s_-]?size\s+(?:of\s+(?:\w+\s+)?(?:is\s+)?|is\s+)(\d+)(?![\d.])"),
+    _rule("gpus", r"(?:使用|用)?(?:卡数|GPU\s?数量?|显卡数量?)\s*[=:：]\s*(\d{1,4})(?![\d.])"),
     _rule(
         "concurrency",
         r"(?:max_concurrency|concurrency|(?<![A-Za-z])conc|并发数?)\s*[=:：]?\s*(\d+)",

@@ -40,9 +40,10 @@ it and never the tail of a longer number: no digit of any script (full-width `�
 included) and no `1,` group stands before it, so a match is always a whole number of the
 input (refs #13)."""
 _UNITS: tuple[tuple[str, str], ...] = (
+    (r"[kK]\s?[Tt]ok(?:en)?s?\s?/\s?s(?:ec(?:ond)?)?|[kK]\s?[Tt]okens? per second", "ktok/s"),
     (
         r"[Tt]ok(?:en)?s?/s(?:ec(?:ond)?)?|[Tt]okens?/Sec(?:ond)?|[Tt]oks/s|t/s|TPS|tps|"
-        r"[Tt]okens? per second|"
+        r"[Tt]okens? per second|Tps|"
         r"[Tt]ok(?:en)?s? ?/ ?s|[Tt]ok(?:en)?s? ?/ ?秒",
         "tok/s",
     ),
@@ -69,6 +70,8 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"hours?|hrs?|小时", "h"),
     (r"days?|天", "d"),
     (r"FPS|fps", "FPS"),
+    (r"ops?/s", "op/s"),
+    (r"W(?=$|[\s|,;)）。，])|瓦", "W"),
     (r"Hz", "Hz"),
     (r"pp|个?\s?百分点", "pp"),
     (r"%", "%"),
@@ -127,6 +130,8 @@ _MEMORY_CONTEXT = re.compile(
     r"需要|仅需|消耗|takes|file size|model size|size on disk|\bmem\b|模型大小|文件大小",
     re.I,
 )
+_POWER = re.compile(r"功耗|功率|power|energy|watts?", re.I)
+_POWER_SPEC = re.compile(r"TDP|limit|cap\b|限制|上限|额定", re.I)
 _SPEC_AFTER = re.compile(r"\s?(?:of\s)?(?:memory|VRAM|RAM)\b", re.I)
 _SPEC_AFTER_ZH = re.compile(r"\s?(?:显存|内存)的")
 _USE_VERB = re.compile(r"uses?|using|takes?|consum|peak|usage|footprint|需要|仅需|消耗|占用", re.I)
@@ -142,6 +147,7 @@ def _is_spec(text: str, match: re.Match[str]) -> bool:
 
 PERF_UNITS = {
     "tok/s",
+    "ktok/s",
     "req/s",
     "char/s",
     "ms/token",
@@ -180,6 +186,7 @@ _SCORE_WORDS = re.compile(
 _CLAUSE_BREAK = re.compile(r"[,;，；。:：()（）/]|\s(?:and|or|but|vs\.?|versus)\s|和|与")
 DEFAULT_METRIC_NAMES = {
     "tok/s": "throughput",
+    "ktok/s": "throughput",
     "char/s": "speed",
     "req/s": "request throughput",
     "ms": "latency",
@@ -190,6 +197,8 @@ DEFAULT_METRIC_NAMES = {
     "d": "time",
     "$": "cost",
     "ms/token": "per-token latency",
+    "W": "power",
+    "op/s": "throughput",
     "s/it": "step time",
     "it/s": "iteration rate",
     "x": "speedup",
@@ -360,6 +369,8 @@ def _unit_metrics(
     window = text[max(0, match.start() - 30) : match.end() + 24] + " " + context
     if unit in _MEMORY_UNITS and (not _MEMORY_CONTEXT.search(window) or _is_spec(text, match)):
         return []
+    if unit == "W" and (not _POWER.search(window) or _POWER_SPEC.search(window)):
+        return []  # `power limited to 330W`, `TDP：400W`: a part's rating, not a measurement
     name = _metric_name(text, match.start(), match.end(), unit, match.group("word"))
     groups = ["num"] + (["num2"] if match.group("num2") else [])
     return [

@@ -30,7 +30,7 @@ __all__ = ["Scope", "find_scopes", "with_scopes"]
 _SETUP_HEADING = re.compile(
     r"set-?up|environment|configuration|experimental settings?|benchmark settings?|"
     r"test(?:ing)? (?:settings?|platform|config)|hardware|测试环境|实验环境|实验设置|测试配置|"
-    r"测试设置|硬件环境|运行环境|环境配置",
+    r"测试设置|硬件环境|运行环境|环境配置|服务器配置|机器配置|(?:芯片|硬件|设备)信息",
     re.I,
 )
 _SETUP_LINE = re.compile(

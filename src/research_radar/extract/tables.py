@@ -99,6 +99,8 @@ _SIZE_CELL = re.compile(r"(?<![\w.-])([A-Za-z][\w.-]*) \| (\d+(?:\.\d+)?[BbMm])(
 _VARIANT = re.compile(r"^[-–+]\s+")
 """A row label that starts with a dash names a variant of the row above it."""
 _REFERENCE_WORD = re.compile(r"baseline|基线|基准|reference|\bref\b", re.I)
+_PLAIN_WORD = re.compile(r"^\W*(?:native|vanilla|naive|eager|原生)", re.I)
+"""A row label naming the plain system others improve on (`nativetorch`, `vanilla`)."""
 _WIDE_PRECISIONS = ("FP32", "TF32", "BF16", "FP16")
 """The precisions a lower one is compared with, widest first."""
 _NAMED_FIELDS = ("hardware", "model", "precision")
@@ -414,6 +416,8 @@ def _row_plan(
         ratio = ratios[0] if ratios and all(r == ratios[0] for r in ratios) else None
         if key is None and ratio is not None and abs(ratio - 1.0) < 1e-9:
             key = _Key("label", label)
+        elif key is None and _PLAIN_WORD.match(label):
+            key = _Key("label", label, reference_word=True)
         if key is not None:
             key.ratio = ratio
             plan.keys[index] = key
@@ -559,10 +563,11 @@ _SCORE_HEAD = re.compile(
 
 _TIMING_HEAD = re.compile(
     r"(?:mean|median|avg|average|p\d{2}|平均)?\s?(?:TTFT|TPOT|ITL|E2EL|E2E latency|latency|"
-    r"首字延迟|首token延迟|延迟|时延)(?:\s?(?:mean|median|avg|average|p\d{2}(?:\.\d)?|平均))?$",
+    r"首字延迟|首token延迟|延迟|时延|throughput|吞吐量?)"
+    r"(?:\s?(?:mean|median|avg|average|p\d{2}(?:\.\d)?|平均))?$",
     re.I,
 )
-"""A column of timings named without a unit (`TTFT Mean`, `P99 ITL`, `延迟`)."""
+"""A column of timings or throughputs named without a unit (`TTFT Mean`, `P99 ITL`, `吞吐`)."""
 
 
 def _is_score_head(head: str) -> bool:

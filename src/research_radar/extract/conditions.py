@@ -78,7 +78,11 @@ LOAD_RULES = (
     _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取)\s*(\d+)(?![\d.])"),
     _rule("batch", r"(?<![A-Za-z])batch\s(?:of|with)\s(\d+)(?!\d|\.\d)(?!\s?(?:tokens|%))"),
     _rule("batch", r"batch[\s_-]?size\s+(?:of\s+(?:\w+\s+)?(?:is\s+)?|is\s+)(\d+)(?![\d.])"),
-    _rule("gpus", r"(?:使用|用)?(?:卡数|GPU\s?数量?|显卡数量?)\s*[=:：]\s*(\d{1,4})(?![\d.])"),
+    _rule(
+        "gpus",
+        r"(?:(?:使用|用)?(?:卡数|GPU\s?数量?|显卡数量?)|(?:number|num|#)\s?(?:of\s)?GPUs?)"
+        r"\s*[=:：]\s*(\d{1,4})(?![\d.])",
+    ),
     _rule(
         "concurrency",
         r"(?:max_concurrency|concurrency|(?<![A-Za-z])conc|并发数?)\s*[=:：]?\s*(\d+)",

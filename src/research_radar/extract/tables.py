@@ -96,6 +96,8 @@ _BARE = re.compile(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*]*(?:\([^
 _PAIR_CELL = re.compile(rf"({NUMBER_PATTERN})\s?/\s?({NUMBER_PATTERN})")
 _LEAD_NUMBER = re.compile(rf"[~≈]?({NUMBER_PATTERN})(?=\s?[(（])")
 _SIZE_CELL = re.compile(r"(?<![\w.-])([A-Za-z][\w.-]*) \| (\d+(?:\.\d+)?[BbMm])(?= \||$)")
+_BITS_HEAD = re.compile(r"w?bits?|bit[- ]?width|#\s?bits|位宽|量化位数", re.I)
+"""A column of bit widths: each row's precision."""
 _VARIANT = re.compile(r"^[-–+]\s+")
 """A row label that starts with a dash names a variant of the row above it."""
 _REFERENCE_WORD = re.compile(r"baseline|基线|基准|reference|\bref\b", re.I)
@@ -235,9 +237,15 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
     load = dict(own.load)
     per_column: list[list[Metric]] = []
     flat: list[Metric] = []
+    bits: list[str] = []
     for column, (name, cell) in enumerate(zip(header, cells, strict=False)):
         if column in segment.copies:
             per_column.append([])  # a `colspan` cell's numbers were read in its first column
+            continue
+        if _BITS_HEAD.fullmatch(name) and re.fullmatch(r"\d{1,2}", cell):
+            # `| bits | ... |` over `| 16 |`, `| 8 |`: the row's precision (`8-bit`)
+            bits.extend(cat.names("precision", f"{cell}-bit"))
+            per_column.append([])
             continue
         role = next((key for key, rx in _HEADER_LOAD if rx.search(name)), None)
         as_load = _LOAD_CELL.fullmatch(cell)
@@ -276,7 +284,10 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
             found = [*_bare_cell(name, lead.group(1), flat, cat), *found]
         per_column.append(found)
         flat.extend(found)
-    conditions = own.model_copy(update={"load": load, "repeats": format_repeats(load)})
+    update: dict[str, object] = {"load": load, "repeats": format_repeats(load)}
+    if bits and not own.precision:
+        update["precision"] = bits
+    conditions = own.model_copy(update=update)
     return _Row(segment, cells, per_column, load, conditions)
 
 
@@ -411,6 +422,8 @@ def _row_plan(
         if row.has_metrics:
             labels[index] = label
         conditions = find_conditions(label, cat)
+        if not conditions.precision and row.own.precision:
+            conditions = conditions.model_copy(update={"precision": row.own.precision})
         key = _own_key(label, project) or _key(conditions, label, cat)
         ratios = [m.value for found in row.metrics for m in found if m.unit == "x"]
         ratio = ratios[0] if ratios and all(r == ratios[0] for r in ratios) else None

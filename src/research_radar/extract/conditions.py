@@ -72,7 +72,7 @@ LOAD_RULES = (
     _rule(
         "batch",
         # `--max-batch-size 32` caps the batch: a setting, not the batch measured
-        r"(?<![Mm]ax[\s_-])(?<![Mm]ax)(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs)\s*[=:：]?\s*(\d+)(?![\d.])",
+        r"(?<![Mm]ax[\s_-])(?<![Mm]ax)(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs)\s*[=:：]?\s*(\d+)(?!\d|\.\d)",
     ),
     _rule("batch", r"批(?:大小|量)\s*[=:：]?\s*(\d+)"),
     _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取)\s*(\d+)(?![\d.])"),

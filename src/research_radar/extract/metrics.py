@@ -41,6 +41,7 @@ included) and no `1,` group stands before it, so a match is always a whole numbe
 input (refs #13)."""
 _UNITS: tuple[tuple[str, str], ...] = (
     (r"[kK]\s?[Tt]ok(?:en)?s?\s?/\s?s(?:ec(?:ond)?)?|[kK]\s?[Tt]okens? per second", "ktok/s"),
+    (r"万\s?(?:[Tt]ok(?:en)?s?\s?/\s?(?:s|秒)|tokens?每秒)", "万tok/s"),
     (
         r"[Tt]ok(?:en)?s?/s(?:ec(?:ond)?)?|[Tt]okens?/Sec(?:ond)?|[Tt]oks/s|t/s|TPS|tps|"
         r"[Tt]okens? per second|Tps|"
@@ -148,6 +149,7 @@ def _is_spec(text: str, match: re.Match[str]) -> bool:
 PERF_UNITS = {
     "tok/s",
     "ktok/s",
+    "万tok/s",
     "req/s",
     "char/s",
     "ms/token",
@@ -187,6 +189,7 @@ _CLAUSE_BREAK = re.compile(r"[,;，；。:：()（）/]|\s(?:and|or|but|vs\.?|ve
 DEFAULT_METRIC_NAMES = {
     "tok/s": "throughput",
     "ktok/s": "throughput",
+    "万tok/s": "throughput",
     "char/s": "speed",
     "req/s": "request throughput",
     "ms": "latency",

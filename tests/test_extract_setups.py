@@ -1,0 +1,139 @@
+"""Extraction on the shapes of real benchmark pages (issue #14): set-ups stated once for
+many numbers, tables whose units, scores or precisions are said around them, and the
+units field pages use."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_radar.extract.claims import extract_claims
+from research_radar.models import Claim
+
+
+def _numbers(claims: list[Claim]) -> dict[float, Claim]:
+    return {metric.value: claim for claim in claims for metric in claim.metrics}
+
+
+def test_a_statement_without_a_number_still_sets_up_the_table_below() -> None:
+    text = (
+        "## Benchmarks\n"
+        "Benchmarks run on an 8xA100-80GB, power limited to 330W. All benchmarks are run at "
+        "batch size=1, with a prompt length (just 5 tokens).\n\n"
+        "| Model | Technique | Tokens/Second |\n| --- | --- | --- |\n"
+        "| Llama-2-7B | Base | 104.9 |\n|  | 8-bit | 155.58 |\n\n"
+        "### Tensor Parallelism\n"
+        "| Model | Number of GPUs | Tokens/Second |\n| --- | --- | --- |\n"
+        "| Llama-2-7B | 2 | 168.84 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert 330 not in found  # a power limit is a rating, not a measurement
+    first = found[104.9]
+    assert first.metrics[0].unit == "tok/s"
+    assert first.conditions.hardware and first.conditions.hardware[0].startswith("A100")
+    assert first.conditions.load["batch"] == "1" and first.conditions.load["prompt"] == "5"
+    assert found[155.58].conditions.model == ["Llama-2-7B"]
+    # the section's set-up holds for its subsection
+    parallel = found[168.84]
+    assert parallel.conditions.hardware == first.conditions.hardware
+    assert parallel.conditions.load["gpus"] == "2"
+
+
+def test_experimental_settings_are_a_set_up_not_a_limitation() -> None:
+    text = (
+        "## Leaderboard on 3090\n\n"
+        "- Device: a single NVIDIA GeForce RTX 3090 GPU (24GB)\n"
+        "- Experimental Settings: Vicuna-7B-v1.3, greedy decoding, FP16 precision, "
+        "batch size = 1\n\n"
+        "| Models | Translation | #Mean Accepted Tokens |\n| --- | --- | --- |\n"
+        "| EAGLE | 1.83x | 4.35 |\n"
+    )
+    claims = extract_claims(text)
+    assert all(c.kind.value != "limitation" for c in claims)
+    row = _numbers(claims)[1.83]
+    assert row.conditions.model == ["Vicuna-7B"] and row.conditions.precision == ["FP16"]
+    assert row.conditions.load["batch"] == "1"
+    assert [(m.value, m.unit) for m in row.metrics] == [(1.83, "x"), (4.35, "")]
+
+
+def test_a_features_list_sets_nothing_up() -> None:
+    text = (
+        "# Fast\nFeaturing:\n1. Very low latency\n2. int8/int4 quantization\n\n"
+        "## Results\n| Model | tok/s |\n| --- | --- |\n| Llama-2-7B | 104.9 |\n"
+    )
+    assert _numbers(extract_claims(text))[104.9].conditions.precision == []
+
+
+def test_the_repository_names_its_own_row_and_unitless_timings_are_read() -> None:
+    text = (
+        "### Llama-3.1-8B\n- NVIDIA AD102 PCIe * 2\n- Prompt length: 3.7k\n\n"
+        "| Inference Engine | QPS | TTFT Mean | TPOT P95 |\n| --- | --- | --- | --- |\n"
+        "| vLLM | 0.46 | 915.58 | 23.42 |\n| SGLang | 0.84 | 599.13 | 37.95 |\n"
+        "| ZhiLight | 0.4 | 1091.12 | 88.5 |\n"
+    )
+    found = _numbers(extract_claims(text, "zhihu/ZhiLight@abc:docs/bench.md"))
+    ours = found[1091.12]
+    assert ours.conditions.baseline == ["vLLM", "SGLang"]
+    assert not ours.metrics[0].name.endswith("(baseline)")
+    assert found[599.13].metrics[0].name.endswith("(baseline)")
+    assert ours.conditions.hardware == ["AD102"] and ours.conditions.load["gpus"] == "2"
+    assert ours.conditions.load["prompt"] == "3.7k" and "context" not in ours.conditions.load
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        pytest.param("An average of ~73.7k tokens/s input per node.", 73.7, "ktok/s", id="k"),
+        pytest.param("在 8 路并发下，吞吐达到 1.2 万 tokens/s。", 1.2, "万tok/s", id="wan"),
+        pytest.param("| Tps |\n| --- |\n| 5101.72 |\n", 5101.72, "tok/s", id="Tps"),
+        pytest.param("| 系统平均功耗 |\n| --- |\n| 1521.0W |\n", 1521.0, "W", id="power"),
+        pytest.param("| cputime吞吐 |\n| --- |\n| 1663.8op/s |\n", 1663.8, "op/s", id="ops"),
+    ],
+)
+def test_units_pages_write(text: str, value: float, unit: str) -> None:
+    found = _numbers(extract_claims(text))
+    assert found[value].metrics[0].unit == unit
+
+
+def test_a_rating_in_watts_is_not_a_measurement() -> None:
+    assert not extract_claims("| 单卡TDP |\n| --- |\n| TDP 400W |\n")
+
+
+def test_sizes_memory_and_a_score_named_above_the_table() -> None:
+    text = (
+        "|            | Q4_0 | F16 |\n|---|---|---|\n"
+        "| ms/token (CPU @ Platinum 8260) | 74 | 189 |\n"
+        "| file size | 3.3G | 12G |\n| mem usage | 4.0G | 13G |\n\n"
+        "Measure the perplexity with a stride of 512 and max input length of 2048:\n\n"
+        "|  | Q4_0 | F16 |\n|---|---|---|\n| ChatGLM3-6B-Base | 6.215 | 5.972 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[74].conditions.hardware == ["Xeon Platinum 8260"]
+    assert found[74].conditions.baseline == ["FP16"]
+    assert found[3.3].metrics[0].unit == "GB" and found[13].metrics[0].unit == "GB"
+    score = found[6.215]
+    assert score.metrics[0].name == "perplexity" and score.metrics[0].unit == ""
+
+
+def test_a_bits_column_and_a_gpu_count_heading() -> None:
+    text = (
+        "## Model: h2oai/h2ogpt-4096-llama2-7b-chat\n### Number of GPUs: 1\n"
+        "| bits | gpus | generation speed [tokens/sec] |\n|---|---|---|\n"
+        "| 16 | 1 x NVIDIA GeForce RTX 4090 (24564 MiB) | 40.9252 |\n"
+        "| 4 | 1 x NVIDIA GeForce RTX 4090 (24564 MiB) | 32.571 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    quantised = found[32.571].conditions
+    assert quantised.precision == ["4-bit"] and quantised.baseline == ["FP16"]
+    assert quantised.load["gpus"] == "1" and quantised.hardware == ["RTX 4090"]
+
+
+def test_a_native_row_is_the_reference_and_a_max_batch_is_a_cap() -> None:
+    text = (
+        "- vLLM args: --dyn-max-batch-size 32\n\n"
+        "| 评测项 | cputime |\n| --- | --- |\n"
+        "| flaggems | 601.04us |\n| nativetorch | 629.83us |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[601.04].conditions.baseline == ["nativetorch"]
+    assert found[629.83].metrics[0].name.endswith("(baseline)")
+    assert "batch" not in found[601.04].conditions.load

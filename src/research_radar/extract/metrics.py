@@ -41,6 +41,7 @@ included) and no `1,` group stands before it, so a match is always a whole numbe
 input (refs #13)."""
 _UNITS: tuple[tuple[str, str], ...] = (
     (r"[kK]\s?[Tt]ok(?:en)?s?\s?/\s?s(?:ec(?:ond)?)?|[kK]\s?[Tt]okens? per second", "ktok/s"),
+    (r"M\s?[Tt]ok(?:en)?s?\s?/\s?s(?:ec(?:ond)?)?|M\s?[Tt]okens? per second", "Mtok/s"),
     (r"万\s?(?:[Tt]ok(?:en)?s?\s?/\s?(?:s|秒)|tokens?每秒)", "万tok/s"),
     (
         r"[Tt]ok(?:en)?s?/s(?:ec(?:ond)?)?|[Tt]okens?/Sec(?:ond)?|[Tt]oks/s|t/s|TPS|tps|"
@@ -149,6 +150,7 @@ def _is_spec(text: str, match: re.Match[str]) -> bool:
 PERF_UNITS = {
     "tok/s",
     "ktok/s",
+    "Mtok/s",
     "万tok/s",
     "req/s",
     "char/s",
@@ -190,6 +192,7 @@ DEFAULT_METRIC_NAMES = {
     "tok/s": "throughput",
     "ktok/s": "throughput",
     "万tok/s": "throughput",
+    "Mtok/s": "throughput",
     "char/s": "speed",
     "req/s": "request throughput",
     "ms": "latency",

@@ -434,8 +434,20 @@ def _row_plan(
         if key is not None:
             key.ratio = ratio
             plan.keys[index] = key
+    if not _precisions_compared(rows):
+        plan.keys = {i: k for i, k in plan.keys.items() if k.kind != "precision"}
     named = _named(labels, stems)
     return _choose(plan, sum(1 for row in rows if row.has_metrics), named)
+
+
+def _precisions_compared(rows: list[_Row]) -> bool:
+    """Whether some model is measured at two precisions: `GLM-4.5 (BF16)` above
+    `DeepSeek-V3.1 (FP8)` are two models, neither the other's reference."""
+    by_model: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
+    for row in rows:
+        if row.has_metrics:
+            by_model.setdefault(tuple(row.own.model), set()).add(tuple(row.own.precision))
+    return len(by_model) < 2 or any(len(found) > 1 for found in by_model.values())
 
 
 # --------------------------------------------------------------------------- claims

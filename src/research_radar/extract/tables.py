@@ -116,6 +116,8 @@ class _Row:
     """Per column."""
     load: dict[str, str]
     own: Conditions
+    bits: list[str] = field(default_factory=list)
+    """The precision a `bits` column gives the row (`8` -> `8-bit`)."""
 
     @property
     def has_metrics(self) -> bool:
@@ -288,7 +290,7 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
     if bits and not own.precision:
         update["precision"] = bits
     conditions = own.model_copy(update=update)
-    return _Row(segment, cells, per_column, load, conditions)
+    return _Row(segment, cells, per_column, load, conditions, bits)
 
 
 # --------------------------------------------------------------------------- reference
@@ -422,8 +424,8 @@ def _row_plan(
         if row.has_metrics:
             labels[index] = label
         conditions = find_conditions(label, cat)
-        if not conditions.precision and row.own.precision:
-            conditions = conditions.model_copy(update={"precision": row.own.precision})
+        if not conditions.precision and row.bits:
+            conditions = conditions.model_copy(update={"precision": row.bits})
         key = _own_key(label, project) or _key(conditions, label, cat)
         ratios = [m.value for found in row.metrics for m in found if m.unit == "x"]
         ratio = ratios[0] if ratios and all(r == ratios[0] for r in ratios) else None

@@ -233,8 +233,20 @@ def _joined_sentences(lines: list[str], first_line: int) -> list[tuple[str, int]
 
 
 def _without_comments(text: str) -> str:
-    """HTML comments blanked out, line numbers kept (a commented-out table is not read)."""
-    return re.sub(r"<!--.*?(?:-->|$)", lambda m: "\n" * m.group(0).count("\n"), text, flags=re.S)
+    """HTML comments, and HTML tags written over several lines (`<img` then
+    `style="width: 100%"`), blanked out, line numbers kept (a commented-out table is not
+    read, nor an attribute's number)."""
+    if "<" not in text:
+        return text
+    text = re.sub(r"<!--.*?(?:-->|$)", _blank, text, flags=re.S)
+    return _MULTILINE_TAG.sub(_blank, text)
+
+
+_MULTILINE_TAG = re.compile(r"<[A-Za-z][\w-]*\s[^<>]*\n[^<>]*>")
+
+
+def _blank(match: re.Match[str]) -> str:
+    return "\n" * match.group(0).count("\n")
 
 
 def _visible(line: str) -> str:

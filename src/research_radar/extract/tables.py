@@ -189,7 +189,7 @@ def read_table(
     column_load = _header_load(head)
     metric_columns = sorted({c for r in parsed for c, found in enumerate(r.metrics) if found})
     stems = _compared_stems(compared, cat)
-    by_column = _column_plan(head, columns, metric_columns, stems, project)
+    by_column = _column_plan(head, columns, metric_columns, stems, parsed, project)
     by_row = (
         _Plan() if by_column.references else _row_plan(parsed, metric_columns, cat, stems, project)
     )
@@ -394,11 +394,22 @@ def _own_key(label: str, project: str = "") -> _Key | None:
     return None
 
 
+def _unit_columns(rows: list[_Row], metric_columns: list[int]) -> list[int]:
+    """The columns whose every number is a ratio of 1 (`1.00x`)."""
+    found = []
+    for c in metric_columns:
+        values = [m for row in rows if c < len(row.metrics) for m in row.metrics[c]]
+        if values and all(m.unit == "x" and abs(m.value - 1.0) < 1e-9 for m in values):
+            found.append(c)
+    return found
+
+
 def _column_plan(
     head: list[str],
     columns: list[Conditions],
     metric_columns: list[int],
     stems: list[str],
+    rows: list[_Row],
     project: str = "",
 ) -> _Plan:
     plan = _Plan()
@@ -406,6 +417,10 @@ def _column_plan(
         key = _own_key(head[c], project) or _key(columns[c], head[c])
         if key is not None:
             plan.keys[c] = key
+    for c in _unit_columns(rows, metric_columns):
+        # `| ROCM_AITER_FA | ... |` over `| **1.00x** |` in every row: the reference
+        plan.keys.setdefault(c, _Key("label", head[c]))
+        plan.keys[c].ratio = 1.0
     named = _named({c: head[c] for c in metric_columns}, stems)
     return _choose(plan, len(metric_columns), named)
 

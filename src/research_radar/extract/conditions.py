@@ -151,7 +151,6 @@ LOAD_RULES = (
     _rule("runs", r"(\d+)\s*iterations"),
     _rule("runs", r"单次运行|single run", "1"),
     _rule("tp", r"(?<![A-Za-z])TP\s?[=-]?\s?(\d+)(?![\d.])"),
-    _rule("ep", r"(?<![A-Za-z])EP\s?[=-]?\s?(\d+)(?![\d.])"),
     _rule("tp", r"(?<![\d.])(\d+)-way (?:TP|tensor)"),
     _rule("tp", r"tensor_parallel_size\s*=\s*(\d+)"),
     _rule("tp", r"tensor[\s-]parallel(?:ism|\s?size)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)"),

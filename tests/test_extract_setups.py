@@ -137,3 +137,67 @@ def test_a_native_row_is_the_reference_and_a_max_batch_is_a_cap() -> None:
     assert found[601.04].conditions.baseline == ["nativetorch"]
     assert found[629.83].metrics[0].name.endswith("(baseline)")
     assert "batch" not in found[601.04].conditions.load
+
+
+def test_each_clause_keeps_its_own_model() -> None:
+    claims = extract_claims("It is 11x faster on Falcon 40B and 3x faster on Llama 2 70B.")
+    assert [(c.metrics[0].value, c.conditions.model) for c in claims] == [
+        (11.0, ["Falcon-40B"]),
+        (3.0, ["Llama-2-70B"]),
+    ]
+    # one model for both numbers: one claim
+    [claim] = extract_claims("Prefill 963 tok/s and decode 63 tok/s on Qwen3-8B.")
+    assert len(claim.metrics) == 2
+
+
+def test_a_sentence_ends_after_a_model_size() -> None:
+    text = (
+        "vLLM achieves 1.5x higher throughput and 1.7x faster time-to-first-token (TTFT) than "
+        "Text Generation Inference (TGI) for Llama 3.1 405B. It also achieves 1.8x higher "
+        "throughput than TGI for Llama 3.1 70B."
+    )
+    found = _numbers(extract_claims(text))
+    assert found[1.7].conditions.model == ["Llama-3.1-405B"] and found[1.7].conditions.baseline
+    assert found[1.8].conditions.model == ["Llama-3.1-70B"]
+
+
+def test_the_name_after_a_described_baseline() -> None:
+    [claim] = extract_claims(
+        "It achieves 1.3x higher throughput compared to the leading industry solution, "
+        "TensorRT-LLM, for Llama-3-8B."
+    )
+    assert claim.conditions.baseline == ["TensorRT-LLM"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        pytest.param("| FTL(min)(s) |\n| --- |\n| 0.55 |\n", 0.55, "s", id="min-is-minimum"),
+        pytest.param("| 50%(s) |\n| --- |\n| 1.2 |\n", 1.2, "s", id="percentile"),
+        pytest.param(
+            "All µs/call.\n\n| Kernel | M=1 |\n| --- | --- |\n| ours | 12.5 |\n",
+            12.5,
+            "us",
+            id="all",
+        ),
+        pytest.param("Each takes 12.3 s/video.", 12.3, "s/video", id="video"),
+        pytest.param("Memory use drops by 18\\% on L20.", 18.0, "%", id="latex"),
+    ],
+)
+def test_units_around_tables_and_in_prose(text: str, value: float, unit: str) -> None:
+    assert _numbers(extract_claims(text))[value].metrics[0].unit == unit
+
+
+def test_an_attribute_of_a_tag_over_several_lines_is_not_a_number() -> None:
+    text = '<img\n  src="a.png"\n  style="width: 100%; display: block;"\n  alt="x" />\n'
+    assert extract_claims(text) == []
+
+
+def test_a_column_of_1x_is_the_reference() -> None:
+    text = (
+        "| Hardware | FAST_ATTN | SLOW_ATTN |\n| --- | --- | --- |\n"
+        "| MI300X | **1.00x** | 3.82x |\n| MI325X | **1.00x** | 4.36x |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[3.82].conditions.baseline == ["FAST_ATTN"]
+    assert found[1.0].metrics[0].name.endswith("(baseline)")

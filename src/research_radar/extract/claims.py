@@ -28,6 +28,7 @@ from typing import Any
 
 from research_radar.extract.benchmark_json import parse_benchmark_json
 from research_radar.extract.catalogue import Catalog, default_catalog
+from research_radar.extract.clauses import split_by_clause
 from research_radar.extract.conditions import (
     CONDITION_FIELDS,
     find_conditions,
@@ -235,10 +236,12 @@ def extract_claims(
             # the set-up of the paragraphs that discuss the figure, below it
             caption_ctx = _Context()
             caption_ctx.update(find_conditions(segment.text, cat), with_baseline=True)
-        claim = _claim(segment, cat, where, reporter, line_ctx, block_ctx)
+        made = _claims(segment, cat, where, reporter, line_ctx, block_ctx)
+        claim = made[0] if made else None
         if claim is not None and claim.metrics:
-            claims.append(claim)
-            compared.update(dict.fromkeys(claim.conditions.baseline))
+            claims.extend(made)
+            for one in made:
+                compared.update(dict.fromkeys(one.conditions.baseline))
             end_lead()
             continue
         if claim is not None:
@@ -408,29 +411,37 @@ def claim_to_json(claim: Claim) -> dict[str, Any]:
 # --------------------------------------------------------------------------- claims
 
 
-def _claim(
+def _claims(
     segment: Segment,
     cat: Catalog,
     where: str,
     reporter: str,
     line_ctx: _Context,
     block_ctx: _Context,
-) -> Claim | None:
+) -> list[Claim]:
+    """The claim of one statement, or one per clause when its clauses name different
+    models or hardware for their numbers (`11x on Falcon 40B and 3x on Llama 2 70B`)."""
     text = segment.text
     own = find_conditions(text, cat)
     metrics = find_metrics(text, cat, own)
     kind = _kind(text, metrics)
     if kind is None:
-        return None
-    conditions = line_ctx.fill(own, with_baseline=False)
-    # a list item takes its list's set-up and compared system; a sentence of prose takes
-    # its section's and paragraph's set-up, but names its own comparison, unless all it
-    # gives are ratios to what was named before (`DMA beats the custom kernel. The gain
-    # starts at 5.5%`)
-    ratios = all(m.unit in _RATIO_UNITS for m in metrics) and bool(metrics)
-    conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list" or ratios)
+        return []
+    parts = split_by_clause(text, cat, own, metrics) or [(own, metrics)]
+    made = []
+    for conditions, found in parts:
+        conditions = line_ctx.fill(conditions, with_baseline=False)
+        # a list item takes its list's set-up and compared system; a sentence of prose
+        # takes its section's and paragraph's set-up, but names its own comparison, unless
+        # all it gives are ratios to what was named before (`DMA beats the custom kernel.
+        # The gain starts at 5.5%`)
+        ratios = all(m.unit in _RATIO_UNITS for m in found) and bool(found)
+        conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list" or ratios)
+        made.append(
+            _made(kind, text, found, tidy_conditions(conditions), where, segment.line, reporter)
+        )
     line_ctx.update(own, with_baseline=False)
-    return _made(kind, text, metrics, tidy_conditions(conditions), where, segment.line, reporter)
+    return made
 
 
 def _table_claims(cell: TableClaim, where: str, reporter: str, block_ctx: _Context) -> list[Claim]:

@@ -186,7 +186,7 @@ _CUES = re.compile(
     r"(?![A-Za-z])|(?<=[×x])\s+the\s+[a-z]+\s+of\s|"
     r"(?:faster|slower|better|higher|lower|more|less|smaller|larger|bigger|cheaper|"
     r"speed-?ups?|gains?|improvements?)\s+"
-    r"(?:[a-z][\w-]*\s+){0,2}?(?:than|over)\s|"
+    r"(?:[a-z][\w-]*\s+|\([A-Z]{2,6}\)\s+){0,3}?(?:than|over)\s|"
     r"(?<=[×x%])\s+over\s|(?<=\d%)\s+of\s(?=[A-Za-z])|(?<=\(%)\s?of\s(?=[A-Z])|"
     r"相对于?|对比|相比于?|相较于?|比起|较之|(?<![比相])较(?=\s?[A-Za-z])|[快慢优高低]于|"
     r"(?<![对相无类好])比(?=\s?[A-Za-z]|\s?\d+\s?[xX×]\s?[A-Za-z]|[\u4e00-\u9fff]{1,8}\s?[快慢高低多少])|(?<![相反应针面绝])对(?=\s?[A-Za-z][\w.-]*\s?\d)",
@@ -451,6 +451,12 @@ def _target(after: str, cat: Catalog) -> str:
     if named:
         # `in comparison to our carefully optimized implementation based on CUTLASS 3.6`
         return named[0].name
+    apposed = re.match(r"[^,;:()]{3,48},\s*", after)
+    if apposed:
+        # `compared to the leading industry solution, TensorRT-LLM, for ...`
+        named = cat.find("software", after[apposed.end() : apposed.end() + 40])
+        if named and named[0].start == 0:
+            return named[0].name
     after = after[:48]
     latin = re.match(r"[A-Za-z][\w.+\-/]*(?:\s[A-Za-z][\w.+\-]*){0,2}", after)
     if latin:

@@ -392,7 +392,7 @@ _SPACES = re.compile(r"\s+")
 
 
 _SENTENCE_END = re.compile(
-    r"(?<=[。；！？!?])\s*|(?<=;)(?<!TL;)(?<!tl;)\s*|\.(?<=[a-z0-9)\]*%]\.)(?<!\bvs\.)(?<!\bv\.s\.)"
+    r"(?<=[。；！？!?])\s*|(?<=;)(?<!TL;)(?<!tl;)\s*|\.(?:(?<=[a-z0-9)\]*%]\.)|(?<=\d[BKMGT]\.))(?<!\bvs\.)(?<!\bv\.s\.)"
     r"(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bw\.r\.t\.)(?<!\betc\.)(?<!\bapprox\.)\s+(?=[A-Z(*\[])"
 )
 """A sentence ends at a full stop, not at `vs.`, `e.g.`, `w.r.t.` before a capital, nor at
@@ -466,7 +466,7 @@ def _heading_unit(text: str) -> str:
 def _stated_unit(text: str) -> str:
     """The unit a line states for the table below it: `(Unit: Seconds)`, `单位：毫秒`."""
     match = re.search(
-        rf"(?:\bunits?\s*[:：]|单位\s*[:：]|\bmetric is|\([^()]{{0,40}}?\bin(?=\s?[A-Za-z]+\s?\)[\s:：]*$)|\b(?:measured|reported|given|shown) in|"
+        rf"(?:^\W*all\s(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s)|\bunits?\s*[:：]|单位\s*[:：]|\bmetric is|\([^()]{{0,40}}?\bin(?=\s?[A-Za-z]+\s?\)[\s:：]*$)|\b(?:measured|reported|given|shown) in|"
         rf"\b(?:numbers|values|results|times|timings?|latenc(?:y|ies)|throughputs?)\s+"
         rf"(?:are\s+|is\s+)?(?:in\s+|as\s+)?(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s))"
         rf"\s*({UNIT_PATTERN})(?![A-Za-z])",

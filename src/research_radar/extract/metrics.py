@@ -58,6 +58,8 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"MB/秒", "MB/s"),
     (r"ms/tok(?:en)?", "ms/token"),
     (r"s/it", "s/it"),
+    (r"s\s?/\s?(?:video|视频)", "s/video"),
+    (r"s\s?/\s?(?:image|img|张)", "s/image"),
     (r"it/s", "it/s"),
     (r"[GT]B/s", ""),
     (r"T[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|TFLOP/s", "TFLOPS"),
@@ -76,7 +78,7 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"W(?=$|[\s|,;)）。，])|瓦", "W"),
     (r"Hz", "Hz"),
     (r"pp|个?\s?百分点", "pp"),
-    (r"%", "%"),
+    (r"\\?%", "%"),
     (r"[×xX]|倍", "x"),
 )
 UNIT_PATTERN = "|".join(f"(?:{pattern})" for pattern, _ in _UNITS)
@@ -156,6 +158,8 @@ PERF_UNITS = {
     "char/s",
     "ms/token",
     "s/it",
+    "s/video",
+    "s/image",
     "it/s",
     "ms",
     "us",

@@ -1,0 +1,73 @@
+"""One sentence, several set-ups: `11x on Falcon 40B and 3x on Llama 2 70B`.
+
+Pure. A building block of `research_radar.extract.claims`, which callers outside this
+package use instead. A sentence that names two models (or two hardware parts) and gives
+numbers for each is split at its clauses, so that each number keeps the model of its own
+clause instead of both (issue #14).
+"""
+
+from __future__ import annotations
+
+import re
+
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.conditions import find_conditions
+from research_radar.extract.metrics import find_metrics
+from research_radar.models import Conditions, Metric
+
+__all__ = ["split_by_clause"]
+
+_CLAUSE = re.compile(r"\s*(?:[;；，]|,(?!\d{3}\b)|\band\b|\bwhile\b|\bwhereas\b|而|以及)\s*")
+_SPLIT_FIELDS = ("model", "hardware")
+"""The fields whose several values in one sentence may belong to different numbers."""
+_SHARED_FIELDS = ("hardware", "model", "precision", "software", "baseline")
+
+
+def split_by_clause(
+    text: str, cat: Catalog, own: Conditions, metrics: list[Metric]
+) -> list[tuple[Conditions, list[Metric]]]:
+    """Each clause's conditions and numbers, when the sentence's numbers belong to
+    clauses naming different models or hardware; else [] (one claim for the sentence).
+
+    A clause without a number (`On A100,`) sets up the next one. Every number of the
+    sentence must be found again, in order, and each clause with numbers must name one
+    model (or part) of its own, or the sentence is not split."""
+    fields = [name for name in _SPLIT_FIELDS if len(getattr(own, name)) > 1]
+    if not fields or len(metrics) < 2:
+        return []
+    parts: list[tuple[Conditions, list[Metric]]] = []
+    pending: Conditions | None = None
+    for part in _CLAUSE.split(text):
+        if not part.strip():
+            continue
+        conditions = find_conditions(part, cat)
+        if pending is not None:
+            conditions = _filled(conditions, pending, ())
+        found = find_metrics(part, cat, conditions)
+        if found:
+            parts.append((conditions, found))
+            pending = None
+        else:
+            pending = conditions
+    if len(parts) < 2 or [m.value for _, f in parts for m in f] != [m.value for m in metrics]:
+        return []
+    for name in fields:
+        named = [tuple(getattr(c, name)) for c, _ in parts]
+        if any(len(n) != 1 for n in named) or len(set(named)) < 2:
+            return []
+    return [(_filled(conditions, own, fields), found) for conditions, found in parts]
+
+
+def _filled(
+    conditions: Conditions, sentence: Conditions, split: tuple[str, ...] | list[str]
+) -> Conditions:
+    """A clause's conditions, completed by the sentence's for the fields not split."""
+    data = conditions.model_dump()
+    # `compared to the leading solution, TensorRT-LLM, for A, and ... for B`: the
+    # sentence names its comparison once for all its clauses
+    data["baseline"] = list(sentence.baseline) or data["baseline"]
+    for name in _SHARED_FIELDS:
+        if not data[name] and name not in split:
+            data[name] = list(getattr(sentence, name))
+    data["load"] = {**sentence.load, **data["load"]}
+    return Conditions(**data)

@@ -583,11 +583,11 @@ def _head_name(head: str) -> str:
 
 
 def _header_unit(head: str) -> str:
-    written = _HEAD_UNIT_ANY_CASE.findall(head)
-    if len(written) > 1 or (written and re.search(r"%\s*\(", head)):
+    bracketed: list[str] = _HEAD_UNIT_ANY_CASE.findall(head)
+    if len(bracketed) > 1 or (bracketed and re.search(r"%\s*\(", head)):
         # `FTL(min)(s)`, `50%(s)`: the last unit in parentheses is the unit, what comes
         # before names the statistic (minimum, median)
-        return canonical_unit(written[-1])
+        return canonical_unit(bracketed[-1])
     for match in _HEAD_UNIT.finditer(head):
         if match.group(1) in "xX×" and re.match(r"\d", head[match.end() : match.end() + 1]):
             continue  # `Mixtral-8x7B`, `16x9`: a count, not a ratio

@@ -201,3 +201,14 @@ def test_a_column_of_1x_is_the_reference() -> None:
     found = _numbers(extract_claims(text))
     assert found[3.82].conditions.baseline == ["FAST_ATTN"]
     assert found[1.0].metrics[0].name.endswith("(baseline)")
+
+
+def test_a_system_beside_ours_is_its_reference() -> None:
+    text = (
+        "Decode throughput on A100 (tokens/s):\n\n"
+        "| Batch size | HF | Ours |\n|---|---|---|\n| 1 | 30.1 | 85.2 |\n"
+        "| Throughput increase | - | 2.8x |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[85.2].conditions.baseline == ["HF"]
+    assert found[30.1].metrics[0].name.endswith("(baseline)")

@@ -357,6 +357,11 @@ def _choose(plan: _Plan, positions: int, named: dict[int, str] | None = None) ->
         return plan
     software = {i: k for i, k in keys.items() if k.kind == "software"}
     ours = [i for i, k in software.items() if k.value == _OURS_KEY]
+    others = [i for i, k in keys.items() if k.kind == "other"]
+    if ours and others:
+        # `| HF | Ours |`: what stands beside the project's own system is compared with it
+        plan.references = sorted(others)
+        return plan
     distinct = len({k.value for k in software.values()}) >= 2
     if distinct and (ours or max(software) == max(keys)):
         # the project's own system comes last: `| vLLM | ... | Chitu |`, or is called ours
@@ -394,6 +399,25 @@ def _own_key(label: str, project: str = "") -> _Key | None:
     return None
 
 
+def _others(plan: _Plan, labels: dict[int, str]) -> None:
+    """Beside a column or row of the project's own numbers (`Ours`), the others named by
+    a label the catalogue does not know (`HF`) are systems compared with it."""
+    if not any(k.kind == "software" and k.value == _OURS_KEY for k in plan.keys.values()):
+        return
+    for i, label in labels.items():
+        if (
+            i not in plan.keys
+            and 0 < len(label.split()) <= 3
+            and not re.fullmatch(r"[\d.,\sKkMm]+", label)
+            and not metric_words(label)
+            and not _SUMMARY_ROW.search(label)
+        ):
+            plan.keys[i] = _Key("other", label.strip())
+
+
+_SUMMARY_ROW = re.compile(r"increase|improvement|gain|ratio|average|mean|total|提升|平均", re.I)
+
+
 def _unit_columns(rows: list[_Row], metric_columns: list[int]) -> list[int]:
     """The columns whose every number is a ratio of 1 (`1.00x`)."""
     found = []
@@ -417,6 +441,7 @@ def _column_plan(
         key = _own_key(head[c], project) or _key(columns[c], head[c])
         if key is not None:
             plan.keys[c] = key
+    _others(plan, {c: head[c] for c in metric_columns})
     for c in _unit_columns(rows, metric_columns):
         # `| ROCM_AITER_FA | ... |` over `| **1.00x** |` in every row: the reference
         plan.keys.setdefault(c, _Key("label", head[c]))
@@ -451,6 +476,7 @@ def _row_plan(
         if key is not None:
             key.ratio = ratio
             plan.keys[index] = key
+    _others(plan, labels)
     if not _precisions_compared(rows):
         plan.keys = {i: k for i, k in plan.keys.items() if k.kind != "precision"}
     named = _named(labels, stems)

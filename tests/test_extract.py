@@ -20,6 +20,7 @@ from research_radar.extract import conditions as conditions_module
 from research_radar.extract import markdown as markdown_module
 from research_radar.extract import metrics as metrics_module
 from research_radar.extract import tables as tables_module
+from research_radar.extract import units as units_module
 from research_radar.extract.benchmark_json import parse_benchmark_json
 from research_radar.extract.catalogue import default_catalog
 from research_radar.extract.claims import claim_to_json, extract_claims, extract_file, own_metrics
@@ -58,14 +59,17 @@ def test_building_blocks_export_what_the_package_shares() -> None:
     }
     assert set(metrics_module.__all__) == {
         "BASELINE_SUFFIX",
+        "find_metrics",
+        "is_baseline_metric",
+        "metric_words",
+    }
+    assert set(units_module.__all__) == {
         "DEFAULT_METRIC_NAMES",
+        "NUMBER_BODY",
         "NUMBER_PATTERN",
         "PERF_UNITS",
         "UNIT_PATTERN",
         "canonical_unit",
-        "find_metrics",
-        "is_baseline_metric",
-        "metric_words",
         "parse_number",
     }
 

@@ -212,3 +212,25 @@ def test_a_system_beside_ours_is_its_reference() -> None:
     found = _numbers(extract_claims(text))
     assert found[85.2].conditions.baseline == ["HF"]
     assert found[30.1].metrics[0].name.endswith("(baseline)")
+
+
+def test_the_table_and_clause_building_blocks_export_their_readers() -> None:
+    from research_radar.extract import cells, clauses, references
+
+    assert set(cells.__all__) == {
+        "bare_cell",
+        "head_name",
+        "header_named",
+        "header_unit",
+        "row_unit",
+    }
+    assert set(references.__all__) == {
+        "Key",
+        "Plan",
+        "Row",
+        "column_plan",
+        "compared_stems",
+        "compared_with",
+        "row_plan",
+    }
+    assert clauses.__all__ == ["split_by_clause"]

@@ -36,10 +36,11 @@ from research_radar.extract.conditions import (
     tidy_conditions,
 )
 from research_radar.extract.markdown import Segment, parse_segments
-from research_radar.extract.metrics import PERF_UNITS, find_metrics, is_baseline_metric
+from research_radar.extract.metrics import find_metrics, is_baseline_metric
 from research_radar.extract.prefilter import probe_of, search
 from research_radar.extract.scopes import find_scopes, with_scopes
 from research_radar.extract.tables import TableClaim, read_table
+from research_radar.extract.units import PERF_UNITS
 from research_radar.models import Claim, ClaimKind, Conditions, Metric
 
 __all__ = ["claim_to_json", "extract_claims", "extract_document", "extract_file", "own_metrics"]

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from html.parser import HTMLParser
 
-from research_radar.extract.metrics import UNIT_PATTERN, canonical_unit
+from research_radar.extract.units import UNIT_PATTERN, canonical_unit
 
 __all__ = ["Segment", "clean_text", "parse_segments", "split_cells"]
 

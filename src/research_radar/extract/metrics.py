@@ -17,72 +17,25 @@ from research_radar.extract.conditions import (
     load_rule_matches,
 )
 from research_radar.extract.prefilter import probe_of
+from research_radar.extract.units import (
+    DEFAULT_METRIC_NAMES,
+    NUMBER_BODY,
+    NUMBER_PATTERN,
+    PERF_UNITS,
+    UNIT_PATTERN,
+    canonical_unit,
+    parse_number,
+)
 from research_radar.models import Conditions, Metric
 
 __all__ = [
     "BASELINE_SUFFIX",
-    "DEFAULT_METRIC_NAMES",
-    "NUMBER_PATTERN",
-    "PERF_UNITS",
-    "UNIT_PATTERN",
-    "canonical_unit",
     "find_metrics",
     "is_baseline_metric",
     "metric_words",
-    "parse_number",
 ]
 
 
-_NUMBER_BODY = r"(?<!\d)(?<!\d,)[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d]|\.\d)"
-NUMBER_PATTERN = r"(?<![A-Za-z_.])" + _NUMBER_BODY
-"""Regex source of one written number (`1,234.5`, `−0.8`), not glued to a Latin word before
-it and never the tail of a longer number: no digit of any script (full-width `１２３`
-included) and no `1,` group stands before it, so a match is always a whole number of the
-input (refs #13)."""
-_UNITS: tuple[tuple[str, str], ...] = (
-    (r"[kK]\s?[Tt]ok(?:en)?s?\s?/\s?s(?:ec(?:ond)?)?|[kK]\s?[Tt]okens? per second", "ktok/s"),
-    (r"M\s?[Tt]ok(?:en)?s?\s?/\s?s(?:ec(?:ond)?)?|M\s?[Tt]okens? per second", "Mtok/s"),
-    (r"万\s?(?:[Tt]ok(?:en)?s?\s?/\s?(?:s|秒)|tokens?每秒)", "万tok/s"),
-    (
-        r"[Tt]ok(?:en)?s?/s(?:ec(?:ond)?)?|[Tt]okens?/Sec(?:ond)?|[Tt]oks/s|t/s|TPS|tps|"
-        r"[Tt]okens? per second|Tps|"
-        r"[Tt]ok(?:en)?s? ?/ ?s|[Tt]ok(?:en)?s? ?/ ?秒",
-        "tok/s",
-    ),
-    (
-        r"req(?:uest)?s?/s(?:ec(?:ond)?)?|[Rr]equests? per second|RPS|rps|QPS|查询/秒|请求/秒",
-        "req/s",
-    ),
-    (r"字符/秒|字/秒|chars?/s", "char/s"),
-    (r"GB/秒", "GB/s"),
-    (r"MB/秒", "MB/s"),
-    (r"ms/tok(?:en)?", "ms/token"),
-    (r"s/it", "s/it"),
-    (r"s\s?/\s?(?:video|视频)", "s/video"),
-    (r"s\s?/\s?(?:image|img|张)", "s/image"),
-    (r"it/s", "it/s"),
-    (r"[GT]B/s", ""),
-    (r"T[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|TFLOP/s", "TFLOPS"),
-    (r"P[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|PFLOP/s", "PFLOPS"),
-    (r"G[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|GFLOP/s", "GFLOPS"),
-    (r"GiB|MiB|GB|MB|TB", ""),
-    (r"G(?=起|\s?显存|$)", "GB"),
-    (r"ms|毫秒", "ms"),
-    (r"µs|us", "us"),
-    (r"s(?:ec|econds?)?|秒", "s"),
-    (r"min", "min"),
-    (r"hours?|hrs?|小时", "h"),
-    (r"days?|天", "d"),
-    (r"FPS|fps", "FPS"),
-    (r"ops?/s", "op/s"),
-    (r"W(?=$|[\s|,;)）。，])|瓦", "W"),
-    (r"Hz", "Hz"),
-    (r"pp|个?\s?百分点", "pp"),
-    (r"\\?%", "%"),
-    (r"[×xX]|倍", "x"),
-)
-UNIT_PATTERN = "|".join(f"(?:{pattern})" for pattern, _ in _UNITS)
-"""Regex source of any unit as written; `canonical_unit` names it."""
 _RATE_WORD = r"(?:prefill|decode|generation|output|input|total|prompt|eval|gen)"
 _METRIC = re.compile(
     rf"(?P<num>{NUMBER_PATTERN})(?:\s?[–—~-]\s?(?P<num2>{NUMBER_PATTERN}))?"
@@ -91,8 +44,8 @@ _METRIC = re.compile(
     r"(?![A-Za-z0-9]|/\s?[A-Za-z\u4e00-\u9fff])",
 )
 _PREFIXED = re.compile(
-    rf"(?<![\w$])(?P<sign>X|\$\s?)(?P<num>{_NUMBER_BODY})"
-    rf"(?:\s?[–—-]\s?(?:X|\$\s?)?(?P<num2>{_NUMBER_BODY}))?(?![\w%])"
+    rf"(?<![\w$])(?P<sign>X|\$\s?)(?P<num>{NUMBER_BODY})"
+    rf"(?:\s?[–—-]\s?(?:X|\$\s?)?(?P<num2>{NUMBER_BODY}))?(?![\w%])"
 )
 """A unit written before its number: `by X2-X22`, `up to X9`, `$132`."""
 _BEFORE_X = re.compile(
@@ -149,29 +102,6 @@ def _is_spec(text: str, match: re.Match[str]) -> bool:
     return bool(_SPEC_AFTER.match(text, match.end())) and not _USE_VERB.search(before)
 
 
-PERF_UNITS = {
-    "tok/s",
-    "ktok/s",
-    "Mtok/s",
-    "万tok/s",
-    "req/s",
-    "char/s",
-    "ms/token",
-    "s/it",
-    "s/video",
-    "s/image",
-    "it/s",
-    "ms",
-    "us",
-    "s",
-    "min",
-    "h",
-    "d",
-    "x",
-    "FPS",
-    "img/s",
-}
-"""Canonical units that make a metric a performance one."""
 _NAMED = re.compile(
     r"(?P<name>WER|CER|PPL|perplexity|KL(?:D| divergence)?|NLL|RTF|accuracy|acc|success rate|"
     r"BLEU|FID|(?:dir)?CLIP(?: score)?|pass@1|成功率|准确率|均分|得分|平均)\s*(?:of|=|:|：|is|为)?\s*"
@@ -192,36 +122,6 @@ _SCORE_WORDS = re.compile(
 )
 """What a percentage measures, when named next to it (`83% draft acceptance`)."""
 _CLAUSE_BREAK = re.compile(r"[,;，；。:：()（）/]|\s(?:and|or|but|vs\.?|versus)\s|和|与")
-DEFAULT_METRIC_NAMES = {
-    "tok/s": "throughput",
-    "ktok/s": "throughput",
-    "万tok/s": "throughput",
-    "Mtok/s": "throughput",
-    "char/s": "speed",
-    "req/s": "request throughput",
-    "ms": "latency",
-    "us": "latency",
-    "s": "time",
-    "min": "time",
-    "h": "time",
-    "d": "time",
-    "$": "cost",
-    "ms/token": "per-token latency",
-    "W": "power",
-    "op/s": "throughput",
-    "s/it": "step time",
-    "it/s": "iteration rate",
-    "x": "speedup",
-    "%": "change",
-    "pp": "change",
-    "FPS": "frame rate",
-    "img/s": "image throughput",
-    "TFLOPS": "compute",
-    "PFLOPS": "compute",
-    "GFLOPS": "compute",
-    "Hz": "rate",
-}
-"""Metric name by canonical unit, when the statement names none."""
 _ARROW = re.compile(
     rf"(?P<a>{NUMBER_PATTERN})\s?(?P<ua>{UNIT_PATTERN})?\s?(?:→|->|=>|⇒|⟶)\s?(?=\d)"
 )
@@ -435,17 +335,6 @@ def _is_count(rest: str, cat: Catalog) -> bool:
     return bool(re.search(r"\d", word.group(1))) or _PART_WORDS.fullmatch(word.group(1)) is not None
 
 
-def canonical_unit(raw: str) -> str:
-    """`tokens/s` -> `tok/s`; units without a canonical form are kept as written."""
-    for pattern, canonical in _UNITS:
-        if re.fullmatch(pattern, raw):
-            return canonical or raw
-    for pattern, canonical in _UNITS:
-        if canonical and re.fullmatch(pattern, raw, re.I):
-            return canonical  # `Seconds`, `MS`
-    return raw
-
-
 def _metric_name(text: str, start: int, end: int, unit: str, word: str | None) -> str:
     if word:
         return word.lower()
@@ -495,11 +384,6 @@ def metric_words(text: str) -> list[re.Match[str]]:
         if not re.match(r"[A-Za-z]", text[m.start() - 1 : m.start()] or " ")
         and not re.match(r"[A-Za-z]", text[m.end() : m.end() + 1] or " ")
     ]
-
-
-def parse_number(raw: str) -> float:
-    """A number as written (`1,234.5`, `−3`) -> float."""
-    return float(raw.replace(",", "").replace("−", "-"))
 
 
 def _propagated(text: str, found: _Found) -> None:

@@ -1,0 +1,119 @@
+"""One table cell -> its numbers: the unit and the metric name its column header or row
+label gives a bare number (`| TTFT (ms) |`, `FTL(min)(s)`, `| MMLU |`, `| Speedup |`).
+
+Pure. A building block of `research_radar.extract.tables`; callers outside this package
+use `research_radar.extract.claims` instead.
+"""
+
+from __future__ import annotations
+
+import re
+
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.metrics import BASELINE_SUFFIX, metric_words
+from research_radar.extract.units import (
+    DEFAULT_METRIC_NAMES,
+    UNIT_PATTERN,
+    canonical_unit,
+    parse_number,
+)
+from research_radar.models import Metric
+
+__all__ = ["bare_cell", "head_name", "header_named", "header_unit", "row_unit"]
+
+
+def header_named(metric: Metric, head: str) -> Metric:
+    """A cell's number with only a default name (`change`) takes its column's metric word."""
+    if metric.name not in DEFAULT_METRIC_NAMES.values() or not metric_words(head):
+        return metric
+    name = head_name(head)
+    return metric.model_copy(update={"name": name}) if name else metric
+
+
+def head_name(head: str) -> str:
+    """A column header without its units: `prefill tok/s` -> `prefill`."""
+    name = re.sub(rf"\(?(?<![A-Za-z])(?:{UNIT_PATTERN})(?![A-Za-z])\)?|[↑↓]", " ", head)
+    return re.sub(r"^of\s", "", " ".join(name.split()))
+
+
+def header_unit(head: str) -> str:
+    bracketed: list[str] = _HEAD_UNIT_ANY_CASE.findall(head)
+    if len(bracketed) > 1 or (bracketed and re.search(r"%\s*\(", head)):
+        # `FTL(min)(s)`, `50%(s)`: the last unit in parentheses is the unit, what comes
+        # before names the statistic (minimum, median)
+        return canonical_unit(bracketed[-1])
+    for match in _HEAD_UNIT.finditer(head):
+        if match.group(1) in "xX×" and re.match(r"\d", head[match.end() : match.end() + 1]):
+            continue  # `Mixtral-8x7B`, `16x9`: a count, not a ratio
+        return canonical_unit(match.group(1))
+    written = _HEAD_UNIT_ANY_CASE.search(head)  # `PyTorch (Sec)`, `Latency (MS)`
+    return canonical_unit(written.group(1)) if written else ""
+
+
+_HEAD_UNIT = re.compile(rf"(?<![A-Za-z])({UNIT_PATTERN})(?![A-Za-z])")
+
+
+_HEAD_UNIT_ANY_CASE = re.compile(rf"\(\s*({UNIT_PATTERN})\s*\)", re.I)
+
+
+_SCORE_HEAD = re.compile(
+    r"^(?:PPL|perplexity|BLEU|WER|CER|accuracy|acc|score|F1|EM|ROUGE(?:-\w+)?|pass@\d+|"
+    r"C-?MMLU|MMLU(?:-Pro)?|C-?Eval|GSM8K|HumanEval|MBPP|ARC(?:-[ce])?|HellaSwag|"
+    r"Wino[Gg]rande|TruthfulQA|BBH|MATH|AGIEval|GAOKAO|CEval|LAMBADA|PIQA|BoolQ|"
+    r"准确率|困惑度|得分|#?\s?(?:mean\s)?accept(?:ed|ance)\s(?:tokens|length|len|rate))$",
+    re.I,
+)
+"""A column of scores: its bare numbers are measurements without a unit (`| PPL |`)."""
+
+
+_TIMING_HEAD = re.compile(
+    r"(?:mean|median|avg|average|p\d{2}|平均)?\s?(?:TTFT|TPOT|ITL|E2EL|E2E latency|latency|"
+    r"首字延迟|首token延迟|延迟|时延|throughput|吞吐量?)"
+    r"(?:\s?(?:mean|median|avg|average|p\d{2}(?:\.\d)?|平均))?$",
+    re.I,
+)
+"""A column of timings or throughputs named without a unit (`TTFT Mean`, `P99 ITL`, `吞吐`)."""
+
+
+def _is_score_head(head: str) -> bool:
+    """`| MMLU |`, `| Accuracy (C-Eval dev) |`: a column of scores."""
+    head = head.strip()
+    if _SCORE_HEAD.fullmatch(head):
+        return True
+    parts = re.fullmatch(r"(.+?)\s*[(（]\s*(\S+)[^)）]*[)）]", head)
+    return parts is not None and any(_SCORE_HEAD.fullmatch(p) for p in parts.groups())
+
+
+def row_unit(label: str) -> str:
+    """A row label's unit: `bs=1, output token/s`, `Speedup`, `加速比`."""
+    if re.fullmatch(r"\s*(?:speed-?up|加速比|加速)\s*", label, re.I):
+        return "x"
+    return header_unit(label)
+
+
+def bare_cell(
+    head: str, raw: str, previous: list[Metric], cat: Catalog, fallback: str = ""
+) -> list[Metric]:
+    ratio = re.search(r"speed-?up|加速比", head, re.I) is not None  # `FT <br/> Speedup`
+    tokens = re.search(r"\(\s?tokens?\s?\)", head, re.I) is not None  # `Break-even (tokens)`
+    unit = header_unit(head) or ("x" if ratio else "tokens" if tokens else "")
+    if not unit and not _is_score_head(head):
+        unit = fallback  # a score column (`| MMLU |`) keeps no unit the section states
+    name = head_name(head)
+    if not name or re.fullmatch(r"[\d.,]+[KkMm]?", name):
+        # a column named by a load value (`| Seq Len | 256 | 512 |`): the unit names it
+        name = DEFAULT_METRIC_NAMES.get(unit, "value")
+    if unit:
+        return [Metric(name=name, value=parse_number(raw), unit=unit)]
+    if _is_score_head(head):
+        return [Metric(name=head.strip(), value=parse_number(raw), unit="")]
+    if _TIMING_HEAD.match(head):
+        # `| TTFT Mean | TPOT P95 |` without a unit: a measurement all the same (issue #14)
+        return [Metric(name=head.strip(), value=parse_number(raw), unit="")]
+    names_system = bool(cat.names("software", head)) or re.search(r"baseline|基线|ref", head, re.I)
+    if names_system and previous and previous[-1].unit:
+        # a column named after another system holds the compared system's numbers
+        system = "" if re.fullmatch(r"baseline|基线|ref(?:erence)?", head, re.I) else f"{head} "
+        name = f"{previous[-1].name.removesuffix(BASELINE_SUFFIX)} ({system}baseline)"
+        return [Metric(name=name, value=parse_number(raw), unit=previous[-1].unit)]
+    return []

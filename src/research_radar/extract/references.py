@@ -1,0 +1,284 @@
+"""Which column or row of a table is the compared system: a `baseline` label, the 1.0x
+row or column, the systems beside the project's own (`Ours`, the repository's name), the
+first named system, or the widest precision.
+
+Pure. A building block of `research_radar.extract.tables`; callers outside this package
+use `research_radar.extract.claims` instead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.cells import head_name
+from research_radar.extract.conditions import find_conditions
+from research_radar.extract.markdown import Segment
+from research_radar.extract.metrics import metric_words
+from research_radar.models import Conditions, Metric
+
+__all__ = ["Key", "Plan", "Row", "column_plan", "compared_stems", "compared_with", "row_plan"]
+
+
+_REFERENCE_WORD = re.compile(r"baseline|基线|基准|reference|\bref\b", re.I)
+
+
+_PLAIN_WORD = re.compile(r"^\W*(?:native|vanilla|naive|eager|原生)", re.I)
+"""A row label naming the plain system others improve on (`nativetorch`, `vanilla`)."""
+
+
+_WIDE_PRECISIONS = ("FP32", "TF32", "BF16", "FP16")
+"""The precisions a lower one is compared with, widest first."""
+
+
+@dataclass
+class Row:
+    segment: Segment
+    cells: list[str]
+    metrics: list[list[Metric]]
+    """Per column."""
+    load: dict[str, str]
+    own: Conditions
+    bits: list[str] = field(default_factory=list)
+    """The precision a `bits` column gives the row (`8` -> `8-bit`)."""
+
+    @property
+    def has_metrics(self) -> bool:
+        return any(self.metrics)
+
+
+@dataclass
+class Key:
+    """What makes one column or row a different system: its software or precision."""
+
+    kind: str
+    value: str
+    reference_word: bool = False
+    ratio: float | None = None
+
+
+@dataclass
+class Plan:
+    keys: dict[int, Key] = field(default_factory=dict)
+    references: list[int] = field(default_factory=list)
+
+    @property
+    def baselines(self) -> list[str]:
+        return list(dict.fromkeys(self.keys[i].value for i in self.references))
+
+
+def _key(conditions: Conditions, text: str, cat: Catalog | None = None) -> Key | None:
+    word = bool(_REFERENCE_WORD.search(text))
+    if len(set(conditions.software)) == 1:
+        return Key("software", conditions.software[0], word)
+    named = cat.find("software", text) if cat is not None and conditions.software else []
+    if named:
+        # `OpenNMT-py 3.0.4 (with PyTorch 1.13.1)`: the system is named first
+        return Key("software", min(named, key=lambda m: m.start).name, word)
+    if len(set(conditions.precision)) == 1:
+        return Key("precision", conditions.precision[0], word)
+    if word:
+        return Key("word", head_name(text) or text, word)  # `Baseline (tok/s)` -> `Baseline`
+    return None
+
+
+def compared_stems(compared: tuple[str, ...], cat: Catalog) -> list[str]:
+    """The systems prose compares with, without their precision: `Hugging Face FP16` ->
+    `Hugging Face`."""
+    stems: list[str] = []
+    for name in compared:
+        cut = min((m.start for m in cat.find("precision", name)), default=len(name))
+        stem = name[:cut].strip(" -_/(")
+        if (
+            len(stem) >= 3
+            and re.search(r"[A-Z.]", stem)  # a name (`Hugging Face`, `llama.cpp`), not `kv size`
+            and not cat.find("model", stem)  # a model's rows are compared by other rules
+            and not cat.find("hardware", stem)
+            and stem.lower() not in stems
+        ):
+            stems.append(stem.lower())
+    return stems
+
+
+def _named(labels: dict[int, str], stems: list[str]) -> dict[int, str]:
+    """The positions whose label names a system the prose compares with, when some do not."""
+    named = {i: stem for i, text in labels.items() for stem in stems if stem in text.lower()}
+    return named if 0 < len(named) < len(labels) else {}
+
+
+def _choose(plan: Plan, positions: int, named: dict[int, str] | None = None) -> Plan:
+    """Pick the compared systems among the columns or rows with numbers, when they differ."""
+    keys = plan.keys
+    if positions < 2 or not (keys or named):
+        return plan
+    marked = [i for i, k in keys.items() if k.reference_word]
+    if len(marked) == 1:
+        plan.references = marked
+        return plan
+    unit = [i for i, k in keys.items() if k.ratio is not None and abs(k.ratio - 1.0) < 1e-9]
+    if len(unit) == 1:
+        plan.references = unit
+        return plan
+    if named:
+        # `| vLLM FP16 | ... |` above `| Hugging Face FP16 | ... |`, the prose saying
+        # "faster than Hugging Face": the project's own system may come first
+        for i, stem in named.items():
+            plan.keys[i] = Key("named", stem, ratio=keys[i].ratio if i in keys else None)
+        plan.references = sorted(named)
+        return plan
+    software = {i: k for i, k in keys.items() if k.kind == "software"}
+    ours = [i for i, k in software.items() if k.value == _OURS_KEY]
+    others = [i for i, k in keys.items() if k.kind == "other"]
+    if ours and others:
+        # `| HF | Ours |`: what stands beside the project's own system is compared with it
+        plan.references = sorted(others)
+        return plan
+    distinct = len({k.value for k in software.values()}) >= 2
+    if distinct and (ours or max(software) == max(keys)):
+        # the project's own system comes last: `| vLLM | ... | Chitu |`, or is called ours
+        # wherever it stands; its variants (`FlexLLMGen with Compression`, `Chitu-FP4`)
+        # are its own too, never a reference
+        own = _stem(software[ours[0] if ours else max(software)].value)
+        plan.references = [i for i, k in sorted(software.items()) if _stem(k.value) != own]
+        return plan
+    precisions = {i: k.value for i, k in keys.items() if k.kind == "precision"}
+    wide = [p for p in _WIDE_PRECISIONS if p in precisions.values()]
+    if wide and sum(1 for v in precisions.values() if v != wide[0]) + positions - len(keys) > 0:
+        # FP16 beside INT4 (or beside our unnamed row): the wide precision is the reference
+        plan.references = [i for i, v in precisions.items() if v == wide[0]]
+    return plan
+
+
+def _stem(name: str) -> str:
+    """A system's name without its variant: `TRT-LLM-FP16` -> `trt`, `vLLM 0.6` -> `vllm`."""
+    return re.split(r"[\s_-]", name.strip().lower(), maxsplit=1)[0]
+
+
+_OURS = re.compile(
+    r"^\W*(?:ours|our\s(?:method|system|engine|implementation)|proposed|本文|我们的?)\b", re.I
+)
+"""A column or row of the project's own numbers, named as such."""
+
+
+_OURS_KEY = "ours"
+
+
+def _own_key(label: str, project: str = "") -> Key | None:
+    """`Ours`, or the repository's own name (`ZhiLight` in zhihu/ZhiLight)."""
+    if _OURS.match(label):
+        return Key("software", _OURS_KEY)
+    if len(project) >= 4 and re.match(rf"\W*{re.escape(project)}(?![A-Za-z])", label, re.I):
+        return Key("software", _OURS_KEY)
+    return None
+
+
+def _others(plan: Plan, labels: dict[int, str]) -> None:
+    """Beside a column or row of the project's own numbers (`Ours`), the others named by
+    a label the catalogue does not know (`HF`) are systems compared with it."""
+    if not any(k.kind == "software" and k.value == _OURS_KEY for k in plan.keys.values()):
+        return
+    for i, label in labels.items():
+        if (
+            i not in plan.keys
+            and 0 < len(label.split()) <= 3
+            and not re.fullmatch(r"[\d.,\sKkMm]+", label)
+            and not metric_words(label)
+            and not _SUMMARY_ROW.search(label)
+        ):
+            plan.keys[i] = Key("other", label.strip())
+
+
+_SUMMARY_ROW = re.compile(r"increase|improvement|gain|ratio|average|mean|total|提升|平均", re.I)
+
+
+def _unit_columns(rows: list[Row], metric_columns: list[int]) -> list[int]:
+    """The columns whose every number is a ratio of 1 (`1.00x`)."""
+    found = []
+    for c in metric_columns:
+        values = [m for row in rows if c < len(row.metrics) for m in row.metrics[c]]
+        if values and all(m.unit == "x" and abs(m.value - 1.0) < 1e-9 for m in values):
+            found.append(c)
+    return found
+
+
+def column_plan(
+    head: list[str],
+    columns: list[Conditions],
+    metric_columns: list[int],
+    stems: list[str],
+    rows: list[Row],
+    project: str = "",
+) -> Plan:
+    plan = Plan()
+    for c in metric_columns:
+        key = _own_key(head[c], project) or _key(columns[c], head[c])
+        if key is not None:
+            plan.keys[c] = key
+    _others(plan, {c: head[c] for c in metric_columns})
+    for c in _unit_columns(rows, metric_columns):
+        # `| ROCM_AITER_FA | ... |` over `| **1.00x** |` in every row: the reference
+        plan.keys.setdefault(c, Key("label", head[c]))
+        plan.keys[c].ratio = 1.0
+    named = _named({c: head[c] for c in metric_columns}, stems)
+    return _choose(plan, len(metric_columns), named)
+
+
+def row_plan(
+    rows: list[Row], metric_columns: list[int], cat: Catalog, stems: list[str], project: str = ""
+) -> Plan:
+    plan = Plan()
+    labels: dict[int, str] = {}
+    for index, row in enumerate(rows):
+        label = " ".join(
+            c for i, c in enumerate(row.cells) if i not in metric_columns and c and i < 2
+        )
+        if not label:
+            continue
+        if row.has_metrics:
+            labels[index] = label
+        conditions = find_conditions(label, cat)
+        if not conditions.precision and row.bits:
+            conditions = conditions.model_copy(update={"precision": row.bits})
+        key = _own_key(label, project) or _key(conditions, label, cat)
+        ratios = [m.value for found in row.metrics for m in found if m.unit == "x"]
+        ratio = ratios[0] if ratios and all(r == ratios[0] for r in ratios) else None
+        if key is None and ratio is not None and abs(ratio - 1.0) < 1e-9:
+            key = Key("label", label)
+        elif key is None and _PLAIN_WORD.match(label):
+            key = Key("label", label, reference_word=True)
+        if key is not None:
+            key.ratio = ratio
+            plan.keys[index] = key
+    _others(plan, labels)
+    if not _precisions_compared(rows):
+        plan.keys = {i: k for i, k in plan.keys.items() if k.kind != "precision"}
+    named = _named(labels, stems)
+    return _choose(plan, sum(1 for row in rows if row.has_metrics), named)
+
+
+def _precisions_compared(rows: list[Row]) -> bool:
+    """Whether some model is measured at two precisions: `GLM-4.5 (BF16)` above
+    `DeepSeek-V3.1 (FP8)` are two models, neither the other's reference."""
+    by_model: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
+    for row in rows:
+        if row.has_metrics:
+            by_model.setdefault(tuple(row.own.model), set()).add(tuple(row.own.precision))
+    return len(by_model) < 2 or any(len(found) > 1 for found in by_model.values())
+
+
+def compared_with(conditions: Conditions, own: Key | None, plan: Plan) -> Conditions:
+    """A number compared with the reference: its baseline, and for a speedup the precision."""
+    update: dict[str, object] = {"baseline": plan.baselines}
+    kinds = {plan.keys[i].kind for i in plan.references}
+    if own is None and kinds == {"precision"} and not conditions.precision[1:]:
+        others = {
+            k.value
+            for i, k in plan.keys.items()
+            if i not in plan.references and k.kind == "precision"
+        }
+        if len(others) == 1:
+            update["precision"] = sorted(others)
+    if own is not None and own.kind == "precision":
+        update["precision"] = [own.value]
+    return conditions.model_copy(update=update)

@@ -1,0 +1,151 @@
+"""Numbers and units as pages write them: `1,234.5`, `tok/s`, `Tokens/Second`, `1.2 万
+tokens/s`, `µs`, `W`; their canonical names and the metric a bare unit names.
+
+Pure. A building block of `research_radar.extract.metrics` and the table reader; callers
+outside this package use `research_radar.extract.claims` instead.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = [
+    "DEFAULT_METRIC_NAMES",
+    "NUMBER_BODY",
+    "NUMBER_PATTERN",
+    "PERF_UNITS",
+    "UNIT_PATTERN",
+    "canonical_unit",
+    "parse_number",
+]
+
+
+NUMBER_BODY = r"(?<!\d)(?<!\d,)[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d]|\.\d)"
+
+
+NUMBER_PATTERN = r"(?<![A-Za-z_.])" + NUMBER_BODY
+"""Regex source of one written number (`1,234.5`, `−0.8`), not glued to a Latin word before
+it and never the tail of a longer number: no digit of any script (full-width `１２３`
+included) and no `1,` group stands before it, so a match is always a whole number of the
+input (refs #13)."""
+
+
+_UNITS: tuple[tuple[str, str], ...] = (
+    (r"[kK]\s?[Tt]ok(?:en)?s?\s?/\s?s(?:ec(?:ond)?)?|[kK]\s?[Tt]okens? per second", "ktok/s"),
+    (r"M\s?[Tt]ok(?:en)?s?\s?/\s?s(?:ec(?:ond)?)?|M\s?[Tt]okens? per second", "Mtok/s"),
+    (r"万\s?(?:[Tt]ok(?:en)?s?\s?/\s?(?:s|秒)|tokens?每秒)", "万tok/s"),
+    (
+        r"[Tt]ok(?:en)?s?/s(?:ec(?:ond)?)?|[Tt]okens?/Sec(?:ond)?|[Tt]oks/s|t/s|TPS|tps|"
+        r"[Tt]okens? per second|Tps|"
+        r"[Tt]ok(?:en)?s? ?/ ?s|[Tt]ok(?:en)?s? ?/ ?秒",
+        "tok/s",
+    ),
+    (
+        r"req(?:uest)?s?/s(?:ec(?:ond)?)?|[Rr]equests? per second|RPS|rps|QPS|查询/秒|请求/秒",
+        "req/s",
+    ),
+    (r"字符/秒|字/秒|chars?/s", "char/s"),
+    (r"GB/秒", "GB/s"),
+    (r"MB/秒", "MB/s"),
+    (r"ms/tok(?:en)?", "ms/token"),
+    (r"s/it", "s/it"),
+    (r"s\s?/\s?(?:video|视频)", "s/video"),
+    (r"s\s?/\s?(?:image|img|张)", "s/image"),
+    (r"it/s", "it/s"),
+    (r"[GT]B/s", ""),
+    (r"T[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|TFLOP/s", "TFLOPS"),
+    (r"P[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|PFLOP/s", "PFLOPS"),
+    (r"G[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|GFLOP/s", "GFLOPS"),
+    (r"GiB|MiB|GB|MB|TB", ""),
+    (r"G(?=起|\s?显存|$)", "GB"),
+    (r"ms|毫秒", "ms"),
+    (r"µs|us", "us"),
+    (r"s(?:ec|econds?)?|秒", "s"),
+    (r"min", "min"),
+    (r"hours?|hrs?|小时", "h"),
+    (r"days?|天", "d"),
+    (r"FPS|fps", "FPS"),
+    (r"ops?/s", "op/s"),
+    (r"W(?=$|[\s|,;)）。，])|瓦", "W"),
+    (r"Hz", "Hz"),
+    (r"pp|个?\s?百分点", "pp"),
+    (r"\\?%", "%"),
+    (r"[×xX]|倍", "x"),
+)
+
+
+UNIT_PATTERN = "|".join(f"(?:{pattern})" for pattern, _ in _UNITS)
+"""Regex source of any unit as written; `canonical_unit` names it."""
+
+
+PERF_UNITS = {
+    "tok/s",
+    "ktok/s",
+    "Mtok/s",
+    "万tok/s",
+    "req/s",
+    "char/s",
+    "ms/token",
+    "s/it",
+    "s/video",
+    "s/image",
+    "it/s",
+    "ms",
+    "us",
+    "s",
+    "min",
+    "h",
+    "d",
+    "x",
+    "FPS",
+    "img/s",
+}
+"""Canonical units that make a metric a performance one."""
+
+
+DEFAULT_METRIC_NAMES = {
+    "tok/s": "throughput",
+    "ktok/s": "throughput",
+    "万tok/s": "throughput",
+    "Mtok/s": "throughput",
+    "char/s": "speed",
+    "req/s": "request throughput",
+    "ms": "latency",
+    "us": "latency",
+    "s": "time",
+    "min": "time",
+    "h": "time",
+    "d": "time",
+    "$": "cost",
+    "ms/token": "per-token latency",
+    "W": "power",
+    "op/s": "throughput",
+    "s/it": "step time",
+    "it/s": "iteration rate",
+    "x": "speedup",
+    "%": "change",
+    "pp": "change",
+    "FPS": "frame rate",
+    "img/s": "image throughput",
+    "TFLOPS": "compute",
+    "PFLOPS": "compute",
+    "GFLOPS": "compute",
+    "Hz": "rate",
+}
+"""Metric name by canonical unit, when the statement names none."""
+
+
+def canonical_unit(raw: str) -> str:
+    """`tokens/s` -> `tok/s`; units without a canonical form are kept as written."""
+    for pattern, canonical in _UNITS:
+        if re.fullmatch(pattern, raw):
+            return canonical or raw
+    for pattern, canonical in _UNITS:
+        if canonical and re.fullmatch(pattern, raw, re.I):
+            return canonical  # `Seconds`, `MS`
+    return raw
+
+
+def parse_number(raw: str) -> float:
+    """A number as written (`1,234.5`, `−3`) -> float."""
+    return float(raw.replace(",", "").replace("−", "-"))

@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 from research_radar.cli import app
 from research_radar.extract import claims as extract_module
 from research_radar.extract import conditions as conditions_module
+from research_radar.extract import loadrules as loadrules_module
 from research_radar.extract import markdown as markdown_module
 from research_radar.extract import metrics as metrics_module
 from research_radar.extract import tables as tables_module
@@ -42,11 +43,10 @@ def test_exported_members() -> None:
 
 
 def test_building_blocks_export_what_the_package_shares() -> None:
+    assert set(loadrules_module.__all__) == {"LOAD_RULES", "LoadRule"}
     assert set(conditions_module.__all__) == {
         "BASELINE_WORDS",
         "CONDITION_FIELDS",
-        "LOAD_RULES",
-        "LoadRule",
         "find_conditions",
         "format_repeats",
         "tidy_conditions",

@@ -234,3 +234,23 @@ def test_the_table_and_clause_building_blocks_export_their_readers() -> None:
         "row_plan",
     }
     assert clauses.__all__ == ["split_by_clause"]
+
+
+def test_the_reading_building_blocks_export_their_api() -> None:
+    from research_radar.extract import context, kinds, stated
+
+    assert set(kinds.__all__) == {"is_hedged", "kind_of"}
+    assert set(stated.__all__) == {"intro_score", "intro_unit", "stated_unit", "table_unit"}
+    assert set(context.__all__) == {
+        "LEAD_FIELDS",
+        "SURVEY",
+        "Context",
+        "add_to_lead",
+        "defines",
+        "enter_section",
+        "project_of",
+        "unlisted",
+    }
+    assert context.project_of("zhihu/ZhiLight@abc:docs/x.md") == "ZhiLight"
+    assert context.project_of("https://github.com/o/Repo/blob/main/README.md") == "Repo"
+    assert context.project_of("notes.md") == ""

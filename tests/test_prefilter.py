@@ -11,7 +11,8 @@ import pytest
 
 from research_radar.extract import claims, conditions, metrics
 from research_radar.extract.catalogue import FIELDS, default_catalog, load_catalog
-from research_radar.extract.conditions import LOAD_RULES, find_conditions, load_rule_matches
+from research_radar.extract.conditions import find_conditions, load_rule_matches
+from research_radar.extract.loadrules import LOAD_RULES
 from research_radar.extract.metrics import find_metrics
 from research_radar.extract.prefilter import NeedleIndex, Needles, Probe, needles_of
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from html.parser import HTMLParser
 
-from research_radar.extract.units import UNIT_PATTERN, canonical_unit
+from research_radar.extract.stated import intro_score, intro_unit, stated_unit, table_unit
 
 __all__ = ["Segment", "clean_text", "parse_segments", "split_cells"]
 
@@ -61,7 +61,7 @@ def parse_segments(text: str) -> Iterator[Segment]:
     in_fence = False
     after_break = True
     lines = _piped(_without_comments(text).splitlines())
-    before, table_unit, table_score = "", "", ""
+    before, rows_unit, table_score = "", "", ""
     recent: list[str] = []
     """The lines since the last heading, that heading first: where a table's unit is said."""
     index = 0
@@ -82,9 +82,7 @@ def parse_segments(text: str) -> Iterator[Segment]:
             continue
         if re.match(r"<table\b", stripped, re.I):
             end = _table_end(lines, index - 1)
-            unit = (
-                _stated_unit(before) or _intro_unit(before) or _table_unit(recent, lines, end + 1)
-            )
+            unit = stated_unit(before) or intro_unit(before) or table_unit(recent, lines, end + 1)
             yield from _html_table(lines[index - 1 : end + 1], number, unit)
             index, after_break, header = end + 1, True, ()
             continue
@@ -109,10 +107,10 @@ def parse_segments(text: str) -> Iterator[Segment]:
             following = lines[index].strip() if index < len(lines) else ""
             if re.fullmatch(r"\|?\s*:?-{2,}.*", following):
                 header = tuple(clean_text(c) for c in cells)
-                table_unit = (
-                    _stated_unit(before) or _intro_unit(before) or _table_unit(recent, lines, index)
+                rows_unit = (
+                    stated_unit(before) or intro_unit(before) or table_unit(recent, lines, index)
                 )
-                table_score = _intro_score(before)
+                table_score = intro_score(before)
                 yield Segment(" ".join(header), number, "prose", True, header=header)
                 continue
             yield Segment(
@@ -121,7 +119,7 @@ def parse_segments(text: str) -> Iterator[Segment]:
                 "table",
                 True,
                 header=header,
-                unit=table_unit,
+                unit=rows_unit,
                 score=table_score,
             )
             continue
@@ -403,74 +401,3 @@ so it is tried only at full stops, not at every letter (#19)."""
 def _sentences(text: str) -> list[str]:
     parts = _SENTENCE_END.split(text)
     return [part.strip() for part in parts if part and part.strip()]
-
-
-def _table_unit(recent: list[str], lines: list[str], index: int) -> str:
-    """A table's unit said in its section before it (`speed metric is tokens/s`, a heading
-    `Throughput (token/s)`) or in the paragraph right below it (`(Unit: tokens/second)`)."""
-    for text in reversed(recent):
-        unit = _stated_unit(text) or _heading_unit(text)
-        if unit:
-            return unit
-    while index < len(lines) and (not lines[index].strip() or lines[index].strip()[0] == "|"):
-        index += 1  # this table, and the tables right below it that share the note
-    return _stated_unit(lines[index]) if index < len(lines) else ""
-
-
-_TITLE_UNIT = re.compile(
-    rf"(?:#+\s|\*\*|_?(?:Table|Fig(?:ure)?\.?|表|图)\s?\d).*?\(\s*({UNIT_PATTERN})\s*\)",
-    re.I,
-)
-"""A heading, a bold line or a caption that gives a unit in parentheses."""
-
-
-_INTRO_UNIT = re.compile(rf"\(\s*({UNIT_PATTERN})\s*\)(?![A-Za-z]).*[:：]\s*$")
-
-
-_SPEEDUP_TITLE = re.compile(r"^\W*(?:speed-?ups?|加速比)\b", re.I)
-
-
-def _intro_unit(text: str) -> str:
-    """`Decode speed (tokens/s) on RTX 4090:`: the line that introduces a table gives the
-    unit of its numbers in parentheses; `Speedup of LightSeq over PyTorch:` gives ratios."""
-    match = _INTRO_UNIT.search(text)
-    if match:
-        return canonical_unit(match.group(1))
-    if not text.rstrip().endswith((":", "：")):
-        return ""
-    if _TOKEN_RATE.search(text):
-        return "tok/s"  # `the average token generation rates are:`
-    return "x" if _SPEEDUP_TITLE.match(text) else ""
-
-
-_TOKEN_RATE = re.compile(r"tokens?(?:\s(?:generation|decoding|output))?\s(?:rates?|speeds?)", re.I)
-
-
-_SCORE_INTRO = re.compile(r"\b(perplexity|PPL|accuracy|BLEU|WER|CER)\b|(困惑度|准确率)", re.I)
-
-
-def _intro_score(text: str) -> str:
-    """`Measure the perplexity with a stride of 512:`: the score of the table below."""
-    if not text.rstrip().endswith((":", "：")):
-        return ""
-    match = _SCORE_INTRO.search(text)
-    return match.group(0).lower() if match else ""
-
-
-def _heading_unit(text: str) -> str:
-    """`### Generation Throughput (token/s)`: the unit a heading gives in parentheses."""
-    match = _TITLE_UNIT.match(text)
-    return canonical_unit(match.group(1)) if match else ""
-
-
-def _stated_unit(text: str) -> str:
-    """The unit a line states for the table below it: `(Unit: Seconds)`, `单位：毫秒`."""
-    match = re.search(
-        rf"(?:^\W*all\s(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s)|\bunits?\s*[:：]|单位\s*[:：]|\bmetric is|\([^()]{{0,40}}?\bin(?=\s?[A-Za-z]+\s?\)[\s:：]*$)|\b(?:measured|reported|given|shown) in|"
-        rf"\b(?:numbers|values|results|times|timings?|latenc(?:y|ies)|throughputs?)\s+"
-        rf"(?:are\s+|is\s+)?(?:in\s+|as\s+)?(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s))"
-        rf"\s*({UNIT_PATTERN})(?![A-Za-z])",
-        text,
-        re.I,
-    )
-    return canonical_unit(match.group(1)) if match else ""

@@ -1,0 +1,152 @@
+"""The conditions in scope while a document is read: its sections and their set-up lead,
+the paragraph, the line; and what a section's lead sets up for its subsections.
+
+Pure. A building block of `research_radar.extract.claims`, which callers outside this
+package use instead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.conditions import CONDITION_FIELDS, find_conditions, format_repeats
+from research_radar.extract.markdown import Segment
+from research_radar.models import Conditions
+
+__all__ = [
+    "LEAD_FIELDS",
+    "SURVEY",
+    "Context",
+    "add_to_lead",
+    "defines",
+    "enter_section",
+    "project_of",
+    "unlisted",
+]
+
+
+@dataclass
+class Context:
+    """Conditions in scope: names per field plus load."""
+
+    names: dict[str, list[str]] = field(default_factory=dict)
+    baseline: list[str] = field(default_factory=list)
+    load: dict[str, str] = field(default_factory=dict)
+
+    def update(self, conditions: Conditions, *, with_baseline: bool) -> None:
+        for name in CONDITION_FIELDS:
+            values = getattr(conditions, name)
+            if values and name == "software":
+                self.names[name] = list(dict.fromkeys([*self.names.get(name, []), *values]))
+            elif values:
+                self.names[name] = list(values)
+        if with_baseline and conditions.baseline:
+            self.baseline = list(conditions.baseline)
+        self.load.update(conditions.load)
+
+    def merge(self, other: Context) -> None:
+        self.names.update({k: list(v) for k, v in other.names.items() if v})
+        self.baseline = list(other.baseline) or self.baseline
+        self.load.update(other.load)
+
+    def copy(self) -> Context:
+        return Context(
+            {k: list(v) for k, v in self.names.items()}, list(self.baseline), dict(self.load)
+        )
+
+    def fill(self, conditions: Conditions, *, with_baseline: bool) -> Conditions:
+        data = conditions.model_dump()
+        for name in CONDITION_FIELDS:
+            inherited = self.names.get(name, [])
+            if not data[name]:
+                data[name] = list(inherited)
+            elif name == "software":
+                # software versions describe the whole set-up: keep both
+                data[name] = list(dict.fromkeys([*data[name], *inherited]))
+        if with_baseline and not data["baseline"]:
+            data["baseline"] = list(self.baseline)
+        data["load"] = {**self.load, **data["load"]}
+        data["repeats"] = format_repeats(data["load"])
+        return Conditions(**data)
+
+
+_REPOSITORY = re.compile(r"(?:github\.com/|^)[\w.-]+/([\w.-]+?)(?:\.git)?(?:@|/|#|$)")
+
+
+def project_of(where: str) -> str:
+    """The repository's name in `owner/repo@sha:path` or a GitHub URL, else ''."""
+    if "@" not in where and "github.com/" not in where:
+        return ""
+    match = _REPOSITORY.search(where)
+    return match.group(1) if match else ""
+
+
+_LEAD_NAMES = 2
+"""A section's lead naming more things of one field than this is a survey, not a set-up."""
+
+
+LEAD_FIELDS = ("hardware",)
+"""The fields a section's lead sets up for the whole section, its subsections included."""
+
+
+def add_to_lead(
+    section: Context, own: Conditions, seen: dict[str, set[str]], *, with_baseline: bool
+) -> None:
+    """Add the conditions of a statement before a section's first number to its lead.
+
+    A field the lead names more than `_LEAD_NAMES` things of, in one statement or over
+    several (`* Decoder-only: GPT-2, OPT` then `* Encoder-only: BERT`), is a survey of
+    what is supported: it is dropped from the set-up, and stays dropped.
+    """
+    crowded: dict[str, list[str]] = {}
+    for name in (*CONDITION_FIELDS, "baseline"):
+        values = getattr(own, name)
+        if not values:
+            continue
+        found = seen.setdefault(name, set())
+        found.update(values)
+        if len(found) > _LEAD_NAMES:
+            crowded[name] = []
+            if name == "baseline":
+                section.baseline = []
+            else:
+                section.names.pop(name, None)
+    section.update(own.model_copy(update=crowded), with_baseline=with_baseline)
+
+
+SURVEY = re.compile(
+    r"\b(?:supported|supports?|support for|including|includes?|such as|e\.g\.|among others|"
+    r"compatible with|works with|models? like|featur(?:ing|es))\b|支持|包括|例如|诸如",
+    re.I,
+)
+"""What a project can run (`Supported models include pi0.5, GR00T N1.7, ...`): no set-up."""
+
+
+def unlisted(conditions: Conditions) -> Conditions:
+    """A survey's conditions without the fields it lists several things of."""
+    listed: dict[str, list[str]] = {
+        name: [] for name in CONDITION_FIELDS if len(getattr(conditions, name)) > 1
+    }
+    return conditions.model_copy(update=listed) if listed else conditions
+
+
+_TERM = re.compile(r"^([^:：=]{1,40})[:：]\s")
+
+
+def defines(text: str, cat: Catalog) -> bool:
+    """`OPUS-MT: a base Transformer trained with Marian`: a glossary entry, not a set-up
+    (`Model: Qwen3-14B` names the set-up after its colon, not before)."""
+    term = _TERM.match(text)
+    return term is not None and any(cat.find(name, term.group(1)) for name in CONDITION_FIELDS)
+
+
+def enter_section(sections: list[tuple[int, Context]], heading: Segment, cat: Catalog) -> Context:
+    """Enter a heading: its context is its parent section's plus its own text."""
+    while len(sections) > 1 and sections[-1][0] >= heading.level:
+        sections.pop()
+    context = sections[-1][1].copy()
+    context.update(find_conditions(heading.text, cat), with_baseline=True)
+    sections.append((heading.level, context))
+    return context

@@ -1,0 +1,149 @@
+"""How pages write a load condition: `batch size 8`, `ISL=1024`, `8 路并发`, `TP8`, `5 runs`,
+`Number of GPUs: 1`; one rule per way of writing one key.
+
+Pure. A building block of `research_radar.extract.conditions`; callers outside this
+package use `research_radar.extract.claims` instead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from research_radar.extract.prefilter import Needles, Probe, needles_of
+
+__all__ = ["LOAD_RULES", "LoadRule"]
+
+
+@dataclass(frozen=True)
+class LoadRule:
+    """How one load key (`batch`, `context`, `runs`, ...) is written in a statement."""
+
+    key: str
+    regex: re.Pattern[str]
+    fixed: str = ""
+    """Value to store instead of the captured group (for flags such as greedy)."""
+    needles: Needles = Needles()
+    """What every match contains (`prefilter.needles_of`): the rule runs only where it is."""
+
+    def could_match(self, probe: Probe) -> bool:
+        """False when the rule cannot match the probe's text."""
+        return self.needles.could_match(probe)
+
+
+def _rule(key: str, pattern: str, fixed: str = "") -> LoadRule:
+    if pattern.startswith((r"(\d+", r"(\d[")):
+        # Start only where a number starts: the match would begin there anyway (the rest of
+        # the number and what follows it are the same from every digit), and trying every
+        # digit of a long digit run made a search quadratic (issue #19).
+        pattern = rf"(?<!\d)(?:{pattern})"
+    regex = re.compile(pattern, re.I)
+    return LoadRule(key, regex, fixed, needles_of(pattern, regex.flags))
+
+
+_K = r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)(?![\dA-Za-z]|\.\d)"
+
+
+_NOT_A_RATE = r"(?!\s?(?:/|per\b|每|a second))"
+"""`generates 100 tokens/s` is a throughput, not an output length."""
+
+
+LOAD_RULES = (
+    _rule(
+        "batch",
+        # `--max-batch-size 32` caps the batch: a setting, not the batch measured
+        r"(?<![Mm]ax[\s_-])(?<![Mm]ax)(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs)\s*[=:：]?\s*(\d+)(?!\d|\.\d)",
+    ),
+    _rule("batch", r"批(?:大小|量)\s*[=:：]?\s*(\d+)"),
+    _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取)\s*(\d+)(?![\d.])"),
+    _rule("batch", r"(?<![A-Za-z])batch\s(?:of|with)\s(\d+)(?!\d|\.\d)(?!\s?(?:tokens|%))"),
+    _rule("batch", r"batch[\s_-]?size\s+(?:of\s+(?:\w+\s+)?(?:is\s+)?|is\s+)(\d+)(?![\d.])"),
+    _rule(
+        "gpus",
+        r"(?:(?:使用|用)?(?:卡数|GPU\s?数量?|显卡数量?)|(?:number|num|#)\s?(?:of\s)?GPUs?)"
+        r"\s*[=:：]\s*(\d{1,4})(?![\d.])",
+    ),
+    _rule(
+        "concurrency",
+        r"(?:max_concurrency|concurrency|(?<![A-Za-z])conc|并发数?)\s*[=:：]?\s*(\d+)",
+    ),
+    _rule("concurrency", r"(?<![A-Za-z])C\s?=\s?(\d+)(?![\d.])"),
+    _rule("concurrency", r"(\d+)\s*(?:个|路)?\s*(?:并发|concurrent(?:\s+requests?)?)"),
+    _rule("concurrency", r"(?<![\d.])(\d+)\s+(?:simultaneous\s+|parallel\s+)?users\b"),
+    _rule(
+        "rate",
+        r"(?:(?<![A-Za-z])(?:at|@|under)\s+|[(,]\s?)(\d+(?:\.\d+)?)\s?(?:QPS|RPS)(?![A-Za-z])|"
+        r"(?:QPS|RPS|request[_ ]rate)\s?=\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
+        r"request[_ ]rate\s?(?:[:：]|of)?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)",
+    ),
+    _rule(
+        "context",
+        r"(?:context(?:\s+length)?|ctx(?:[_-]size)?|上下文(?:长度)?)\s*(?:of\s)?[=:：@]?\s*" + _K,
+    ),
+    _rule("context", r"(?:@|(?<![A-Za-z])at)\s?(\d+(?:\.\d+)?[Kk])(?![A-Za-z0-9])"),
+    _rule("context", r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)[\s-]*tokens?[\s-]+(?:of\s+)?context"),
+    _rule(
+        "context",
+        r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?[Kk])(?=\s*(?:decode|prefill|context|ctx|上下文|$|[/，,、)）]))",
+    ),
+    _rule(
+        "prompt",
+        r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gth)?|prompt[\s_]len(?:gth)?|"
+        r"prefill[\s_]len(?:gth)?|prompt tokens|(?<![A-Za-z])pp|seq_?len(?:gth)?|"
+        r"(?<![A-Za-z_])in(?=\s?=))\s*(?:of\s|is\s)?[=:：]?\s*(?:\((?:just|only|about)?\s?)?" + _K,
+    ),
+    _rule(
+        "prompt",
+        r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?(?:prompt|input)(?!s\b)"
+        r"(?!s? tokens/s|[\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
+    ),
+    _rule(
+        "prompt",
+        r"(?:requests?|prompts?|sequences?|each)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens" + _NOT_A_RATE,
+    ),
+    _rule(
+        "prompt",
+        r"(?:输入|提示词?)(?:序列)?(?:长度|token数?|词元数?)\s*(?:为|是)?\s*[=:：]?\s*" + _K,
+    ),
+    _rule(
+        "output",
+        r"generat(?:e|es|ed|ing)\s+(?:up to\s+)?(\d[\d,]*[Kk]?)\s+(?:new\s+|output\s+)?tokens"
+        + _NOT_A_RATE,
+    ),
+    _rule(
+        "output",
+        r"(?:OSL|output(?:[\s_](?:sequence|seq|generation|tokens?))?[\s_]?len(?:gth)?|"
+        r"(?:generation|decode)[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
+        r"(?<![A-Za-z])out(?=\s?=)|"
+        r"输出(?:上限|长度)?)\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
+    ),
+    _rule(
+        "output",
+        r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?output"
+        r"(?![\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
+    ),
+    _rule("seed", r"(?<![A-Za-z])seed\s*[=:：]?\s*(\d+)"),
+    _rule("seeds", r"(\d+)\s*(?:fixed\s+)?seeds"),
+    _rule("sampling", r"\bgreedy\b|贪心", "greedy"),
+    _rule("temperature", r"temperature\s*[=:：]?\s*(\d+(?:\.\d+)?)"),
+    _rule("runs", r"(\d+)\s*(?:runs|repeats|repetitions|trials|次(?:重复|运行|复测))"),
+    _rule("runs", r"重复\s*(\d+)\s*次|每(?:项|组|个配置|配置)?\s*(\d+)\s*次"),
+    _rule("runs", r"(\d+)\s*iterations"),
+    _rule("runs", r"单次运行|single run", "1"),
+    _rule("tp", r"(?<![A-Za-z])TP\s?[=-]?\s?(\d+)(?![\d.])"),
+    _rule("tp", r"(?<![\d.])(\d+)-way (?:TP|tensor)"),
+    _rule("tp", r"tensor_parallel_size\s*=\s*(\d+)"),
+    _rule("tp", r"tensor[\s-]parallel(?:ism|\s?size)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)"),
+    _rule("warmup", r"warm-?up\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),
+    _rule("measure", r"measure\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),
+    _rule("chunk", r"(\d+\s?ms)\s+chunks?"),
+    _rule("samples", r"(\d+)\s*samples"),
+    _rule("ram", r"(\d+\s?GB)\s?(?:RAM|DDR\d|内存)"),
+    _rule("ram", r"(?:RAM|内存)\s*[=:：]?\s*(\d+\s?GB)"),
+    _rule("steps", r"(\d+)\s*(?:sampling\s+|denoising\s+|inference\s+|flow\s?)?steps|(\d+)\s*步"),
+    _rule("resolution", r"(\d{3,4}\s?[x×]\s?\d{3,4})(?![\d])"),
+    _rule("ci", r"(\d+\s?%)\s?CI\b"),
+    _rule("ci", r"confidence interval|置信区间", "yes"),
+    _rule("spread", r"±\s?(\d[\d,]*(?:\.\d+)?\s?%?)"),
+)
+"""Tried in order; the first rule that matches a key sets it."""

@@ -1,0 +1,86 @@
+"""What the lines around a table say of its numbers: a unit (`(Unit: Seconds)`, `单位：毫秒`,
+`All µs/call.`, `Decode speed (tokens/s) on RTX 4090:`, a heading `Throughput (token/s)`)
+or a score (`Measure the perplexity ...:`).
+
+Pure. A building block of `research_radar.extract.markdown`; callers outside this package
+use `research_radar.extract.claims` instead.
+"""
+
+from __future__ import annotations
+
+import re
+
+from research_radar.extract.units import UNIT_PATTERN, canonical_unit
+
+__all__ = ["intro_score", "intro_unit", "stated_unit", "table_unit"]
+
+
+def table_unit(recent: list[str], lines: list[str], index: int) -> str:
+    """A table's unit said in its section before it (`speed metric is tokens/s`, a heading
+    `Throughput (token/s)`) or in the paragraph right below it (`(Unit: tokens/second)`)."""
+    for text in reversed(recent):
+        unit = stated_unit(text) or _heading_unit(text)
+        if unit:
+            return unit
+    while index < len(lines) and (not lines[index].strip() or lines[index].strip()[0] == "|"):
+        index += 1  # this table, and the tables right below it that share the note
+    return stated_unit(lines[index]) if index < len(lines) else ""
+
+
+_TITLE_UNIT = re.compile(
+    rf"(?:#+\s|\*\*|_?(?:Table|Fig(?:ure)?\.?|表|图)\s?\d).*?\(\s*({UNIT_PATTERN})\s*\)",
+    re.I,
+)
+"""A heading, a bold line or a caption that gives a unit in parentheses."""
+
+
+_INTRO_UNIT = re.compile(rf"\(\s*({UNIT_PATTERN})\s*\)(?![A-Za-z]).*[:：]\s*$")
+
+
+_SPEEDUP_TITLE = re.compile(r"^\W*(?:speed-?ups?|加速比)\b", re.I)
+
+
+def intro_unit(text: str) -> str:
+    """`Decode speed (tokens/s) on RTX 4090:`: the line that introduces a table gives the
+    unit of its numbers in parentheses; `Speedup of LightSeq over PyTorch:` gives ratios."""
+    match = _INTRO_UNIT.search(text)
+    if match:
+        return canonical_unit(match.group(1))
+    if not text.rstrip().endswith((":", "：")):
+        return ""
+    if _TOKEN_RATE.search(text):
+        return "tok/s"  # `the average token generation rates are:`
+    return "x" if _SPEEDUP_TITLE.match(text) else ""
+
+
+_TOKEN_RATE = re.compile(r"tokens?(?:\s(?:generation|decoding|output))?\s(?:rates?|speeds?)", re.I)
+
+
+_SCORE_INTRO = re.compile(r"\b(perplexity|PPL|accuracy|BLEU|WER|CER)\b|(困惑度|准确率)", re.I)
+
+
+def intro_score(text: str) -> str:
+    """`Measure the perplexity with a stride of 512:`: the score of the table below."""
+    if not text.rstrip().endswith((":", "：")):
+        return ""
+    match = _SCORE_INTRO.search(text)
+    return match.group(0).lower() if match else ""
+
+
+def _heading_unit(text: str) -> str:
+    """`### Generation Throughput (token/s)`: the unit a heading gives in parentheses."""
+    match = _TITLE_UNIT.match(text)
+    return canonical_unit(match.group(1)) if match else ""
+
+
+def stated_unit(text: str) -> str:
+    """The unit a line states for the table below it: `(Unit: Seconds)`, `单位：毫秒`."""
+    match = re.search(
+        rf"(?:^\W*all\s(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s)|\bunits?\s*[:：]|单位\s*[:：]|\bmetric is|\([^()]{{0,40}}?\bin(?=\s?[A-Za-z]+\s?\)[\s:：]*$)|\b(?:measured|reported|given|shown) in|"
+        rf"\b(?:numbers|values|results|times|timings?|latenc(?:y|ies)|throughputs?)\s+"
+        rf"(?:are\s+|is\s+)?(?:in\s+|as\s+)?(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s))"
+        rf"\s*({UNIT_PATTERN})(?![A-Za-z])",
+        text,
+        re.I,
+    )
+    return canonical_unit(match.group(1)) if match else ""

@@ -254,3 +254,14 @@ def test_the_reading_building_blocks_export_their_api() -> None:
     assert context.project_of("zhihu/ZhiLight@abc:docs/x.md") == "ZhiLight"
     assert context.project_of("https://github.com/o/Repo/blob/main/README.md") == "Repo"
     assert context.project_of("notes.md") == ""
+
+
+def test_a_token_rate_intro_and_gpu_count_columns() -> None:
+    text = (
+        "We support Mixtral 8x7B; the average token generation rates are:\n\n"
+        "|                  |   1 GPU |    2 GPU  |\n|---|---|---|\n"
+        "|        int8      |   97.92 |   155.03  |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[97.92].metrics[0].unit == "tok/s"
+    assert found[155.03].conditions.load["gpus"] == "2"

@@ -53,7 +53,9 @@ def intro_unit(text: str) -> str:
     return "x" if _SPEEDUP_TITLE.match(text) else ""
 
 
-_TOKEN_RATE = re.compile(r"tokens?(?:\s(?:generation|decoding|output))?\s(?:rates?|speeds?)", re.I)
+_TOKEN_RATE = re.compile(
+    r"\btokens?(?:\s(?:generation|decoding|output))?\s(?:rates?|speeds?)\b", re.I
+)
 
 
 _SCORE_INTRO = re.compile(r"\b(perplexity|PPL|accuracy|BLEU|WER|CER)\b|(困惑度|准确率)", re.I)

@@ -183,8 +183,15 @@ def _column_conditions(head: str, cat: Catalog) -> Conditions:
     return find_conditions(head, cat)
 
 
+_GPU_COUNT_HEAD = re.compile(r"(\d{1,4})\s?[x×]?\s?(?:GPUs?|cards?|卡|张卡)", re.I)
+
+
 def _header_load(head: list[str]) -> dict[int, dict[str, str]]:
     """`| Seq Len | 256 | 512 |`: each column's load value, when the header holds them."""
+    counted = {c: _GPU_COUNT_HEAD.fullmatch(h) for c, h in enumerate(head) if c}
+    gpus = {c: {"gpus": m.group(1)} for c, m in counted.items() if m}
+    if len(gpus) >= 2:
+        return gpus  # `| | 1 GPU | 2 GPU | 4 GPU |`, `| 单卡 | 8卡 |`
     role = next((key for key, rx in _HEADER_LOAD if head and rx.search(head[0])), None)
     if role is None:
         return {}

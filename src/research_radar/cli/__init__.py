@@ -22,7 +22,6 @@ from typing import Any
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from research_radar.cli.regex_cache import cache_folder, keep_compiled_regexes
 from research_radar.errors import InputError, RadarError, SettingsError
 
 __all__ = ["COMMANDS", "app", "main"]
@@ -181,7 +180,10 @@ def _radar() -> None:
 def main() -> None:
     """Entry point of the console script."""
     command = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
-    folder = cache_folder(os.environ)
-    if command in COMMANDS and folder is not None:
-        keep_compiled_regexes(folder, command)  # a tenth of a daily run's CPU time (#19)
+    if command in COMMANDS:  # not for `radar --help`, which compiles little
+        from research_radar.cli.regex_cache import cache_folder, keep_compiled_regexes
+
+        folder = cache_folder(os.environ)
+        if folder is not None:
+            keep_compiled_regexes(folder, command)  # a tenth of a daily run's CPU (#19)
     app()

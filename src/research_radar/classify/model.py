@@ -65,7 +65,10 @@ class Value:
     """The rules without a needle (regexes), always tried."""
 
     def __post_init__(self) -> None:
-        needles = sorted({rule.needle for rule in self.rules if rule.needle}, key=len)
+        # ties by text: the same regex in every process, as a compiled-regex cache needs (#19)
+        needles = sorted(
+            {rule.needle for rule in self.rules if rule.needle}, key=lambda n: (len(n), n)
+        )
         if needles:
             screen = re.compile("|".join(re.escape(needle) for needle in needles))
             object.__setattr__(self, "screen", screen)

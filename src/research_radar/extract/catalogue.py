@@ -251,7 +251,8 @@ def _build_index(entries: tuple[Entry, ...], field_name: str) -> _FieldIndex:
         for alias in entry.aliases:
             lookup.setdefault(_norm(alias), (rank, entry.name))
             aliases.append(alias)
-    ordered = tuple(sorted(set(aliases), key=len, reverse=True))
+    # longest first; ties by text, so the regex reads the same in every process (#19)
+    ordered = tuple(sorted(set(aliases), key=lambda alias: (-len(alias), alias)))
     return _FieldIndex(
         lookup,
         tuple(patterns),

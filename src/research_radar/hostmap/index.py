@@ -21,9 +21,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-import bm25s
-
 from research_radar.errors import ConfigError
+from research_radar.hostmap.bm25 import Bm25
 from research_radar.hostmap.checkout import (
     HostDocument,
     check_git_checkout,
@@ -101,7 +100,7 @@ class HostIndex:
     head_sha: str = ""
     _entries: tuple[_Entry, ...] = field(default=(), repr=False, compare=False)
     _idf: Mapping[str, float] = field(default_factory=dict, repr=False, compare=False)
-    _bm25: Any = field(default=None, repr=False, compare=False)
+    _bm25: Bm25 | None = field(default=None, repr=False, compare=False)
 
     def counts(self) -> dict[str, int]:
         """Number of documents per kind plus PRs and issues."""
@@ -168,8 +167,7 @@ def build_host_index(
     entries, corpus = _build_entries(docs, its)
     retriever = None
     if corpus:
-        retriever = bm25s.BM25()
-        retriever.index([tokens or ["_empty_"] for tokens in corpus], show_progress=False)
+        retriever = Bm25([tokens or ["_empty_"] for tokens in corpus])
     return HostIndex(
         name=name,
         documents=docs,

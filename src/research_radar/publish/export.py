@@ -14,20 +14,15 @@ from __future__ import annotations
 
 import csv
 import importlib
-import math
-import unicodedata
 from collections.abc import Sequence
-from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
-
-from openpyxl import Workbook
-from openpyxl.styles import Alignment, Font
 
 from research_radar.classify.model import Taxonomy
 from research_radar.classify.profile import load_taxonomy
 from research_radar.errors import ConfigError, PublishError, StorageError
 from research_radar.models import ClaimKind, Finding, GateName
+from research_radar.publish.xlsx import save_xlsx
 from research_radar.report.wording import (
     differs_text,
     gate_reason_text,
@@ -179,86 +174,6 @@ def build_rows(
     return columns, [[_safe(value) for value in row] for row in rows]
 
 
-def _display_width(text: str) -> int:
-    if text.isascii():  # no ASCII character is wide: the common case, in one call (#19)
-        return len(text)
-    return sum(2 if unicodedata.east_asian_width(char) in "WF" else 1 for char in text)
-
-
-_DATE_COLUMNS = {"date"}
-_TIME_COLUMNS = {"version_date"}
-_URL_COLUMNS = {"url"}
-_TEXT_COLUMNS = {"project", "canonical_key", "url", "pinned_version", "evidence_id"}
-"""Never numbers, even when every value looks like one (a SHA of digits, a name "2048")."""
-
-
-def _number(text: str) -> int | float | None:
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    if not math.isfinite(value):
-        return None
-    return (
-        int(value) if value.is_integer() and "." not in text and "e" not in text.lower() else value
-    )
-
-
-def _xlsx_value(column: str, text: str, numeric: bool) -> Any:
-    """A typed cell value: dates as dates, times as (UTC) times, numbers as numbers."""
-    if not text:
-        return None
-    if column in _DATE_COLUMNS:
-        return date.fromisoformat(text)
-    if column in _TIME_COLUMNS:
-        moment = datetime.fromisoformat(text)
-        return moment.astimezone(UTC).replace(tzinfo=None) if moment.tzinfo else moment
-    if numeric:
-        return _number(text)
-    return text
-
-
-def _save_xlsx(path: Path, columns: list[str], rows: list[list[str]]) -> None:
-    """The workbook: typed cells, URLs as hyperlinks, text always text (a cell that starts
-    with "=" is stored as a string, so no formula runs and no apostrophe shows)."""
-    book = Workbook()
-    sheet = book.active
-    assert sheet is not None  # a new workbook always has one sheet
-    sheet.title = "findings"
-    sheet.append(columns)
-    numeric = {
-        index
-        for index, column in enumerate(columns)
-        if column not in _DATE_COLUMNS | _TIME_COLUMNS | _TEXT_COLUMNS
-        and any(row[index] for row in rows)
-        and all(_number(row[index]) is not None for row in rows if row[index])
-    }
-    for row_number, row in enumerate(rows, start=2):
-        for index, (column, text) in enumerate(zip(columns, row, strict=True)):
-            cell = sheet.cell(row=row_number, column=index + 1)
-            value = _xlsx_value(column, text, index in numeric)
-            cell.value = value
-            if isinstance(value, str):
-                cell.data_type = "s"
-            elif column in _DATE_COLUMNS:
-                cell.number_format = "yyyy-mm-dd"
-            elif column in _TIME_COLUMNS:
-                cell.number_format = "yyyy-mm-dd hh:mm"
-            if column in _URL_COLUMNS and text.startswith(("https://", "http://")):
-                cell.hyperlink = text
-                cell.style = "Hyperlink"
-    for cell in sheet[1]:
-        cell.font = Font(bold=True)
-        cell.alignment = Alignment(vertical="top")
-    sheet.freeze_panes = "A2"
-    sheet.auto_filter.ref = sheet.dimensions
-    for index, column_cells in enumerate(sheet.iter_cols(), start=1):
-        widest = max(_display_width(str(cell.value or "")) for cell in column_cells)
-        letter = sheet.cell(row=1, column=index).column_letter
-        sheet.column_dimensions[letter].width = min(max(widest + 2, 8), 60)
-    book.save(path)
-
-
 def export_findings(
     findings: list[Finding],
     out_dir: Path,
@@ -276,7 +191,7 @@ def export_findings(
             writer = csv.writer(handle)
             writer.writerow(columns)
             writer.writerows([_safe(value) for value in row] for row in plain)
-        _save_xlsx(xlsx_path, columns, plain)
+        save_xlsx(xlsx_path, columns, plain)
     except OSError as exc:
         raise StorageError(f"cannot write the export to {out_dir}: {exc}") from exc
     return [csv_path, xlsx_path]

@@ -16,7 +16,7 @@ import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import jinja2
@@ -138,7 +138,10 @@ def _parser() -> MarkdownIt:
     return parser
 
 
+@lru_cache(maxsize=4)
 def _body_html(markdown: str) -> str:
+    """The body's HTML. Remembered: a daily run renders the same report for the store
+    (`stored_body`) and for its page (`render_html`), 25-50 ms each (issue #19)."""
     text = _MARKER_LINE.sub("", markdown.replace(_BR_PLACEHOLDER, ""))
     lines = [
         _BR.sub(_BR_PLACEHOLDER, line) if line.lstrip().startswith("|") else line

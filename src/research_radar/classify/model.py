@@ -65,7 +65,7 @@ class Value:
     """The rules without a needle (regexes), always tried."""
 
     def __post_init__(self) -> None:
-        # ties by text: the same regex in every process, as a compiled-regex cache needs (#19)
+        # ties by text: the same regex in every process
         needles = sorted(
             {rule.needle for rule in self.rules if rule.needle}, key=lambda n: (len(n), n)
         )

@@ -7,15 +7,12 @@ builds the app and turns every RadarError into one clear `Error: ...` line with 
 A command's module (and the libraries it needs) is imported only when that command runs:
 `radar --help` lists the commands from `COMMANDS` below without importing any of them, so
 it starts about as fast as typer itself (issue #19). A test keeps `COMMANDS` equal to the
-commands' own help. The console script compiles a command's regular expressions through a
-cache of their compiled programs (`regex_cache`), kept in the user's cache folder.
+commands' own help.
 """
 
 from __future__ import annotations
 
 import importlib
-import os
-import sys
 from collections.abc import Iterator, MutableMapping
 from typing import Any
 
@@ -179,11 +176,4 @@ def _radar() -> None:
 
 def main() -> None:
     """Entry point of the console script."""
-    command = next((arg for arg in sys.argv[1:] if not arg.startswith("-")), None)
-    if command in COMMANDS:  # not for `radar --help`, which compiles little
-        from research_radar.cli.regex_cache import cache_folder, keep_compiled_regexes
-
-        folder = cache_folder(os.environ)
-        if folder is not None:
-            keep_compiled_regexes(folder, command)  # a tenth of a daily run's CPU (#19)
     app()

@@ -1,10 +1,10 @@
-"""The XLSX export, written directly: one worksheet of typed cells in a zip of XML parts.
+"""The XLSX export: one worksheet of typed cells, written with XlsxWriter.
 
 A findings export needs a few styles (a bold header, dates, times, hyperlinks), a frozen
-header row, an auto-filter and column widths; openpyxl and lxml, which wrote it before,
-cost more to import than the daily run spends writing every other file (issue #19). The
-workbook is the small SpreadsheetML package Excel, LibreOffice and openpyxl read: inline
-strings, one fixed style sheet, no theme (colours are given as RGB).
+header row, an auto-filter and column widths. XlsxWriter writes exactly that and imports in
+a few milliseconds; openpyxl and lxml, which wrote it before, cost more to import than the
+daily run spends writing every other file (issue #19). openpyxl stays a test dependency:
+the tests read the workbook back with it.
 """
 
 from __future__ import annotations
@@ -12,11 +12,12 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
-import zipfile
 from collections.abc import Sequence
 from datetime import UTC, date, datetime
 from pathlib import Path
-from xml.sax.saxutils import escape, quoteattr
+from typing import Any
+
+import xlsxwriter
 
 __all__ = ["save_xlsx"]
 
@@ -26,79 +27,10 @@ _URL_COLUMNS = {"url"}
 _TEXT_COLUMNS = {"project", "canonical_key", "url", "pinned_version", "evidence_id"}
 """Never numbers, even when every value looks like one (a SHA of digits, a name "2048")."""
 
-_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
-_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
-_PACKAGE_REL = "http://schemas.openxmlformats.org/package/2006/relationships"
-_HYPERLINK = f"{_REL}/hyperlink"
-_EPOCH = datetime(1899, 12, 30)
-"""Day 0 of Excel's 1900 date system (serial 61 is 1900-03-01: its 29 February is fictional)."""
-
-# cellXfs of the style sheet, by index
-_HEADER, _DATE, _LINK, _TIME = 1, 2, 3, 4
-_STYLES = (
-    f'<styleSheet xmlns="{_MAIN}">'
-    '<numFmts count="2"><numFmt numFmtId="164" formatCode="yyyy-mm-dd"/>'
-    '<numFmt numFmtId="165" formatCode="yyyy-mm-dd hh:mm"/></numFmts>'
-    '<fonts count="3">'
-    '<font><sz val="11"/><color rgb="FF000000"/><name val="Calibri"/><family val="2"/></font>'
-    '<font><u/><sz val="11"/><color rgb="FF0563C1"/><name val="Calibri"/><family val="2"/></font>'
-    '<font><b/><sz val="11"/><color rgb="FF000000"/><name val="Calibri"/><family val="2"/></font>'
-    "</fonts>"
-    '<fills count="2"><fill><patternFill patternType="none"/></fill>'
-    '<fill><patternFill patternType="gray125"/></fill></fills>'
-    '<borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>'
-    '<cellStyleXfs count="2"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/>'
-    '<xf numFmtId="0" fontId="1" fillId="0" borderId="0"/></cellStyleXfs>'
-    '<cellXfs count="5"><xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>'
-    '<xf numFmtId="0" fontId="2" fillId="0" borderId="0" xfId="0" applyFont="1" '
-    'applyAlignment="1"><alignment vertical="top"/></xf>'
-    '<xf numFmtId="164" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>'
-    '<xf numFmtId="0" fontId="1" fillId="0" borderId="0" xfId="1" applyFont="1"/>'
-    '<xf numFmtId="165" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>'
-    "</cellXfs>"
-    '<cellStyles count="2"><cellStyle name="Normal" xfId="0" builtinId="0"/>'
-    '<cellStyle name="Hyperlink" xfId="1" builtinId="8"/></cellStyles>'
-    "</styleSheet>"
-)
-_CONTENT_TYPES = (
-    '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
-    '<Default Extension="rels" '
-    'ContentType="application/vnd.openxmlformats-package.relationships+xml"/>'
-    '<Default Extension="xml" ContentType="application/xml"/>'
-    '<Override PartName="/xl/workbook.xml" '
-    'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>'
-    '<Override PartName="/xl/worksheets/sheet1.xml" '
-    'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>'
-    '<Override PartName="/xl/styles.xml" '
-    'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>'
-    '<Override PartName="/docProps/core.xml" '
-    'ContentType="application/vnd.openxmlformats-package.core-properties+xml"/>'
-    '<Override PartName="/docProps/app.xml" '
-    'ContentType="application/vnd.openxmlformats-officedocument.extended-properties+xml"/>'
-    "</Types>"
-)
-_ROOT_RELS = (
-    f'<Relationships xmlns="{_PACKAGE_REL}">'
-    f'<Relationship Id="rId1" Type="{_REL}/officeDocument" Target="xl/workbook.xml"/>'
-    '<Relationship Id="rId2" '
-    f'Type="{_PACKAGE_REL}/metadata/core-properties" Target="docProps/core.xml"/>'
-    f'<Relationship Id="rId3" Type="{_REL}/extended-properties" Target="docProps/app.xml"/>'
-    "</Relationships>"
-)
-_WORKBOOK_RELS = (
-    f'<Relationships xmlns="{_PACKAGE_REL}">'
-    f'<Relationship Id="rId1" Type="{_REL}/worksheet" Target="worksheets/sheet1.xml"/>'
-    f'<Relationship Id="rId2" Type="{_REL}/styles" Target="styles.xml"/>'
-    "</Relationships>"
-)
-_APP = (
-    '<Properties xmlns="http://schemas.openxmlformats.org/officeDocument/2006/extended-properties">'
-    "<Application>Research Radar</Application></Properties>"
-)
 _ILLEGAL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
 """Characters XML 1.0 cannot hold, even escaped: left out of cells."""
-_CR = {"\r": "&#13;"}
-"""A carriage return kept as one (a reader turns a bare one into a line feed)."""
+_URL_LIMIT = 2079
+"""The longest hyperlink Excel keeps; a longer URL is written as plain text."""
 
 
 def _display_width(text: str) -> int:
@@ -136,113 +68,31 @@ def _value(column: str, text: str, numeric: bool) -> Value:
     return _ILLEGAL.sub("", text)
 
 
-def _letter(index: int) -> str:
-    """The column letters of a 0-based column index (0 -> A, 26 -> AA)."""
-    letters = ""
-    index += 1
-    while index:
-        index, rest = divmod(index - 1, 26)
-        letters = chr(65 + rest) + letters
-    return letters
+def _width(typed: list[list[Value]], index: int) -> int:
+    """A column's width in characters: its widest value plus 2, between 8 and 60."""
+    widest = max(_display_width(str(row[index] or "")) for row in typed)
+    return min(max(widest + 2, 8), 60)
 
 
-def _serial(value: date | datetime) -> str:
-    """Excel's serial day number of a date or a naive time."""
-    moment = value if isinstance(value, datetime) else datetime.combine(value, datetime.min.time())
-    delta = moment - _EPOCH
-    days = delta.days - (1 if 0 < delta.days <= 60 else 0)
-    return f"{days + (delta.seconds + delta.microseconds / 1e6) / 86400:.16g}"
-
-
-def _cell(ref: str, value: Value, style: int) -> str:
-    styled = f' s="{style}"' if style else ""
-    if isinstance(value, str):
-        space = ' xml:space="preserve"' if value != value.strip() else ""
-        return f'<c r="{ref}"{styled} t="inlineStr"><is><t{space}>{escape(value, _CR)}</t></is></c>'
-    if isinstance(value, date):
-        return f'<c r="{ref}"{styled}><v>{_serial(value)}</v></c>'
-    return f'<c r="{ref}"{styled}><v>{value:.16g}</v></c>'
-
-
-def _sheet(columns: list[str], typed: list[list[Value]], links: list[tuple[str, str]]) -> str:
-    """The worksheet XML; `links` gets each hyperlink cell's (reference, URL)."""
-    last = f"{_letter(len(columns) - 1)}{len(typed)}"
-    widths = [
-        min(max(max(_display_width(str(row[i] or "")) for row in typed) + 2, 8), 60)
-        for i in range(len(columns))
-    ]
-    out = [
-        f'<worksheet xmlns="{_MAIN}" xmlns:r="{_REL}"><dimension ref="A1:{last}"/>'
-        '<sheetViews><sheetView workbookViewId="0">'
-        '<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>'
-        '<selection pane="bottomLeft" activeCell="A2" sqref="A2"/></sheetView></sheetViews>'
-        '<sheetFormatPr defaultRowHeight="15"/><cols>',
-        *(
-            f'<col min="{i}" max="{i}" width="{width}" customWidth="1"/>'
-            for i, width in enumerate(widths, start=1)
-        ),
-        "</cols><sheetData>",
-    ]
-    letters = [_letter(i) for i in range(len(columns))]
-    for number, row in enumerate(typed, start=1):
-        out.append(f'<row r="{number}">')
-        for letter, column, value in zip(letters, columns, row, strict=True):
-            if value is None:
-                continue
-            ref = f"{letter}{number}"
-            style = _HEADER if number == 1 else 0
-            if number > 1 and column in _DATE_COLUMNS:
-                style = _DATE
-            elif number > 1 and column in _TIME_COLUMNS:
-                style = _TIME
-            elif (
-                number > 1
-                and column in _URL_COLUMNS
-                and str(value).startswith(("https://", "http://"))
-            ):
-                style = _LINK
-                links.append((ref, str(value)))
-            out.append(_cell(ref, value, style))
-        out.append("</row>")
-    out.append(f'</sheetData><autoFilter ref="A1:{last}"/>')
-    if links:
-        out.append("<hyperlinks>")
-        out += [f'<hyperlink ref="{ref}" r:id="rId{n}"/>' for n, (ref, _) in enumerate(links, 1)]
-        out.append("</hyperlinks>")
-    out.append(
-        '<pageMargins left="0.75" right="0.75" top="1" bottom="1" header="0.5" footer="0.5"/>'
-    )
-    out.append("</worksheet>")
-    return "".join(out)
-
-
-def _workbook(name: str, last_column: str, last_row: int) -> str:
-    area = f"{_quote_sheet(name)}!$A$1:${last_column}${last_row}"
-    return (
-        f'<workbook xmlns="{_MAIN}" xmlns:r="{_REL}"><bookViews><workbookView/></bookViews>'
-        f'<sheets><sheet name={quoteattr(name)} sheetId="1" r:id="rId1"/></sheets>'
-        '<definedNames><definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">'
-        f"{escape(area)}</definedName></definedNames>"
-        '<calcPr calcId="124519" fullCalcOnLoad="1"/></workbook>'
-    )
-
-
-def _quote_sheet(name: str) -> str:
-    return "'" + name.replace("'", "''") + "'"
-
-
-def _core(now: datetime) -> str:
-    stamp = now.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    return (
-        '<cp:coreProperties xmlns:cp="http://schemas.openxmlformats.org/package/2006/metadata/'
-        'core-properties" xmlns:dc="http://purl.org/dc/elements/1.1/" '
-        'xmlns:dcterms="http://purl.org/dc/terms/" '
-        'xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">'
-        "<dc:creator>Research Radar</dc:creator>"
-        f'<dcterms:created xsi:type="dcterms:W3CDTF">{stamp}</dcterms:created>'
-        f'<dcterms:modified xsi:type="dcterms:W3CDTF">{stamp}</dcterms:modified>'
-        "</cp:coreProperties>"
-    )
+def _write(
+    sheet: Any, formats: dict[str, Any], row: int, col: int, column: str, value: Value
+) -> None:
+    """One body cell, by type; a string is always written as a string (no formula)."""
+    if isinstance(value, datetime | date):
+        style = formats["time"] if column in _TIME_COLUMNS else formats["date"]
+        sheet.write_datetime(row, col, value, style)
+    elif isinstance(value, int | float):
+        sheet.write_number(row, col, value)
+    elif value is None:
+        return
+    elif (
+        column in _URL_COLUMNS
+        and value.startswith(("https://", "http://"))
+        and len(value) <= _URL_LIMIT
+    ):
+        sheet.write_url(row, col, value, formats["link"], value)
+    else:
+        sheet.write_string(row, col, value)
 
 
 def save_xlsx(
@@ -262,30 +112,21 @@ def save_xlsx(
     for row in rows:
         cells = zip(columns, row, strict=True)
         typed.append([_value(col, text, i in numeric) for i, (col, text) in enumerate(cells)])
-    links: list[tuple[str, str]] = []
-    worksheet = _sheet(columns, typed, links)
-    parts = {
-        "[Content_Types].xml": _CONTENT_TYPES,
-        "_rels/.rels": _ROOT_RELS,
-        "docProps/app.xml": _APP,
-        "docProps/core.xml": _core(datetime.now(UTC)),
-        "xl/workbook.xml": _workbook(sheet, _letter(len(columns) - 1), len(typed)),
-        "xl/_rels/workbook.xml.rels": _WORKBOOK_RELS,
-        "xl/styles.xml": _STYLES,
-        "xl/worksheets/sheet1.xml": worksheet,
+    workbook = xlsxwriter.Workbook(str(path), {"strings_to_urls": False})
+    workbook.set_properties({"author": "Research Radar", "created": datetime.now(UTC)})
+    formats = {
+        "header": workbook.add_format({"bold": True, "valign": "top"}),
+        "date": workbook.add_format({"num_format": "yyyy-mm-dd"}),
+        "time": workbook.add_format({"num_format": "yyyy-mm-dd hh:mm"}),
+        "link": workbook.get_default_url_format(),
     }
-    if links:
-        parts["xl/worksheets/_rels/sheet1.xml.rels"] = (
-            f'<Relationships xmlns="{_PACKAGE_REL}">'
-            + "".join(
-                f'<Relationship Id="rId{n}" Type="{_HYPERLINK}" Target={quoteattr(url)} '
-                'TargetMode="External"/>'
-                for n, (_, url) in enumerate(links, 1)
-            )
-            + "</Relationships>"
-        )
-    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, text in parts.items():
-            archive.writestr(
-                name, '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n' + text
-            )
+    worksheet = workbook.add_worksheet(sheet)
+    for col, column in enumerate(columns):
+        worksheet.write_string(0, col, column, formats["header"])
+        worksheet.set_column(col, col, _width(typed, col))
+    for number, row_values in enumerate(typed[1:], start=1):
+        for col, (column, value) in enumerate(zip(columns, row_values, strict=True)):
+            _write(worksheet, formats, number, col, column, value)
+    worksheet.freeze_panes(1, 0)
+    worksheet.autofilter(0, 0, len(typed) - 1, len(columns) - 1)
+    workbook.close()

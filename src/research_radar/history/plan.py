@@ -26,7 +26,7 @@ from research_radar.models import (
     SourceKind,
 )
 from research_radar.report.parse import ParsedEntry, ParsedReport
-from research_radar.resolve.families import FamilyIndex, assign_family
+from research_radar.resolve.families import FamilyIndex
 from research_radar.resolve.keys import (
     NameIndex,
     canonical_key,
@@ -410,14 +410,10 @@ def _with_families(
     stream = [(f.date, 0, i, f) for i, f in enumerate(prior)]
     stream += [(f.date, 1, i, f) for i, f in enumerate(new)]
     stream.sort(key=lambda item: item[:3])
-    # Signed in bulk, once each: what a finding's family changes is not in its tokens.
-    signatures = index.signatures([finding for *_, finding in stream])
-    result: list[Finding] = []
-    for (_day, is_new, _i, finding), signature in zip(stream, signatures, strict=True):
-        if is_new:
-            finding = assign_family(finding, index, signature=signature)
-            result.append(finding)
-        index.add_signed(finding.project_key, finding.name, finding.family, signature)
+    # Signed and searched in bulk (#19): what a finding's family changes is not in its tokens.
+    result = index.assign_stream(
+        [f for *_, f in stream], [bool(is_new) for _, is_new, *_ in stream]
+    )
     for key, project in plan.projects.items():
         project.family = index.family_of(key)
     return result

@@ -274,12 +274,12 @@ class FamilyIndex:
             asked = np.array(ask[start : start + _CHUNK], dtype=bool)
             found = forest.query(values, asked, self.candidates)
             terms = self._terms
-            scored = stream.scores(terms.df, terms.copies, len(self._entries), start, found)
+            total = len(self._entries)
+            related = stream.related(terms.df, terms.copies, total, start, found, 5, self.min_score)
             for at, asking in enumerate(asked.tolist(), start):
                 finding, tokens = findings[at], signatures[at].tokens
                 if asking:
-                    related = self._best(*scored[at - start], 5)
-                    finding = _with_related(finding, self, related, tokens)
+                    finding = _with_related(finding, self, related[at - start], tokens)
                     result.append(finding)
                 own = finding.project_key
                 self._enter(own, finding.name, finding.family, tokens, stream.ids(at))

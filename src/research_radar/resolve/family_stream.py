@@ -58,19 +58,59 @@ class Stream:
         offsets = np.repeat(self.starts[members] - (np.cumsum(lengths) - lengths), lengths)
         return self.tokens[offsets + np.arange(len(offsets))], np.repeat(members, lengths)
 
-    def scores(
-        self, df: Any, copies: Any, total: int, start: int, found: Sequence[Any]
-    ) -> list[tuple[list[str], Any]]:
-        """Per member of the chunk from `start` (one per `found`), the projects among the
-        entries (stream members) it found whose newest entry that is, not its own project,
-        and their scores against it, as `FamilyIndex._weighed` gives them just before the
-        member is indexed.
+    def related(
+        self,
+        df: Any,
+        copies: Any,
+        total: int,
+        start: int,
+        found: Sequence[Any],
+        k: int,
+        least: float,
+    ) -> list[list[tuple[str, float]]]:
+        """Per member of the chunk from `start` (one per `found`, the stream members it
+        found in the forest), what `FamilyIndex.related` gives just before the member is
+        indexed: up to `k` projects, (key, score rounded to 4 places) best first, that
+        score `least` or more.
 
         Args:
             df: every token's document frequency before the chunk (indexed by token id).
             copies: every token's weight (`tokens.copies`).
             total: the projects indexed before the chunk.
         """
+        import numpy as np
+
+        query, entry, scores = self._scores(df, copies, total, start, found)
+        # as `FamilyIndex._best`: only what may round to `least` or more and rank in the
+        # best k is rounded; the k-th best score of each query, by sorting them all
+        bounds = np.searchsorted(query, np.arange(start, start + len(found) + 1))
+        near = np.full(len(found), least - 1e-4)
+        counts = np.diff(bounds)
+        ranked = np.lexsort((-scores, query))
+        many = np.flatnonzero(counts > k)
+        near[many] = np.maximum(near[many], scores[ranked[bounds[many] + k - 1]] - 1e-4)
+        picked = np.flatnonzero(scores >= near[query - start])
+        result: list[list[tuple[str, float]]] = [[] for _ in found]
+        for at, number, score in zip(
+            (query[picked] - start).tolist(),
+            entry[picked].tolist(),
+            scores[picked].tolist(),
+            strict=True,
+        ):
+            value = round(score, 4)
+            if value >= least:
+                result[at].append((self.keys[number], value))
+        for scored in result:
+            scored.sort(key=lambda item: (-item[1], item[0]))
+            del scored[k:]
+        return result
+
+    def _scores(
+        self, df: Any, copies: Any, total: int, start: int, found: Sequence[Any]
+    ) -> tuple[Any, Any, Any]:
+        """The projects among the entries (stream members) each member of a chunk found
+        whose newest entry that is, not its own project, and their scores against it, as
+        `FamilyIndex._weighed` gives them: (member, entry, score) arrays, by member."""
         import numpy as np
 
         stop = start + len(found)
@@ -81,22 +121,25 @@ class Stream:
         keep &= self.lengths[query] > 0  # `related` of an empty token set: nothing
         query, entry = query[keep], entry[keep]
         flat, _ = self._gather(entry)
-        pair = np.repeat(np.arange(len(entry)), self.lengths[entry])
+        pair = np.repeat(query - start, self.lengths[entry])
         asked = np.arange(start, stop)
         own, owner = self._gather(asked)
+        owner -= start
         totals = total + np.cumsum(self.previous[asked] < 0) - (self.previous[asked] < 0)
         counts = self._counts(df, start, len(found))
 
         def weights_of(members: Any, tokens: Any) -> Any:
-            idf = np.log((totals[members - start] + 1) / (counts(members, tokens) + 1)) + 1.0
+            idf = np.log((totals[members] + 1) / (counts(members, tokens) + 1)) + 1.0
             return idf * copies[tokens]
 
-        weights = weights_of(query[pair], flat)
+        weights = weights_of(pair, flat)
         own_weights = weights_of(owner, own)
         # each by `sum`, as `_weighed` (reduceat adds in another order: other roundings)
         bounds = np.cumsum(self.lengths[asked]).tolist()
         own_sums = np.array([part.sum() for part in np.split(own_weights, bounds[:-1])])
-        shared = np.isin(query[pair] * (len(df) + 1) + flat, owner * (len(df) + 1) + own)
+        mark = np.zeros((len(found), len(df)), bool)
+        mark[owner, own] = True
+        shared = mark[pair, flat]
         lengths = self.lengths[entry]
         scores = np.zeros(len(entry))
         nonempty = np.flatnonzero(lengths)
@@ -105,12 +148,7 @@ class Stream:
             norms = np.sqrt(own_sums[query[nonempty] - start] * np.add.reduceat(weights, starts))
             dots = np.add.reduceat(weights * shared, starts)
             scores[nonempty] = np.divide(dots, norms, out=np.zeros(len(starts)), where=norms > 0)
-        bounds = np.searchsorted(query, np.arange(start, stop + 1))
-        keys = [self.keys[number] for number in entry.tolist()]
-        return [
-            (keys[bounds[i] : bounds[i + 1]], scores[bounds[i] : bounds[i + 1]])
-            for i in range(len(found))
-        ]
+        return query, entry, scores
 
     def _counts(self, df: Any, start: int, size: int) -> Any:
         """Each token's document frequency just before each member of the chunk of `size`
@@ -134,7 +172,8 @@ class Stream:
         )
         before = np.cumsum(steps, axis=0)
 
-        def counts(query: Any, tokens: Any) -> Any:
-            return df[tokens] + before[query - start, place[tokens]]
+        def counts(members: Any, tokens: Any) -> Any:
+            """Per token, its count before a chunk member (by place in the chunk)."""
+            return df[tokens] + before[members, place[tokens]]
 
         return counts

@@ -59,7 +59,7 @@ class _Terms:
 
         ids = self.ids
         listed = list(tokens)
-        new = [token for token in listed if token not in ids]
+        new = list(dict.fromkeys(token for token in listed if token not in ids))
         if new:
             first = len(ids)
             if first + len(new) > len(self.df):  # grow by doubling: amortised O(1) a token

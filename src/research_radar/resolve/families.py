@@ -94,7 +94,7 @@ class _Terms:
         self.df[ids] = list(df.values())
 
 
-_CHUNK = 256
+_CHUNK = 128
 """Findings a `FamilyIndex.assign_stream` chunk holds: its forest queries are answered at
 once, comparing the chunk's members pairwise (chunk² × trees values)."""
 

@@ -136,8 +136,13 @@ def test_a_stream_gets_the_families_of_one_by_one() -> None:
         whole.add(finding)
 
 
-def test_a_stream_needs_an_empty_index() -> None:
+def test_a_stream_needs_an_empty_index_of_its_own_counts() -> None:
+    findings = _stream(2, seed=3)
     index = FamilyIndex()
-    index.add(_stream(2, seed=3)[0])
+    index.add(findings[0])
     with pytest.raises(ValueError):
-        index.assign_stream(_stream(2, seed=3), [True, True])
+        index.assign_stream(findings, [True, True])
+    weighed = FamilyIndex()
+    weighed.use_counts({"kv-cache": 3}, 10)
+    with pytest.raises(ValueError):
+        weighed.assign_stream(findings, [True, True])

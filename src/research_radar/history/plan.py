@@ -88,9 +88,8 @@ _UNVERIFIED = re.compile(r"未独立(?:复现|运行)|未验证")
 _WRITTEN_REPO = re.compile(
     r"(?<![\w.-])(?:github\.com/)?([\w.-]+/[\w.-]+?)(?:\.git)?(?=[@/#\s）)]|$)"
 )
-"""Starts only where a run of name characters starts: a match cannot start inside a run
-that it could not start at, and trying each place in the run took time quadratic in its
-length (#19)."""
+"""Tried only where a name starts: a match cannot start inside a run of name characters
+unless it can at its start, and trying each place took time quadratic in its length (#19)."""
 _SOURCE_COLUMN = re.compile(r"来源|source", re.IGNORECASE)
 _TITLE_NAME = re.compile(r"[｜|]\s*(?P<name>[A-Za-z][\w.\-]*(?: [A-Z][\w.\-]*)*)\s*(?:[：:]|$)")
 _CORRECTION_TITLE = re.compile(r"纠偏|更正|correction", re.IGNORECASE)
@@ -107,8 +106,7 @@ def _names(entry: ParsedEntry) -> list[str]:
 
 @functools.lru_cache(maxsize=1 << 16)
 def _plausible(name: str, key: str) -> bool:
-    """`plausible_alias`, cached: an import asks it of each entry's names and key in three
-    places (#19)."""
+    """`plausible_alias`, cached: an import asks it thrice of an entry's names (#19)."""
     return plausible_alias(name, key)
 
 

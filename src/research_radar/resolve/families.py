@@ -256,15 +256,16 @@ class FamilyIndex:
 
         The same as `assign_family` and `add_signed` finding by finding, in chunks: a
         chunk's MinHashes are computed at once, and so are its forest queries, by a
-        `SortedForest` (#19). Only on an empty index (the sorted forest starts empty)."""
+        `SortedForest` (#19). Only on an empty index that weighs tokens by its own counts
+        (not `use_counts`): the sorted forest starts empty."""
         import numpy as np
 
-        if self._entries:
-            raise ValueError("assign_stream needs an empty index")
+        if self._entries or self._total is not None:
+            raise ValueError("assign_stream needs an empty index of its own counts")
         signatures = self.signatures(findings)
-        tokens = self._terms.of(token for signature in signatures for token in signature.tokens)
+        ids = self._terms.of(token for signature in signatures for token in signature.tokens)
         lengths = np.fromiter(map(len, (s.tokens for s in signatures)), np.int64, len(findings))
-        stream = Stream(tokens, lengths, [finding.project_key for finding in findings])
+        stream = Stream(ids, lengths, [finding.project_key for finding in findings])
         forest = SortedForest(self.trees, self.num_perm)
         result: list[Finding] = []
         for start in range(0, len(findings), _CHUNK):

@@ -24,7 +24,7 @@ from research_radar.resolve.sorted_forest import SortedForest
 from research_radar.resolve.tokens import build_tokens
 from research_radar.resolve.tokens import copies as _copies
 
-__all__ = ["FamilyIndex", "assign_family", "build_tokens", "family_id"]
+__all__ = ["FamilyIndex", "assign_family", "family_id"]
 
 
 def family_id(project_key: str) -> str:

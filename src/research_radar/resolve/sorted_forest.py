@@ -112,11 +112,11 @@ class SortedForest:
     def _main_visits(
         self, bands: Any, asked: Any, members: int, cap: int
     ) -> tuple[Any, Any, Any, Any]:
-        """The first `cap` visits of the entries added before a chunk of `members`, per query: (chunk
-        member asking, sort order, entry number) each, and per query the order of its last
-        visit read if it has more (else the largest int64). A query's visits come level
-        by level (longest shared prefix first), tree by tree, each a key range below and
-        one above the previous level's."""
+        """The first `cap` visits per query of the entries added before a chunk of
+        `members`: (chunk member asking, sort order, entry number) each, and per query the
+        order of its last visit read if it has more (else the largest int64). A query's
+        visits come level by level (longest shared prefix first), tree by tree, each a key
+        range below and one above the previous level's."""
         import numpy as np
 
         n, trees, width = len(bands), self.trees, self.width

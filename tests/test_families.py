@@ -14,9 +14,10 @@ import research_radar.resolve.families as families
 from research_radar.history.plan import build_import
 from research_radar.models import Finding, Tag
 from research_radar.report.parse import split_reports
-from research_radar.resolve.families import FamilyIndex, assign_family, build_tokens, family_id
+from research_radar.resolve.families import FamilyIndex, assign_family, family_id
 from research_radar.resolve.keys import NameIndex
 from research_radar.resolve.minhash import Forest, MinHasher
+from research_radar.resolve.tokens import build_tokens
 
 SHARED = Path(os.environ.get("RADAR_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 SEEDS = SHARED / "seeds-examples" / "research-index-issue-2026-10-27_to_11-02.md"

@@ -7,6 +7,7 @@ and writes the plan. Re-exported from `history`.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -26,7 +27,7 @@ from research_radar.models import (
     SourceKind,
 )
 from research_radar.report.parse import ParsedEntry, ParsedReport
-from research_radar.resolve.families import FamilyIndex, assign_family
+from research_radar.resolve.families import FamilyIndex
 from research_radar.resolve.keys import (
     NameIndex,
     canonical_key,
@@ -84,7 +85,11 @@ _VERSION_TAG = re.compile(r"(?<![\w.])v\d+(?:\.\d+)+\b")
 _PRIORITY = re.compile(r"\bP[0-2]\b")
 _HORIZON = re.compile(r"\b(Now|Next|Watch)\b")
 _UNVERIFIED = re.compile(r"未独立(?:复现|运行)|未验证")
-_WRITTEN_REPO = re.compile(r"(?:github\.com/)?([\w.-]+/[\w.-]+?)(?:\.git)?(?=[@/#\s）)]|$)")
+_WRITTEN_REPO = re.compile(
+    r"(?<![\w.-])(?:github\.com/)?([\w.-]+/[\w.-]+?)(?:\.git)?(?=[@/#\s）)]|$)"
+)
+"""Tried only where a name starts: a match cannot start inside a run of name characters
+unless it can at its start, and trying each place took time quadratic in its length (#19)."""
 _SOURCE_COLUMN = re.compile(r"来源|source", re.IGNORECASE)
 _TITLE_NAME = re.compile(r"[｜|]\s*(?P<name>[A-Za-z][\w.\-]*(?: [A-Z][\w.\-]*)*)\s*(?:[：:]|$)")
 _CORRECTION_TITLE = re.compile(r"纠偏|更正|correction", re.IGNORECASE)
@@ -97,6 +102,12 @@ def _names(entry: ParsedEntry) -> list[str]:
     if _PROJECT_COLUMN.match(first_column):
         names += [part.strip() for part in _SLASH.split(cell.split("\n")[0]) if part.strip()]
     return list(dict.fromkeys(n for n in names if normalise_name(n)))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _plausible(name: str, key: str) -> bool:
+    """`plausible_alias`, cached: an import asks it thrice of an entry's names (#19)."""
+    return plausible_alias(name, key)
 
 
 def _entry_keys(entry: ParsedEntry, report: ParsedReport) -> tuple[str | None, list[str]]:
@@ -113,15 +124,14 @@ def _entry_keys(entry: ParsedEntry, report: ParsedReport) -> tuple[str | None, l
     if key is None and _OWNER_REPO.fullmatch(entry.name):
         key = canonical_key(entry.name)
     if key is None:
-        repos = [
-            k
-            for k in found
-            if k.startswith("gh:") and any(plausible_alias(n, k) for n in _names(entry))
-        ]
+        names = _names(entry)
+        repos = [k for k in found if k.startswith("gh:") and any(_plausible(n, k) for n in names)]
         key = repos[0] if repos else None
     links = [k for k in found if k.startswith(("arxiv:", "doi:", "url:"))]
+    if key is not None:
+        return key, links
     papers = list(dict.fromkeys(k for k in find_keys(evidence) if k.startswith("arxiv:")))
-    if key is None and len(papers) == 1:
+    if len(papers) == 1:
         key = papers[0]  # a paper with no code: its arXiv id is its key, as the radar's own
         links = [k for k in links if k != key]
     return key, links
@@ -152,7 +162,7 @@ def _resolve_raws(raws: list[_Raw], index: NameIndex) -> None:
             continue
         index.add_repo(raw.key)
         for name in raw.names:
-            if plausible_alias(name, raw.key):
+            if _plausible(name, raw.key):
                 index.add(name, raw.key)
     for raw in raws:
         if raw.key is not None:
@@ -300,7 +310,7 @@ def _context(name: str, reports: Sequence[tuple[str, ParsedReport]], within: Par
 
 
 def _add_project(plan: HistoryPlan, raw: _Raw, key: str, evidence: str) -> str:
-    names = [n for n in raw.names if not key.startswith("gh:") or plausible_alias(n, key)]
+    names = [n for n in raw.names if not key.startswith("gh:") or _plausible(n, key)]
     project = plan.projects.get(key)
     if project is None:
         name = _display(names[0]) if names else (repo_name(key) or key)
@@ -410,14 +420,10 @@ def _with_families(
     stream = [(f.date, 0, i, f) for i, f in enumerate(prior)]
     stream += [(f.date, 1, i, f) for i, f in enumerate(new)]
     stream.sort(key=lambda item: item[:3])
-    # Signed in bulk, once each: what a finding's family changes is not in its tokens.
-    signatures = index.signatures([finding for *_, finding in stream])
-    result: list[Finding] = []
-    for (_day, is_new, _i, finding), signature in zip(stream, signatures, strict=True):
-        if is_new:
-            finding = assign_family(finding, index, signature=signature)
-            result.append(finding)
-        index.add_signed(finding.project_key, finding.name, finding.family, signature)
+    # Signed and searched in bulk (#19): what a finding's family changes is not in its tokens.
+    result = index.assign_stream(
+        [f for *_, f in stream], [bool(is_new) for _, is_new, *_ in stream]
+    )
     for key, project in plan.projects.items():
         project.family = index.family_of(key)
     return result

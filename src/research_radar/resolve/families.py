@@ -12,107 +12,19 @@ usual way to weight MinHash. Pure: no I/O, no clock.
 
 from __future__ import annotations
 
-import functools
 import math
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from research_radar.models import Finding, PendingDifference
-from research_radar.resolve.keys import key_name
+from research_radar.resolve.family_stream import Stream
 from research_radar.resolve.minhash import Forest, MinHasher, Signature
-from research_radar.segment import load_jieba
+from research_radar.resolve.sorted_forest import SortedForest
+from research_radar.resolve.tokens import build_tokens
+from research_radar.resolve.tokens import copies as _copies
 
-__all__ = ["FamilyIndex", "assign_family", "build_tokens", "family_id"]
-
-
-def _cut(text: str) -> list[str]:
-    """jieba's words of a Chinese run; jieba (and its dictionary) load at the first use."""
-    return list(load_jieba().lcut(text, HMM=False))
-
-
-_CONCEPTS: dict[str, str] = {
-    # bilingual concept tokens: a Chinese or English word → one shared token
-    "专家": "expert", "experts": "expert", "moe": "expert", "offload": "offload", "卸载": "offload",
-    "分层": "tier", "tier": "tier", "tiers": "tier", "ssd": "ssd", "nvme": "ssd", "换入": "offload",
-    "语音": "speech", "asr": "speech", "tts": "speech", "speech": "speech", "音频": "speech",
-    "流式": "streaming", "streaming": "streaming", "stream": "streaming", "断流": "streaming",
-    "vla": "action", "动作": "action", "action": "action", "actions": "action", "具身": "action",
-    "闭环": "closed-loop", "closed-loop": "closed-loop", "机器人": "action", "policy": "action",
-    "算子": "kernel", "kernel": "kernel", "kernels": "kernel", "triton": "kernel", "cuda": "kernel",
-    "agent": "agent", "agents": "agent", "智能体": "agent", "候选": "candidate", "candidate": "candidate",
-    "搜索": "search", "search": "search", "优化循环": "search", "评测": "benchmark", "benchmark": "benchmark",
-    "基准": "benchmark", "bench": "benchmark", "verifier": "verify", "验证": "verify", "正确性": "verify",
-    "缓存": "cache", "cache": "cache", "caching": "cache", "kv": "kv-cache",
-    "投机": "speculation", "speculative": "speculation", "draft": "speculation", "草稿": "speculation",
-    "mtp": "speculation", "dspark": "speculation", "dflash": "speculation",
-    "状态": "state", "state": "state", "回滚": "rollback", "rollback": "rollback", "重放": "replay",
-    "gdn": "recurrent", "deltanet": "recurrent", "recurrent": "recurrent", "递归": "recurrent", "ssm": "recurrent",
-    "mamba": "recurrent", "扩散": "diffusion", "diffusion": "diffusion", "dit": "diffusion", "去噪": "diffusion",
-    "视频": "video", "video": "video", "图像": "image", "image": "image",
-    "深度": "depth", "depth": "depth", "loop": "loop", "循环": "loop",
-    "调度": "schedule", "schedule": "schedule", "scheduling": "schedule", "serving": "serving",
-    "服务": "serving", "slo": "serving", "量化": "quant", "quantization": "quant", "int8": "quant",
-    "预取": "prefetch", "prefetch": "prefetch", "融合": "fusion", "fusion": "fusion",
-}  # fmt: skip
-_STOP = {
-    "the", "and", "for", "with", "not", "are", "but", "from", "this", "that", "into", "per", "via",
-    "model", "models", "specific", "model-specific", "inference", "performance", "llm", "new",
-    "不是", "非新", "算法", "新算法", "系统", "组合", "系统组合", "作者", "报告", "作者报告", "实现", "性能",
-    "推理", "模型", "以及", "可以", "已有", "属于", "现有", "没有", "需要", "不能", "一个", "明确", "相对",
-    "先验", "prior", "art", "定制", "特化", "引擎", "engine", "runtime", "运行时", "支持", "新增", "机制",
-}  # fmt: skip
-CONCEPT_WEIGHT = 8
-"""How much more a workload-defining concept or a tag token weighs than a plain word."""
-GENERIC_WEIGHT = 2
-"""Weight of mechanism concepts that cut across families (cache, speculation, kernel...)."""
-_GENERIC = frozenset(
-    ["cache", "kv-cache", "speculation", "verify", "serving", "schedule", "quant", "fusion",
-     "prefetch", "kernel", "state", "image", "video"]
-)  # fmt: skip
-_CONCEPT_TOKENS = frozenset(_CONCEPTS.values())
-_CJK = re.compile(r"[\u4e00-\u9fff]+")
-_LATIN = re.compile(r"[a-z][a-z0-9+\-]*[a-z0-9+]|[a-z]")
-
-
-def _words(text: str) -> list[str]:
-    lowered = text.lower()
-    words = [w.strip("-") for w in _LATIN.findall(lowered)]
-    for run in _CJK.findall(lowered):
-        words.extend(_run_words(run))
-    return words
-
-
-@functools.lru_cache(maxsize=65536)
-def _run_words(run: str) -> tuple[str, ...]:
-    """The words of a Chinese run: jieba's, plus the longer concepts it contains. Cached:
-    the same runs (a report's stock phrases) recur in most findings (#19)."""
-    return (*_cut(run), *(concept for concept in _CONCEPTS if len(concept) > 2 and concept in run))
-
-
-def _copies(token: str) -> int:
-    """How many times a token counts (its weight; MinHash sees that many copies)."""
-    if token in _GENERIC:
-        return GENERIC_WEIGHT
-    return CONCEPT_WEIGHT if token in _CONCEPT_TOKENS or "=" in token else 1
-
-
-def build_tokens(finding: Finding) -> set[str]:
-    """The bilingual token set of a finding: its name, mechanism, prior art (or the project it
-    derives from) and tag values."""
-    derived = finding.derived_from
-    lineage = [key_name(derived.parent), *derived.evidence] if derived else []
-    text = " ".join([finding.name, finding.mechanism, finding.prior_art, *lineage, finding.why])
-    tokens: set[str] = set()
-    for word in _words(text):
-        if word in _CONCEPTS:
-            tokens.add(_CONCEPTS[word])
-        elif len(word) >= 2 and word not in _STOP and not word.isdigit():
-            tokens.add(word)
-    for dimension, tags in finding.tags.items():
-        tokens.update(f"{dimension}={tag.value}" for tag in tags)
-    return tokens
+__all__ = ["FamilyIndex", "assign_family", "family_id"]
 
 
 def family_id(project_key: str) -> str:
@@ -147,7 +59,7 @@ class _Terms:
 
         ids = self.ids
         listed = list(tokens)
-        new = [token for token in listed if token not in ids]
+        new = list(dict.fromkeys(token for token in listed if token not in ids))
         if new:
             first = len(ids)
             if first + len(new) > len(self.df):  # grow by doubling: amortised O(1) a token
@@ -182,6 +94,11 @@ class _Terms:
         self.df[ids] = list(df.values())
 
 
+_CHUNK = 128
+"""Findings a `FamilyIndex.assign_stream` chunk holds: its forest queries are answered at
+once, comparing the chunk's members pairwise (chunk² × trees values)."""
+
+
 @dataclass
 class FamilyIndex:
     """An incremental MinHash LSH Forest of findings, one entry per project (newest wins).
@@ -212,6 +129,8 @@ class FamilyIndex:
     _total: int | None = field(default=None, init=False, repr=False)
     _hasher: MinHasher = field(init=False, repr=False)
     _forest: Forest = field(init=False, repr=False)
+    _unforested: list[tuple[str, Signature]] = field(default_factory=list, init=False, repr=False)
+    """Entries indexed (`assign_stream`) but not yet in `_forest`: added at its next query."""
 
     def __post_init__(self) -> None:
         if self.num_perm % self.trees:
@@ -246,15 +165,29 @@ class FamilyIndex:
         The forest cannot delete, so a re-added project gets a new versioned forest key and
         its stale versions are ignored at query time.
         """
-        tokens = signature.tokens
-        ids = self._terms.of(tokens)
+        self._enter(key, name, family, signature.tokens)
+        self._catch_up()
+        self._forest.add(key, signature)
+
+    def _catch_up(self) -> None:
+        """Add to the forest the entries `assign_stream` indexed without it."""
+        for key, signature in self._unforested:
+            self._forest.add(key, signature)
+        self._unforested.clear()
+
+    def _enter(
+        self, key: str, name: str, family: str | None, tokens: frozenset[str], ids: Any = None
+    ) -> None:
+        """`add_signed` but for the forest: the entry, its family and its tokens' counts.
+
+        `ids`: the tokens' (`_Terms.of`), if numbered before."""
+        ids = self._terms.of(tokens) if ids is None else ids
         old = self._entries.pop(key, None)
         if old is not None:
             self._terms.df[old.ids] -= 1
         family = family or (old.family if old else family_id(key))
         self._entries[key] = _Entry(name, tokens, family, ids)
         self._terms.df[ids] += 1
-        self._forest.add(key, signature)
 
     def use_counts(self, df: Mapping[str, int], total: int) -> None:
         """Weigh tokens by the document frequencies of a larger index than this one (the
@@ -291,36 +224,90 @@ class FamilyIndex:
         tokens = signature.tokens
         if not tokens:
             return []
-        import numpy as np
-
+        self._catch_up()
         found = self._forest.query(signature, self.candidates) if self._entries else set()
         versions, own = self._forest.versions, finding.project_key
         keys = [key for key, version in found if versions.get(key) == version and key != own]
-        scores = self._scores(tokens, [self._entries[key].ids for key in keys])
+        return self._ranked(tokens, keys, k)
+
+    def _ranked(self, tokens: frozenset[str], keys: list[str], k: int) -> list[tuple[str, float]]:
+        """The best k of some indexed projects by their score against `tokens` (`related`)."""
+
+        return self._best(keys, self._scores(tokens, [self._entries[key].ids for key in keys]), k)
+
+    def _best(self, keys: list[str], scores: Any, k: int) -> list[tuple[str, float]]:
+        """The best k of `keys` by their `scores` (rounded), if they reach `min_score`."""
+        import numpy as np
+
         # Only what rounds to min_score or more, and only what can rank in the best k
         # (rounding moves a score by 0.00005 at most), is rounded and sorted (#19).
         near = self.min_score - 1e-4
         if len(keys) > k:
             near = max(near, float(np.partition(scores, len(keys) - k)[len(keys) - k]) - 1e-4)
-        rounded = [(keys[i], round(float(scores[i]), 4)) for i in np.flatnonzero(scores >= near)]
+        picked = np.flatnonzero(scores >= near).tolist()
+        rounded = [(keys[i], round(float(scores[i]), 4)) for i in picked]
         scored = [(key, value) for key, value in rounded if value >= self.min_score]
         scored.sort(key=lambda item: (-item[1], item[0]))
         return scored[:k]
+
+    def assign_stream(self, findings: Sequence[Finding], ask: Sequence[bool]) -> list[Finding]:
+        """Index findings in turn, each asked about (`ask`) given its family first: the
+        asked-about findings with their families (`assign_family`), in order.
+
+        The same as `assign_family` and `add_signed` finding by finding, in chunks: a
+        chunk's MinHashes are computed at once, and so are its forest queries, by a
+        `SortedForest` (#19). Only on an empty index that weighs tokens by its own counts
+        (not `use_counts`): the sorted forest starts empty."""
+        import numpy as np
+
+        if self._entries or self._total is not None:
+            raise ValueError("assign_stream needs an empty index of its own counts")
+        signatures = self.signatures(findings)
+        ids = self._terms.of(token for signature in signatures for token in signature.tokens)
+        lengths = np.fromiter(map(len, (s.tokens for s in signatures)), np.int64, len(findings))
+        stream = Stream(ids, lengths, [finding.project_key for finding in findings])
+        forest = SortedForest(self.trees, self.num_perm)
+        result: list[Finding] = []
+        for start in range(0, len(findings), _CHUNK):
+            chunk = signatures[start : start + _CHUNK]
+            values = np.frombuffer(b"".join(s.hashvalues for s in chunk), "<u4")
+            values = values.reshape(len(chunk), self.num_perm)
+            asked = np.array(ask[start : start + _CHUNK], dtype=bool)
+            found = forest.query(values, asked, self.candidates)
+            terms = self._terms
+            total = len(self._entries)
+            related = stream.related(terms.df, terms.copies, total, start, found, 5, self.min_score)
+            for at, asking in enumerate(asked.tolist(), start):
+                finding, tokens = findings[at], signatures[at].tokens
+                if asking:
+                    finding = _with_related(finding, self, related[at - start], tokens)
+                    result.append(finding)
+                own = finding.project_key
+                self._enter(own, finding.name, finding.family, tokens, stream.ids(at))
+                self._unforested.append((own, signatures[at]))
+            forest.add(values)
+        return result
 
     def _scores(self, query: frozenset[str], others: Sequence[Any]) -> Any:
         """Weighted cosine similarities (`score`) of one token set against others (token
         id arrays), as a float array: every token weighed at once."""
         import numpy as np
 
-        scores = np.zeros(len(others))
         lengths = np.fromiter(map(len, others), dtype=np.int64, count=len(others))
+        flat = np.concatenate(others) if others else np.empty(0, np.int64)
+        return self._weighed(self._terms.of(query), flat, lengths)
+
+    def _weighed(self, own: Any, flat: Any, lengths: Any) -> Any:
+        """`_scores` of token ids `own` against others' token ids, `flat` one after the
+        other (`lengths` each)."""
+        import numpy as np
+
+        scores = np.zeros(len(lengths))
         filled = np.flatnonzero(lengths)  # reduceat cannot sum an empty run: those score 0
         if not len(filled):
             return scores
         terms = self._terms
         total = len(self._entries) if self._total is None else self._total
-        own = terms.of(query)
-        flat = np.concatenate(others)
         weights = (np.log((total + 1) / (terms.df[flat] + 1)) + 1.0) * terms.copies[flat]
         own_weights = (np.log((total + 1) / (terms.df[own] + 1)) + 1.0) * terms.copies[own]
         shared = terms.marked(own, flat)
@@ -372,6 +359,16 @@ def assign_family(
 
     `signature`: the finding's, if computed before (`FamilyIndex.signatures`)."""
     related = index.related(finding, k=k, signature=signature)
+    return _with_related(finding, index, related, signature.tokens if signature else None)
+
+
+def _with_related(
+    finding: Finding,
+    index: FamilyIndex,
+    related: list[tuple[str, float]],
+    tokens: frozenset[str] | None,
+) -> Finding:
+    """`assign_family` of a finding whose related projects are known."""
     update: dict[str, object] = {"related": [key for key, _score in related]}
     nearest = related[0] if related and related[0][1] >= index.join_score else None
     update["family"] = (
@@ -384,8 +381,6 @@ def assign_family(
         update["differs_pending"] = PendingDifference(
             names=[index.name_of(key) or key for key, _ in related[:3]],
             family=True,
-            words=index.differs(
-                finding, related[0][0], tokens=signature.tokens if signature else None
-            ),
+            words=index.differs(finding, related[0][0], tokens=tokens),
         )
     return finding.model_copy(update=update)

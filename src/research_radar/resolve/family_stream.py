@@ -1,0 +1,179 @@
+"""A stream of findings indexed in turn, scored a chunk at a time (#19).
+
+`FamilyIndex.assign_stream` indexes a date-ordered stream of findings, each compared with
+the ones before it. `Stream` holds what it needs of the stream's members as arrays (their
+token ids, their projects, each project's previous and next member) and scores a chunk's
+forest candidates at once, exactly as `FamilyIndex._weighed` scores them one member at a
+time: with each member's document frequencies and index size as they are just before it
+is indexed. Pure: no I/O, no clock.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+__all__ = ["Stream"]
+
+
+class Stream:
+    """The members of a stream: their token ids (`tokens`, `lengths` each, in the order of
+    their token sets) and their projects.
+
+    Args:
+        tokens: every member's token ids, one member after the other.
+        lengths: how many token ids each member has.
+        keys: each member's project key.
+    """
+
+    def __init__(self, tokens: Any, lengths: Any, keys: Sequence[str]) -> None:
+        import numpy as np
+
+        self.tokens = tokens
+        self.lengths = lengths
+        self.starts = np.cumsum(lengths) - lengths
+        self.keys = list(keys)
+        numbers: dict[str, int] = {}
+        self.projects = np.array([numbers.setdefault(key, len(numbers)) for key in keys], int)
+        size = len(self.keys)
+        self.previous = np.full(size, -1)
+        """Per member: the member before it of the same project (-1: none)."""
+        self.next = np.full(size, size)
+        """Per member: the member after it of the same project (`size`: none)."""
+        order = np.lexsort((np.arange(size), self.projects))
+        same = self.projects[order[1:]] == self.projects[order[:-1]]
+        self.previous[order[1:][same]] = order[:-1][same]
+        self.next[order[:-1][same]] = order[1:][same]
+
+    def ids(self, member: int) -> Any:
+        """A member's token ids."""
+        start = self.starts[member]
+        return self.tokens[start : start + self.lengths[member]]
+
+    def _gather(self, members: Any) -> tuple[Any, Any]:
+        """The token ids of some members, one after the other, and the member of each."""
+        import numpy as np
+
+        lengths = self.lengths[members]
+        offsets = np.repeat(self.starts[members] - (np.cumsum(lengths) - lengths), lengths)
+        return self.tokens[offsets + np.arange(len(offsets))], np.repeat(members, lengths)
+
+    def related(
+        self,
+        df: Any,
+        copies: Any,
+        total: int,
+        start: int,
+        found: Sequence[Any],
+        k: int,
+        least: float,
+    ) -> list[list[tuple[str, float]]]:
+        """Per member of the chunk from `start` (one per `found`, the stream members it
+        found in the forest), what `FamilyIndex.related` gives just before the member is
+        indexed: up to `k` projects, (key, score rounded to 4 places) best first, that
+        score `least` or more.
+
+        Args:
+            df: every token's document frequency before the chunk (indexed by token id).
+            copies: every token's weight (`tokens.copies`).
+            total: the projects indexed before the chunk.
+        """
+        import numpy as np
+
+        query, entry, scores = self._scores(df, copies, total, start, found)
+        # as `FamilyIndex._best`: only what may round to `least` or more and rank in the
+        # best k is rounded; the k-th best score of each query, by sorting them all
+        bounds = np.searchsorted(query, np.arange(start, start + len(found) + 1))
+        near = np.full(len(found), least - 1e-4)
+        counts = np.diff(bounds)
+        ranked = np.lexsort((-scores, query))
+        many = np.flatnonzero(counts > k)
+        near[many] = np.maximum(near[many], scores[ranked[bounds[many] + k - 1]] - 1e-4)
+        picked = np.flatnonzero(scores >= near[query - start])
+        result: list[list[tuple[str, float]]] = [[] for _ in found]
+        for at, number, score in zip(
+            (query[picked] - start).tolist(),
+            entry[picked].tolist(),
+            scores[picked].tolist(),
+            strict=True,
+        ):
+            value = round(score, 4)
+            if value >= least:
+                result[at].append((self.keys[number], value))
+        for scored in result:
+            scored.sort(key=lambda item: (-item[1], item[0]))
+            del scored[k:]
+        return result
+
+    def _scores(
+        self, df: Any, copies: Any, total: int, start: int, found: Sequence[Any]
+    ) -> tuple[Any, Any, Any]:
+        """The projects among the entries (stream members) each member of a chunk found
+        whose newest entry that is, not its own project, and their scores against it, as
+        `FamilyIndex._weighed` gives them: (member, entry, score) arrays, by member."""
+        import numpy as np
+
+        stop = start + len(found)
+        sizes = np.fromiter(map(len, found), np.int64, len(found))
+        query = np.repeat(np.arange(start, stop), sizes)
+        entry = np.concatenate([*found, np.empty(0, np.int64)]).astype(np.int64)
+        keep = (self.next[entry] >= query) & (self.projects[entry] != self.projects[query])
+        keep &= self.lengths[query] > 0  # `related` of an empty token set: nothing
+        query, entry = query[keep], entry[keep]
+        flat, _ = self._gather(entry)
+        pair = np.repeat(query - start, self.lengths[entry])
+        asked = np.arange(start, stop)
+        own, owner = self._gather(asked)
+        owner -= start
+        totals = total + np.cumsum(self.previous[asked] < 0) - (self.previous[asked] < 0)
+        counts = self._counts(df, start, len(found))
+
+        def weights_of(members: Any, tokens: Any) -> Any:
+            idf = np.log((totals[members] + 1) / (counts(members, tokens) + 1)) + 1.0
+            return idf * copies[tokens]
+
+        weights = weights_of(pair, flat)
+        own_weights = weights_of(owner, own)
+        # each by `sum`, as `_weighed` (reduceat adds in another order: other roundings)
+        bounds = np.cumsum(self.lengths[asked]).tolist()
+        own_sums = np.array([part.sum() for part in np.split(own_weights, bounds[:-1])])
+        mark = np.zeros((len(found), len(df)), bool)
+        mark[owner, own] = True
+        shared = mark[pair, flat]
+        lengths = self.lengths[entry]
+        scores = np.zeros(len(entry))
+        nonempty = np.flatnonzero(lengths)
+        if len(nonempty):
+            starts = (np.cumsum(lengths) - lengths)[nonempty]
+            norms = np.sqrt(own_sums[query[nonempty] - start] * np.add.reduceat(weights, starts))
+            dots = np.add.reduceat(weights * shared, starts)
+            scores[nonempty] = np.divide(dots, norms, out=np.zeros(len(starts)), where=norms > 0)
+        return query, entry, scores
+
+    def _counts(self, df: Any, start: int, size: int) -> Any:
+        """Each token's document frequency just before each member of the chunk of `size`
+        from `start` is indexed: a function of (chunk members, tokens) → counts. The
+        members indexed before change it: +1 for a member's tokens, -1 for those of the
+        entry of its project it replaces."""
+        import numpy as np
+
+        members = np.arange(start, start + size)
+        added, by = self._gather(members)
+        older = members[self.previous[members] >= 0]
+        removed, _ = self._gather(self.previous[older])
+        at = np.concatenate([by, np.repeat(older, self.lengths[self.previous[older]])])
+        token = np.concatenate([added, removed])
+        changed, column = np.unique(token, return_inverse=True)
+        place = np.full(len(df), len(changed))  # the column of each token; unchanged: last
+        place[changed] = np.arange(len(changed))
+        steps = np.zeros((size + 1, len(changed) + 1), np.int64)
+        np.add.at(
+            steps, (at - start + 1, column), np.where(np.arange(len(token)) < len(added), 1, -1)
+        )
+        before = np.cumsum(steps, axis=0)
+
+        def counts(members: Any, tokens: Any) -> Any:
+            """Per token, its count before a chunk member (by place in the chunk)."""
+            return df[tokens] + before[members, place[tokens]]
+
+        return counts

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any, Literal
 
 import pytest
 from hypothesis import given, settings
@@ -651,3 +652,46 @@ def test_explain_keeps_rule_terms_for_rule_values(taxonomy: Taxonomy) -> None:
     result = classify_item(taxonomy, "Fused attention kernels for decoding")
     kernel = next(t for t in result.tags["mechanism"] if t.value == "kernel-compiler-fusion")
     assert kernel.terms and set(kernel.terms) <= set(result.explain["mechanism"])
+
+
+def _stub_model(topic: float, mechanism: float) -> Any:
+    """A model whose heads give every item the same probabilities (no rule features
+    match the test title, so the classifier halves the topic relevance)."""
+    import numpy as np
+
+    from research_radar.classify.learned import Head, LearnedModel
+
+    width = 256 + 1
+
+    def head(classes: tuple[str, ...], prob: float, kind: Literal["softmax", "sigmoid"]) -> Head:
+        logit = float(np.log(prob / (1 - prob)))
+        return Head(
+            classes=classes,
+            weights=np.zeros((len(classes), width), dtype=np.float32),
+            bias=np.full(len(classes), logit, dtype=np.float32),
+            thresholds=np.full(len(classes), 0.5, dtype=np.float32),
+            kind=kind,
+        )
+
+    return LearnedModel(
+        rule_values=("mechanism:cache",),
+        heads={
+            "workload": head(("llm-agentic",), 0.9, "softmax"),
+            "mechanism": head(("cache",), mechanism, "sigmoid"),
+            "topic": head(("on-topic",), topic, "sigmoid"),
+        },
+        info={},
+    )
+
+
+def test_a_learned_mechanism_needs_some_topic_relevance_not_half(taxonomy: Taxonomy) -> None:
+    from research_radar.classify.classifier import MECHANISM_TOPIC_MIN, Item, classify_items
+
+    title = "Faster answers from a language model"
+    mechanisms = {}
+    for topic in (0.8, 0.6, 0.3):  # halved: 0.4, 0.3, 0.15
+        result = classify_items(taxonomy, [Item(title)], model=_stub_model(topic, 0.9))[0]
+        assert result.topic == pytest.approx(topic / 2, abs=1e-3)
+        mechanisms[topic] = [tag.value for tag in result.tags["mechanism"]]
+    assert 0.15 < MECHANISM_TOPIC_MIN <= 0.3
+    assert mechanisms == {0.8: ["cache"], 0.6: ["cache"], 0.3: ["unknown"]}

@@ -11,9 +11,15 @@ from pathlib import Path
 from typing import NamedTuple
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 import research_radar.sample
 from research_radar.store.store import Store, open_store
+
+settings.register_profile("radar", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("radar")
+"""Property tests judge what a function returns, not how fast: a shared 2-core machine
+(CI's included) makes single examples slow now and then, and a deadline would fail them."""
 
 POSTGRES_ENV = "RADAR_TEST_POSTGRES_URL"
 """A PostgreSQL server URL (e.g. postgresql+psycopg://postgres@127.0.0.1:5432/postgres)

@@ -39,6 +39,7 @@ from research_radar.digest.contradictions import find_contradictions
 from research_radar.digest.entries import (
     Citation,
     Entry,
+    add_key_points,
     build_citation,
     build_entry,
     build_entry_context,
@@ -46,6 +47,7 @@ from research_radar.digest.entries import (
     item_names,
     primary_url,
 )
+from research_radar.digest.extraction import ClaimReading
 from research_radar.digest.signals import Contradiction, Mention, normalise_title
 from research_radar.errors import ConfigError
 from research_radar.sources.inbox import Card, Inbox, KnowledgeDoc
@@ -411,9 +413,13 @@ def build_digest(
     context = build_entry_context(inbox, doc, names)
     entries: list[Entry] = []
     contradictions: list[Contradiction] = []
-    for group in groups:  # one pass: a group's texts are read while they are remembered (#19)
-        entries.append(build_entry(group, context))
-        contradictions += find_contradictions(entity_of(group), group, entries[-1].key)
+    with ClaimReading(m.item.text for group in groups for m in group) as reading:
+        for group in groups:  # while a worker reads the claims, if there are many (#19)
+            entries.append(build_entry(group, context))
+            contradictions += find_contradictions(entity_of(group), group, entries[-1].key)
+        claims = reading.result()
+    for group, entry in zip(groups, entries, strict=True):
+        add_key_points(entry, group, context, claims)
     entries.sort(key=lambda e: (-e.stars, e.first_seen, e.title))
     increments = [e for e in entries if e.arxiv_ids]
     digest = Digest(

@@ -4,6 +4,7 @@ place in the living document and value stars (rules: `digest.build`). Pure (refs
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
@@ -11,7 +12,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from research_radar.digest.credibility import rate_credibility
-from research_radar.digest.keypoints import extract_key_points, taken_names
+from research_radar.digest.keypoints import ClaimPoints, extract_key_points, taken_names
 from research_radar.digest.knowledge import (
     SectionWords,
     build_section_words,
@@ -26,6 +27,7 @@ __all__ = [
     "Citation",
     "Entry",
     "EntryContext",
+    "add_key_points",
     "build_citation",
     "build_entry",
     "build_entry_context",
@@ -105,10 +107,16 @@ def build_entry_context(inbox: Inbox, doc: KnowledgeDoc | None, names: list[str]
     return EntryContext(doc, sections, cards, taken_names(names))
 
 
+def _in_order(group: list[Mention]) -> list[Mention]:
+    return sorted(group, key=lambda m: (m.when, m.source, m.item.line))
+
+
 def build_entry(group: list[Mention], context: EntryContext) -> Entry:
-    """The entry of one group of mentions (the same work in several notes or cards)."""
+    """The entry of one group of mentions (the same work in several notes or cards),
+    without its key points and stars: `add_key_points` adds them once the claims of the
+    digest's texts are read (#19)."""
     doc = context.doc
-    group = sorted(group, key=lambda m: (m.when, m.source, m.item.line))
+    group = _in_order(group)
     ids = sorted({m.item.arxiv_ids[0] for m in group if m.item.arxiv_ids})
     named = {place: card for i in ids for place, card in context.cards.get(i, [])}
     cards = [named[place] for place in sorted(named)]  # in the inbox's order
@@ -134,7 +142,7 @@ def build_entry(group: list[Mention], context: EntryContext) -> Entry:
             else f"title:{normalise_title(first.item.title)}"
         )
     )
-    entry = Entry(
+    return Entry(
         key=key,
         title=card_titles[0] if card_titles else first.item.title,
         name=name,
@@ -148,12 +156,21 @@ def build_entry(group: list[Mention], context: EntryContext) -> Entry:
         reasons=reasons,
         sources=list(dict.fromkeys(m.source for m in group)),
         first_seen=first.when,
-        key_points=extract_key_points(group, taken=context.taken),
         relation=relation,
         suggested_section=f"{relation[0].id} {relation[0].heading}".strip() if relation else "",
     )
+
+
+def add_key_points(
+    entry: Entry,
+    group: list[Mention],
+    context: EntryContext,
+    claims: Mapping[str, ClaimPoints],
+) -> None:
+    """Give the entry of `group` its key points, from the claims read of its texts, and
+    its stars, which count them."""
+    entry.key_points = extract_key_points(_in_order(group), taken=context.taken, claims=claims)
     entry.stars = _stars(entry)
-    return entry
 
 
 def build_citation(entry: Entry, arxiv_id: str) -> Citation:

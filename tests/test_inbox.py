@@ -296,3 +296,33 @@ def test_match_topics_finds_what_every_pattern_would(text: str) -> None:
     }
     assert match_topics(text) == expected
     assert "inference" in match_topics("\u212aV cache")
+
+
+def test_load_inbox_reads_notes_part_by_part_and_shows_links_at_their_target(
+    tmp_path: Path,
+) -> None:
+    # the files in the order of sorted(rglob): part by part, so `a/b/...` comes before
+    # `a-b/...` (as whole strings it would not); hidden files and folders left out, a
+    # symlinked folder not entered, a symlinked note shown at the file it names (refs #19)
+    root = tmp_path / "root"
+    for name in ["a/b/2026-09-03_0800_c.md", "a/2026-09-03_0800_z.md", "a-b/2026-09-03_0800_c.md",
+                 "A/2026-09-03_0800_q.md", ".hidden/2026-09-03_0800_x.md", "a/.h.md",
+                 "a/b/.git/deep/2026-09-03_0800_k.md"]:  # fmt: skip
+        path = root / "inbox" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("- RetroInfer arXiv:2505.02922 4.5× 加速\n", encoding="utf-8")
+    (root / "inbox" / "link").symlink_to(root / "inbox" / "a", target_is_directory=True)
+    (root / "inbox" / "b").mkdir()
+    (root / "inbox" / "b" / "2026-09-03_0900_l.md").symlink_to(
+        root / "inbox" / "A" / "2026-09-03_0800_q.md"
+    )
+    (root / "inbox" / "b" / "notes.txt").write_text("x", encoding="utf-8")
+    inbox = load_inbox(root)
+    assert [note.path for note in inbox.notes] == [
+        "inbox/A/2026-09-03_0800_q.md",
+        "inbox/a/2026-09-03_0800_z.md",
+        "inbox/a/b/2026-09-03_0800_c.md",
+        "inbox/a-b/2026-09-03_0800_c.md",
+        "inbox/A/2026-09-03_0800_q.md",
+    ]
+    assert [p.path for p in inbox.problems if p.kind == "skipped-file"] == ["inbox/b/notes.txt"]

@@ -18,17 +18,16 @@ How the digest decides (CONVENTIONS.md §11):
 - *Value stars* (1-5): 1, +2 for 极高 or +1 for 高, +1 when two or more sources report it,
   +1 when it carries numbers, +1 when it is NET-new.
 
-The signals (credibility, key points, contradictions, living-doc sections) live in
-`digest_signals`; its models are re-exported here.
+An entry and what it is made of (credibility, key points, living-doc sections) are made
+in `digest.entries` from the signal rules beside it; contradictions in
+`digest.contradictions`.
 """
 
 from __future__ import annotations
 
 import bisect
 import re
-from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Literal
 
@@ -37,21 +36,19 @@ from pydantic import BaseModel, ConfigDict, Field
 from rapidfuzz import fuzz, process
 
 from research_radar.digest.contradictions import find_contradictions
-from research_radar.digest.credibility import rate_credibility
-from research_radar.digest.keypoints import extract_key_points, taken_names
-from research_radar.digest.knowledge import (
-    SectionWords,
-    build_section_words,
-    find_anchor,
-    match_sections,
+from research_radar.digest.entries import (
+    Citation,
+    Entry,
+    add_key_points,
+    build_citation,
+    build_entry,
+    build_entry_context,
+    entity_of,
+    item_names,
+    primary_url,
 )
-from research_radar.digest.signals import (
-    Contradiction,
-    KeyPoint,
-    Mention,
-    SectionRef,
-    normalise_title,
-)
+from research_radar.digest.extraction import ClaimReading
+from research_radar.digest.signals import Contradiction, Mention, normalise_title
 from research_radar.errors import ConfigError
 from research_radar.sources.inbox import Card, Inbox, KnowledgeDoc
 from research_radar.sources.notes import (
@@ -59,15 +56,11 @@ from research_radar.sources.notes import (
     TOPIC_TERMS,
     NoteItem,
     Problem,
-    normalise_url,
-    parse_arxiv_ids,
 )
 
 __all__ = [
-    "Citation",
     "Comparison",
     "Digest",
-    "Entry",
     "LivingDoc",
     "SourceCount",
     "TOPIC_MIN",
@@ -88,28 +81,6 @@ class Window(_Model):
     """Both in Asia/Shanghai; a note belongs to the window when start < time <= end."""
 
 
-class Entry(_Model):
-    """One main increment or adjacent item, deduplicated across notes and cards."""
-
-    key: str
-    title: str
-    name: str = ""
-    arxiv_ids: list[str] = Field(default_factory=list)
-    urls: list[str] = Field(default_factory=list)
-    status: Literal["net-new", "anchored"]
-    anchored_by: str = ""
-    cards: list[int] = Field(default_factory=list)
-    venue: str = ""
-    credibility: Literal["极高", "高", "中-低"]
-    reasons: list[str] = Field(default_factory=list)
-    sources: list[str] = Field(default_factory=list)
-    first_seen: datetime
-    key_points: list[KeyPoint] = Field(default_factory=list)
-    relation: list[SectionRef] = Field(default_factory=list)
-    suggested_section: str = ""
-    stars: int = 1
-
-
 class SourceCount(_Model):
     path: str
     analyst: str
@@ -128,12 +99,6 @@ class LivingDoc(_Model):
     title: str
     sections: int
     arxiv_ids: int
-
-
-class Citation(_Model):
-    arxiv_id: str
-    title: str
-    facts: list[str] = Field(default_factory=list)
 
 
 class Comparison(_Model):
@@ -286,14 +251,6 @@ def _topic_test(topic: str, items: list[NoteItem]) -> Callable[[NoteItem], bool]
 # --- dedup -------------------------------------------------------------------------------
 
 
-def _primary_url(item: NoteItem) -> str:
-    for url in item.urls:
-        key = normalise_url(url)
-        if not key.startswith(("arxiv.org", "huggingface.co/papers", "hf.co")) and "/" in key:
-            return key
-    return ""
-
-
 def _group(mentions: list[Mention]) -> list[list[Mention]]:
     """Union-find over mentions; groups with different arXiv ids are never joined."""
     parent = list(range(len(mentions)))
@@ -313,7 +270,7 @@ def _group(mentions: list[Mention]) -> list[list[Mention]]:
 
     keyers: list[Callable[[Mention], str]] = [
         lambda m: m.item.arxiv_ids[0] if m.item.arxiv_ids else "",
-        lambda m: _primary_url(m.item),
+        lambda m: primary_url(m.item),
         lambda m: m.item.name.lower() if len(m.item.name) >= 3 else "",
     ]
     for keyer in keyers:
@@ -366,93 +323,6 @@ def _similar_titles(titles: list[str], block: int = 256) -> list[tuple[int, int]
 
 
 # --- entries -----------------------------------------------------------------------------
-
-
-def _stars(entry: Entry) -> int:
-    bonus = {"极高": 2, "高": 1, "中-低": 0}[entry.credibility]
-    extra = (len(entry.sources) >= 2) + bool(entry.key_points) + (entry.status == "net-new")
-    return max(1, min(5, 1 + bonus + extra))
-
-
-@dataclass(frozen=True)
-class _Context:
-    """What every entry reads of the inbox and the living document, prepared once (#19)."""
-
-    doc: KnowledgeDoc | None
-    sections: SectionWords | None
-    cards: dict[str, list[tuple[int, Card]]]
-    """arXiv id → the numbered cards that name it, with their place in the inbox."""
-    taken: frozenset[str]
-    """The items' names, as key points compare them (`keypoints.taken_names`)."""
-
-
-def _context(inbox: Inbox, doc: KnowledgeDoc | None, names: list[str]) -> _Context:
-    cards: dict[str, list[tuple[int, Card]]] = {}
-    for place, card in enumerate(inbox.cards):
-        if card.number is not None:
-            for arxiv_id in dict.fromkeys(card.arxiv_ids):
-                cards.setdefault(arxiv_id, []).append((place, card))
-    sections = build_section_words(doc) if doc else None
-    return _Context(doc, sections, cards, taken_names(names))
-
-
-def _entry(group: list[Mention], context: _Context) -> Entry:
-    doc = context.doc
-    group = sorted(group, key=lambda m: (m.when, m.source, m.item.line))
-    ids = sorted({m.item.arxiv_ids[0] for m in group if m.item.arxiv_ids})
-    named = {place: card for i in ids for place, card in context.cards.get(i, [])}
-    cards = [named[place] for place in sorted(named)]  # in the inbox's order
-    card_titles = [c.title for c in sorted(cards, key=lambda c: c.number or 0) if c.title]
-    urls = [f"https://arxiv.org/abs/{i}" for i in ids]
-    for url in (u for m in group for u in m.item.urls):
-        if set(parse_arxiv_ids(url)) & set(ids):
-            continue  # the canonical abs URL stands for every version
-        if normalise_url(url) not in {normalise_url(u) for u in urls}:
-            urls.append(url)
-    text = "\n".join([*(m.item.text for m in group), *(c.text for c in cards)])
-    name = next((m.item.name for m in group if m.item.name), "")
-    anchored_by, home = find_anchor(ids, name, doc)
-    rating, reasons, venue = rate_credibility(text, urls)
-    relation = [home] if home else (match_sections(text, doc, context.sections) if doc else [])
-    first = group[0]
-    key = (
-        f"arxiv:{ids[0]}"
-        if ids
-        else (
-            f"url:{_primary_url(first.item)}"
-            if _primary_url(first.item)
-            else f"title:{normalise_title(first.item.title)}"
-        )
-    )
-    entry = Entry(
-        key=key,
-        title=card_titles[0] if card_titles else first.item.title,
-        name=name,
-        arxiv_ids=ids,
-        urls=urls,
-        status="anchored" if anchored_by else "net-new",
-        anchored_by=anchored_by,
-        cards=sorted({c.number for c in cards if c.number is not None}),
-        venue=venue,
-        credibility=rating,
-        reasons=reasons,
-        sources=list(dict.fromkeys(m.source for m in group)),
-        first_seen=first.when,
-        key_points=extract_key_points(group, taken=context.taken),
-        relation=relation,
-        suggested_section=f"{relation[0].id} {relation[0].heading}".strip() if relation else "",
-    )
-    entry.stars = _stars(entry)
-    return entry
-
-
-def _citation(entry: Entry, arxiv_id: str) -> Citation:
-    """Title plus venue, the number most sources agree on, and the date first seen."""
-    facts = [entry.venue] if entry.venue else []
-    heads = Counter(point.numbers[0] for point in entry.key_points)
-    facts += [number for number, _ in heads.most_common(1)]
-    facts.append(entry.first_seen.astimezone(SHANGHAI).strftime("%Y-%m-%d"))
-    return Citation(arxiv_id=arxiv_id, title=entry.title, facts=facts)
 
 
 def _living_doc(doc: KnowledgeDoc | None) -> LivingDoc | None:
@@ -539,13 +409,17 @@ def build_digest(
     on_topic = _topic_test(topic, [m.item for m in mentions] + list(queued))
     groups = [g for g in _group(mentions) if any(on_topic(m.item) for m in g)]
     _count(sources, groups, inbox, on_topic)
-    names = _names(groups)
-    context = _context(inbox, doc, names)
+    names = item_names(groups)
+    context = build_entry_context(inbox, doc, names)
     entries: list[Entry] = []
     contradictions: list[Contradiction] = []
-    for group in groups:  # one pass: a group's texts are read while they are remembered (#19)
-        entries.append(_entry(group, context))
-        contradictions += find_contradictions(_entity(group), group, entries[-1].key)
+    with ClaimReading(m.item.text for group in groups for m in group) as reading:
+        for group in groups:  # while a worker reads the claims, if there are many (#19)
+            entries.append(build_entry(group, context))
+            contradictions += find_contradictions(entity_of(group), group, entries[-1].key)
+        claims = reading.result()
+    for group, entry in zip(groups, entries, strict=True):
+        add_key_points(entry, group, context, claims)
     entries.sort(key=lambda e: (-e.stars, e.first_seen, e.title))
     increments = [e for e in entries if e.arxiv_ids]
     digest = Digest(
@@ -557,7 +431,7 @@ def build_digest(
         adjacent=[e for e in entries if not e.arxiv_ids],
         contradictions=contradictions,
         net_new_arxiv=[
-            _citation(e, i) for e in increments if e.status == "net-new" for i in e.arxiv_ids
+            build_citation(e, i) for e in increments if e.status == "net-new" for i in e.arxiv_ids
         ],
         outside_window=outside,
         problems=problems,
@@ -565,16 +439,3 @@ def build_digest(
     if previous is not None:
         digest.comparison = compare_digests(previous, digest)
     return digest
-
-
-def _names(groups: list[list[Mention]]) -> list[str]:
-    """Every item's leading name: never a condition of a claim."""
-    return sorted({m.item.name for group in groups for m in group if len(m.item.name) >= 3})
-
-
-def _entity(group: list[Mention]) -> str:
-    first = min(group, key=lambda m: (m.when, m.source, m.item.line))
-    name = next((m.item.name for m in group if m.item.name), "")
-    ids = sorted({m.item.arxiv_ids[0] for m in group if m.item.arxiv_ids})
-    label = name or first.item.title
-    return f"{label} (arXiv:{ids[0]})" if ids else label

@@ -7,7 +7,7 @@ import re
 from functools import lru_cache
 
 from research_radar.digest.credibility import HEDGE
-from research_radar.digest.keypoints import line_text, tidy_text, without_urls
+from research_radar.digest.keypoints import line_text, without_urls
 from research_radar.digest.signals import Contradiction, Mention, Statement
 from research_radar.sources.notes import parse_numbers
 
@@ -64,10 +64,14 @@ _ASCII_FOLDS = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u21
 """The letters outside ASCII that `re.IGNORECASE` matches with an ASCII letter."""
 
 
+_FOLDED_LETTERS = re.compile("[\u0130\u0131\u017f\u212a]")
+
+
 def _folded(line: str) -> str:
     """The line in lower case, in which a case-sensitive search for lower-case needles
-    finds every place a case-insensitive pattern could match (one search, not many: #19)."""
-    return line.translate(_ASCII_FOLDS).lower()
+    finds every place a case-insensitive pattern could match (one search, not many: #19).
+    Translated only when it holds one of the letters (a scan, not a lookup per letter)."""
+    return (line.translate(_ASCII_FOLDS) if _FOLDED_LETTERS.search(line) else line).lower()
 
 
 _STATUS = {
@@ -86,9 +90,10 @@ def _value(number: str) -> float:
     return float(match.group(0)) if match else 0.0
 
 
-def _metric_values(line: str) -> list[tuple[str, float]]:
-    """(metric + unit, value) pairs: each number takes the nearest metric word on its line."""
-    if not _METRIC_NEEDLES.search(_folded(line)):
+def _metric_values(line: str, folded: str) -> list[tuple[str, float]]:
+    """(metric + unit, value) pairs: each number takes the nearest metric word on its line
+    (`folded` is `_folded(line)`)."""
+    if not _METRIC_NEEDLES.search(folded):
         return []  # no metric named: no number is paired
     words = [(m.start(), _METRIC_OF[_folded(m.group(0))]) for m in _METRIC.finditer(line)]
     pairs = []
@@ -101,10 +106,11 @@ def _metric_values(line: str) -> list[tuple[str, float]]:
     return pairs
 
 
-def _states(line: str) -> dict[str, str]:
-    """Status family -> state said on the line; a hedged statement's state ends in `?`."""
+def _states(line: str, folded: str) -> dict[str, str]:
+    """Status family -> state said on the line; a hedged statement's state ends in `?`
+    (`folded` is `_folded(line)`)."""
     found: dict[str, str] = {}
-    if not _STATUS_NEEDLES.search(_folded(line)):
+    if not _STATUS_NEEDLES.search(folded):
         return found  # no state's words
     hedged = "?" if HEDGE.search(line) else ""
     for family, states in _STATUS.items():
@@ -170,9 +176,10 @@ def _said(text: str) -> tuple[tuple[str, tuple[tuple[tuple[str, str], str], ...]
     value) pairs). One paper's text is often in several notes: read once (#19)."""
     found = []
     for raw in without_urls(text).splitlines():
-        line = line_text(tidy_text(raw))
-        said = [(("number", about), f"{value:g}") for about, value in _metric_values(line)]
-        said += [(("status", family), state) for family, state in _states(line).items()]
+        line = line_text(raw)  # tidy already, and `tidy_text` of a tidy line is that line (#19)
+        folded = _folded(line)
+        said = [(("number", a), f"{value:g}") for a, value in _metric_values(line, folded)]
+        said += [(("status", family), state) for family, state in _states(line, folded).items()]
         if said:
             found.append((line, tuple(said)))
     return tuple(found)

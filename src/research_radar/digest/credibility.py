@@ -58,6 +58,8 @@ def _venue_name(match: re.Match[str]) -> str:
 def _venues(text: str) -> tuple[str, str]:
     """(venue stated as fact, venue only claimed with a hedge) over the lines of `text`."""
     firm = hedged = ""
+    if not _VENUE.search(text):
+        return firm, hedged  # a venue on a line is a venue in the text: none, none (#19)
     for line in text.splitlines():
         for match in _VENUE.finditer(line):
             if HEDGE.search(line):
@@ -67,44 +69,32 @@ def _venues(text: str) -> tuple[str, str]:
     return firm, hedged
 
 
-def _venue(text: str) -> str:
-    """The peer-reviewed venue: stated as fact, never hedged, not merely submitted."""
-    firm, hedged = _venues(text)
-    if not firm or hedged or _SUBMITTED.search(text):
-        return ""
-    return firm
-
-
 def rate_credibility(
     text: str, urls: list[str]
 ) -> tuple[Literal["极高", "高", "中-低"], list[str], str]:
     """Rating, reasons and venue from the signals in an entry's text (rules: the `digest` doc)."""
-    venue = _venue(text)
-    code = next(
-        (
-            normalise_url(u)
-            for u in urls
-            if normalise_url(u).count("/") >= 2 and normalise_url(u).startswith("github.com/")
-        ),
-        "",
-    )
+    firm, hedged = _venues(text)
+    submitted = _SUBMITTED.search(text) is not None
+    # the peer-reviewed venue: stated as fact, never hedged, not merely submitted
+    venue = firm if firm and not hedged and not submitted else ""
+    keys = (normalise_url(u) for u in urls)
+    code = next((k for k in keys if k.count("/") >= 2 and k.startswith("github.com/")), "")
     institutions = list(
         dict.fromkeys(
             match.group(0)
-            for line in text.splitlines()
+            for line in (text.splitlines() if _INSTITUTION.search(text) else [])  # as above
             if _AFFILIATION.search(line)
             for match in _INSTITUTION.finditer(line)
         )
     )
     signals: list[tuple[int, str]] = []
-    firm, hedged = _venues(text)
     if venue:
         signals.append((2, f"同行评审：{venue}"))
     elif hedged and firm:
         signals.append((0, f"会议录用说法不一（{hedged}），待核实，不计同行评审"))
     elif hedged:
         signals.append((0, f"会议录用仅为传闻（据称 {hedged}），待核实，不计同行评审"))
-    elif _SUBMITTED.search(text):
+    elif submitted:
         signals.append((0, "投稿中，未经同行评审"))
     else:
         signals.append((0, "预印本或非论文来源，未见同行评审"))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
@@ -11,7 +11,18 @@ from research_radar.digest.signals import KeyPoint, Mention, normalise_title
 from research_radar.extract.claims import extract_claims
 from research_radar.sources.notes import parse_numbers, parse_urls
 
-__all__ = ["extract_key_points", "line_text", "taken_names", "tidy_text", "without_urls"]
+__all__ = [
+    "ClaimPoints",
+    "claim_points",
+    "extract_key_points",
+    "line_text",
+    "taken_names",
+    "tidy_text",
+    "without_urls",
+]
+
+ClaimPoints = tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]
+"""(text, numbers, conditions) of each claim with numbers of an item text."""
 
 _CONDITIONS = re.compile(
     r"(?<![\w])(?:[HABL]\d{2,3}S?|GB\d{3}|B200|MI\d{3}X?|RTX\s?\d{4}|TPU\s?v\d\w?"
@@ -115,18 +126,26 @@ def _split_numbers(text: str, numbers: list[str]) -> tuple[list[str], list[str]]
     return headline, context
 
 
-def _claim_points(mention: Mention) -> list[KeyPoint]:
+def claim_points(text: str) -> ClaimPoints:
+    """The claims with numbers of an item's text (`NoteItem.text`), with their conditions."""
+    return _claims_with_numbers(without_urls(text))
+
+
+def _claim_points(mention: Mention, claims: Mapping[str, ClaimPoints]) -> list[KeyPoint]:
     """Key points from `extract.extract_claims`: a claim with numbers and its conditions."""
+    found = claims.get(mention.item.text)
     return [
         KeyPoint(
             text=text, numbers=list(numbers), conditions=list(conditions), source=mention.source
         )
-        for text, numbers, conditions in _claims_with_numbers(without_urls(mention.item.text))
+        for text, numbers, conditions in (
+            claim_points(mention.item.text) if found is None else found
+        )
     ]
 
 
 @lru_cache(maxsize=4096)
-def _claims_with_numbers(text: str) -> tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...]:
+def _claims_with_numbers(text: str) -> ClaimPoints:
     """(text, numbers, conditions) of each claim of `text` that has numbers: the same item
     text is often in several notes, and extraction is most of a digest's time (#19)."""
     if not _DIGIT.search(text):
@@ -167,6 +186,7 @@ def extract_key_points(
     names: Iterable[str] = (),
     *,
     taken: AbstractSet[str] | None = None,
+    claims: Mapping[str, ClaimPoints] | None = None,
 ) -> list[KeyPoint]:
     """Key points with numbers and their conditions, one per distinct statement.
 
@@ -175,12 +195,14 @@ def extract_key_points(
             DistServe is not conditioned on "Mooncake", nor Mooncake's on itself).
         taken: the same names in lower case, when made once for many calls (`taken_names`),
             instead of `names`: a digest's entries need not each read every name (#19).
+        claims: `claim_points` of item texts, read beforehand for many entries at once
+            (`digest.extraction`); a text not in it is read here.
     """
     if taken is None:
         taken = taken_names(names)
     points: dict[str, KeyPoint] = {}
     for mention in mentions:
-        for point in _claim_points(mention) or _line_points(mention):
+        for point in _claim_points(mention, claims or {}) or _line_points(mention):
             numbers, context = _split_numbers(point.text, point.numbers)
             if not numbers:
                 continue

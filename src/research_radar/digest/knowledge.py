@@ -48,8 +48,11 @@ def _shown_words(ranked: list[str], text: str, section: str) -> list[str]:
     return [*latin, *whole]
 
 
+_CJK_WORD = re.compile(r"[\u4e00-\u9fff]+")
+
+
 def _is_cjk(word: str) -> bool:
-    return bool(re.fullmatch(r"[\u4e00-\u9fff]+", word))
+    return bool(_CJK_WORD.fullmatch(word))
 
 
 def _common_runs(segment: str, section: str) -> list[str]:
@@ -95,19 +98,18 @@ def match_sections(
     df = sections.df
     words = _tokens(text)
     scored = []
-    for section, vocabulary, section_text in zip(
-        doc.sections, sections.words, sections.texts, strict=True
-    ):
+    for place, vocabulary in enumerate(sections.words):
         shared = words & vocabulary
-        score = sum(math.log(1 + total / df[w]) for w in shared)
         if len(shared) >= 2:
-            ranked = sorted(shared, key=lambda w: (-math.log(1 + total / df[w]), w))
-            shown = _shown_words(ranked, text, section_text)
-            scored.append(
-                (score, SectionRef(id=section.id, heading=section.heading, shared=shown[:6]))
-            )
-    scored.sort(key=lambda pair: -pair[0])
-    return [ref for _, ref in scored[:2]]
+            scored.append((sum(math.log(1 + total / df[w]) for w in shared), place, shared))
+    scored.sort(key=lambda found: -found[0])
+    refs = []
+    for _, place, shared in scored[:2]:  # the words shown only for the sections kept (#19)
+        ranked = sorted(shared, key=lambda w: (-math.log(1 + total / df[w]), w))
+        shown = _shown_words(ranked, text, sections.texts[place])
+        section = doc.sections[place]
+        refs.append(SectionRef(id=section.id, heading=section.heading, shared=shown[:6]))
+    return refs
 
 
 def find_anchor(

@@ -16,8 +16,10 @@ dropped silently (refs #9, #3).
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -260,12 +262,29 @@ def parse_queue(text: str, *, path: str) -> WorkQueue:
 # --- loading from disk -------------------------------------------------------------------
 
 
-def _display(path: Path, root: Path) -> str:
-    """`path` relative to `root`, which is already resolved (once per inbox, not per file: #19)."""
-    try:
-        return path.resolve().relative_to(root).as_posix()
-    except ValueError:
-        return path.as_posix()
+@dataclass
+class _Root:
+    """The inbox root, resolved once, and the folders under it resolved so far (#19)."""
+
+    path: Path
+    folders: dict[Path, Path] = field(default_factory=dict)
+
+    def shown(self, path: Path) -> str:
+        """`path` resolved and relative to the root (as it is, when outside the root)."""
+        try:
+            return self._resolved(path).relative_to(self.path).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def _resolved(self, path: Path) -> Path:
+        """`path.resolve()`: a file that is not a symlink is its resolved folder plus its
+        name, and a folder is resolved once (not every part of every file's path)."""
+        if path.name in {"", ".", ".."} or path.is_symlink():
+            return path.resolve()
+        folder = self.folders.get(path.parent)
+        if folder is None:
+            folder = self.folders[path.parent] = path.parent.resolve()
+        return folder / path.name
 
 
 def _read(path: Path, shown: str) -> tuple[str | None, Problem | None]:
@@ -280,35 +299,42 @@ def _read(path: Path, shown: str) -> tuple[str | None, Problem | None]:
         return None, Problem(path=shown, kind="not-utf8", message=message)
 
 
-def _markdown_files(folder: Path, root: Path, problems: list[Problem]) -> list[Path]:
+def _files(folder: Path) -> list[Path]:
+    """The files under `folder`, none in a hidden folder nor hidden, in the order of
+    `sorted(folder.rglob("*"))` (part by part); a symlinked folder is not entered (#19)."""
+    found: list[tuple[str, ...]] = []
+    for where, folders, names in os.walk(folder):
+        folders[:] = [name for name in folders if not name.startswith(".")]
+        parts = Path(where).relative_to(folder).parts
+        found += [(*parts, name) for name in names if not name.startswith(".")]
+    return [folder.joinpath(*parts) for parts in sorted(found)]
+
+
+def _markdown_files(folder: Path, root: _Root, problems: list[Problem]) -> list[Path]:
     files = []
-    for path in sorted(folder.rglob("*")):
-        if path.is_dir() or any(part.startswith(".") for part in path.relative_to(folder).parts):
-            continue
+    for path in _files(folder):
         if path.suffix.lower() in {".md", ".markdown"}:
             files.append(path)
         else:
             message = "not a Markdown file; skipped"
-            problems.append(
-                Problem(path=_display(path, root), kind="skipped-file", message=message)
-            )
+            problems.append(Problem(path=root.shown(path), kind="skipped-file", message=message))
     return files
 
 
-def _broken_links(note_path: Path, links: list[str], root: Path, shown: str) -> list[Problem]:
+def _broken_links(note_path: Path, links: list[str], root: _Root, shown: str) -> list[Problem]:
     problems = []
     for target in links:
-        base = root if target.startswith("/") else note_path.parent
+        base = root.path if target.startswith("/") else note_path.parent
         if not (base / target.lstrip("/")).exists():
             message = f"link to {target!r} points at no file; fix or remove the link"
             problems.append(Problem(path=shown, kind="broken-link", message=message))
     return problems
 
 
-def _load_notes(folder: Path, root: Path, problems: list[Problem]) -> list[Note]:
+def _load_notes(folder: Path, root: _Root, problems: list[Problem]) -> list[Note]:
     notes = []
     for path in _markdown_files(folder, root, problems):
-        shown = _display(path, root)
+        shown = root.shown(path)
         text, problem = _read(path, shown)
         if text is None:
             problems.append(problem)  # type: ignore[arg-type]
@@ -324,10 +350,10 @@ def _load_notes(folder: Path, root: Path, problems: list[Problem]) -> list[Note]
     return notes
 
 
-def _load_cards(folder: Path, root: Path, problems: list[Problem]) -> list[Card]:
+def _load_cards(folder: Path, root: _Root, problems: list[Problem]) -> list[Card]:
     cards: list[Card] = []
     for path in _markdown_files(folder, root, problems):
-        shown = _display(path, root)
+        shown = root.shown(path)
         text, problem = _read(path, shown)
         if text is None:
             problems.append(problem)  # type: ignore[arg-type]
@@ -367,11 +393,11 @@ def _card_duplicates(cards: list[Card]) -> list[Problem]:
     return problems
 
 
-def _load_knowledge(target: Path, root: Path, problems: list[Problem]) -> dict[str, KnowledgeDoc]:
+def _load_knowledge(target: Path, root: _Root, problems: list[Problem]) -> dict[str, KnowledgeDoc]:
     files = [target] if target.is_file() else _markdown_files(target, root, problems)
     docs = {}
     for path in files:
-        shown = _display(path, root)
+        shown = root.shown(path)
         text, problem = _read(path, shown)
         if text is None:
             problems.append(problem)  # type: ignore[arg-type]
@@ -414,9 +440,9 @@ def load_inbox(
             "point --root at an inbox root or use --sample",
             source="inbox",
         )
-    base = root.resolve()  # the same files as under root; names are shown relative to it
+    base = _Root(root.resolve())  # the same files as under root; names are shown relative to it
     problems = [
-        Problem(path=_display(path, base), kind="missing-path", message=f"no {name} at this path")
+        Problem(path=base.shown(path), kind="missing-path", message=f"no {name} at this path")
         for name, path in parts.items()
         if not present[name]
     ]
@@ -428,7 +454,7 @@ def load_inbox(
     if present["knowledge"]:
         result.knowledge = _load_knowledge(parts["knowledge"], base, problems)
     if present["queue"]:
-        shown = _display(parts["queue"], base)
+        shown = base.shown(parts["queue"])
         text, problem = _read(parts["queue"], shown)
         result.queue = parse_queue(text, path=shown) if text is not None else None
         problems.extend([problem] if problem else [])

@@ -38,6 +38,7 @@ from research_radar.pipeline.analyst import LlmRun, search_arxiv
 from research_radar.pipeline.candidates import (
     FINDING_KINDS,
     build_candidate,
+    classify_sources,
     latest_snapshot,
     primary_source,
     source_where,
@@ -216,7 +217,7 @@ def classify_stage(
     """Candidates: repositories, papers and posts this run collected (or re-read); never the
     host project or its PRs. Projects not touched today are not weighed again."""
     with run.stage("classify") as counts:
-        candidates = []
+        weighed: list[tuple[Project, Source]] = []
         for project in projects:
             source = extracted.sources.get(project.key)
             if source is None or source.kind not in FINDING_KINDS or project.key == host_key:
@@ -224,9 +225,20 @@ def classify_stage(
             if not touched & {project.key, *project.sources}:
                 counts["untouched"] = counts.get("untouched", 0) + 1
                 continue
-            snapshot = extracted.snapshots.get(source.key)
-            claims = extracted.claims.get(source.key, [])
-            candidates.append(build_candidate(project, source, snapshot, taxonomy, day, claims))
+            weighed.append((project, source))
+        classified = classify_sources(taxonomy, weighed)
+        candidates = [
+            build_candidate(
+                project,
+                source,
+                extracted.snapshots.get(source.key),
+                taxonomy,
+                day,
+                extracted.claims.get(source.key, []),
+                classification,
+            )
+            for (project, source), classification in zip(weighed, classified, strict=True)
+        ]
         counts["candidates"] = len(candidates)
     return candidates
 

@@ -11,7 +11,7 @@ is the collect stage's job (`collect.py`).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -27,7 +27,7 @@ from research_radar.models import Snapshot, Source, SourceKind
 from research_radar.sources import arxiv as arxiv_source
 from research_radar.sources import feeds as feed_source
 from research_radar.sources import github as gh
-from research_radar.sources.http import RawResponse, RetryPolicy, next_link
+from research_radar.sources.http import RawResponse, RetryPolicy, next_link, request_key
 from research_radar.store.store import Store
 
 __all__ = [
@@ -79,9 +79,21 @@ class StoreCache:
     def __init__(self, store: Store, source: str):
         self.store = store
         self.source = source
+        self._absent: set[str] = set()
+        """Request keys known to have no kept response (`expect`)."""
+
+    def expect(self, request_keys: Iterable[str]) -> None:
+        """Look up which of some keys about to be requested have a kept response, in one
+        query per 500 keys, so that `lookup` of the others needs no query (#19). Valid
+        while this source's responses are not written (the collect stage writes them once
+        every request is answered)."""
+        wanted = set(request_keys)
+        self._absent |= wanted - self.store.load_raw_keys(self.source, wanted)
 
     def lookup(self, request_key: str) -> RawResponse | None:
         """The stored response for `request_key`, marked as from the cache."""
+        if request_key in self._absent:
+            return None
         row = self.store.load_raw(self.source, request_key)
         if row is None:
             return None
@@ -189,6 +201,8 @@ def _gh_repos(
                 raise
             return name, exc
 
+    if isinstance(api.cache, StoreCache):
+        api.cache.expect(key for name in names for key in _repo_keys(name))
     with ThreadPoolExecutor(max_workers=4) as pool:
         for index, (name, result) in enumerate(pool.map(one, names), start=1):
             if progress is not None:
@@ -202,6 +216,17 @@ def _gh_repos(
             found.items.append((source, snapshot))
             if source.meta.get("pushed_at"):
                 found.cursors[f"repo:{source.key}"] = str(source.meta["pushed_at"])
+
+
+def _repo_keys(name: str) -> list[str]:
+    """The request keys of a repository that `_gh_repo` reads and that do not depend on
+    its metadata (its commits' key names its default branch)."""
+    return [
+        request_key(f"/repos/{name}"),
+        request_key(f"/repos/{name}/readme"),
+        request_key(f"/repos/{name}/tags", {"per_page": gh.TAGS_PER_PAGE}),
+        request_key(f"/repos/{name}/releases", {"per_page": gh.RELEASES_PER_PAGE}),
+    ]
 
 
 def collect_host(api: gh.GitHubApi, settings: Settings) -> Found:

@@ -45,7 +45,7 @@ from research_radar.errors import RadarError, SourceError
 from research_radar.sources import arxiv as arxiv_source
 from research_radar.sources import github as gh
 from research_radar.sources.http import RetryPolicy
-from research_radar.store.store import Store
+from research_radar.store.store import RawRecord, Store
 
 __all__ = [
     "SOURCE_NAMES",
@@ -232,24 +232,20 @@ def _run_one(name: str, ctx: _Context, health: SourceHealth) -> Found:
 
 
 def _save(conn: Connection, store: Store, name: str, found: Found) -> int:
+    """Write what a source found, each kind of row in bulk (#19)."""
     raw_source = "github" if name == "host" else name
-    for raw in found.raws:
-        if not raw.from_cache and raw.status == 200:
-            store.save_raw(
-                conn,
-                raw_source,
-                raw.request_key,
-                raw.body,
-                status=raw.status,
-                etag=raw.etag,
-                headers=dict(raw.headers),
-            )
-    saved: dict[str, None] = {}
-    for source, snapshot in found.items:
-        store.save_source(conn, source)
-        if snapshot is not None:
-            store.save_snapshot(conn, snapshot)
-        saved[source.key] = None
+    store.save_raws(
+        conn,
+        raw_source,
+        [
+            RawRecord(raw.request_key, raw.body, raw.status, raw.etag, None, dict(raw.headers))
+            for raw in found.raws
+            if not raw.from_cache and raw.status == 200
+        ],
+    )
+    store.save_sources(conn, [source for source, _ in found.items])
+    store.save_snapshots(conn, [snapshot for _, snapshot in found.items if snapshot is not None])
+    saved = dict.fromkeys(source.key for source, _ in found.items)
     for query, value in found.cursors.items():
         store.save_cursor(conn, name, query, value)
     return len(saved)

@@ -488,8 +488,7 @@ def compose_stage(
         )
         markdown = render_markdown(report, taxonomy)
         with store.transaction() as conn:
-            for finding in report.findings:
-                store.save_finding(conn, finding)
+            store.save_findings(conn, report.findings)
             data = {
                 "cutoff": cutoff.isoformat(),
                 "findings": [f.project_key for f in report.findings],

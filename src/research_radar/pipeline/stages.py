@@ -43,6 +43,7 @@ from research_radar.pipeline.candidates import (
     primary_source,
     source_where,
 )
+from research_radar.pipeline.cores import map_on_cores
 from research_radar.pipeline.host import load_host, recheck_host, remote_host_sha
 from research_radar.report.compose import build_report
 from research_radar.report.html import stored_body
@@ -190,12 +191,13 @@ def extract_stage(
                 chosen.append(source)
         found = store.load_snapshots_of(source.key for source in chosen)
         latest = {key: latest_snapshot(found.get(key, [])) for key in found}
-        extracted = Extracted(primary, latest, {})
-        for source in chosen:
-            if source.text and source.key not in extracted.claims:
-                snapshot = latest.get(source.key)
-                where = source_where(source, snapshot)
-                extracted.claims[source.key] = extract_claims(source.text, where=where)
+        texts = {
+            source.key: (source.text, source_where(source, latest.get(source.key)))
+            for source in chosen
+            if source.text
+        }
+        found_claims = map_on_cores(_claims_of, list(texts.values()))  # half forked (#19)
+        extracted = Extracted(primary, latest, dict(zip(texts, found_claims, strict=True)))
         added = 0
         with store.transaction() as conn:
             for key, claims in extracted.claims.items():
@@ -203,6 +205,11 @@ def extract_stage(
                 added += store.save_claims(conn, key, snapshot.version if snapshot else "", claims)
         counts["claims_added"] = added
     return extracted
+
+
+def _claims_of(text: tuple[str, str]) -> list[Claim]:
+    """The claims of a source's (text, where)."""
+    return extract_claims(text[0], where=text[1])
 
 
 def classify_stage(

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -21,6 +20,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 
+from research_radar.collect.forked import fetch_repos
 from research_radar.config import Settings
 from research_radar.errors import SourceError
 from research_radar.models import Snapshot, Source, SourceKind
@@ -71,6 +71,8 @@ class Found:
     items: list[tuple[Source, Snapshot | None]] = field(default_factory=list)
     cursors: dict[str, str] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    sent_elsewhere: int = 0
+    """HTTP requests a forked process sent for this collector (`forked.fetch_repos`)."""
 
 
 class StoreCache:
@@ -168,8 +170,12 @@ def collect_github(
     since: datetime,
     until: datetime,
     progress: Progress | None,
+    make_client: Callable[[], httpx.Client] | None = None,
 ) -> Found:
-    """Searched and watched repositories (the host and `exclude` left out)."""
+    """Searched and watched repositories (the host and `exclude` left out).
+
+    `make_client`: how to make a client like `api`'s; with it, a long list's second half
+    is fetched by a forked process (`forked.fetch_repos`)."""
     found = Found()
     watched = list(settings.github.repos)
     queries = list(
@@ -186,36 +192,37 @@ def collect_github(
         names = list(
             dict.fromkeys(n for n in batch if n.lower() not in excluded and n.lower() not in done)
         )
-        _gh_repos(api, names, found, done, progress)
+        _gh_repos(api, names, found, done, progress, make_client)
     return found
 
 
 def _gh_repos(
-    api: gh.GitHubApi, names: list[str], found: Found, done: set[str], progress: Progress | None
+    api: gh.GitHubApi,
+    names: list[str],
+    found: Found,
+    done: set[str],
+    progress: Progress | None,
+    make_client: Callable[[], httpx.Client] | None = None,
 ) -> None:
-    def one(name: str) -> tuple[str, Any]:
-        try:
-            return name, _gh_repo(api, name)
-        except SourceError as exc:
-            if exc.status == 401:
-                raise
-            return name, exc
-
     if isinstance(api.cache, StoreCache):
         api.cache.expect(key for name in names for key in _repo_keys(name))
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        for index, (name, result) in enumerate(pool.map(one, names), start=1):
-            if progress is not None:
-                progress(f"github: {name}", index, len(names))
-            if isinstance(result, SourceError):
-                found.errors.append(str(result))
-                continue
-            raws, source, snapshot = result
-            done.update({name.lower(), str(source.meta["full_name"]).lower()})
-            found.raws.extend(raws)
-            found.items.append((source, snapshot))
-            if source.meta.get("pushed_at"):
-                found.cursors[f"repo:{source.key}"] = str(source.meta["pushed_at"])
+
+    def sent(count: int) -> None:
+        found.sent_elsewhere += count
+
+    fetched = fetch_repos(api, _gh_repo, names, make_client, sent)
+    for index, (name, result) in enumerate(fetched, start=1):
+        if progress is not None:
+            progress(f"github: {name}", index, len(names))
+        if isinstance(result, SourceError):
+            found.errors.append(str(result))
+            continue
+        raws, source, snapshot = result
+        done.update({name.lower(), str(source.meta["full_name"]).lower()})
+        found.raws.extend(raws)
+        found.items.append((source, snapshot))
+        if source.meta.get("pushed_at"):
+            found.cursors[f"repo:{source.key}"] = str(source.meta["pushed_at"])
 
 
 def _repo_keys(name: str) -> list[str]:

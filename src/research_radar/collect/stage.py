@@ -153,6 +153,9 @@ class _Context:
     progress: Progress | None
     policy: RetryPolicy
     counter: _RequestCounter | None = None
+    make_client: Callable[[], httpx.Client] | None = None
+    """How to make a client like `client` (when the stage made it): a forked process
+    fetching half of a long list of repositories needs one of its own."""
 
 
 class _RequestCounter:
@@ -196,7 +199,9 @@ def _run_one(name: str, ctx: _Context, health: SourceHealth) -> Found:
         api = _github_api(ctx)
         try:
             if name == "github":
-                return collect_github(api, ctx.settings, ctx.since, ctx.until, ctx.progress)
+                return collect_github(
+                    api, ctx.settings, ctx.since, ctx.until, ctx.progress, ctx.make_client
+                )
             return collect_host(api, ctx.settings)
         finally:
             health.requests, health.not_modified, health.reused = (
@@ -296,6 +301,7 @@ def _collect_source(
             ctx.store.save_health(conn, name, False, str(exc))
         return
     _count_requests(name, ctx, health, before)
+    health.requests += found.sent_elsewhere if ctx.counter is not None else 0
     health.parsed = len(found.items)
     health.errors.extend(found.errors)
     health.status = "partial" if found.errors else "ok"
@@ -368,11 +374,26 @@ def collect(
             policy, on_wait=lambda reason, left: progress(f"{reason}: resuming in {left}s", 0, 0)
         )
     own = client is None
-    http = client or httpx.Client(headers={"User-Agent": "research-radar"}, timeout=policy.timeout)
+    timeout = policy.timeout
+
+    def make_client() -> httpx.Client:
+        return httpx.Client(headers={"User-Agent": "research-radar"}, timeout=timeout)
+
+    http = client or make_client()
     counter = _RequestCounter()
     http.event_hooks["request"] = [*http.event_hooks["request"], counter]
     summary = CollectSummary(window_start=since, window_end=until)
-    ctx = _Context(store, settings, http, since or until, until, progress, policy, counter)
+    ctx = _Context(
+        store,
+        settings,
+        http,
+        since or until,
+        until,
+        progress,
+        policy,
+        counter,
+        make_client if own else None,
+    )
     try:
         for name in names:
             _collect_source(name, ctx, summary, None if since is not None else catch_up)

@@ -16,7 +16,7 @@ import hashlib
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 import jinja2
@@ -138,6 +138,7 @@ def _parser() -> MarkdownIt:
     return parser
 
 
+@lru_cache(maxsize=1)  # a run renders its report twice: stored beside it, and as a page (#19)
 def _body_html(markdown: str) -> str:
     text = _MARKER_LINE.sub("", markdown.replace(_BR_PLACEHOLDER, ""))
     lines = [

@@ -287,3 +287,24 @@ def test_prior_art_keeps_the_nearest_earlier_works_and_counts_the_searched(seed:
     for (works, searched), (nearest, counts) in zip(results, expected, strict=True):
         assert [work.key for work in works] == nearest
         assert searched.searched == {o: counts.get(o, 0) for o in ("history", "arxiv", "today")}
+
+
+def test_a_long_day_is_scored_a_block_of_findings_at_a_time() -> None:
+    from research_radar.analyse.prior_art import ROWS
+
+    history = [_finding(f"gh:old/p{n}", f"paged kv cache variant{n}", day=date(2026, 8, 1))
+               for n in range(3)]  # fmt: skip
+    today = [_finding(f"gh:new/p{n}", f"paged kv cache variant{n % 3}") for n in range(ROWS + 3)]
+    blocks: list[int] = []
+
+    def same_variant(queries: Sequence[str], documents: Sequence[str]) -> np.ndarray:
+        blocks.append(len(queries))
+        asked = np.array([query.split()[-1] for query in queries])
+        known = np.array([document.split()[-1] for document in documents])
+        return (asked[:, None] == known[None, :]).astype(float)
+
+    results = search_prior_art(today, history=history, papers=[], similarity=same_variant)
+    assert blocks == [ROWS, 3]
+    for finding, (works, _searched) in zip(today, results, strict=True):
+        variant = finding.mechanism.split()[-1]
+        assert f"gh:old/p{variant.removeprefix('variant')}" in [work.key for work in works]

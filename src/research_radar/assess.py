@@ -108,8 +108,8 @@ def assess(
             "horizon": horizon,
             "proposal": proposal,
         },
-        deep=True,
-    )
+    )  # shallow: nothing here changes the finding's own parts, and a deep copy of every
+    # claim and snapshot was a fifth of the assess stage (#19)
 
 
 def _numbered(claims: Sequence[Claim], kinds: set[ClaimKind]) -> list[tuple[int, Claim]]:

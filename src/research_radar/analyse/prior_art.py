@@ -126,12 +126,40 @@ def linked_keys(text: str) -> set[str]:
 
 def embedding_similarity(queries: Sequence[str], documents: Sequence[str]) -> np.ndarray:
     """Cosine of WordLlama embeddings (the classifier's, loaded offline)."""
+    return _embedded_rows(queries, documents)(0, len(queries))
+
+
+def _embedded_rows(
+    queries: Sequence[str], documents: Sequence[str]
+) -> Callable[[int, int], np.ndarray]:
+    """`embedding_similarity` of the queries [lo, hi), the texts embedded once."""
     from research_radar.classify.learned import embed
 
     vectors = embed([*queries, *documents])
     left, right = vectors[: len(queries)], vectors[len(queries) :]
-    scores: np.ndarray = np.clip(left @ right.T, 0.0, 1.0)
-    return scores
+
+    def rows(lo: int, hi: int) -> np.ndarray:
+        scores: np.ndarray = left[lo:hi] @ right.T
+        return np.clip(scores, 0.0, 1.0, out=scores)  # in place: no second matrix (#19)
+
+    return rows
+
+
+ROWS = 2048
+"""Findings scored against the pool at a time: 10,000 findings × a pool of 10,000 would
+be a 400 MB matrix (#19). (A block's products may differ from the whole matrix's in the
+last bit of a float32, so a day of at most this many findings is scored as one block.)"""
+
+
+def _score_rows(
+    similarity: Similarity, queries: Sequence[str], documents: Sequence[str]
+) -> Callable[[int, int], np.ndarray]:
+    """The similarity of the queries [lo, hi) to every document."""
+    if not queries or not documents:
+        return lambda lo, hi: np.zeros((len(queries[lo:hi]), len(documents)))
+    if similarity is embedding_similarity:
+        return _embedded_rows(queries, documents)
+    return lambda lo, hi: similarity(queries[lo:hi], documents)
 
 
 def bm25_similarity(queries: Sequence[str], documents: Sequence[str]) -> np.ndarray:
@@ -198,14 +226,16 @@ def search_prior_art(
     ]
     pool = _dedup(pool)
     texts = texts or {}
-    scores = (
-        similarity([finding_text(f) for f in findings], [c.text for c in pool])
-        if pool and findings
-        else np.zeros((len(findings), 0))
+    score_rows = _score_rows(
+        similarity, [finding_text(f) for f in findings], [c.text for c in pool]
     )
     columns = _PoolColumns.of(pool)
     results = []
+    block = np.zeros((0, len(pool)))
     for row, finding in enumerate(findings):
+        if row % ROWS == 0:
+            block = score_rows(row, row + ROWS)
+        scores = block[row % ROWS]
         start = first_date(finding)
         mine = (own or {}).get(finding.project_key, set())
         asked = (queried or {}).get(finding.project_key, set())
@@ -215,7 +245,7 @@ def search_prior_art(
         # numpy narrows the pool to the dated candidates and to those near enough under
         # the lower (queried) floor; the exact test below then runs on those few (#19)
         dated = columns.history | (columns.when < start.toordinal())
-        row_scores = np.asarray(scores[row], dtype=np.float64) if pool else np.zeros(0)
+        row_scores = np.asarray(scores, dtype=np.float64) if pool else np.zeros(0)
         near = dated & (row_scores >= min(floor, floor * QUERIED_FACTOR))
         shortlist = set(np.flatnonzero(near).tolist())
         shortlist |= {columns.index[key] for key in links if key in columns.index}
@@ -234,7 +264,7 @@ def search_prior_art(
                 continue
             linked = candidate.key in links
             origin = "linked" if linked else candidate.origin
-            score = float(scores[row, column])
+            score = float(scores[column])
             if linked or score >= (floor * QUERIED_FACTOR if candidate.key in asked else floor):
                 works.append(
                     PriorWork(

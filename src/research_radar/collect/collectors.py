@@ -11,8 +11,7 @@ is the collect stage's job (`collect.py`).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -21,13 +20,14 @@ from urllib.parse import parse_qsl, urlsplit
 
 import httpx
 
+from research_radar.collect.forked import fetch_repos
 from research_radar.config import Settings
 from research_radar.errors import SourceError
 from research_radar.models import Snapshot, Source, SourceKind
 from research_radar.sources import arxiv as arxiv_source
 from research_radar.sources import feeds as feed_source
 from research_radar.sources import github as gh
-from research_radar.sources.http import RawResponse, RetryPolicy, next_link
+from research_radar.sources.http import RawResponse, RetryPolicy, next_link, request_key
 from research_radar.store.store import Store
 
 __all__ = [
@@ -71,6 +71,8 @@ class Found:
     items: list[tuple[Source, Snapshot | None]] = field(default_factory=list)
     cursors: dict[str, str] = field(default_factory=dict)
     errors: list[str] = field(default_factory=list)
+    sent_elsewhere: int = 0
+    """HTTP requests a forked process sent for this collector (`forked.fetch_repos`)."""
 
 
 class StoreCache:
@@ -79,9 +81,21 @@ class StoreCache:
     def __init__(self, store: Store, source: str):
         self.store = store
         self.source = source
+        self._absent: set[str] = set()
+        """Request keys known to have no kept response (`expect`)."""
+
+    def expect(self, request_keys: Iterable[str]) -> None:
+        """Look up which of some keys about to be requested have a kept response, in one
+        query per 500 keys, so that `lookup` of the others needs no query (#19). Valid
+        while this source's responses are not written (the collect stage writes them once
+        every request is answered)."""
+        wanted = set(request_keys)
+        self._absent |= wanted - self.store.load_raw_keys(self.source, wanted)
 
     def lookup(self, request_key: str) -> RawResponse | None:
         """The stored response for `request_key`, marked as from the cache."""
+        if request_key in self._absent:
+            return None
         row = self.store.load_raw(self.source, request_key)
         if row is None:
             return None
@@ -156,8 +170,12 @@ def collect_github(
     since: datetime,
     until: datetime,
     progress: Progress | None,
+    make_client: Callable[[], httpx.Client] | None = None,
 ) -> Found:
-    """Searched and watched repositories (the host and `exclude` left out)."""
+    """Searched and watched repositories (the host and `exclude` left out).
+
+    `make_client`: how to make a client like `api`'s; with it, a long list's second half
+    is fetched by a forked process (`forked.fetch_repos`)."""
     found = Found()
     watched = list(settings.github.repos)
     queries = list(
@@ -174,34 +192,48 @@ def collect_github(
         names = list(
             dict.fromkeys(n for n in batch if n.lower() not in excluded and n.lower() not in done)
         )
-        _gh_repos(api, names, found, done, progress)
+        _gh_repos(api, names, found, done, progress, make_client)
     return found
 
 
 def _gh_repos(
-    api: gh.GitHubApi, names: list[str], found: Found, done: set[str], progress: Progress | None
+    api: gh.GitHubApi,
+    names: list[str],
+    found: Found,
+    done: set[str],
+    progress: Progress | None,
+    make_client: Callable[[], httpx.Client] | None = None,
 ) -> None:
-    def one(name: str) -> tuple[str, Any]:
-        try:
-            return name, _gh_repo(api, name)
-        except SourceError as exc:
-            if exc.status == 401:
-                raise
-            return name, exc
+    if isinstance(api.cache, StoreCache):
+        api.cache.expect(key for name in names for key in _repo_keys(name))
 
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        for index, (name, result) in enumerate(pool.map(one, names), start=1):
-            if progress is not None:
-                progress(f"github: {name}", index, len(names))
-            if isinstance(result, SourceError):
-                found.errors.append(str(result))
-                continue
-            raws, source, snapshot = result
-            done.update({name.lower(), str(source.meta["full_name"]).lower()})
-            found.raws.extend(raws)
-            found.items.append((source, snapshot))
-            if source.meta.get("pushed_at"):
-                found.cursors[f"repo:{source.key}"] = str(source.meta["pushed_at"])
+    def sent(count: int) -> None:
+        found.sent_elsewhere += count
+
+    fetched = fetch_repos(api, _gh_repo, names, make_client, sent)
+    for index, (name, result) in enumerate(fetched, start=1):
+        if progress is not None:
+            progress(f"github: {name}", index, len(names))
+        if isinstance(result, SourceError):
+            found.errors.append(str(result))
+            continue
+        raws, source, snapshot = result
+        done.update({name.lower(), str(source.meta["full_name"]).lower()})
+        found.raws.extend(raws)
+        found.items.append((source, snapshot))
+        if source.meta.get("pushed_at"):
+            found.cursors[f"repo:{source.key}"] = str(source.meta["pushed_at"])
+
+
+def _repo_keys(name: str) -> list[str]:
+    """The request keys of a repository that `_gh_repo` reads and that do not depend on
+    its metadata (its commits' key names its default branch)."""
+    return [
+        request_key(f"/repos/{name}"),
+        request_key(f"/repos/{name}/readme"),
+        request_key(f"/repos/{name}/tags", {"per_page": gh.TAGS_PER_PAGE}),
+        request_key(f"/repos/{name}/releases", {"per_page": gh.RELEASES_PER_PAGE}),
+    ]
 
 
 def collect_host(api: gh.GitHubApi, settings: Settings) -> Found:

@@ -45,7 +45,7 @@ from research_radar.errors import RadarError, SourceError
 from research_radar.sources import arxiv as arxiv_source
 from research_radar.sources import github as gh
 from research_radar.sources.http import RetryPolicy
-from research_radar.store.store import Store
+from research_radar.store.store import RawRecord, Store
 
 __all__ = [
     "SOURCE_NAMES",
@@ -153,6 +153,9 @@ class _Context:
     progress: Progress | None
     policy: RetryPolicy
     counter: _RequestCounter | None = None
+    make_client: Callable[[], httpx.Client] | None = None
+    """How to make a client like `client` (when the stage made it): a forked process
+    fetching half of a long list of repositories needs one of its own."""
 
 
 class _RequestCounter:
@@ -196,7 +199,9 @@ def _run_one(name: str, ctx: _Context, health: SourceHealth) -> Found:
         api = _github_api(ctx)
         try:
             if name == "github":
-                return collect_github(api, ctx.settings, ctx.since, ctx.until, ctx.progress)
+                return collect_github(
+                    api, ctx.settings, ctx.since, ctx.until, ctx.progress, ctx.make_client
+                )
             return collect_host(api, ctx.settings)
         finally:
             health.requests, health.not_modified, health.reused = (
@@ -232,24 +237,20 @@ def _run_one(name: str, ctx: _Context, health: SourceHealth) -> Found:
 
 
 def _save(conn: Connection, store: Store, name: str, found: Found) -> int:
+    """Write what a source found, each kind of row in bulk (#19)."""
     raw_source = "github" if name == "host" else name
-    for raw in found.raws:
-        if not raw.from_cache and raw.status == 200:
-            store.save_raw(
-                conn,
-                raw_source,
-                raw.request_key,
-                raw.body,
-                status=raw.status,
-                etag=raw.etag,
-                headers=dict(raw.headers),
-            )
-    saved: dict[str, None] = {}
-    for source, snapshot in found.items:
-        store.save_source(conn, source)
-        if snapshot is not None:
-            store.save_snapshot(conn, snapshot)
-        saved[source.key] = None
+    store.save_raws(
+        conn,
+        raw_source,
+        [
+            RawRecord(raw.request_key, raw.body, raw.status, raw.etag, None, dict(raw.headers))
+            for raw in found.raws
+            if not raw.from_cache and raw.status == 200
+        ],
+    )
+    store.save_sources(conn, [source for source, _ in found.items])
+    store.save_snapshots(conn, [snapshot for _, snapshot in found.items if snapshot is not None])
+    saved = dict.fromkeys(source.key for source, _ in found.items)
     for query, value in found.cursors.items():
         store.save_cursor(conn, name, query, value)
     return len(saved)
@@ -300,6 +301,7 @@ def _collect_source(
             ctx.store.save_health(conn, name, False, str(exc))
         return
     _count_requests(name, ctx, health, before)
+    health.requests += found.sent_elsewhere if ctx.counter is not None else 0
     health.parsed = len(found.items)
     health.errors.extend(found.errors)
     health.status = "partial" if found.errors else "ok"
@@ -372,11 +374,26 @@ def collect(
             policy, on_wait=lambda reason, left: progress(f"{reason}: resuming in {left}s", 0, 0)
         )
     own = client is None
-    http = client or httpx.Client(headers={"User-Agent": "research-radar"}, timeout=policy.timeout)
+    timeout = policy.timeout
+
+    def make_client() -> httpx.Client:
+        return httpx.Client(headers={"User-Agent": "research-radar"}, timeout=timeout)
+
+    http = client or make_client()
     counter = _RequestCounter()
     http.event_hooks["request"] = [*http.event_hooks["request"], counter]
     summary = CollectSummary(window_start=since, window_end=until)
-    ctx = _Context(store, settings, http, since or until, until, progress, policy, counter)
+    ctx = _Context(
+        store,
+        settings,
+        http,
+        since or until,
+        until,
+        progress,
+        policy,
+        counter,
+        make_client if own else None,
+    )
     try:
         for name in names:
             _collect_source(name, ctx, summary, None if since is not None else catch_up)

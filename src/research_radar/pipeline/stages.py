@@ -38,10 +38,12 @@ from research_radar.pipeline.analyst import LlmRun, search_arxiv
 from research_radar.pipeline.candidates import (
     FINDING_KINDS,
     build_candidate,
+    classify_sources,
     latest_snapshot,
     primary_source,
     source_where,
 )
+from research_radar.pipeline.cores import map_on_cores
 from research_radar.pipeline.host import load_host, recheck_host, remote_host_sha
 from research_radar.report.compose import build_report
 from research_radar.report.html import stored_body
@@ -189,12 +191,13 @@ def extract_stage(
                 chosen.append(source)
         found = store.load_snapshots_of(source.key for source in chosen)
         latest = {key: latest_snapshot(found.get(key, [])) for key in found}
-        extracted = Extracted(primary, latest, {})
-        for source in chosen:
-            if source.text and source.key not in extracted.claims:
-                snapshot = latest.get(source.key)
-                where = source_where(source, snapshot)
-                extracted.claims[source.key] = extract_claims(source.text, where=where)
+        texts = {
+            source.key: (source.text, source_where(source, latest.get(source.key)))
+            for source in chosen
+            if source.text
+        }
+        found_claims = map_on_cores(_claims_of, list(texts.values()))  # half forked (#19)
+        extracted = Extracted(primary, latest, dict(zip(texts, found_claims, strict=True)))
         added = 0
         with store.transaction() as conn:
             for key, claims in extracted.claims.items():
@@ -202,6 +205,11 @@ def extract_stage(
                 added += store.save_claims(conn, key, snapshot.version if snapshot else "", claims)
         counts["claims_added"] = added
     return extracted
+
+
+def _claims_of(text: tuple[str, str]) -> list[Claim]:
+    """The claims of a source's (text, where)."""
+    return extract_claims(text[0], where=text[1])
 
 
 def classify_stage(
@@ -216,7 +224,7 @@ def classify_stage(
     """Candidates: repositories, papers and posts this run collected (or re-read); never the
     host project or its PRs. Projects not touched today are not weighed again."""
     with run.stage("classify") as counts:
-        candidates = []
+        weighed: list[tuple[Project, Source]] = []
         for project in projects:
             source = extracted.sources.get(project.key)
             if source is None or source.kind not in FINDING_KINDS or project.key == host_key:
@@ -224,9 +232,20 @@ def classify_stage(
             if not touched & {project.key, *project.sources}:
                 counts["untouched"] = counts.get("untouched", 0) + 1
                 continue
-            snapshot = extracted.snapshots.get(source.key)
-            claims = extracted.claims.get(source.key, [])
-            candidates.append(build_candidate(project, source, snapshot, taxonomy, day, claims))
+            weighed.append((project, source))
+        classified = classify_sources(taxonomy, weighed)
+        candidates = [
+            build_candidate(
+                project,
+                source,
+                extracted.snapshots.get(source.key),
+                taxonomy,
+                day,
+                extracted.claims.get(source.key, []),
+                classification,
+            )
+            for (project, source), classification in zip(weighed, classified, strict=True)
+        ]
         counts["candidates"] = len(candidates)
     return candidates
 
@@ -476,8 +495,7 @@ def compose_stage(
         )
         markdown = render_markdown(report, taxonomy)
         with store.transaction() as conn:
-            for finding in report.findings:
-                store.save_finding(conn, finding)
+            store.save_findings(conn, report.findings)
             data = {
                 "cutoff": cutoff.isoformat(),
                 "findings": [f.project_key for f in report.findings],

@@ -26,6 +26,8 @@ from research_radar.resolve.keys import github_key
 from research_radar.sources.http import RawResponse, ResponseCache, RetryPolicy
 
 __all__ = [
+    "RELEASES_PER_PAGE",
+    "TAGS_PER_PAGE",
     "GitHubApi",
     "fetch_commits",
     "fetch_file",
@@ -130,11 +132,17 @@ def fetch_readme(api: GitHubApi, full_name: str, ref: str | None = None) -> RawR
         raise
 
 
-def fetch_tags(api: GitHubApi, full_name: str, per_page: int = 30) -> RawResponse:
+TAGS_PER_PAGE = 30
+RELEASES_PER_PAGE = 10
+
+
+def fetch_tags(api: GitHubApi, full_name: str, per_page: int = TAGS_PER_PAGE) -> RawResponse:
     return api.get(f"/repos/{full_name}/tags", {"per_page": per_page})
 
 
-def fetch_releases(api: GitHubApi, full_name: str, per_page: int = 10) -> RawResponse:
+def fetch_releases(
+    api: GitHubApi, full_name: str, per_page: int = RELEASES_PER_PAGE
+) -> RawResponse:
     return api.get(f"/repos/{full_name}/releases", {"per_page": per_page})
 
 

@@ -8,9 +8,10 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, func, select, update
+from sqlalchemy import Connection, and_, bindparam, func, or_, select, update
 
 from research_radar.models import Finding
 from research_radar.store.schema import family_bands, family_entries, family_terms, findings
@@ -109,22 +110,48 @@ def load_family_neighbourhood(
     Args:
         prefixes: per query, its forest key prefix in each tree (tree i at position i).
     """
+    ranges = sorted(
+        {(tree, prefix) for per_tree in prefixes for tree, prefix in enumerate(per_tree)}
+    )
     matched: set[str] = set(keys)
     with store.engine.connect() as conn:
-        for per_tree in prefixes:
-            for tree, prefix in enumerate(per_tree):
-                upper = (int.from_bytes(prefix, "big") + 1).to_bytes(len(prefix) + 1, "big")
-                upper = upper[1:] if upper[0] == 0 else upper
-                rows = conn.execute(
-                    select(family_bands.c.project_key).where(
-                        family_bands.c.tree == tree,
-                        family_bands.c.band >= prefix,
-                        family_bands.c.band < upper,
-                    )
-                )
-                matched.update(row[0] for row in rows)
+        for start in range(0, len(ranges), _RANGES):
+            chunk = ranges[start : start + _RANGES]
+            chunk += [chunk[-1]] * (_RANGES - len(chunk))  # one statement for every chunk
+            params: dict[str, Any] = {}
+            for at, (tree, prefix) in enumerate(chunk):
+                params |= {f"t{at}": tree, f"lo{at}": prefix, f"hi{at}": _upper(prefix)}
+            matched.update(row[0] for row in conn.execute(_ranges_query(), params))
     entries = load_family_entries(store, matched)
     return sorted(entries.values(), key=lambda e: (e.date, e.finding_id))
+
+
+_RANGES = 64
+"""Forest key ranges read per query (each by the (tree, band) index)."""
+
+
+@cache
+def _ranges_query() -> Any:
+    """The projects with a forest key in any of `_RANGES` (tree, [lo, hi)) ranges: one
+    statement, compiled once, instead of a statement per range (#19)."""
+    return select(family_bands.c.project_key).where(
+        or_(
+            *(
+                and_(
+                    family_bands.c.tree == bindparam(f"t{at}"),
+                    family_bands.c.band >= bindparam(f"lo{at}"),
+                    family_bands.c.band < bindparam(f"hi{at}"),
+                )
+                for at in range(_RANGES)
+            )
+        )
+    )
+
+
+def _upper(prefix: bytes) -> bytes:
+    """The first key after every key that starts with `prefix`."""
+    upper = (int.from_bytes(prefix, "big") + 1).to_bytes(len(prefix) + 1, "big")
+    return upper[1:] if upper[0] == 0 else upper
 
 
 def load_family_terms(store: Store, tokens: Iterable[str]) -> tuple[dict[str, int], int]:

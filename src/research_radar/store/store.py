@@ -481,6 +481,19 @@ class Store:
         result["body"] = gzip.decompress(row["body"])
         return result
 
+    def load_raw_keys(self, source: str, request_keys: Iterable[str]) -> set[str]:
+        """Those of some request keys that have a kept response (a query per 500 keys)."""
+        found: set[str] = set()
+        with self.engine.connect() as conn:
+            for chunk in _chunks(sorted(set(request_keys))):
+                rows = conn.execute(
+                    select(raw_responses.c.request_key)
+                    .where(raw_responses.c.source == source, raw_responses.c.request_key.in_(chunk))
+                    .distinct()
+                )
+                found.update(str(row[0]) for row in rows)
+        return found
+
     def iter_raw(self, source: str) -> Iterator[dict[str, Any]]:
         """Every kept raw response of a source, oldest first, bodies decompressed."""
         with self.engine.connect() as conn:

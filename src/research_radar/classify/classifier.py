@@ -24,11 +24,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import multiprocessing
-import os
 import re
-from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -56,6 +53,7 @@ from research_radar.classify.rules import (
     classify_flags,
     classify_target,
 )
+from research_radar.cores import map_on_cores
 from research_radar.models import Tag
 
 __all__ = [
@@ -133,13 +131,16 @@ def classify_items(
     names = (*model.rule_values, "workload:", "mechanism:")
     job = functools.partial(_rule_pass, taxonomy, names, learned)
     texts = [model_input(title, body) for title, body in pairs]
-    passes = _map_rules(job, pairs, lambda: embed(texts))
-    vectors = passes.embedded
-    features = featurize(taxonomy, model, pairs, [p.matches for p in passes.results], vectors)
+    embedded: list[Matrix] = []
+    found_rules = map_on_cores(
+        job, pairs, minimum=PARALLEL_MIN, meanwhile=lambda: embedded.append(embed(texts))
+    )
+    vectors = embedded[0]
+    features = featurize(taxonomy, model, pairs, [p.matches for p in found_rules], vectors)
     ngrams = model.ngram_rows(texts)
     heads = {name: head.probabilities(features, ngrams) for name, head in model.heads.items()}
     results = []
-    for index, (item, found) in enumerate(zip(items, passes.results, strict=True)):
+    for index, (item, found) in enumerate(zip(items, found_rules, strict=True)):
         probs = {name: values[index] for name, values in heads.items()}
         result = _classify(taxonomy, model, item, found, probs, features[index])
         results.append(_with_learned_evidence(model, result, ngrams, index))
@@ -162,12 +163,6 @@ class _RulePass:
     """`classify_dimension` of every main dimension the heads do not decide."""
     target: list[Tag]
     flags: list[Tag]
-
-
-@dataclass(frozen=True)
-class _Passes:
-    results: list[_RulePass]
-    embedded: Matrix
 
 
 def _rule_pass(
@@ -193,43 +188,6 @@ def _rule_pass(
         ),
         flags=classify_flags(taxonomy, title, body),
     )
-
-
-def _rule_chunk(
-    job: Callable[[tuple[str, str]], _RulePass], pairs: Sequence[tuple[str, str]]
-) -> list[_RulePass]:
-    return [job(pair) for pair in pairs]
-
-
-_FORKED_JOB: list[Callable[[tuple[str, str]], _RulePass]] = []
-"""The job a forked worker inherits (so the taxonomy is not pickled to it)."""
-
-
-def _forked_chunk(pairs: Sequence[tuple[str, str]]) -> list[_RulePass]:
-    return _rule_chunk(_FORKED_JOB[-1], pairs)
-
-
-def _map_rules(
-    job: Callable[[tuple[str, str]], _RulePass],
-    pairs: Sequence[tuple[str, str]],
-    embedding: Callable[[], Matrix],
-) -> _Passes:
-    """`job` of every pair and `embedding()`; with a large batch on several cores, the
-    second half of the rules runs in a forked process meanwhile."""
-    fork = "fork" in multiprocessing.get_all_start_methods()
-    if len(pairs) < PARALLEL_MIN or not fork or (os.cpu_count() or 1) < 2:
-        return _Passes(_rule_chunk(job, pairs), embedding())
-    half = len(pairs) // 2
-    context = multiprocessing.get_context("fork")
-    _FORKED_JOB.append(job)
-    try:
-        with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
-            second = pool.submit(_forked_chunk, pairs[half:])
-            embedded = embedding()
-            first = _rule_chunk(job, pairs[:half])
-            return _Passes(first + second.result(), embedded)
-    finally:
-        _FORKED_JOB.pop()
 
 
 def topic_relevance(

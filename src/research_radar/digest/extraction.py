@@ -11,12 +11,12 @@ reads them; only the time differs.
 from __future__ import annotations
 
 import multiprocessing
-import os
 import re
 from collections.abc import Iterable
 from concurrent.futures import BrokenExecutor, Future, ProcessPoolExecutor
 from types import TracebackType
 
+from research_radar.cores import can_fork
 from research_radar.digest.keypoints import ClaimPoints, claim_points
 from research_radar.extract.catalogue import default_catalog
 
@@ -34,16 +34,6 @@ def _read(texts: list[str]) -> list[ClaimPoints]:
     return [claim_points(text) for text in texts]
 
 
-def _can_fork() -> bool:
-    """A second usable core, the fork start method, and a process allowed children."""
-    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    return (
-        (cores or 1) >= 2
-        and "fork" in multiprocessing.get_all_start_methods()
-        and not multiprocessing.current_process().daemon
-    )
-
-
 class ClaimReading:
     """The claims (`keypoints.claim_points`) of many item texts, being read.
 
@@ -56,7 +46,7 @@ class ClaimReading:
     def __init__(self, texts: Iterable[str], *, parallel_min: int = PARALLEL_MIN) -> None:
         distinct = list(dict.fromkeys(text for text in texts if _DIGIT.search(text)))
         self._chunks = [distinct[i : i + _CHUNK] for i in range(0, len(distinct), _CHUNK)]
-        self._parallel = len(distinct) >= parallel_min and _can_fork()
+        self._parallel = len(distinct) >= parallel_min and can_fork()
         self._pool: ProcessPoolExecutor | None = None
         self._futures: list[Future[list[ClaimPoints]]] = []
 

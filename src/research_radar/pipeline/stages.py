@@ -17,6 +17,7 @@ from research_radar.classify.model import Taxonomy
 from research_radar.collect.stage import collect, pending_keys
 from research_radar.collect.window import live_settings, live_window_start
 from research_radar.config import Language, Policy, Settings
+from research_radar.cores import map_on_cores
 from research_radar.extract.claims import extract_claims
 from research_radar.history import decide as history
 from research_radar.history.families import load_family_index
@@ -43,7 +44,6 @@ from research_radar.pipeline.candidates import (
     primary_source,
     source_where,
 )
-from research_radar.pipeline.cores import map_on_cores
 from research_radar.pipeline.host import load_host, recheck_host, remote_host_sha
 from research_radar.report.compose import build_report
 from research_radar.report.html import stored_body

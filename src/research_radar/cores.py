@@ -1,0 +1,78 @@
+"""Pure work of a large batch split over two cores: the second half in a forked process.
+
+A run's Python shares one core's worth of time among its threads (#19). Where a stage's
+work is pure and per item (the claims of each text, the rules of each title), half of a
+large batch goes to a forked copy of the process, which inherits what is loaded (the job
+itself included, so a closure or a partial over a taxonomy needs no pickling) and sends
+back only the results, while this process does the first half and anything else it has
+to do meanwhile.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import Any, TypeVar
+
+__all__ = ["FORK_MIN", "can_fork", "map_on_cores"]
+
+In = TypeVar("In")
+Out = TypeVar("Out")
+
+FORK_MIN = 400
+"""Items from which the second half runs in a forked process (below, forking costs more
+than it saves)."""
+
+_INHERITED: list[Callable[[Any], Any]] = []
+"""The job a forked worker inherits from this process (never pickled)."""
+
+
+def can_fork() -> bool:
+    """A second usable core, the fork start method, and a process allowed children."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (
+        (cores or 1) >= 2
+        and "fork" in multiprocessing.get_all_start_methods()
+        and not multiprocessing.current_process().daemon
+    )
+
+
+def _run(job: Callable[[In], Out], items: Sequence[In]) -> list[Out]:
+    return [job(item) for item in items]
+
+
+def _run_inherited(items: Sequence[Any]) -> list[Any]:
+    return _run(_INHERITED[-1], items)
+
+
+def map_on_cores(
+    job: Callable[[In], Out],
+    items: Sequence[In],
+    *,
+    minimum: int = FORK_MIN,
+    meanwhile: Callable[[], object] | None = None,
+) -> list[Out]:
+    """`[job(item) for item in items]`, with `meanwhile()` called once in this process;
+    from `minimum` items on a machine that `can_fork`, the second half runs in a forked
+    process while this one calls `meanwhile` and does the first half.
+
+    The items and the results must pickle (plain data or models); the job need not.
+    """
+    if len(items) < minimum or not can_fork():
+        if meanwhile is not None:
+            meanwhile()
+        return _run(job, items)
+    half = len(items) // 2
+    _INHERITED.append(job)
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+            second = pool.submit(_run_inherited, items[half:])
+            if meanwhile is not None:
+                meanwhile()
+            first = _run(job, items[:half])
+            return first + second.result()
+    finally:
+        _INHERITED.pop()

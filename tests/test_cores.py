@@ -1,0 +1,47 @@
+"""A large batch's second half runs in a forked process, with the same results in order."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from research_radar.cores import can_fork, map_on_cores
+
+
+def test_small_batches_stay_in_this_process() -> None:
+    calls: list[str] = []
+    result = map_on_cores(
+        lambda n: (n * n, os.getpid()), range(10), meanwhile=lambda: calls.append("x")
+    )
+    assert [square for square, _ in result] == [n * n for n in range(10)]
+    assert {pid for _, pid in result} == {os.getpid()}
+    assert calls == ["x"], "meanwhile runs once, forked or not"
+
+
+@pytest.mark.skipif(not can_fork(), reason="needs two cores and the fork start method")
+def test_a_large_batch_forks_its_second_half_and_keeps_the_order() -> None:
+    offset = 7  # a closure: the forked process inherits the job, nothing pickles it
+    calls: list[int] = []
+    items = list(range(101))
+    result = map_on_cores(
+        lambda n: (n + offset, os.getpid()),
+        items,
+        minimum=100,
+        meanwhile=lambda: calls.append(os.getpid()),
+    )
+    assert [value for value, _ in result] == [n + offset for n in items]
+    pids = [pid for _, pid in result]
+    assert set(pids[:50]) == {os.getpid()} and calls == [os.getpid()]
+    assert len(set(pids[50:])) == 1 and pids[50] != os.getpid()
+
+
+@pytest.mark.skipif(not can_fork(), reason="needs two cores and the fork start method")
+def test_an_error_in_the_forked_half_reaches_the_caller() -> None:
+    def job(n: int) -> int:
+        if n == 90:
+            raise ValueError("item 90")
+        return n
+
+    with pytest.raises(ValueError, match="item 90"):
+        map_on_cores(job, list(range(100)), minimum=10)

@@ -7,7 +7,7 @@ import typer
 from typer.core import TyperGroup
 from typer.testing import CliRunner
 
-from research_radar.cli import app
+from research_radar.cli import app, reflow
 
 README = Path(__file__).parents[1] / "README.md"
 runner = CliRunner()
@@ -45,6 +45,25 @@ def test_every_command_has_help_and_is_documented(path: tuple[str, ...]) -> None
     assert f"radar {' '.join(path)}" in README.read_text(encoding="utf-8"), (
         f"README does not document radar {' '.join(path)}"
     )
+
+
+def test_reflow_joins_a_paragraph_and_keeps_examples_and_lists() -> None:
+    text = "First line of a\nparagraph.\n\n  radar x --y\n  radar z\nAfter.\n- one\n- two\nmore"
+    assert reflow(text) == (
+        "First line of a paragraph.\n\n  radar x --y\n  radar z\nAfter.\n- one\n- two more"
+    )
+    assert reflow(reflow(text)) == reflow(text)
+
+
+@pytest.mark.parametrize("path", _commands(), ids=lambda p: " ".join(p))
+def test_help_fills_its_lines_at_80_columns(path: tuple[str, ...]) -> None:
+    """A docstring's own line breaks would leave a word or two alone on a line."""
+    result = runner.invoke(app, [*path, "--help"], terminal_width=80)
+    text = result.output.split("╭")[0]  # the description, before the option boxes
+    lines = [line.rstrip() for line in text.splitlines()]
+    for line, after in zip(lines, lines[1:], strict=False):
+        if line.strip() and after.strip() and not after.startswith("   "):  # paragraph goes on
+            assert len(line) > 50, f"radar {' '.join(path)}: a short line {line!r}"
 
 
 def test_unknown_option_is_a_usage_error() -> None:

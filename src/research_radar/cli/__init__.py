@@ -21,7 +21,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from research_radar.errors import InputError, RadarError, SettingsError
 
-__all__ = ["COMMANDS", "app", "main"]
+__all__ = ["COMMANDS", "app", "main", "reflow"]
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "classify": (
@@ -76,12 +76,42 @@ COMMANDS: dict[str, tuple[str, str]] = {
 """Command name → (its module under `research_radar.cli`, the first paragraph of its help)."""
 
 
+def reflow(text: str) -> str:
+    """A help text whose paragraphs are one line each, so the terminal wraps them at its
+    width (rich keeps a docstring's line breaks, which leaves ragged lines at 80 columns).
+    A line that is indented or starts a list item keeps its own line."""
+    lines = text.split("\n")
+    out: list[str] = []
+    for line in lines:
+        joins = (
+            out
+            and out[-1].strip()
+            and line.strip()
+            and not line.startswith((" ", "\t", "- ", "* "))
+            and not out[-1].startswith((" ", "\t"))
+        )
+        if joins:
+            out[-1] = f"{out[-1].rstrip()} {line.strip()}"
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def _reflowed(command: Any) -> Any:
+    """`command` (and its subcommands) with reflowed help texts."""
+    if command.help:
+        command.help = reflow(command.help)
+    for sub in getattr(command, "commands", {}).values():
+        _reflowed(sub)
+    return command
+
+
 def _load(name: str) -> Any:
     """The click command `name`, built from its module's `register`."""
     module = importlib.import_module(f"research_radar.cli.{COMMANDS[name][0]}")
     holder = typer.Typer(rich_markup_mode="rich", add_completion=False)
     module.register(holder)
-    return typer.main.get_group(holder).commands[name]
+    return _reflowed(typer.main.get_group(holder).commands[name])
 
 
 class _Commands(MutableMapping[str, Any]):

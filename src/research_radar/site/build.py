@@ -26,7 +26,7 @@ import jinja2
 from research_radar.classify.model import Taxonomy
 from research_radar.errors import RenderError
 from research_radar.report.templates import environment
-from research_radar.site.data import SiteData
+from research_radar.site.data import SiteData, paused_gc
 from research_radar.site.page import CODE_VERSION, Page
 from research_radar.site.pages import Progress
 from research_radar.site.render import render_changed
@@ -180,9 +180,10 @@ def build_site(
         after, changed_bundles, removed_from = before.files, set[str](), set[str]()
     else:
         try:
-            after, changed_bundles, removed_from = _write_site(
-                data, taxonomy, out, before, key, result, _workers(workers), progress, early
-            )
+            with paused_gc():
+                after, changed_bundles, removed_from = _write_site(
+                    data, taxonomy, out, before, key, result, _workers(workers), progress, early
+                )
         except BaseException:
             early.close()
             raise

@@ -3,6 +3,7 @@ hand them back in order (pure but for the processes)."""
 
 from __future__ import annotations
 
+import gc
 from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -21,6 +22,13 @@ _BATCH = 128
 
 _POOL_FROM = 2 * _BATCH
 """Start worker processes only once this many pages wait to be rendered."""
+
+
+def _start_worker() -> None:
+    """A worker forked while the build pauses the cyclic collector (`paused_gc`) collects
+    its own garbage, but never walks what it inherited (issue #18)."""
+    gc.freeze()
+    gc.enable()
 
 
 def render_changed(
@@ -87,7 +95,7 @@ def render_changed(
             waiting.append(number)
             if processes > 1 and (pool is not None or len(pending) >= _POOL_FROM):
                 if pool is None:
-                    pool = ProcessPoolExecutor(max_workers=processes)
+                    pool = ProcessPoolExecutor(max_workers=processes, initializer=_start_worker)
                 while len(pending) >= _BATCH:
                     batch, pending = pending[:_BATCH], pending[_BATCH:]
                     running.append((batch, pool.submit(render_batch, batch)))

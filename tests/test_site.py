@@ -36,11 +36,11 @@ from research_radar.models import (
 )
 from research_radar.publish.gate import check_public, load_private_repos
 from research_radar.report.html import render_body, reuse_body, stored_body
-from research_radar.site import build as site_build
 from research_radar.site import pages as site_pages
+from research_radar.site import render as site_render
 from research_radar.site.build import MANIFEST, build_site
+from research_radar.site.cards import dimension_path, numbered_path, project_path
 from research_radar.site.data import load_site_data, may_be_unsafe
-from research_radar.site.pages import dimension_path, numbered_path, project_path
 from research_radar.site.search import PAGEFIND_DIR, pagefind_executable, search_bundle
 from research_radar.store.store import Store, open_store
 
@@ -280,8 +280,8 @@ def test_worker_processes_build_the_same_site(
     data = load_site_data(open_store(str(db)))
     taxonomy = load_taxonomy()
     alone = build_site(data, taxonomy, tmp_path / "one", search=False, workers=1)
-    monkeypatch.setattr(site_build, "_BATCH", 4)
-    monkeypatch.setattr(site_build, "_POOL_FROM", 8)
+    monkeypatch.setattr(site_render, "_BATCH", 4)
+    monkeypatch.setattr(site_render, "_POOL_FROM", 8)
     pooled = build_site(data, taxonomy, tmp_path / "two", search=False, workers=2)
     assert pooled.rendered == alone.rendered == alone.pages
     one = json.loads((tmp_path / "one" / MANIFEST).read_text(encoding="utf-8"))
@@ -297,8 +297,8 @@ def test_bundles_indexed_while_pages_render_index_every_page(
     data = load_site_data(open_store(str(db)))
     taxonomy = load_taxonomy()
     alone = build_site(data, taxonomy, tmp_path / "one", workers=1)
-    monkeypatch.setattr(site_build, "_BATCH", 2)
-    monkeypatch.setattr(site_build, "_POOL_FROM", 2)
+    monkeypatch.setattr(site_render, "_BATCH", 2)
+    monkeypatch.setattr(site_render, "_POOL_FROM", 2)
     pooled = build_site(data, taxonomy, tmp_path / "two", workers=2)
     assert pooled.search == alone.search and "pagefind-reports/2026" in pooled.search
 

@@ -15,11 +15,8 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import time
-from collections import deque
-from collections.abc import Callable
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -29,27 +26,20 @@ import jinja2
 from research_radar.classify.model import Taxonomy
 from research_radar.errors import RenderError
 from research_radar.report.templates import environment
-from research_radar.site.data import SiteData
-from research_radar.site.pages import CODE_VERSION, Page, render_batch, render_pages
+from research_radar.site.data import SiteData, paused_gc
+from research_radar.site.page import CODE_VERSION, Page
+from research_radar.site.pages import Progress
+from research_radar.site.render import render_changed
 from research_radar.site.search import (
-    PAGEFIND_DIR,
-    REPORTS_DIR,
+    EarlyIndex,
     index_bundle,
-    pagefind_executable,
     search_bundle,
+    stale_bundles,
 )
 
 __all__ = ["MANIFEST", "SiteResult", "build_site"]
 
 MANIFEST = ".radar-site.json"
-
-_BATCH = 128
-"""Pages per task sent to a worker process."""
-
-_POOL_FROM = 2 * _BATCH
-"""Start worker processes only once this many pages wait to be rendered."""
-
-Progress = Callable[[str, int], None]
 
 
 @dataclass
@@ -148,55 +138,6 @@ def _workers(requested: int | None) -> int:
     )
 
 
-class _EarlyIndex:
-    """Search bundles indexed while the rest of the site renders.
-
-    The pages come in bundle order (a year's reports, then the next year's, then the
-    projects), so once the last page of a bundle is written Pagefind, a process of its
-    own, can index it beside the render workers. A bundle is started only when its pages
-    changed or it was never built; one whose pages turn up again later, or lose a page
-    when stale pages are removed, is indexed again after the build (`build_site`).
-    """
-
-    def __init__(self, out: Path, enabled: bool):
-        self.out = out
-        self.enabled = enabled and pagefind_executable() is not None
-        self.pool: ThreadPoolExecutor | None = None
-        self.started: dict[str, Future[str]] = {}
-        self.closed: set[str] = set()
-        self.reopened: set[str] = set()
-
-    def page(self, bundle: str | None) -> None:
-        """A page of `bundle` comes next (None: a page no bundle indexes)."""
-        if bundle is not None and bundle in self.closed:
-            self.reopened.add(bundle)
-
-    def ready(self, bundle: str, changed: bool) -> None:
-        """Every page of `bundle` is written; `changed`: one of them changed."""
-        self.closed.add(bundle)
-        if not self.enabled or not (changed or not (self.out / bundle / "pagefind.js").is_file()):
-            return
-        if self.pool is None:
-            self.pool = ThreadPoolExecutor(max_workers=2)
-        self.started[bundle] = self.pool.submit(index_bundle, self.out, bundle)
-
-    def finish(self) -> dict[str, str]:
-        """Wait for the bundles started; their summaries by bundle.
-
-        Raises:
-            RenderError: Pagefind failed on one of them.
-        """
-        try:
-            return {bundle: future.result() for bundle, future in self.started.items()}
-        finally:
-            self.close()
-
-    def close(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=True, cancel_futures=True)
-            self.pool = None
-
-
 def build_site(
     data: SiteData,
     taxonomy: Taxonomy,
@@ -232,16 +173,17 @@ def build_site(
         raise RenderError(f"cannot create the site folder {out}: {exc}") from exc
     before = _read_manifest(out)
     key = _inputs_key(data, taxonomy)
-    early = _EarlyIndex(out, search)
+    early = EarlyIndex(out, search)
     if key and key == before.key and all((out / path).is_file() for path in before.files):
         # the same inputs as last time and every file still there: nothing to render
         result.pages, result.unchanged = before.pages, len(before.files)
         after, changed_bundles, removed_from = before.files, set[str](), set[str]()
     else:
         try:
-            after, changed_bundles, removed_from = _write_site(
-                data, taxonomy, out, before, key, result, _workers(workers), progress, early
-            )
+            with paused_gc():
+                after, changed_bundles, removed_from = _write_site(
+                    data, taxonomy, out, before, key, result, _workers(workers), progress, early
+                )
         except BaseException:
             early.close()
             raise
@@ -251,7 +193,7 @@ def build_site(
         summaries = early.finish()
         # a bundle indexed early is done unless a page of it came again or was removed
         redo = changed_bundles - (set(summaries) - early.reopened - removed_from)
-        bundles = _stale_bundles(out, after, redo)
+        bundles = stale_bundles(out, after, redo)
         if bundles:
             if progress is not None:
                 progress("search index", result.pages)
@@ -276,7 +218,7 @@ def _write_site(
     result: SiteResult,
     processes: int,
     progress: Progress | None,
-    early: _EarlyIndex,
+    early: EarlyIndex,
 ) -> tuple[dict[str, str], set[str], set[str]]:
     """Render and write what changed, remove what is gone, write the manifest.
 
@@ -330,8 +272,8 @@ def _write_site(
     def bundle_done(bundle: str) -> None:
         early.ready(bundle, bundle in changed_bundles)
 
-    _render_changed(
-        data, taxonomy, result, processes, progress, unchanged, write_pages, early, bundle_done
+    result.pages = render_changed(
+        data, taxonomy, processes, progress, unchanged, write_pages, early, bundle_done
     )
     for path in sorted(set(before.files) - set(after)):
         try:
@@ -351,103 +293,3 @@ def _write_site(
     except OSError as exc:
         raise RenderError(f"cannot write {out / MANIFEST}: {exc}") from exc
     return after, changed_bundles, removed_from
-
-
-def _render_changed(
-    data: SiteData,
-    taxonomy: Taxonomy,
-    result: SiteResult,
-    processes: int,
-    progress: Progress | None,
-    unchanged: Callable[[Page], bool],
-    write_pages: Callable[[list[Page], list[str]], None],
-    early: _EarlyIndex,
-    bundle_done: Callable[[str], None],
-) -> None:
-    """Render every page `unchanged` refuses, in worker processes once there are many.
-
-    Pages are written in the order they come; `bundle_done` hears of a search bundle once
-    the pages after its last one have come and all of its own are written.
-    """
-    pending: list[Page] = []
-    running: deque[tuple[list[Page], Future[list[str]]]] = deque()
-    pool: ProcessPoolExecutor | None = None
-    waiting: deque[int] = deque()
-    """Numbers of the pages not written yet, in order."""
-    closed: deque[tuple[int, str]] = deque()
-    """(number of the first page after it, bundle), in order."""
-
-    def announce() -> None:
-        while closed and (not waiting or waiting[0] >= closed[0][0]):
-            bundle_done(closed.popleft()[1])
-
-    def written(pages: list[Page], htmls: list[str]) -> None:
-        write_pages(pages, htmls)
-        for _ in pages:
-            waiting.popleft()
-        announce()
-
-    def collect(until: int) -> None:
-        while len(running) > until:
-            pages, future = running.popleft()
-            try:
-                htmls = future.result()
-            except RenderError:
-                raise
-            except Exception as exc:  # a worker died or could not pickle a page
-                raise RenderError(f"cannot render the site's pages: {exc}") from exc
-            written(pages, htmls)
-
-    try:
-        page: Page
-        current: str | None = None
-        for number, page in enumerate(render_pages(data, taxonomy, progress=progress)):
-            result.pages += 1
-            bundle = search_bundle(page.path)
-            if bundle != current:
-                if current is not None:
-                    closed.append((number, current))
-                    announce()
-                early.page(bundle)
-                current = bundle
-            if unchanged(page):
-                continue
-            pending.append(page)
-            waiting.append(number)
-            if processes > 1 and (pool is not None or len(pending) >= _POOL_FROM):
-                if pool is None:
-                    pool = ProcessPoolExecutor(max_workers=processes)
-                while len(pending) >= _BATCH:
-                    batch, pending = pending[:_BATCH], pending[_BATCH:]
-                    running.append((batch, pool.submit(render_batch, batch)))
-                    collect(2 * processes)
-        if current is not None:
-            closed.append((result.pages, current))
-        if pool is not None and pending:
-            running.append((pending, pool.submit(render_batch, pending)))
-            pending = []
-        collect(0)
-        if pending:
-            written(pending, render_batch(pending))
-        announce()
-    finally:
-        if pool is not None:
-            pool.shutdown(cancel_futures=True)
-
-
-def _stale_bundles(out: Path, files: dict[str, str], changed: set[str]) -> list[str]:
-    """The search bundles to rebuild: those with a changed page or not built yet.
-
-    The folder of a year's reports that no longer has any is removed.
-    """
-    wanted = {PAGEFIND_DIR} | {b for b in map(search_bundle, files) if b is not None}
-    reports = out / REPORTS_DIR
-    if reports.is_dir():
-        for folder in reports.iterdir():
-            if f"{REPORTS_DIR}/{folder.name}" not in wanted:
-                shutil.rmtree(folder, ignore_errors=True)
-    return sorted(
-        bundle
-        for bundle in wanted
-        if bundle in changed or not (out / bundle / "pagefind.js").is_file()
-    )

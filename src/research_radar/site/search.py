@@ -21,7 +21,7 @@ import re
 import shutil
 import subprocess
 from collections.abc import Iterable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from research_radar.errors import RenderError
@@ -29,12 +29,14 @@ from research_radar.errors import RenderError
 __all__ = [
     "PAGEFIND_DIR",
     "REPORTS_DIR",
+    "EarlyIndex",
     "bundle_glob",
     "index_bundle",
     "index_site",
     "pagefind_executable",
     "report_bundle",
     "search_bundle",
+    "stale_bundles",
 ]
 
 PAGEFIND_DIR = "pagefind"
@@ -154,3 +156,70 @@ def _run(executable: Path, site: Path, bundle: str, timeout: float) -> str:
         raise RenderError(f"Pagefind failed on {site}: " + " | ".join(detail))
     lines = [line for line in done.stdout.splitlines() if line.strip()]
     return lines[-1] if lines else "indexed"
+
+
+class EarlyIndex:
+    """Search bundles indexed while the rest of the site renders.
+
+    The pages come in bundle order (a year's reports, then the next year's, then the
+    projects), so once the last page of a bundle is written Pagefind, a process of its
+    own, can index it beside the render workers. A bundle is started only when its pages
+    changed or it was never built; one whose pages turn up again later, or lose a page
+    when stale pages are removed, is indexed again after the build (`build_site`).
+    """
+
+    def __init__(self, out: Path, enabled: bool):
+        self.out = out
+        self.enabled = enabled and pagefind_executable() is not None
+        self.pool: ThreadPoolExecutor | None = None
+        self.started: dict[str, Future[str]] = {}
+        self.closed: set[str] = set()
+        self.reopened: set[str] = set()
+
+    def page(self, bundle: str | None) -> None:
+        """A page of `bundle` comes next (None: a page no bundle indexes)."""
+        if bundle is not None and bundle in self.closed:
+            self.reopened.add(bundle)
+
+    def ready(self, bundle: str, changed: bool) -> None:
+        """Every page of `bundle` is written; `changed`: one of them changed."""
+        self.closed.add(bundle)
+        if not self.enabled or not (changed or not (self.out / bundle / "pagefind.js").is_file()):
+            return
+        if self.pool is None:
+            self.pool = ThreadPoolExecutor(max_workers=2)
+        self.started[bundle] = self.pool.submit(index_bundle, self.out, bundle)
+
+    def finish(self) -> dict[str, str]:
+        """Wait for the bundles started; their summaries by bundle.
+
+        Raises:
+            RenderError: Pagefind failed on one of them.
+        """
+        try:
+            return {bundle: future.result() for bundle, future in self.started.items()}
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=True, cancel_futures=True)
+            self.pool = None
+
+
+def stale_bundles(out: Path, files: dict[str, str], changed: set[str]) -> list[str]:
+    """The search bundles to rebuild: those with a changed page or not built yet.
+
+    The folder of a year's reports that no longer has any is removed.
+    """
+    wanted = {PAGEFIND_DIR} | {b for b in map(search_bundle, files) if b is not None}
+    reports = out / REPORTS_DIR
+    if reports.is_dir():
+        for folder in reports.iterdir():
+            if f"{REPORTS_DIR}/{folder.name}" not in wanted:
+                shutil.rmtree(folder, ignore_errors=True)
+    return sorted(
+        bundle
+        for bundle in wanted
+        if bundle in changed or not (out / bundle / "pagefind.js").is_file()
+    )

@@ -36,8 +36,6 @@ from research_radar.models import (
 )
 from research_radar.publish.gate import check_public, load_private_repos
 from research_radar.report.html import render_body, reuse_body, stored_body
-from research_radar.site import pages as site_pages
-from research_radar.site import render as site_render
 from research_radar.site.build import MANIFEST, build_site
 from research_radar.site.cards import dimension_path, numbered_path, project_path
 from research_radar.site.data import load_site_data, may_be_unsafe
@@ -274,15 +272,13 @@ def test_rebuild_reindexes_only_the_changed_bundles(
 
 
 def test_worker_processes_build_the_same_site(
-    sample_site: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sample_site: tuple[Path, Path], tmp_path: Path
 ) -> None:
     db, _ = sample_site
     data = load_site_data(open_store(str(db)))
     taxonomy = load_taxonomy()
     alone = build_site(data, taxonomy, tmp_path / "one", search=False, workers=1)
-    monkeypatch.setattr(site_render, "_BATCH", 4)
-    monkeypatch.setattr(site_render, "_POOL_FROM", 8)
-    pooled = build_site(data, taxonomy, tmp_path / "two", search=False, workers=2)
+    pooled = build_site(data, taxonomy, tmp_path / "two", search=False, workers=2, batch=4)
     assert pooled.rendered == alone.rendered == alone.pages
     one = json.loads((tmp_path / "one" / MANIFEST).read_text(encoding="utf-8"))
     two = json.loads((tmp_path / "two" / MANIFEST).read_text(encoding="utf-8"))
@@ -291,15 +287,13 @@ def test_worker_processes_build_the_same_site(
 
 @pytest.mark.skipif(pagefind_executable() is None, reason="needs pagefind-bin-extended")
 def test_bundles_indexed_while_pages_render_index_every_page(
-    sample_site: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sample_site: tuple[Path, Path], tmp_path: Path
 ) -> None:
     db, _ = sample_site
     data = load_site_data(open_store(str(db)))
     taxonomy = load_taxonomy()
     alone = build_site(data, taxonomy, tmp_path / "one", workers=1)
-    monkeypatch.setattr(site_render, "_BATCH", 2)
-    monkeypatch.setattr(site_render, "_POOL_FROM", 2)
-    pooled = build_site(data, taxonomy, tmp_path / "two", workers=2)
+    pooled = build_site(data, taxonomy, tmp_path / "two", workers=2, batch=2)
     assert pooled.search == alone.search and "pagefind-reports/2026" in pooled.search
 
     def index(site: Path) -> dict[str, bytes]:
@@ -339,14 +333,11 @@ def test_a_stored_body_of_other_markdown_is_not_reused() -> None:
     assert reuse_body(markdown, None) is None
 
 
-def test_long_lists_are_paginated_rows(
-    sample_site: tuple[Path, Path], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_long_lists_are_paginated_rows(sample_site: tuple[Path, Path], tmp_path: Path) -> None:
     db, _ = sample_site
-    monkeypatch.setattr(site_pages, "PAGE_SIZE", 3)
     out = tmp_path / "site"
     taxonomy = load_taxonomy()
-    build_site(load_site_data(open_store(str(db))), taxonomy, out, search=False)
+    build_site(load_site_data(open_store(str(db))), taxonomy, out, search=False, page_size=3)
     # the mechanisms the sample tags on more than three findings get a second page
     paged = [
         value

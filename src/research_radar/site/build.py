@@ -28,8 +28,8 @@ from research_radar.errors import RenderError
 from research_radar.report.templates import environment
 from research_radar.site.data import SiteData, paused_gc
 from research_radar.site.page import CODE_VERSION, Page
-from research_radar.site.pages import Progress
-from research_radar.site.render import render_changed
+from research_radar.site.pages import PAGE_SIZE, Progress
+from research_radar.site.render import BATCH, render_changed
 from research_radar.site.search import (
     EarlyIndex,
     index_bundle,
@@ -146,6 +146,8 @@ def build_site(
     search: bool = True,
     workers: int | None = None,
     progress: Progress | None = None,
+    batch: int = BATCH,
+    page_size: int = PAGE_SIZE,
 ) -> SiteResult:
     """Build (or update) the static site in `out`.
 
@@ -157,6 +159,8 @@ def build_site(
         workers: processes that render pages (default: the usable cores, at most 4);
             1 renders in this process.
         progress: called with a step name and a count as the build goes.
+        batch: pages per task sent to a worker process.
+        page_size: rows on one page of a family or dimension value.
 
     Raises:
         RenderError: a page cannot be rendered or written, or Pagefind fails.
@@ -173,6 +177,8 @@ def build_site(
         raise RenderError(f"cannot create the site folder {out}: {exc}") from exc
     before = _read_manifest(out)
     key = _inputs_key(data, taxonomy)
+    if key and page_size != PAGE_SIZE:  # other pages from the same data
+        key += f"/{page_size}"
     early = EarlyIndex(out, search)
     if key and key == before.key and all((out / path).is_file() for path in before.files):
         # the same inputs as last time and every file still there: nothing to render
@@ -182,7 +188,17 @@ def build_site(
         try:
             with paused_gc():
                 after, changed_bundles, removed_from = _write_site(
-                    data, taxonomy, out, before, key, result, _workers(workers), progress, early
+                    data,
+                    taxonomy,
+                    out,
+                    before,
+                    key,
+                    result,
+                    _workers(workers),
+                    progress,
+                    early,
+                    batch=batch,
+                    page_size=page_size,
                 )
         except BaseException:
             early.close()
@@ -219,6 +235,9 @@ def _write_site(
     processes: int,
     progress: Progress | None,
     early: EarlyIndex,
+    *,
+    batch: int,
+    page_size: int,
 ) -> tuple[dict[str, str], set[str], set[str]]:
     """Render and write what changed, remove what is gone, write the manifest.
 
@@ -273,7 +292,16 @@ def _write_site(
         early.ready(bundle, bundle in changed_bundles)
 
     result.pages = render_changed(
-        data, taxonomy, processes, progress, unchanged, write_pages, early, bundle_done
+        data,
+        taxonomy,
+        processes,
+        progress,
+        unchanged,
+        write_pages,
+        early,
+        bundle_done,
+        batch=batch,
+        page_size=page_size,
     )
     for path in sorted(set(before.files) - set(after)):
         try:

@@ -164,8 +164,10 @@ def _recommendation(value: str, language: str) -> str:
 class Labels:
     """Labels and links shared by all pages, each looked up once."""
 
-    def __init__(self, data: SiteData, taxonomy: Taxonomy):
+    def __init__(self, data: SiteData, taxonomy: Taxonomy, *, page_size: int = 200):
         self.data = data
+        self.page_size = page_size
+        """Rows on one page of a family or dimension value."""
         self.taxonomy = taxonomy
         self.lang = data.language
         self.dimensions = list(taxonomy.main)

@@ -44,7 +44,11 @@ Progress = Callable[[str, int], None]
 
 
 def render_pages(
-    data: SiteData, taxonomy: Taxonomy, *, progress: Progress | None = None
+    data: SiteData,
+    taxonomy: Taxonomy,
+    *,
+    progress: Progress | None = None,
+    page_size: int = PAGE_SIZE,
 ) -> Iterator[Page]:
     """Every page of the site, one at a time.
 
@@ -52,8 +56,9 @@ def render_pages(
         data: the public-only site data (`load_site_data`).
         taxonomy: labels for the dimensions and their values.
         progress: called with a step name and how many pages it rendered.
+        page_size: rows on one page of a family or dimension value.
     """
-    site = Labels(data, taxonomy)
+    site = Labels(data, taxonomy, page_size=page_size)
     findings = data.findings
     cards = [site.card(finding) for finding in findings]
     tally = Tally(days=sorted(data.reports))
@@ -202,9 +207,10 @@ def _listings(
 ) -> Iterator[Page]:
     """The pages of one family or dimension value: compact rows, newest first."""
     newest = list(reversed(cards))[:LIST_LIMIT]
-    count = max(1, (len(newest) + PAGE_SIZE - 1) // PAGE_SIZE)
+    size = site.page_size
+    count = max(1, (len(newest) + size - 1) // size)
     for number in range(1, count + 1):
-        shown = newest[(number - 1) * PAGE_SIZE : number * PAGE_SIZE]
+        shown = newest[(number - 1) * size : number * size]
         here = numbered_path(path, number)
         yield make_page(
             here,
@@ -217,7 +223,7 @@ def _listings(
             cards=shown,
             total=len(cards),
             listed=len(newest),
-            first=(number - 1) * PAGE_SIZE + 1,
+            first=(number - 1) * size + 1,
             number=number,
             pages=[
                 {"number": n, "href": numbered_path(path, n).rsplit("/", 1)[1]}

@@ -12,16 +12,14 @@ from research_radar.classify.model import Taxonomy
 from research_radar.errors import RenderError
 from research_radar.site.data import SiteData
 from research_radar.site.page import Page, render_batch
-from research_radar.site.pages import Progress, render_pages
+from research_radar.site.pages import PAGE_SIZE, Progress, render_pages
 from research_radar.site.search import EarlyIndex, search_bundle
 
-__all__ = ["render_changed"]
+__all__ = ["BATCH", "render_changed"]
 
-_BATCH = 128
-"""Pages per task sent to a worker process."""
-
-_POOL_FROM = 2 * _BATCH
-"""Start worker processes only once this many pages wait to be rendered."""
+BATCH = 128
+"""Pages per task sent to a worker process; worker processes start only once twice as
+many pages wait to be rendered."""
 
 
 def _start_worker() -> None:
@@ -40,6 +38,9 @@ def render_changed(
     write_pages: Callable[[list[Page], list[str]], None],
     early: EarlyIndex,
     bundle_done: Callable[[str], None],
+    *,
+    batch: int = BATCH,
+    page_size: int = PAGE_SIZE,
 ) -> int:
     """Render every page `unchanged` refuses, in worker processes once there are many;
     returns how many pages the site has.
@@ -80,7 +81,9 @@ def render_changed(
     try:
         page: Page
         current: str | None = None
-        for number, page in enumerate(render_pages(data, taxonomy, progress=progress)):
+        for number, page in enumerate(
+            render_pages(data, taxonomy, progress=progress, page_size=page_size)
+        ):
             pages_seen += 1
             bundle = search_bundle(page.path)
             if bundle != current:
@@ -93,12 +96,12 @@ def render_changed(
                 continue
             pending.append(page)
             waiting.append(number)
-            if processes > 1 and (pool is not None or len(pending) >= _POOL_FROM):
+            if processes > 1 and (pool is not None or len(pending) >= 2 * batch):
                 if pool is None:
                     pool = ProcessPoolExecutor(max_workers=processes, initializer=_start_worker)
-                while len(pending) >= _BATCH:
-                    batch, pending = pending[:_BATCH], pending[_BATCH:]
-                    running.append((batch, pool.submit(render_batch, batch)))
+                while len(pending) >= batch:
+                    task, pending = pending[:batch], pending[batch:]
+                    running.append((task, pool.submit(render_batch, task)))
                     collect(2 * processes)
         if current is not None:
             closed.append((pages_seen, current))

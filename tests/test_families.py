@@ -142,6 +142,34 @@ def test_the_stored_index_answers_as_the_whole_history_would(tmp_path: Path) -> 
     assert again.related(queries[0]) == whole.related(queries[0])
 
 
+def test_a_stored_history_larger_than_a_query_reads_answers_as_the_whole(tmp_path: Path) -> None:
+    """With more earlier findings than a forest query reads (its `candidates`), only the
+    entries near the queries are loaded, and the answers are still the whole index's."""
+    import random
+
+    from research_radar.history.families import load_family_index
+    from research_radar.store.store import open_store
+
+    rng = random.Random(5)
+    words = ["kv", "cache", "offload", "expert", "ssd", "speculative", "draft", "kernel"]
+    words += ["triton", "speech", "streaming", "diffusion", "video", "quantization", "agent"]
+    earlier = [
+        _finding(f"gh:o/p{n}", " ".join(rng.sample(words, 4)), day=1 + n % 20) for n in range(600)
+    ]
+    store = open_store(str(tmp_path / "radar.db"))
+    with store.transaction() as conn:
+        store.save_findings(conn, earlier)
+    queries = [_finding(f"gh:o/new{n}", " ".join(rng.sample(words, 4)), day=25) for n in range(6)]
+    stored = load_family_index(store, before=date(2026, 10, 25), queries=queries)
+    whole = FamilyIndex()
+    for finding in earlier:
+        whole.add(finding)
+    assert len(stored) < len(whole) == 600
+    for query in queries:
+        assert stored.related(query) == whole.related(query)
+        assert assign_family(query, stored) == assign_family(query, whole)
+
+
 def _random_findings(count: int, seed: int) -> list[Finding]:
     import random
 

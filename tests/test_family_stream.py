@@ -146,3 +146,37 @@ def test_a_stream_needs_an_empty_index_of_its_own_counts() -> None:
     weighed.use_counts({"kv-cache": 3}, 10)
     with pytest.raises(ValueError):
         weighed.assign_stream(findings, [True, True])
+
+
+@pytest.mark.parametrize("k", [1, 7, 40])
+def test_the_neighbourhood_answers_as_the_whole_forest(k: int) -> None:
+    """A forest of only the keys `forest_neighbourhood` keeps finds, for every query, what
+    the forest of every key finds, also after more keys are added; and it keeps fewer."""
+    from research_radar.resolve.minhash import BAND_WIDTH, forest_neighbourhood
+
+    findings = _stream(300, seed=2)
+    index = FamilyIndex()
+    signatures = index.signatures(findings)
+    history = {f.project_key: s for f, s in zip(findings[:240], signatures[:240], strict=True)}
+    queries = list(zip(findings[240:], signatures[240:], strict=True))
+    whole = Forest(index.trees)
+    for key, signature in history.items():
+        whole.add(key, signature)
+    bands = [whole.bands(signature) for _, signature in queries]
+    rows = [
+        (key, tree, band)
+        for key, signature in history.items()
+        for tree, band in enumerate(whole.bands(signature))
+        if any(band[:BAND_WIDTH] == per[tree][:BAND_WIDTH] for per in bands)
+    ]
+    kept = forest_neighbourhood(bands, rows, k)
+    part = Forest(index.trees)
+    for key, signature in history.items():
+        if key in kept:
+            part.add(key, signature)
+    for finding, signature in queries:  # each answer, then the query joins both forests
+        assert part.query(signature, k) == whole.query(signature, k)
+        whole.add(finding.project_key, signature)
+        part.add(finding.project_key, signature)
+    everything = forest_neighbourhood(bands, rows, len(history) + 1)
+    assert kept <= everything and (k == 40 or len(kept) < len(everything))

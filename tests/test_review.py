@@ -652,3 +652,11 @@ def test_verification_facts_have_the_same_placeholders_in_both_languages() -> No
         "a/b@1234567 exists (store)"
     )
     assert fact_fix("pin-exists", {}, "en") == ""
+
+
+@given(st.text(max_size=40))
+def test_a_base_names_slug_lies_inside_the_names_slug(name: str) -> None:
+    """The daily's review reads history names with this as its cheap first test."""
+    from research_radar.review.entries import base_name, name_slug
+
+    assert name_slug(base_name(name)) in name_slug(name)

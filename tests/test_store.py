@@ -178,3 +178,16 @@ def test_sources_are_loaded_by_key(store: Store) -> None:
         store.save_source(conn, _source("gh:o/other"))
     found = store.load_sources_of(["gh:neroued/ninfer", "gh:o/missing"])
     assert list(found) == ["gh:neroued/ninfer"] and found["gh:neroued/ninfer"].title == "ninfer"
+
+
+def test_finding_keys_are_counted_as_listed(store: Store) -> None:
+    items = [
+        Finding(project_key=f"gh:o/p{n % 4}", name=f"p{n}", date=date(2026, 8, 1 + n % 3))
+        for n in range(12)
+    ]
+    with store.transaction() as conn:
+        store.save_findings(conn, items)
+    for before in (None, date(2026, 8, 1), date(2026, 8, 2), date(2026, 8, 9)):
+        listed = store.load_finding_keys(before=before)
+        assert store.count_finding_keys(before=before) == len(listed)
+    assert store.count_finding_keys(before=date(2026, 8, 2)) == 4

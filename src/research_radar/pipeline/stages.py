@@ -480,7 +480,7 @@ def compose_stage(
         sha = host.head_sha if host else None
         remote = remote_host_sha(store, host)
         corrections = history.corrections(prior, findings)
-        scope = len(store.load_finding_keys(before=cutoff.date()))
+        scope = store.count_finding_keys(before=cutoff.date())
         coverage = coverage.model_copy(update={"dedup_scope": scope})
         report = build_report(
             findings,
@@ -557,11 +557,11 @@ def _review_history(store: Store, report: Report, prior: list[Finding]) -> list[
     from research_radar.review.entries import base_name, name_slug
 
     slugs = {name_slug(base_name(finding.name)) for finding in report.findings}
-    named = {
-        key
-        for key, name in store.load_finding_names(before=report.date)
-        if name_slug(base_name(name)) in slugs
-    }
+    named: set[str] = set()
+    for key, name in store.load_finding_names(before=report.date):
+        whole = name_slug(name)  # holds the base name's slug: the cheap test first (#19)
+        if any(slug in whole for slug in slugs) and name_slug(base_name(name)) in slugs:
+            named.add(key)
     if not named - {finding.project_key for finding in prior}:
         return prior
     keys = named | {finding.project_key for finding in prior}

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BAND_WIDTH", "Forest", "MinHasher", "Signature"]
+__all__ = ["BAND_WIDTH", "Forest", "MinHasher", "Signature", "forest_neighbourhood"]
 
 BAND_WIDTH = 4
 """Bytes per hash value in a forest key (`Forest.bands`)."""
@@ -182,6 +182,12 @@ class Forest:
         self._dirty = False
 
     def query(self, signature: Signature, k: int) -> set[Entry]:
+        """datasketch's `MinHashLSHForest.query` (`query_bands` of the signature's keys)."""
+        return self.query_bands(self.bands(signature), k)
+
+    def query_bands(
+        self, bands: Sequence[bytes], k: int, read: set[tuple[int, bytes]] | None = None
+    ) -> set[Entry]:
         """datasketch's `MinHashLSHForest.query`: the entries sharing the longest prefixes
         of a forest key with the query's, longest first, tree by tree, in key order, until
         `k` are found.
@@ -192,7 +198,7 @@ class Forest:
         at the prefix padded with 0xff bytes)."""
         self._sort()
         found: set[Entry] = set()
-        trees = list(zip(self.bands(signature), self._sorted, self._tables, strict=True))
+        trees = list(zip(bands, self._sorted, self._tables, strict=True))
         ranges: list[tuple[int, int]] = []
         for band, ordered, _table in trees:
             at = bisect.bisect_left(ordered, band)
@@ -210,6 +216,8 @@ class Forest:
                 ranges[tree] = (start, end)
                 for at in [*range(start, low), *range(high, end)]:
                     entries = table[ordered[at]]
+                    if read is not None:  # the forest keys it reads, for `forest_neighbourhood`
+                        read.add((tree, ordered[at]))
                     if len(found) + len(entries) < k:
                         found.update(entries)  # k cannot be reached within them
                         continue
@@ -218,3 +226,37 @@ class Forest:
                         if len(found) >= k:
                             return found
         return found
+
+
+def forest_neighbourhood(
+    queries: Sequence[Sequence[bytes]], rows: Iterable[tuple[str, int, bytes]], k: int
+) -> set[str]:
+    """The keys a forest needs to answer each query as the forest of every key in `rows`
+    would (`Forest.query` with `k`): those under every forest key the query reads there.
+
+    A forest that holds these keys and more (other queries' keys, entries added later)
+    reads the same forest keys in the same order up to where the whole forest stops, each
+    with all of its entries, so it finds the same entries (or stops sooner, on new ones).
+
+    Args:
+        queries: per query, its forest key in each tree (tree i at position i).
+        rows: (key, tree, forest key) of the whole forest, at least every row that shares
+            a query's first hash value in that tree.
+        k: the entries a query asks for.
+    """
+    if not queries:
+        return set()
+    forest = Forest(len(queries[0]))
+    for key, tree, band in sorted(set(rows)):
+        table = forest._tables[tree]
+        if band not in table:
+            table[band] = []
+            forest._pending[tree].append(band)
+        table[band].append((key, 0))
+        forest._dirty = True
+    needed: set[str] = set()
+    for bands in queries:
+        read: set[tuple[int, bytes]] = set()
+        forest.query_bands(bands, k, read)
+        needed.update(key for tree, band in read for key, _ in forest._tables[tree][band])
+    return needed

@@ -32,15 +32,20 @@ __all__ = [
 # -- names and history ----------------------------------------------------------------------
 
 
+_NOT_SLUG = re.compile(r"[^0-9a-z]+")
+_VERSION_TAIL = re.compile(r"\s+(?:v?\d+(?:\.\d+)+|#\d+)\s*$")
+_PROJECT_HEAD = re.compile(r"^project\s+", re.I)
+
+
 def name_slug(text: str) -> str:
     """Lower-case letters and digits only: the loose form names are compared in."""
-    return re.sub(r"[^0-9a-z]+", "", text.lower())
+    return _NOT_SLUG.sub("", text.lower())
 
 
 def base_name(name: str) -> str:
     """A written name without trailing versions or PR numbers: "Strata 0.2.8" -> "Strata"."""
-    name = re.sub(r"\s+(?:v?\d+(?:\.\d+)+|#\d+)\s*$", "", name.strip())
-    return re.sub(r"^project\s+", "", name, flags=re.I).strip() or name
+    name = _VERSION_TAIL.sub("", name.strip())
+    return _PROJECT_HEAD.sub("", name).strip() or name
 
 
 def project_key(

@@ -20,7 +20,7 @@ from research_radar.store.store import Store
 __all__ = [
     "FamilyEntry",
     "load_family_entries",
-    "load_family_neighbourhood",
+    "load_family_bands",
     "load_family_terms",
     "load_findings_by_id",
     "load_newest_family_date",
@@ -101,19 +101,14 @@ def load_newest_family_date(store: Store) -> date | None:
     return value if isinstance(value, date) else None
 
 
-def load_family_neighbourhood(
-    store: Store, prefixes: Sequence[Sequence[bytes]], keys: Iterable[str] = ()
-) -> list[FamilyEntry]:
-    """The entries that share at least the first hash value of a forest key with a query
-    (any LSH Forest query could return no others), plus those of `keys`; oldest first.
-
-    Args:
-        prefixes: per query, its forest key prefix in each tree (tree i at position i).
-    """
-    ranges = sorted(
-        {(tree, prefix) for per_tree in prefixes for tree, prefix in enumerate(per_tree)}
-    )
-    matched: set[str] = set(keys)
+def load_family_bands(
+    store: Store, prefixes: Iterable[tuple[int, bytes]]
+) -> list[tuple[str, int, bytes]]:
+    """(project key, tree, forest key) of every stored forest key in a tree that starts
+    with one of `prefixes` ((tree, prefix) pairs), each range read by the (tree, band)
+    index."""
+    ranges = sorted(set(prefixes))
+    rows: list[tuple[str, int, bytes]] = []
     with store.engine.connect() as conn:
         for start in range(0, len(ranges), _RANGES):
             chunk = ranges[start : start + _RANGES]
@@ -121,9 +116,9 @@ def load_family_neighbourhood(
             params: dict[str, Any] = {}
             for at, (tree, prefix) in enumerate(chunk):
                 params |= {f"t{at}": tree, f"lo{at}": prefix, f"hi{at}": _upper(prefix)}
-            matched.update(row[0] for row in conn.execute(_ranges_query(), params))
-    entries = load_family_entries(store, matched)
-    return sorted(entries.values(), key=lambda e: (e.date, e.finding_id))
+            result = conn.execute(_ranges_query(), params)
+            rows.extend((key, tree, bytes(band)) for key, tree, band in result)
+    return rows
 
 
 _RANGES = 64
@@ -134,7 +129,7 @@ _RANGES = 64
 def _ranges_query() -> Any:
     """The projects with a forest key in any of `_RANGES` (tree, [lo, hi)) ranges: one
     statement, compiled once, instead of a statement per range (#19)."""
-    return select(family_bands.c.project_key).where(
+    return select(family_bands.c.project_key, family_bands.c.tree, family_bands.c.band).where(
         or_(
             *(
                 and_(

@@ -27,7 +27,18 @@ from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import Connection, Engine, Table, Text, cast, create_engine, event, func, select
+from sqlalchemy import (
+    Connection,
+    Engine,
+    Table,
+    Text,
+    cast,
+    create_engine,
+    distinct,
+    event,
+    func,
+    select,
+)
 from sqlalchemy.exc import OperationalError, SQLAlchemyError
 from sqlalchemy.pool import NullPool
 
@@ -749,6 +760,14 @@ class Store:
             query = query.where(findings.c.date < before)
         with self.engine.connect() as conn:
             return [row[0] for row in conn.execute(query)]
+
+    def count_finding_keys(self, *, before: date | None = None) -> int:
+        """How many distinct project keys have a finding (before a day, exclusive)."""
+        query = select(func.count(distinct(findings.c.project_key)))
+        if before is not None:
+            query = query.where(findings.c.date < before)
+        with self.engine.connect() as conn:
+            return int(conn.execute(query).scalar() or 0)
 
     def load_finding_names(self, *, before: date | None = None) -> list[tuple[str, str]]:
         """(project key, name) of every finding (before a day, exclusive), oldest first."""

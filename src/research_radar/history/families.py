@@ -91,7 +91,7 @@ def load_family_index(store: Store, *, before: date, queries: Sequence[Finding])
     rows = load_family_bands(
         store, {(tree, band[:BAND_WIDTH]) for per in bands for tree, band in enumerate(per)}
     )
-    keys = forest_neighbourhood(bands, set(rows), index.candidates)
+    keys = forest_neighbourhood(bands, rows, index.candidates)
     keys |= {finding.project_key for finding in queries}
     found = load_family_entries(store, keys)
     entries = sorted(found.values(), key=lambda e: (e.date, e.finding_id))

@@ -127,8 +127,9 @@ _RANGES = 64
 
 @cache
 def _ranges_query() -> Any:
-    """The projects with a forest key in any of `_RANGES` (tree, [lo, hi)) ranges: one
-    statement, compiled once, instead of a statement per range (#19)."""
+    """(project key, tree, forest key) of the forest keys in any of `_RANGES` (tree,
+    [lo, hi)) ranges, each row once: one statement, compiled once, instead of a statement
+    per range (#19)."""
     return select(family_bands.c.project_key, family_bands.c.tree, family_bands.c.band).where(
         or_(
             *(

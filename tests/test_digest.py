@@ -16,12 +16,13 @@ from typer.testing import CliRunner
 
 from research_radar.cli import app
 from research_radar.cli.digest_cmd import SAMPLE_END, sample_root
-from research_radar.digest.build import Digest, build_digest
+from research_radar.digest.build import build_digest
 from research_radar.digest.render import (
     build_digest_context,
     render_digest_json,
     render_digest_markdown,
 )
+from research_radar.digest.shapes import Digest
 from research_radar.errors import ConfigError
 from research_radar.sources.inbox import load_inbox
 from research_radar.sources.notes import SHANGHAI
@@ -643,7 +644,7 @@ def test_similar_titles_are_exactly_the_pairs_scoring_90_or_more(seed: int) -> N
     # order, as scoring every pair (refs #19)
     from rapidfuzz import fuzz
 
-    from research_radar.digest.build import _similar_titles
+    from research_radar.digest.grouping import similar_titles
 
     titles = _titles(seed, 700)
     ordered = [" ".join(sorted(title.split())) for title in titles]
@@ -654,8 +655,8 @@ def test_similar_titles_are_exactly_the_pairs_scoring_90_or_more(seed: int) -> N
         if fuzz.ratio(ordered[i], ordered[j]) >= 90
     ]
     assert len(expected) > 100  # near-copies are there to be found
-    assert _similar_titles(titles, block=37) == expected
-    assert _similar_titles(titles) == expected
+    assert similar_titles(titles, block=37) == expected
+    assert similar_titles(titles) == expected
 
 
 def test_status_words_in_any_case_are_read() -> None:

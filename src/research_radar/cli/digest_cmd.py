@@ -20,8 +20,9 @@ from research_radar.cli.common import (
     print_json,
     settings_for,
 )
-from research_radar.digest.build import Digest, build_digest
+from research_radar.digest.build import build_digest
 from research_radar.digest.render import render_digest_json, render_digest_markdown
+from research_radar.digest.shapes import Digest
 from research_radar.errors import ConfigError
 from research_radar.sources.inbox import load_inbox
 from research_radar.sources.notes import SHANGHAI, TOPIC_TERMS

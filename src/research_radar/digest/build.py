@@ -20,24 +20,18 @@ How the digest decides (CONVENTIONS.md §11):
 
 An entry and what it is made of (credibility, key points, living-doc sections) are made
 in `digest.entries` from the signal rules beside it; contradictions in
-`digest.contradictions`.
+`digest.contradictions`; which mentions are one entry in `digest.grouping`; the digest's
+shape in `digest.shapes`.
 """
 
 from __future__ import annotations
 
-import bisect
 import re
 from collections.abc import Callable
 from datetime import datetime
-from typing import Literal
-
-import numpy
-from pydantic import BaseModel, ConfigDict, Field
-from rapidfuzz import fuzz, process
 
 from research_radar.digest.contradictions import find_contradictions
 from research_radar.digest.entries import (
-    Citation,
     Entry,
     add_key_points,
     build_citation,
@@ -45,10 +39,11 @@ from research_radar.digest.entries import (
     build_entry_context,
     entity_of,
     item_names,
-    primary_url,
 )
 from research_radar.digest.extraction import ClaimReading
-from research_radar.digest.signals import Contradiction, Mention, normalise_title
+from research_radar.digest.grouping import group_mentions
+from research_radar.digest.shapes import Comparison, Digest, LivingDoc, SourceCount, Window
+from research_radar.digest.signals import Contradiction, Mention
 from research_radar.errors import ConfigError
 from research_radar.sources.inbox import Card, Inbox, KnowledgeDoc
 from research_radar.sources.notes import (
@@ -58,84 +53,7 @@ from research_radar.sources.notes import (
     Problem,
 )
 
-__all__ = [
-    "Comparison",
-    "Digest",
-    "LivingDoc",
-    "SourceCount",
-    "TOPIC_MIN",
-    "TOPIC_WITHOUT_TERMS",
-    "Window",
-    "build_digest",
-    "compare_digests",
-]
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-
-class Window(_Model):
-    start: datetime
-    end: datetime
-    """Both in Asia/Shanghai; a note belongs to the window when start < time <= end."""
-
-
-class SourceCount(_Model):
-    path: str
-    analyst: str
-    kind: Literal["note", "card", "queue"]
-    items: int
-    """Items on the topic (before dedup); zero counts are kept."""
-    timestamp: datetime | None = None
-    date_only: bool = False
-    detail: str = ""
-    """For a card: its number, arXiv ids and primary category."""
-    titles: list[str] = Field(default_factory=list)
-
-
-class LivingDoc(_Model):
-    path: str
-    title: str
-    sections: int
-    arxiv_ids: int
-
-
-class Comparison(_Model):
-    """What changed since the previous digest (refs #17)."""
-
-    previous_end: datetime
-    increments: int
-    adjacent: int
-    confirmed: list[str] = Field(default_factory=list)
-    """To verify in the previous digest, settled now (seen again, no contradiction)."""
-    still_open: list[str] = Field(default_factory=list)
-    new_open: list[str] = Field(default_factory=list)
-
-
-class Digest(_Model):
-    topic: str
-    window: Window
-    living_doc: LivingDoc | None = None
-    sources: list[SourceCount] = Field(default_factory=list)
-    increments: list[Entry] = Field(default_factory=list)
-    adjacent: list[Entry] = Field(default_factory=list)
-    contradictions: list[Contradiction] = Field(default_factory=list)
-    net_new_arxiv: list[Citation] = Field(default_factory=list)
-    outside_window: int = 0
-    """Notes and cards with a timestamp outside the window (not checked)."""
-    problems: list[Problem] = Field(default_factory=list)
-    comparison: Comparison | None = None
-    """Against the previous digest, when one was given."""
-
-    @property
-    def carried(self) -> list[Entry]:
-        """Entries already anchored in the living document (沿用件)."""
-        return [e for e in [*self.increments, *self.adjacent] if e.status == "anchored"]
-
-    @property
-    def not_included(self) -> list[SourceCount]:
-        return [source for source in self.sources if not source.items]
+__all__ = ["TOPIC_MIN", "TOPIC_WITHOUT_TERMS", "build_digest", "compare_digests"]
 
 
 TOPIC_MIN = 0.5
@@ -248,80 +166,6 @@ def _topic_test(topic: str, items: list[NoteItem]) -> Callable[[NoteItem], bool]
     return lambda item: learned.get(id(item), topic in item.topics)
 
 
-# --- dedup -------------------------------------------------------------------------------
-
-
-def _group(mentions: list[Mention]) -> list[list[Mention]]:
-    """Union-find over mentions; groups with different arXiv ids are never joined."""
-    parent = list(range(len(mentions)))
-    ids = [set(m.item.arxiv_ids[:1]) for m in mentions]
-
-    def find(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    def union(i: int, j: int) -> None:
-        a, b = find(i), find(j)
-        if a != b and (not ids[a] or not ids[b] or ids[a] & ids[b]):
-            parent[b] = a
-            ids[a] |= ids[b]
-
-    keyers: list[Callable[[Mention], str]] = [
-        lambda m: m.item.arxiv_ids[0] if m.item.arxiv_ids else "",
-        lambda m: primary_url(m.item),
-        lambda m: m.item.name.lower() if len(m.item.name) >= 3 else "",
-    ]
-    for keyer in keyers:
-        first: dict[str, int] = {}
-        for index, mention in enumerate(mentions):
-            key = keyer(mention)
-            if key:
-                union(first.setdefault(key, index), index)
-    titles = [normalise_title(m.item.title) for m in mentions]
-    long = [i for i, title in enumerate(titles) if len(title) >= 8]
-    for a, b in _similar_titles([titles[i] for i in long]):
-        union(long[a], long[b])
-    groups: dict[int, list[Mention]] = {}
-    for index, mention in enumerate(mentions):
-        groups.setdefault(find(index), []).append(mention)
-    return list(groups.values())
-
-
-def _similar_titles(titles: list[str], block: int = 256) -> list[tuple[int, int]]:
-    """Pairs (i, j), i < j, in that order, of near-identical titles: token_sort_ratio >= 90,
-    which is fuzz.ratio >= 90 of the titles with their words sorted.
-
-    rapidfuzz scores blocks of rows in C (pairwise in Python took minutes for 10,000 notes,
-    issue #19). Titles are read in order of length and each is scored only against those
-    at least as long and at most 11/9 + 1 times as long: fuzz.ratio is symmetric, and two
-    strings whose lengths differ by more than a tenth of their sum are at least that many
-    insertions and deletions apart (ratio < 90), so no pair that passes is skipped.
-    """
-    ordered = [" ".join(sorted(title.split())) for title in titles]
-    by_length = sorted(range(len(ordered)), key=lambda i: len(ordered[i]))
-    lengths = [len(ordered[i]) for i in by_length]
-    pairs: set[tuple[int, int]] = set()
-    for start in range(0, len(by_length), block):
-        rows = by_length[start : start + block]
-        stop = bisect.bisect_right(lengths, lengths[start + len(rows) - 1] * 11 / 9 + 1)
-        columns = by_length[start:stop]
-        scores = process.cdist(
-            [ordered[i] for i in rows],
-            [ordered[j] for j in columns],
-            scorer=fuzz.ratio,
-            score_cutoff=90,
-            dtype=numpy.float64,
-            workers=-1,
-        )
-        for row, column in zip(*numpy.nonzero(scores), strict=True):
-            i, j = rows[row], columns[column]
-            if i != j:
-                pairs.add((min(i, j), max(i, j)))
-    return sorted(pairs)  # joined in the order the all-pairs scan met them
-
-
 # --- entries -----------------------------------------------------------------------------
 
 
@@ -407,7 +251,7 @@ def build_digest(
     mentions, sources, outside = _gather(inbox, window)
     queued = inbox.queue.items if inbox.queue is not None else []
     on_topic = _topic_test(topic, [m.item for m in mentions] + list(queued))
-    groups = [g for g in _group(mentions) if any(on_topic(m.item) for m in g)]
+    groups = [g for g in group_mentions(mentions) if any(on_topic(m.item) for m in g)]
     _count(sources, groups, inbox, on_topic)
     names = item_names(groups)
     context = build_entry_context(inbox, doc, names)

@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from research_radar.digest.build import Digest, SourceCount
 from research_radar.digest.contradictions import state_words
 from research_radar.digest.entries import Entry
+from research_radar.digest.shapes import Digest, SourceCount
 from research_radar.report.templates import environment
 from research_radar.sources.notes import SHANGHAI
 

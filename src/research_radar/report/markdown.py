@@ -1,8 +1,10 @@
 """Render a Report as house-style Markdown (pure).
 
 The template (`templates/report.md.j2`) gets one typed context, `ReportContext`, whose
-cells are already written: all wording decisions live here, in small functions, so the
-template stays a layout. Fixed words come from `strings.toml` per language.
+cells are already written: all wording decisions live here and in `report.claim_text`
+(how a claim reads) and `report.evidence_index` (the evidence index and the proposals), in
+small functions, so the template stays a layout. Fixed words come from `strings.toml` per
+language.
 """
 
 from __future__ import annotations
@@ -12,19 +14,25 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from research_radar.extract.claims import own_metrics
-from research_radar.models import BEIJING, Claim, ClaimKind, Finding, Metric, Report
+from research_radar.models import BEIJING, ClaimKind, Finding, Report
+from research_radar.report.claim_text import claim_text, limits, values
 from research_radar.report.compose import split_sections
+from research_radar.report.evidence_index import (
+    EvidenceItem,
+    Proposal,
+    evidence_item,
+    proposal_item,
+)
 from research_radar.report.templates import environment
 from research_radar.report.wording import (
     differs_text,
     exclusion_text,
     novelty_label,
     prior_art_text,
-    proposal_parts,
     recommendation_label,
     strings,
 )
-from research_radar.resolve.keys import github_repo, key_name
+from research_radar.resolve.keys import key_name
 
 __all__ = [
     "ENTRY_COLUMNS",
@@ -58,68 +66,11 @@ def _cell(text: str) -> str:
     return "<br>".join(lines)
 
 
-def _number(value: float) -> str:
-    return f"{value:g}"
-
-
-def _claim_conditions(claim: Claim) -> str:
-    c = claim.conditions
-    parts = [*c.hardware, *c.model, *c.precision]
-    parts += [f"{key} {value}" for key, value in sorted(c.load.items())]
-    parts += [*c.software]
-    if c.baseline:
-        parts.append("vs " + " / ".join(c.baseline))
-    if c.repeats:
-        parts.append(c.repeats)
-    return " · ".join(parts)
-
-
-def _values(metrics: list[Metric]) -> str:
-    return "，".join(_labelled(m) for m in metrics)
-
-
-def _labelled(metric: Metric) -> str:
-    """`prefill 963 tok/s`: a number with its metric name (the compared system's without
-    its `(baseline)` tag, which the `vs` beside it already says)."""
-    name = re.sub(r"\s*\([^()]*baseline\)$", "", metric.name).strip()
-    return " ".join(part for part in (name, _number(metric.value), metric.unit) if part)
-
-
-def _claim_text(claim: Claim, t: dict[str, str]) -> str:
-    """`作者报告：963 tok/s（Arc Pro B70 · … · vs llama.cpp 763 tok/s）`: the claim's own
-    numbers first, the compared system's numbers with the baseline."""
-    own = own_metrics(claim)
-    metrics = _values(own)
-    conditions = _claim_conditions(claim)
-    theirs = [m for m in claim.metrics if m not in own]
-    if theirs:
-        conditions += f" {_values(theirs)}"
-    who = t["author"] if claim.reporter == "author" and not claim.validated else claim.reporter
-    return f"{who}：{metrics or claim.text}（{conditions}）"
-
-
 @dataclass
 class EntryRow:
     """One finding as the seven cells of the house-style table."""
 
     cells: list[str]
-
-
-@dataclass
-class EvidenceItem:
-    id: str
-    name: str
-    pin: str
-    conditions: str
-    limits: str
-    gates: str
-    links: list[str]
-
-
-@dataclass
-class Proposal:
-    name: str
-    text: str
 
 
 @dataclass
@@ -208,7 +159,7 @@ def _insight_text(finding: Finding, labeller: Labeller, t: dict[str, str], lang:
         if c.baseline:
             parts.append("vs " + " / ".join(c.baseline))
         text += t["insight_headline"].format(
-            metrics=_values(own_metrics(claim)[:2]), conditions=" · ".join(parts)
+            metrics=values(own_metrics(claim)[:2]), conditions=" · ".join(parts)
         )
     else:
         text += t["insight_no_headline"]
@@ -248,22 +199,15 @@ def _mechanism_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lan
     return text
 
 
-def _limits(finding: Finding) -> list[str]:
-    """Limits and negative results, without the trailing punctuation of their sentences."""
-    kinds = {ClaimKind.LIMITATION, ClaimKind.NEGATIVE}
-    return [c.text.rstrip(" ;；。.,，") for c in finding.claims if c.kind in kinds]
-
-
 def _evidence_cell(finding: Finding, t: dict[str, str]) -> str:
     headline = [c for c in finding.claims if c.kind in {ClaimKind.PERFORMANCE, ClaimKind.QUALITY}]
     complete = [c for c in headline if c.complete and c.conditions.load.get("hedged") != "yes"][:2]
-    parts = [_claim_text(claim, t) for claim in complete]
+    parts = [claim_text(claim, t) for claim in complete]
     gaps = []
     incomplete = len(headline) - len([c for c in headline if c.complete])
     if incomplete:
         gaps.append(t["incomplete"].format(n=incomplete))
-    limits = _limits(finding)[:2]
-    gaps += limits
+    gaps += limits(finding)[:2]
     if not finding.claims:
         gaps.append(t["none"])
     return "；".join(parts + [f"{t['gaps']}：" + "；".join(gaps)])
@@ -317,104 +261,6 @@ def _row(finding: Finding, labeller: Labeller, lang: str) -> EntryRow:
         f"[{finding.evidence_id}]",
     ]
     return EntryRow([_cell(cell) for cell in cells])
-
-
-def _pin(finding: Finding) -> str:
-    snap = finding.snapshot
-    if snap is None:
-        return "—"
-    repo = github_repo(finding.project_key) or ""
-    name = finding.url.removeprefix("https://github.com/") if repo else finding.project_key
-    when = f"（{snap.version_date.date().isoformat()}）" if snap.version_date else ""
-    return f"`{name}@{snap.version}`{when}"
-
-
-_WHERE = re.compile(
-    r"^(?P<repo>[\w.-]+/[\w.-]+)@(?P<sha>[0-9a-f]{7,40}):(?P<path>[^#\s]+)(?:#L(?P<line>\d+))?$"
-)
-
-
-def _claim_link(claim: Claim) -> str | None:
-    """A GitHub link at the pinned SHA for a claim kept as `owner/repo@sha:path#Lnn`."""
-    found = _WHERE.match(claim.where)
-    if not found:
-        return None
-    line = f"#L{found['line']}" if found["line"] else ""
-    return f"https://github.com/{found['repo']}/blob/{found['sha']}/{found['path']}{line}"
-
-
-def _pinned_links(finding: Finding) -> list[str]:
-    """The pinned version, then where each headline number stands at that version.
-
-    Each is a Markdown autolink (`<url>`), so several in one line stay separate links:
-    GitHub's autolinker would run bare URLs joined by "，" into one broken link.
-    """
-    snap = finding.snapshot
-    links = [snap.url] if snap and snap.url else []
-    if not links and finding.url:
-        links.append(finding.url)
-    headline = [c for c in finding.claims if c.kind in {ClaimKind.PERFORMANCE, ClaimKind.QUALITY}]
-    for claim in [c for c in headline if c.complete][:2]:
-        link = _claim_link(claim)
-        if link and link not in links:
-            links.append(link)
-    return [f"<{link}>" for link in links]
-
-
-def _gates_text(finding: Finding, lang: str) -> str:
-    names = {
-        "zh": {
-            "correctness": "正确性",
-            "solidity": "扎实",
-            "timeliness": "时效",
-            "prior_art": "prior art",
-            "value": "价值",
-        },
-        "en": {
-            "correctness": "correctness",
-            "solidity": "solidity",
-            "timeliness": "timeliness",
-            "prior_art": "prior art",
-            "value": "value",
-        },
-    }[lang if lang in {"zh", "en"} else "zh"]
-    return " · ".join(f"{names[gate.name.value]} {gate.verdict.value}" for gate in finding.gates)
-
-
-def _evidence_item(finding: Finding, lang: str) -> EvidenceItem:
-    t = strings(lang)
-    conditions = "；".join(
-        f"{'，'.join(_labelled(m) for m in own_metrics(c))}"
-        f"（{_claim_conditions(c) if c.complete else t['missing'] + '、'.join(c.conditions.missing())}）"
-        for c in finding.claims
-        if c.kind in {ClaimKind.PERFORMANCE, ClaimKind.QUALITY} and c.metrics
-    )
-    limits = "；".join(_limits(finding))
-    none = strings(lang)["none"]
-    return EvidenceItem(
-        id=finding.evidence_id,
-        name=finding.name,
-        pin=_pin(finding),
-        conditions=conditions or none,
-        limits=limits or none,
-        gates=_gates_text(finding, lang) or none,
-        links=_pinned_links(finding),
-    )
-
-
-def _proposal(finding: Finding, lang: str) -> Proposal:
-    assert finding.proposal is not None
-    t = strings(lang)
-    hypothesis, baseline, metrics, budget, stop = proposal_parts(
-        finding.name, finding.proposal, lang
-    )
-    text = (
-        f"{t['hypothesis']}：{hypothesis}；{t['baseline']}：{baseline}；"
-        f"{t['metrics']}：{'、'.join(metrics)}；{t['budget']}：{budget}；{t['stop']}：{stop}"
-    )
-    if "未执行" not in stop and "not executed" not in stop:
-        text += f"（{t['not_executed']}）"
-    return Proposal(finding.name, text.replace("\n", " "))
 
 
 def _header(report: Report, t: dict[str, str]) -> tuple[str, str]:
@@ -494,8 +340,8 @@ def build_context(report: Report, labeller: Labeller) -> ReportContext:
             f"**{f.name}**：{f.why or _summary(f, labeller, t, lang)}".rstrip("：")
             for f in sections.top
         ],
-        proposals=[_proposal(f, lang) for f in sections.proposals],
-        evidence=[_evidence_item(f, lang) for f in report.findings],
+        proposals=[proposal_item(f, lang) for f in sections.proposals],
+        evidence=[evidence_item(f, lang) for f in report.findings],
         coverage=_coverage(report, t),
         not_run=report.not_run or t["not_run"],
         degraded=_degraded(report, t),

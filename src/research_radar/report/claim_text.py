@@ -1,0 +1,57 @@
+"""How a claim is worded in the report: a number with its metric name and unit, its
+conditions joined by " · ", the compared system after "vs"; a finding's limits."""
+
+from __future__ import annotations
+
+import re
+
+from research_radar.extract.claims import own_metrics
+from research_radar.models import Claim, ClaimKind, Finding, Metric
+
+__all__ = ["claim_conditions", "claim_text", "labelled", "limits", "number", "values"]
+
+
+def number(value: float) -> str:
+    return f"{value:g}"
+
+
+def claim_conditions(claim: Claim) -> str:
+    c = claim.conditions
+    parts = [*c.hardware, *c.model, *c.precision]
+    parts += [f"{key} {value}" for key, value in sorted(c.load.items())]
+    parts += [*c.software]
+    if c.baseline:
+        parts.append("vs " + " / ".join(c.baseline))
+    if c.repeats:
+        parts.append(c.repeats)
+    return " · ".join(parts)
+
+
+def values(metrics: list[Metric]) -> str:
+    return "，".join(labelled(m) for m in metrics)
+
+
+def labelled(metric: Metric) -> str:
+    """`prefill 963 tok/s`: a number with its metric name (the compared system's without
+    its `(baseline)` tag, which the `vs` beside it already says)."""
+    name = re.sub(r"\s*\([^()]*baseline\)$", "", metric.name).strip()
+    return " ".join(part for part in (name, number(metric.value), metric.unit) if part)
+
+
+def claim_text(claim: Claim, t: dict[str, str]) -> str:
+    """`作者报告：963 tok/s（Arc Pro B70 · … · vs llama.cpp 763 tok/s）`: the claim's own
+    numbers first, the compared system's numbers with the baseline."""
+    own = own_metrics(claim)
+    metrics = values(own)
+    conditions = claim_conditions(claim)
+    theirs = [m for m in claim.metrics if m not in own]
+    if theirs:
+        conditions += f" {values(theirs)}"
+    who = t["author"] if claim.reporter == "author" and not claim.validated else claim.reporter
+    return f"{who}：{metrics or claim.text}（{conditions}）"
+
+
+def limits(finding: Finding) -> list[str]:
+    """Limits and negative results, without the trailing punctuation of their sentences."""
+    kinds = {ClaimKind.LIMITATION, ClaimKind.NEGATIVE}
+    return [c.text.rstrip(" ;；。.,，") for c in finding.claims if c.kind in kinds]

@@ -24,7 +24,7 @@ from research_radar.digest.render import (
 )
 from research_radar.digest.shapes import Digest
 from research_radar.errors import ConfigError
-from research_radar.sources.inbox import load_inbox
+from research_radar.sources.inbox_files import load_inbox
 from research_radar.sources.notes import SHANGHAI
 
 END = datetime(2026, 9, 3, 22, 20, tzinfo=SHANGHAI)

@@ -12,7 +12,7 @@ from research_radar.cli.digest_cmd import sample_root
 from research_radar.digest.extraction import ClaimReading
 from research_radar.digest.keypoints import claim_points, extract_key_points
 from research_radar.digest.signals import Mention
-from research_radar.sources.inbox import load_inbox
+from research_radar.sources.inbox_files import load_inbox
 from research_radar.sources.notes import SHANGHAI, parse_item
 
 SYSTEMS = ["vLLM", "SGLang", "TensorRT-LLM", "llama.cpp", "Mooncake"]

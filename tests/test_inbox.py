@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 import research_radar.sources.notes as notes
 from research_radar.errors import SourceError
-from research_radar.sources.inbox import load_inbox, parse_card, parse_knowledge, parse_note
+from research_radar.sources.inbox import parse_card, parse_knowledge, parse_note
+from research_radar.sources.inbox_files import load_inbox
 from research_radar.sources.notes import (
     SHANGHAI,
     match_topics,

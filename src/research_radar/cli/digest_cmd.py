@@ -24,7 +24,7 @@ from research_radar.digest.build import build_digest
 from research_radar.digest.render import render_digest_json, render_digest_markdown
 from research_radar.digest.shapes import Digest
 from research_radar.errors import ConfigError
-from research_radar.sources.inbox import load_inbox
+from research_radar.sources.inbox_files import load_inbox
 from research_radar.sources.notes import SHANGHAI, TOPIC_TERMS
 
 __all__ = ["SAMPLE_END", "register", "sample_root"]

@@ -383,7 +383,7 @@ def collect_inbox(root: Path) -> Found:
     root) so a digest can be derived again from the store. Notes are internal: they are
     never findings and never published.
     """
-    from research_radar.sources.inbox import load_inbox
+    from research_radar.sources.inbox_files import load_inbox
 
     if not root.is_dir():
         raise SourceError(f"inbox folder {root} not found; set inbox_root in radar.toml", "inbox")

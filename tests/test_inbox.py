@@ -13,13 +13,13 @@ import research_radar.sources.notes as notes
 from research_radar.errors import SourceError
 from research_radar.sources.inbox import parse_card, parse_knowledge, parse_note
 from research_radar.sources.inbox_files import load_inbox
+from research_radar.sources.note_meta import parse_timestamp
 from research_radar.sources.notes import (
     SHANGHAI,
     match_topics,
     normalise_url,
     parse_arxiv_ids,
     parse_numbers,
-    parse_timestamp,
 )
 
 

@@ -23,17 +23,19 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from research_radar.sources.note_meta import (
+    parse_front_matter,
+    parse_meta_timestamp,
+    parse_timestamp,
+)
 from research_radar.sources.notes import (
     NoteItem,
     Problem,
     parse_arxiv_ids,
-    parse_front_matter,
     parse_item,
     parse_items,
     parse_links,
-    parse_meta_timestamp,
     parse_sections,
-    parse_timestamp,
     strip_markup,
 )
 

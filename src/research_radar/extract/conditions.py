@@ -134,6 +134,8 @@ its context and for the set-up it states (issue #19)."""
 
 def _find_conditions(text: str, cat: Catalog) -> Conditions:
     names = {name: cat.names(name, text) for name in CONDITION_FIELDS}
+    if names["model"] and _SIZE_AFTER.search(text):
+        names["model"] = _size_lists(text, cat, names["model"])
     if len(names["hardware"]) > 1 and _PORTED.search(text):
         names["hardware"] = _without_source(text, cat, names["hardware"])
     load = _load(text, cat)
@@ -152,6 +154,27 @@ def _find_conditions(text: str, cat: Catalog) -> Conditions:
         repeats=format_repeats(load),
     )
     return tidy_conditions(conditions)
+
+
+_SIZE_AFTER = re.compile(r"\d[Bb]\s?(?:/|,|，|、|\band\b|\bor\b|和|或|及)\s?(?:and\s)?\d")
+_SIZE_LISTED = re.compile(
+    r"\s?(?:/|,|，|、|\band\b|\bor\b|和|或|及)\s?(?:and\s)?(\d+(?:\.\d+)?[Bb])(?![\w.])"
+    r"(?!\s?(?:tokens?|params?|parameters|参数|词元))"
+)
+_TRAILING_SIZE = re.compile(r"\d+(?:\.\d+)?[Bb]$")
+
+
+def _size_lists(text: str, cat: Catalog, models: list[str]) -> list[str]:
+    """`Llama2-7B/13B/70B`, `LLaMA 7B, 13B and 65B`: the family at each size listed after
+    its first (issue #14: the 13B numbers are not the 7B model's)."""
+    listed: list[str] = []
+    for mention in cat.find("model", text):
+        size = _TRAILING_SIZE.search(mention.name)
+        end = mention.end
+        while size and (match := _SIZE_LISTED.match(text, end)):
+            listed.append(mention.name[: size.start()] + match.group(1).upper())
+            end = match.end()
+    return list(dict.fromkeys([*models, *listed]))
 
 
 _PORTED = re.compile(r"\bfrom\s+(?:the\s+)?(?:NVIDIA\s+|AMD\s+|GeForce\s+)?\S", re.I)
@@ -191,11 +214,18 @@ _IO_PAIR = re.compile(
     re.I,
 )
 """`ISL/OSL 1k/1k`, `input/output lengths of 1024/128`: a prompt and an output length."""
+_IO_SEQUENCE = re.compile(
+    r"(?<![A-Za-z])(?:input|输入)\s?[=:：]?\s?(\d[\d,]*[Kk]?)(?:\s?tokens?)?\s?[,，;；、]?\s?(?:and\s)?"
+    r"(?:output|输出)\s?[=:：]?\s?(\d[\d,]*[Kk]?)(?!\d|\.\d|\s?(?:tok(?:en)?s?\s?/|tok/s))",
+    re.I,
+)
+"""`input 2048, output 128`, `输入 1024，输出 256`: a prompt and an output length."""
 
 
 def _load(text: str, cat: Catalog) -> dict[str, str]:
     load: dict[str, str] = {}
     pair = _IO_PAIR.search(text) if "/" in text else None
+    pair = pair or _IO_SEQUENCE.search(text)
     if pair:
         load["prompt"], load["output"] = (re.sub(r"[,\s]", "", g) for g in pair.groups())
     for rule, matches in zip(LOAD_RULES, load_rule_matches(text), strict=True):

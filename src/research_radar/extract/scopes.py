@@ -30,7 +30,8 @@ __all__ = ["Scope", "find_scopes", "with_scopes"]
 _SETUP_HEADING = re.compile(
     r"set-?up|environment|configuration|experimental settings?|benchmark settings?|"
     r"test(?:ing)? (?:settings?|platform|config)|hardware|测试环境|实验环境|实验设置|测试配置|"
-    r"测试设置|硬件环境|运行环境|环境配置|服务器配置|机器配置|(?:芯片|硬件|设备)信息",
+    r"测试设置|硬件环境|运行环境|环境配置|服务器配置|机器配置|(?:芯片|硬件|设备)信息|"
+    r"^\W*(?:\w+\s)?settings?\W*$",
     re.I,
 )
 _SETUP_LINE = re.compile(
@@ -102,11 +103,28 @@ def find_scopes(segments: list[Segment], cat: Catalog) -> list[Scope]:
             scope = Scope(section[0].line, section[1]) if section else Scope(1, end)
             scope.add(find_conditions(segment.text, cat))
             scopes.append(scope)
+    scopes.extend(_title(headings, end, cat))
     scopes.extend(_evaluation_lines(segments, spans, end, cat))
     scopes.extend(_notes_below_tables(segments, cat))
     for scope in scopes:
         scope.names = {k: v for k, v in scope.names.items() if len(v) <= _MAX_NAMES}
     return sorted(scopes, key=lambda s: s.last - s.first)
+
+
+def _title(headings: list[Segment], end: int, cat: Catalog) -> list[Scope]:
+    """`# RTP-LLM DeepSeek Replay Tech Report` over `# Overview`, `# Test Results`: a page
+    whose first heading is followed by more top-level headings still has it for its title;
+    what the title names holds for the whole page (the headings below it are read as its
+    siblings, so nothing else carries it down)."""
+    if not headings or headings[0].level != 1:
+        return []
+    if not any(h.level <= 1 for h in headings[1:]):
+        return []  # a single top heading: its sections already inherit it
+    scope = Scope(headings[0].line, end)
+    scope.add(find_conditions(headings[0].text, cat))
+    scope.load = {}
+    scope.names = {k: v for k, v in scope.names.items() if len(v) == 1}
+    return [scope] if scope.names else []
 
 
 def _evaluation_lines(

@@ -1,0 +1,104 @@
+"""Model and load conditions as pages state them (issue #14): in a page's title, in a
+settings section, in a column header over scores, as a list of sizes after a family, and
+the load written in prose (expert parallelism, concurrency, input and output lengths)."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_radar.extract.catalogue import default_catalog
+from research_radar.extract.claims import extract_claims
+from research_radar.extract.conditions import find_conditions
+from research_radar.models import Claim
+
+
+def _numbers(claims: list[Claim]) -> dict[float, Claim]:
+    return {metric.value: claim for claim in claims for metric in claim.metrics}
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        pytest.param("Each decode replica runs 64 EP across 8 nodes.", "ep", "64", id="n-ep"),
+        pytest.param("The router was tested with EP=16 and DP=2.", "ep", "16", id="ep-equals"),
+        pytest.param(
+            "MoE layers use expert parallelism of 8 on one node.", "ep", "8", id="ep-words"
+        ),
+        pytest.param("At 512 concurrency the queue grows.", "concurrency", "512", id="n-conc"),
+        pytest.param("We ran it with a concurrency of 32.", "concurrency", "32", id="conc-of"),
+        pytest.param("An L40S box, input 1024, output 256.", "prompt", "1024", id="input-n"),
+        pytest.param("An L40S box, input 1024, output 256.", "output", "256", id="output-n"),
+        pytest.param("单卡测试，输入 2048，输出 512。", "output", "512", id="zh-in-out"),
+    ],
+)
+def test_load_written_in_prose(text: str, key: str, value: str) -> None:
+    assert find_conditions(text, default_catalog()).load.get(key) == value
+
+
+def test_an_output_rate_is_not_an_output_length() -> None:
+    load = find_conditions("input 128 output 35 tokens/s", default_catalog()).load
+    assert "prompt" not in load
+
+
+def test_a_settings_section_sets_up_the_results_beside_it() -> None:
+    text = (
+        "# Report\n\n# Settings\n\nAll runs use 16 B200 GPUs with TP=2.\n\n"
+        "# Results\n\nDecode reaches 900 tok/s per GPU.\n"
+    )
+    claim = _numbers(extract_claims(text))[900]
+    assert claim.conditions.hardware[0].startswith("B200")
+    assert claim.conditions.load["tp"] == "2"
+
+
+def test_the_title_of_a_page_of_top_level_sections_names_its_model() -> None:
+    text = (
+        "# Serving Mixtral-8x7B on a budget\n\n# Overview\n\nWhy we did it.\n\n"
+        "# Results\n\nThroughput is 2,400 tok/s on 4 H100.\n\n"
+        "# Qwen2-7B too\n\nIt reaches 3,100 tok/s on 4 H100.\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[2400].conditions.model == ["Mixtral-8x7B"]
+    assert found[3100].conditions.model == ["Qwen2-7B"]  # its own heading wins
+
+
+def test_a_single_top_heading_adds_no_scope_of_its_own() -> None:
+    text = "# Notes on Mixtral-8x7B\n\n## Results\n\nThroughput is 2,400 tok/s.\n"
+    assert _numbers(extract_claims(text))[2400].conditions.model == ["Mixtral-8x7B"]
+
+
+def test_bare_numbers_under_model_columns_are_that_models_scores() -> None:
+    text = (
+        "| Suite | Task | Llama-3-8B | Qwen2-7B |\n| --- | --- | --- | --- |\n"
+        "| Reasoning | ARC-c | **61.2**\\* | 58.9 |\n"
+        "|  | BoolQ | 80.1 | 84.3 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[61.2].conditions.model == ["Llama-3-8B"]
+    assert found[84.3].conditions.model == ["Qwen2-7B"]
+    assert {m.name for m in found[80.1].metrics} == {"BoolQ"}
+    assert all(m.unit == "" for m in found[58.9].metrics)
+
+
+def test_a_table_of_model_rows_and_model_columns_reads_no_score() -> None:
+    text = "| Draft \\ Target | Llama-3-8B |\n| --- | --- |\n| Llama-3-1B | 0.7 |\n"
+    assert 0.7 not in _numbers(extract_claims(text))
+
+
+@pytest.mark.parametrize(
+    ("text", "models"),
+    [
+        pytest.param(
+            "Serving Llama2-7B/13B/70B", ["Llama-2-7B", "Llama-2-13B", "Llama-2-70B"], id="slash"
+        ),
+        pytest.param("LLaMA 7B, 13B and 65B", ["Llama-7B", "Llama-13B", "Llama-65B"], id="and"),
+        pytest.param("在 Qwen-7B 和 14B 上测试", ["Qwen-7B", "Qwen-14B"], id="zh"),
+        pytest.param("Llama-2-7B, 2B tokens of data", ["Llama-2-7B"], id="tokens-not-size"),
+    ],
+)
+def test_sizes_listed_after_a_family(text: str, models: list[str]) -> None:
+    assert find_conditions(text, default_catalog()).model == models
+
+
+def test_thousands_of_tokens_per_second_written_k_tps() -> None:
+    claim = _numbers(extract_claims("Decode reaches 12.5K TPS per node."))[12.5]
+    assert claim.metrics[0].unit == "ktok/s"

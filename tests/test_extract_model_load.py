@@ -102,3 +102,56 @@ def test_sizes_listed_after_a_family(text: str, models: list[str]) -> None:
 def test_thousands_of_tokens_per_second_written_k_tps() -> None:
     claim = _numbers(extract_claims("Decode reaches 12.5K TPS per node."))[12.5]
     assert claim.metrics[0].unit == "ktok/s"
+
+
+@pytest.mark.parametrize(
+    ("text", "gpus"),
+    [
+        pytest.param("The job trains on 64 GPUs.", "64", id="n-gpus"),
+        pytest.param("使用 8 卡训练", "8", id="zh-cards"),
+        pytest.param("在 16 张显卡上", "16", id="zh-counted-cards"),
+        pytest.param("Built for the RTX 4090 GPU at home.", None, id="a-name-not-a-count"),
+    ],
+)
+def test_a_gpu_count_in_prose(text: str, gpus: str | None) -> None:
+    assert find_conditions(text, default_catalog()).load.get("gpus") == gpus
+
+
+def test_a_setup_naming_several_counts_sets_none_of_them() -> None:
+    text = (
+        "# Report\n\n## Settings\n\nPrefill runs on 16 GPUs and decode on 96 GPUs, with TP=1.\n\n"
+        "## Results\n\nDecode reaches 900 tok/s per GPU.\n"
+    )
+    load = _numbers(extract_claims(text))[900].conditions.load
+    assert load.get("tp") == "1" and "gpus" not in load
+
+
+def test_gpu_counts_and_micro_batches_in_shortest_markdown_tables() -> None:
+    text = (
+        "Scaling of the 7B run:\n\n"
+        "| GPU Number | 8 | 64 |\n|-|-|-|\n"
+        "| TGS (Tokens/GPU/Second) | 4100 | 3900 |\n\n"
+        "| TP | GPU Num | Micro Bsz | TFLOPS |\n|-|-|-|-|\n| 2 | 32 | 4 | 181 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[4100].metrics[0].unit == "tok/s"
+    assert found[3900].conditions.load["gpus"] == "64"
+    assert found[181].conditions.load == {"tp": "2", "gpus": "32", "batch": "4"}
+
+
+def test_a_sentence_with_a_number_still_introduces_its_table() -> None:
+    text = (
+        "## Training\n\nWith Falcon-40B we reach >170 TFLOPS on every scale:\n\n"
+        "| GPUs | TFLOPS |\n| --- | --- |\n| 64 | 172 |\n"
+    )
+    assert _numbers(extract_claims(text))[172].conditions.model == ["Falcon-40B"]
+
+
+def test_what_a_section_lead_names_holds_for_its_later_tables() -> None:
+    text = (
+        "## Throughput\n\nAll runs train Qwen2-7B in bf16.\n\n"
+        "With checkpointing:\n\n| GPUs | TFLOPS |\n| --- | --- |\n| 64 | 172 |\n\n"
+        "Without checkpointing:\n\n| GPUs | TFLOPS |\n| --- | --- |\n| 64 | 151 |\n"
+    )
+    later = _numbers(extract_claims(text))[151].conditions
+    assert later.model == ["Qwen2-7B"] and later.precision == ["BF16"]

@@ -92,6 +92,9 @@ def extract_claims(
         if lead:
             section = sections[-1][1]
             section.load = {**lead_ctx.load, **section.load}
+            for name, values in lead_ctx.names.items():
+                if len(values) == 1 and name in _SECTION_FIELDS:
+                    section.names.setdefault(name, list(values))
             # `Benchmarks run on an 8xA100-80GB` above the first table: the hardware of
             # the section's subsections too (not of its later paragraphs)
             sublead[len(sections) - 1] = {
@@ -159,6 +162,10 @@ def extract_claims(
             for one in made:
                 compared.update(dict.fromkeys(one.conditions.baseline))
             end_lead()
+            if segment.text.rstrip().endswith((":", "：")):
+                # `7B 模型的千卡训练可以达到 >180 TFLOPS：` over a table: a number of its
+                # own, and the set-up of the table it introduces (issue #14)
+                block_ctx.update(find_conditions(segment.text, cat), with_baseline=False)
             continue
         if claim is not None:
             # `power limited to 330W`, `only tested on H100`: a statement without a number
@@ -314,6 +321,8 @@ def _table_claims(cell: TableClaim, where: str, reporter: str, block_ctx: Contex
 
 
 _RATIO_UNITS = frozenset({"x", "%", "pp"})
+_SECTION_FIELDS = ("model", "precision")
+"""What a section's lead names once holds for its later paragraphs and tables too."""
 _CAPTION = re.compile(r"(?:Figure|Fig\.|Table|图|表)\s?\d+\s?[:.：]", re.I)
 
 

@@ -26,6 +26,7 @@ __all__ = [
     "CONDITION_FIELDS",
     "find_conditions",
     "format_repeats",
+    "several_values",
     "tidy_conditions",
 ]
 
@@ -225,13 +226,21 @@ _IO_SEQUENCE = re.compile(
 def _load(text: str, cat: Catalog) -> dict[str, str]:
     load: dict[str, str] = {}
     pair = _IO_PAIR.search(text) if "/" in text else None
-    pair = pair or _IO_SEQUENCE.search(text)
+    if not pair and ("nput" in text or "NPUT" in text or "输入" in text):
+        pair = _IO_SEQUENCE.search(text)
     if pair:
         load["prompt"], load["output"] = (re.sub(r"[,\s]", "", g) for g in pair.groups())
     for rule, matches in zip(LOAD_RULES, load_rule_matches(text), strict=True):
         if rule.key in load or not matches:
             continue
         match = matches[0]
+        if rule.key == "gpus":
+            # `the RTX 4090 GPU`: a part's name, not a count of GPUs
+            named = [(m.start, m.end) for m in cat.find("hardware", text)]
+            found = (m for m in matches if not any(a <= m.start(1) < b for a, b in named))
+            if (counted := next(found, None)) is None:
+                continue
+            match = counted
         raw = rule.fixed or next((g for g in match.groups() if g), "")
         if raw:
             load[rule.key] = re.sub(r"[,\s]", "", raw)
@@ -248,6 +257,17 @@ def _load(text: str, cat: Catalog) -> dict[str, str]:
         elif after and "gpus" not in load:
             load["gpus"] = after.group(1)
     return load
+
+
+def several_values(text: str) -> set[str]:
+    """The load keys a text gives more than one value of (`4 nodes with 32 GPUs ... 144
+    GPUs`): a set-up that names several is no single value's set-up."""
+    values: dict[str, set[str]] = {}
+    for rule, matches in zip(LOAD_RULES, load_rule_matches(text), strict=True):
+        for match in matches:
+            raw = rule.fixed or next((g for g in match.groups() if g), "")
+            values.setdefault(rule.key, set()).add(re.sub(r"[,\s]", "", raw))
+    return {key for key, found in values.items() if len(found) > 1}
 
 
 @lru_cache(maxsize=16384)

@@ -63,6 +63,8 @@ LOAD_RULES = (
         r"(?:(?:使用|用)?(?:卡数|GPU\s?数量?|显卡数量?)|(?:number|num|#)\s?(?:of\s)?GPUs?)"
         r"\s*[=:：]\s*(\d{1,4})(?!\d|\.\d)",
     ),
+    _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?)?GPUs?\b"),
+    _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:张|块|个)?\s?(?:GPU\s?|显)?卡(?!顿|片)"),
     _rule(
         "concurrency",
         r"(?:max_concurrency|concurrency|(?<![A-Za-z])conc|并发数?)\s*(?:of\s)?[=:：]?\s*(\d+)",

@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.conditions import find_conditions, format_repeats
+from research_radar.extract.conditions import find_conditions, format_repeats, several_values
 from research_radar.extract.markdown import Segment
 from research_radar.models import Conditions
 
@@ -95,13 +95,13 @@ def find_scopes(segments: list[Segment], cat: Catalog) -> list[Scope]:
         scope.add(find_conditions(heading.text, cat))
         for segment in segments:
             if heading.line < segment.line <= last and segment.block != "heading":
-                scope.add(find_conditions(segment.text, cat))
+                scope.add(_setup(segment.text, cat))
         scopes.append(scope)
     for segment in segments:
         if segment.block in ("prose", "list") and _SETUP_LINE.match(segment.text):
             section = next(((h, e) for h, e in reversed(spans) if h.line < segment.line <= e), None)
             scope = Scope(section[0].line, section[1]) if section else Scope(1, end)
-            scope.add(find_conditions(segment.text, cat))
+            scope.add(_setup(segment.text, cat))
             scopes.append(scope)
     scopes.extend(_title(headings, end, cat))
     scopes.extend(_evaluation_lines(segments, spans, end, cat))
@@ -109,6 +109,17 @@ def find_scopes(segments: list[Segment], cat: Catalog) -> list[Scope]:
     for scope in scopes:
         scope.names = {k: v for k, v in scope.names.items() if len(v) <= _MAX_NAMES}
     return sorted(scopes, key=lambda s: s.last - s.first)
+
+
+def _setup(text: str, cat: Catalog) -> Conditions:
+    """A set-up statement's conditions, without the load keys it gives several values of
+    (`prefill on 32 GPUs, decode on 144 GPUs`: neither count is the whole page's)."""
+    conditions = find_conditions(text, cat)
+    several = several_values(text) & set(conditions.load)
+    if not several:
+        return conditions
+    load = {k: v for k, v in conditions.load.items() if k not in several}
+    return conditions.model_copy(update={"load": load, "repeats": format_repeats(load)})
 
 
 def _title(headings: list[Segment], end: int, cat: Catalog) -> list[Scope]:

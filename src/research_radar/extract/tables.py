@@ -78,12 +78,17 @@ _HEADER_LOAD = (
             re.I,
         ),
     ),
-    ("batch", re.compile(r"^batch|\bbatch[ _-]?size|^bs$|批大小|批次", re.I)),
+    (
+        "batch",
+        re.compile(
+            r"^batch|\bbatch[ _-]?size|^bs$|^micro[ _]?b(?:atch[ _]?)?s(?:ize|z)$|批大小|批次", re.I
+        ),
+    ),
     ("concurrency", re.compile(r"concurrency|^conc|并发", re.I)),
     (
         "gpus",
         re.compile(
-            r"^(?:#\s?|num(?:ber of)?[_ ]?)(?:GPUs?|cards?)$|^(?:GPUs?|cards?)[_ ]?(?:num|count|#)$|"
+            r"^(?:#\s?|num(?:ber of)?[_ ]?)(?:GPUs?|cards?)$|^(?:GPUs?|cards?)[_ ]?(?:num(?:ber)?s?|count|#)$|"
             r"显卡数量?|卡数|GPU\s?数",
             re.I,
         ),

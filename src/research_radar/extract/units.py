@@ -39,6 +39,7 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"万\s?(?:[Tt]ok(?:en)?s?\s?/\s?(?:s|秒)|tokens?每秒)", "万tok/s"),
     (
         r"[Tt]ok(?:en)?s?/s(?:ec(?:ond)?)?|[Tt]okens?/Sec(?:ond)?|[Tt]oks/s|t/s|TPS|tps|"
+        r"[Tt]okens?/GPU/s(?:ec(?:ond)?)?|"
         r"[Tt]okens? per second|Tps|"
         r"[Tt]ok(?:en)?s? ?/ ?s|[Tt]ok(?:en)?s? ?/ ?秒",
         "tok/s",

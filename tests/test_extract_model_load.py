@@ -155,3 +155,21 @@ def test_what_a_section_lead_names_holds_for_its_later_tables() -> None:
     )
     later = _numbers(extract_claims(text))[151].conditions
     assert later.model == ["Qwen2-7B"] and later.precision == ["BF16"]
+
+
+def test_a_size_alone_takes_the_family_in_scope() -> None:
+    text = (
+        "## Falcon\n\nFalcon-7B was measured first.\n\n"
+        "| Size | Latency (ms) |\n| --- | --- |\n| 7B | 20.1 |\n| 40B | 95.2 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[20.1].conditions.model == ["Falcon-7B"]
+    assert found[95.2].conditions.model == ["Falcon-40B"]
+
+
+def test_a_size_alone_keeps_a_row_that_names_its_own_model() -> None:
+    text = (
+        "## Falcon\n\nFalcon-7B was measured first.\n\n"
+        "| Model | Size | Latency (ms) |\n| --- | --- | --- |\n| Mistral | 7B | 18.4 |\n"
+    )
+    assert _numbers(extract_claims(text))[18.4].conditions.model == ["Mistral-7B"]

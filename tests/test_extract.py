@@ -49,7 +49,6 @@ def test_building_blocks_export_what_the_package_shares() -> None:
         "CONDITION_FIELDS",
         "find_conditions",
         "format_repeats",
-        "several_values",
         "tidy_conditions",
     }
     assert set(markdown_module.__all__) == {

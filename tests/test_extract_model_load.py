@@ -9,6 +9,7 @@ import pytest
 from research_radar.extract.catalogue import default_catalog
 from research_radar.extract.claims import extract_claims
 from research_radar.extract.conditions import find_conditions
+from research_radar.extract.loads import several_values
 from research_radar.models import Claim
 
 
@@ -173,3 +174,48 @@ def test_a_size_alone_keeps_a_row_that_names_its_own_model() -> None:
         "| Model | Size | Latency (ms) |\n| --- | --- | --- |\n| Mistral | 7B | 18.4 |\n"
     )
     assert _numbers(extract_claims(text))[18.4].conditions.model == ["Mistral-7B"]
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "value"),
+    [
+        pytest.param("Input tokens: 512, output tokens: 64.", "output", "64", id="tokens-colon"),
+        pytest.param("The server ran at 4 requests per second.", "rate", "4", id="at-req-s"),
+        pytest.param("Replay used an arrival rate of 2.5 req/s.", "rate", "2.5", id="arrival"),
+        pytest.param("We drove it with 48 parallel requests.", "concurrency", "48", id="parallel"),
+        pytest.param("A concurrency level 64 run.", "concurrency", "64", id="conc-level"),
+        pytest.param("压测时并发数为 32。", "concurrency", "32", id="zh-conc-wei"),
+        pytest.param("批大小为 16 时", "batch", "16", id="zh-batch-wei"),
+        pytest.param("The sequence length 4096 run.", "prompt", "4096", id="seq-length"),
+        pytest.param("vllm serve m --tensor-parallel-size 2", "tp", "2", id="tp-flag"),
+        pytest.param("Served from two H100 cards.", "gpus", "2", id="two-parts"),
+        pytest.param("部署在两张 A100 上", "gpus", "2", id="zh-two-parts"),
+    ],
+)
+def test_more_load_phrasings(text: str, key: str, value: str) -> None:
+    assert find_conditions(text, default_catalog()).load.get(key) == value
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Throughput reached 5.53 requests/s.", id="a-rate-measured"),
+        pytest.param("Input sequence length 512, output sequence length 32.", id="io-lengths"),
+        pytest.param("It runs on a single H100.", id="single-not-counted"),
+    ],
+)
+def test_what_is_not_that_load(text: str) -> None:
+    load = find_conditions(text, default_catalog()).load
+    assert "rate" not in load and "gpus" not in load and load.get("prompt") in (None, "512")
+
+
+def test_an_output_sequence_length_is_not_a_second_prompt_length() -> None:
+    assert several_values("Input sequence length 512, output sequence length 32.") == set()
+    assert several_values("Prefill on 16 GPUs, decode on 96 GPUs.") == {"gpus"}
+
+
+def test_the_load_reader_exports_its_api() -> None:
+    from research_radar.extract import loads
+
+    assert set(loads.__all__) == {"load_rule_matches", "read_load", "several_values"}
+    assert loads.read_load("bs=4, TP=2", default_catalog()) == {"batch": "4", "tp": "2"}

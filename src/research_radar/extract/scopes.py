@@ -21,7 +21,8 @@ import re
 from dataclasses import dataclass, field
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.conditions import find_conditions, format_repeats, several_values
+from research_radar.extract.conditions import find_conditions, format_repeats
+from research_radar.extract.loads import several_values
 from research_radar.extract.markdown import Segment
 from research_radar.models import Conditions
 

@@ -219,3 +219,13 @@ def test_the_load_reader_exports_its_api() -> None:
 
     assert set(loads.__all__) == {"load_rule_matches", "read_load", "several_values"}
     assert loads.read_load("bs=4, TP=2", default_catalog()) == {"batch": "4", "tp": "2"}
+
+
+def test_a_caption_below_a_table_sets_it_up() -> None:
+    text = (
+        "## Results\n\n| Batch | Latency (ms) |\n| --- | --- |\n| 1 | 20.1 |\n\n"
+        "*Table 2: decode latency of Gemma-7B on 8 L4.*\n"
+    )
+    claim = _numbers(extract_claims(text))[20.1]
+    assert claim.conditions.model == ["Gemma-7B"]
+    assert claim.conditions.load["gpus"] == "8"

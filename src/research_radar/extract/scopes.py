@@ -163,9 +163,11 @@ def _evaluation_lines(
 
 _NOTE_BELOW = re.compile(
     r"^\W{0,3}(?:executed|measured|tested|benchmarked|run|ran|evaluated|obtained|collected|"
-    r"numbers|results?|all (?:numbers|results|measurements)|note|测试|测得|实验|数据|以上)\b",
+    r"numbers|results?|all (?:numbers|results|measurements)|note|测试|测得|实验|数据|以上)\b|"
+    r"^\W{0,3}(?:Table|Tab\.|表)\s?\d+\s?[:.：]",
     re.I,
 )
+"""A note or a caption right below a table (`Table 3: decode latency on Llama-2-70B`)."""
 
 
 def _notes_below_tables(segments: list[Segment], cat: Catalog) -> list[Scope]:

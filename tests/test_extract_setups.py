@@ -249,6 +249,7 @@ def test_the_reading_building_blocks_export_their_api() -> None:
         "defines",
         "enter_section",
         "project_of",
+        "sized",
         "unlisted",
     }
     assert context.project_of("zhihu/ZhiLight@abc:docs/x.md") == "ZhiLight"

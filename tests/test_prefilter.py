@@ -9,10 +9,11 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from research_radar.extract import claims, conditions, metrics
+from research_radar.extract import claims, conditions, loads, metrics
 from research_radar.extract.catalogue import FIELDS, default_catalog, load_catalog
-from research_radar.extract.conditions import find_conditions, load_rule_matches
+from research_radar.extract.conditions import find_conditions
 from research_radar.extract.loadrules import LOAD_RULES
+from research_radar.extract.loads import load_rule_matches
 from research_radar.extract.metrics import find_metrics
 from research_radar.extract.prefilter import NeedleIndex, Needles, Probe, needles_of
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
 
 def _module_patterns() -> list[re.Pattern[str]]:
     found = [rule.regex for rule in LOAD_RULES]
-    for module in (claims, conditions, metrics):
+    for module in (claims, conditions, loads, metrics):
         found += [v for v in vars(module).values() if isinstance(v, re.Pattern)]
     cat = default_catalog()
     for name in FIELDS:

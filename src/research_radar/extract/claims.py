@@ -39,6 +39,7 @@ from research_radar.extract.context import (
     defines,
     enter_section,
     project_of,
+    sized,
     unlisted,
 )
 from research_radar.extract.kinds import is_hedged, kind_of
@@ -92,6 +93,9 @@ def extract_claims(
         if lead:
             section = sections[-1][1]
             section.load = {**lead_ctx.load, **section.load}
+            for name, values in lead_ctx.names.items():
+                if len(values) == 1 and name in _SECTION_FIELDS:
+                    section.names.setdefault(name, list(values))
             # `Benchmarks run on an 8xA100-80GB` above the first table: the hardware of
             # the section's subsections too (not of its later paragraphs)
             sublead[len(sections) - 1] = {
@@ -105,7 +109,7 @@ def extract_claims(
         if not table:
             return  # no rows: no claims (and no header cells to clean for nothing)
         for cell in read_table(header, table, cat, tuple(compared), project):
-            found = _table_claims(cell, where, reporter, block_ctx)
+            found = _table_claims(cell, where, reporter, block_ctx, cat)
             if found:
                 end_lead()
             claims.extend(found)
@@ -159,6 +163,10 @@ def extract_claims(
             for one in made:
                 compared.update(dict.fromkeys(one.conditions.baseline))
             end_lead()
+            if segment.text.rstrip().endswith((":", "：")):
+                # `7B 模型的千卡训练可以达到 >180 TFLOPS：` over a table: a number of its
+                # own, and the set-up of the table it introduces (issue #14)
+                block_ctx.update(find_conditions(segment.text, cat), with_baseline=False)
             continue
         if claim is not None:
             # `power limited to 330W`, `only tested on H100`: a statement without a number
@@ -267,14 +275,15 @@ def _claims(
         return []
     parts = split_by_clause(text, cat, own, metrics) or [(own, metrics)]
     made = []
-    for conditions, found in parts:
-        conditions = line_ctx.fill(conditions, with_baseline=False)
+    for stated, found in parts:
+        conditions = line_ctx.fill(stated, with_baseline=False)
         # a list item takes its list's set-up and compared system; a sentence of prose
         # takes its section's and paragraph's set-up, but names its own comparison, unless
         # all it gives are ratios to what was named before (`DMA beats the custom kernel.
         # The gain starts at 5.5%`)
         ratios = all(m.unit in _RATIO_UNITS for m in found) and bool(found)
         conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list" or ratios)
+        conditions = sized(conditions, stated, text, cat)
         made.append(
             _made(kind, text, found, tidy_conditions(conditions), where, segment.line, reporter)
         )
@@ -282,7 +291,9 @@ def _claims(
     return made
 
 
-def _table_claims(cell: TableClaim, where: str, reporter: str, block_ctx: Context) -> list[Claim]:
+def _table_claims(
+    cell: TableClaim, where: str, reporter: str, block_ctx: Context, cat: Catalog
+) -> list[Claim]:
     """One row's cells with their conditions; a compared system named above the table
     is the baseline of its ratios (`2.7x`), not of its absolute numbers (`206 TFLOPS`)."""
     kind = kind_of(cell.text, cell.metrics)
@@ -291,22 +302,16 @@ def _table_claims(cell: TableClaim, where: str, reporter: str, block_ctx: Contex
     inherits = not cell.reference and not cell.conditions.baseline and block_ctx.baseline
     ratios = [m for m in cell.metrics if m.unit in _RATIO_UNITS]
     paired = any(is_baseline_metric(m) for m in cell.metrics)  # its numbers are compared too
+
+    def filled(with_baseline: bool) -> Conditions:
+        conditions = block_ctx.fill(cell.conditions, with_baseline=with_baseline)
+        return tidy_conditions(sized(conditions, cell.conditions, cell.text, cat))
+
     if not inherits or paired or not ratios or len(ratios) == len(cell.metrics):
-        conditions = block_ctx.fill(cell.conditions, with_baseline=not cell.reference)
-        return [
-            _made(
-                kind,
-                cell.text,
-                cell.metrics,
-                tidy_conditions(conditions),
-                where,
-                cell.line,
-                reporter,
-            )
-        ]
+        conditions = filled(not cell.reference)
+        return [_made(kind, cell.text, cell.metrics, conditions, where, cell.line, reporter)]
     absolute = [m for m in cell.metrics if m.unit not in _RATIO_UNITS]
-    plain = tidy_conditions(block_ctx.fill(cell.conditions, with_baseline=False))
-    compared = tidy_conditions(block_ctx.fill(cell.conditions, with_baseline=True))
+    plain, compared = filled(False), filled(True)
     return [
         _made(kind, cell.text, absolute, plain, where, cell.line, reporter),
         _made(kind, cell.text, ratios, compared, where, cell.line, reporter),
@@ -314,6 +319,8 @@ def _table_claims(cell: TableClaim, where: str, reporter: str, block_ctx: Contex
 
 
 _RATIO_UNITS = frozenset({"x", "%", "pp"})
+_SECTION_FIELDS = ("model", "precision")
+"""What a section's lead names once holds for its later paragraphs and tables too."""
 _CAPTION = re.compile(r"(?:Figure|Fig\.|Table|图|表)\s?\d+\s?[:.：]", re.I)
 
 

@@ -1,21 +1,18 @@
 """Conditions of one statement: catalogue names, load, repeats and the compared baseline.
 
 Pure. A building block of `research_radar.extract.claims`, which callers outside this
-package use instead. Names are the catalogue's canonical ones, load values are the
-strings written in the text, with thousands separators and spaces removed. The load
-rules also tell `extract.metrics` which numbers are conditions rather than measurements.
+package use instead. Names are the catalogue's canonical ones; the load is read by
+`extract.loads`.
 """
 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import Any
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.loadrules import LOAD_RULES
+from research_radar.extract.loads import read_load
 from research_radar.extract.prefilter import (
-    NeedleIndex,
     finditer,
     probe_of,
 )
@@ -34,17 +31,6 @@ CONDITION_FIELDS = ("hardware", "model", "precision", "software")
 """The `Conditions` fields that hold catalogue names."""
 
 
-_LOAD_INDEX = NeedleIndex(rule.needles for rule in LOAD_RULES)
-_PERCENTILE = re.compile(r"(?<![A-Za-z])[Pp](50|90|95|99(?:\.9)?)(?![\d])")
-_COUNT = re.compile(
-    r"(\d{1,3})\s?(?:[×xX*]|个|张|块|台|卡)\s?$|(?:\bon|\bwith|\busing|\bacross)\s(\d{1,3})\s$|"
-    r"^\W{0,3}(\d{1,3})\s$"
-)
-"""`8x H100`, `4 个 A100`, `on 8 H100`: how many of a part."""
-_COUNT_AFTER = re.compile(
-    r"\s?(?:(?:HBM\w*|PCIe|SXM\d?)\s?)?[×xX*]\s?(\d{1,3})(?![\d.]|\s?(?!GPUs?\b|cards?\b)[A-Za-z])"
-)
-"""`H100 80GB HBM3 * 8`, `A100 x 2`: the count after the part."""
 _REPEAT_KEYS = ("runs", "samples", "seeds", "spread", "percentiles", "ci")
 
 _CUES = re.compile(
@@ -134,9 +120,11 @@ its context and for the set-up it states (issue #19)."""
 
 def _find_conditions(text: str, cat: Catalog) -> Conditions:
     names = {name: cat.names(name, text) for name in CONDITION_FIELDS}
+    if names["model"] and _SIZE_AFTER.search(text):
+        names["model"] = _size_lists(text, cat, names["model"])
     if len(names["hardware"]) > 1 and _PORTED.search(text):
         names["hardware"] = _without_source(text, cat, names["hardware"])
-    load = _load(text, cat)
+    load = read_load(text, cat)
     baseline = _baselines(text, cat)
     for name in ("hardware", "model", "precision"):
         # `FP8 吞吐较 BF16 提升 1.6 倍`: the compared precision (hardware, model) is not the
@@ -152,6 +140,27 @@ def _find_conditions(text: str, cat: Catalog) -> Conditions:
         repeats=format_repeats(load),
     )
     return tidy_conditions(conditions)
+
+
+_SIZE_AFTER = re.compile(r"\d[Bb]\s?(?:/|,|，|、|\band\b|\bor\b|和|或|及)\s?(?:and\s)?\d")
+_SIZE_LISTED = re.compile(
+    r"\s?(?:/|,|，|、|\band\b|\bor\b|和|或|及)\s?(?:and\s)?(\d+(?:\.\d+)?[Bb])(?![\w.])"
+    r"(?!\s?(?:tokens?|params?|parameters|参数|词元))"
+)
+_TRAILING_SIZE = re.compile(r"\d+(?:\.\d+)?[Bb]$")
+
+
+def _size_lists(text: str, cat: Catalog, models: list[str]) -> list[str]:
+    """`Llama2-7B/13B/70B`, `LLaMA 7B, 13B and 65B`: the family at each size listed after
+    its first (issue #14: the 13B numbers are not the 7B model's)."""
+    listed: list[str] = []
+    for mention in cat.find("model", text):
+        size = _TRAILING_SIZE.search(mention.name)
+        end = mention.end
+        while size and (match := _SIZE_LISTED.match(text, end)):
+            listed.append(mention.name[: size.start()] + match.group(1).upper())
+            end = match.end()
+    return list(dict.fromkeys([*models, *listed]))
 
 
 _PORTED = re.compile(r"\bfrom\s+(?:the\s+)?(?:NVIDIA\s+|AMD\s+|GeForce\s+)?\S", re.I)
@@ -182,52 +191,6 @@ def tidy_conditions(conditions: Conditions) -> Conditions:
     if kept == software and baseline == conditions.baseline:
         return conditions
     return conditions.model_copy(update={"software": kept, "baseline": baseline})
-
-
-_IO_PAIR = re.compile(
-    r"(?:ISL\s?/\s?OSL|input\s?/\s?output|in\s?/\s?out|prompt\s?/\s?(?:output|generation|completion)|"
-    r"输入\s?/\s?输出)(?:\s(?:sequence\s)?(?:lengths?|tokens|len))?(?:\s?(?:长度|of|=|[:：]))?\s?"
-    r"(\d[\d,]*[Kk]?)\s?/\s?(\d[\d,]*[Kk]?)(?![\d.])",
-    re.I,
-)
-"""`ISL/OSL 1k/1k`, `input/output lengths of 1024/128`: a prompt and an output length."""
-
-
-def _load(text: str, cat: Catalog) -> dict[str, str]:
-    load: dict[str, str] = {}
-    pair = _IO_PAIR.search(text) if "/" in text else None
-    if pair:
-        load["prompt"], load["output"] = (re.sub(r"[,\s]", "", g) for g in pair.groups())
-    for rule, matches in zip(LOAD_RULES, load_rule_matches(text), strict=True):
-        if rule.key in load or not matches:
-            continue
-        match = matches[0]
-        raw = rule.fixed or next((g for g in match.groups() if g), "")
-        if raw:
-            load[rule.key] = re.sub(r"[,\s]", "", raw)
-    if "context" in load and load["context"] in (load.get("prompt"), load.get("output")):
-        del load["context"]  # `1k/1k`, `Prompt length: 2.8k` read as a context too
-    percentiles = dict.fromkeys(f"p{m}" for m in _PERCENTILE.findall(text))
-    if percentiles:
-        load["percentiles"] = ",".join(percentiles)
-    for mention in cat.find("hardware", text):
-        count = _COUNT.search(text[max(0, mention.start - 10) : mention.start])
-        after = _COUNT_AFTER.match(text, mention.end)
-        if count and "gpus" not in load:
-            load["gpus"] = next(g for g in count.groups() if g)
-        elif after and "gpus" not in load:
-            load["gpus"] = after.group(1)
-    return load
-
-
-@lru_cache(maxsize=16384)
-def load_rule_matches(text: str) -> tuple[tuple[re.Match[str], ...], ...]:
-    """Each of `LOAD_RULES`' matches in a text, in order; read once per text, for the load
-    and for the numbers it blocks from being metrics (issue #19)."""
-    alive = set(_LOAD_INDEX.candidates(probe_of(text)))
-    return tuple(
-        tuple(rule.regex.finditer(text)) if n in alive else () for n, rule in enumerate(LOAD_RULES)
-    )
 
 
 def format_repeats(load: dict[str, str]) -> str | None:

@@ -23,6 +23,7 @@ __all__ = [
     "defines",
     "enter_section",
     "project_of",
+    "sized",
     "unlisted",
 ]
 
@@ -150,3 +151,27 @@ def enter_section(sections: list[tuple[int, Context]], heading: Segment, cat: Ca
     context.update(find_conditions(heading.text, cat), with_baseline=True)
     sections.append((heading.level, context))
     return context
+
+
+_BARE_SIZE = re.compile(
+    r"(?:^|[;|(（,，]\s?|:\s|\b(?:the|for|on|with)\s)(\d+(?:\.\d+)?[Bb])"
+    r"(?=\s?(?:$|[;|)）,，:]|models?\b|variants?\b|模型|版本))",
+    re.I,
+)
+_TRAILING_SIZE = re.compile(r"-?\d+(?:\.\d+)?[Bb]$")
+
+
+def sized(conditions: Conditions, own: Conditions, text: str, cat: Catalog) -> Conditions:
+    """`| 13B | 41.2 |` under `## Llama 2 7B-70B`, `the 70B model`: the one family in scope,
+    at the size the statement names instead of its own model."""
+    if own.model or len(conditions.model) != 1:
+        return conditions
+    match = _BARE_SIZE.search(text)
+    if not match:
+        return conditions
+    size = match.group(1).upper()
+    family = _TRAILING_SIZE.sub("", conditions.model[0])
+    names = cat.names("model", f"{family}-{size}")
+    if len(names) != 1 or not names[0].upper().endswith(size) or names == conditions.model:
+        return conditions
+    return conditions.model_copy(update={"model": names})

@@ -54,25 +54,36 @@ LOAD_RULES = (
         # `--max-batch-size 32` caps the batch: a setting, not the batch measured
         r"(?<![Mm]ax[\s_-])(?<![Mm]ax)(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs)\s*[=:：]?\s*(\d+)(?!\d|\.\d)",
     ),
-    _rule("batch", r"批(?:大小|量)\s*[=:：]?\s*(\d+)"),
-    _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取)\s*(\d+)(?![\d.])"),
+    _rule("batch", r"批(?:大小|量)\s*(?:为|是)?\s*[=:：]?\s*(\d+)"),
+    _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取)\s*(\d+)(?!\d|\.\d)"),
     _rule("batch", r"(?<![A-Za-z])batch\s(?:of|with)\s(\d+)(?!\d|\.\d)(?!\s?(?:tokens|%))"),
-    _rule("batch", r"batch[\s_-]?size\s+(?:of\s+(?:\w+\s+)?(?:is\s+)?|is\s+)(\d+)(?![\d.])"),
+    _rule("batch", r"batch[\s_-]?size\s+(?:of\s+(?:\w+\s+)?(?:is\s+)?|is\s+)(\d+)(?!\d|\.\d)"),
     _rule(
         "gpus",
         r"(?:(?:使用|用)?(?:卡数|GPU\s?数量?|显卡数量?)|(?:number|num|#)\s?(?:of\s)?GPUs?)"
-        r"\s*[=:：]\s*(\d{1,4})(?![\d.])",
+        r"\s*[=:：]\s*(\d{1,4})(?!\d|\.\d)",
     ),
+    _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?)?GPUs?\b"),
+    _rule("gpus", r"双卡|两张卡|两块卡|\btwo GPUs\b", "2"),
+    _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:张|块|个)?\s?(?:GPU\s?|显)?卡(?!顿|片)"),
     _rule(
         "concurrency",
-        r"(?:max_concurrency|concurrency|(?<![A-Za-z])conc|并发数?)\s*[=:：]?\s*(\d+)",
+        r"(?:max_concurrency|concurrency(?:\slevel)?|(?<![A-Za-z])conc|并发数?)\s*(?:of\s|为|是)?"
+        r"[=:：]?\s*(\d+)",
     ),
-    _rule("concurrency", r"(?<![A-Za-z])C\s?=\s?(\d+)(?![\d.])"),
+    _rule("concurrency", r"(?<![\d.])(\d+)\s+concurrency\b"),
+    _rule("concurrency", r"(?<![A-Za-z])C\s?=\s?(\d+)(?!\d|\.\d)"),
     _rule("concurrency", r"(\d+)\s*(?:个|路)?\s*(?:并发|concurrent(?:\s+requests?)?)"),
     _rule("concurrency", r"(?<![\d.])(\d+)\s+(?:simultaneous\s+|parallel\s+)?users\b"),
     _rule(
+        "concurrency",
+        r"(?<![\d.])(\d+)\s+(?:parallel|simultaneous|concurrent)\s+(?:requests|clients|streams)\b",
+    ),
+    _rule(
         "rate",
-        r"(?:(?<![A-Za-z])(?:at|@|under)\s+|[(,]\s?)(\d+(?:\.\d+)?)\s?(?:QPS|RPS)(?![A-Za-z])|"
+        r"(?:(?<![A-Za-z])(?:at|@|under)\s+|[(,]\s?)(\d+(?:\.\d+)?)\s?"
+        r"(?:QPS|RPS|req(?:uest)?s?/s|requests? per second)(?![A-Za-z])|"
+        r"arrival[_ ]rate\s?(?:[:：=]|of)?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
         r"(?:QPS|RPS|request[_ ]rate)\s?=\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
         r"request[_ ]rate\s?(?:[:：]|of)?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)",
     ),
@@ -89,7 +100,8 @@ LOAD_RULES = (
     _rule(
         "prompt",
         r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gth)?|prompt[\s_]len(?:gth)?|"
-        r"prefill[\s_]len(?:gth)?|prompt tokens|(?<![A-Za-z])pp|seq_?len(?:gth)?|"
+        r"prefill[\s_]len(?:gth)?|(?:prompt|input)[\s_]tokens(?=\s?[=:：])|prompt tokens|"
+        r"(?<![A-Za-z])pp|seq_?len(?:gth)?|(?<!output\s)(?<!output_)(?<!input\s)sequence[\s_]len(?:gth)?|"
         r"(?<![A-Za-z_])in(?=\s?=))\s*(?:of\s|is\s)?[=:：]?\s*(?:\((?:just|only|about)?\s?)?" + _K,
     ),
     _rule(
@@ -114,6 +126,7 @@ LOAD_RULES = (
         "output",
         r"(?:OSL|output(?:[\s_](?:sequence|seq|generation|tokens?))?[\s_]?len(?:gth)?|"
         r"(?:generation|decode)[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
+        r"output[\s_]tokens(?=\s?[=:：])|"
         r"(?<![A-Za-z])out(?=\s?=)|"
         r"输出(?:上限|长度)?)\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
     ),
@@ -130,10 +143,13 @@ LOAD_RULES = (
     _rule("runs", r"重复\s*(\d+)\s*次|每(?:项|组|个配置|配置)?\s*(\d+)\s*次"),
     _rule("runs", r"(\d+)\s*iterations"),
     _rule("runs", r"单次运行|single run", "1"),
-    _rule("tp", r"(?<![A-Za-z])TP\s?[=-]?\s?(\d+)(?![\d.])"),
+    _rule("tp", r"(?<![A-Za-z])TP\s?[=-]?\s?(\d+)(?!\d|\.\d)"),
     _rule("tp", r"(?<![\d.])(\d+)-way (?:TP|tensor)"),
     _rule("tp", r"tensor_parallel_size\s*=\s*(\d+)"),
-    _rule("tp", r"tensor[\s-]parallel(?:ism|\s?size)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)"),
+    _rule("tp", r"tensor[\s-]parallel(?:ism|[\s_-]?size)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)"),
+    _rule("ep", r"(?<![A-Za-z])EP\s?[=-]?\s?(\d+)(?!\d|\.\d)"),
+    _rule("ep", r"(?<![\d.])(\d+)(?:-way)?\s?EP\b"),
+    _rule("ep", r"expert[\s-]parallel(?:ism|\s?size)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)"),
     _rule("warmup", r"warm-?up\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),
     _rule("measure", r"measure\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),
     _rule("chunk", r"(\d+\s?ms)\s+chunks?"),

@@ -102,10 +102,10 @@ def parse_segments(text: str) -> Iterator[Segment]:
         if stripped.startswith("|"):
             cells = split_cells(stripped)
             after_break = True
-            if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
-                continue
+            if all(re.fullmatch(r":?-+:?", c) for c in cells if c):
+                continue  # `| --- |`, and GitHub's shortest `|-|-|`
             following = lines[index].strip() if index < len(lines) else ""
-            if re.fullmatch(r"\|?\s*:?-{2,}.*", following):
+            if re.fullmatch(r"\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?", following):
                 header = tuple(clean_text(c) for c in cells)
                 rows_unit = (
                     stated_unit(before) or intro_unit(before) or table_unit(recent, lines, index)

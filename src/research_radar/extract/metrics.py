@@ -11,11 +11,8 @@ import re
 from dataclasses import dataclass, field
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.conditions import (
-    BASELINE_WORDS,
-    CONDITION_FIELDS,
-    load_rule_matches,
-)
+from research_radar.extract.conditions import BASELINE_WORDS, CONDITION_FIELDS
+from research_radar.extract.loads import load_rule_matches
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.units import (
     DEFAULT_METRIC_NAMES,

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions, format_repeats
+from research_radar.extract.loads import several_values
 from research_radar.extract.markdown import Segment
 from research_radar.models import Conditions
 
@@ -30,7 +31,8 @@ __all__ = ["Scope", "find_scopes", "with_scopes"]
 _SETUP_HEADING = re.compile(
     r"set-?up|environment|configuration|experimental settings?|benchmark settings?|"
     r"test(?:ing)? (?:settings?|platform|config)|hardware|测试环境|实验环境|实验设置|测试配置|"
-    r"测试设置|硬件环境|运行环境|环境配置|服务器配置|机器配置|(?:芯片|硬件|设备)信息",
+    r"测试设置|硬件环境|运行环境|环境配置|服务器配置|机器配置|(?:芯片|硬件|设备)信息|"
+    r"^\W*(?:\w+\s)?settings?\W*$",
     re.I,
 )
 _SETUP_LINE = re.compile(
@@ -94,19 +96,47 @@ def find_scopes(segments: list[Segment], cat: Catalog) -> list[Scope]:
         scope.add(find_conditions(heading.text, cat))
         for segment in segments:
             if heading.line < segment.line <= last and segment.block != "heading":
-                scope.add(find_conditions(segment.text, cat))
+                scope.add(_setup(segment.text, cat))
         scopes.append(scope)
     for segment in segments:
         if segment.block in ("prose", "list") and _SETUP_LINE.match(segment.text):
             section = next(((h, e) for h, e in reversed(spans) if h.line < segment.line <= e), None)
             scope = Scope(section[0].line, section[1]) if section else Scope(1, end)
-            scope.add(find_conditions(segment.text, cat))
+            scope.add(_setup(segment.text, cat))
             scopes.append(scope)
+    scopes.extend(_title(headings, end, cat))
     scopes.extend(_evaluation_lines(segments, spans, end, cat))
     scopes.extend(_notes_below_tables(segments, cat))
     for scope in scopes:
         scope.names = {k: v for k, v in scope.names.items() if len(v) <= _MAX_NAMES}
     return sorted(scopes, key=lambda s: s.last - s.first)
+
+
+def _setup(text: str, cat: Catalog) -> Conditions:
+    """A set-up statement's conditions, without the load keys it gives several values of
+    (`prefill on 32 GPUs, decode on 144 GPUs`: neither count is the whole page's)."""
+    conditions = find_conditions(text, cat)
+    several = several_values(text) & set(conditions.load)
+    if not several:
+        return conditions
+    load = {k: v for k, v in conditions.load.items() if k not in several}
+    return conditions.model_copy(update={"load": load, "repeats": format_repeats(load)})
+
+
+def _title(headings: list[Segment], end: int, cat: Catalog) -> list[Scope]:
+    """`# RTP-LLM DeepSeek Replay Tech Report` over `# Overview`, `# Test Results`: a page
+    whose first heading is followed by more top-level headings still has it for its title;
+    what the title names holds for the whole page (the headings below it are read as its
+    siblings, so nothing else carries it down)."""
+    if not headings or headings[0].level != 1:
+        return []
+    if not any(h.level <= 1 for h in headings[1:]):
+        return []  # a single top heading: its sections already inherit it
+    scope = Scope(headings[0].line, end)
+    scope.add(find_conditions(headings[0].text, cat))
+    scope.load = {}
+    scope.names = {k: v for k, v in scope.names.items() if len(v) == 1}
+    return [scope] if scope.names else []
 
 
 def _evaluation_lines(
@@ -133,9 +163,11 @@ def _evaluation_lines(
 
 _NOTE_BELOW = re.compile(
     r"^\W{0,3}(?:executed|measured|tested|benchmarked|run|ran|evaluated|obtained|collected|"
-    r"numbers|results?|all (?:numbers|results|measurements)|note|测试|测得|实验|数据|以上)\b",
+    r"numbers|results?|all (?:numbers|results|measurements)|note|测试|测得|实验|数据|以上)\b|"
+    r"^\W{0,3}(?:Table|Tab\.|表)\s?\d+\s?[:.：]",
     re.I,
 )
+"""A note or a caption right below a table (`Table 3: decode latency on Llama-2-70B`)."""
 
 
 def _notes_below_tables(segments: list[Segment], cat: Catalog) -> list[Scope]:

@@ -78,12 +78,17 @@ _HEADER_LOAD = (
             re.I,
         ),
     ),
-    ("batch", re.compile(r"^batch|\bbatch[ _-]?size|^bs$|批大小|批次", re.I)),
+    (
+        "batch",
+        re.compile(
+            r"^batch|\bbatch[ _-]?size|^bs$|^micro[ _]?b(?:atch[ _]?)?s(?:ize|z)$|批大小|批次", re.I
+        ),
+    ),
     ("concurrency", re.compile(r"concurrency|^conc|并发", re.I)),
     (
         "gpus",
         re.compile(
-            r"^(?:#\s?|num(?:ber of)?[_ ]?)(?:GPUs?|cards?)$|^(?:GPUs?|cards?)[_ ]?(?:num|count|#)$|"
+            r"^(?:#\s?|num(?:ber of)?[_ ]?)(?:GPUs?|cards?)$|^(?:GPUs?|cards?)[_ ]?(?:num(?:ber)?s?|count|#)$|"
             r"显卡数量?|卡数|GPU\s?数",
             re.I,
         ),
@@ -96,7 +101,7 @@ _HEADER_LOAD = (
 _LOAD_CELL = re.compile(
     rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?(?:\s?(?:tokens?|toks?))?[\s†*]*", re.I
 )
-_BARE = re.compile(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*]*(?:\([^()]*\))?")
+_BARE = re.compile(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*\\]*(?:\([^()]*\))?")
 """A number alone in its cell, perhaps with a spread or a note: `25.12 (2 on GPU)`."""
 _PAIR_CELL = re.compile(rf"({NUMBER_PATTERN})\s?/\s?({NUMBER_PATTERN})")
 _LEAD_NUMBER = re.compile(rf"[~≈]?({NUMBER_PATTERN})(?=\s?[(（])")
@@ -235,6 +240,9 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
             if not found and segment.score and column and not _header_load(head[:1] + [name]):
                 # `| ChatGLM3-6B | 6.215 |` below `Measure the perplexity ...:`
                 found = [Metric(name=segment.score, value=parse_number(bare.group(1)), unit="")]
+            if not found and column and (label := _scored_label(name, cells[:column], cat)):
+                # `| MMLU(0-shot) | 76.6 |` under `| | InternLM3-8B-Instruct |`: a model's score
+                found = [Metric(name=label, value=parse_number(bare.group(1)), unit="")]
             if column and found and metric_words(cells[0]) and not metric_words(name):
                 # `| TTFT (ms) | 120 | 80 |` under `| Metric | A100 | H100 |`: the row names it
                 row_name = head_name(cells[0])
@@ -262,6 +270,19 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
         update["precision"] = bits
     conditions = own.model_copy(update=update)
     return Row(segment, cells, per_column, load, conditions, bits)
+
+
+def _scored_label(head: str, before: list[str], cat: Catalog) -> str:
+    """The row label that names what a model's column scores, or ''.
+
+    A bare number with no unit anywhere, under a column named after a model, is that
+    model's score on what the row is labelled with (the label nearest to its left)."""
+    if not cat.names("model", head):
+        return ""
+    labels = [c for c in before if c and not _BARE.fullmatch(c)]
+    if not labels or cat.names("model", labels[-1]):
+        return ""
+    return labels[-1]
 
 
 # --------------------------------------------------------------------------- reference

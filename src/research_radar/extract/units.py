@@ -31,11 +31,15 @@ input (refs #13)."""
 
 
 _UNITS: tuple[tuple[str, str], ...] = (
-    (r"[kK]\s?[Tt]ok(?:en)?s?\s?/\s?s(?:ec(?:ond)?)?|[kK]\s?[Tt]okens? per second", "ktok/s"),
+    (
+        r"[kK]\s?[Tt]ok(?:en)?s?\s?/\s?s(?:ec(?:ond)?)?|[kK]\s?[Tt]okens? per second|[kK]\s?TPS",
+        "ktok/s",
+    ),
     (r"M\s?[Tt]ok(?:en)?s?\s?/\s?s(?:ec(?:ond)?)?|M\s?[Tt]okens? per second", "Mtok/s"),
     (r"万\s?(?:[Tt]ok(?:en)?s?\s?/\s?(?:s|秒)|tokens?每秒)", "万tok/s"),
     (
         r"[Tt]ok(?:en)?s?/s(?:ec(?:ond)?)?|[Tt]okens?/Sec(?:ond)?|[Tt]oks/s|t/s|TPS|tps|"
+        r"[Tt]okens?/GPU/s(?:ec(?:ond)?)?|"
         r"[Tt]okens? per second|Tps|"
         r"[Tt]ok(?:en)?s? ?/ ?s|[Tt]ok(?:en)?s? ?/ ?秒",
         "tok/s",

@@ -1,0 +1,118 @@
+"""The load of one statement: how it is run (batch, lengths, concurrency, rate, GPUs,
+parallelism) and how often (runs, percentiles), read with `extract.loadrules`.
+
+Pure. A building block of `research_radar.extract.conditions`; callers outside this
+package use `research_radar.extract.claims` instead. Values are the strings written in
+the text, with thousands separators and spaces removed. The rules' matches also tell
+`extract.metrics` which numbers are conditions rather than measurements.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.loadrules import LOAD_RULES
+from research_radar.extract.prefilter import NeedleIndex, probe_of
+
+__all__ = ["load_rule_matches", "read_load", "several_values"]
+
+
+_LOAD_INDEX = NeedleIndex(rule.needles for rule in LOAD_RULES)
+_PERCENTILE = re.compile(r"(?<![A-Za-z])[Pp](50|90|95|99(?:\.9)?)(?![\d])")
+_COUNT = re.compile(
+    r"(\d{1,3})\s?(?:[×xX*]|个|张|块|台|卡)\s?$|(?:\bon|\bwith|\busing|\bacross)\s(\d{1,3})\s$|"
+    r"^\W{0,3}(\d{1,3})\s$"
+)
+"""`8x H100`, `4 个 A100`, `on 8 H100`: how many of a part."""
+_WORD_COUNT = re.compile(r"(?:\b(two|four|eight)|(双|两)(?:张|块|卡|个)?)\s?$", re.I)
+"""`two H100`, `两张 A100`; `a single H100` is left unsaid (pages rarely mean a count)."""
+_WORDS = {"two": "2", "four": "4", "eight": "8", "双": "2", "两": "2"}
+_COUNT_AFTER = re.compile(
+    r"\s?(?:(?:HBM\w*|PCIe|SXM\d?)\s?)?[×xX*]\s?(\d{1,3})(?![\d.]|\s?(?!GPUs?\b|cards?\b)[A-Za-z])"
+)
+"""`H100 80GB HBM3 * 8`, `A100 x 2`: the count after the part."""
+
+
+_IO_PAIR = re.compile(
+    r"(?:ISL\s?/\s?OSL|input\s?/\s?output|in\s?/\s?out|prompt\s?/\s?(?:output|generation|completion)|"
+    r"输入\s?/\s?输出)(?:\s(?:sequence\s)?(?:lengths?|tokens|len))?(?:\s?(?:长度|of|=|[:：]))?\s?"
+    r"(\d[\d,]*[Kk]?)\s?/\s?(\d[\d,]*[Kk]?)(?![\d.])",
+    re.I,
+)
+"""`ISL/OSL 1k/1k`, `input/output lengths of 1024/128`: a prompt and an output length."""
+_IO_SEQUENCE = re.compile(
+    r"(?<![A-Za-z])(?:input|输入)\s?[=:：]?\s?(\d[\d,]*[Kk]?)(?:\s?tokens?)?\s?[,，;；、]?\s?(?:and\s)?"
+    r"(?:output|输出)\s?[=:：]?\s?(\d[\d,]*[Kk]?)(?!\d|\.\d|\s?(?:tok(?:en)?s?\s?/|tok/s))",
+    re.I,
+)
+"""`input 2048, output 128`, `输入 1024，输出 256`: a prompt and an output length."""
+
+
+def read_load(text: str, cat: Catalog) -> dict[str, str]:
+    """The load a statement writes (none inherited)."""
+    load: dict[str, str] = {}
+    pair = _IO_PAIR.search(text) if "/" in text else None
+    if not pair and ("nput" in text or "NPUT" in text or "输入" in text):
+        pair = _IO_SEQUENCE.search(text)
+    if pair:
+        load["prompt"], load["output"] = (re.sub(r"[,\s]", "", g) for g in pair.groups())
+    for rule, matches in zip(LOAD_RULES, load_rule_matches(text), strict=True):
+        if rule.key in load or not matches:
+            continue
+        match = matches[0]
+        if rule.key == "gpus":
+            # `the RTX 4090 GPU`: a part's name, not a count of GPUs
+            named = [(m.start, m.end) for m in cat.find("hardware", text)]
+            found = (m for m in matches if not any(a <= _start(m) < b for a, b in named))
+            if (counted := next(found, None)) is None:
+                continue
+            match = counted
+        raw = rule.fixed or next((g for g in match.groups() if g), "")
+        if raw:
+            load[rule.key] = re.sub(r"[,\s]", "", raw)
+    if "context" in load and load["context"] in (load.get("prompt"), load.get("output")):
+        del load["context"]  # `1k/1k`, `Prompt length: 2.8k` read as a context too
+    percentiles = dict.fromkeys(f"p{m}" for m in _PERCENTILE.findall(text))
+    if percentiles:
+        load["percentiles"] = ",".join(percentiles)
+    for mention in cat.find("hardware", text):
+        count = _COUNT.search(text[max(0, mention.start - 10) : mention.start])
+        after = _COUNT_AFTER.match(text, mention.end)
+        if count and "gpus" not in load:
+            load["gpus"] = next(g for g in count.groups() if g)
+        elif after and "gpus" not in load:
+            load["gpus"] = after.group(1)
+        elif "gpus" not in load and (
+            word := _WORD_COUNT.search(text, max(0, mention.start - 14), mention.start)
+        ):
+            # `two H100`, `两张 A100`
+            load["gpus"] = _WORDS[(word.group(1) or word.group(2)).lower()]
+    return load
+
+
+def _start(match: re.Match[str]) -> int:
+    """Where a load rule's value starts (its group, or the whole match of a flag rule)."""
+    return match.start(1) if match.re.groups else match.start()
+
+
+def several_values(text: str) -> set[str]:
+    """The load keys a text gives more than one value of (`4 nodes with 32 GPUs ... 144
+    GPUs`): a set-up that names several is no single value's set-up."""
+    values: dict[str, set[str]] = {}
+    for rule, matches in zip(LOAD_RULES, load_rule_matches(text), strict=True):
+        for match in matches:
+            raw = rule.fixed or next((g for g in match.groups() if g), "")
+            values.setdefault(rule.key, set()).add(re.sub(r"[,\s]", "", raw))
+    return {key for key, found in values.items() if len(found) > 1}
+
+
+@lru_cache(maxsize=16384)
+def load_rule_matches(text: str) -> tuple[tuple[re.Match[str], ...], ...]:
+    """Each of `LOAD_RULES`' matches in a text, in order; read once per text, for the load
+    and for the numbers it blocks from being metrics (issue #19)."""
+    alive = set(_LOAD_INDEX.candidates(probe_of(text)))
+    return tuple(
+        tuple(rule.regex.finditer(text)) if n in alive else () for n, rule in enumerate(LOAD_RULES)
+    )

@@ -111,14 +111,19 @@ def _one_by_one(findings: list[Finding], ask: list[bool]) -> tuple[list[Finding]
     return assigned, index
 
 
-def test_a_stream_gets_the_families_of_one_by_one() -> None:
+@pytest.mark.parametrize(
+    "fork_min",
+    [pytest.param(1000, id="one-process"), pytest.param(2, id="second-half-forked")],
+)
+def test_a_stream_gets_the_families_of_one_by_one(fork_min: int) -> None:
     """Families, related projects and what differs, for a few hundred findings over more
-    than one chunk, are those that `assign_family` then `add_signed` give in turn."""
+    than one chunk, are those that `assign_family` then `add_signed` give in turn; also
+    when a forked process scores the later chunks (it catches up on the earlier ones)."""
     findings = _stream(700, seed=2)
     ask = [n % 4 != 1 for n in range(len(findings))]
     expected, whole = _one_by_one(findings, ask)
     index = FamilyIndex()
-    assigned = index.assign_stream(findings, ask)
+    assigned = index.assign_stream(findings, ask, fork_min=fork_min)
     assert assigned == expected
     assert sum(bool(finding.related) for finding in assigned) > len(assigned) // 2
     assert len({finding.family for finding in assigned}) < len(assigned) // 2  # families join

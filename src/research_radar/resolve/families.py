@@ -18,9 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from research_radar.models import Finding, PendingDifference
-from research_radar.resolve.family_stream import Stream
+from research_radar.resolve.family_stream import FORK_CHUNKS, Stream, related_in_chunks
 from research_radar.resolve.minhash import Forest, MinHasher, Signature
-from research_radar.resolve.sorted_forest import SortedForest
 from research_radar.resolve.tokens import build_tokens
 from research_radar.resolve.tokens import copies as _copies
 
@@ -250,14 +249,18 @@ class FamilyIndex:
         scored.sort(key=lambda item: (-item[1], item[0]))
         return scored[:k]
 
-    def assign_stream(self, findings: Sequence[Finding], ask: Sequence[bool]) -> list[Finding]:
+    def assign_stream(
+        self, findings: Sequence[Finding], ask: Sequence[bool], *, fork_min: int = FORK_CHUNKS
+    ) -> list[Finding]:
         """Index findings in turn, each asked about (`ask`) given its family first: the
         asked-about findings with their families (`assign_family`), in order.
 
         The same as `assign_family` and `add_signed` finding by finding, in chunks: a
         chunk's MinHashes are computed at once, and so are its forest queries, by a
-        `SortedForest` (#19). Only on an empty index that weighs tokens by its own counts
-        (not `use_counts`): the sorted forest starts empty."""
+        `SortedForest`, and scored apart from the assignment, from `fork_min` chunks on
+        half of them in a forked process (`family_stream.related_in_chunks`, #19). Only on
+        an empty index that weighs tokens by its own counts (not `use_counts`): the sorted
+        forest starts empty."""
         import numpy as np
 
         if self._entries or self._total is not None:
@@ -266,26 +269,29 @@ class FamilyIndex:
         ids = self._terms.of(token for signature in signatures for token in signature.tokens)
         lengths = np.fromiter(map(len, (s.tokens for s in signatures)), np.int64, len(findings))
         stream = Stream(ids, lengths, [finding.project_key for finding in findings])
-        forest = SortedForest(self.trees, self.num_perm)
+        values = np.frombuffer(b"".join(s.hashvalues for s in signatures), "<u4")
+        found = related_in_chunks(
+            stream,
+            values.reshape(len(findings), self.num_perm),
+            np.array(ask, dtype=bool),
+            self._terms.copies,
+            trees=self.trees,
+            candidates=self.candidates,
+            chunk=_CHUNK,
+            k=5,
+            least=self.min_score,
+            fork_min=fork_min,
+        )
         result: list[Finding] = []
-        for start in range(0, len(findings), _CHUNK):
-            chunk = signatures[start : start + _CHUNK]
-            values = np.frombuffer(b"".join(s.hashvalues for s in chunk), "<u4")
-            values = values.reshape(len(chunk), self.num_perm)
-            asked = np.array(ask[start : start + _CHUNK], dtype=bool)
-            found = forest.query(values, asked, self.candidates)
-            terms = self._terms
-            total = len(self._entries)
-            related = stream.related(terms.df, terms.copies, total, start, found, 5, self.min_score)
-            for at, asking in enumerate(asked.tolist(), start):
-                finding, tokens = findings[at], signatures[at].tokens
-                if asking:
-                    finding = _with_related(finding, self, related[at - start], tokens)
-                    result.append(finding)
-                own = finding.project_key
-                self._enter(own, finding.name, finding.family, tokens, stream.ids(at))
-                self._unforested.append((own, signatures[at]))
-            forest.add(values)
+        for at, (finding, signature, asking) in enumerate(
+            zip(findings, signatures, ask, strict=True)
+        ):
+            if asking:
+                finding = _with_related(finding, self, found[at], signature.tokens)
+                result.append(finding)
+            own = finding.project_key
+            self._enter(own, finding.name, finding.family, signature.tokens, stream.ids(at))
+            self._unforested.append((own, signature))
         return result
 
     def _scores(self, query: frozenset[str], others: Sequence[Any]) -> Any:

@@ -7,13 +7,13 @@ and writes the plan. Re-exported from `history`.
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
+from research_radar.history.reading import EntryFacts, entry_facts, plausible
 from research_radar.models import (
     Claim,
     ClaimKind,
@@ -31,11 +31,7 @@ from research_radar.resolve.families import FamilyIndex
 from research_radar.resolve.keys import (
     NameIndex,
     canonical_key,
-    find_keys,
-    find_same_as,
     name_key,
-    normalise_name,
-    plausible_alias,
     repo_name,
 )
 
@@ -76,8 +72,6 @@ class _Raw:
     """A prose description, for an entry read from prose rather than a table."""
 
 
-_PROJECT_COLUMN = re.compile(r"\s*项目\s*/")
-_SLASH = re.compile(r"\s+/\s+")
 _OWNER_REPO = re.compile(r"[\w.-]+/[\w.-]+")
 _NOT_DISPLAYED = re.compile(r"[（(][^（）()]*[）)]|(?:[\w.-]+/[\w.-]+)?#\d+|\*\*|`")
 _VERSION_WORD = re.compile(r"v?\d+(?:\.\d+)+\S*")
@@ -90,65 +84,24 @@ _WRITTEN_REPO = re.compile(
 )
 """Tried only where a name starts: a match cannot start inside a run of name characters
 unless it can at its start, and trying each place took time quadratic in its length (#19)."""
-_SOURCE_COLUMN = re.compile(r"来源|source", re.IGNORECASE)
 _TITLE_NAME = re.compile(r"[｜|]\s*(?P<name>[A-Za-z][\w.\-]*(?: [A-Z][\w.\-]*)*)\s*(?:[：:]|$)")
 _CORRECTION_TITLE = re.compile(r"纠偏|更正|correction", re.IGNORECASE)
 
 
-def _names(entry: ParsedEntry) -> list[str]:
-    first_column = next(iter(entry.cells), "")
-    cell = next(iter(entry.cells.values()), "")
-    names = [entry.name]
-    if _PROJECT_COLUMN.match(first_column):
-        names += [part.strip() for part in _SLASH.split(cell.split("\n")[0]) if part.strip()]
-    return list(dict.fromkeys(n for n in names if normalise_name(n)))
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _plausible(name: str, key: str) -> bool:
-    """`plausible_alias`, cached: an import asks it thrice of an entry's names (#19)."""
-    return plausible_alias(name, key)
-
-
-def _entry_keys(entry: ParsedEntry, report: ParsedReport) -> tuple[str | None, list[str]]:
-    """The entry's primary repository key (its source cell, else its evidence) and other links."""
-    cells = [v for k, v in entry.cells.items() if _SOURCE_COLUMN.search(k)] or list(
-        entry.cells.values()
-    )
-    own = [k for k in find_keys("\n".join(cells)) if k.startswith("gh:")]
-    evidence = "\n".join(
-        report.evidence[i].text for i in entry.evidence_ids if i in report.evidence
-    )
-    found = find_keys(evidence + "\n" + "\n".join(entry.cells.values()))
-    key = own[0] if own else None
-    if key is None and _OWNER_REPO.fullmatch(entry.name):
-        key = canonical_key(entry.name)
-    if key is None:
-        names = _names(entry)
-        repos = [k for k in found if k.startswith("gh:") and any(_plausible(n, k) for n in names)]
-        key = repos[0] if repos else None
-    links = [k for k in found if k.startswith(("arxiv:", "doi:", "url:"))]
-    if key is not None:
-        return key, links
-    papers = list(dict.fromkeys(k for k in find_keys(evidence) if k.startswith("arxiv:")))
-    if len(papers) == 1:
-        key = papers[0]  # a paper with no code: its arXiv id is its key, as the radar's own
-        links = [k for k in links if k != key]
-    return key, links
-
-
-def _read_entries(reports: Sequence[tuple[str, ParsedReport]], plan: HistoryPlan) -> list[_Raw]:
+def _read_entries(
+    reports: Sequence[tuple[str, ParsedReport, Sequence[EntryFacts] | None]], plan: HistoryPlan
+) -> list[_Raw]:
     raws: list[_Raw] = []
-    for origin, report in reports:
+    for origin, report, facts in reports:
         if report.date is None:
             plan.skipped.append(f"{origin}:{report.line}: no date ({report.title[:40]!r})")
             continue
         plan.reports += 1
-        for entry in report.entries:
+        if facts is None:
+            facts = [entry_facts(entry, report) for entry in report.entries]
+        for entry, fact in zip(report.entries, facts, strict=True):
             plan.entries += 1
-            key, links = _entry_keys(entry, report)
-            former = find_same_as(next(iter(entry.cells.values()), ""))
-            raws.append(_Raw(_names(entry), report, origin, entry, key, links, former))
+            raws.append(_Raw(fact.names, report, origin, entry, fact.key, fact.links, fact.former))
         title = _TITLE_NAME.search(report.title)
         if not report.entries and title and not _CORRECTION_TITLE.search(report.title):
             plan.entries += 1
@@ -162,7 +115,7 @@ def _resolve_raws(raws: list[_Raw], index: NameIndex) -> None:
             continue
         index.add_repo(raw.key)
         for name in raw.names:
-            if _plausible(name, raw.key):
+            if plausible(name, raw.key):
                 index.add(name, raw.key)
     for raw in raws:
         if raw.key is not None:
@@ -310,7 +263,7 @@ def _context(name: str, reports: Sequence[tuple[str, ParsedReport]], within: Par
 
 
 def _add_project(plan: HistoryPlan, raw: _Raw, key: str, evidence: str) -> str:
-    names = [n for n in raw.names if not key.startswith("gh:") or _plausible(n, key)]
+    names = [n for n in raw.names if not key.startswith("gh:") or plausible(n, key)]
     project = plan.projects.get(key)
     if project is None:
         name = _display(names[0]) if names else (repo_name(key) or key)
@@ -373,8 +326,11 @@ def build_import(
     aliases: Mapping[str, str] | None = None,
     known_keys: Iterable[str] = (),
     prior: Sequence[Finding] = (),
+    facts: Sequence[Sequence[EntryFacts]] | None = None,
 ) -> HistoryPlan:
     """Turn earlier reports, as (origin, parsed report) pairs, into a HistoryPlan.
+
+    `facts`: each report's entries' `EntryFacts`, if read before (`read_reports`).
 
     Identities: a repository URL in the entry's source cell (or a plausible one in its
     evidence: URLs, `owner/repo@sha`, "canonical owner/repo") gives the key; otherwise the
@@ -382,7 +338,8 @@ def build_import(
     provisional `name:` key. Reports are read in date order so earlier mentions come first.
     """
     plan = HistoryPlan()
-    ordered = sorted(reports, key=lambda item: item[1].date or date.min)
+    read = [(*pair, None if facts is None else facts[i]) for i, pair in enumerate(reports)]
+    ordered = sorted(read, key=lambda item: item[1].date or date.min)
     index = NameIndex()
     for alias, key in (aliases or {}).items():
         index.add(alias, key)
@@ -390,7 +347,7 @@ def build_import(
         index.add_repo(key)
     raws = _read_entries(ordered, plan)
     _resolve_raws(raws, index)
-    raws += _correction_raws(raws, ordered, plan, index)
+    raws += _correction_raws(raws, [(origin, report) for origin, report, _ in ordered], plan, index)
     raws.sort(key=lambda raw: raw.report.date or date.min)
     seen = {f.project_key: f.date for f in sorted(prior, key=lambda f: f.date, reverse=True)}
     kept: dict[tuple[str, date, str], Finding] = {}

@@ -123,8 +123,12 @@ def test_a_stream_gets_the_families_of_one_by_one(fork_min: int) -> None:
     ask = [n % 4 != 1 for n in range(len(findings))]
     expected, whole = _one_by_one(findings, ask)
     index = FamilyIndex()
-    assigned = index.assign_stream(findings, ask, fork_min=fork_min)
+    calls: list[int] = []
+    assigned = index.assign_stream(
+        findings, ask, fork_min=fork_min, meanwhile=lambda: calls.append(len(index))
+    )
     assert assigned == expected
+    assert calls == [0], "meanwhile runs once, before the stream is indexed"
     assert sum(bool(finding.related) for finding in assigned) > len(assigned) // 2
     assert len({finding.family for finding in assigned}) < len(assigned) // 2  # families join
     keys = {finding.project_key for finding in findings}

@@ -111,9 +111,11 @@ def _without_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
-def _import(
-    store: Store, texts: list[tuple[str, str]], aliases: Mapping[str, str] | None
-) -> ImportSummary:
+def _read_files(
+    store: Store, texts: list[tuple[str, str]]
+) -> tuple[list[tuple[str, ParsedReport]], list[list[EntryFacts]], list[str]]:
+    """The files' reports as (origin, report), their entries' facts, and what was skipped:
+    the reports this store itself wrote."""
     reports: list[tuple[str, ParsedReport]] = []
     facts: list[list[EntryFacts]] = []
     own_skipped: list[str] = []
@@ -128,31 +130,44 @@ def _import(
                 continue
             reports.append((f"import:{name}", report))
             facts.append(entries)
+    return reports, facts, own_skipped
+
+
+def _import(
+    store: Store, texts: list[tuple[str, str]], aliases: Mapping[str, str] | None
+) -> ImportSummary:
+    reports, facts, own_skipped = _read_files(store, texts)
     origins = {origin for origin, _ in reports}
     prior = store.load_findings(except_origins=origins)
     stored_aliases = store.load_aliases()
     keys = [source.key for source in store.load_sources()]
-    plan = build_import(
-        reports,
-        aliases={**stored_aliases, **(aliases or {})},
-        known_keys=keys,
-        prior=prior,
-        facts=facts,
-    )
     rows = store.load_finding_rows()
-    read = len(plan.findings)
-    plan = _without_reported(plan, rows)
+    existing: dict[str, Project] = {}
+    with store.transaction() as conn:
+
+        def save_identities(plan: HistoryPlan) -> None:
+            # Read before this transaction writes: a second connection reading while the
+            # writer held its lock waited out the busy timeout (issue #19).
+            existing.update(store.load_projects_of(plan.projects))
+            _save_identities(store, conn, plan)
+
+        plan = build_import(
+            reports,
+            aliases={**stored_aliases, **(aliases or {})},
+            known_keys=keys,
+            prior=prior,
+            facts=facts,
+            meanwhile=save_identities,  # while the families are matched (#19)
+        )
+        read = len(plan.findings)
+        plan = _without_reported(plan, rows)
+        new_corrections = _save_findings(store, conn, plan, existing)
     stored_findings = {(row["project_key"], row["date"], row["origin"]) for row in rows}
     new_findings = {
         (finding.project_key, finding.date, origin)
         for finding, origin in zip(plan.findings, plan.origins, strict=True)
     } - stored_findings
-    # Read before the writing transaction: a second connection reading while the writer
-    # holds its lock waited out the busy timeout (issue #19).
-    existing = store.load_projects_of(plan.projects)
     stored_projects = set(existing)
-    with store.transaction() as conn:
-        new_corrections = _save_plan(store, conn, plan, existing)
     return ImportSummary(
         reports=plan.reports,
         entries=plan.entries,
@@ -197,18 +212,23 @@ def _without_reported(plan: HistoryPlan, rows: list[dict[str, Any]]) -> HistoryP
     return replace(plan, findings=[f for f, _ in keep], origins=[o for _, o in keep])
 
 
-def _save_plan(
-    store: Store, conn: Connection, plan: HistoryPlan, existing: Mapping[str, Project]
-) -> int:
-    """Save the plan, table by table in batches; return how many corrections were new.
-
-    `existing`: the stored projects the plan names, read before the transaction."""
+def _save_identities(store: Store, conn: Connection, plan: HistoryPlan) -> None:
+    """Save what the plan says of identities: sources, their links to projects, aliases."""
     store.save_sources(conn, plan.sources.values(), only_new=True)
     store.save_project_sources(conn, plan.links)
+    store.save_aliases(conn, plan.aliases)
+
+
+def _save_findings(
+    store: Store, conn: Connection, plan: HistoryPlan, existing: Mapping[str, Project]
+) -> int:
+    """Save the plan's projects (after `_save_identities`), findings and corrections, table
+    by table in batches; return how many corrections were new.
+
+    `existing`: the stored projects the plan names, read before the transaction wrote."""
     store.save_projects(
         conn, [_merged(existing.get(key), project) for key, project in plan.projects.items()]
     )
-    store.save_aliases(conn, plan.aliases)
     store.save_findings(conn, plan.findings, plan.origins)
     return store.save_corrections(conn, plan.corrections)
 

@@ -8,7 +8,7 @@ and writes the plan. Re-exported from `history`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -307,7 +307,13 @@ def _written_name(raw: _Raw, key: str) -> str:
     ids = raw.entry.evidence_ids if raw.entry else []
     cells = list(raw.entry.cells.values()) if raw.entry else []
     text = "\n".join(cells + [raw.report.evidence[i].text for i in ids if i in raw.report.evidence])
-    for match in _WRITTEN_REPO.finditer(text):
+    # A match that is the key holds it, lower-cased (keys are ASCII); no match spans a line,
+    # so matching starts on the line where the key first appears (#19).
+    lowered = text.lower()
+    at = lowered.find(key[3:]) if len(lowered) == len(text) else 0
+    if at < 0:
+        return ""
+    for match in _WRITTEN_REPO.finditer(text, text.rfind("\n", 0, at) + 1):
         if canonical_key(match.group(1)) == key:
             return match.group(1)
     return ""
@@ -327,10 +333,14 @@ def build_import(
     known_keys: Iterable[str] = (),
     prior: Sequence[Finding] = (),
     facts: Sequence[Sequence[EntryFacts]] | None = None,
+    meanwhile: Callable[[HistoryPlan], object] | None = None,
 ) -> HistoryPlan:
     """Turn earlier reports, as (origin, parsed report) pairs, into a HistoryPlan.
 
     `facts`: each report's entries' `EntryFacts`, if read before (`read_reports`).
+    `meanwhile`: called once with the plan while its findings' families are matched (in
+    part in a forked process, #19); by then the plan's sources, links and aliases are
+    final, its projects too but for their families, and it has no findings yet.
 
     Identities: a repository URL in the entry's source cell (or a plausible one in its
     evidence: URLs, `owner/repo@sha`, "canonical owner/repo") gives the key; otherwise the
@@ -364,13 +374,18 @@ def build_import(
             finding.mechanism = raw.context
         kept[(key, day, raw.origin)] = finding
         seen.setdefault(key, day)
-    plan.findings = _with_families(list(kept.values()), prior, plan)
+    plan.findings = _with_families(
+        list(kept.values()), prior, plan, None if meanwhile is None else lambda: meanwhile(plan)
+    )
     plan.origins = [origin for (_key, _day, origin) in kept]
     return plan
 
 
 def _with_families(
-    new: list[Finding], prior: Sequence[Finding], plan: HistoryPlan
+    new: list[Finding],
+    prior: Sequence[Finding],
+    plan: HistoryPlan,
+    meanwhile: Callable[[], object] | None,
 ) -> list[Finding]:
     """Assign families in date order; each finding is compared with the ones before it."""
     index = FamilyIndex()
@@ -379,7 +394,9 @@ def _with_families(
     stream.sort(key=lambda item: item[:3])
     # Signed and searched in bulk (#19): what a finding's family changes is not in its tokens.
     result = index.assign_stream(
-        [f for *_, f in stream], [bool(is_new) for _, is_new, *_ in stream]
+        [f for *_, f in stream],
+        [bool(is_new) for _, is_new, *_ in stream],
+        meanwhile=meanwhile,
     )
     for key, project in plan.projects.items():
         project.family = index.family_of(key)

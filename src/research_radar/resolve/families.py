@@ -13,7 +13,7 @@ usual way to weight MinHash. Pure: no I/O, no clock.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -250,7 +250,12 @@ class FamilyIndex:
         return scored[:k]
 
     def assign_stream(
-        self, findings: Sequence[Finding], ask: Sequence[bool], *, fork_min: int = FORK_CHUNKS
+        self,
+        findings: Sequence[Finding],
+        ask: Sequence[bool],
+        *,
+        fork_min: int = FORK_CHUNKS,
+        meanwhile: Callable[[], object] | None = None,
     ) -> list[Finding]:
         """Index findings in turn, each asked about (`ask`) given its family first: the
         asked-about findings with their families (`assign_family`), in order.
@@ -260,7 +265,8 @@ class FamilyIndex:
         `SortedForest`, and scored apart from the assignment, from `fork_min` chunks on
         half of them in a forked process (`family_stream.related_in_chunks`, #19). Only on
         an empty index that weighs tokens by its own counts (not `use_counts`): the sorted
-        forest starts empty."""
+        forest starts empty. `meanwhile` is called once, while the forked process scores.
+        """
         import numpy as np
 
         if self._entries or self._total is not None:
@@ -281,6 +287,7 @@ class FamilyIndex:
             k=5,
             least=self.min_score,
             fork_min=fork_min,
+            meanwhile=meanwhile,
         )
         result: list[Finding] = []
         for at, (finding, signature, asking) in enumerate(

@@ -10,7 +10,7 @@ is indexed. Pure: no I/O, no clock.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 __all__ = ["FORK_CHUNKS", "Stream", "related_in_chunks"]
@@ -181,6 +181,9 @@ class Stream:
 
 FORK_CHUNKS = 16
 """Chunks from which `related_in_chunks` scores the second half in a forked process."""
+FORKED_SHARE = 0.7
+"""The share of the chunks the forked process scores when this one has other work to do
+meanwhile (an import saves what does not wait for the families: #19)."""
 
 
 def related_in_chunks(
@@ -195,6 +198,7 @@ def related_in_chunks(
     k: int,
     least: float,
     fork_min: int = FORK_CHUNKS,
+    meanwhile: Callable[[], object] | None = None,
 ) -> list[list[tuple[str, float]]]:
     """Per stream member, what `FamilyIndex.related` gives just before it is indexed if it
     is asked about (`Stream.related`; an empty list if not), chunk by chunk.
@@ -209,12 +213,15 @@ def related_in_chunks(
         ask: whether each member is asked about (booleans).
         copies: every token's weight, by token id.
         chunk: members a forest query answers at once (`SortedForest.query`).
+        meanwhile: called once in this process while the forked one scores; the forked
+            one then takes more than half of the chunks (`FORKED_SHARE`).
     """
     from research_radar.cores import map_on_cores
 
     scorer = _ChunkScorer(stream, values, ask, copies, trees, candidates, chunk, k, least)
     starts = list(range(0, len(stream.keys), chunk))
-    per_chunk = map_on_cores(scorer, starts, minimum=fork_min)
+    share = 0.5 if meanwhile is None else FORKED_SHARE
+    per_chunk = map_on_cores(scorer, starts, minimum=fork_min, meanwhile=meanwhile, forked=share)
     return [related for found in per_chunk for related in found]
 
 

@@ -11,9 +11,9 @@ import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
 
 from research_radar.history.reading import EntryFacts, entry_facts, plausible
+from research_radar.history.traits import FindingTraits, finding_traits
 from research_radar.models import (
     Claim,
     ClaimKind,
@@ -21,7 +21,6 @@ from research_radar.models import (
     Finding,
     Novelty,
     Project,
-    Recommendation,
     Snapshot,
     Source,
     SourceKind,
@@ -70,15 +69,13 @@ class _Raw:
     former: list[str] = field(default_factory=list)
     context: str = ""
     """A prose description, for an entry read from prose rather than a table."""
+    traits: FindingTraits | None = None
+    """Its traits, if read before (`reading.read_reports`)."""
 
 
 _OWNER_REPO = re.compile(r"[\w.-]+/[\w.-]+")
 _NOT_DISPLAYED = re.compile(r"[（(][^（）()]*[）)]|(?:[\w.-]+/[\w.-]+)?#\d+|\*\*|`")
 _VERSION_WORD = re.compile(r"v?\d+(?:\.\d+)+\S*")
-_VERSION_TAG = re.compile(r"(?<![\w.])v\d+(?:\.\d+)+\b")
-_PRIORITY = re.compile(r"\bP[0-2]\b")
-_HORIZON = re.compile(r"\b(Now|Next|Watch)\b")
-_UNVERIFIED = re.compile(r"未独立(?:复现|运行)|未验证")
 _WRITTEN_REPO = re.compile(
     r"(?<![\w.-])(?:github\.com/)?([\w.-]+/[\w.-]+?)(?:\.git)?(?=[@/#\s）)]|$)"
 )
@@ -101,7 +98,9 @@ def _read_entries(
             facts = [entry_facts(entry, report) for entry in report.entries]
         for entry, fact in zip(report.entries, facts, strict=True):
             plan.entries += 1
-            raws.append(_Raw(fact.names, report, origin, entry, fact.key, fact.links, fact.former))
+            raw = _Raw(fact.names, report, origin, entry, fact.key, fact.links, fact.former)
+            raw.traits = fact.traits
+            raws.append(raw)
         title = _TITLE_NAME.search(report.title)
         if not report.entries and title and not _CORRECTION_TITLE.search(report.title):
             plan.entries += 1
@@ -132,79 +131,30 @@ def _display(name: str) -> str:
     return " ".join(words).strip() or name.strip()
 
 
-_NOVELTY = [
-    (re.compile(r"历史补发现|历史新发现|补发现|historical", re.I), Novelty.HISTORICAL),
-    (re.compile(r"基础参考|经典基线|baseline reference", re.I), Novelty.BASELINE),
-    (re.compile(r"新发布|new release", re.I), Novelty.NEW_RELEASE),
-    (re.compile(r"新进展|实质增量|实质更新|new progress", re.I), Novelty.NEW_PROGRESS),
-]
-_RECOMMENDATION = [
-    (re.compile(r"反例|重点风险"), Recommendation.COUNTEREXAMPLE),
-    (re.compile(r"值得验证"), Recommendation.VALIDATE),
-    (re.compile(r"暂缓|暂不"), Recommendation.DEFER),
-]
-_MATURITY = [
-    (re.compile(r"locally validated|本地验证", re.I), "locally-validated"),
-    (re.compile(r"integrated|已接入|已合入", re.I), "integrated"),
-    (re.compile(r"code available|代码可用|代码与权重可见|源码", re.I), "code-available"),
-    (re.compile(r"paper-reported|论文可读|论文", re.I), "paper-reported"),
-]
-_SHA40 = re.compile(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])")
-_SHORT_SHA = re.compile(r"(?<![0-9a-z])[0-9a-f]{7,12}(?![0-9a-z])")
-_STATUS_WORDS = r"关闭(?:但)?未合并|撤回|回退|恢复默认|已修正|修正为|更正"
-_STATUS_SENTENCE = re.compile(rf"[^。；;\n]*(?:{_STATUS_WORDS})[^。；;\n]*")
-_STATUS_WORD = re.compile(_STATUS_WORDS)
-"""Looked for first: on a sentence without one, `_STATUS_SENTENCE` tries every start in it
-(time quadratic in its length, #19)."""
-
-
-def _pick(patterns: Sequence[tuple[re.Pattern[str], Any]], text: str, default: Any) -> Any:
-    return next((value for pattern, value in patterns if pattern.search(text)), default)
-
-
-def _snapshot(raw: _Raw, key: str) -> Snapshot | None:
-    evidence = "\n".join(
-        raw.report.evidence[i].text
-        for i in (raw.entry.evidence_ids if raw.entry else [])
-        if i in raw.report.evidence
-    )
-    text = "\n".join(raw.entry.cells.values()) if raw.entry else raw.report.text[:3000]
-    found = _SHA40.search(evidence) or _SHA40.search(text) or _SHORT_SHA.search(text)
-    if not found:
-        return None
-    tag = _VERSION_TAG.search(text)
-    return Snapshot(source_key=key, version=found.group(0), tag=tag.group(0) if tag else None)
-
-
 def _finding(raw: _Raw, key: str, name: str, seen_before: bool) -> Finding:
-    cells = list(raw.entry.cells.values()) if raw.entry else [raw.report.title]
-    text = "\n".join(cells)
-    section = raw.entry.section if raw.entry else ""
-    novelty = _pick(
-        _NOVELTY, text + section, Novelty.NEW_PROGRESS if seen_before else Novelty.HISTORICAL
-    )
-    claims = [
-        Claim(kind=ClaimKind.STATUS, text=m.group(0).strip())
-        for m in (_STATUS_SENTENCE.finditer(text) if _STATUS_WORD.search(text) else ())
-    ]
-    priority = _PRIORITY.search(text)
-    horizon = _HORIZON.search(text)
-    urls = raw.entry.urls if raw.entry else []
+    traits = raw.traits if raw.traits is not None else finding_traits(raw.entry, raw.report)
+    if traits.novelty is not None:
+        novelty = traits.novelty
+    else:
+        novelty = Novelty.NEW_PROGRESS if seen_before else Novelty.HISTORICAL
+    version = traits.version
     return Finding(
         project_key=key,
         name=name,
         date=raw.report.date or date.min,
-        url=urls[0] if urls else (f"https://github.com/{key[3:]}" if key.startswith("gh:") else ""),
-        snapshot=_snapshot(raw, key),
+        url=traits.url or (f"https://github.com/{key[3:]}" if key.startswith("gh:") else ""),
+        snapshot=None
+        if version is None
+        else Snapshot(source_key=key, version=version, tag=traits.tag),
         novelty=novelty,
-        mechanism="\n".join(cells[:2]) if raw.entry else raw.report.title,
-        claims=claims,
-        maturity=_pick(_MATURITY, text, "idea"),
-        flags=["unverified"] if _UNVERIFIED.search(text) else [],
-        recommendation=_pick(_RECOMMENDATION, text + section, Recommendation.WATCH),
-        priority=priority.group(0) if priority else "P2",
-        horizon=horizon.group(0) if horizon else "Watch",
-        evidence_id=(raw.entry.evidence_ids[0] if raw.entry and raw.entry.evidence_ids else ""),
+        mechanism=traits.mechanism,
+        claims=[Claim(kind=ClaimKind.STATUS, text=text) for text in traits.claims],
+        maturity=traits.maturity,
+        flags=["unverified"] if traits.unverified else [],
+        recommendation=traits.recommendation,
+        priority=traits.priority,
+        horizon=traits.horizon,
+        evidence_id=traits.evidence_id,
     )
 
 

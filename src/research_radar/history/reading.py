@@ -2,7 +2,7 @@
 
 `read_reports` parses the reports of a file and reads from each table entry what its
 identity rests on (`EntryFacts`: the repository key its source cell or evidence gives, its
-other links, its names and former names). Both are per report and pure, so for a large
+other links, its names and former names) and what it says of its finding (`traits`). Both are per report and pure, so for a large
 file the second half of the reports is read in a forked process (`cores.map_on_cores`,
 #19). `history.plan.build_import` resolves the identities across reports.
 """
@@ -14,6 +14,7 @@ import re
 from typing import NamedTuple
 
 from research_radar.cores import map_on_cores
+from research_radar.history.traits import FindingTraits, finding_traits
 from research_radar.report.parse import ParsedEntry, ParsedReport, parse_report, report_chunks
 from research_radar.resolve.keys import (
     canonical_key,
@@ -41,6 +42,8 @@ class EntryFacts(NamedTuple):
     """Its names (`entry_names`)."""
     former: list[str]
     """Former names its first cell states ("原名 X", "formerly X")."""
+    traits: FindingTraits
+    """What its text says of the finding (`finding_traits`)."""
 
 
 def read_reports(
@@ -98,9 +101,9 @@ def entry_facts(entry: ParsedEntry, report: ParsedReport) -> EntryFacts:
         key = repos[0] if repos else None
     links = [k for k in found if k.startswith(("arxiv:", "doi:", "url:"))]
     if key is not None:
-        return EntryFacts(key, links, names, former)
+        return EntryFacts(key, links, names, former, finding_traits(entry, report))
     papers = list(dict.fromkeys(k for k in find_keys(evidence) if k.startswith("arxiv:")))
     if len(papers) == 1:
         key = papers[0]  # a paper with no code: its arXiv id is its key, as the radar's own
         links = [k for k in links if k != key]
-    return EntryFacts(key, links, names, former)
+    return EntryFacts(key, links, names, former, finding_traits(entry, report))

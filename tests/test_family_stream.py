@@ -189,3 +189,14 @@ def test_the_neighbourhood_answers_as_the_whole_forest(k: int) -> None:
         part.add(finding.project_key, signature)
     everything = forest_neighbourhood(bands, rows, len(history) + 1)
     assert kept <= everything and (k == 40 or len(kept) < len(everything))
+
+
+def test_signing_in_parts_on_two_cores_gives_the_signatures_of_all_at_once() -> None:
+    from research_radar.resolve.family_stream import signed_on_cores
+
+    findings = _stream(2300, seed=4)
+    index = FamilyIndex()
+    signed = signed_on_cores(
+        lambda start, stop: index.signatures(findings[start:stop]), len(findings), fork_min=2
+    )
+    assert signed == FamilyIndex().signatures(findings)

@@ -13,13 +13,19 @@ usual way to weight MinHash. Pure: no I/O, no clock.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from research_radar.models import Finding, PendingDifference
-from research_radar.resolve.family_stream import FORK_CHUNKS, Stream, related_in_chunks
+from research_radar.resolve.family_stream import (
+    FORK_CHUNKS,
+    Stream,
+    related_in_chunks,
+    signed_on_cores,
+)
 from research_radar.resolve.minhash import Forest, MinHasher, Signature
+from research_radar.resolve.terms import Terms
 from research_radar.resolve.tokens import build_tokens
 from research_radar.resolve.tokens import copies as _copies
 
@@ -37,60 +43,7 @@ class _Entry:
     tokens: frozenset[str]
     family: str
     ids: Any
-    """The tokens' ids (`_Terms`), an integer array."""
-
-
-class _Terms:
-    """Every token an index has seen, numbered, with its document frequency and its copies
-    (`_copies`) as arrays, so a query weighs its candidates' tokens at once (#19)."""
-
-    def __init__(self) -> None:
-        import numpy as np
-
-        self.ids: dict[str, int] = {}
-        self.df = np.zeros(1024, dtype=np.int64)
-        self.copies = np.zeros(1024, dtype=np.float64)
-        self.mark = np.zeros(1024, dtype=bool)
-
-    def of(self, tokens: Iterable[str]) -> Any:
-        """The ids of some tokens (numbering the new ones), an integer array."""
-        import numpy as np
-
-        ids = self.ids
-        listed = list(tokens)
-        new = list(dict.fromkeys(token for token in listed if token not in ids))
-        if new:
-            first = len(ids)
-            if first + len(new) > len(self.df):  # grow by doubling: amortised O(1) a token
-                size = 2 * (first + len(new))
-                self.df = np.concatenate([self.df, np.zeros(size - len(self.df), np.int64)])
-                self.copies = np.concatenate(
-                    [self.copies, np.zeros(size - len(self.copies), np.float64)]
-                )
-            ids.update((token, first + i) for i, token in enumerate(new))
-            self.copies[first : first + len(new)] = [_copies(token) for token in new]
-        return np.fromiter((ids[token] for token in listed), dtype=np.int64, count=len(listed))
-
-    def marked(self, ids: Any, among: Any) -> Any:
-        """Whether each id of `among` is one of `ids`, a boolean array."""
-        import numpy as np
-
-        if len(self.mark) < len(self.df):
-            self.mark = np.zeros(len(self.df), dtype=bool)
-        self.mark[ids] = True
-        found = self.mark[among]
-        self.mark[ids] = False
-        return found
-
-    def count(self, token: str) -> int:
-        at = self.ids.get(token)
-        return 0 if at is None else int(self.df[at])
-
-    def use(self, df: Mapping[str, int]) -> None:
-        """Replace every document frequency by those of `df` (0 for the tokens it lacks)."""
-        ids = self.of(df)
-        self.df[:] = 0
-        self.df[ids] = list(df.values())
+    """The tokens' ids (`Terms`), an integer array."""
 
 
 _CHUNK = 128
@@ -124,7 +77,7 @@ class FamilyIndex:
     join_score: float = 0.25
     """Score from which a finding joins the family of its nearest related project."""
     _entries: dict[str, _Entry] = field(default_factory=dict, init=False, repr=False)
-    _terms: _Terms = field(init=False, repr=False)
+    _terms: Terms = field(init=False, repr=False)
     _total: int | None = field(default=None, init=False, repr=False)
     _hasher: MinHasher = field(init=False, repr=False)
     _forest: Forest = field(init=False, repr=False)
@@ -134,7 +87,7 @@ class FamilyIndex:
     def __post_init__(self) -> None:
         if self.num_perm % self.trees:
             raise ValueError("num_perm must be a multiple of trees")
-        self._terms = _Terms()
+        self._terms = Terms()
         self._hasher = MinHasher(self.num_perm, _copies)
         self._forest = Forest(self.trees)
 
@@ -179,7 +132,7 @@ class FamilyIndex:
     ) -> None:
         """`add_signed` but for the forest: the entry, its family and its tokens' counts.
 
-        `ids`: the tokens' (`_Terms.of`), if numbered before."""
+        `ids`: the tokens' (`Terms.of`), if numbered before."""
         ids = self._terms.of(tokens) if ids is None else ids
         old = self._entries.pop(key, None)
         if old is not None:
@@ -271,7 +224,9 @@ class FamilyIndex:
 
         if self._entries or self._total is not None:
             raise ValueError("assign_stream needs an empty index of its own counts")
-        signatures = self.signatures(findings)
+        signatures = signed_on_cores(
+            lambda start, stop: self.signatures(findings[start:stop]), len(findings)
+        )
         ids = self._terms.of(token for signature in signatures for token in signature.tokens)
         lengths = np.fromiter(map(len, (s.tokens for s in signatures)), np.int64, len(findings))
         stream = Stream(ids, lengths, [finding.project_key for finding in findings])

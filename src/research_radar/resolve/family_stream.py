@@ -13,7 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["FORK_CHUNKS", "Stream", "related_in_chunks"]
+from research_radar.resolve.minhash import Signature
+
+__all__ = ["FORK_CHUNKS", "FORK_SIGNING", "Stream", "related_in_chunks", "signed_on_cores"]
 
 
 class Stream:
@@ -179,6 +181,8 @@ class Stream:
         return counts
 
 
+FORK_SIGNING = 4000
+"""Members from which `signed_on_cores` signs the second half in a forked process."""
 FORK_CHUNKS = 16
 """Chunks from which `related_in_chunks` scores the second half in a forked process."""
 FORKED_SHARE = 0.7
@@ -282,3 +286,23 @@ class _ChunkScorer:
         return self._stream.related(
             self._df, self._copies, self._total, start, found, self._k, self._least
         )
+
+
+def signed_on_cores(
+    sign: Callable[[int, int], list[Signature]], count: int, *, fork_min: int = FORK_SIGNING
+) -> list[Signature]:
+    """`sign(0, count)`, in parts of 1,000 members, from `fork_min` members on the second
+    half of them in a forked process (`cores.map_on_cores`): a signature depends only on
+    its member's tokens (#19). `sign(start, stop)`: the signatures of those members."""
+    from research_radar.cores import map_on_cores
+
+    starts = list(range(0, count, _SIGNING_PART))
+    parts = map_on_cores(
+        lambda start: sign(start, min(start + _SIGNING_PART, count)),
+        starts,
+        minimum=max(1, fork_min // _SIGNING_PART),
+    )
+    return [signature for part in parts for signature in part]
+
+
+_SIGNING_PART = 1000

@@ -6,6 +6,7 @@ table of both stores (rows sorted, the import's own timestamps blanked) and comp
 dumps byte for byte. Exits 1 when they differ and prints the first differing lines.
 
     .venv/bin/python benchmarks/import_compare.py --old main --rows 3000
+    .venv/bin/python benchmarks/import_compare.py --old main --file seeds.md   # a file of yours
 """
 
 from __future__ import annotations
@@ -72,18 +73,21 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--old", default="main", help="git revision of the old code")
     parser.add_argument("--rows", type=int, default=3000, help="history rows to import")
+    parser.add_argument("--file", type=Path, help="import this report file instead")
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT / "benchmarks"))
     from scale_bench import write_history_report
 
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        report = folder / "history.md"
-        write_history_report(report, args.rows, start=date(2025, 1, 1))
+        report = args.file.resolve() if args.file else folder / "history.md"
+        if not args.file:
+            write_history_report(report, args.rows, start=date(2025, 1, 1))
         old = _dump(_source_of(args.old, folder / "old-src"), report, folder / "old")
         new = _dump(ROOT / "src", report, folder / "new")
+    what = args.file.name if args.file else f"{args.rows:,} rows"
     if old == new:
-        print(f"identical: {args.rows:,} rows, {len(new):,} bytes of store dump")
+        print(f"identical: {what}, {len(new):,} bytes of store dump")
         return 0
     diff = difflib.unified_diff(old.splitlines(), new.splitlines(), "old", "new", lineterm="")
     print("\n".join(list(diff)[:40]))

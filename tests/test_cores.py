@@ -45,3 +45,11 @@ def test_an_error_in_the_forked_half_reaches_the_caller() -> None:
 
     with pytest.raises(ValueError, match="item 90"):
         map_on_cores(job, list(range(100)), minimum=10)
+
+
+@pytest.mark.skipif(not can_fork(), reason="needs two cores and the fork start method")
+def test_the_forked_process_can_take_more_than_half() -> None:
+    result = map_on_cores(lambda n: (n, os.getpid()), list(range(100)), minimum=10, forked=0.7)
+    assert [n for n, _ in result] == list(range(100))
+    pids = [pid for _, pid in result]
+    assert set(pids[:30]) == {os.getpid()} and os.getpid() not in pids[30:]

@@ -111,15 +111,24 @@ def _one_by_one(findings: list[Finding], ask: list[bool]) -> tuple[list[Finding]
     return assigned, index
 
 
-def test_a_stream_gets_the_families_of_one_by_one() -> None:
+@pytest.mark.parametrize(
+    "fork_min",
+    [pytest.param(1000, id="one-process"), pytest.param(2, id="second-half-forked")],
+)
+def test_a_stream_gets_the_families_of_one_by_one(fork_min: int) -> None:
     """Families, related projects and what differs, for a few hundred findings over more
-    than one chunk, are those that `assign_family` then `add_signed` give in turn."""
+    than one chunk, are those that `assign_family` then `add_signed` give in turn; also
+    when a forked process scores the later chunks (it catches up on the earlier ones)."""
     findings = _stream(700, seed=2)
     ask = [n % 4 != 1 for n in range(len(findings))]
     expected, whole = _one_by_one(findings, ask)
     index = FamilyIndex()
-    assigned = index.assign_stream(findings, ask)
+    calls: list[int] = []
+    assigned = index.assign_stream(
+        findings, ask, fork_min=fork_min, meanwhile=lambda: calls.append(len(index))
+    )
     assert assigned == expected
+    assert calls == [0], "meanwhile runs once, before the stream is indexed"
     assert sum(bool(finding.related) for finding in assigned) > len(assigned) // 2
     assert len({finding.family for finding in assigned}) < len(assigned) // 2  # families join
     keys = {finding.project_key for finding in findings}
@@ -180,3 +189,14 @@ def test_the_neighbourhood_answers_as_the_whole_forest(k: int) -> None:
         part.add(finding.project_key, signature)
     everything = forest_neighbourhood(bands, rows, len(history) + 1)
     assert kept <= everything and (k == 40 or len(kept) < len(everything))
+
+
+def test_signing_in_parts_on_two_cores_gives_the_signatures_of_all_at_once() -> None:
+    from research_radar.resolve.family_stream import signed_on_cores
+
+    findings = _stream(2300, seed=4)
+    index = FamilyIndex()
+    signed = signed_on_cores(
+        lambda start, stop: index.signatures(findings[start:stop]), len(findings), fork_min=2
+    )
+    assert signed == FamilyIndex().signatures(findings)

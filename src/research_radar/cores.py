@@ -10,6 +10,7 @@ to do meanwhile.
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 import os
 from collections.abc import Callable, Sequence
@@ -53,18 +54,21 @@ def map_on_cores(
     *,
     minimum: int = FORK_MIN,
     meanwhile: Callable[[], object] | None = None,
+    forked: float = 0.5,
 ) -> list[Out]:
     """`[job(item) for item in items]`, with `meanwhile()` called once in this process;
     from `minimum` items on a machine that `can_fork`, the second half runs in a forked
     process while this one calls `meanwhile` and does the first half.
 
-    The items and the results must pickle (plain data or models); the job need not.
+    `forked`: the share of the items (the last ones) the forked process takes: more than
+    half leaves this process time for `meanwhile`. The items and the results must pickle
+    (plain data or models); the job need not.
     """
     if len(items) < minimum or not can_fork():
         if meanwhile is not None:
             meanwhile()
         return _run(job, items)
-    half = len(items) // 2
+    half = len(items) - math.ceil(len(items) * forked)
     _INHERITED.append(job)
     try:
         context = multiprocessing.get_context("fork")

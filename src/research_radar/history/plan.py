@@ -7,13 +7,13 @@ and writes the plan. Re-exported from `history`.
 
 from __future__ import annotations
 
-import functools
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
-from typing import Any
 
+from research_radar.history.reading import EntryFacts, entry_facts, plausible
+from research_radar.history.traits import FindingTraits, finding_traits
 from research_radar.models import (
     Claim,
     ClaimKind,
@@ -21,7 +21,6 @@ from research_radar.models import (
     Finding,
     Novelty,
     Project,
-    Recommendation,
     Snapshot,
     Source,
     SourceKind,
@@ -31,11 +30,7 @@ from research_radar.resolve.families import FamilyIndex
 from research_radar.resolve.keys import (
     NameIndex,
     canonical_key,
-    find_keys,
-    find_same_as,
     name_key,
-    normalise_name,
-    plausible_alias,
     repo_name,
 )
 
@@ -74,81 +69,38 @@ class _Raw:
     former: list[str] = field(default_factory=list)
     context: str = ""
     """A prose description, for an entry read from prose rather than a table."""
+    traits: FindingTraits | None = None
+    """Its traits, if read before (`reading.read_reports`)."""
 
 
-_PROJECT_COLUMN = re.compile(r"\s*项目\s*/")
-_SLASH = re.compile(r"\s+/\s+")
 _OWNER_REPO = re.compile(r"[\w.-]+/[\w.-]+")
 _NOT_DISPLAYED = re.compile(r"[（(][^（）()]*[）)]|(?:[\w.-]+/[\w.-]+)?#\d+|\*\*|`")
 _VERSION_WORD = re.compile(r"v?\d+(?:\.\d+)+\S*")
-_VERSION_TAG = re.compile(r"(?<![\w.])v\d+(?:\.\d+)+\b")
-_PRIORITY = re.compile(r"\bP[0-2]\b")
-_HORIZON = re.compile(r"\b(Now|Next|Watch)\b")
-_UNVERIFIED = re.compile(r"未独立(?:复现|运行)|未验证")
 _WRITTEN_REPO = re.compile(
     r"(?<![\w.-])(?:github\.com/)?([\w.-]+/[\w.-]+?)(?:\.git)?(?=[@/#\s）)]|$)"
 )
 """Tried only where a name starts: a match cannot start inside a run of name characters
 unless it can at its start, and trying each place took time quadratic in its length (#19)."""
-_SOURCE_COLUMN = re.compile(r"来源|source", re.IGNORECASE)
 _TITLE_NAME = re.compile(r"[｜|]\s*(?P<name>[A-Za-z][\w.\-]*(?: [A-Z][\w.\-]*)*)\s*(?:[：:]|$)")
 _CORRECTION_TITLE = re.compile(r"纠偏|更正|correction", re.IGNORECASE)
 
 
-def _names(entry: ParsedEntry) -> list[str]:
-    first_column = next(iter(entry.cells), "")
-    cell = next(iter(entry.cells.values()), "")
-    names = [entry.name]
-    if _PROJECT_COLUMN.match(first_column):
-        names += [part.strip() for part in _SLASH.split(cell.split("\n")[0]) if part.strip()]
-    return list(dict.fromkeys(n for n in names if normalise_name(n)))
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _plausible(name: str, key: str) -> bool:
-    """`plausible_alias`, cached: an import asks it thrice of an entry's names (#19)."""
-    return plausible_alias(name, key)
-
-
-def _entry_keys(entry: ParsedEntry, report: ParsedReport) -> tuple[str | None, list[str]]:
-    """The entry's primary repository key (its source cell, else its evidence) and other links."""
-    cells = [v for k, v in entry.cells.items() if _SOURCE_COLUMN.search(k)] or list(
-        entry.cells.values()
-    )
-    own = [k for k in find_keys("\n".join(cells)) if k.startswith("gh:")]
-    evidence = "\n".join(
-        report.evidence[i].text for i in entry.evidence_ids if i in report.evidence
-    )
-    found = find_keys(evidence + "\n" + "\n".join(entry.cells.values()))
-    key = own[0] if own else None
-    if key is None and _OWNER_REPO.fullmatch(entry.name):
-        key = canonical_key(entry.name)
-    if key is None:
-        names = _names(entry)
-        repos = [k for k in found if k.startswith("gh:") and any(_plausible(n, k) for n in names)]
-        key = repos[0] if repos else None
-    links = [k for k in found if k.startswith(("arxiv:", "doi:", "url:"))]
-    if key is not None:
-        return key, links
-    papers = list(dict.fromkeys(k for k in find_keys(evidence) if k.startswith("arxiv:")))
-    if len(papers) == 1:
-        key = papers[0]  # a paper with no code: its arXiv id is its key, as the radar's own
-        links = [k for k in links if k != key]
-    return key, links
-
-
-def _read_entries(reports: Sequence[tuple[str, ParsedReport]], plan: HistoryPlan) -> list[_Raw]:
+def _read_entries(
+    reports: Sequence[tuple[str, ParsedReport, Sequence[EntryFacts] | None]], plan: HistoryPlan
+) -> list[_Raw]:
     raws: list[_Raw] = []
-    for origin, report in reports:
+    for origin, report, facts in reports:
         if report.date is None:
             plan.skipped.append(f"{origin}:{report.line}: no date ({report.title[:40]!r})")
             continue
         plan.reports += 1
-        for entry in report.entries:
+        if facts is None:
+            facts = [entry_facts(entry, report) for entry in report.entries]
+        for entry, fact in zip(report.entries, facts, strict=True):
             plan.entries += 1
-            key, links = _entry_keys(entry, report)
-            former = find_same_as(next(iter(entry.cells.values()), ""))
-            raws.append(_Raw(_names(entry), report, origin, entry, key, links, former))
+            raw = _Raw(fact.names, report, origin, entry, fact.key, fact.links, fact.former)
+            raw.traits = fact.traits
+            raws.append(raw)
         title = _TITLE_NAME.search(report.title)
         if not report.entries and title and not _CORRECTION_TITLE.search(report.title):
             plan.entries += 1
@@ -162,7 +114,7 @@ def _resolve_raws(raws: list[_Raw], index: NameIndex) -> None:
             continue
         index.add_repo(raw.key)
         for name in raw.names:
-            if _plausible(name, raw.key):
+            if plausible(name, raw.key):
                 index.add(name, raw.key)
     for raw in raws:
         if raw.key is not None:
@@ -179,79 +131,30 @@ def _display(name: str) -> str:
     return " ".join(words).strip() or name.strip()
 
 
-_NOVELTY = [
-    (re.compile(r"历史补发现|历史新发现|补发现|historical", re.I), Novelty.HISTORICAL),
-    (re.compile(r"基础参考|经典基线|baseline reference", re.I), Novelty.BASELINE),
-    (re.compile(r"新发布|new release", re.I), Novelty.NEW_RELEASE),
-    (re.compile(r"新进展|实质增量|实质更新|new progress", re.I), Novelty.NEW_PROGRESS),
-]
-_RECOMMENDATION = [
-    (re.compile(r"反例|重点风险"), Recommendation.COUNTEREXAMPLE),
-    (re.compile(r"值得验证"), Recommendation.VALIDATE),
-    (re.compile(r"暂缓|暂不"), Recommendation.DEFER),
-]
-_MATURITY = [
-    (re.compile(r"locally validated|本地验证", re.I), "locally-validated"),
-    (re.compile(r"integrated|已接入|已合入", re.I), "integrated"),
-    (re.compile(r"code available|代码可用|代码与权重可见|源码", re.I), "code-available"),
-    (re.compile(r"paper-reported|论文可读|论文", re.I), "paper-reported"),
-]
-_SHA40 = re.compile(r"(?<![0-9a-f])[0-9a-f]{40}(?![0-9a-f])")
-_SHORT_SHA = re.compile(r"(?<![0-9a-z])[0-9a-f]{7,12}(?![0-9a-z])")
-_STATUS_WORDS = r"关闭(?:但)?未合并|撤回|回退|恢复默认|已修正|修正为|更正"
-_STATUS_SENTENCE = re.compile(rf"[^。；;\n]*(?:{_STATUS_WORDS})[^。；;\n]*")
-_STATUS_WORD = re.compile(_STATUS_WORDS)
-"""Looked for first: on a sentence without one, `_STATUS_SENTENCE` tries every start in it
-(time quadratic in its length, #19)."""
-
-
-def _pick(patterns: Sequence[tuple[re.Pattern[str], Any]], text: str, default: Any) -> Any:
-    return next((value for pattern, value in patterns if pattern.search(text)), default)
-
-
-def _snapshot(raw: _Raw, key: str) -> Snapshot | None:
-    evidence = "\n".join(
-        raw.report.evidence[i].text
-        for i in (raw.entry.evidence_ids if raw.entry else [])
-        if i in raw.report.evidence
-    )
-    text = "\n".join(raw.entry.cells.values()) if raw.entry else raw.report.text[:3000]
-    found = _SHA40.search(evidence) or _SHA40.search(text) or _SHORT_SHA.search(text)
-    if not found:
-        return None
-    tag = _VERSION_TAG.search(text)
-    return Snapshot(source_key=key, version=found.group(0), tag=tag.group(0) if tag else None)
-
-
 def _finding(raw: _Raw, key: str, name: str, seen_before: bool) -> Finding:
-    cells = list(raw.entry.cells.values()) if raw.entry else [raw.report.title]
-    text = "\n".join(cells)
-    section = raw.entry.section if raw.entry else ""
-    novelty = _pick(
-        _NOVELTY, text + section, Novelty.NEW_PROGRESS if seen_before else Novelty.HISTORICAL
-    )
-    claims = [
-        Claim(kind=ClaimKind.STATUS, text=m.group(0).strip())
-        for m in (_STATUS_SENTENCE.finditer(text) if _STATUS_WORD.search(text) else ())
-    ]
-    priority = _PRIORITY.search(text)
-    horizon = _HORIZON.search(text)
-    urls = raw.entry.urls if raw.entry else []
+    traits = raw.traits if raw.traits is not None else finding_traits(raw.entry, raw.report)
+    if traits.novelty is not None:
+        novelty = traits.novelty
+    else:
+        novelty = Novelty.NEW_PROGRESS if seen_before else Novelty.HISTORICAL
+    version = traits.version
     return Finding(
         project_key=key,
         name=name,
         date=raw.report.date or date.min,
-        url=urls[0] if urls else (f"https://github.com/{key[3:]}" if key.startswith("gh:") else ""),
-        snapshot=_snapshot(raw, key),
+        url=traits.url or (f"https://github.com/{key[3:]}" if key.startswith("gh:") else ""),
+        snapshot=None
+        if version is None
+        else Snapshot(source_key=key, version=version, tag=traits.tag),
         novelty=novelty,
-        mechanism="\n".join(cells[:2]) if raw.entry else raw.report.title,
-        claims=claims,
-        maturity=_pick(_MATURITY, text, "idea"),
-        flags=["unverified"] if _UNVERIFIED.search(text) else [],
-        recommendation=_pick(_RECOMMENDATION, text + section, Recommendation.WATCH),
-        priority=priority.group(0) if priority else "P2",
-        horizon=horizon.group(0) if horizon else "Watch",
-        evidence_id=(raw.entry.evidence_ids[0] if raw.entry and raw.entry.evidence_ids else ""),
+        mechanism=traits.mechanism,
+        claims=[Claim(kind=ClaimKind.STATUS, text=text) for text in traits.claims],
+        maturity=traits.maturity,
+        flags=["unverified"] if traits.unverified else [],
+        recommendation=traits.recommendation,
+        priority=traits.priority,
+        horizon=traits.horizon,
+        evidence_id=traits.evidence_id,
     )
 
 
@@ -310,7 +213,7 @@ def _context(name: str, reports: Sequence[tuple[str, ParsedReport]], within: Par
 
 
 def _add_project(plan: HistoryPlan, raw: _Raw, key: str, evidence: str) -> str:
-    names = [n for n in raw.names if not key.startswith("gh:") or _plausible(n, key)]
+    names = [n for n in raw.names if not key.startswith("gh:") or plausible(n, key)]
     project = plan.projects.get(key)
     if project is None:
         name = _display(names[0]) if names else (repo_name(key) or key)
@@ -354,7 +257,13 @@ def _written_name(raw: _Raw, key: str) -> str:
     ids = raw.entry.evidence_ids if raw.entry else []
     cells = list(raw.entry.cells.values()) if raw.entry else []
     text = "\n".join(cells + [raw.report.evidence[i].text for i in ids if i in raw.report.evidence])
-    for match in _WRITTEN_REPO.finditer(text):
+    # A match that is the key holds it, lower-cased (keys are ASCII); no match spans a line,
+    # so matching starts on the line where the key first appears (#19).
+    lowered = text.lower()
+    at = lowered.find(key[3:]) if len(lowered) == len(text) else 0
+    if at < 0:
+        return ""
+    for match in _WRITTEN_REPO.finditer(text, text.rfind("\n", 0, at) + 1):
         if canonical_key(match.group(1)) == key:
             return match.group(1)
     return ""
@@ -373,8 +282,15 @@ def build_import(
     aliases: Mapping[str, str] | None = None,
     known_keys: Iterable[str] = (),
     prior: Sequence[Finding] = (),
+    facts: Sequence[Sequence[EntryFacts]] | None = None,
+    meanwhile: Callable[[HistoryPlan], object] | None = None,
 ) -> HistoryPlan:
     """Turn earlier reports, as (origin, parsed report) pairs, into a HistoryPlan.
+
+    `facts`: each report's entries' `EntryFacts`, if read before (`read_reports`).
+    `meanwhile`: called once with the plan while its findings' families are matched (in
+    part in a forked process, #19); by then the plan's sources, links and aliases are
+    final, its projects too but for their families, and it has no findings yet.
 
     Identities: a repository URL in the entry's source cell (or a plausible one in its
     evidence: URLs, `owner/repo@sha`, "canonical owner/repo") gives the key; otherwise the
@@ -382,7 +298,8 @@ def build_import(
     provisional `name:` key. Reports are read in date order so earlier mentions come first.
     """
     plan = HistoryPlan()
-    ordered = sorted(reports, key=lambda item: item[1].date or date.min)
+    read = [(*pair, None if facts is None else facts[i]) for i, pair in enumerate(reports)]
+    ordered = sorted(read, key=lambda item: item[1].date or date.min)
     index = NameIndex()
     for alias, key in (aliases or {}).items():
         index.add(alias, key)
@@ -390,7 +307,7 @@ def build_import(
         index.add_repo(key)
     raws = _read_entries(ordered, plan)
     _resolve_raws(raws, index)
-    raws += _correction_raws(raws, ordered, plan, index)
+    raws += _correction_raws(raws, [(origin, report) for origin, report, _ in ordered], plan, index)
     raws.sort(key=lambda raw: raw.report.date or date.min)
     seen = {f.project_key: f.date for f in sorted(prior, key=lambda f: f.date, reverse=True)}
     kept: dict[tuple[str, date, str], Finding] = {}
@@ -407,13 +324,18 @@ def build_import(
             finding.mechanism = raw.context
         kept[(key, day, raw.origin)] = finding
         seen.setdefault(key, day)
-    plan.findings = _with_families(list(kept.values()), prior, plan)
+    plan.findings = _with_families(
+        list(kept.values()), prior, plan, None if meanwhile is None else lambda: meanwhile(plan)
+    )
     plan.origins = [origin for (_key, _day, origin) in kept]
     return plan
 
 
 def _with_families(
-    new: list[Finding], prior: Sequence[Finding], plan: HistoryPlan
+    new: list[Finding],
+    prior: Sequence[Finding],
+    plan: HistoryPlan,
+    meanwhile: Callable[[], object] | None,
 ) -> list[Finding]:
     """Assign families in date order; each finding is compared with the ones before it."""
     index = FamilyIndex()
@@ -422,7 +344,9 @@ def _with_families(
     stream.sort(key=lambda item: item[:3])
     # Signed and searched in bulk (#19): what a finding's family changes is not in its tokens.
     result = index.assign_stream(
-        [f for *_, f in stream], [bool(is_new) for _, is_new, *_ in stream]
+        [f for *_, f in stream],
+        [bool(is_new) for _, is_new, *_ in stream],
+        meanwhile=meanwhile,
     )
     for key, project in plan.projects.items():
         project.family = index.family_of(key)

@@ -27,6 +27,7 @@ __all__ = [
     "find_repo",
     "find_urls",
     "parse_report",
+    "report_chunks",
     "split_reports",
 ]
 
@@ -143,31 +144,33 @@ def split_reports(text: str) -> list[ParsedReport]:
 
     Text before the first dated heading (an issue body) becomes a report with no date.
     """
+    return [parse_report(chunk, line) for line, chunk in report_chunks(text)]
+
+
+def report_chunks(text: str) -> list[tuple[int, str]]:
+    """The reports of a file as `split_reports` cuts them, unparsed: (the 1-based line of
+    each one's first line in the file, its text), for `parse_report(text, line)`."""
     lines = text.splitlines()
     starts = [i for i, line in enumerate(lines) if _DATE_HEADING.match(line.strip())]
     if not starts:
-        return [parse_report(text)]
+        return [(1, text)]
     chunks: list[tuple[int, int]] = []
     preamble = re.sub(r"<!--.*?-->", "", "\n".join(lines[: starts[0]]), flags=re.S)
     if starts[0] > 0 and preamble.strip():
         chunks.append((0, starts[0]))
     chunks += list(zip(starts, starts[1:] + [len(lines)], strict=True))
-    result = []
-    for begin, end in chunks:
-        report = parse_report("\n".join(lines[begin:end]))
-        report.line = begin + 1
-        result.append(report)
-    return result
+    return [(begin + 1, "\n".join(lines[begin:end])) for begin, end in chunks]
 
 
-def parse_report(text: str) -> ParsedReport:
-    """Parse one report (Markdown or the tab-separated export)."""
+def parse_report(text: str, line: int = 1) -> ParsedReport:
+    """Parse one report (Markdown or the tab-separated export); `line`: its first line's
+    within the file it came from."""
     lines = text.splitlines()
     first = next((line.strip() for line in lines if line.strip()), "")
     heading = _DATE_HEADING.match(first)
     title = first.lstrip("#").strip()
     day = _parse_date(heading.group("date")) if heading else None
-    report = ParsedReport(title=title, date=day, text=text)
+    report = ParsedReport(title=title, date=day, text=text, line=line)
     report.headings = _headings(lines)
     report.tables = _markdown_tables(text, lines) + _tab_tables(lines)
     report.tables.sort(key=lambda table: table.line)

@@ -13,14 +13,19 @@ usual way to weight MinHash. Pure: no I/O, no clock.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from research_radar.models import Finding, PendingDifference
-from research_radar.resolve.family_stream import Stream
+from research_radar.resolve.family_stream import (
+    FORK_CHUNKS,
+    Stream,
+    related_in_chunks,
+    signed_on_cores,
+)
 from research_radar.resolve.minhash import Forest, MinHasher, Signature
-from research_radar.resolve.sorted_forest import SortedForest
+from research_radar.resolve.terms import Terms
 from research_radar.resolve.tokens import build_tokens
 from research_radar.resolve.tokens import copies as _copies
 
@@ -38,60 +43,7 @@ class _Entry:
     tokens: frozenset[str]
     family: str
     ids: Any
-    """The tokens' ids (`_Terms`), an integer array."""
-
-
-class _Terms:
-    """Every token an index has seen, numbered, with its document frequency and its copies
-    (`_copies`) as arrays, so a query weighs its candidates' tokens at once (#19)."""
-
-    def __init__(self) -> None:
-        import numpy as np
-
-        self.ids: dict[str, int] = {}
-        self.df = np.zeros(1024, dtype=np.int64)
-        self.copies = np.zeros(1024, dtype=np.float64)
-        self.mark = np.zeros(1024, dtype=bool)
-
-    def of(self, tokens: Iterable[str]) -> Any:
-        """The ids of some tokens (numbering the new ones), an integer array."""
-        import numpy as np
-
-        ids = self.ids
-        listed = list(tokens)
-        new = list(dict.fromkeys(token for token in listed if token not in ids))
-        if new:
-            first = len(ids)
-            if first + len(new) > len(self.df):  # grow by doubling: amortised O(1) a token
-                size = 2 * (first + len(new))
-                self.df = np.concatenate([self.df, np.zeros(size - len(self.df), np.int64)])
-                self.copies = np.concatenate(
-                    [self.copies, np.zeros(size - len(self.copies), np.float64)]
-                )
-            ids.update((token, first + i) for i, token in enumerate(new))
-            self.copies[first : first + len(new)] = [_copies(token) for token in new]
-        return np.fromiter((ids[token] for token in listed), dtype=np.int64, count=len(listed))
-
-    def marked(self, ids: Any, among: Any) -> Any:
-        """Whether each id of `among` is one of `ids`, a boolean array."""
-        import numpy as np
-
-        if len(self.mark) < len(self.df):
-            self.mark = np.zeros(len(self.df), dtype=bool)
-        self.mark[ids] = True
-        found = self.mark[among]
-        self.mark[ids] = False
-        return found
-
-    def count(self, token: str) -> int:
-        at = self.ids.get(token)
-        return 0 if at is None else int(self.df[at])
-
-    def use(self, df: Mapping[str, int]) -> None:
-        """Replace every document frequency by those of `df` (0 for the tokens it lacks)."""
-        ids = self.of(df)
-        self.df[:] = 0
-        self.df[ids] = list(df.values())
+    """The tokens' ids (`Terms`), an integer array."""
 
 
 _CHUNK = 128
@@ -125,7 +77,7 @@ class FamilyIndex:
     join_score: float = 0.25
     """Score from which a finding joins the family of its nearest related project."""
     _entries: dict[str, _Entry] = field(default_factory=dict, init=False, repr=False)
-    _terms: _Terms = field(init=False, repr=False)
+    _terms: Terms = field(init=False, repr=False)
     _total: int | None = field(default=None, init=False, repr=False)
     _hasher: MinHasher = field(init=False, repr=False)
     _forest: Forest = field(init=False, repr=False)
@@ -135,7 +87,7 @@ class FamilyIndex:
     def __post_init__(self) -> None:
         if self.num_perm % self.trees:
             raise ValueError("num_perm must be a multiple of trees")
-        self._terms = _Terms()
+        self._terms = Terms()
         self._hasher = MinHasher(self.num_perm, _copies)
         self._forest = Forest(self.trees)
 
@@ -180,7 +132,7 @@ class FamilyIndex:
     ) -> None:
         """`add_signed` but for the forest: the entry, its family and its tokens' counts.
 
-        `ids`: the tokens' (`_Terms.of`), if numbered before."""
+        `ids`: the tokens' (`Terms.of`), if numbered before."""
         ids = self._terms.of(tokens) if ids is None else ids
         old = self._entries.pop(key, None)
         if old is not None:
@@ -250,42 +202,58 @@ class FamilyIndex:
         scored.sort(key=lambda item: (-item[1], item[0]))
         return scored[:k]
 
-    def assign_stream(self, findings: Sequence[Finding], ask: Sequence[bool]) -> list[Finding]:
+    def assign_stream(
+        self,
+        findings: Sequence[Finding],
+        ask: Sequence[bool],
+        *,
+        fork_min: int = FORK_CHUNKS,
+        meanwhile: Callable[[], object] | None = None,
+    ) -> list[Finding]:
         """Index findings in turn, each asked about (`ask`) given its family first: the
         asked-about findings with their families (`assign_family`), in order.
 
         The same as `assign_family` and `add_signed` finding by finding, in chunks: a
         chunk's MinHashes are computed at once, and so are its forest queries, by a
-        `SortedForest` (#19). Only on an empty index that weighs tokens by its own counts
-        (not `use_counts`): the sorted forest starts empty."""
+        `SortedForest`, and scored apart from the assignment, from `fork_min` chunks on
+        half of them in a forked process (`family_stream.related_in_chunks`, #19). Only on
+        an empty index that weighs tokens by its own counts (not `use_counts`): the sorted
+        forest starts empty. `meanwhile` is called once, while the forked process scores.
+        """
         import numpy as np
 
         if self._entries or self._total is not None:
             raise ValueError("assign_stream needs an empty index of its own counts")
-        signatures = self.signatures(findings)
+        signatures = signed_on_cores(
+            lambda start, stop: self.signatures(findings[start:stop]), len(findings)
+        )
         ids = self._terms.of(token for signature in signatures for token in signature.tokens)
         lengths = np.fromiter(map(len, (s.tokens for s in signatures)), np.int64, len(findings))
         stream = Stream(ids, lengths, [finding.project_key for finding in findings])
-        forest = SortedForest(self.trees, self.num_perm)
+        values = np.frombuffer(b"".join(s.hashvalues for s in signatures), "<u4")
+        found = related_in_chunks(
+            stream,
+            values.reshape(len(findings), self.num_perm),
+            np.array(ask, dtype=bool),
+            self._terms.copies,
+            trees=self.trees,
+            candidates=self.candidates,
+            chunk=_CHUNK,
+            k=5,
+            least=self.min_score,
+            fork_min=fork_min,
+            meanwhile=meanwhile,
+        )
         result: list[Finding] = []
-        for start in range(0, len(findings), _CHUNK):
-            chunk = signatures[start : start + _CHUNK]
-            values = np.frombuffer(b"".join(s.hashvalues for s in chunk), "<u4")
-            values = values.reshape(len(chunk), self.num_perm)
-            asked = np.array(ask[start : start + _CHUNK], dtype=bool)
-            found = forest.query(values, asked, self.candidates)
-            terms = self._terms
-            total = len(self._entries)
-            related = stream.related(terms.df, terms.copies, total, start, found, 5, self.min_score)
-            for at, asking in enumerate(asked.tolist(), start):
-                finding, tokens = findings[at], signatures[at].tokens
-                if asking:
-                    finding = _with_related(finding, self, related[at - start], tokens)
-                    result.append(finding)
-                own = finding.project_key
-                self._enter(own, finding.name, finding.family, tokens, stream.ids(at))
-                self._unforested.append((own, signatures[at]))
-            forest.add(values)
+        for at, (finding, signature, asking) in enumerate(
+            zip(findings, signatures, ask, strict=True)
+        ):
+            if asking:
+                finding = _with_related(finding, self, found[at], signature.tokens)
+                result.append(finding)
+            own = finding.project_key
+            self._enter(own, finding.name, finding.family, signature.tokens, stream.ids(at))
+            self._unforested.append((own, signature))
         return result
 
     def _scores(self, query: frozenset[str], others: Sequence[Any]) -> Any:

@@ -10,10 +10,12 @@ is indexed. Pure: no I/O, no clock.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
-__all__ = ["Stream"]
+from research_radar.resolve.minhash import Signature
+
+__all__ = ["FORK_CHUNKS", "FORK_SIGNING", "Stream", "related_in_chunks", "signed_on_cores"]
 
 
 class Stream:
@@ -177,3 +179,130 @@ class Stream:
             return df[tokens] + before[members, place[tokens]]
 
         return counts
+
+
+FORK_SIGNING = 4000
+"""Members from which `signed_on_cores` signs the second half in a forked process."""
+FORK_CHUNKS = 16
+"""Chunks from which `related_in_chunks` scores the second half in a forked process."""
+FORKED_SHARE = 0.7
+"""The share of the chunks the forked process scores when this one has other work to do
+meanwhile (an import saves what does not wait for the families: #19)."""
+
+
+def related_in_chunks(
+    stream: Stream,
+    values: Any,
+    ask: Any,
+    copies: Any,
+    *,
+    trees: int,
+    candidates: int,
+    chunk: int,
+    k: int,
+    least: float,
+    fork_min: int = FORK_CHUNKS,
+    meanwhile: Callable[[], object] | None = None,
+) -> list[list[tuple[str, float]]]:
+    """Per stream member, what `FamilyIndex.related` gives just before it is indexed if it
+    is asked about (`Stream.related`; an empty list if not), chunk by chunk.
+
+    What a member finds depends only on the members before it (their signatures, token
+    ids and projects), not on the families given to them, so the chunks are scored apart
+    from the assignment, and from `fork_min` chunks on, the second half of them in a
+    forked process (`cores.map_on_cores`, #19).
+
+    Args:
+        values: every member's MinHash (n × num_perm uint32).
+        ask: whether each member is asked about (booleans).
+        copies: every token's weight, by token id.
+        chunk: members a forest query answers at once (`SortedForest.query`).
+        meanwhile: called once in this process while the forked one scores; the forked
+            one then takes more than half of the chunks (`FORKED_SHARE`).
+    """
+    from research_radar.cores import map_on_cores
+
+    scorer = _ChunkScorer(stream, values, ask, copies, trees, candidates, chunk, k, least)
+    starts = list(range(0, len(stream.keys), chunk))
+    share = 0.5 if meanwhile is None else FORKED_SHARE
+    per_chunk = map_on_cores(scorer, starts, minimum=fork_min, meanwhile=meanwhile, forked=share)
+    return [related for found in per_chunk for related in found]
+
+
+class _ChunkScorer:
+    """Scores the chunks of a stream in order (`related_in_chunks`): the sorted forest and
+    the document frequencies hold the members before the chunk it is asked about. A
+    forked copy asked first about a later chunk catches up on the members before it at
+    once (the same forest: its keys sort by member, however they are added)."""
+
+    def __init__(
+        self,
+        stream: Stream,
+        values: Any,
+        ask: Any,
+        copies: Any,
+        trees: int,
+        candidates: int,
+        chunk: int,
+        k: int,
+        least: float,
+    ) -> None:
+        import numpy as np
+
+        from research_radar.resolve.sorted_forest import SortedForest
+
+        self._stream, self._values, self._ask, self._copies = stream, values, ask, copies
+        self._candidates, self._chunk, self._k, self._least = candidates, chunk, k, least
+        self._forest = SortedForest(trees, values.shape[1])
+        self._df = np.zeros(len(copies), np.int64)
+        self._total = 0
+        """Projects indexed so far (their newest member each)."""
+
+    def _catch_up(self, start: int) -> None:
+        """Index the members from the forest's size up to `start`: their keys in the
+        forest, +1 to the counts of their tokens and -1 to those of the member of the same
+        project each replaces (`FamilyIndex._enter`)."""
+        import numpy as np
+
+        stream, done = self._stream, self._forest.size
+        if start <= done:
+            return
+        members = np.arange(done, start)
+        added, _ = stream._gather(members)
+        older = stream.previous[members]
+        removed, _ = stream._gather(older[older >= 0])
+        np.add.at(self._df, added, 1)
+        np.add.at(self._df, removed, -1)
+        self._total += int((older < 0).sum())
+        self._forest.add(self._values[done:start])
+
+    def __call__(self, start: int) -> list[list[tuple[str, float]]]:
+        """What each member of the chunk from `start` finds (`Stream.related`)."""
+        self._catch_up(start)
+        stop = min(start + self._chunk, len(self._values))
+        found = self._forest.query(
+            self._values[start:stop], self._ask[start:stop], self._candidates
+        )
+        return self._stream.related(
+            self._df, self._copies, self._total, start, found, self._k, self._least
+        )
+
+
+def signed_on_cores(
+    sign: Callable[[int, int], list[Signature]], count: int, *, fork_min: int = FORK_SIGNING
+) -> list[Signature]:
+    """`sign(0, count)`, in parts of 1,000 members, from `fork_min` members on the second
+    half of them in a forked process (`cores.map_on_cores`): a signature depends only on
+    its member's tokens (#19). `sign(start, stop)`: the signatures of those members."""
+    from research_radar.cores import map_on_cores
+
+    starts = list(range(0, count, _SIGNING_PART))
+    parts = map_on_cores(
+        lambda start: sign(start, min(start + _SIGNING_PART, count)),
+        starts,
+        minimum=max(1, fork_min // _SIGNING_PART),
+    )
+    return [signature for part in parts for signature in part]
+
+
+_SIGNING_PART = 1000

@@ -1,0 +1,109 @@
+"""History import, reading: a file's reports parsed, with each entry's identity facts.
+
+`read_reports` parses the reports of a file and reads from each table entry what its
+identity rests on (`EntryFacts`: the repository key its source cell or evidence gives, its
+other links, its names and former names) and what it says of its finding (`traits`). Both are per report and pure, so for a large
+file the second half of the reports is read in a forked process (`cores.map_on_cores`,
+#19). `history.plan.build_import` resolves the identities across reports.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import NamedTuple
+
+from research_radar.cores import map_on_cores
+from research_radar.history.traits import FindingTraits, finding_traits
+from research_radar.report.parse import ParsedEntry, ParsedReport, parse_report, report_chunks
+from research_radar.resolve.keys import (
+    canonical_key,
+    find_keys,
+    find_same_as,
+    normalise_name,
+    plausible_alias,
+)
+
+__all__ = ["FORK_REPORTS", "EntryFacts", "entry_facts", "entry_names", "plausible", "read_reports"]
+
+FORK_REPORTS = 64
+"""Reports in a file from which `read_reports` reads the second half in a forked process."""
+
+
+class EntryFacts(NamedTuple):
+    """What a table entry's identity rests on, read from the entry and its report alone."""
+
+    key: str | None
+    """The repository key its source cell (or a plausible one in its evidence) gives, else
+    the arXiv id of its only paper; None when neither does."""
+    links: list[str]
+    """Its other references (papers, DOIs, pages), as keys."""
+    names: list[str]
+    """Its names (`entry_names`)."""
+    former: list[str]
+    """Former names its first cell states ("原名 X", "formerly X")."""
+    traits: FindingTraits
+    """What its text says of the finding (`finding_traits`)."""
+
+
+def read_reports(
+    text: str, *, fork_min: int = FORK_REPORTS
+) -> list[tuple[ParsedReport, list[EntryFacts]]]:
+    """The reports of a file (`split_reports`), each with its entries' facts in order."""
+    return map_on_cores(_read_report, report_chunks(text), minimum=fork_min)
+
+
+def _read_report(chunk: tuple[int, str]) -> tuple[ParsedReport, list[EntryFacts]]:
+    line, text = chunk
+    report = parse_report(text, line)
+    return report, [entry_facts(entry, report) for entry in report.entries]
+
+
+_PROJECT_COLUMN = re.compile(r"\s*项目\s*/")
+_SLASH = re.compile(r"\s+/\s+")
+_OWNER_REPO = re.compile(r"[\w.-]+/[\w.-]+")
+_SOURCE_COLUMN = re.compile(r"来源|source", re.IGNORECASE)
+
+
+def entry_names(entry: ParsedEntry) -> list[str]:
+    """The names of an entry: its own, and those its "项目 / …" first cell lists."""
+    first_column = next(iter(entry.cells), "")
+    cell = next(iter(entry.cells.values()), "")
+    names = [entry.name]
+    if _PROJECT_COLUMN.match(first_column):
+        names += [part.strip() for part in _SLASH.split(cell.split("\n")[0]) if part.strip()]
+    return list(dict.fromkeys(n for n in names if normalise_name(n)))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def plausible(name: str, key: str) -> bool:
+    """`plausible_alias`, cached: an import asks it thrice of an entry's names (#19)."""
+    return plausible_alias(name, key)
+
+
+def entry_facts(entry: ParsedEntry, report: ParsedReport) -> EntryFacts:
+    """An entry's primary key (its source cell, else its evidence), other links and names."""
+    names = entry_names(entry)
+    former = find_same_as(next(iter(entry.cells.values()), ""))
+    cells = [v for k, v in entry.cells.items() if _SOURCE_COLUMN.search(k)] or list(
+        entry.cells.values()
+    )
+    own = [k for k in find_keys("\n".join(cells)) if k.startswith("gh:")]
+    evidence = "\n".join(
+        report.evidence[i].text for i in entry.evidence_ids if i in report.evidence
+    )
+    found = find_keys(evidence + "\n" + "\n".join(entry.cells.values()))
+    key = own[0] if own else None
+    if key is None and _OWNER_REPO.fullmatch(entry.name):
+        key = canonical_key(entry.name)
+    if key is None:
+        repos = [k for k in found if k.startswith("gh:") and any(plausible(n, k) for n in names)]
+        key = repos[0] if repos else None
+    links = [k for k in found if k.startswith(("arxiv:", "doi:", "url:"))]
+    if key is not None:
+        return EntryFacts(key, links, names, former, finding_traits(entry, report))
+    papers = list(dict.fromkeys(k for k in find_keys(evidence) if k.startswith("arxiv:")))
+    if len(papers) == 1:
+        key = papers[0]  # a paper with no code: its arXiv id is its key, as the radar's own
+        links = [k for k in links if k != key]
+    return EntryFacts(key, links, names, former, finding_traits(entry, report))

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 
 from research_radar.models import BEIJING
 from research_radar.report.parse import (
-    _markdown_it_tables,
     entry_name,
     find_repo,
     find_urls,
@@ -20,6 +19,7 @@ from research_radar.report.parse import (
     split_reports,
 )
 from research_radar.report.pipe_tables import read_pipe_tables
+from research_radar.report.report_tables import markdown_it_tables
 
 SHARED = Path(os.environ.get("RADAR_SHARED", Path(__file__).parents[2] / "shared"))
 SEEDS = SHARED / "seeds-examples" / "research-index-issue-2026-10-27_to_11-02.md"
@@ -165,9 +165,9 @@ def test_line_reader_finds_markdown_its_tables() -> None:
         found = read_pipe_tables(text)
         if found is not None:
             read += 1
-            assert found == _markdown_it_tables(text)
+            assert found == markdown_it_tables(text)
     assert read_pipe_tables(PLAIN_REPORT) is not None
-    assert len(_markdown_it_tables(PLAIN_REPORT)) == 2
+    assert len(markdown_it_tables(PLAIN_REPORT)) == 2
     assert read >= 5
 
 
@@ -205,4 +205,4 @@ _BLOCKS = [
 def test_line_reader_agrees_with_markdown_it(text: str) -> None:
     found = read_pipe_tables(text)
     if found is not None:
-        assert found == _markdown_it_tables(text)
+        assert found == markdown_it_tables(text)

@@ -13,16 +13,13 @@ import re
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 
-from markdown_it import MarkdownIt
-
 from research_radar.models import BEIJING
-from research_radar.report.pipe_tables import read_pipe_tables
+from research_radar.report.report_tables import ParsedTable, read_tables
 
 __all__ = [
     "ParsedEntry",
     "ParsedEvidence",
     "ParsedReport",
-    "ParsedTable",
     "entry_name",
     "find_repo",
     "find_urls",
@@ -47,7 +44,6 @@ _HOST_SHA = re.compile(
     r"(?P<sha>[0-9a-f]{7,40})(?![0-9a-f])",
     re.IGNORECASE,
 )
-_MD = MarkdownIt("commonmark").enable("table").disable("inline")
 """Only the tables' blocks and their cells' raw text are read: inline parsing (a cell's
 emphasis, links...) is off (#19)."""
 _GH_REPO = re.compile(
@@ -58,19 +54,6 @@ _MODEL_NAME = re.compile(
     r"(DeepSeek|Qwen|GLM|Llama|MiniMax|Kimi|Mistral|Gemma|Phi|gpt-oss|Nemotron)[\w.-]*$", re.I
 )
 """Beijing time (UTC+8): house-style cut-offs are written in it."""
-
-
-@dataclass
-class ParsedTable:
-    """One table: its header cells and rows as column -> cell text."""
-
-    columns: list[str]
-    rows: list[dict[str, str]]
-    line: int
-    """1-based line of the header within the report text."""
-    section: str = ""
-    markdown: bool = False
-    """True for a GitHub pipe table (a separator line follows the header)."""
 
 
 @dataclass
@@ -172,7 +155,7 @@ def parse_report(text: str, line: int = 1) -> ParsedReport:
     day = _parse_date(heading.group("date")) if heading else None
     report = ParsedReport(title=title, date=day, text=text, line=line)
     report.headings = _headings(lines)
-    report.tables = _markdown_tables(text, lines) + _tab_tables(lines)
+    report.tables = read_tables(text, lines)
     report.tables.sort(key=lambda table: table.line)
     report.entries = [entry for table in report.tables for entry in _entries(table)]
     report.evidence = _evidence(lines)
@@ -229,102 +212,6 @@ def _looks_like_heading(line: str) -> bool:
         "证据索引",
         "结论 / Now / Next / Watch",
     }
-
-
-def _section_at(lines: list[str], index: int) -> str:
-    for line in reversed(lines[:index]):
-        stripped = line.strip()
-        if stripped.startswith("#"):
-            return stripped.lstrip("#").strip()
-        if stripped and "\t" not in stripped and "|" not in stripped and len(stripped) <= 60:
-            return stripped
-    return ""
-
-
-def _clean_cell(cell: str) -> str:
-    return cell.replace("<br>", "\n").replace("<br/>", "\n").replace("\\|", "|").strip()
-
-
-def _markdown_tables(text: str, lines: list[str]) -> list[ParsedTable]:
-    tables: list[ParsedTable] = []
-    found = read_pipe_tables(text)  # plain Markdown, read line by line (#19)
-    if found is None:
-        found = _markdown_it_tables(text)
-    for start, (columns, *body) in found:
-        columns = _unique([_clean_cell(cell) for cell in columns])
-        rows = [
-            dict(
-                zip(columns, _pad([_clean_cell(cell) for cell in cells], len(columns)), strict=True)
-            )
-            for cells in body
-        ]
-        tables.append(
-            ParsedTable(columns, rows, start + 1, _section_at(lines, start), markdown=True)
-        )
-    return tables
-
-
-def _markdown_it_tables(text: str) -> list[tuple[int, list[list[str]]]]:
-    """markdown-it's pipe tables: (0-based line of the header, rows of cells, header first)."""
-    tables: list[tuple[int, list[list[str]]]] = []
-    try:
-        tokens = _MD.parse(text)
-    except Exception:  # noqa: BLE001 - a parser bug must not crash a review
-        return tables
-    current: list[list[str]] | None = None
-    row: list[str] = []
-    start = 0
-    for token in tokens:
-        if token.type == "table_open":
-            current, start = [], (token.map[0] if token.map else 0)
-        elif token.type == "tr_open":
-            row = []
-        elif token.type == "inline" and current is not None:
-            row.append(token.content)
-        elif token.type == "tr_close" and current is not None:
-            current.append(row)
-        elif token.type == "table_close" and current:
-            tables.append((start, current))
-            current = None
-    return tables
-
-
-def _tab_tables(lines: list[str]) -> list[ParsedTable]:
-    tables: list[ParsedTable] = []
-    index = 0
-    while index < len(lines):
-        if lines[index].count("\t") >= 1 and not lines[index].lstrip().startswith("|"):
-            columns = _unique([cell.strip() for cell in lines[index].split("\t")])
-            rows, cursor = [], index + 1
-            while cursor < len(lines) and lines[cursor].count("\t") >= 1:
-                cells = [_clean_cell(cell) for cell in lines[cursor].split("\t")]
-                rows.append(dict(zip(columns, _pad(cells, len(columns)), strict=True)))
-                cursor += 1
-            tables.append(ParsedTable(columns, rows, index + 1, _section_at(lines, index)))
-            index = cursor
-        else:
-            index += 1
-    return tables
-
-
-def _unique(columns: list[str]) -> list[str]:
-    seen: dict[str, int] = {}
-    result = []
-    for column in columns:
-        name = column or "col"
-        if name in seen:
-            seen[name] += 1
-            name = f"{name} ({seen[name]})"
-        else:
-            seen[name] = 1
-        result.append(name)
-    return result
-
-
-def _pad(cells: list[str], width: int) -> list[str]:
-    if len(cells) > width:
-        return cells[: width - 1] + ["\t".join(cells[width - 1 :])]
-    return cells + [""] * (width - len(cells))
 
 
 def _entries(table: ParsedTable) -> list[ParsedEntry]:

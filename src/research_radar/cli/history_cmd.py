@@ -18,7 +18,7 @@ from research_radar.cli.common import (
     settings_for,
 )
 from research_radar.errors import RadarError
-from research_radar.history.imports import ImportSummary, import_reports, load_projects
+from research_radar.history.imports import ImportSummary, import_texts, load_projects
 from research_radar.resolve.keys import NameIndex, canonical_key, load_aliases_file
 from research_radar.textinput import read_text_input
 
@@ -66,10 +66,10 @@ def import_command(
     Reads GitHub Markdown tables or the tab-separated plain-text export, with the evidence
     index; pinned SHAs and URLs give canonical keys, names and "X（原 Y）" give aliases.
     """
-    for path in files:  # an unusable file is refused before the store is opened (or made)
-        read_text_input(path)
+    # an unusable file is refused before the store is opened (or made); each is read once
+    texts = [(path.name, read_text_input(path).text) for path in files]
     store = open_store_for(settings_for(config, db))
-    summary = import_reports(store, files, aliases=load_aliases_file(aliases) if aliases else None)
+    summary = import_texts(store, texts, aliases=load_aliases_file(aliases) if aliases else None)
     if as_json:
         print_json(summary.as_dict())
         return

@@ -29,7 +29,7 @@ from research_radar.store.schema import reports as reports_table
 from research_radar.store.store import Store, content_hash
 from research_radar.textinput import read_text_input
 
-__all__ = ["ImportSummary", "import_reports", "load_projects", "load_report_dates"]
+__all__ = ["ImportSummary", "import_reports", "import_texts", "load_projects", "load_report_dates"]
 
 
 @dataclass(frozen=True)
@@ -78,9 +78,14 @@ def import_reports(
     each import (its files' content and the aliases given), so importing the same again
     reads nothing of the history (issue #19).
     """
-    texts: list[tuple[str, str]] = []
-    for path in paths:
-        texts.append((path.name, read_text_input(path).text))  # InputError: unusable input
+    texts = [(path.name, read_text_input(path).text) for path in paths]  # InputError
+    return import_texts(store, texts, aliases=aliases)
+
+
+def import_texts(
+    store: Store, texts: list[tuple[str, str]], *, aliases: Mapping[str, str] | None = None
+) -> ImportSummary:
+    """`import_reports` of files already read: (file name, decoded text) each."""
     digest = content_hash(json.dumps([texts, sorted((aliases or {}).items())]))
     done = store.load_cursor(_IMPORTED, digest)
     if done is not None:

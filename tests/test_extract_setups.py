@@ -240,7 +240,13 @@ def test_the_reading_building_blocks_export_their_api() -> None:
     from research_radar.extract import context, kinds, stated
 
     assert set(kinds.__all__) == {"is_hedged", "kind_of"}
-    assert set(stated.__all__) == {"intro_score", "intro_unit", "stated_unit", "table_unit"}
+    assert set(stated.__all__) == {
+        "SectionUnits",
+        "intro_score",
+        "intro_unit",
+        "stated_unit",
+        "table_unit",
+    }
     assert set(context.__all__) == {
         "LEAD_FIELDS",
         "SURVEY",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from research_radar.extract.htmltables import parse_html_table, table_end
-from research_radar.extract.stated import intro_score, intro_unit, stated_unit, table_unit
+from research_radar.extract.stated import SectionUnits, intro_score
 
 __all__ = ["Segment", "clean_text", "parse_segments", "split_cells"]
 
@@ -62,8 +62,7 @@ def parse_segments(text: str) -> Iterator[Segment]:
     after_break = True
     lines = _piped(_without_comments(text).splitlines())
     before, rows_unit, table_score = "", "", ""
-    recent: list[str] = []
-    """The lines since the last heading, that heading first: where a table's unit is said."""
+    units = SectionUnits()
     index = 0
     title = _front_title(lines)
     if title:
@@ -82,7 +81,7 @@ def parse_segments(text: str) -> Iterator[Segment]:
             continue
         if re.match(r"<table\b", stripped, re.I):
             end = table_end(lines, index - 1)
-            unit = stated_unit(before) or intro_unit(before) or table_unit(recent, lines, end + 1)
+            unit = units.table(before, lines, end + 1)
             yield from _html_table(lines[index - 1 : end + 1], number, unit)
             index, after_break, header = end + 1, True, ()
             continue
@@ -90,10 +89,10 @@ def parse_segments(text: str) -> Iterator[Segment]:
             continue
         hashes = _HEADING.match(stripped)
         if hashes:
-            recent = []
+            units.heading(len(hashes.group(1)))
         if not stripped.startswith("|"):
             before = stripped
-            recent.append(stripped)
+            units.recent.append(stripped)
         if hashes or _BOLD_HEADING.fullmatch(stripped):
             level = len(hashes.group(1)) if hashes else 7
             yield Segment(clean_text(stripped.lstrip("#")), number, "heading", True, level=level)
@@ -107,9 +106,7 @@ def parse_segments(text: str) -> Iterator[Segment]:
             following = lines[index].strip() if index < len(lines) else ""
             if re.fullmatch(r"\|?\s*:?-{2,}.*", following):
                 header = tuple(clean_text(c) for c in cells)
-                rows_unit = (
-                    stated_unit(before) or intro_unit(before) or table_unit(recent, lines, index)
-                )
+                rows_unit = units.table(before, lines, index)
                 table_score = intro_score(before)
                 yield Segment(" ".join(header), number, "prose", True, header=header)
                 continue

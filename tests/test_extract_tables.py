@@ -1,0 +1,48 @@
+"""Tables and their compared systems: units said around a table, score columns, the
+reference column or row, baselines named in prose above a table (issue #14)."""
+
+from __future__ import annotations
+
+from research_radar.extract.claims import extract_claims
+from research_radar.models import Claim
+
+
+def _found(text: str) -> dict[float, tuple[str, str, Claim]]:
+    """value -> (metric name, unit, claim) of every number extracted."""
+    return {m.value: (m.name, m.unit, c) for c in extract_claims(text) for m in c.metrics}
+
+
+def test_a_unit_in_a_parent_sections_notes_holds_for_its_subsections_tables() -> None:
+    text = (
+        "## Results\n\n- 每个数字为 100 次推理的平均值，单位为毫秒。\n\n### Detectors\n\n"
+        "| 模型 | FP32 时延 | INT8 时延 | FP32 mAP | INT8 mAP |\n|---|---|---|---|---|\n"
+        "| DetNet-s | 7.87 | 4.51 | 37.6 | 36.7 |\n| DetNet-l | 27.47 | 6.52 | 51.1 | 50.4 |\n"
+        "\n## Other\n\n| Model | Time |\n|---|---|\n| DetNet-s | 3.25 |\n"
+    )
+    found = _found(text)
+    # `DetNet-s` is a name: its `s` is no unit of the row
+    assert {v: u for v, (_, u, _) in found.items()} == {
+        7.87: "ms",
+        4.51: "ms",
+        37.6: "",
+        36.7: "",
+        27.47: "ms",
+        6.52: "ms",
+        51.1: "",
+        50.4: "",
+    }
+    assert found[36.7][2].conditions.precision == ["INT8"]
+
+
+def test_the_html_table_reader_exports_its_api() -> None:
+    from research_radar.extract import htmltables
+
+    assert set(htmltables.__all__) == {"HtmlTable", "parse_html_table", "table_end"}
+    block = ["<table>", "<tr><th>System</th><th>ms</th></tr>", "<tr><td>A</td><td>3</td></tr>"]
+    table = htmltables.parse_html_table([*block, "</table>"], 10)
+    assert table is not None and table.headed
+    assert [(line, cells) for line, cells, _ in table.rows] == [
+        (11, ["System", "ms"]),
+        (12, ["A", "3"]),
+    ]
+    assert htmltables.table_end([*block, "</table>"], 0) == 3

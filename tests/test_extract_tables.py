@@ -7,9 +7,10 @@ from research_radar.extract.claims import extract_claims
 from research_radar.models import Claim
 
 
-def _found(text: str) -> dict[float, tuple[str, str, Claim]]:
+def _found(text: str, where: str = "") -> dict[float, tuple[str, str, Claim]]:
     """value -> (metric name, unit, claim) of every number extracted."""
-    return {m.value: (m.name, m.unit, c) for c in extract_claims(text) for m in c.metrics}
+    claims = extract_claims(text, where=where)
+    return {m.value: (m.name, m.unit, c) for c in claims for m in c.metrics}
 
 
 def test_a_unit_in_a_parent_sections_notes_holds_for_its_subsections_tables() -> None:
@@ -46,3 +47,21 @@ def test_the_html_table_reader_exports_its_api() -> None:
         (12, ["A", "3"]),
     ]
     assert htmltables.table_end([*block, "</table>"], 0) == 3
+
+
+def test_a_reference_row_compares_only_cells_it_has_a_result_for_on_its_hardware() -> None:
+    # a delimiter row of single dashes, rows without their leading pipe
+    text = (
+        "引擎 | GPU | 编码 (tokens/s) | 解码 (tokens/s) |\n|-|-|-|-|\n"
+        "FastEng | A10 | 700 | 4.5\nFastEng | V100 | 2900 | 21\n"
+        "PyTorch | V100 | - | 3.5\nPyTorch | H100 | OOM | 9.5\nFastEng | H100 | 5100 | 33\n"
+    )
+    found = _found(text, "org/FastEng@abc:README.md")  # the project's own rows: FastEng
+    assert found[3.5][0].endswith("(baseline)") and found[9.5][0].endswith("(baseline)")
+    assert found[21.0][2].conditions.baseline == ["PyTorch"]
+    assert found[33.0][2].conditions.baseline == ["PyTorch"]
+    # PyTorch ran out of memory on H100: a result all the same; on V100 it has no encode number
+    assert found[5100.0][2].conditions.baseline == ["PyTorch"]
+    assert found[2900.0][2].conditions.baseline == []
+    # no reference row on the A10
+    assert found[700.0][2].conditions.baseline == found[4.5][2].conditions.baseline == []

@@ -101,10 +101,10 @@ def parse_segments(text: str) -> Iterator[Segment]:
         if stripped.startswith("|"):
             cells = split_cells(stripped)
             after_break = True
-            if all(re.fullmatch(r":?-{2,}:?", c) for c in cells if c):
+            if all(re.fullmatch(r":?-+:?", c) for c in cells if c):
                 continue
             following = lines[index].strip() if index < len(lines) else ""
-            if re.fullmatch(r"\|?\s*:?-{2,}.*", following):
+            if re.fullmatch(r"\|?\s*:?-{2,}.*", following) or _SEPARATOR.fullmatch(following):
                 header = tuple(clean_text(c) for c in cells)
                 rows_unit = units.table(before, lines, index)
                 table_score = intro_score(before)
@@ -148,7 +148,8 @@ def _front_title(lines: list[str]) -> tuple[int, str] | None:
     return None
 
 
-_SEPARATOR = re.compile(r"\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*")
+_SEPARATOR = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*")
+"""A table's delimiter row: a dash or more per cell (`|---|:--:|`, `|-|-|`)."""
 
 
 def _piped(lines: list[str]) -> list[str]:

@@ -159,9 +159,14 @@ def read_table(
     )
     labels = [columns[c] for c in range(width) if c not in metric_columns and c not in column_load]
     claims: list[TableClaim] = []
-    for index, row in enumerate(parsed):
+    for row in parsed:
         row.own = _under_labels(row.own, labels)
-        claims.extend(_row_claims(row, index, columns, column_load, by_column, by_row, head))
+    reference_rows = [parsed[i] for i in by_row.references]
+    for index, row in enumerate(parsed):
+        compared = _Compared(row, by_column.references, reference_rows)
+        claims.extend(
+            _row_claims(row, index, columns, column_load, by_column, by_row, head, compared)
+        )
     return claims
 
 
@@ -278,6 +283,7 @@ def _row_claims(
     by_column: Plan,
     by_row: Plan,
     head: list[str],
+    compared: _Compared,
 ) -> list[TableClaim]:
     groups: list[tuple[Conditions, bool, list[Metric]]] = []
     text = _row_text(row, head)
@@ -298,7 +304,9 @@ def _row_claims(
             if position in plan.references:
                 reference = True
                 found = [_as_reference(m) for m in found]
-            elif not any(is_baseline_metric(m) for m in found):
+            elif not any(is_baseline_metric(m) for m in found) and compared.has(
+                plan is by_row, column, found
+            ):
                 conditions = compared_with(conditions, plan.keys.get(position), plan)
         for group in groups:
             if group[0] == conditions and group[1] == reference:
@@ -310,6 +318,41 @@ def _row_claims(
         TableClaim(row.segment.line, text, metrics, conditions, reference)
         for conditions, reference, metrics in groups
     ]
+
+
+@dataclass
+class _Compared:
+    """Whether a cell of `row` has a reference to compare with: a ratio always does; a
+    measurement only where the reference column (or a reference row on the same hardware)
+    holds a number of its own. `| PyTorch | V100 | - | 3 |` is the reference of the V100
+    row's decode speed, not of its encode speed, nor of any GTX 1060 row (issue #14)."""
+
+    row: Row
+    columns: list[int]
+    rows: list[Row]
+
+    def has(self, by_row: bool, column: int, found: list[Metric]) -> bool:
+        if any(m.unit in _RATIO_UNITS for m in found):
+            return True
+        if not by_row:
+            return any(_holds(self.row, c) for c in self.columns)
+        numbered = [r for r in self.rows if _holds(r, column)]
+        hardware = set(self.row.own.hardware)
+        if hardware and numbered and all(r.own.hardware for r in numbered):
+            return any(hardware & set(r.own.hardware) for r in numbered)
+        return bool(numbered)
+
+
+def _holds(row: Row, column: int) -> bool:
+    """Whether the row's cell holds a result: a number, or `OOM` (not `-`, `None`, `N/A`)."""
+    cell = row.cells[column] if column < len(row.cells) else ""
+    return bool(row.metrics[column] if column < len(row.metrics) else False) or not (
+        _NO_RESULT.fullmatch(cell)
+    )
+
+
+_NO_RESULT = re.compile(r"\s*(?:[-–—/*]*|None|N/?A|null|nan|TBD|待测|无)\s*", re.I)
+_RATIO_UNITS = frozenset({"x", "%", "pp"})
 
 
 def _row_text(row: Row, head: list[str]) -> str:

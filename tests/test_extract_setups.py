@@ -222,9 +222,11 @@ def test_the_table_and_clause_building_blocks_export_their_readers() -> None:
         "head_name",
         "header_named",
         "header_unit",
+        "names_metric",
         "row_unit",
     }
     assert set(references.__all__) == {
+        "Compared",
         "Key",
         "Plan",
         "Row",

@@ -65,3 +65,22 @@ def test_a_reference_row_compares_only_cells_it_has_a_result_for_on_its_hardware
     assert found[2900.0][2].conditions.baseline == []
     # no reference row on the A10
     assert found[700.0][2].conditions.baseline == found[4.5][2].conditions.baseline == []
+
+
+def test_a_corner_cell_names_the_numbers_of_every_column() -> None:
+    text = (
+        "| Perplexity | int4 | fp8 | fp16 |\n|---|---|---|---|\n| Llama-2-7B | 6.36 | 6.18 | 6.10 |\n"
+        "\n| Throughput | Before | After |\n|---|---|---|\n| batch 8 | 1683.8 | 1810.2 |\n"
+        "| latency (ms) | 21.5 | 19.5 |\n"
+    )
+    found = _found(text)
+    assert [(found[v][0], found[v][1]) for v in (6.36, 6.18, 1683.8)] == [
+        ("Perplexity", ""),
+        ("Perplexity", ""),
+        ("Throughput", ""),
+    ]
+    assert found[6.36][2].conditions.baseline == ["FP16"]
+    assert found[6.10][0] == "Perplexity (baseline)"
+    assert found[1683.8][2].conditions.load == {"batch": "8"}
+    # a row label that names its own metric wins over the corner
+    assert (found[21.5][0], found[21.5][1]) == ("latency", "ms")

@@ -19,7 +19,7 @@ from research_radar.extract.units import (
 )
 from research_radar.models import Metric
 
-__all__ = ["bare_cell", "head_name", "header_named", "header_unit", "row_unit"]
+__all__ = ["bare_cell", "head_name", "header_named", "header_unit", "names_metric", "row_unit"]
 
 
 def header_named(metric: Metric, head: str) -> Metric:
@@ -88,6 +88,15 @@ def _is_score_head(head: str) -> bool:
 
 _PRECISION_PREFIX = re.compile(r"^(?:(?:FP|BF|INT|TF|W\d?A|FP8[-_]?)\d{1,2}\s?[+]?\s?)+", re.I)
 """`FP32 mAP`, `INT8 Top1`: the precision a score column was measured at, before its name."""
+
+
+def names_metric(head: str) -> bool:
+    """Whether a header cell names what its numbers measure: `Perplexity`, `Throughput`,
+    `TTFT Mean`, `Latency (ms)`."""
+    head = head.strip()
+    return bool(head) and (
+        _is_score_head(head) or _TIMING_HEAD.match(head) is not None or bool(header_unit(head))
+    )
 
 
 def row_unit(label: str) -> str:

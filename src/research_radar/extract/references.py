@@ -18,7 +18,16 @@ from research_radar.extract.markdown import Segment
 from research_radar.extract.metrics import metric_words
 from research_radar.models import Conditions, Metric
 
-__all__ = ["Key", "Plan", "Row", "column_plan", "compared_stems", "compared_with", "row_plan"]
+__all__ = [
+    "Compared",
+    "Key",
+    "Plan",
+    "Row",
+    "column_plan",
+    "compared_stems",
+    "compared_with",
+    "row_plan",
+]
 
 
 _REFERENCE_WORD = re.compile(r"baseline|基线|基准|reference|\bref\b", re.I)
@@ -282,3 +291,38 @@ def compared_with(conditions: Conditions, own: Key | None, plan: Plan) -> Condit
     if own is not None and own.kind == "precision":
         update["precision"] = [own.value]
     return conditions.model_copy(update=update)
+
+
+@dataclass
+class Compared:
+    """Whether a cell of `row` has a reference to compare with: a ratio always does; a
+    measurement only where the reference column (or a reference row on the same hardware)
+    holds a number of its own. `| PyTorch | V100 | - | 3 |` is the reference of the V100
+    row's decode speed, not of its encode speed, nor of any GTX 1060 row (issue #14)."""
+
+    row: Row
+    columns: list[int]
+    rows: list[Row]
+
+    def has(self, by_row: bool, column: int, found: list[Metric]) -> bool:
+        if any(m.unit in _RATIO_UNITS for m in found):
+            return True
+        if not by_row:
+            return any(_holds(self.row, c) for c in self.columns)
+        numbered = [r for r in self.rows if _holds(r, column)]
+        hardware = set(self.row.own.hardware)
+        if hardware and numbered and all(r.own.hardware for r in numbered):
+            return any(hardware & set(r.own.hardware) for r in numbered)
+        return bool(numbered)
+
+
+def _holds(row: Row, column: int) -> bool:
+    """Whether the row's cell holds a result: a number, or `OOM` (not `-`, `None`, `N/A`)."""
+    cell = row.cells[column] if column < len(row.cells) else ""
+    return bool(row.metrics[column] if column < len(row.metrics) else False) or not (
+        _NO_RESULT.fullmatch(cell)
+    )
+
+
+_NO_RESULT = re.compile(r"\s*(?:[-–—/*]*|None|N/?A|null|nan|TBD|待测|无)\s*", re.I)
+_RATIO_UNITS = frozenset({"x", "%", "pp"})

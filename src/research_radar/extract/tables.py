@@ -25,7 +25,14 @@ import re
 from dataclasses import dataclass
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.cells import bare_cell, head_name, header_named, header_unit, row_unit
+from research_radar.extract.cells import (
+    bare_cell,
+    head_name,
+    header_named,
+    header_unit,
+    names_metric,
+    row_unit,
+)
 from research_radar.extract.conditions import find_conditions, format_repeats
 from research_radar.extract.markdown import Segment, clean_text, split_cells
 from research_radar.extract.metrics import (
@@ -35,6 +42,7 @@ from research_radar.extract.metrics import (
     metric_words,
 )
 from research_radar.extract.references import (
+    Compared,
     Plan,
     Row,
     column_plan,
@@ -163,9 +171,9 @@ def read_table(
         row.own = _under_labels(row.own, labels)
     reference_rows = [parsed[i] for i in by_row.references]
     for index, row in enumerate(parsed):
-        compared = _Compared(row, by_column.references, reference_rows)
+        against = Compared(row, by_column.references, reference_rows)
         claims.extend(
-            _row_claims(row, index, columns, column_load, by_column, by_row, head, compared)
+            _row_claims(row, index, columns, column_load, by_column, by_row, head, against)
         )
     return claims
 
@@ -236,7 +244,11 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
         found = [header_named(m, name) for m in find_metrics(cell, cat, own, context)]
         fallback = (row_unit(cells[0]) if column else "") or segment.unit
         if not found and bare:
-            found = bare_cell(name, bare.group(1).rstrip("Kk"), flat, cat, fallback)
+            found = bare_cell(name, bare.group(1).rstrip("Kk"), flat, cat, fallback) or (
+                _corner_cell(header[0], cells[0], bare.group(1), flat, cat, fallback)
+                if column
+                else []
+            )
             if not found and segment.score and column and not _header_load(head[:1] + [name]):
                 # `| ChatGLM3-6B | 6.215 |` below `Measure the perplexity ...:`
                 found = [Metric(name=segment.score, value=parse_number(bare.group(1)), unit="")]
@@ -269,6 +281,16 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
     return Row(segment, cells, per_column, load, conditions, bits)
 
 
+def _corner_cell(
+    corner: str, label: str, raw: str, flat: list[Metric], cat: Catalog, fallback: str
+) -> list[Metric]:
+    """`| Perplexity | sym_int4 | fp16 |`, `| Throughput | Before | After |`: the corner
+    cell names the numbers of every column (unless the row label names its own)."""
+    if not names_metric(corner) or metric_words(label):
+        return []
+    return bare_cell(corner, raw.rstrip("Kk"), flat, cat, fallback)
+
+
 # --------------------------------------------------------------------------- reference
 
 
@@ -283,7 +305,7 @@ def _row_claims(
     by_column: Plan,
     by_row: Plan,
     head: list[str],
-    compared: _Compared,
+    against: Compared,
 ) -> list[TableClaim]:
     groups: list[tuple[Conditions, bool, list[Metric]]] = []
     text = _row_text(row, head)
@@ -304,7 +326,7 @@ def _row_claims(
             if position in plan.references:
                 reference = True
                 found = [_as_reference(m) for m in found]
-            elif not any(is_baseline_metric(m) for m in found) and compared.has(
+            elif not any(is_baseline_metric(m) for m in found) and against.has(
                 plan is by_row, column, found
             ):
                 conditions = compared_with(conditions, plan.keys.get(position), plan)
@@ -318,41 +340,6 @@ def _row_claims(
         TableClaim(row.segment.line, text, metrics, conditions, reference)
         for conditions, reference, metrics in groups
     ]
-
-
-@dataclass
-class _Compared:
-    """Whether a cell of `row` has a reference to compare with: a ratio always does; a
-    measurement only where the reference column (or a reference row on the same hardware)
-    holds a number of its own. `| PyTorch | V100 | - | 3 |` is the reference of the V100
-    row's decode speed, not of its encode speed, nor of any GTX 1060 row (issue #14)."""
-
-    row: Row
-    columns: list[int]
-    rows: list[Row]
-
-    def has(self, by_row: bool, column: int, found: list[Metric]) -> bool:
-        if any(m.unit in _RATIO_UNITS for m in found):
-            return True
-        if not by_row:
-            return any(_holds(self.row, c) for c in self.columns)
-        numbered = [r for r in self.rows if _holds(r, column)]
-        hardware = set(self.row.own.hardware)
-        if hardware and numbered and all(r.own.hardware for r in numbered):
-            return any(hardware & set(r.own.hardware) for r in numbered)
-        return bool(numbered)
-
-
-def _holds(row: Row, column: int) -> bool:
-    """Whether the row's cell holds a result: a number, or `OOM` (not `-`, `None`, `N/A`)."""
-    cell = row.cells[column] if column < len(row.cells) else ""
-    return bool(row.metrics[column] if column < len(row.metrics) else False) or not (
-        _NO_RESULT.fullmatch(cell)
-    )
-
-
-_NO_RESULT = re.compile(r"\s*(?:[-–—/*]*|None|N/?A|null|nan|TBD|待测|无)\s*", re.I)
-_RATIO_UNITS = frozenset({"x", "%", "pp"})
 
 
 def _row_text(row: Row, head: list[str]) -> str:

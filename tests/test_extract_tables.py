@@ -84,3 +84,15 @@ def test_a_corner_cell_names_the_numbers_of_every_column() -> None:
     assert found[1683.8][2].conditions.load == {"batch": "8"}
     # a row label that names its own metric wins over the corner
     assert (found[21.5][0], found[21.5][1]) == ("latency", "ms")
+
+
+def test_the_compared_values_module_exports_its_api() -> None:
+    from research_radar.extract import compared
+
+    assert set(compared.__all__) == {
+        "ARROW",
+        "BASELINE_SUFFIX",
+        "FROM_TO",
+        "baseline_values",
+        "is_baseline_metric",
+    }

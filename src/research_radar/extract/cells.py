@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.metrics import BASELINE_SUFFIX, metric_words
+from research_radar.extract.compared import BASELINE_SUFFIX
+from research_radar.extract.metrics import metric_words
 from research_radar.extract.units import (
     DEFAULT_METRIC_NAMES,
     UNIT_PATTERN,

@@ -96,3 +96,12 @@ def test_the_compared_values_module_exports_its_api() -> None:
         "baseline_values",
         "is_baseline_metric",
     }
+
+
+def test_minutes_in_chinese_and_dui_as_an_object_marker_is_no_comparison() -> None:
+    text = "我们在 4 张 A100 上分别对 Qwen2-7B（12 分钟内）和 Qwen2-72B（2.5 小时内）进行了微调。"
+    found = _found(text)
+    assert (found[12.0][1], found[2.5][1]) == ("min", "h")
+    assert all(c.conditions.baseline == [] for _, _, c in found.values())
+    # `对 vLLM 3.2x` still compares
+    assert _found("吞吐对 vLLM 3.2x")[3.2][2].conditions.baseline == ["vLLM"]

@@ -74,16 +74,16 @@ def test_a_corner_cell_names_the_numbers_of_every_column() -> None:
         "| latency (ms) | 21.5 | 19.5 |\n"
     )
     found = _found(text)
-    assert [(found[v][0], found[v][1]) for v in (6.36, 6.18, 1683.8)] == [
+    assert [(found[v][0], found[v][1]) for v in (6.36, 6.18, 1810.2)] == [
         ("Perplexity", ""),
         ("Perplexity", ""),
         ("Throughput", ""),
     ]
     assert found[6.36][2].conditions.baseline == ["FP16"]
     assert found[6.10][0] == "Perplexity (baseline)"
-    assert found[1683.8][2].conditions.load == {"batch": "8"}
+    assert found[1810.2][2].conditions.load == {"batch": "8"}
     # a row label that names its own metric wins over the corner
-    assert (found[21.5][0], found[21.5][1]) == ("latency", "ms")
+    assert (found[19.5][0], found[19.5][1]) == ("latency", "ms")
 
 
 def test_the_compared_values_module_exports_its_api() -> None:
@@ -105,3 +105,28 @@ def test_minutes_in_chinese_and_dui_as_an_object_marker_is_no_comparison() -> No
     assert all(c.conditions.baseline == [] for _, _, c in found.values())
     # `对 vLLM 3.2x` still compares
     assert _found("吞吐对 vLLM 3.2x")[3.2][2].conditions.baseline == ["vLLM"]
+
+
+def test_the_number_before_a_change_is_the_earlier_systems() -> None:
+    found = _found("At batch 16: 2210 → 2480 tok/s; tail time 3.10 -> 1.95 ms.")
+    assert [found[v][0] for v in (2210.0, 2480.0, 3.1, 1.95)] == [
+        "throughput (baseline)",
+        "throughput",
+        "latency (baseline)",
+        "latency",
+    ]
+    # a range is no change
+    spans = _found("On x86 CPUs, speedups range from 1.9x to 4.2x.")
+    assert not spans[1.9][0].endswith("(baseline)")
+
+
+def test_a_before_column_is_the_reference_of_the_others() -> None:
+    text = (
+        "| Decode (tok/s) | Before the fix | Step 1 | Step 2 |\n|---|---|---|---|\n"
+        "| batch 4 | 820.5 | 861.0 | 902.3 |\n"
+        "\n| 模型 | 原始 (ms) | 优化后 (ms) |\n|---|---|---|\n| Qwen2-7B | 41.2 | 30.8 |\n"
+    )
+    found = _found(text)
+    assert found[820.5][0].endswith("(baseline)") and found[41.2][0].endswith("(baseline)")
+    assert found[902.3][2].conditions.baseline == ["Before the fix"]
+    assert found[30.8][2].conditions.baseline == ["原始"]

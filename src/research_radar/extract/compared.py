@@ -1,5 +1,5 @@
 """Which numbers of one statement are the compared system's own: `B` in `A vs B`, `A`
-when it is introduced as the baseline (`plain 26.2 vs MTP 40.0`).
+when it is introduced as the baseline (`plain 26.2 vs MTP 40.0`), `A` in `A → B`.
 
 Pure. A building block of `research_radar.extract.metrics`; callers outside this package
 use `research_radar.extract.claims` instead.
@@ -69,10 +69,31 @@ def baseline_values(text: str, items: list[tuple[int, Metric]]) -> list[Metric]:
             continue
         own_units = {m.unit for at, m in items if at < cue.start() and at not in baseline}
         baseline.update(at for at, m in later if m.unit in own_units)
+    baseline.update(_before_values(text, items))
     return [
         m.model_copy(update={"name": m.name + BASELINE_SUFFIX}) if at in baseline else m
         for at, m in items
     ]
+
+
+_RANGE = re.compile(
+    r"\b(?:rang(?:e|es|ed|ing)|var(?:y|ies|ied|ying)|spans?|between)\b\W*(?:\w+\W+)?$", re.I
+)
+
+
+def _before_values(text: str, items: list[tuple[int, Metric]]) -> set[int]:
+    """`4109 → 4517 tok/s`, `from 9.1 s to 3.8 s`: the number before the change is the
+    compared (earlier) system's, when the one after it has the same unit."""
+    units = dict(items)
+    found: set[int] = set()
+    for pattern in (ARROW, FROM_TO):
+        for match in pattern.finditer(text):
+            if _RANGE.search(text, max(0, match.start() - 30), match.start()):
+                continue  # `speedups range from 2.37x to 6.17x`: a span, not a change
+            before, after = units.get(match.start("a")), units.get(match.end())
+            if before is not None and after is not None and before.unit == after.unit:
+                found.add(match.start("a"))
+    return found
 
 
 def _baseline_first(text: str, cue: re.Match[str], stop: int) -> int | None:

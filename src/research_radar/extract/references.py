@@ -30,7 +30,10 @@ __all__ = [
 ]
 
 
-_REFERENCE_WORD = re.compile(r"baseline|基线|基准|reference|\bref\b", re.I)
+_REFERENCE_WORD = re.compile(
+    r"baseline|基线|基准|reference|\bref\b|\bbefore\b|\boriginal\b|原始|原版|优化前|改进前", re.I
+)
+"""A column or row label naming the compared system (`Baseline`, `Before PR #12`, `原始`)."""
 
 
 _PLAIN_WORD = re.compile(r"^\W*(?:native|vanilla|naive|eager|原生)", re.I)

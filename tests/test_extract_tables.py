@@ -130,3 +130,21 @@ def test_a_before_column_is_the_reference_of_the_others() -> None:
     assert found[820.5][0].endswith("(baseline)") and found[41.2][0].endswith("(baseline)")
     assert found[902.3][2].conditions.baseline == ["Before the fix"]
     assert found[30.8][2].conditions.baseline == ["原始"]
+
+
+def test_a_column_of_an_unknown_system_beside_a_known_one_is_the_new_systems() -> None:
+    text = (
+        "### ResNet50\n\n| Batch size | PyTorch (ms) | Zephyrine (ms) |\n|---|---|---|\n"
+        "| 1 | 6.17 | 1.70 |\n\n"
+        "| 模型 | OpenCV 端到端耗时(ms) | QuickCV 端到端耗时(ms) |\n|---|---|---|\n"
+        "| ResNet50 | 2.78 | 1.63 |\n"
+    )
+    found = _found(text)
+    assert found[6.17][0].endswith("(baseline)") and found[2.78][0].endswith("(baseline)")
+    assert found[1.70][2].conditions.baseline == ["PyTorch"]
+    assert found[1.63][2].conditions.baseline == ["OpenCV"]
+
+
+def test_a_chinese_comparison_stops_before_what_is_compared() -> None:
+    [claim] = extract_claims("QuickCV 相比其他图像处理库性能高 40%。")
+    assert claim.conditions.baseline == ["其他图像处理库"]

@@ -108,7 +108,7 @@ _STOP_WORDS = {
     "gives",
 }
 _CJK_STOP = re.compile(
-    r"[为的约是，,。；;：:、（()）\s]|分别|提升|下降|只有|仅有|快|慢|高|低|多|少|"
+    r"[为的约是，,。；;：:、（()）\s]|分别|提升|下降|只有|仅有|性能|速度|快|慢|高|低|多|少|"
     r"天然|本来|本身|明显|显著|大幅|略|稍|就|都|也|还|更|均|仍"
 )
 
@@ -334,9 +334,10 @@ def _target(after: str, cat: Catalog) -> str:
             words.append(word)
         name = " ".join(words).rstrip(".")
         return "" if words[:1] == ["total"] else name  # `4.2% of the total TTFT`: a share
-    cjk = re.match(r"[\u4e00-\u9fff]{1,8}", after)
+    cjk = re.match(r"[\u4e00-\u9fff]{1,12}", after)
     if cjk:
-        head = _CJK_STOP.split(cjk.group(0))[0]
+        # the name ends at a stop word (`其他图像处理库性能高`), read a little past 8 characters
+        head = _CJK_STOP.split(cjk.group(0))[0][:8]
         if re.match(r"如[下上图表]|[见下上]表|结果|情况", head):
             return ""  # `对比如下`, `对比结果`: the comparison follows, nothing is named
         return head if len(head) >= 2 else ""

@@ -201,6 +201,39 @@ def _others(plan: Plan, labels: dict[int, str]) -> None:
             plan.keys[i] = Key("other", label.strip())
 
 
+def _new_systems(plan: Plan, labels: dict[int, str], columns: list[Conditions]) -> None:
+    """`| PyTorch (ms) | Poros (ms) |`: beside columns named after systems the catalogue
+    knows, a column named the same way after a system it does not know holds the new
+    system's numbers, the project's own; the known ones are compared with it."""
+    if any(k.kind != "software" or k.value == _OURS_KEY for k in plan.keys.values()):
+        return
+    names = _leading_names(labels)
+    new = [
+        i
+        for i, name in names.items()
+        if i not in plan.keys
+        and re.fullmatch(r"[A-Za-z][\w.+-]{1,30}", name)
+        and not metric_words(name)
+        and not _SUMMARY_ROW.search(name)
+        and not any(getattr(columns[i], f) for f in ("hardware", "model", "precision"))
+    ]
+    if plan.keys and new and all(i in names for i in plan.keys):
+        for i in new:
+            plan.keys[i] = Key("software", _OURS_KEY)
+
+
+def _leading_names(labels: dict[int, str]) -> dict[int, str]:
+    """Each label without the words all of them end with: `OpenCV 端到端性能(ms)` and
+    `FlyCV 端到端性能(ms)` -> `OpenCV`, `FlyCV`."""
+    words = {i: label.split() for i, label in labels.items()}
+    shared = 0
+    while all(len(w) > shared + 1 for w in words.values()) and (
+        len({tuple(w[len(w) - shared - 1 :]) for w in words.values()}) == 1
+    ):
+        shared += 1
+    return {i: head_name(" ".join(w[: len(w) - shared])) for i, w in words.items()}
+
+
 _SUMMARY_ROW = re.compile(r"increase|improvement|gain|ratio|average|mean|total|提升|平均", re.I)
 
 
@@ -227,6 +260,7 @@ def column_plan(
         key = _own_key(head[c], project) or _key(columns[c], head[c])
         if key is not None:
             plan.keys[c] = key
+    _new_systems(plan, {c: head[c] for c in metric_columns}, columns)
     _others(plan, {c: head[c] for c in metric_columns})
     for c in _unit_columns(rows, metric_columns):
         # `| ROCM_AITER_FA | ... |` over `| **1.00x** |` in every row: the reference

@@ -148,3 +148,14 @@ def test_a_column_of_an_unknown_system_beside_a_known_one_is_the_new_systems() -
 def test_a_chinese_comparison_stops_before_what_is_compared() -> None:
     [claim] = extract_claims("QuickCV 相比其他图像处理库性能高 40%。")
     assert claim.conditions.baseline == ["其他图像处理库"]
+
+
+def test_precision_spellings_of_low_bit_libraries() -> None:
+    text = "| PPL | sym_int4 | fp8_e5m2 | fp8_e4m3 | fp16 |\n|---|---|---|---|---|\n| Qwen2-7B | 7.1 | 6.9 | 6.8 | 6.7 |\n"
+    found = _found(text)
+    assert [found[v][2].conditions.precision for v in (7.1, 6.9, 6.8)] == [
+        ["INT4"],
+        ["FP8"],
+        ["FP8"],
+    ]
+    assert found[7.1][2].conditions.baseline == ["FP16"]

@@ -159,3 +159,20 @@ def test_precision_spellings_of_low_bit_libraries() -> None:
         ["FP8"],
     ]
     assert found[7.1][2].conditions.baseline == ["FP16"]
+
+
+def test_an_ours_column_under_a_group_header_and_a_full_width_caption_unit() -> None:
+    text = (
+        "<table>\n<tr><th rowspan=2>Model</th><th colspan=2>Latency (ms)</th></tr>\n"
+        "<tr><th>vLLM</th><th>Ours</th></tr>\n"
+        "<tr><td>Llama-2-7B</td><td>12.1</td><td>8.3</td></tr>\n</table>\n\n"
+        "表 1：与 SGLang 的吞吐对比（tokens/s）\n\n"
+        "| 模型 | SGLang | 本文 |\n|---|---|---|\n| Qwen2-7B | 1200 | 1850 ↑ |\n\n"
+        "| Model | HF (ms) | Ours (ms) |\n|---|---|---|\n| Llama-2-7B | 30.2 | **11.9** |\n"
+    )
+    found = _found(text)
+    assert found[12.1][0].endswith("(baseline)") and found[8.3][2].conditions.baseline == ["vLLM"]
+    assert (found[1850.0][1], found[1850.0][2].conditions.baseline) == ("tok/s", ["SGLang"])
+    # the compared system is named without its unit
+    assert found[30.2][0].endswith("(baseline)")
+    assert found[11.9][2].conditions.baseline == ["HF"]

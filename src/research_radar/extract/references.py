@@ -178,11 +178,18 @@ _OURS_KEY = "ours"
 
 def _own_key(label: str, project: str = "") -> Key | None:
     """`Ours`, or the repository's own name (`ZhiLight` in zhihu/ZhiLight)."""
-    if _OURS.match(label):
+    if _OURS.match(label) or _OURS_LAST.search(label):
         return Key("software", _OURS_KEY)
-    if len(project) >= 4 and re.match(rf"\W*{re.escape(project)}(?![A-Za-z])", label, re.I):
+    if len(project) >= 4 and re.search(
+        rf"^\W*{re.escape(project)}(?![A-Za-z])|\s{re.escape(project)}\W*$", label, re.I
+    ):
+        # `ZhiLight`, or `Latency (ms) ZhiLight` under a group header
         return Key("software", _OURS_KEY)
     return None
+
+
+_OURS_LAST = re.compile(r"\s\W*(?:ours|本文|我们的?)\W*$", re.I)
+"""`Latency (ms) Ours`: a group header over the project's own column."""
 
 
 def _others(plan: Plan, labels: dict[int, str]) -> None:
@@ -198,7 +205,7 @@ def _others(plan: Plan, labels: dict[int, str]) -> None:
             and not metric_words(label)
             and not _SUMMARY_ROW.search(label)
         ):
-            plan.keys[i] = Key("other", label.strip())
+            plan.keys[i] = Key("other", head_name(label) or label.strip())
 
 
 def _new_systems(plan: Plan, labels: dict[int, str], columns: list[Conditions]) -> None:

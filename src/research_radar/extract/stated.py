@@ -65,13 +65,13 @@ def table_unit(recent: list[str], lines: list[str], index: int) -> str:
 
 
 _TITLE_UNIT = re.compile(
-    rf"(?:#+\s|\*\*|_?(?:Table|Fig(?:ure)?\.?|表|图)\s?\d).*?\(\s*({UNIT_PATTERN})\s*\)",
+    rf"(?:#+\s|\*\*|_?(?:Table|Fig(?:ure)?\.?|表|图)\s?\d).*?[(（]\s*({UNIT_PATTERN})\s*[)）]",
     re.I,
 )
 """A heading, a bold line or a caption that gives a unit in parentheses."""
 
 
-_INTRO_UNIT = re.compile(rf"\(\s*({UNIT_PATTERN})\s*\)(?![A-Za-z]).*[:：]\s*$")
+_INTRO_UNIT = re.compile(rf"[(（]\s*({UNIT_PATTERN})\s*[)）](?![A-Za-z]).*[:：]\s*$")
 
 
 _SPEEDUP_TITLE = re.compile(r"^\W*(?:speed-?ups?|加速比)\b", re.I)

@@ -176,3 +176,17 @@ def test_an_ours_column_under_a_group_header_and_a_full_width_caption_unit() -> 
     # the compared system is named without its unit
     assert found[30.2][0].endswith("(baseline)")
     assert found[11.9][2].conditions.baseline == ["HF"]
+
+
+def test_a_header_rowspan_stops_at_the_body_and_the_ours_row_is_compared_with_the_rest() -> None:
+    # `rowspan="2"` on header cells with no second header row written
+    text = (
+        '<table>\n<thead>\n<tr><th rowspan="2">模型</th><th rowspan="2">开源</th>'
+        '<th>文本对齐</th><th rowspan="2">综合</th></tr>\n</thead>\n<tbody>\n'
+        "<tr><td>VidGen (Ours)</td><td>✔</td><td>61.8%</td><td>41.3%</td></tr>\n"
+        "<tr><td>模型 A (API)</td><td>✘</td><td>62.6%</td><td>37.7%</td></tr>\n"
+        "</tbody>\n</table>\n"
+    )
+    found = _found(text)
+    assert found[62.6][0].endswith("(baseline)") and not found[61.8][0].endswith("(baseline)")
+    assert found[41.3][2].conditions.baseline == ["模型 A (API)"]

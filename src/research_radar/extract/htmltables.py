@@ -81,30 +81,34 @@ def parse_html_table(block: list[str], first_line: int) -> HtmlTable | None:
     except (AssertionError, ValueError):
         return None
     grid: list[tuple[int, list[str], frozenset[int]]] = []
-    pending: dict[int, tuple[str, int]] = {}
+    pending: dict[int, tuple[str, int, bool]] = {}
     for row in parser.rows:
         cells: list[str] = []
         copies: set[int] = set()
         line = row[0][1] if row else 0
         queue = list(row)
+        if queue and not any(th for *_, th in queue):
+            # a header cell spans header rows only: `<th rowspan="2">` over a body row
+            # (no second header row written) leaves the body row as it is
+            pending = {c: cell for c, cell in pending.items() if not cell[2]}
         column = 0
         while queue or column in pending:
             if column in pending:
-                text, left = pending[column]
+                text, left, head = pending[column]
                 cells.append(text)
                 if left > 1:
-                    pending[column] = (text, left - 1)
+                    pending[column] = (text, left - 1, head)
                 else:
                     del pending[column]
                 column += 1
                 continue
-            text, _, rowspan, colspan, _ = queue.pop(0)
+            text, _, rowspan, colspan, head = queue.pop(0)
             for span in range(colspan):
                 cells.append(text)
                 if span:
                     copies.add(column)
                 if rowspan > 1:
-                    pending[column] = (text, rowspan - 1)
+                    pending[column] = (text, rowspan - 1, head)
                 column += 1
         if any(cells):
             grid.append((first_line + line - 1, cells, frozenset(copies)))

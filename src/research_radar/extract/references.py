@@ -303,7 +303,8 @@ def row_plan(
         if key is not None:
             key.ratio = ratio
             plan.keys[index] = key
-    _others(plan, labels)
+    # a system is named by the row's first cell (`国内模型 A (API)`, not with its `✘`)
+    _others(plan, {i: rows[i].cells[0] if rows[i].cells else label for i, label in labels.items()})
     if not _precisions_compared(rows):
         plan.keys = {i: k for i, k in plan.keys.items() if k.kind != "precision"}
     named = _named(labels, stems)

@@ -190,3 +190,16 @@ def test_a_header_rowspan_stops_at_the_body_and_the_ours_row_is_compared_with_th
     found = _found(text)
     assert found[62.6][0].endswith("(baseline)") and not found[61.8][0].endswith("(baseline)")
     assert found[41.3][2].conditions.baseline == ["模型 A (API)"]
+
+
+def test_either_wide_precision_and_the_original_model_beside_its_quantized_rows() -> None:
+    text = (
+        "量化前后显存占用 (GPU Mem in GB)：\n"
+        "| Precision | Qwen2-7B |\n|---|---|\n| bf16 / fp16 | 15.3 |\n| 8bits | 8.0 |\n\n"
+        "| Model | C-Eval | MMLU |\n|---|---|---|\n| Qwen2-7B-Chat | 54.35 | 52.93 |\n"
+        "| Qwen2-7B-Chat-4bits | 53.04 | 51.72 |\n"
+    )
+    found = _found(text)
+    assert found[15.3][0].endswith("(baseline)") and found[8.0][2].conditions.baseline == ["BF16"]
+    assert found[54.35][0].endswith("(baseline)") and not found[53.04][0].endswith("(baseline)")
+    assert found[53.04][2].conditions.baseline == ["Qwen2-7B-Chat"]

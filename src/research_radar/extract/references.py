@@ -90,6 +90,9 @@ def _key(conditions: Conditions, text: str, cat: Catalog | None = None) -> Key |
         return Key("software", min(named, key=lambda m: m.start).name, word)
     if len(set(conditions.precision)) == 1:
         return Key("precision", conditions.precision[0], word)
+    wide = [p for p in _WIDE_PRECISIONS if p in conditions.precision]
+    if wide and len(wide) == len(set(conditions.precision)):
+        return Key("precision", wide[0], word)  # `bf16 / fp16`: either wide one
     if word:
         return Key("word", head_name(text) or text, word)  # `Baseline (tok/s)` -> `Baseline`
     return None
@@ -308,7 +311,31 @@ def row_plan(
     if not _precisions_compared(rows):
         plan.keys = {i: k for i, k in plan.keys.items() if k.kind != "precision"}
     named = _named(labels, stems)
-    return _choose(plan, sum(1 for row in rows if row.has_metrics), named)
+    plan = _choose(plan, sum(1 for row in rows if row.has_metrics), named)
+    if not plan.references:
+        _originals(plan, rows, labels)
+    return plan
+
+
+def _originals(plan: Plan, rows: list[Row], labels: dict[int, str]) -> None:
+    """`Baichuan2-13B-Chat` above `Baichuan2-13B-Chat-4bits`: beside a model's rows at a
+    low precision, its row that names none is the original model, their reference."""
+    quantized = {
+        tuple(rows[i].own.model)
+        for i, k in plan.keys.items()
+        if k.kind == "precision" and k.value not in _WIDE_PRECISIONS and rows[i].own.model
+    }
+    found = [
+        i
+        for i in labels
+        if i not in plan.keys
+        and rows[i].has_metrics
+        and not rows[i].own.precision
+        and tuple(rows[i].own.model) in quantized
+    ]
+    for i in found:
+        plan.keys[i] = Key("label", labels[i])
+    plan.references = found
 
 
 def _precisions_compared(rows: list[Row]) -> bool:

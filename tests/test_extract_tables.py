@@ -203,3 +203,15 @@ def test_either_wide_precision_and_the_original_model_beside_its_quantized_rows(
     assert found[15.3][0].endswith("(baseline)") and found[8.0][2].conditions.baseline == ["BF16"]
     assert found[54.35][0].endswith("(baseline)") and not found[53.04][0].endswith("(baseline)")
     assert found[53.04][2].conditions.baseline == ["Qwen2-7B-Chat"]
+
+
+def test_cells_with_footnote_marks_math_dollars_and_a_quoted_table() -> None:
+    text = (
+        "> | Model | Latency (ms) |\n> |---|---|\n> | Llama-2-7B | 12.3¹ |\n"
+        "> | Llama-2-13B | $20.1$ |\n> | Llama-2-70B | 45.6^a |\n"
+    )
+    assert [(m.value, m.unit) for c in extract_claims(text) for m in c.metrics] == [
+        (12.3, "ms"),
+        (20.1, "ms"),
+        (45.6, "ms"),
+    ]

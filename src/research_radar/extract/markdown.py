@@ -60,7 +60,7 @@ def parse_segments(text: str) -> Iterator[Segment]:
     header: tuple[str, ...] = ()
     in_fence = False
     after_break = True
-    lines = _piped(_without_comments(text).splitlines())
+    lines = _piped([_QUOTED_ROW.sub(r"\1", line) for line in _without_comments(text).splitlines()])
     before, rows_unit, table_score = "", "", ""
     units = SectionUnits()
     index = 0
@@ -148,6 +148,8 @@ def _front_title(lines: list[str]) -> tuple[int, str] | None:
     return None
 
 
+_QUOTED_ROW = re.compile(r"^\s*(?:>\s?)+(\|.*)$")
+"""`> | a | b |`: a table row inside a block quote."""
 _SEPARATOR = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*")
 """A table's delimiter row: a dash or more per cell (`|---|:--:|`, `|-|-|`)."""
 

@@ -107,8 +107,10 @@ _LEAD_NUMBER = re.compile(rf"[~≈]?({NUMBER_PATTERN})(?=\s?[(（])")
 _SIZE_CELL = re.compile(r"(?<![\w.-])([A-Za-z][\w.-]*) \| (\d+(?:\.\d+)?[BbMm])(?= \||$)")
 _BITS_HEAD = re.compile(r"w?bits?|bit[- ]?width|#\s?bits|位宽|量化位数", re.I)
 """A column of bit widths: each row's precision."""
-_MARKS = re.compile(r"[↑↓⬆⬇]")
-"""`100 ↑`: a cell's better-is-higher mark."""
+_MARKS = re.compile(r"[↑↓⬆⬇]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+$|\^[a-z*†‡]{1,2}$")
+"""`100 ↑`: a cell's better-is-higher mark; a footnote mark (`12.3¹`, `20.1^a`)."""
+_MATH = re.compile(r"\$([-+−]?[\d.,]+)\$")
+"""`$12.3$`: a number in LaTeX math, not dollars."""
 _VARIANT = re.compile(r"^[-–+]\s+")
 """A row label that starts with a dash names a variant of the row above it."""
 _NAMED_FIELDS = ("hardware", "model", "precision")
@@ -132,7 +134,7 @@ def read_table(
     previous_label, group = "", Conditions()
     for segment in rows:
         raw = split_cells(segment.text)
-        cells = [_MARKS.sub("", clean_text(c)).strip() for c in raw]
+        cells = [_MARKS.sub("", _MATH.sub(r"\1", clean_text(c))).strip() for c in raw]
         variant = bool(raw) and _VARIANT.match(raw[0]) is not None
         if len(cells) > 1 and cells[0] and not any(cells[1:]) and parsed:
             # `| **OPUS-MT model** | | | |`: names the rows below it, up to the next one

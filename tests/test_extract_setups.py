@@ -226,7 +226,6 @@ def test_the_table_and_clause_building_blocks_export_their_readers() -> None:
         "row_unit",
     }
     assert set(references.__all__) == {
-        "Compared",
         "Key",
         "Plan",
         "Row",

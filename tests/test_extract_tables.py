@@ -87,7 +87,9 @@ def test_a_corner_cell_names_the_numbers_of_every_column() -> None:
 
 
 def test_the_compared_values_module_exports_its_api() -> None:
-    from research_radar.extract import compared
+    from research_radar.extract import comparable, compared
+
+    assert comparable.__all__ == ["Compared"]
 
     assert set(compared.__all__) == {
         "ARROW",
@@ -215,3 +217,17 @@ def test_cells_with_footnote_marks_math_dollars_and_a_quoted_table() -> None:
         (20.1, "ms"),
         (45.6, "ms"),
     ]
+
+
+def test_a_chinese_own_system_column_and_full_width_units_in_a_header() -> None:
+    text = (
+        "| 指标 | vLLM | 本系统 |\n|---|---|---|\n| 吞吐（tokens/s） | 1200 | 1800 |\n"
+        "| 首字延迟（毫秒） | 50 | 30 |\n"
+    )
+    found = _found(text)
+    assert [(found[v][0], found[v][1]) for v in (1200.0, 1800.0, 30.0)] == [
+        ("吞吐 (baseline)", "tok/s"),
+        ("吞吐", "tok/s"),
+        ("首字延迟", "ms"),
+    ]
+    assert found[30.0][2].conditions.baseline == ["vLLM"]

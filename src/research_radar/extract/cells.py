@@ -33,7 +33,7 @@ def header_named(metric: Metric, head: str) -> Metric:
 
 def head_name(head: str) -> str:
     """A column header without its units: `prefill tok/s` -> `prefill`."""
-    name = re.sub(rf"\(?(?<![A-Za-z])(?:{UNIT_PATTERN})(?![A-Za-z])\)?|[↑↓]", " ", head)
+    name = re.sub(rf"[(（]?(?<![A-Za-z])(?:{UNIT_PATTERN})(?![A-Za-z])[)）]?|[↑↓]", " ", head)
     return re.sub(r"^of\s", "", " ".join(name.split()))
 
 

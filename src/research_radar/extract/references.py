@@ -19,7 +19,6 @@ from research_radar.extract.metrics import metric_words
 from research_radar.models import Conditions, Metric
 
 __all__ = [
-    "Compared",
     "Key",
     "Plan",
     "Row",
@@ -171,7 +170,9 @@ def _stem(name: str) -> str:
 
 
 _OURS = re.compile(
-    r"^\W*(?:ours|our\s(?:method|system|engine|implementation)|proposed|本文|我们的?)\b", re.I
+    r"^\W*(?:ours|our\s(?:method|system|engine|implementation)|proposed|本文|我们的?|"
+    r"本(?:系统|方案|项目|框架|引擎|方法))\b",
+    re.I,
 )
 """A column or row of the project's own numbers, named as such."""
 
@@ -191,7 +192,7 @@ def _own_key(label: str, project: str = "") -> Key | None:
     return None
 
 
-_OURS_LAST = re.compile(r"\s\W*(?:ours|本文|我们的?)\W*$", re.I)
+_OURS_LAST = re.compile(r"\s\W*(?:ours|本文|我们的?|本(?:系统|方案|项目|框架|引擎|方法))\W*$", re.I)
 """`Latency (ms) Ours`: a group header over the project's own column."""
 
 
@@ -363,38 +364,3 @@ def compared_with(conditions: Conditions, own: Key | None, plan: Plan) -> Condit
     if own is not None and own.kind == "precision":
         update["precision"] = [own.value]
     return conditions.model_copy(update=update)
-
-
-@dataclass
-class Compared:
-    """Whether a cell of `row` has a reference to compare with: a ratio always does; a
-    measurement only where the reference column (or a reference row on the same hardware)
-    holds a number of its own. `| PyTorch | V100 | - | 3 |` is the reference of the V100
-    row's decode speed, not of its encode speed, nor of any GTX 1060 row (issue #14)."""
-
-    row: Row
-    columns: list[int]
-    rows: list[Row]
-
-    def has(self, by_row: bool, column: int, found: list[Metric]) -> bool:
-        if any(m.unit in _RATIO_UNITS for m in found):
-            return True
-        if not by_row:
-            return any(_holds(self.row, c) for c in self.columns)
-        numbered = [r for r in self.rows if _holds(r, column)]
-        hardware = set(self.row.own.hardware)
-        if hardware and numbered and all(r.own.hardware for r in numbered):
-            return any(hardware & set(r.own.hardware) for r in numbered)
-        return bool(numbered)
-
-
-def _holds(row: Row, column: int) -> bool:
-    """Whether the row's cell holds a result: a number, or `OOM` (not `-`, `None`, `N/A`)."""
-    cell = row.cells[column] if column < len(row.cells) else ""
-    return bool(row.metrics[column] if column < len(row.metrics) else False) or not (
-        _NO_RESULT.fullmatch(cell)
-    )
-
-
-_NO_RESULT = re.compile(r"\s*(?:[-–—/*]*|None|N/?A|null|nan|TBD|待测|无)\s*", re.I)
-_RATIO_UNITS = frozenset({"x", "%", "pp"})

@@ -33,12 +33,12 @@ from research_radar.extract.cells import (
     names_metric,
     row_unit,
 )
+from research_radar.extract.comparable import Compared
 from research_radar.extract.compared import BASELINE_SUFFIX, is_baseline_metric
 from research_radar.extract.conditions import find_conditions, format_repeats
 from research_radar.extract.markdown import Segment, clean_text, split_cells
 from research_radar.extract.metrics import find_metrics, metric_words
 from research_radar.extract.references import (
-    Compared,
     Plan,
     Row,
     column_plan,

@@ -22,16 +22,15 @@ class SectionUnits:
 
     def __init__(self) -> None:
         self.recent: list[str] = []
-        self._outer: list[tuple[int, str]] = []
-        """The units the enclosing sections stated, by heading level."""
+        self._outer: list[tuple[int, list[str], dict[str, str]]] = []
+        """The lines of the enclosing sections, by heading level, with the unit they state
+        once a table asked for it (read only then: most sections hold no table)."""
         self._level = 0
 
     def heading(self, level: int) -> None:
         """A `#` heading of `level` starts a section: what its parents said still holds."""
-        unit = _recent_unit(self.recent)
-        if unit:
-            self._outer.append((self._level, unit))
-        self._outer = [(depth, unit) for depth, unit in self._outer if depth < level]
+        self._outer.append((self._level, self.recent, {}))
+        self._outer = [entry for entry in self._outer if entry[0] < level]
         self._level = level
         self.recent = []
 
@@ -41,8 +40,16 @@ class SectionUnits:
             stated_unit(before)
             or intro_unit(before)
             or table_unit(self.recent, lines, index)
-            or (self._outer[-1][1] if self._outer else "")
+            or self._outer_unit()
         )
+
+    def _outer_unit(self) -> str:
+        for _, recent, known in reversed(self._outer):
+            if "unit" not in known:
+                known["unit"] = _recent_unit(recent)
+            if known["unit"]:
+                return known["unit"]
+        return ""
 
 
 def _recent_unit(recent: list[str]) -> str:

@@ -57,12 +57,7 @@ def test_building_blocks_export_what_the_package_shares() -> None:
         "parse_segments",
         "split_cells",
     }
-    assert set(metrics_module.__all__) == {
-        "BASELINE_SUFFIX",
-        "find_metrics",
-        "is_baseline_metric",
-        "metric_words",
-    }
+    assert set(metrics_module.__all__) == {"find_metrics", "metric_words"}
     assert set(units_module.__all__) == {
         "DEFAULT_METRIC_NAMES",
         "NUMBER_BODY",

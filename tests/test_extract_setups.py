@@ -222,6 +222,7 @@ def test_the_table_and_clause_building_blocks_export_their_readers() -> None:
         "head_name",
         "header_named",
         "header_unit",
+        "names_metric",
         "row_unit",
     }
     assert set(references.__all__) == {
@@ -240,7 +241,13 @@ def test_the_reading_building_blocks_export_their_api() -> None:
     from research_radar.extract import context, kinds, stated
 
     assert set(kinds.__all__) == {"is_hedged", "kind_of"}
-    assert set(stated.__all__) == {"intro_score", "intro_unit", "stated_unit", "table_unit"}
+    assert set(stated.__all__) == {
+        "SectionUnits",
+        "intro_score",
+        "intro_unit",
+        "stated_unit",
+        "table_unit",
+    }
     assert set(context.__all__) == {
         "LEAD_FIELDS",
         "SURVEY",

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.metrics import BASELINE_SUFFIX, metric_words
+from research_radar.extract.compared import BASELINE_SUFFIX
+from research_radar.extract.metrics import metric_words
 from research_radar.extract.units import (
     DEFAULT_METRIC_NAMES,
     UNIT_PATTERN,
@@ -19,7 +20,7 @@ from research_radar.extract.units import (
 )
 from research_radar.models import Metric
 
-__all__ = ["bare_cell", "head_name", "header_named", "header_unit", "row_unit"]
+__all__ = ["bare_cell", "head_name", "header_named", "header_unit", "names_metric", "row_unit"]
 
 
 def header_named(metric: Metric, head: str) -> Metric:
@@ -32,7 +33,7 @@ def header_named(metric: Metric, head: str) -> Metric:
 
 def head_name(head: str) -> str:
     """A column header without its units: `prefill tok/s` -> `prefill`."""
-    name = re.sub(rf"\(?(?<![A-Za-z])(?:{UNIT_PATTERN})(?![A-Za-z])\)?|[↑↓]", " ", head)
+    name = re.sub(rf"[(（]?(?<![A-Za-z])(?:{UNIT_PATTERN})(?![A-Za-z])[)）]?|[↑↓]", " ", head)
     return re.sub(r"^of\s", "", " ".join(name.split()))
 
 
@@ -50,7 +51,8 @@ def header_unit(head: str) -> str:
     return canonical_unit(written.group(1)) if written else ""
 
 
-_HEAD_UNIT = re.compile(rf"(?<![A-Za-z])({UNIT_PATTERN})(?![A-Za-z])")
+_HEAD_UNIT = re.compile(rf"(?<![A-Za-z])(?<![A-Za-z]\d)({UNIT_PATTERN})(?![A-Za-z])")
+"""A unit standing alone in a header, not the tail of a name (`YOLOv5s`, `Qwen2-7Bs`)."""
 
 
 _HEAD_UNIT_ANY_CASE = re.compile(rf"\(\s*({UNIT_PATTERN})\s*\)", re.I)
@@ -58,7 +60,8 @@ _HEAD_UNIT_ANY_CASE = re.compile(rf"\(\s*({UNIT_PATTERN})\s*\)", re.I)
 
 _SCORE_HEAD = re.compile(
     r"^(?:PPL|perplexity|BLEU|WER|CER|accuracy|acc|score|F1|EM|ROUGE(?:-\w+)?|pass@\d+|"
-    r"C-?MMLU|MMLU(?:-Pro)?|C-?Eval|GSM8K|HumanEval|MBPP|ARC(?:-[ce])?|HellaSwag|"
+    r"C-?MMLU|MMLU(?:-Pro)?|C-?Eval|GSM8K|HumanEval|MBPP|ARC(?:-[ce])?|HellaSwag|mAP|AP(?:50)?|"
+    r"m?IoU|Top-?[15](?:\s?(?:acc(?:uracy)?|Acc))?|"
     r"Wino[Gg]rande|TruthfulQA|BBH|MATH|AGIEval|GAOKAO|CEval|LAMBADA|PIQA|BoolQ|"
     r"准确率|困惑度|得分|#?\s?(?:mean\s)?accept(?:ed|ance)\s(?:tokens|length|len|rate))$",
     re.I,
@@ -76,19 +79,38 @@ _TIMING_HEAD = re.compile(
 
 
 def _is_score_head(head: str) -> bool:
-    """`| MMLU |`, `| Accuracy (C-Eval dev) |`: a column of scores."""
-    head = head.strip()
+    """`| MMLU |`, `| Accuracy (C-Eval dev) |`, `| INT8 mAP |`: a column of scores."""
+    head = _PRECISION_PREFIX.sub("", head.strip())
     if _SCORE_HEAD.fullmatch(head):
         return True
     parts = re.fullmatch(r"(.+?)\s*[(（]\s*(\S+)[^)）]*[)）]", head)
     return parts is not None and any(_SCORE_HEAD.fullmatch(p) for p in parts.groups())
 
 
+_PRECISION_PREFIX = re.compile(r"^(?:(?:FP|BF|INT|TF|W\d?A|FP8[-_]?)\d{1,2}\s?[+]?\s?)+", re.I)
+"""`FP32 mAP`, `INT8 Top1`: the precision a score column was measured at, before its name."""
+
+
+def names_metric(head: str) -> bool:
+    """Whether a header cell names what its numbers measure: `Perplexity`, `Throughput`,
+    `TTFT Mean`, `Latency (ms)`."""
+    head = head.strip()
+    return bool(head) and (
+        _is_score_head(head) or _TIMING_HEAD.match(head) is not None or bool(header_unit(head))
+    )
+
+
 def row_unit(label: str) -> str:
-    """A row label's unit: `bs=1, output token/s`, `Speedup`, `加速比`."""
+    """A row label's unit: `bs=1, output token/s`, `TTFT (ms)`, `Speedup`, `加速比`; not
+    the tail of a name (`YOLOv5s`, `DetNet-s`)."""
     if re.fullmatch(r"\s*(?:speed-?up|加速比|加速)\s*", label, re.I):
         return "x"
-    return header_unit(label)
+    unit = header_unit(label)
+    return unit if unit and _ROW_UNIT.search(label) else ""
+
+
+_ROW_UNIT = re.compile(rf"(?:^|[\s,=(（/])(?:{UNIT_PATTERN})(?=$|[\s,;)）])", re.I)
+"""A unit standing as a word of a row label."""
 
 
 def bare_cell(

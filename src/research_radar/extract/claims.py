@@ -27,6 +27,7 @@ from typing import Any
 from research_radar.extract.benchmark_json import parse_benchmark_json
 from research_radar.extract.catalogue import Catalog, default_catalog
 from research_radar.extract.clauses import split_by_clause
+from research_radar.extract.compared import is_baseline_metric
 from research_radar.extract.conditions import (
     find_conditions,
     tidy_conditions,
@@ -44,7 +45,7 @@ from research_radar.extract.context import (
 )
 from research_radar.extract.kinds import is_hedged, kind_of
 from research_radar.extract.markdown import Segment, parse_segments
-from research_radar.extract.metrics import find_metrics, is_baseline_metric
+from research_radar.extract.metrics import find_metrics
 from research_radar.extract.scopes import find_scopes, with_scopes
 from research_radar.extract.tables import TableClaim, read_table
 from research_radar.models import Claim, ClaimKind, Conditions, Metric

@@ -42,7 +42,7 @@ _CUES = re.compile(
     r"(?:[a-z][\w-]*\s+|\([A-Z]{2,6}\)\s+){0,3}?(?:than|over)\s|"
     r"(?<=[×x%])\s+over\s|(?<=\d%)\s+of\s(?=[A-Za-z])|(?<=\(%)\s?of\s(?=[A-Z])|"
     r"相对于?|对比|相比于?|相较于?|比起|较之|(?<![比相])较(?=\s?[A-Za-z])|[快慢优高低]于|"
-    r"(?<![对相无类好])比(?=\s?[A-Za-z]|\s?\d+\s?[xX×]\s?[A-Za-z]|[\u4e00-\u9fff]{1,8}\s?[快慢高低多少])|(?<![相反应针面绝])对(?=\s?[A-Za-z][\w.-]*\s?\d)",
+    r"(?<![对相无类好])比(?=\s?[A-Za-z]|\s?\d+\s?[xX×]\s?[A-Za-z]|[\u4e00-\u9fff]{1,8}\s?[快慢高低多少])|(?<![相反应针面绝])(?<!分别)对(?=\s?[A-Za-z][\w.-]*+\s?\d)",
     re.I,
 )
 _CJK_BEFORE = re.compile(
@@ -94,7 +94,7 @@ _STOP_WORDS = {
     "gives",
 }
 _CJK_STOP = re.compile(
-    r"[为的约是，,。；;：:、（()）\s]|分别|提升|下降|只有|仅有|快|慢|高|低|多|少|"
+    r"[为的约是，,。；;：:、（()）\s]|分别|提升|下降|只有|仅有|性能|速度|快|慢|高|低|多|少|"
     r"天然|本来|本身|明显|显著|大幅|略|稍|就|都|也|还|更|均|仍"
 )
 
@@ -297,9 +297,10 @@ def _target(after: str, cat: Catalog) -> str:
             words.append(word)
         name = " ".join(words).rstrip(".")
         return "" if words[:1] == ["total"] else name  # `4.2% of the total TTFT`: a share
-    cjk = re.match(r"[\u4e00-\u9fff]{1,8}", after)
+    cjk = re.match(r"[\u4e00-\u9fff]{1,12}", after)
     if cjk:
-        head = _CJK_STOP.split(cjk.group(0))[0]
+        # the name ends at a stop word (`其他图像处理库性能高`), read a little past 8 characters
+        head = _CJK_STOP.split(cjk.group(0))[0][:8]
         if re.match(r"如[下上图表]|[见下上]表|结果|情况", head):
             return ""  # `对比如下`, `对比结果`: the comparison follows, nothing is named
         return head if len(head) >= 2 else ""

@@ -12,9 +12,9 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from html.parser import HTMLParser
 
-from research_radar.extract.stated import intro_score, intro_unit, stated_unit, table_unit
+from research_radar.extract.htmltables import parse_html_table, table_end
+from research_radar.extract.stated import SectionUnits, intro_score
 
 __all__ = ["Segment", "clean_text", "parse_segments", "split_cells"]
 
@@ -60,10 +60,9 @@ def parse_segments(text: str) -> Iterator[Segment]:
     header: tuple[str, ...] = ()
     in_fence = False
     after_break = True
-    lines = _piped(_without_comments(text).splitlines())
+    lines = _piped([_QUOTED_ROW.sub(r"\1", line) for line in _without_comments(text).splitlines()])
     before, rows_unit, table_score = "", "", ""
-    recent: list[str] = []
-    """The lines since the last heading, that heading first: where a table's unit is said."""
+    units = SectionUnits()
     index = 0
     title = _front_title(lines)
     if title:
@@ -81,8 +80,8 @@ def parse_segments(text: str) -> Iterator[Segment]:
             after_break = after_break or not stripped
             continue
         if re.match(r"<table\b", stripped, re.I):
-            end = _table_end(lines, index - 1)
-            unit = stated_unit(before) or intro_unit(before) or table_unit(recent, lines, end + 1)
+            end = table_end(lines, index - 1)
+            unit = units.table(before, lines, end + 1)
             yield from _html_table(lines[index - 1 : end + 1], number, unit)
             index, after_break, header = end + 1, True, ()
             continue
@@ -90,10 +89,10 @@ def parse_segments(text: str) -> Iterator[Segment]:
             continue
         hashes = _HEADING.match(stripped)
         if hashes:
-            recent = []
+            units.heading(len(hashes.group(1)))
         if not stripped.startswith("|"):
             before = stripped
-            recent.append(stripped)
+            units.recent.append(stripped)
         if hashes or _BOLD_HEADING.fullmatch(stripped):
             level = len(hashes.group(1)) if hashes else 7
             yield Segment(clean_text(stripped.lstrip("#")), number, "heading", True, level=level)
@@ -105,11 +104,9 @@ def parse_segments(text: str) -> Iterator[Segment]:
             if all(re.fullmatch(r":?-+:?", c) for c in cells if c):
                 continue  # `| --- |`, and GitHub's shortest `|-|-|`
             following = lines[index].strip() if index < len(lines) else ""
-            if re.fullmatch(r"\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?", following):
+            if re.fullmatch(r"\|?\s*:?-{2,}.*", following) or _SEPARATOR.fullmatch(following):
                 header = tuple(clean_text(c) for c in cells)
-                rows_unit = (
-                    stated_unit(before) or intro_unit(before) or table_unit(recent, lines, index)
-                )
+                rows_unit = units.table(before, lines, index)
                 table_score = intro_score(before)
                 yield Segment(" ".join(header), number, "prose", True, header=header)
                 continue
@@ -151,7 +148,10 @@ def _front_title(lines: list[str]) -> tuple[int, str] | None:
     return None
 
 
-_SEPARATOR = re.compile(r"\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)+\|?\s*")
+_QUOTED_ROW = re.compile(r"^\s*(?:>\s?)+(\|.*)$")
+"""`> | a | b |`: a table row inside a block quote."""
+_SEPARATOR = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*")
+"""A table's delimiter row: a dash or more per cell (`|---|:--:|`, `|-|-|`)."""
 
 
 def _piped(lines: list[str]) -> list[str]:
@@ -252,95 +252,14 @@ def _visible(line: str) -> str:
     return re.sub(r"<[^>]*>|&nbsp;", " ", line).strip()
 
 
-def _table_end(lines: list[str], start: int) -> int:
-    for index in range(start, min(len(lines), start + 2000)):
-        if re.search(r"</table\s*>", lines[index], re.I):
-            return index
-    return start
-
-
-class _TableParser(HTMLParser):
-    """Rows of one HTML table: cells with their text, line, rowspan and colspan."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.rows: list[list[tuple[str, int, int, int, bool]]] = []
-        self._cell: list[str] | None = None
-        self._span = (1, 1, False)
-        self._line = 0
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "tr":
-            self.rows.append([])
-        elif tag in ("td", "th"):
-            if not self.rows:
-                self.rows.append([])
-            found = dict(attrs)
-            self._cell = []
-            self._line = self.getpos()[0]
-            self._span = (_span(found.get("rowspan")), _span(found.get("colspan")), tag == "th")
-        elif tag == "br" and self._cell is not None:
-            self._cell.append(" ")
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("td", "th") and self._cell is not None and self.rows:
-            text = " ".join("".join(self._cell).split())
-            self.rows[-1].append((text, self._line, *self._span))
-            self._cell = None
-
-    def handle_data(self, data: str) -> None:
-        if self._cell is not None:
-            self._cell.append(data)
-
-
-def _span(raw: str | None) -> int:
-    try:
-        return max(1, min(int(raw or 1), 50))
-    except ValueError:
-        return 1
-
-
 def _html_table(block: list[str], first_line: int, unit: str = "") -> Iterator[Segment]:
     """An HTML `<table>` as table rows (rowspan and colspan filled in), like a Markdown one."""
-    parser = _TableParser()
-    try:
-        parser.feed("\n".join(block))
-        parser.close()
-    except (AssertionError, ValueError):
-        return
-    grid: list[tuple[int, list[str], frozenset[int]]] = []
-    pending: dict[int, tuple[str, int]] = {}
-    for row in parser.rows:
-        cells: list[str] = []
-        copies: set[int] = set()
-        line = row[0][1] if row else 0
-        queue = list(row)
-        column = 0
-        while queue or column in pending:
-            if column in pending:
-                text, left = pending[column]
-                cells.append(text)
-                if left > 1:
-                    pending[column] = (text, left - 1)
-                else:
-                    del pending[column]
-                column += 1
-                continue
-            text, _, rowspan, colspan, _ = queue.pop(0)
-            for span in range(colspan):
-                cells.append(text)
-                if span:
-                    copies.add(column)
-                if rowspan > 1:
-                    pending[column] = (text, rowspan - 1)
-                column += 1
-        if any(cells):
-            grid.append((first_line + line - 1, cells, frozenset(copies)))
-    if not grid:
+    table = parse_html_table(block, first_line)
+    if table is None:
         return
     header: tuple[str, ...] = ()
-    first = parser.rows[0] if parser.rows else []
-    if all(th for *_, th in first) or not any(_NUMERIC.search(c) for c in grid[0][1]):
+    grid = table.rows
+    if table.headed:
         header = tuple(clean_text(c) for c in grid[0][1])
         yield Segment(" ".join(header), grid[0][0], "prose", True, header=header)
         grid = grid[1:]
@@ -354,9 +273,6 @@ def _html_table(block: list[str], first_line: int, unit: str = "") -> Iterator[S
             copies=repeated,
             unit=unit,
         )
-
-
-_NUMERIC = re.compile(r"^\s*[~≈]?\d[\d,.]*\s*(?:[%x×]|[A-Za-z/]+)?\s*$")
 
 
 def split_cells(row: str) -> list[str]:

@@ -11,7 +11,12 @@ import re
 from dataclasses import dataclass, field
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.conditions import BASELINE_WORDS, CONDITION_FIELDS
+from research_radar.extract.compared import (
+    ARROW,
+    FROM_TO,
+    baseline_values,
+)
+from research_radar.extract.conditions import CONDITION_FIELDS
 from research_radar.extract.loads import load_rule_matches
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.units import (
@@ -25,12 +30,7 @@ from research_radar.extract.units import (
 )
 from research_radar.models import Conditions, Metric
 
-__all__ = [
-    "BASELINE_SUFFIX",
-    "find_metrics",
-    "is_baseline_metric",
-    "metric_words",
-]
+__all__ = ["find_metrics", "metric_words"]
 
 
 _RATE_WORD = r"(?:prefill|decode|generation|output|input|total|prompt|eval|gen)"
@@ -119,12 +119,6 @@ _SCORE_WORDS = re.compile(
 )
 """What a percentage measures, when named next to it (`83% draft acceptance`)."""
 _CLAUSE_BREAK = re.compile(r"[,;，；。:：()（）/]|\s(?:and|or|but|vs\.?|versus)\s|和|与")
-_ARROW = re.compile(
-    rf"(?P<a>{NUMBER_PATTERN})\s?(?P<ua>{UNIT_PATTERN})?\s?(?:→|->|=>|⇒|⟶)\s?(?=\d)"
-)
-_FROM_TO = re.compile(
-    rf"\bfrom\s(?P<a>{NUMBER_PATTERN})\s?(?P<ua>{UNIT_PATTERN})?\sto\s(?=\d)", re.I
-)
 _FRACTION_CONTEXT = re.compile(
     r"success|task|episode|pass|accept|correct|成功|任务|通过|接受|正确", re.I
 )
@@ -135,13 +129,6 @@ _COMPARE_GAP = re.compile(
 )
 
 
-_PAIR_CUE = re.compile(
-    r"(?<![A-Za-z])(?:vs\.?|versus)(?![A-Za-z])|(?P<compared>compared (?:with|to))|对比|"
-    r"(?<![相反应针面绝])对(?=\s?(?:约\s?)?[A-Za-z\d~])",
-    re.I,
-)
-"""`A vs B`: what follows the cue, up to the end of the clause, is the compared system's."""
-_CLAUSE_END = re.compile(r"[;；。，:：(（=→]|[,.]\s|\s(?:but|while|and|whereas)\s|但|而")
 _RATIOS = {"x", "%", "pp"}
 _SPEEDUP_WORDS = re.compile(
     r"faster|slower|higher|lower|more|less|fewer|better|worse|speed-?ups?|improvements?|increase|"
@@ -154,14 +141,6 @@ _PART_WORDS = re.compile(
     r"chips?|devices?|servers?|machines?|experts?|replicas?|instances?|SSDs?|links?",
     re.I,
 )
-BASELINE_SUFFIX = " (baseline)"
-"""Ends the name of a metric that is the compared system's value, not the claim's own
-(a table column names the system: `prefill (llama.cpp baseline)`)."""
-
-
-def is_baseline_metric(metric: Metric) -> bool:
-    """Whether the metric is the compared system's value (`prefill (baseline)`)."""
-    return metric.name.endswith("baseline)") or metric.name.lower() in ("baseline", "基线")
 
 
 def _blocked_spans(text: str, cat: Catalog) -> list[tuple[int, int]]:
@@ -260,7 +239,7 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
     _propagated(text, found)
     found.items.sort(key=lambda item: item[0])
     _bare_pairs(text, found)
-    return _baseline_values(text, found.items)
+    return baseline_values(text, found.items)
 
 
 def _unit_metrics(
@@ -386,7 +365,7 @@ def metric_words(text: str) -> list[re.Match[str]]:
 def _propagated(text: str, found: _Found) -> None:
     """Bare numbers compared with a measured one take its unit (`74 vs 38 tok/s`)."""
     last_unit = ""
-    for pattern in (_ARROW, _FROM_TO):
+    for pattern in (ARROW, FROM_TO):
         for match in pattern.finditer(text):
             target = _METRIC.match(text, match.end())
             own = canonical_unit(match.group("ua")) if match.group("ua") else last_unit
@@ -456,41 +435,3 @@ def _bare_pairs(text: str, found: _Found) -> None:
                 metric = earlier[-1].model_copy(update={"value": parse_number(match.group(group))})
                 found.add(match.span(group), metric)
     found.items.sort(key=lambda item: item[0])
-
-
-def _baseline_values(text: str, items: list[tuple[int, Metric]]) -> list[Metric]:
-    """Name the compared system's numbers in `A vs B` as `<name> (baseline)`.
-
-    B is the baseline's value, unless A is introduced as the baseline (`plain 26.2 vs
-    MTP 40.0`, `OFF 2.48 ms vs ON 2.50 ms`). Only numbers paired with one of the claim's
-    own, in the same unit, are renamed: `2.1x vs llama.cpp` has no baseline value.
-    """
-    baseline: set[int] = set()
-    for cue in _PAIR_CUE.finditer(text):
-        end = _CLAUSE_END.search(text, cue.end())
-        stop = end.start() if end else len(text)
-        later = [(at, m) for at, m in items if cue.end() <= at < stop]
-        if cue.group("compared"):
-            later = [(at, m) for at, m in later if m.unit not in _RATIOS]
-        later_units = {m.unit for _, m in later}
-        left = _baseline_first(text, cue, stop)
-        if left is not None:
-            baseline.update(
-                at for at, m in items if left <= at < cue.start() and m.unit in later_units
-            )
-            continue
-        own_units = {m.unit for at, m in items if at < cue.start() and at not in baseline}
-        baseline.update(at for at, m in later if m.unit in own_units)
-    return [
-        m.model_copy(update={"name": m.name + BASELINE_SUFFIX}) if at in baseline else m
-        for at, m in items
-    ]
-
-
-def _baseline_first(text: str, cue: re.Match[str], stop: int) -> int | None:
-    """Where the left side starts when it is the one named as the baseline, else None."""
-    words = list(BASELINE_WORDS.finditer(text, 0, cue.start()))
-    if not words or BASELINE_WORDS.search(text, cue.end(), stop):
-        return None
-    start = words[-1].start()
-    return None if _CLAUSE_END.search(text, start, cue.start()) else start

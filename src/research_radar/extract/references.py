@@ -18,10 +18,21 @@ from research_radar.extract.markdown import Segment
 from research_radar.extract.metrics import metric_words
 from research_radar.models import Conditions, Metric
 
-__all__ = ["Key", "Plan", "Row", "column_plan", "compared_stems", "compared_with", "row_plan"]
+__all__ = [
+    "Key",
+    "Plan",
+    "Row",
+    "column_plan",
+    "compared_stems",
+    "compared_with",
+    "row_plan",
+]
 
 
-_REFERENCE_WORD = re.compile(r"baseline|基线|基准|reference|\bref\b", re.I)
+_REFERENCE_WORD = re.compile(
+    r"baseline|基线|基准|reference|\bref\b|\bbefore\b|\boriginal\b|原始|原版|优化前|改进前", re.I
+)
+"""A column or row label naming the compared system (`Baseline`, `Before PR #12`, `原始`)."""
 
 
 _PLAIN_WORD = re.compile(r"^\W*(?:native|vanilla|naive|eager|原生)", re.I)
@@ -78,6 +89,9 @@ def _key(conditions: Conditions, text: str, cat: Catalog | None = None) -> Key |
         return Key("software", min(named, key=lambda m: m.start).name, word)
     if len(set(conditions.precision)) == 1:
         return Key("precision", conditions.precision[0], word)
+    wide = [p for p in _WIDE_PRECISIONS if p in conditions.precision]
+    if wide and len(wide) == len(set(conditions.precision)):
+        return Key("precision", wide[0], word)  # `bf16 / fp16`: either wide one
     if word:
         return Key("word", head_name(text) or text, word)  # `Baseline (tok/s)` -> `Baseline`
     return None
@@ -156,7 +170,9 @@ def _stem(name: str) -> str:
 
 
 _OURS = re.compile(
-    r"^\W*(?:ours|our\s(?:method|system|engine|implementation)|proposed|本文|我们的?)\b", re.I
+    r"^\W*(?:ours|our\s(?:method|system|engine|implementation)|proposed|本文|我们的?|"
+    r"本(?:系统|方案|项目|框架|引擎|方法))\b",
+    re.I,
 )
 """A column or row of the project's own numbers, named as such."""
 
@@ -166,11 +182,18 @@ _OURS_KEY = "ours"
 
 def _own_key(label: str, project: str = "") -> Key | None:
     """`Ours`, or the repository's own name (`ZhiLight` in zhihu/ZhiLight)."""
-    if _OURS.match(label):
+    if _OURS.match(label) or _OURS_LAST.search(label):
         return Key("software", _OURS_KEY)
-    if len(project) >= 4 and re.match(rf"\W*{re.escape(project)}(?![A-Za-z])", label, re.I):
+    if len(project) >= 4 and re.search(
+        rf"^\W*{re.escape(project)}(?![A-Za-z])|\s{re.escape(project)}\W*$", label, re.I
+    ):
+        # `ZhiLight`, or `Latency (ms) ZhiLight` under a group header
         return Key("software", _OURS_KEY)
     return None
+
+
+_OURS_LAST = re.compile(r"\s\W*(?:ours|本文|我们的?|本(?:系统|方案|项目|框架|引擎|方法))\W*$", re.I)
+"""`Latency (ms) Ours`: a group header over the project's own column."""
 
 
 def _others(plan: Plan, labels: dict[int, str]) -> None:
@@ -186,7 +209,40 @@ def _others(plan: Plan, labels: dict[int, str]) -> None:
             and not metric_words(label)
             and not _SUMMARY_ROW.search(label)
         ):
-            plan.keys[i] = Key("other", label.strip())
+            plan.keys[i] = Key("other", head_name(label) or label.strip())
+
+
+def _new_systems(plan: Plan, labels: dict[int, str], columns: list[Conditions]) -> None:
+    """`| PyTorch (ms) | Poros (ms) |`: beside columns named after systems the catalogue
+    knows, a column named the same way after a system it does not know holds the new
+    system's numbers, the project's own; the known ones are compared with it."""
+    if any(k.kind != "software" or k.value == _OURS_KEY for k in plan.keys.values()):
+        return
+    names = _leading_names(labels)
+    new = [
+        i
+        for i, name in names.items()
+        if i not in plan.keys
+        and re.fullmatch(r"[A-Za-z][\w.+-]{1,30}", name)
+        and not metric_words(name)
+        and not _SUMMARY_ROW.search(name)
+        and not any(getattr(columns[i], f) for f in ("hardware", "model", "precision"))
+    ]
+    if plan.keys and new and all(i in names for i in plan.keys):
+        for i in new:
+            plan.keys[i] = Key("software", _OURS_KEY)
+
+
+def _leading_names(labels: dict[int, str]) -> dict[int, str]:
+    """Each label without the words all of them end with: `OpenCV 端到端性能(ms)` and
+    `FlyCV 端到端性能(ms)` -> `OpenCV`, `FlyCV`."""
+    words = {i: label.split() for i, label in labels.items()}
+    shared = 0
+    while all(len(w) > shared + 1 for w in words.values()) and (
+        len({tuple(w[len(w) - shared - 1 :]) for w in words.values()}) == 1
+    ):
+        shared += 1
+    return {i: head_name(" ".join(w[: len(w) - shared])) for i, w in words.items()}
 
 
 _SUMMARY_ROW = re.compile(r"increase|improvement|gain|ratio|average|mean|total|提升|平均", re.I)
@@ -215,6 +271,7 @@ def column_plan(
         key = _own_key(head[c], project) or _key(columns[c], head[c])
         if key is not None:
             plan.keys[c] = key
+    _new_systems(plan, {c: head[c] for c in metric_columns}, columns)
     _others(plan, {c: head[c] for c in metric_columns})
     for c in _unit_columns(rows, metric_columns):
         # `| ROCM_AITER_FA | ... |` over `| **1.00x** |` in every row: the reference
@@ -250,11 +307,36 @@ def row_plan(
         if key is not None:
             key.ratio = ratio
             plan.keys[index] = key
-    _others(plan, labels)
+    # a system is named by the row's first cell (`国内模型 A (API)`, not with its `✘`)
+    _others(plan, {i: rows[i].cells[0] if rows[i].cells else label for i, label in labels.items()})
     if not _precisions_compared(rows):
         plan.keys = {i: k for i, k in plan.keys.items() if k.kind != "precision"}
     named = _named(labels, stems)
-    return _choose(plan, sum(1 for row in rows if row.has_metrics), named)
+    plan = _choose(plan, sum(1 for row in rows if row.has_metrics), named)
+    if not plan.references:
+        _originals(plan, rows, labels)
+    return plan
+
+
+def _originals(plan: Plan, rows: list[Row], labels: dict[int, str]) -> None:
+    """`Baichuan2-13B-Chat` above `Baichuan2-13B-Chat-4bits`: beside a model's rows at a
+    low precision, its row that names none is the original model, their reference."""
+    quantized = {
+        tuple(rows[i].own.model)
+        for i, k in plan.keys.items()
+        if k.kind == "precision" and k.value not in _WIDE_PRECISIONS and rows[i].own.model
+    }
+    found = [
+        i
+        for i in labels
+        if i not in plan.keys
+        and rows[i].has_metrics
+        and not rows[i].own.precision
+        and tuple(rows[i].own.model) in quantized
+    ]
+    for i in found:
+        plan.keys[i] = Key("label", labels[i])
+    plan.references = found
 
 
 def _precisions_compared(rows: list[Row]) -> bool:

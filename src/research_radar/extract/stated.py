@@ -12,29 +12,73 @@ import re
 
 from research_radar.extract.units import UNIT_PATTERN, canonical_unit
 
-__all__ = ["intro_score", "intro_unit", "stated_unit", "table_unit"]
+__all__ = ["SectionUnits", "intro_score", "intro_unit", "stated_unit", "table_unit"]
+
+
+class SectionUnits:
+    """Where a table's unit is said: the line before it, its section (`recent`, the lines
+    since the last heading, that heading first), the line below it, or an enclosing
+    section's notes (`所测时延均为…, 单位是毫秒` above `### YOLO` / `#### Runtime`)."""
+
+    def __init__(self) -> None:
+        self.recent: list[str] = []
+        self._outer: list[tuple[int, list[str], dict[str, str]]] = []
+        """The lines of the enclosing sections, by heading level, with the unit they state
+        once a table asked for it (read only then: most sections hold no table)."""
+        self._level = 0
+
+    def heading(self, level: int) -> None:
+        """A `#` heading of `level` starts a section: what its parents said still holds."""
+        self._outer.append((self._level, self.recent, {}))
+        self._outer = [entry for entry in self._outer if entry[0] < level]
+        self._level = level
+        self.recent = []
+
+    def table(self, before: str, lines: list[str], index: int) -> str:
+        """The unit of the table whose header or first row is `lines[index - 1]`."""
+        return (
+            stated_unit(before)
+            or intro_unit(before)
+            or table_unit(self.recent, lines, index)
+            or self._outer_unit()
+        )
+
+    def _outer_unit(self) -> str:
+        for _, recent, known in reversed(self._outer):
+            if "unit" not in known:
+                known["unit"] = _recent_unit(recent)
+            if known["unit"]:
+                return known["unit"]
+        return ""
+
+
+def _recent_unit(recent: list[str]) -> str:
+    for text in reversed(recent):
+        unit = stated_unit(text) or _heading_unit(text)
+        if unit:
+            return unit
+    return ""
 
 
 def table_unit(recent: list[str], lines: list[str], index: int) -> str:
     """A table's unit said in its section before it (`speed metric is tokens/s`, a heading
     `Throughput (token/s)`) or in the paragraph right below it (`(Unit: tokens/second)`)."""
-    for text in reversed(recent):
-        unit = stated_unit(text) or _heading_unit(text)
-        if unit:
-            return unit
+    unit = _recent_unit(recent)
+    if unit:
+        return unit
     while index < len(lines) and (not lines[index].strip() or lines[index].strip()[0] == "|"):
         index += 1  # this table, and the tables right below it that share the note
     return stated_unit(lines[index]) if index < len(lines) else ""
 
 
 _TITLE_UNIT = re.compile(
-    rf"(?:#+\s|\*\*|_?(?:Table|Fig(?:ure)?\.?|表|图)\s?\d).*?\(\s*({UNIT_PATTERN})\s*\)",
+    rf"(?:#+\s|\*\*|_?(?:Table|Fig(?:ure)?\.?|表|图)\s?\d).*?[(（]\s*({UNIT_PATTERN})\s*[)）]",
     re.I,
 )
 """A heading, a bold line or a caption that gives a unit in parentheses."""
 
 
-_INTRO_UNIT = re.compile(rf"\(\s*({UNIT_PATTERN})\s*\)(?![A-Za-z]).*[:：]\s*$")
+_INTRO_UNIT = re.compile(rf"[(（]\s*({UNIT_PATTERN})\s*[)）](?![A-Za-z]).*[:：]\s*$")
 
 
 _SPEEDUP_TITLE = re.compile(r"^\W*(?:speed-?ups?|加速比)\b", re.I)
@@ -78,7 +122,7 @@ def _heading_unit(text: str) -> str:
 def stated_unit(text: str) -> str:
     """The unit a line states for the table below it: `(Unit: Seconds)`, `单位：毫秒`."""
     match = re.search(
-        rf"(?:^\W*all\s(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s)|\bunits?\s*[:：]|单位\s*[:：]|\bmetric is|\([^()]{{0,40}}?\bin(?=\s?[A-Za-z]+\s?\)[\s:：]*$)|\b(?:measured|reported|given|shown) in|"
+        rf"(?:^\W*all\s(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s)|\bunits?\s*[:：]|单位\s*(?:[:：]|[是为]|均为|都是)|\bmetric is|\([^()]{{0,40}}?\bin(?=\s?[A-Za-z]+\s?\)[\s:：]*$)|\b(?:measured|reported|given|shown) in|"
         rf"\b(?:numbers|values|results|times|timings?|latenc(?:y|ies)|throughputs?)\s+"
         rf"(?:are\s+|is\s+)?(?:in\s+|as\s+)?(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s))"
         rf"\s*({UNIT_PATTERN})(?![A-Za-z])",

@@ -25,15 +25,19 @@ import re
 from dataclasses import dataclass
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.cells import bare_cell, head_name, header_named, header_unit, row_unit
+from research_radar.extract.cells import (
+    bare_cell,
+    head_name,
+    header_named,
+    header_unit,
+    names_metric,
+    row_unit,
+)
+from research_radar.extract.comparable import Compared
+from research_radar.extract.compared import BASELINE_SUFFIX, is_baseline_metric
 from research_radar.extract.conditions import find_conditions, format_repeats
 from research_radar.extract.markdown import Segment, clean_text, split_cells
-from research_radar.extract.metrics import (
-    BASELINE_SUFFIX,
-    find_metrics,
-    is_baseline_metric,
-    metric_words,
-)
+from research_radar.extract.metrics import find_metrics, metric_words
 from research_radar.extract.references import (
     Plan,
     Row,
@@ -108,6 +112,10 @@ _LEAD_NUMBER = re.compile(rf"[~≈]?({NUMBER_PATTERN})(?=\s?[(（])")
 _SIZE_CELL = re.compile(r"(?<![\w.-])([A-Za-z][\w.-]*) \| (\d+(?:\.\d+)?[BbMm])(?= \||$)")
 _BITS_HEAD = re.compile(r"w?bits?|bit[- ]?width|#\s?bits|位宽|量化位数", re.I)
 """A column of bit widths: each row's precision."""
+_MARKS = re.compile(r"[↑↓⬆⬇]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+$|\^[a-z*†‡]{1,2}$")
+"""`100 ↑`: a cell's better-is-higher mark; a footnote mark (`12.3¹`, `20.1^a`)."""
+_MATH = re.compile(r"\$([-+−]?[\d.,]+)\$")
+"""`$12.3$`: a number in LaTeX math, not dollars."""
 _VARIANT = re.compile(r"^[-–+]\s+")
 """A row label that starts with a dash names a variant of the row above it."""
 _NAMED_FIELDS = ("hardware", "model", "precision")
@@ -131,7 +139,7 @@ def read_table(
     previous_label, group = "", Conditions()
     for segment in rows:
         raw = split_cells(segment.text)
-        cells = [clean_text(c) for c in raw]
+        cells = [_MARKS.sub("", _MATH.sub(r"\1", clean_text(c))).strip() for c in raw]
         variant = bool(raw) and _VARIANT.match(raw[0]) is not None
         if len(cells) > 1 and cells[0] and not any(cells[1:]) and parsed:
             # `| **OPUS-MT model** | | | |`: names the rows below it, up to the next one
@@ -164,9 +172,14 @@ def read_table(
     )
     labels = [columns[c] for c in range(width) if c not in metric_columns and c not in column_load]
     claims: list[TableClaim] = []
-    for index, row in enumerate(parsed):
+    for row in parsed:
         row.own = _under_labels(row.own, labels)
-        claims.extend(_row_claims(row, index, columns, column_load, by_column, by_row, head))
+    reference_rows = [parsed[i] for i in by_row.references]
+    for index, row in enumerate(parsed):
+        against = Compared(row, by_column.references, reference_rows)
+        claims.extend(
+            _row_claims(row, index, columns, column_load, by_column, by_row, head, against)
+        )
     return claims
 
 
@@ -236,7 +249,11 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
         found = [header_named(m, name) for m in find_metrics(cell, cat, own, context)]
         fallback = (row_unit(cells[0]) if column else "") or segment.unit
         if not found and bare:
-            found = bare_cell(name, bare.group(1).rstrip("Kk"), flat, cat, fallback)
+            found = bare_cell(name, bare.group(1).rstrip("Kk"), flat, cat, fallback) or (
+                _corner_cell(header[0], cells[0], bare.group(1), flat, cat, fallback)
+                if column
+                else []
+            )
             if not found and segment.score and column and not _header_load(head[:1] + [name]):
                 # `| ChatGLM3-6B | 6.215 |` below `Measure the perplexity ...:`
                 found = [Metric(name=segment.score, value=parse_number(bare.group(1)), unit="")]
@@ -285,6 +302,16 @@ def _scored_label(head: str, before: list[str], cat: Catalog) -> str:
     return labels[-1]
 
 
+def _corner_cell(
+    corner: str, label: str, raw: str, flat: list[Metric], cat: Catalog, fallback: str
+) -> list[Metric]:
+    """`| Perplexity | sym_int4 | fp16 |`, `| Throughput | Before | After |`: the corner
+    cell names the numbers of every column (unless the row label names its own)."""
+    if not names_metric(corner) or metric_words(label):
+        return []
+    return bare_cell(corner, raw.rstrip("Kk"), flat, cat, fallback)
+
+
 # --------------------------------------------------------------------------- reference
 
 
@@ -299,6 +326,7 @@ def _row_claims(
     by_column: Plan,
     by_row: Plan,
     head: list[str],
+    against: Compared,
 ) -> list[TableClaim]:
     groups: list[tuple[Conditions, bool, list[Metric]]] = []
     text = _row_text(row, head)
@@ -319,7 +347,9 @@ def _row_claims(
             if position in plan.references:
                 reference = True
                 found = [_as_reference(m) for m in found]
-            elif not any(is_baseline_metric(m) for m in found):
+            elif not any(is_baseline_metric(m) for m in found) and against.has(
+                plan is by_row, column, found
+            ):
                 conditions = compared_with(conditions, plan.keys.get(position), plan)
         for group in groups:
             if group[0] == conditions and group[1] == reference:

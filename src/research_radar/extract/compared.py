@@ -1,0 +1,105 @@
+"""Which numbers of one statement are the compared system's own: `B` in `A vs B`, `A`
+when it is introduced as the baseline (`plain 26.2 vs MTP 40.0`), `A` in `A → B`.
+
+Pure. A building block of `research_radar.extract.metrics`; callers outside this package
+use `research_radar.extract.claims` instead.
+"""
+
+from __future__ import annotations
+
+import re
+
+from research_radar.extract.conditions import BASELINE_WORDS
+from research_radar.extract.units import NUMBER_PATTERN, UNIT_PATTERN
+from research_radar.models import Metric
+
+__all__ = [
+    "ARROW",
+    "BASELINE_SUFFIX",
+    "FROM_TO",
+    "baseline_values",
+    "is_baseline_metric",
+]
+
+
+BASELINE_SUFFIX = " (baseline)"
+"""Ends the name of a metric that is the compared system's value, not the claim's own
+(a table column names the system: `prefill (llama.cpp baseline)`)."""
+
+
+def is_baseline_metric(metric: Metric) -> bool:
+    """Whether the metric is the compared system's value (`prefill (baseline)`)."""
+    return metric.name.endswith("baseline)") or metric.name.lower() in ("baseline", "基线")
+
+
+ARROW = re.compile(rf"(?P<a>{NUMBER_PATTERN})\s?(?P<ua>{UNIT_PATTERN})?\s?(?:→|->|=>|⇒|⟶)\s?(?=\d)")
+FROM_TO = re.compile(
+    rf"\bfrom\s(?P<a>{NUMBER_PATTERN})\s?(?P<ua>{UNIT_PATTERN})?\sto\s(?=\d)", re.I
+)
+_PAIR_CUE = re.compile(
+    r"(?<![A-Za-z])(?:vs\.?|versus)(?![A-Za-z])|(?P<compared>compared (?:with|to))|对比|"
+    r"(?<![相反应针面绝])对(?=\s?(?:约\s?)?[A-Za-z\d~])",
+    re.I,
+)
+"""`A vs B`: what follows the cue, up to the end of the clause, is the compared system's."""
+_CLAUSE_END = re.compile(r"[;；。，:：(（=→]|[,.]\s|\s(?:but|while|and|whereas)\s|但|而")
+_RATIOS = {"x", "%", "pp"}
+
+
+def baseline_values(text: str, items: list[tuple[int, Metric]]) -> list[Metric]:
+    """Name the compared system's numbers in `A vs B` as `<name> (baseline)`.
+
+    B is the baseline's value, unless A is introduced as the baseline (`plain 26.2 vs
+    MTP 40.0`, `OFF 2.48 ms vs ON 2.50 ms`). Only numbers paired with one of the claim's
+    own, in the same unit, are renamed: `2.1x vs llama.cpp` has no baseline value.
+    """
+    baseline: set[int] = set()
+    for cue in _PAIR_CUE.finditer(text):
+        end = _CLAUSE_END.search(text, cue.end())
+        stop = end.start() if end else len(text)
+        later = [(at, m) for at, m in items if cue.end() <= at < stop]
+        if cue.group("compared"):
+            later = [(at, m) for at, m in later if m.unit not in _RATIOS]
+        later_units = {m.unit for _, m in later}
+        left = _baseline_first(text, cue, stop)
+        if left is not None:
+            baseline.update(
+                at for at, m in items if left <= at < cue.start() and m.unit in later_units
+            )
+            continue
+        own_units = {m.unit for at, m in items if at < cue.start() and at not in baseline}
+        baseline.update(at for at, m in later if m.unit in own_units)
+    baseline.update(_before_values(text, items))
+    return [
+        m.model_copy(update={"name": m.name + BASELINE_SUFFIX}) if at in baseline else m
+        for at, m in items
+    ]
+
+
+_RANGE = re.compile(
+    r"\b(?:rang(?:e|es|ed|ing)|var(?:y|ies|ied|ying)|spans?|between)\b\W*(?:\w+\W+)?$", re.I
+)
+
+
+def _before_values(text: str, items: list[tuple[int, Metric]]) -> set[int]:
+    """`4109 → 4517 tok/s`, `from 9.1 s to 3.8 s`: the number before the change is the
+    compared (earlier) system's, when the one after it has the same unit."""
+    units = dict(items)
+    found: set[int] = set()
+    for pattern in (ARROW, FROM_TO):
+        for match in pattern.finditer(text):
+            if _RANGE.search(text, max(0, match.start() - 30), match.start()):
+                continue  # `speedups range from 2.37x to 6.17x`: a span, not a change
+            before, after = units.get(match.start("a")), units.get(match.end())
+            if before is not None and after is not None and before.unit == after.unit:
+                found.add(match.start("a"))
+    return found
+
+
+def _baseline_first(text: str, cue: re.Match[str], stop: int) -> int | None:
+    """Where the left side starts when it is the one named as the baseline, else None."""
+    words = list(BASELINE_WORDS.finditer(text, 0, cue.start()))
+    if not words or BASELINE_WORDS.search(text, cue.end(), stop):
+        return None
+    start = words[-1].start()
+    return None if _CLAUSE_END.search(text, start, cue.start()) else start

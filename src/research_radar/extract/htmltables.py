@@ -1,0 +1,122 @@
+"""HTML `<table>` blocks in Markdown: their rows, with rowspan and colspan filled in.
+
+Pure. A building block of `research_radar.extract.markdown`; callers outside this package
+use `research_radar.extract.claims` instead.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from html.parser import HTMLParser
+
+__all__ = ["HtmlTable", "parse_html_table", "table_end"]
+
+
+def table_end(lines: list[str], start: int) -> int:
+    """The index of the line that closes the `<table>` opened at `start`."""
+    for index in range(start, min(len(lines), start + 2000)):
+        if re.search(r"</table\s*>", lines[index], re.I):
+            return index
+    return start
+
+
+class _TableParser(HTMLParser):
+    """Rows of one HTML table: cells with their text, line, rowspan and colspan."""
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.rows: list[list[tuple[str, int, int, int, bool]]] = []
+        self._cell: list[str] | None = None
+        self._span = (1, 1, False)
+        self._line = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "tr":
+            self.rows.append([])
+        elif tag in ("td", "th"):
+            if not self.rows:
+                self.rows.append([])
+            found = dict(attrs)
+            self._cell = []
+            self._line = self.getpos()[0]
+            self._span = (_span(found.get("rowspan")), _span(found.get("colspan")), tag == "th")
+        elif tag == "br" and self._cell is not None:
+            self._cell.append(" ")
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("td", "th") and self._cell is not None and self.rows:
+            text = " ".join("".join(self._cell).split())
+            self.rows[-1].append((text, self._line, *self._span))
+            self._cell = None
+
+    def handle_data(self, data: str) -> None:
+        if self._cell is not None:
+            self._cell.append(data)
+
+
+def _span(raw: str | None) -> int:
+    try:
+        return max(1, min(int(raw or 1), 50))
+    except ValueError:
+        return 1
+
+
+@dataclass(frozen=True)
+class HtmlTable:
+    """The rows of an HTML table, each `(line, cells, copies)`: rowspan and colspan cells
+    filled in, `copies` the cells that repeat the cell before them (`colspan`)."""
+
+    rows: list[tuple[int, list[str], frozenset[int]]]
+    headed: bool
+    """The first row is a header (`<th>` cells, or no number in it)."""
+
+
+def parse_html_table(block: list[str], first_line: int) -> HtmlTable | None:
+    """The rows of one `<table>` block (None when it holds no cell or does not parse)."""
+    parser = _TableParser()
+    try:
+        parser.feed("\n".join(block))
+        parser.close()
+    except (AssertionError, ValueError):
+        return None
+    grid: list[tuple[int, list[str], frozenset[int]]] = []
+    pending: dict[int, tuple[str, int, bool]] = {}
+    for row in parser.rows:
+        cells: list[str] = []
+        copies: set[int] = set()
+        line = row[0][1] if row else 0
+        queue = list(row)
+        if queue and not any(th for *_, th in queue):
+            # a header cell spans header rows only: `<th rowspan="2">` over a body row
+            # (no second header row written) leaves the body row as it is
+            pending = {c: cell for c, cell in pending.items() if not cell[2]}
+        column = 0
+        while queue or column in pending:
+            if column in pending:
+                text, left, head = pending[column]
+                cells.append(text)
+                if left > 1:
+                    pending[column] = (text, left - 1, head)
+                else:
+                    del pending[column]
+                column += 1
+                continue
+            text, _, rowspan, colspan, head = queue.pop(0)
+            for span in range(colspan):
+                cells.append(text)
+                if span:
+                    copies.add(column)
+                if rowspan > 1:
+                    pending[column] = (text, rowspan - 1, head)
+                column += 1
+        if any(cells):
+            grid.append((first_line + line - 1, cells, frozenset(copies)))
+    if not grid:
+        return None
+    first = parser.rows[0] if parser.rows else []
+    headed = all(th for *_, th in first) or not any(_NUMERIC.search(c) for c in grid[0][1])
+    return HtmlTable(grid, headed)
+
+
+_NUMERIC = re.compile(r"^\s*[~≈]?\d[\d,.]*\s*(?:[%x×]|[A-Za-z/]+)?\s*$")

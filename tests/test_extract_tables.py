@@ -1,0 +1,233 @@
+"""Tables and their compared systems: units said around a table, score columns, the
+reference column or row, baselines named in prose above a table (issue #14)."""
+
+from __future__ import annotations
+
+from research_radar.extract.claims import extract_claims
+from research_radar.models import Claim
+
+
+def _found(text: str, where: str = "") -> dict[float, tuple[str, str, Claim]]:
+    """value -> (metric name, unit, claim) of every number extracted."""
+    claims = extract_claims(text, where=where)
+    return {m.value: (m.name, m.unit, c) for c in claims for m in c.metrics}
+
+
+def test_a_unit_in_a_parent_sections_notes_holds_for_its_subsections_tables() -> None:
+    text = (
+        "## Results\n\n- 每个数字为 100 次推理的平均值，单位为毫秒。\n\n### Detectors\n\n"
+        "| 模型 | FP32 时延 | INT8 时延 | FP32 mAP | INT8 mAP |\n|---|---|---|---|---|\n"
+        "| DetNet-s | 7.87 | 4.51 | 37.6 | 36.7 |\n| DetNet-l | 27.47 | 6.52 | 51.1 | 50.4 |\n"
+        "\n## Other\n\n| Model | Time |\n|---|---|\n| DetNet-s | 3.25 |\n"
+    )
+    found = _found(text)
+    # `DetNet-s` is a name: its `s` is no unit of the row
+    assert {v: u for v, (_, u, _) in found.items()} == {
+        7.87: "ms",
+        4.51: "ms",
+        37.6: "",
+        36.7: "",
+        27.47: "ms",
+        6.52: "ms",
+        51.1: "",
+        50.4: "",
+    }
+    assert found[36.7][2].conditions.precision == ["INT8"]
+
+
+def test_the_html_table_reader_exports_its_api() -> None:
+    from research_radar.extract import htmltables
+
+    assert set(htmltables.__all__) == {"HtmlTable", "parse_html_table", "table_end"}
+    block = ["<table>", "<tr><th>System</th><th>ms</th></tr>", "<tr><td>A</td><td>3</td></tr>"]
+    table = htmltables.parse_html_table([*block, "</table>"], 10)
+    assert table is not None and table.headed
+    assert [(line, cells) for line, cells, _ in table.rows] == [
+        (11, ["System", "ms"]),
+        (12, ["A", "3"]),
+    ]
+    assert htmltables.table_end([*block, "</table>"], 0) == 3
+
+
+def test_a_reference_row_compares_only_cells_it_has_a_result_for_on_its_hardware() -> None:
+    # a delimiter row of single dashes, rows without their leading pipe
+    text = (
+        "引擎 | GPU | 编码 (tokens/s) | 解码 (tokens/s) |\n|-|-|-|-|\n"
+        "FastEng | A10 | 700 | 4.5\nFastEng | V100 | 2900 | 21\n"
+        "PyTorch | V100 | - | 3.5\nPyTorch | H100 | OOM | 9.5\nFastEng | H100 | 5100 | 33\n"
+    )
+    found = _found(text, "org/FastEng@abc:README.md")  # the project's own rows: FastEng
+    assert found[3.5][0].endswith("(baseline)") and found[9.5][0].endswith("(baseline)")
+    assert found[21.0][2].conditions.baseline == ["PyTorch"]
+    assert found[33.0][2].conditions.baseline == ["PyTorch"]
+    # PyTorch ran out of memory on H100: a result all the same; on V100 it has no encode number
+    assert found[5100.0][2].conditions.baseline == ["PyTorch"]
+    assert found[2900.0][2].conditions.baseline == []
+    # no reference row on the A10
+    assert found[700.0][2].conditions.baseline == found[4.5][2].conditions.baseline == []
+
+
+def test_a_corner_cell_names_the_numbers_of_every_column() -> None:
+    text = (
+        "| Perplexity | int4 | fp8 | fp16 |\n|---|---|---|---|\n| Llama-2-7B | 6.36 | 6.18 | 6.10 |\n"
+        "\n| Throughput | Before | After |\n|---|---|---|\n| batch 8 | 1683.8 | 1810.2 |\n"
+        "| latency (ms) | 21.5 | 19.5 |\n"
+    )
+    found = _found(text)
+    assert [(found[v][0], found[v][1]) for v in (6.36, 6.18, 1810.2)] == [
+        ("Perplexity", ""),
+        ("Perplexity", ""),
+        ("Throughput", ""),
+    ]
+    assert found[6.36][2].conditions.baseline == ["FP16"]
+    assert found[6.10][0] == "Perplexity (baseline)"
+    assert found[1810.2][2].conditions.load == {"batch": "8"}
+    # a row label that names its own metric wins over the corner
+    assert (found[19.5][0], found[19.5][1]) == ("latency", "ms")
+
+
+def test_the_compared_values_module_exports_its_api() -> None:
+    from research_radar.extract import comparable, compared
+
+    assert comparable.__all__ == ["Compared"]
+
+    assert set(compared.__all__) == {
+        "ARROW",
+        "BASELINE_SUFFIX",
+        "FROM_TO",
+        "baseline_values",
+        "is_baseline_metric",
+    }
+
+
+def test_minutes_in_chinese_and_dui_as_an_object_marker_is_no_comparison() -> None:
+    text = "我们在 4 张 A100 上分别对 Qwen2-7B（12 分钟内）和 Qwen2-72B（2.5 小时内）进行了微调。"
+    found = _found(text)
+    assert (found[12.0][1], found[2.5][1]) == ("min", "h")
+    assert all(c.conditions.baseline == [] for _, _, c in found.values())
+    # `对 vLLM 3.2x` still compares
+    assert _found("吞吐对 vLLM 3.2x")[3.2][2].conditions.baseline == ["vLLM"]
+
+
+def test_the_number_before_a_change_is_the_earlier_systems() -> None:
+    found = _found("At batch 16: 2210 → 2480 tok/s; tail time 3.10 -> 1.95 ms.")
+    assert [found[v][0] for v in (2210.0, 2480.0, 3.1, 1.95)] == [
+        "throughput (baseline)",
+        "throughput",
+        "latency (baseline)",
+        "latency",
+    ]
+    # a range is no change
+    spans = _found("On x86 CPUs, speedups range from 1.9x to 4.2x.")
+    assert not spans[1.9][0].endswith("(baseline)")
+
+
+def test_a_before_column_is_the_reference_of_the_others() -> None:
+    text = (
+        "| Decode (tok/s) | Before the fix | Step 1 | Step 2 |\n|---|---|---|---|\n"
+        "| batch 4 | 820.5 | 861.0 | 902.3 |\n"
+        "\n| 模型 | 原始 (ms) | 优化后 (ms) |\n|---|---|---|\n| Qwen2-7B | 41.2 | 30.8 |\n"
+    )
+    found = _found(text)
+    assert found[820.5][0].endswith("(baseline)") and found[41.2][0].endswith("(baseline)")
+    assert found[902.3][2].conditions.baseline == ["Before the fix"]
+    assert found[30.8][2].conditions.baseline == ["原始"]
+
+
+def test_a_column_of_an_unknown_system_beside_a_known_one_is_the_new_systems() -> None:
+    text = (
+        "### ResNet50\n\n| Batch size | PyTorch (ms) | Zephyrine (ms) |\n|---|---|---|\n"
+        "| 1 | 6.17 | 1.70 |\n\n"
+        "| 模型 | OpenCV 端到端耗时(ms) | QuickCV 端到端耗时(ms) |\n|---|---|---|\n"
+        "| ResNet50 | 2.78 | 1.63 |\n"
+    )
+    found = _found(text)
+    assert found[6.17][0].endswith("(baseline)") and found[2.78][0].endswith("(baseline)")
+    assert found[1.70][2].conditions.baseline == ["PyTorch"]
+    assert found[1.63][2].conditions.baseline == ["OpenCV"]
+
+
+def test_a_chinese_comparison_stops_before_what_is_compared() -> None:
+    [claim] = extract_claims("QuickCV 相比其他图像处理库性能高 40%。")
+    assert claim.conditions.baseline == ["其他图像处理库"]
+
+
+def test_precision_spellings_of_low_bit_libraries() -> None:
+    text = "| PPL | sym_int4 | fp8_e5m2 | fp8_e4m3 | fp16 |\n|---|---|---|---|---|\n| Qwen2-7B | 7.1 | 6.9 | 6.8 | 6.7 |\n"
+    found = _found(text)
+    assert [found[v][2].conditions.precision for v in (7.1, 6.9, 6.8)] == [
+        ["INT4"],
+        ["FP8"],
+        ["FP8"],
+    ]
+    assert found[7.1][2].conditions.baseline == ["FP16"]
+
+
+def test_an_ours_column_under_a_group_header_and_a_full_width_caption_unit() -> None:
+    text = (
+        "<table>\n<tr><th rowspan=2>Model</th><th colspan=2>Latency (ms)</th></tr>\n"
+        "<tr><th>vLLM</th><th>Ours</th></tr>\n"
+        "<tr><td>Llama-2-7B</td><td>12.1</td><td>8.3</td></tr>\n</table>\n\n"
+        "表 1：与 SGLang 的吞吐对比（tokens/s）\n\n"
+        "| 模型 | SGLang | 本文 |\n|---|---|---|\n| Qwen2-7B | 1200 | 1850 ↑ |\n\n"
+        "| Model | HF (ms) | Ours (ms) |\n|---|---|---|\n| Llama-2-7B | 30.2 | **11.9** |\n"
+    )
+    found = _found(text)
+    assert found[12.1][0].endswith("(baseline)") and found[8.3][2].conditions.baseline == ["vLLM"]
+    assert (found[1850.0][1], found[1850.0][2].conditions.baseline) == ("tok/s", ["SGLang"])
+    # the compared system is named without its unit
+    assert found[30.2][0].endswith("(baseline)")
+    assert found[11.9][2].conditions.baseline == ["HF"]
+
+
+def test_a_header_rowspan_stops_at_the_body_and_the_ours_row_is_compared_with_the_rest() -> None:
+    # `rowspan="2"` on header cells with no second header row written
+    text = (
+        '<table>\n<thead>\n<tr><th rowspan="2">模型</th><th rowspan="2">开源</th>'
+        '<th>文本对齐</th><th rowspan="2">综合</th></tr>\n</thead>\n<tbody>\n'
+        "<tr><td>VidGen (Ours)</td><td>✔</td><td>61.8%</td><td>41.3%</td></tr>\n"
+        "<tr><td>模型 A (API)</td><td>✘</td><td>62.6%</td><td>37.7%</td></tr>\n"
+        "</tbody>\n</table>\n"
+    )
+    found = _found(text)
+    assert found[62.6][0].endswith("(baseline)") and not found[61.8][0].endswith("(baseline)")
+    assert found[41.3][2].conditions.baseline == ["模型 A (API)"]
+
+
+def test_either_wide_precision_and_the_original_model_beside_its_quantized_rows() -> None:
+    text = (
+        "量化前后显存占用 (GPU Mem in GB)：\n"
+        "| Precision | Qwen2-7B |\n|---|---|\n| bf16 / fp16 | 15.3 |\n| 8bits | 8.0 |\n\n"
+        "| Model | C-Eval | MMLU |\n|---|---|---|\n| Qwen2-7B-Chat | 54.35 | 52.93 |\n"
+        "| Qwen2-7B-Chat-4bits | 53.04 | 51.72 |\n"
+    )
+    found = _found(text)
+    assert found[15.3][0].endswith("(baseline)") and found[8.0][2].conditions.baseline == ["BF16"]
+    assert found[54.35][0].endswith("(baseline)") and not found[53.04][0].endswith("(baseline)")
+    assert found[53.04][2].conditions.baseline == ["Qwen2-7B-Chat"]
+
+
+def test_cells_with_footnote_marks_math_dollars_and_a_quoted_table() -> None:
+    text = (
+        "> | Model | Latency (ms) |\n> |---|---|\n> | Llama-2-7B | 12.3¹ |\n"
+        "> | Llama-2-13B | $20.1$ |\n> | Llama-2-70B | 45.6^a |\n"
+    )
+    assert [(m.value, m.unit) for c in extract_claims(text) for m in c.metrics] == [
+        (12.3, "ms"),
+        (20.1, "ms"),
+        (45.6, "ms"),
+    ]
+
+
+def test_a_chinese_own_system_column_and_full_width_units_in_a_header() -> None:
+    text = (
+        "| 指标 | vLLM | 本系统 |\n|---|---|---|\n| 吞吐（tokens/s） | 1200 | 1800 |\n"
+        "| 首字延迟（毫秒） | 50 | 30 |\n"
+    )
+    found = _found(text)
+    assert [(found[v][0], found[v][1]) for v in (1200.0, 1800.0, 30.0)] == [
+        ("吞吐 (baseline)", "tok/s"),
+        ("吞吐", "tok/s"),
+        ("首字延迟", "ms"),
+    ]
+    assert found[30.0][2].conditions.baseline == ["vLLM"]

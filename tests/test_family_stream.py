@@ -180,3 +180,12 @@ def test_the_neighbourhood_answers_as_the_whole_forest(k: int) -> None:
         part.add(finding.project_key, signature)
     everything = forest_neighbourhood(bands, rows, len(history) + 1)
     assert kept <= everything and (k == 40 or len(kept) < len(everything))
+
+
+def test_the_key_after_a_prefix_is_past_every_key_with_it() -> None:
+    from research_radar.resolve.minhash import key_after
+
+    assert key_after(b"\x01\xff", 4) == b"\x02\x00"
+    assert b"\x01\xff\xff\xff" < key_after(b"\x01\xff", 4) <= b"\x02\x00\x00\x00"
+    # a prefix of 0xff bytes only: no greater prefix of its length, still past every key
+    assert key_after(b"\xff\xff", 4) > b"\xff\xff\xff\xff"

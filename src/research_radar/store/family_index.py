@@ -157,7 +157,7 @@ class _BandReader:
                 }
             below: dict[int, list[tuple[bytes, str]]] = {}
             above: dict[int, list[tuple[bytes, str]]] = {}
-            for side, at, key, value in self._conn.execute(_around_query(self._page), params):
+            for side, at, key, value in self._conn.execute(_around_query(_NEAR), params):
                 (below if side == 0 else above).setdefault(at, []).append((bytes(value), key))
             for at, (tree, band) in enumerate(chunk[: len(wanted) - start]):
                 self._keep_around(tree, band, below.get(at, []), above.get(at, []))
@@ -172,11 +172,11 @@ class _BandReader:
         first = band[:BAND_WIDTH]
         lo, hi = first, key_after(first, self._size)
         rows = sorted(below + above)
-        if len(below) == self._page:  # the lowest key's projects may go on below the page
+        if len(below) == _NEAR:  # the lowest key's projects may go on below the page
             lowest = min(value for value, _ in below)
             lo = lowest + b"\0"
             rows = [row for row in rows if row[0] != lowest]
-        if len(above) == self._page:
+        if len(above) == _NEAR:
             hi = max(value for value, _ in above)
             rows = [row for row in rows if row[0] != hi]
         groups = _grouped(rows)
@@ -222,6 +222,9 @@ def _grouped(rows: Sequence[tuple[bytes, str]]) -> list[Group]:
     return groups
 
 
+_NEAR = 8
+"""Forest keys read on either side of a query's key up front: enough for the long
+prefixes, whose ranges are small; a query that goes on reads further ranges in pages."""
 _AROUND = 8
 """Query forest keys read around per statement (two ranges each): a statement of more
 parts takes longer to compile than the round trips it saves."""

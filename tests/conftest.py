@@ -26,6 +26,7 @@ POSTGRES_ENV = "RADAR_TEST_POSTGRES_URL"
 the store, history and pipeline tests run against as well as SQLite; .ci/run sets it."""
 BOTH_BACKENDS = {
     "test_store",
+    "test_history_reads",
     "test_history",
     "test_pipeline",
     "test_reliability",

@@ -261,3 +261,22 @@ def test_missing_inbox_is_a_failed_source(store: Store, tmp_path: Path) -> None:
     summary = collect(store, settings, sources=["inbox"], since=SAMPLE_SINCE)
     assert summary.sources["inbox"].status == "failed"
     assert "inbox_root" in summary.sources["inbox"].errors[0]
+
+
+def test_repositories_already_reported_are_left_out(store: Store) -> None:
+    """With `reported` (the pipeline's first-discovered policy), a repository that a
+    finding in the store has reported is not fetched again; the others are."""
+    from functools import partial
+
+    from research_radar.models import Finding
+    from research_radar.store.history_reads import load_reported_repos
+
+    earlier = Finding(project_key="gh:neroued/ninfer", name="ninfer", date=NOW.date())
+    with store.transaction() as conn:
+        store.save_findings(conn, [earlier])
+    with serve_replay() as server:
+        _run(store, server, sources=["github"], reported=partial(load_reported_repos, store))
+        asked = {request.path.lower() for request in server.requests}
+    repos = {source.key for source in store.load_sources("repo")}
+    assert "gh:neroued/ninfer" not in repos and "/repos/neroued/ninfer" not in asked
+    assert {"gh:zhongpei/ninfer-4090", "gh:kvtinker/ninfer"} <= repos

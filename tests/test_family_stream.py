@@ -200,3 +200,12 @@ def test_signing_in_parts_on_two_cores_gives_the_signatures_of_all_at_once() -> 
         lambda start, stop: index.signatures(findings[start:stop]), len(findings), fork_min=2
     )
     assert signed == FamilyIndex().signatures(findings)
+
+
+def test_the_key_after_a_prefix_is_past_every_key_with_it() -> None:
+    from research_radar.resolve.minhash import key_after
+
+    assert key_after(b"\x01\xff", 4) == b"\x02\x00"
+    assert b"\x01\xff\xff\xff" < key_after(b"\x01\xff", 4) <= b"\x02\x00\x00\x00"
+    # a prefix of 0xff bytes only: no greater prefix of its length, still past every key
+    assert key_after(b"\xff\xff", 4) > b"\xff\xff\xff\xff"

@@ -8,6 +8,7 @@ from sqlalchemy import func, inspect, select, text
 
 from research_radar.errors import StorageError
 from research_radar.models import Claim, ClaimKind, Finding, Metric, Snapshot, Source, SourceKind
+from research_radar.store.history_reads import count_finding_keys, load_findings_of
 from research_radar.store.schema import findings, raw_responses
 from research_radar.store.store import Store, open_store
 
@@ -23,7 +24,7 @@ def test_open_creates_schema_with_alembic_version(db_url: str) -> None:
     tables = set(inspect(store.engine).get_table_names())
     assert {"runs", "stage_runs", "sources", "snapshots", "findings", "alembic_version"} <= tables
     with store.engine.connect() as conn:
-        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0002"
+        assert conn.execute(text("select version_num from alembic_version")).scalar() == "0003"
     store.close()
 
 
@@ -141,8 +142,8 @@ def test_a_reader_is_not_locked_out_by_a_long_write(store: Store) -> None:
     with store.transaction() as conn:
         store.save_findings(conn, items)
         assert store.load_findings(on=date(2026, 8, 1)) == []  # not committed yet
-        assert store.load_finding_keys() == []
-    assert len(store.load_finding_keys()) == 3000
+        assert count_finding_keys(store) == 0
+    assert count_finding_keys(store) == 3000
 
 
 def test_batched_saves_update_in_place_and_count_new_rows(store: Store) -> None:
@@ -156,7 +157,7 @@ def test_batched_saves_update_in_place_and_count_new_rows(store: Store) -> None:
         assert store.save_raw(conn, "github", "/repos/o/p", b"body") is True
         assert store.save_raw(conn, "github", "/repos/o/p", b"body") is False
     assert [f.mechanism for f in store.load_findings()] == ["b"]
-    assert [f.mechanism for f in store.load_findings_of(["gh:o/p"])] == ["b"]
+    assert [f.mechanism for f in load_findings_of(store, ["gh:o/p"])] == ["b"]
 
 
 def test_upserts_are_portable_to_postgresql() -> None:
@@ -188,6 +189,6 @@ def test_finding_keys_are_counted_as_listed(store: Store) -> None:
     with store.transaction() as conn:
         store.save_findings(conn, items)
     for before in (None, date(2026, 8, 1), date(2026, 8, 2), date(2026, 8, 9)):
-        listed = store.load_finding_keys(before=before)
-        assert store.count_finding_keys(before=before) == len(listed)
-    assert store.count_finding_keys(before=date(2026, 8, 2)) == 4
+        listed = {finding.project_key for finding in store.load_findings(before=before)}
+        assert count_finding_keys(store, before=before) == len(listed)
+    assert count_finding_keys(store, before=date(2026, 8, 2)) == 4

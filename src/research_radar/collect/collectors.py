@@ -35,6 +35,7 @@ __all__ = [
     "DEFAULT_GITHUB_QUERIES",
     "Found",
     "Progress",
+    "Reported",
     "StoreCache",
     "collect_arxiv",
     "collect_feeds",
@@ -61,6 +62,9 @@ DEFAULT_ARXIV_QUERIES = (
 )
 Progress = Callable[[str, int, int], None]
 """progress(message, done, total); total 0 means a wait or a note, not a count."""
+Reported = Callable[[Sequence[str]], set[str]]
+"""reported(names): the GitHub repositories among `names` (owner/name) reported already,
+lower-case (the store is asked about these names only, #19)."""
 
 
 @dataclass
@@ -171,11 +175,13 @@ def collect_github(
     until: datetime,
     progress: Progress | None,
     make_client: Callable[[], httpx.Client] | None = None,
+    reported: Reported | None = None,
 ) -> Found:
-    """Searched and watched repositories (the host and `exclude` left out).
+    """Searched and watched repositories (the host, `exclude` and those `reported` left out).
 
     `make_client`: how to make a client like `api`'s; with it, a long list's second half
-    is fetched by a forked process (`forked.fetch_repos`)."""
+    is fetched by a forked process (`forked.fetch_repos`). `reported`: which of some
+    repositories were reported already (lower-case), asked about these names only."""
     found = Found()
     watched = list(settings.github.repos)
     queries = list(
@@ -189,8 +195,9 @@ def collect_github(
         raise SourceError("every search failed: " + "; ".join(found.errors[:3]), "github")
     done: set[str] = set()
     for batch in (watched, searched):
+        left_out = excluded | (reported(batch) if reported is not None else set())
         names = list(
-            dict.fromkeys(n for n in batch if n.lower() not in excluded and n.lower() not in done)
+            dict.fromkeys(n for n in batch if n.lower() not in left_out and n.lower() not in done)
         )
         _gh_repos(api, names, found, done, progress, make_client)
     return found

@@ -32,6 +32,7 @@ from research_radar.collect.collectors import (
     DEFAULT_GITHUB_QUERIES,
     Found,
     Progress,
+    Reported,
     StoreCache,
     collect_arxiv,
     collect_feeds,
@@ -156,6 +157,8 @@ class _Context:
     make_client: Callable[[], httpx.Client] | None = None
     """How to make a client like `client` (when the stage made it): a forked process
     fetching half of a long list of repositories needs one of its own."""
+    reported: Reported | None = None
+    """Which repositories among some names were reported already (left out)."""
 
 
 class _RequestCounter:
@@ -200,7 +203,13 @@ def _run_one(name: str, ctx: _Context, health: SourceHealth) -> Found:
         try:
             if name == "github":
                 return collect_github(
-                    api, ctx.settings, ctx.since, ctx.until, ctx.progress, ctx.make_client
+                    api,
+                    ctx.settings,
+                    ctx.since,
+                    ctx.until,
+                    ctx.progress,
+                    ctx.make_client,
+                    ctx.reported,
                 )
             return collect_host(api, ctx.settings)
         finally:
@@ -342,6 +351,7 @@ def collect(
     progress: Progress | None = None,
     policy: RetryPolicy | None = None,
     catch_up: CatchUp | None = None,
+    reported: Reported | None = None,
 ) -> CollectSummary:
     """Run the enabled (or named) sources over a window and keep what they return.
 
@@ -358,6 +368,8 @@ def collect(
         policy: retry/backoff/timeout policy (live defaults).
         catch_up: where a source's window starts, given its last window end (or None);
             default that end (at most `until`), else 7 days before `until`.
+        reported: which of some GitHub repositories (owner/name) were reported already,
+            lower-case: they are left out of what GitHub returns.
     """
     until = until or datetime.now(UTC)
     names = list(sources) if sources else _enabled(settings)
@@ -393,6 +405,7 @@ def collect(
         policy,
         counter,
         make_client if own else None,
+        reported,
     )
     try:
         for name in names:

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from datetime import date, datetime, timedelta
 
 from research_radar.classify.model import Taxonomy
-from research_radar.config import Policy, Settings
+from research_radar.config import Settings
 
 __all__ = [
     "ARXIV_QUERIES_PER_DAY",
@@ -46,21 +46,12 @@ def live_window_start(last_end: datetime | str | None, cutoff: datetime) -> date
     return max(start, cutoff - MAX_CATCH_UP)
 
 
-def live_settings(
-    settings: Settings, taxonomy: Taxonomy, day: date, reported: Iterable[str]
-) -> Settings:
-    """Fill the collectors' queries from the profile unless radar.toml names its own.
-
-    Under the first-discovered policy (and `[github] skip_reported`, the default), the
-    `reported` repositories (owner/name) are left out of the search results: their updates
-    are not reported again.
-    """
+def live_settings(settings: Settings, taxonomy: Taxonomy, day: date) -> Settings:
+    """Fill the collectors' queries from the profile unless radar.toml names its own."""
     github = settings.github
     if github.queries is None:
         queries = rotate_queries(taxonomy.queries.github(), day, GITHUB_QUERIES_PER_DAY)
         github = replace(github, queries=tuple(queries))
-    if settings.policy is Policy.FIRST_DISCOVERED and github.skip_reported:
-        github = replace(github, exclude=tuple(sorted({*github.exclude, *reported})))
     arxiv = settings.arxiv
     if arxiv.queries is None:
         terms = [

@@ -14,11 +14,11 @@ from datetime import date
 
 from research_radar.models import Finding
 from research_radar.resolve.families import FamilyIndex, family_id
-from research_radar.resolve.minhash import BAND_WIDTH, Signature, forest_neighbourhood
+from research_radar.resolve.minhash import Signature
 from research_radar.store.family_index import (
     FamilyEntry,
-    load_family_bands,
     load_family_entries,
+    load_family_neighbourhood,
     load_family_terms,
     load_findings_by_id,
     load_newest_family_date,
@@ -88,10 +88,7 @@ def load_family_index(store: Store, *, before: date, queries: Sequence[Finding])
     signatures = index.signatures(queries)
     # only the entries the queries' forest searches can reach (issue #19)
     bands = [index.bands(sig) for sig in signatures]
-    rows = load_family_bands(
-        store, {(tree, band[:BAND_WIDTH]) for per in bands for tree, band in enumerate(per)}
-    )
-    keys = forest_neighbourhood(bands, rows, index.candidates)
+    keys = load_family_neighbourhood(store, bands, index.candidates)
     keys |= {finding.project_key for finding in queries}
     found = load_family_entries(store, keys)
     entries = sorted(found.values(), key=lambda e: (e.date, e.finding_id))

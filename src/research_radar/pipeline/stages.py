@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
+from functools import partial
 from typing import Any
 
 from research_radar import assess
@@ -49,8 +50,14 @@ from research_radar.report.compose import build_report
 from research_radar.report.html import stored_body
 from research_radar.report.markdown import render_markdown
 from research_radar.resolve.families import FamilyIndex, assign_family
-from research_radar.resolve.keys import github_repo, key_name, load_aliases_file
+from research_radar.resolve.keys import key_name, load_aliases_file
 from research_radar.resolve.projects import resolve
+from research_radar.store.history_reads import (
+    count_finding_keys,
+    load_findings_of,
+    load_keys_named,
+    load_reported_repos,
+)
 from research_radar.store.store import Store
 
 __all__ = [
@@ -112,11 +119,13 @@ def collect_stage(
     """Collect; return what was covered (health, queries, window) and the keys it touched.
 
     The window starts at `since` when given, else where the last window ended (less the
-    overlap); it ends at the cut-off.
+    overlap); it ends at the cut-off. Under the first-discovered policy (and `[github]
+    skip_reported`, the default), repositories already reported are left out of what
+    GitHub returns: their updates are not reported again.
     """
     with run.stage("collect") as counts:
-        reported = [repo for key in store.load_finding_keys() if (repo := github_repo(key))]
-        live = live_settings(settings, taxonomy, cutoff.date(), reported)
+        live = live_settings(settings, taxonomy, cutoff.date())
+        skip = live.policy is Policy.FIRST_DISCOVERED and live.github.skip_reported
         pending = pending_keys(store)
         summary = collect(
             store,
@@ -124,6 +133,7 @@ def collect_stage(
             since=since,
             until=cutoff if since is None else max(cutoff, since),
             catch_up=lambda last_end: live_window_start(last_end, cutoff),
+            reported=partial(load_reported_repos, store) if skip else None,
         )
         health = summary.health()
         counts.update(summary.counts())
@@ -262,7 +272,7 @@ def decide_stage(
     with run.stage("decide") as counts:
         projects = store.load_projects_of(finding.project_key for finding in candidates)
         keys = {key for project in projects.values() for key in (project.key, *project.sources)}
-        prior = store.load_findings_of(keys, before=day)
+        prior = load_findings_of(store, keys, before=day)
         by_key: dict[str, list[Finding]] = {}
         for finding in prior:
             by_key.setdefault(finding.project_key, []).append(finding)
@@ -438,7 +448,7 @@ def _with_family_members(
     if not families:
         return prior
     keys = {finding.project_key for finding in prior}
-    return store.load_findings_of(keys, families=families, before=day)
+    return load_findings_of(store, keys, families=families, before=day)
 
 
 def _differs(index: FamilyIndex, finding: Finding) -> PendingDifference:
@@ -480,7 +490,7 @@ def compose_stage(
         sha = host.head_sha if host else None
         remote = remote_host_sha(store, host)
         corrections = history.corrections(prior, findings)
-        scope = store.count_finding_keys(before=cutoff.date())
+        scope = count_finding_keys(store, before=cutoff.date())
         coverage = coverage.model_copy(update={"dedup_scope": scope})
         report = build_report(
             findings,
@@ -557,16 +567,12 @@ def _review_history(store: Store, report: Report, prior: list[Finding]) -> list[
     from research_radar.review.entries import base_name, name_slug
 
     slugs = {name_slug(base_name(finding.name)) for finding in report.findings}
-    named: set[str] = set()
-    for key, name in store.load_finding_names(before=report.date):
-        whole = name_slug(name)  # holds the base name's slug: the cheap test first (#19)
-        if any(slug in whole for slug in slugs) and name_slug(base_name(name)) in slugs:
-            named.add(key)
+    named = load_keys_named(store, slugs, before=report.date)  # by an index (#19)
     if not named - {finding.project_key for finding in prior}:
         return prior
     keys = named | {finding.project_key for finding in prior}
     families = {finding.family for finding in prior if finding.family}
-    return store.load_findings_of(keys, families=families, before=report.date)
+    return load_findings_of(store, keys, families=families, before=report.date)
 
 
 def publish_stage(

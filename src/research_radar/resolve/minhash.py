@@ -11,11 +11,20 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["BAND_WIDTH", "Forest", "MinHasher", "Signature", "forest_neighbourhood"]
+__all__ = [
+    "BAND_WIDTH",
+    "Forest",
+    "MinHasher",
+    "Segment",
+    "Signature",
+    "forest_neighbourhood",
+    "forest_reads",
+    "key_after",
+]
 
 BAND_WIDTH = 4
 """Bytes per hash value in a forest key (`Forest.bands`)."""
@@ -244,6 +253,53 @@ class Forest:
         return found
 
 
+Segment = Callable[[int, bytes, bytes], Iterable[tuple[bytes, Sequence[str]]]]
+"""segment(tree, lo, hi): the forest keys of a tree in [lo, hi), ascending, each with the
+keys under it; read lazily, so a query that stops early leaves the rest unread."""
+
+
+def forest_reads(bands: Sequence[bytes], k: int, segment: Segment) -> set[str]:
+    """The keys under every forest key that `Forest.query_bands(bands, k)` reads in the
+    forest that `segment` reads (each key at version 0), asking `segment` only for the
+    ranges the query reaches, in its order (#19).
+
+    The query reads, width by width and tree by tree, the new ends of its range of keys
+    with the query's prefix: the keys from the shorter prefix's first key up to the
+    longer one's range, then from the end of that range to the shorter one's last key.
+    """
+    found: set[str] = set()
+    needed: set[str] = set()
+    size = len(bands[0])
+    bounds = [(band, band) for band in bands]
+    """Per tree: the range of keys read so far, [low, high)."""
+    for width in range(size, 0, -BAND_WIDTH):
+        for tree, band in enumerate(bands):
+            prefix = band[:width]
+            low, high = bounds[tree]
+            top = key_after(prefix, size)
+            bounds[tree] = (prefix, top)
+            for lo, hi in ((prefix, low), (high, top)):
+                if lo >= hi:
+                    continue
+                for _, keys in segment(tree, lo, hi):
+                    needed.update(keys)
+                    if len(found) + len(keys) < k:
+                        found.update(keys)  # k cannot be reached within them
+                        continue
+                    for key in keys:
+                        found.add(key)
+                        if len(found) >= k:
+                            return needed
+    return needed
+
+
+def key_after(prefix: bytes, size: int) -> bytes:
+    """The first byte string after every `size`-byte key that starts with `prefix`."""
+    if prefix.count(0xFF) == len(prefix):
+        return b"\xff" * (size + 1)  # no key of `size` bytes reaches it
+    return (int.from_bytes(prefix, "big") + 1).to_bytes(len(prefix), "big")
+
+
 def forest_neighbourhood(
     queries: Sequence[Sequence[bytes]], rows: Iterable[tuple[str, int, bytes]], k: int
 ) -> set[str]:
@@ -262,10 +318,17 @@ def forest_neighbourhood(
     """
     if not queries:
         return set()
-    forest = Forest.of_rows(len(queries[0]), sorted(set(rows)))
+    tables: list[dict[bytes, list[str]]] = [{} for _ in queries[0]]
+    for key, tree, band in sorted(set(rows)):
+        tables[tree].setdefault(band, []).append(key)
+    ordered = [sorted(table) for table in tables]
+
+    def segment(tree: int, lo: bytes, hi: bytes) -> Iterator[tuple[bytes, list[str]]]:
+        keys = ordered[tree]
+        for at in range(bisect.bisect_left(keys, lo), bisect.bisect_left(keys, hi)):
+            yield keys[at], tables[tree][keys[at]]
+
     needed: set[str] = set()
     for bands in queries:
-        read: set[tuple[int, bytes]] = set()
-        forest.query_bands(bands, k, read)
-        needed.update(key for tree, band in read for key, _ in forest.entries(tree, band))
+        needed |= forest_reads(bands, k, segment)
     return needed

@@ -4,23 +4,25 @@ frequencies. Written once per finding; read a neighbourhood at a time (issue #19
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from functools import cache
 from typing import Any
 
-from sqlalchemy import Connection, and_, bindparam, func, or_, select, update
+from sqlalchemy import Connection, bindparam, func, literal_column, select, union_all, update
 
 from research_radar.models import Finding
+from research_radar.resolve.minhash import BAND_WIDTH, forest_reads, key_after
 from research_radar.store.schema import family_bands, family_entries, family_terms, findings
 from research_radar.store.store import Store
 
 __all__ = [
     "FamilyEntry",
     "load_family_entries",
-    "load_family_bands",
+    "load_family_neighbourhood",
     "load_family_terms",
     "load_findings_by_id",
     "load_newest_family_date",
@@ -101,53 +103,184 @@ def load_newest_family_date(store: Store) -> date | None:
     return value if isinstance(value, date) else None
 
 
-def load_family_bands(
-    store: Store, prefixes: Iterable[tuple[int, bytes]]
-) -> list[tuple[str, int, bytes]]:
-    """(project key, tree, forest key) of every stored forest key in a tree that starts
-    with one of `prefixes` ((tree, prefix) pairs), each range read by the (tree, band)
-    index."""
-    ranges = sorted(set(prefixes))
-    rows: list[tuple[str, int, bytes]] = []
+def load_family_neighbourhood(store: Store, queries: Sequence[Sequence[bytes]], k: int) -> set[str]:
+    """The stored projects a forest needs to answer each query (its forest key per tree)
+    as the forest of every stored entry would (`forest_reads`, asking for `k`).
+
+    Only the forest keys a query reads are read: around each query's key the nearest
+    keys on either side, in one statement for many queries, and further ranges a page
+    at a time, as the query reaches them (#19).
+    """
+    if not queries:
+        return set()
     with store.engine.connect() as conn:
-        for start in range(0, len(ranges), _RANGES):
-            chunk = ranges[start : start + _RANGES]
-            chunk += [chunk[-1]] * (_RANGES - len(chunk))  # one statement for every chunk
+        reader = _BandReader(conn, len(queries[0][0]), max(k, 1))
+        reader.prefetch([(tree, band) for bands in queries for tree, band in enumerate(bands)])
+        needed: set[str] = set()
+        for bands in queries:
+            needed |= forest_reads(bands, k, reader.segment)
+    return needed
+
+
+Group = tuple[bytes, list[str]]
+"""A forest key with the projects under it."""
+
+
+class _BandReader:
+    """Reads a tree's forest keys by range: from the rows read around the queries' keys
+    when they hold the range, else from the store, a page at a time."""
+
+    def __init__(self, conn: Connection, size: int, page: int) -> None:
+        self._conn = conn
+        self._size = size
+        self._page = page
+        self._near: dict[tuple[int, bytes], list[tuple[bytes, bytes, list[bytes], list[Group]]]]
+        self._near = {}
+        """Per tree and first hash value: ranges [lo, hi) read whole, each with its forest
+        keys and their projects, in order."""
+
+    def prefetch(self, around: Sequence[tuple[int, bytes]]) -> None:
+        """Read, for each (tree, forest key), up to a page of keys on either side of it
+        within its first hash value (every query's range lies there)."""
+        wanted = sorted(set(around))
+        for start in range(0, len(wanted), _AROUND):
+            chunk = wanted[start : start + _AROUND]
+            chunk += [chunk[-1]] * (_AROUND - len(chunk))  # one statement for every chunk
             params: dict[str, Any] = {}
-            for at, (tree, prefix) in enumerate(chunk):
-                params |= {f"t{at}": tree, f"lo{at}": prefix, f"hi{at}": _upper(prefix)}
-            result = conn.execute(_ranges_query(), params)
-            rows.extend((key, tree, bytes(band)) for key, tree, band in result)
-    return rows
+            for at, (tree, band) in enumerate(chunk):
+                first = band[:BAND_WIDTH]
+                params |= {
+                    f"t{at}": tree,
+                    f"lo{at}": first,
+                    f"mid{at}": band,
+                    f"hi{at}": key_after(first, self._size),
+                }
+            below: dict[int, list[tuple[bytes, str]]] = {}
+            above: dict[int, list[tuple[bytes, str]]] = {}
+            for side, at, key, value in self._conn.execute(_around_query(_NEAR), params):
+                (below if side == 0 else above).setdefault(at, []).append((bytes(value), key))
+            for at, (tree, band) in enumerate(chunk[: len(wanted) - start]):
+                self._keep_around(tree, band, below.get(at, []), above.get(at, []))
+
+    def _keep_around(
+        self,
+        tree: int,
+        band: bytes,
+        below: list[tuple[bytes, str]],
+        above: list[tuple[bytes, str]],
+    ) -> None:
+        first = band[:BAND_WIDTH]
+        lo, hi = first, key_after(first, self._size)
+        rows = sorted(below + above)
+        if len(below) == _NEAR:  # the lowest key's projects may go on below the page
+            lowest = min(value for value, _ in below)
+            lo = lowest + b"\0"
+            rows = [row for row in rows if row[0] != lowest]
+        if len(above) == _NEAR:
+            hi = max(value for value, _ in above)
+            rows = [row for row in rows if row[0] != hi]
+        groups = _grouped(rows)
+        near = (lo, hi, [value for value, _ in groups], groups)
+        self._near.setdefault((tree, first), []).append(near)
+
+    def segment(self, tree: int, lo: bytes, hi: bytes) -> Iterator[Group]:
+        for near_lo, near_hi, keys, groups in self._near.get((tree, lo[:BAND_WIDTH]), []):
+            if near_lo <= lo and hi <= near_hi:
+                yield from groups[bisect_left(keys, lo) : bisect_left(keys, hi)]
+                return
+        yield from self._pages(tree, lo, hi)
+
+    def _pages(self, tree: int, lo: bytes, hi: bytes) -> Iterator[Group]:
+        """The forest keys of [lo, hi) from the store, a page at a time."""
+        size = self._page
+        while True:
+            rows = [
+                (bytes(value), key)
+                for key, value in self._conn.execute(
+                    _range_query(), {"t": tree, "lo": lo, "hi": hi, "n": size}
+                )
+            ]
+            groups = _grouped(sorted(rows))
+            if len(rows) < size:
+                yield from groups
+                return
+            if len(groups) == 1:  # one key's projects fill the page: a larger one
+                size *= 2
+                continue
+            yield from groups[:-1]  # the last key's projects may go on past the page
+            lo = groups[-1][0]
 
 
-_RANGES = 64
-"""Forest key ranges read per query (each by the (tree, band) index)."""
+def _grouped(rows: Sequence[tuple[bytes, str]]) -> list[Group]:
+    """(forest key, project) rows in order → each forest key with its projects."""
+    groups: list[Group] = []
+    for value, key in rows:
+        if groups and groups[-1][0] == value:
+            groups[-1][1].append(key)
+        else:
+            groups.append((value, [key]))
+    return groups
+
+
+_NEAR = 8
+"""Forest keys read on either side of a query's key up front: enough for the long
+prefixes, whose ranges are small; a query that goes on reads further ranges in pages."""
+_AROUND = 8
+"""Query forest keys read around per statement (two ranges each): a statement of more
+parts takes longer to compile than the round trips it saves."""
 
 
 @cache
-def _ranges_query() -> Any:
-    """(project key, tree, forest key) of the forest keys in any of `_RANGES` (tree,
-    [lo, hi)) ranges, each row once: one statement, compiled once, instead of a statement
-    per range (#19)."""
-    return select(family_bands.c.project_key, family_bands.c.tree, family_bands.c.band).where(
-        or_(
-            *(
-                and_(
-                    family_bands.c.tree == bindparam(f"t{at}"),
-                    family_bands.c.band >= bindparam(f"lo{at}"),
-                    family_bands.c.band < bindparam(f"hi{at}"),
-                )
-                for at in range(_RANGES)
-            )
+def _around_query(page: int) -> Any:
+    """Up to `page` forest keys below and from each of `_AROUND` (tree, key) pairs, within
+    [lo, hi): one statement, compiled once, each side read by the (tree, band) index."""
+    parts = []
+    for at in range(_AROUND):
+        tree = family_bands.c.tree == bindparam(f"t{at}")
+        sides = (
+            (
+                0,
+                family_bands.c.band >= bindparam(f"lo{at}"),
+                family_bands.c.band < bindparam(f"mid{at}"),
+                family_bands.c.band.desc(),
+            ),
+            (
+                1,
+                family_bands.c.band >= bindparam(f"mid{at}"),
+                family_bands.c.band < bindparam(f"hi{at}"),
+                family_bands.c.band,
+            ),
         )
+        for side, low, high, order in sides:
+            part = (
+                select(
+                    literal_column(str(side)).label("side"),
+                    literal_column(str(at)).label("at"),
+                    family_bands.c.project_key,
+                    family_bands.c.band,
+                )
+                .where(tree, low, high)
+                .order_by(order)
+                .limit(page)
+                .subquery()
+            )
+            parts.append(select(part))
+    return union_all(*parts)
+
+
+@cache
+def _range_query() -> Any:
+    """Up to `n` (project key, forest key) rows of a tree in [lo, hi), in key order."""
+    return (
+        select(family_bands.c.project_key, family_bands.c.band)
+        .where(
+            family_bands.c.tree == bindparam("t"),
+            family_bands.c.band >= bindparam("lo"),
+            family_bands.c.band < bindparam("hi"),
+        )
+        .order_by(family_bands.c.band)
+        .limit(bindparam("n"))
     )
-
-
-def _upper(prefix: bytes) -> bytes:
-    """The first key after every key that starts with `prefix`."""
-    upper = (int.from_bytes(prefix, "big") + 1).to_bytes(len(prefix) + 1, "big")
-    return upper[1:] if upper[0] == 0 else upper
 
 
 def load_family_terms(store: Store, tokens: Iterable[str]) -> tuple[dict[str, int], int]:

@@ -179,12 +179,18 @@ findings = Table(
     Column("date", Date, nullable=False),
     Column("origin", String(256), nullable=False, default="radar"),
     Column("name", Text, nullable=False),
-    Column("family", String(128)),
+    Column("family", String(128), index=True),
     Column("data", JSON, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),
     # whether `family_entries` has seen this row's current data (reset on every update)
     Column("family_indexed", Boolean, nullable=False, default=False, index=True),
+    # the loose form of the name's base (`review.entries`), for lookups by name; None
+    # until the first read by name after a save (`history_reads`)
+    Column("name_slug", Text, index=True),
     UniqueConstraint("project_key", "date", "origin", name="uq_finding"),
+    # a day's own findings; origin first, so that no scan of a date range takes it in
+    # place of (project_key, date, origin), which covers counting the keys before a day
+    Index("ix_findings_origin_date", "origin", "date"),
 )
 
 family_entries = Table(
@@ -192,7 +198,7 @@ family_entries = Table(
     metadata,
     Column("project_key", String(512), primary_key=True),
     Column("finding_id", Integer, nullable=False),
-    Column("date", Date, nullable=False),
+    Column("date", Date, nullable=False, index=True),
     Column("name", Text, nullable=False),
     Column("family", String(128), nullable=False),
     Column("tokens", JSON, nullable=False),

@@ -34,7 +34,6 @@ from sqlalchemy import (
     Text,
     cast,
     create_engine,
-    distinct,
     event,
     func,
     select,
@@ -689,12 +688,13 @@ class Store:
                 "data": finding.model_dump(mode="json"),
                 "created_at": now,
                 "family_indexed": False,
+                "name_slug": None,
             }
             for finding, origin in zip(
                 items, origins if origins is not None else ["radar"] * len(items), strict=True
             )
         ]
-        update = ("name", "family", "data", "family_indexed")
+        update = ("name", "family", "data", "family_indexed", "name_slug")
         _upsert_many(conn, findings, ["project_key", "date", "origin"], rows, update)
 
     def load_findings(
@@ -728,56 +728,6 @@ class Store:
         query = select(cast(findings.c.data, Text)).order_by(findings.c.date, findings.c.id)
         with self.engine.connect() as conn:
             return [str(row[0]) for row in conn.execute(query)]
-
-    def load_findings_of(
-        self,
-        keys: Iterable[str] = (),
-        *,
-        families: Iterable[str] = (),
-        before: date | None = None,
-    ) -> list[Finding]:
-        """Findings of some projects or mechanism families, oldest first (`before` exclusive).
-
-        What a day's decisions need of the history, without reading all of it (issue #19).
-        """
-        found: dict[int, tuple[date, int, Any]] = {}
-        with self.engine.connect() as conn:
-            for column, values in ((findings.c.project_key, keys), (findings.c.family, families)):
-                for chunk in _chunks(sorted(set(values))):
-                    query = select(findings.c.id, findings.c.date, findings.c.data).where(
-                        column.in_(chunk)
-                    )
-                    if before is not None:
-                        query = query.where(findings.c.date < before)
-                    for row_id, day, data in conn.execute(query):
-                        found[row_id] = (day, row_id, data)
-        return [Finding.model_validate(data) for _, _, data in sorted(found.values())]
-
-    def load_finding_keys(self, *, before: date | None = None) -> list[str]:
-        """The distinct project keys with a finding (before a day, exclusive), sorted."""
-        query = select(findings.c.project_key).distinct().order_by(findings.c.project_key)
-        if before is not None:
-            query = query.where(findings.c.date < before)
-        with self.engine.connect() as conn:
-            return [row[0] for row in conn.execute(query)]
-
-    def count_finding_keys(self, *, before: date | None = None) -> int:
-        """How many distinct project keys have a finding (before a day, exclusive)."""
-        query = select(func.count(distinct(findings.c.project_key)))
-        if before is not None:
-            query = query.where(findings.c.date < before)
-        with self.engine.connect() as conn:
-            return int(conn.execute(query).scalar() or 0)
-
-    def load_finding_names(self, *, before: date | None = None) -> list[tuple[str, str]]:
-        """(project key, name) of every finding (before a day, exclusive), oldest first."""
-        query = select(findings.c.project_key, findings.c.name).order_by(
-            findings.c.date, findings.c.id
-        )
-        if before is not None:
-            query = query.where(findings.c.date < before)
-        with self.engine.connect() as conn:
-            return [(key, name) for key, name in conn.execute(query)]
 
     def load_finding_rows(self) -> list[dict[str, Any]]:
         """Every finding row with its origin, for history listings."""

@@ -15,7 +15,8 @@ from research_radar.extract.conditions import find_conditions
 from research_radar.extract.loadrules import LOAD_RULES
 from research_radar.extract.loads import load_rule_matches
 from research_radar.extract.metrics import find_metrics
-from research_radar.extract.prefilter import NeedleIndex, Needles, Probe, needles_of
+from research_radar.extract.prefilter import NeedleIndex, Needles, Probe
+from research_radar.extract.regexneedles import needles_of
 
 if TYPE_CHECKING:
     from conftest import CorpusTexts

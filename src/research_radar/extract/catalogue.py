@@ -36,15 +36,8 @@ from typing import Any
 
 from research_radar.errors import ConfigError
 from research_radar.extract import prefilter
-from research_radar.extract.prefilter import (
-    NeedleIndex,
-    Needles,
-    Probe,
-    class_end,
-    group_end,
-    needles_of,
-    probe_of,
-)
+from research_radar.extract.prefilter import NeedleIndex, Needles, Probe, probe_of
+from research_radar.extract.regexneedles import class_end, group_end, needles_of
 
 __all__ = [
     "FIELDS",

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 import pytest
 
 from research_radar.extract import claims, conditions, loads, metrics
-from research_radar.extract.catalogue import FIELDS, default_catalog, load_catalog
+from research_radar.extract.catalogue import FIELDS
+from research_radar.extract.cataloguefiles import default_catalog, load_catalog
 from research_radar.extract.conditions import find_conditions
 from research_radar.extract.loadrules import LOAD_RULES
 from research_radar.extract.loads import load_rule_matches

@@ -7,22 +7,22 @@ from pathlib import Path
 import pytest
 
 from research_radar.errors import ConfigError
-from research_radar.extract import catalogue as catalog_module
-from research_radar.extract.catalogue import FIELDS, default_catalog, load_catalog, parse_catalog
+from research_radar.extract import catalogue, cataloguefiles, nameneedles
+from research_radar.extract.catalogue import FIELDS
+from research_radar.extract.cataloguefiles import default_catalog, load_catalog, parse_catalog
 
 
 def test_exported_members() -> None:
-    assert set(catalog_module.__all__) == {
+    assert set(catalogue.__all__) == {
         "FIELDS",
         "Catalog",
         "Entry",
         "Mention",
-        "default_catalog",
-        "fold",
-        "load_catalog",
-        "parse_catalog",
-        "pattern_needle",
+        "alias_regex",
+        "name_source",
     }
+    assert set(cataloguefiles.__all__) == {"default_catalog", "load_catalog", "parse_catalog"}
+    assert set(nameneedles.__all__) == {"alias_needle", "fold", "pattern_needle"}
 
 
 def test_bundled_catalogue_has_every_field() -> None:

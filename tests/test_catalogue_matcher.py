@@ -9,14 +9,9 @@ from typing import TYPE_CHECKING
 import pytest
 
 from research_radar.extract import catalogue as catalog_module
-from research_radar.extract.catalogue import (
-    FIELDS,
-    Catalog,
-    Mention,
-    default_catalog,
-    fold,
-    pattern_needle,
-)
+from research_radar.extract.catalogue import FIELDS, Catalog, Mention
+from research_radar.extract.cataloguefiles import default_catalog
+from research_radar.extract.nameneedles import fold, pattern_needle
 
 if TYPE_CHECKING:
     from conftest import CorpusTexts

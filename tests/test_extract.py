@@ -23,7 +23,7 @@ from research_radar.extract import metrics as metrics_module
 from research_radar.extract import tables as tables_module
 from research_radar.extract import units as units_module
 from research_radar.extract.benchmark_json import parse_benchmark_json
-from research_radar.extract.catalogue import default_catalog
+from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.claims import claim_to_json, extract_claims, extract_file, own_metrics
 from research_radar.models import ClaimKind, Conditions
 

@@ -10,12 +10,14 @@ from typing import TYPE_CHECKING
 import pytest
 
 from research_radar.extract import claims, conditions, loads, metrics
-from research_radar.extract.catalogue import FIELDS, default_catalog, load_catalog
+from research_radar.extract.catalogue import FIELDS
+from research_radar.extract.cataloguefiles import default_catalog, load_catalog
 from research_radar.extract.conditions import find_conditions
 from research_radar.extract.loadrules import LOAD_RULES
 from research_radar.extract.loads import load_rule_matches
 from research_radar.extract.metrics import find_metrics
-from research_radar.extract.prefilter import NeedleIndex, Needles, Probe, needles_of
+from research_radar.extract.prefilter import NeedleIndex, Needles, Probe
+from research_radar.extract.regexneedles import needles_of
 
 if TYPE_CHECKING:
     from conftest import CorpusTexts

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from research_radar.extract.catalogue import default_catalog
+from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.models import ClaimKind, Difference, Finding, PriorWork
 from research_radar.resolve.keys import github_repo
 

@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field
 
-from research_radar.extract.catalogue import default_catalog
+from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.models import Finding
 
 __all__ = ["LlmStats", "Writer", "evidence_pack", "grounded", "pack_hash", "write_insight"]

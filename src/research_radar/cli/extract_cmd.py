@@ -16,7 +16,7 @@ from research_radar.cli.common import (
     read_input,
     settings_for,
 )
-from research_radar.extract.catalogue import load_catalog
+from research_radar.extract.cataloguefiles import load_catalog
 from research_radar.extract.claims import claim_to_json, extract_document
 from research_radar.report.wording import format_conditions
 

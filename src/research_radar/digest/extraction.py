@@ -18,7 +18,7 @@ from types import TracebackType
 
 from research_radar.cores import can_fork
 from research_radar.digest.keypoints import ClaimPoints, claim_points
-from research_radar.extract.catalogue import default_catalog
+from research_radar.extract.cataloguefiles import default_catalog
 
 __all__ = ["PARALLEL_MIN", "ClaimReading"]
 

@@ -12,7 +12,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from research_radar.extract.catalogue import Catalog, default_catalog
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.conditions import CONDITION_FIELDS, format_repeats
 from research_radar.models import Claim, ClaimKind, Conditions, Metric
 

@@ -1,67 +1,37 @@
-"""Catalogues of hardware, models, precisions and software, kept as data (TOML).
+"""The catalogue of hardware, models, precisions and software, and its name matcher.
 
-Each bundled file (`data/hardware.toml`, `data/models.toml`, `data/precisions.toml`,
-`data/software.toml`) holds an array of tables named after its field. An entry either
-names one thing with literal aliases::
-
-    [[hardware]]
-    name = "RTX 4090"
-    aliases = ["4090", "GeForce RTX 4090"]
-
-or a family with a regular expression and a template that renders the canonical name
-from the named groups (`[...]` segments are dropped when a group inside is empty)::
-
-    [[model]]
-    name = "Qwen"
-    pattern = 'Qwen(?P<ver>\\d(?:\\.\\d+)?)?-?(?P<size>\\d+)B'
-    template = "Qwen[{ver}]-{size}B"
-
-A user extends the catalogue with their own file (or folder of files) in the same
-format: `load_catalog(extra)`. User entries win ties over bundled ones.
-
-A name is canonical when the catalogue maps it to itself (`Catalog.is_canonical`).
+Pure. A `Catalog` holds `Entry`s in precedence order: literal ones name one thing with
+its aliases, pattern ones a family whose canonical name a template renders from the
+named groups. `Catalog.find` gives the non-overlapping `Mention`s of one field in a
+text, running only the aliases and patterns whose needles (`nameneedles`, `prefilter`)
+occur in it. A name is canonical when the catalogue maps it to itself
+(`Catalog.is_canonical`). The catalogue is read from TOML by `cataloguefiles`.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-import tomllib
-from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
-from importlib import resources
-from pathlib import Path
+from functools import cached_property
 from typing import Any
 
-from research_radar.errors import ConfigError
-from research_radar.extract import prefilter
-from research_radar.extract.prefilter import (
-    NeedleIndex,
-    Needles,
-    Probe,
-    class_end,
-    group_end,
-    needles_of,
-    probe_of,
-)
+from research_radar.extract.nameneedles import alias_needle
+from research_radar.extract.prefilter import NeedleIndex, Needles, Probe, probe_of
+from research_radar.extract.regexneedles import needles_of
 
 __all__ = [
     "FIELDS",
     "Catalog",
     "Entry",
     "Mention",
-    "default_catalog",
-    "fold",
-    "load_catalog",
-    "parse_catalog",
-    "pattern_needle",
+    "alias_regex",
+    "name_source",
 ]
 
 FIELDS = ("hardware", "model", "precision", "software")
 """Catalogue fields; each is also the array name inside the TOML files."""
 
-_BUNDLED = ("hardware.toml", "models.toml", "precisions.toml", "software.toml")
 _LEFT = r"(?:(?<![A-Za-z0-9_])|(?<=\d[xX×]))"
 _RIGHT = r"(?:(?![A-Za-z0-9_])|(?=(?-i:s)(?![A-Za-z0-9_]))|(?=[xX]\d{1,3}\s?GB))"
 """A name ends at a word boundary, or before a memory size glued with x (`A100x80GB`)."""
@@ -257,120 +227,19 @@ def _build_index(entries: tuple[Entry, ...], field_name: str) -> _FieldIndex:
         lookup,
         tuple(patterns),
         ordered,
-        tuple(_alias_needle(alias) for alias in ordered),
+        tuple(alias_needle(alias) for alias in ordered),
         tuple(needles_of(entry.source, re.I) for _rank, entry in patterns),
     )
 
 
+def name_source(body: str) -> str:
+    """The regex source of a name: `body` between the boundaries a name stands in."""
+    return f"{_LEFT}(?:{body}){_RIGHT}"
+
+
 def _literal_regex(aliases: list[str]) -> re.Pattern[str]:
-    body = "|".join(_alias_regex(a) for a in aliases)
-    return re.compile(f"{_LEFT}(?:{body}){_RIGHT}", re.I)
-
-
-_ALNUM_RUN = re.compile(r"[a-z0-9]+")
-
-
-def fold(text: str) -> str:
-    """The text as needles are looked up in: every character that matches an ASCII
-    letter under re.IGNORECASE is that letter in lower case (`prefilter.fold`)."""
-    return prefilter.fold(text)
-
-
-_UNCASED_RUN = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff20]+")
-"""CJK characters and punctuation: without case, each matches only itself."""
-
-
-def _longest(runs: Iterable[str]) -> str | None:
-    return max(runs, key=len, default=None)
-
-
-def _alias_needle(alias: str) -> str | None:
-    """The longest run of ASCII letters and digits in an alias (its parts are literal),
-    else its longest run of characters without case."""
-    parts = re.split(r"[\s\-]+", alias.strip())
-    ascii_run = _longest(
-        run for part in parts for run in _ALNUM_RUN.findall(part.lower() if part.isascii() else "")
-    )
-    if ascii_run or alias.isascii():
-        return ascii_run
-    return _longest(run for part in parts for run in _UNCASED_RUN.findall(part))
-
-
-def pattern_needle(pattern: str) -> str | None:
-    """The longest run of ASCII letters and digits every match of a pattern contains.
-
-    A conservative reading of the regex source: literal characters at the top level, or
-    inside groups that are neither optional, repeated nor lookarounds, and hold no
-    alternation. Anything it does not understand gives None (always run the pattern).
-    """
-    runs = _required_runs(pattern)
-    return _longest(runs) if runs is not None else None
-
-
-_QUANTIFIERS = "?*+{"
-
-
-def _required_runs(pattern: str) -> list[str] | None:
-    """Runs of ASCII letters and digits each match contains; None if not understood."""
-    runs: list[str] = []
-    current = ""
-    i = 0
-    while i < len(pattern):
-        char = pattern[i]
-        after = pattern[i + 1] if i + 1 < len(pattern) else ""
-        if char == "|":
-            return None
-        if char == "\\":
-            if not after or after.isalnum() and after not in "dDsSwWbB":
-                return None  # \x41, \N{...}, back-references: not read here
-            runs.append(current)
-            current = ""
-            i += 2
-            continue
-        if char == "[" or char == "(":
-            end = class_end(pattern, i) if char == "[" else group_end(pattern, i)
-            if end < 0:
-                return None
-            runs.append(current)
-            current = ""
-            quantified = end + 1 < len(pattern) and pattern[end + 1] in _QUANTIFIERS
-            if char == "(" and not quantified:
-                inner = pattern[i + 1 : end]
-                if inner.startswith("?"):
-                    if inner.startswith(("?:", "?P<")) and not inner.startswith("?P<="):
-                        inner = inner[2:] if inner.startswith("?:") else inner.split(">", 1)[1]
-                    elif re.match(r"\?[-aiLmsux]", inner):
-                        return None  # inline flags (verbose mode...): not read here
-                    else:
-                        inner = ""  # lookarounds, back-references, comments: nothing
-                found = _required_runs(inner)
-                if found is not None:
-                    runs.extend(found)
-            i = end + 1
-            continue
-        if char in _QUANTIFIERS:
-            # the character before is optional or repeated: it ends the run, unread
-            current = current[:-1] if char in "?*{" else current
-            runs.append(current)
-            current = ""
-            if char == "{":
-                close = pattern.find("}", i)
-                i = close + 1 if close > 0 else i + 1
-            else:
-                i += 1
-            continue
-        if char.isascii() and char.isalnum():
-            if after and after in "?*{":
-                runs.append(current)
-                current = ""
-            else:
-                current += char.lower()
-        else:
-            runs.append(current)
-            current = ""
-        i += 1
-    runs.append(current)
-    return [run for run in runs if run]
+    body = "|".join(alias_regex(a) for a in aliases)
+    return re.compile(name_source(body), re.I)
 
 
 def _with_memory(mention: Mention, text: str) -> Mention:
@@ -401,79 +270,7 @@ def _render(template: str, groups: dict[str, str | None]) -> str:
     return re.sub(r"\{(\w+)\}", lambda m: value(m.group(1)), text)
 
 
-def _alias_regex(alias: str) -> str:
+def alias_regex(alias: str) -> str:
     """A literal alias where spaces and hyphens match a space, hyphen or nothing."""
     parts = re.split(r"[\s\-]+", alias.strip())
     return r"[\s\-]?".join(re.escape(part) for part in parts)
-
-
-def _build_entry(
-    field_name: str, table: dict[str, Any], origin: str, *, check: bool = True
-) -> Entry:
-    """One entry of a TOML table; `check`: compile its pattern now, to say what is wrong."""
-    name = table.get("name")
-    if not isinstance(name, str) or not name:
-        raise ConfigError(f"every [[{field_name}]] entry needs a name", path=origin)
-    meta = {k: v for k, v in table.items() if k not in {"name", "aliases", "pattern", "template"}}
-    pattern = table.get("pattern")
-    aliases: tuple[str, ...] = ()
-    if pattern:
-        body, template = str(pattern), str(table.get("template") or name)
-    else:
-        aliases = (name, *(str(a) for a in table.get("aliases", [])))
-        body = "|".join(_alias_regex(a) for a in sorted(aliases, key=len, reverse=True))
-        template = ""
-    source = f"{_LEFT}(?:{body}){_RIGHT}"
-    if pattern and check:
-        try:
-            re.compile(source, re.I)
-        except re.error as exc:
-            raise ConfigError(
-                f"bad pattern in {field_name} entry {name!r}: {exc}", path=origin
-            ) from exc
-    return Entry(field_name, name, source, template, aliases, meta)
-
-
-def parse_catalog(text: str, origin: str = "<catalog>", *, check: bool = True) -> Catalog:
-    """Entries of one TOML document (any of the four arrays).
-
-    `check`: compile each pattern now, to name a bad one (the bundled files are checked
-    by the tests instead, and compile their patterns on first use)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"not valid TOML: {exc}", path=origin) from exc
-    entries: list[Entry] = []
-    for field_name in FIELDS:
-        tables = data.get(field_name, [])
-        if not isinstance(tables, list):
-            raise ConfigError(f"{field_name} must be an array of tables", path=origin)
-        entries.extend(_build_entry(field_name, table, origin, check=check) for table in tables)
-    return Catalog(tuple(entries))
-
-
-def _extra_files(extra: Path) -> Iterable[Path]:
-    if extra.is_dir():
-        return sorted(extra.glob("*.toml"))
-    if extra.is_file():
-        return [extra]
-    raise ConfigError("catalogue file not found; pass an existing .toml file or folder", str(extra))
-
-
-def load_catalog(extra: Path | None = None) -> Catalog:
-    """The bundled catalogues, extended by a user's TOML file or folder of files."""
-    bundled = resources.files("research_radar").joinpath("data")
-    entries: list[Entry] = []
-    if extra is not None:
-        for path in _extra_files(extra):
-            entries.extend(parse_catalog(path.read_text(encoding="utf-8"), str(path)).entries)
-    for name in _BUNDLED:
-        text = bundled.joinpath(name).read_text(encoding="utf-8")
-        entries.extend(parse_catalog(text, f"research_radar/data/{name}", check=False).entries)
-    return Catalog(tuple(entries))
-
-
-@lru_cache(maxsize=1)
-def default_catalog() -> Catalog:
-    """The bundled catalogues, read once per process."""
-    return load_catalog(None)

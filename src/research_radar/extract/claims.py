@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any
 
 from research_radar.extract.benchmark_json import parse_benchmark_json
-from research_radar.extract.catalogue import Catalog, default_catalog
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.clauses import split_by_clause
 from research_radar.extract.compared import is_baseline_metric
 from research_radar.extract.conditions import (

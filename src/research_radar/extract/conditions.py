@@ -12,10 +12,8 @@ from typing import Any
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.loads import read_load
-from research_radar.extract.prefilter import (
-    finditer,
-    probe_of,
-)
+from research_radar.extract.prefilter import probe_of
+from research_radar.extract.screened import finditer
 from research_radar.models import Conditions
 
 __all__ = [

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from research_radar.extract.prefilter import probe_of, search
+from research_radar.extract.prefilter import probe_of
+from research_radar.extract.screened import search
 from research_radar.extract.units import PERF_UNITS
 from research_radar.models import ClaimKind, Metric
 

@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from research_radar.extract.prefilter import Needles, Probe, needles_of
+from research_radar.extract.prefilter import Needles, Probe
+from research_radar.extract.regexneedles import needles_of
 
 __all__ = ["LOAD_RULES", "LoadRule"]
 

@@ -22,7 +22,7 @@ def test_exported_members() -> None:
         "name_source",
     }
     assert set(cataloguefiles.__all__) == {"default_catalog", "load_catalog", "parse_catalog"}
-    assert set(nameneedles.__all__) == {"alias_needle", "fold", "pattern_needle"}
+    assert set(nameneedles.__all__) == {"alias_needle", "pattern_needle"}
 
 
 def test_bundled_catalogue_has_every_field() -> None:

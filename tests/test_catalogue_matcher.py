@@ -11,7 +11,8 @@ import pytest
 from research_radar.extract import catalogue as catalog_module
 from research_radar.extract.catalogue import FIELDS, Catalog, Mention
 from research_radar.extract.cataloguefiles import default_catalog
-from research_radar.extract.nameneedles import fold, pattern_needle
+from research_radar.extract.nameneedles import pattern_needle
+from research_radar.extract.prefilter import fold
 
 if TYPE_CHECKING:
     from conftest import CorpusTexts

@@ -25,7 +25,7 @@ class LoadRule:
     fixed: str = ""
     """Value to store instead of the captured group (for flags such as greedy)."""
     needles: Needles = Needles()
-    """What every match contains (`prefilter.needles_of`): the rule runs only where it is."""
+    """What every match contains (`regexneedles.needles_of`): the rule runs only where it is."""
 
     def could_match(self, probe: Probe) -> bool:
         """False when the rule cannot match the probe's text."""

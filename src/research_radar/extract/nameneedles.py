@@ -1,7 +1,7 @@
 """What every match of a catalogue name contains, and the folded text it is looked in.
 
 Pure. The catalogue matcher (`catalogue.Catalog`) runs an alias only where its needle
-(`alias_needle`) occurs in the folded text (`fold`). `pattern_needle` reads a
+(`alias_needle`) occurs in the folded text (`prefilter.fold`). `pattern_needle` reads a
 pattern's source for the longest literal run each of its matches holds.
 """
 
@@ -10,18 +10,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from research_radar.extract import prefilter
 from research_radar.extract.regexneedles import class_end, group_end
 
-__all__ = ["alias_needle", "fold", "pattern_needle"]
+__all__ = ["alias_needle", "pattern_needle"]
 
 _ALNUM_RUN = re.compile(r"[a-z0-9]+")
-
-
-def fold(text: str) -> str:
-    """The text as needles are looked up in: every character that matches an ASCII
-    letter under re.IGNORECASE is that letter in lower case (`prefilter.fold`)."""
-    return prefilter.fold(text)
 
 
 _UNCASED_RUN = re.compile(r"[\u3000-\u303f\u3400-\u4dbf\u4e00-\u9fff\uff01-\uff20]+")

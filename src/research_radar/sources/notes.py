@@ -17,7 +17,7 @@ from zoneinfo import ZoneInfo
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from research_radar.extract.nameneedles import fold
+from research_radar.extract.prefilter import fold
 
 __all__ = [
     "SHANGHAI",
@@ -158,7 +158,7 @@ def _term_pattern(term: str) -> re.Pattern[str]:
 
 
 def _term_needle(term: str) -> str | None:
-    """What a text must hold (folded, `nameneedles.fold`) for a term's pattern to match it:
+    """What a text must hold (folded, `prefilter.fold`) for a term's pattern to match it:
     the term in lower case when it is ASCII, the term itself when it has no case; else
     None (always search)."""
     if term.isascii():

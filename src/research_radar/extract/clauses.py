@@ -12,6 +12,7 @@ import re
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions
+from research_radar.extract.loads import several_values
 from research_radar.extract.metrics import find_metrics
 from research_radar.models import Conditions, Metric
 
@@ -20,6 +21,9 @@ __all__ = ["split_by_clause"]
 _CLAUSE = re.compile(r"\s*(?:[;；，]|,(?!\d{3}\b)|\band\b|\bwhile\b|\bwhereas\b|而|以及)\s*")
 _SPLIT_FIELDS = ("model", "hardware")
 """The fields whose several values in one sentence may belong to different numbers."""
+_SPLIT_LOADS = {"gpus", "batch", "concurrency"}
+"""The load keys whose several values in one sentence may set up different numbers
+(`在 8 卡上提升 1.2 倍，在 32 卡上提升 2 倍`)."""
 _SHARED_FIELDS = ("hardware", "model", "precision", "software", "baseline")
 
 
@@ -31,9 +35,13 @@ def split_by_clause(
 
     A clause without a number (`On A100,`) sets up the next one. Every number of the
     sentence must be found again, in order, and each clause with numbers must name one
-    model (or part) of its own, or the sentence is not split."""
+    model (or part) of its own, or the sentence is not split. A sentence that names
+    several GPU counts, batches or concurrencies is split the same way by them."""
+    if len(metrics) < 2:
+        return []
     fields = [name for name in _SPLIT_FIELDS if len(getattr(own, name)) > 1]
-    if not fields or len(metrics) < 2:
+    loads = set() if fields else several_values(text) & _SPLIT_LOADS
+    if not fields and not loads:
         return []
     parts: list[tuple[Conditions, list[Metric]]] = []
     pending: Conditions | None = None
@@ -54,6 +62,10 @@ def split_by_clause(
     for name in fields:
         named = [tuple(getattr(c, name)) for c, _ in parts]
         if any(len(n) != 1 for n in named) or len(set(named)) < 2:
+            return []
+    for key in loads:
+        values = [c.load.get(key) for c, _ in parts]
+        if None in values or len(set(values)) < 2:
             return []
     return [(_filled(conditions, own, fields), found) for conditions, found in parts]
 

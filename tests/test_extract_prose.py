@@ -1,0 +1,59 @@
+"""Numbers in prose: listed comparisons, time words, set-ups named per clause (issue #14)."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_radar.extract.catalogue import default_catalog
+from research_radar.extract.claims import extract_claims
+from research_radar.extract.conditions import find_conditions
+from research_radar.models import Claim
+
+
+def _numbers(claims: list[Claim]) -> dict[float, Claim]:
+    return {metric.value: claim for claim in claims for metric in claim.metrics}
+
+
+def test_a_listed_chinese_comparison_names_each_system() -> None:
+    text = "我们和 vLLM、TensorRT-LLM 对比了两种配置，端到端吞吐提升 40%。"
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert claim.conditions.baseline == ["vLLM", "TensorRT-LLM"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("相较于当前的开源方案，训练速度提升 30%。", id="dangqian"),
+        pytest.param("相比目前的实现，延迟降低了 25%。", id="muqian"),
+    ],
+)
+def test_a_time_word_after_a_comparison_cue_is_no_baseline(text: str) -> None:
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert claim.conditions.baseline == []
+
+
+def test_each_clause_keeps_its_own_gpu_count() -> None:
+    text = "在 4 GPUs 的配置下有 1.3 倍的加速，在 16 GPUs 的配置下有 2.6 倍的加速。"
+    found = _numbers(extract_claims(text))
+    assert found[1.3].conditions.load.get("gpus") == "4"
+    assert found[2.6].conditions.load.get("gpus") == "16"
+
+
+def test_one_gpu_count_for_the_sentence_is_not_split() -> None:
+    text = "在 8 GPUs 上，吞吐提升 1.5 倍，延迟降低 20%。"
+    found = _numbers(extract_claims(text))
+    assert {found[1.5].conditions.load.get("gpus"), found[20.0].conditions.load.get("gpus")} == {
+        "8"
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        pytest.param("GLM-130B runs on one server.", "GLM-130B", id="glm-size"),
+        pytest.param("GLM-4 runs on one server.", "GLM-4", id="glm-version"),
+        pytest.param("GLM-4-9B runs on one server.", "GLM-4-9B", id="glm-version-variant"),
+    ],
+)
+def test_glm_names_keep_their_size(text: str, model: str) -> None:
+    assert find_conditions(text, default_catalog()).model == [model]

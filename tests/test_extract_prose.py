@@ -57,3 +57,35 @@ def test_one_gpu_count_for_the_sentence_is_not_split() -> None:
 )
 def test_glm_names_keep_their_size(text: str, model: str) -> None:
     assert find_conditions(text, default_catalog()).model == [model]
+
+
+def test_each_clause_keeps_its_own_precision() -> None:
+    text = "FP16 下解码为 40 tokens/s，而 INT4 下为 95 tokens/s。"
+    found = _numbers(extract_claims(text))
+    assert found[40.0].conditions.precision == ["FP16"]
+    assert found[95.0].conditions.precision == ["INT4"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("每秒可生成 6 张图片。", [(6.0, "img/s")], id="ke-shengcheng"),
+        pytest.param("每秒能够处理 900 个 token。", [(900.0, "tok/s")], id="nenggou-chuli"),
+        pytest.param("训练吞吐为 210 TFLOPS/GPU。", [(210.0, "TFLOPS")], id="tflops-per-gpu"),
+        pytest.param("The new kernel is 4 times faster than cuBLAS.", [(4.0, "x")], id="times"),
+        pytest.param("It reaches 1.5 times the throughput of vLLM.", [(1.5, "x")], id="times-the"),
+    ],
+)
+def test_rates_and_ratios_written_in_words(text: str, expected: list[tuple[float, str]]) -> None:
+    assert [(m.value, m.unit) for c in extract_claims(text) for m in c.metrics] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("We repeated every run 5 times and report the median.", id="repeats"),
+        pytest.param("The queue holds 4 times the default batch.", id="setting"),
+    ],
+)
+def test_times_that_count_repetitions_are_no_ratio(text: str) -> None:
+    assert [m for c in extract_claims(text) for m in c.metrics] == []

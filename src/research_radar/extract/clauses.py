@@ -19,7 +19,7 @@ from research_radar.models import Conditions, Metric
 __all__ = ["split_by_clause"]
 
 _CLAUSE = re.compile(r"\s*(?:[;；，]|,(?!\d{3}\b)|\band\b|\bwhile\b|\bwhereas\b|而|以及)\s*")
-_SPLIT_FIELDS = ("model", "hardware")
+_SPLIT_FIELDS = ("model", "hardware", "precision")
 """The fields whose several values in one sentence may belong to different numbers."""
 _SPLIT_LOADS = {"gpus", "batch", "concurrency"}
 """The load keys whose several values in one sentence may set up different numbers

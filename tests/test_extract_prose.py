@@ -89,3 +89,33 @@ def test_rates_and_ratios_written_in_words(text: str, expected: list[tuple[float
 )
 def test_times_that_count_repetitions_are_no_ratio(text: str) -> None:
     assert [m for c in extract_claims(text) for m in c.metrics] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "Our kernel is 1.6x faster than Triton and 2.2x faster than PyTorch.", id="en"
+        ),
+        pytest.param("Our kernel beats Triton (1.6x) and PyTorch (2.2x).", id="en-parens"),
+        pytest.param("该算子比 Triton 快 1.6 倍，比 PyTorch 快 2.2 倍。", id="zh"),
+        pytest.param("该算子优于 Triton（1.6 倍）、PyTorch（2.2 倍）。", id="zh-parens"),
+    ],
+)
+def test_each_number_keeps_the_system_it_is_compared_with(text: str) -> None:
+    found = _numbers(extract_claims(text))
+    assert found[1.6].conditions.baseline == ["Triton"]
+    assert found[2.2].conditions.baseline == ["PyTorch"]
+
+
+def test_a_compared_model_listed_with_its_number_is_not_the_claims_model() -> None:
+    text = "Qwen2-7B outperforms Llama-2-7B (+6.1%) and Mistral-7B (+2.4%) on GSM8K."
+    found = _numbers(extract_claims(text))
+    assert found[2.4].conditions.model == ["Qwen2-7B"]
+    assert found[2.4].conditions.baseline == ["Mistral-7B"]
+
+
+def test_one_comparison_for_the_whole_sentence_stays_shared() -> None:
+    text = "Compared with vLLM, prefill is 1.3x faster and decode is 1.9x faster on A100."
+    found = _numbers(extract_claims(text))
+    assert found[1.3].conditions.baseline == found[1.9].conditions.baseline == ["vLLM"]

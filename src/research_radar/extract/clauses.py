@@ -18,8 +18,10 @@ from research_radar.models import Conditions, Metric
 
 __all__ = ["split_by_clause"]
 
-_CLAUSE = re.compile(r"\s*(?:[;；，]|,(?!\d{3}\b)|\band\b|\bwhile\b|\bwhereas\b|而|以及)\s*")
-_SPLIT_FIELDS = ("model", "hardware", "precision")
+_CLAUSE = re.compile(
+    r"\s*(?:[;；，、]|,(?!\d{3}\b)|\band\b|\bwhile\b|\bwhereas\b|而|以及|(?<=[)）])\s?和)\s*"
+)
+_SPLIT_FIELDS = ("model", "hardware", "precision", "baseline")
 """The fields whose several values in one sentence may belong to different numbers."""
 _SPLIT_LOADS = {"gpus", "batch", "concurrency"}
 """The load keys whose several values in one sentence may set up different numbers
@@ -36,7 +38,9 @@ def split_by_clause(
     A clause without a number (`On A100,`) sets up the next one. Every number of the
     sentence must be found again, in order, and each clause with numbers must name one
     model (or part) of its own, or the sentence is not split. A sentence that names
-    several GPU counts, batches or concurrencies is split the same way by them."""
+    several GPU counts, batches or concurrencies is split the same way by them; one that
+    compares with several systems gives each number the system of its clause
+    (`1.8x faster than vLLM and 2.4x faster than TGI`, `vLLM (1.8x) and TGI (2.4x)`)."""
     if len(metrics) < 2:
         return []
     fields = [name for name in _SPLIT_FIELDS if len(getattr(own, name)) > 1]
@@ -49,6 +53,8 @@ def split_by_clause(
         if not part.strip():
             continue
         conditions = find_conditions(part, cat)
+        if "baseline" in fields:
+            conditions = _compared_in(conditions, part, cat, own.baseline)
         if pending is not None:
             conditions = _filled(conditions, pending, ())
         found = find_metrics(part, cat, conditions)
@@ -77,9 +83,31 @@ def _filled(
     data = conditions.model_dump()
     # `compared to the leading solution, TensorRT-LLM, for A, and ... for B`: the
     # sentence names its comparison once for all its clauses
-    data["baseline"] = list(sentence.baseline) or data["baseline"]
+    if "baseline" not in split:
+        data["baseline"] = list(sentence.baseline) or data["baseline"]
     for name in _SHARED_FIELDS:
         if not data[name] and name not in split:
             data[name] = list(getattr(sentence, name))
     data["load"] = {**sentence.load, **data["load"]}
     return Conditions(**data)
+
+
+def _compared_in(
+    conditions: Conditions, part: str, cat: Catalog, compared: list[str]
+) -> Conditions:
+    """A clause's baseline: the one it compares with, else the sentence's compared systems
+    it names (`TGI (2.4x)`); those are none of the clause's own names."""
+    if conditions.baseline:
+        return conditions
+    named = {
+        name
+        for field in ("software", "model", "hardware", "precision")
+        for name in cat.names(field, part)
+    }
+    baseline = [name for name in compared if name in named]
+    if not baseline:
+        return conditions
+    update: dict[str, list[str]] = {"baseline": baseline}
+    for field in ("hardware", "model", "precision"):
+        update[field] = [name for name in getattr(conditions, field) if name not in baseline]
+    return conditions.model_copy(update=update)

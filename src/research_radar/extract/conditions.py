@@ -35,7 +35,7 @@ _REPEAT_KEYS = ("runs", "samples", "seeds", "spread", "percentiles", "ci")
 
 _CUES = re.compile(
     r"(?<![A-Za-z])(?:vs\.?|v\.s\.?|versus|(?:in )?compar(?:ed|ison) (?:with|to)|relative to|against|"
-    r"w\.r\.t\.?|with respect to|normali[sz]ed to|outperform(?:s|ed|ing)?|baseline\s?[:：])"
+    r"w\.r\.t\.?|with respect to|normali[sz]ed to|outperform(?:s|ed|ing)?|beat(?:s|ing)|baseline\s?[:：])"
     r"(?![A-Za-z])|(?<=[×x])\s+the\s+[a-z]+\s+of\s|"
     r"(?:faster|slower|better|higher|lower|more|less|smaller|larger|bigger|cheaper|"
     r"speed-?ups?|gains?|improvements?)\s+"
@@ -240,7 +240,13 @@ def _baselines(text: str, cat: Catalog) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-_LIST_JOIN = re.compile(r"\s?(?:/|、|和|或|及|\bor\b|\band\b)\s?", re.I)
+_LIST_JOIN = re.compile(
+    r"\s?(?:[(（][^()（）]{1,16}[)）]\s?[,，]?\s?)?(?:/|、|和|或|及|\bor\b|\band\b)\s?"
+    r"|\s?[(（][^()（）]{1,16}[)）]\s?[,，]\s?",
+    re.I,
+)
+"""What stands between listed names: a joining word, perhaps after each name's own number
+(`vLLM (1.8x) and TGI (2.4x)`, `OPT-175B（+5.5%）、BLOOM-176B`)."""
 
 
 def _listed_after(after: str, first: str, cat: Catalog) -> list[str]:

@@ -119,3 +119,11 @@ def test_one_comparison_for_the_whole_sentence_stays_shared() -> None:
     text = "Compared with vLLM, prefill is 1.3x faster and decode is 1.9x faster on A100."
     found = _numbers(extract_claims(text))
     assert found[1.3].conditions.baseline == found[1.9].conditions.baseline == ["vLLM"]
+
+
+def test_a_listed_comparison_does_not_stop_a_split_by_gpu_count() -> None:
+    text = "我们和 vLLM、TGI 对比，在 2 GPUs 上吞吐提升 30%，在 16 GPUs 上吞吐提升 75%。"
+    found = _numbers(extract_claims(text))
+    assert found[30.0].conditions.load.get("gpus") == "2"
+    assert found[75.0].conditions.load.get("gpus") == "16"
+    assert found[75.0].conditions.baseline == ["vLLM", "TGI"]

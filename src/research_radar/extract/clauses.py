@@ -21,7 +21,7 @@ __all__ = ["split_by_clause"]
 _CLAUSE = re.compile(
     r"\s*(?:[;；，、]|,(?!\d{3}\b)|\band\b|\bwhile\b|\bwhereas\b|而|以及|(?<=[)）])\s?和)\s*"
 )
-_SPLIT_FIELDS = ("model", "hardware", "precision", "baseline")
+_SPLIT_FIELDS = ("model", "hardware", "precision")
 """The fields whose several values in one sentence may belong to different numbers."""
 _SPLIT_LOADS = {"gpus", "batch", "concurrency"}
 """The load keys whose several values in one sentence may set up different numbers
@@ -45,7 +45,8 @@ def split_by_clause(
         return []
     fields = [name for name in _SPLIT_FIELDS if len(getattr(own, name)) > 1]
     loads = set() if fields else several_values(text) & _SPLIT_LOADS
-    if not fields and not loads:
+    compared = len(own.baseline) > 1
+    if not fields and not loads and not compared:
         return []
     parts: list[tuple[Conditions, list[Metric]]] = []
     pending: Conditions | None = None
@@ -53,7 +54,7 @@ def split_by_clause(
         if not part.strip():
             continue
         conditions = find_conditions(part, cat)
-        if "baseline" in fields:
+        if compared:
             conditions = _compared_in(conditions, part, cat, own.baseline)
         if pending is not None:
             conditions = _filled(conditions, pending, ())
@@ -65,10 +66,15 @@ def split_by_clause(
             pending = conditions
     if len(parts) < 2 or [m.value for _, f in parts for m in f] != [m.value for m in metrics]:
         return []
-    for name in fields:
-        named = [tuple(getattr(c, name)) for c, _ in parts]
-        if any(len(n) != 1 for n in named) or len(set(named)) < 2:
+    if compared and _separates(parts, "baseline"):
+        fields.append("baseline")
+    elif compared:
+        # `和 A、B 对比 … 在 8 卡 …，在 32 卡 …`: one comparison for all the clauses
+        if not fields and not loads:
             return []
+        parts = [(c.model_copy(update={"baseline": list(own.baseline)}), f) for c, f in parts]
+    if not all(_separates(parts, name) for name in fields):
+        return []
     for key in loads:
         values = [c.load.get(key) for c, _ in parts]
         if None in values or len(set(values)) < 2:
@@ -111,3 +117,9 @@ def _compared_in(
     for field in ("hardware", "model", "precision"):
         update[field] = [name for name in getattr(conditions, field) if name not in baseline]
     return conditions.model_copy(update=update)
+
+
+def _separates(parts: list[tuple[Conditions, list[Metric]]], name: str) -> bool:
+    """Whether each clause names one value of the field, and not all the same one."""
+    named = [tuple(getattr(c, name)) for c, _ in parts]
+    return all(len(n) == 1 for n in named) and len(set(named)) > 1

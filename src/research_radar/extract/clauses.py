@@ -12,14 +12,20 @@ import re
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions
+from research_radar.extract.loads import several_values
 from research_radar.extract.metrics import find_metrics
 from research_radar.models import Conditions, Metric
 
 __all__ = ["split_by_clause"]
 
-_CLAUSE = re.compile(r"\s*(?:[;；，]|,(?!\d{3}\b)|\band\b|\bwhile\b|\bwhereas\b|而|以及)\s*")
-_SPLIT_FIELDS = ("model", "hardware")
+_CLAUSE = re.compile(
+    r"\s*(?:[;；，、]|,(?!\d{3}\b)|\band\b|\bwhile\b|\bwhereas\b|而|以及|(?<=[)）])\s?和)\s*"
+)
+_SPLIT_FIELDS = ("model", "hardware", "precision")
 """The fields whose several values in one sentence may belong to different numbers."""
+_SPLIT_LOADS = {"gpus", "batch", "concurrency"}
+"""The load keys whose several values in one sentence may set up different numbers
+(`在 8 卡上提升 1.2 倍，在 32 卡上提升 2 倍`)."""
 _SHARED_FIELDS = ("hardware", "model", "precision", "software", "baseline")
 
 
@@ -31,9 +37,16 @@ def split_by_clause(
 
     A clause without a number (`On A100,`) sets up the next one. Every number of the
     sentence must be found again, in order, and each clause with numbers must name one
-    model (or part) of its own, or the sentence is not split."""
+    model (or part) of its own, or the sentence is not split. A sentence that names
+    several GPU counts, batches or concurrencies is split the same way by them; one that
+    compares with several systems gives each number the system of its clause
+    (`1.8x faster than vLLM and 2.4x faster than TGI`, `vLLM (1.8x) and TGI (2.4x)`)."""
+    if len(metrics) < 2:
+        return []
     fields = [name for name in _SPLIT_FIELDS if len(getattr(own, name)) > 1]
-    if not fields or len(metrics) < 2:
+    loads = set() if fields else several_values(text) & _SPLIT_LOADS
+    compared = len(own.baseline) > 1
+    if not fields and not loads and not compared:
         return []
     parts: list[tuple[Conditions, list[Metric]]] = []
     pending: Conditions | None = None
@@ -41,6 +54,8 @@ def split_by_clause(
         if not part.strip():
             continue
         conditions = find_conditions(part, cat)
+        if compared:
+            conditions = _compared_in(conditions, part, cat, own.baseline)
         if pending is not None:
             conditions = _filled(conditions, pending, ())
         found = find_metrics(part, cat, conditions)
@@ -51,9 +66,18 @@ def split_by_clause(
             pending = conditions
     if len(parts) < 2 or [m.value for _, f in parts for m in f] != [m.value for m in metrics]:
         return []
-    for name in fields:
-        named = [tuple(getattr(c, name)) for c, _ in parts]
-        if any(len(n) != 1 for n in named) or len(set(named)) < 2:
+    if compared and _separates(parts, "baseline"):
+        fields.append("baseline")
+    elif compared:
+        # `和 A、B 对比 … 在 8 卡 …，在 32 卡 …`: one comparison for all the clauses
+        if not fields and not loads:
+            return []
+        parts = [(c.model_copy(update={"baseline": list(own.baseline)}), f) for c, f in parts]
+    if not all(_separates(parts, name) for name in fields):
+        return []
+    for key in loads:
+        values = [c.load.get(key) for c, _ in parts]
+        if None in values or len(set(values)) < 2:
             return []
     return [(_filled(conditions, own, fields), found) for conditions, found in parts]
 
@@ -65,9 +89,37 @@ def _filled(
     data = conditions.model_dump()
     # `compared to the leading solution, TensorRT-LLM, for A, and ... for B`: the
     # sentence names its comparison once for all its clauses
-    data["baseline"] = list(sentence.baseline) or data["baseline"]
+    if "baseline" not in split:
+        data["baseline"] = list(sentence.baseline) or data["baseline"]
     for name in _SHARED_FIELDS:
         if not data[name] and name not in split:
             data[name] = list(getattr(sentence, name))
     data["load"] = {**sentence.load, **data["load"]}
     return Conditions(**data)
+
+
+def _compared_in(
+    conditions: Conditions, part: str, cat: Catalog, compared: list[str]
+) -> Conditions:
+    """A clause's baseline: the one it compares with, else the sentence's compared systems
+    it names (`TGI (2.4x)`); those are none of the clause's own names."""
+    if conditions.baseline:
+        return conditions
+    named = {
+        name
+        for field in ("software", "model", "hardware", "precision")
+        for name in cat.names(field, part)
+    }
+    baseline = [name for name in compared if name in named]
+    if not baseline:
+        return conditions
+    update: dict[str, list[str]] = {"baseline": baseline}
+    for field in ("hardware", "model", "precision"):
+        update[field] = [name for name in getattr(conditions, field) if name not in baseline]
+    return conditions.model_copy(update=update)
+
+
+def _separates(parts: list[tuple[Conditions, list[Metric]]], name: str) -> bool:
+    """Whether each clause names one value of the field, and not all the same one."""
+    named = [tuple(getattr(c, name)) for c, _ in parts]
+    return all(len(n) == 1 for n in named) and len(set(named)) > 1

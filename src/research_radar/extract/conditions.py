@@ -33,7 +33,7 @@ _REPEAT_KEYS = ("runs", "samples", "seeds", "spread", "percentiles", "ci")
 
 _CUES = re.compile(
     r"(?<![A-Za-z])(?:vs\.?|v\.s\.?|versus|(?:in )?compar(?:ed|ison) (?:with|to)|relative to|against|"
-    r"w\.r\.t\.?|with respect to|normali[sz]ed to|outperform(?:s|ed|ing)?|baseline\s?[:：])"
+    r"w\.r\.t\.?|with respect to|normali[sz]ed to|outperform(?:s|ed|ing)?|beat(?:s|ing)|baseline\s?[:：])"
     r"(?![A-Za-z])|(?<=[×x])\s+the\s+[a-z]+\s+of\s|"
     r"(?:faster|slower|better|higher|lower|more|less|smaller|larger|bigger|cheaper|"
     r"speed-?ups?|gains?|improvements?)\s+"
@@ -45,7 +45,8 @@ _CUES = re.compile(
 )
 _CJK_BEFORE = re.compile(
     r"(?:与|和|跟|同)\s?(?:(?:原始|原版|原生|默认|传统|标准)\s?(?=[A-Za-z]))?"
-    r"([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}|[\u4e00-\u9fff]{2,8}?)\s?"
+    r"((?:[A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}\s?[、/]\s?){0,4}"
+    r"[A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}|[\u4e00-\u9fff]{2,8}?)\s?"
     r"(?:相比|比较|对比)|是\s?([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2})\s?的\s?[\d.]+\s?倍"
 )
 _NEGATED = re.compile(r"(?:\b(?:not|never|no|without)\s+(?:\w+\s+)?|[未不没无]\s*)$", re.I)
@@ -91,6 +92,9 @@ _STOP_WORDS = {
     "reaches",
     "gives",
 }
+_CJK_WHEN = {"当前", "目前", "现在", "现有", "此前", "之前", "以前", "以往", "过去"}
+"""Words of time that can follow a comparison cue but never name the compared system
+(`相较于当前的 SOTA 系统`)."""
 _CJK_STOP = re.compile(
     r"[为的约是，,。；;：:、（()）\s]|分别|提升|下降|只有|仅有|性能|速度|快|慢|高|低|多|少|"
     r"天然|本来|本身|明显|显著|大幅|略|稍|就|都|也|还|更|均|仍"
@@ -213,10 +217,11 @@ def _baselines(text: str, cat: Catalog) -> list[str]:
             found.append(min(mentions, key=lambda m: m.start).name)
     for match in _CJK_BEFORE.finditer(text):
         # `与 vLLM 相比`, `是 FP16 的 2.4 倍`: the compared thing stands before the cue
-        before = (match.group(1) or match.group(2)).strip()
-        named = _target(before, cat) or before
-        if named:
-            found.append(named)
+        # `和 DeepSpeed-Chat、OpenRLHF 对比`: each system of a listed comparison
+        for before in re.split(r"\s?[、/]\s?", (match.group(1) or match.group(2)).strip()):
+            named = _target(before, cat) or before
+            if named:
+                found.append(named)
     for match in finditer(_CUES, probe):
         left = text[max(0, match.start() - 24) : match.start()]
         if _NEGATED.search(left):
@@ -233,7 +238,13 @@ def _baselines(text: str, cat: Catalog) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-_LIST_JOIN = re.compile(r"\s?(?:/|、|和|或|及|\bor\b|\band\b)\s?", re.I)
+_LIST_JOIN = re.compile(
+    r"\s?(?:[(（][^()（）]{1,16}[)）]\s?[,，]?\s?)?(?:/|、|和|或|及|\bor\b|\band\b)\s?"
+    r"|\s?[(（][^()（）]{1,16}[)）]\s?[,，]\s?",
+    re.I,
+)
+"""What stands between listed names: a joining word, perhaps after each name's own number
+(`vLLM (1.8x) and TGI (2.4x)`, `OPT-175B（+5.5%）、BLOOM-176B`)."""
 
 
 def _listed_after(after: str, first: str, cat: Catalog) -> list[str]:
@@ -299,7 +310,8 @@ def _target(after: str, cat: Catalog) -> str:
     if cjk:
         # the name ends at a stop word (`其他图像处理库性能高`), read a little past 8 characters
         head = _CJK_STOP.split(cjk.group(0))[0][:8]
-        if re.match(r"如[下上图表]|[见下上]表|结果|情况", head):
-            return ""  # `对比如下`, `对比结果`: the comparison follows, nothing is named
+        if re.match(r"如[下上图表]|[见下上]表|结果|情况|了", head) or head in _CJK_WHEN:
+            # `对比如下`, `对比结果`, `对比了两种配置`: nothing is named after the cue
+            return ""
         return head if len(head) >= 2 else ""
     return ""

@@ -73,7 +73,7 @@ _UNIT_THEN_NUMBER = re.compile(
 """`最大推理速度(token / s)为 120`: the unit in parentheses, then its number."""
 _CURRENCY_AFTER = re.compile(rf"(?P<num>{NUMBER_PATTERN})\s?(?:美元|USD|dollars)")
 _PER_SECOND = re.compile(
-    rf"每秒\s?(?:可达|约|达到|生成|可处理|处理)?\s?(?P<num>{NUMBER_PATTERN})\s?\+?\s?个?\s?"
+    rf"每秒\s?(?:可达|约|(?:可以?|能够?)?\s?(?:达到|生成|处理))?\s?(?P<num>{NUMBER_PATTERN})\s?\+?\s?个?\s?"
     r"(?P<what>tokens?|词元|令牌|字符|张|请求)",
     re.I,
 )

@@ -57,7 +57,7 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"s\s?/\s?(?:image|img|张)", "s/image"),
     (r"it/s", "it/s"),
     (r"[GT]B/s", ""),
-    (r"T[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|TFLOP/s", "TFLOPS"),
+    (r"T[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?(?:\s?/\s?(?:GPU|卡))?|TFLOP/s", "TFLOPS"),
     (r"P[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|PFLOP/s", "PFLOPS"),
     (r"G[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|GFLOP/s", "GFLOPS"),
     (r"GiB|MiB|GB|MB|TB", ""),
@@ -75,6 +75,12 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"pp|个?\s?百分点", "pp"),
     (r"\\?%", "%"),
     (r"[×xX]|倍", "x"),
+    (
+        r"times(?=\s(?:faster|slower|higher|lower|more|less|larger|smaller|better|fewer|"
+        r"greater|that of|over|speed-?ups?|improvement|acceleration|the (?:speed|throughput|"
+        r"performance|bandwidth|efficiency))\b)",
+        "x",
+    ),
 )
 
 
@@ -141,6 +147,8 @@ DEFAULT_METRIC_NAMES = {
 
 def canonical_unit(raw: str) -> str:
     """`tokens/s` -> `tok/s`; units without a canonical form are kept as written."""
+    if raw == "times":
+        return "x"  # `3 times faster`: its pattern needs the comparison after it
     for pattern, canonical in _UNITS:
         if re.fullmatch(pattern, raw):
             return canonical or raw

@@ -1,0 +1,129 @@
+"""Numbers in prose: listed comparisons, time words, set-ups named per clause (issue #14)."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_radar.extract.catalogue import default_catalog
+from research_radar.extract.claims import extract_claims
+from research_radar.extract.conditions import find_conditions
+from research_radar.models import Claim
+
+
+def _numbers(claims: list[Claim]) -> dict[float, Claim]:
+    return {metric.value: claim for claim in claims for metric in claim.metrics}
+
+
+def test_a_listed_chinese_comparison_names_each_system() -> None:
+    text = "我们和 vLLM、TensorRT-LLM 对比了两种配置，端到端吞吐提升 40%。"
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert claim.conditions.baseline == ["vLLM", "TensorRT-LLM"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("相较于当前的开源方案，训练速度提升 30%。", id="dangqian"),
+        pytest.param("相比目前的实现，延迟降低了 25%。", id="muqian"),
+    ],
+)
+def test_a_time_word_after_a_comparison_cue_is_no_baseline(text: str) -> None:
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert claim.conditions.baseline == []
+
+
+def test_each_clause_keeps_its_own_gpu_count() -> None:
+    text = "在 4 GPUs 的配置下有 1.3 倍的加速，在 16 GPUs 的配置下有 2.6 倍的加速。"
+    found = _numbers(extract_claims(text))
+    assert found[1.3].conditions.load.get("gpus") == "4"
+    assert found[2.6].conditions.load.get("gpus") == "16"
+
+
+def test_one_gpu_count_for_the_sentence_is_not_split() -> None:
+    text = "在 8 GPUs 上，吞吐提升 1.5 倍，延迟降低 20%。"
+    found = _numbers(extract_claims(text))
+    assert {found[1.5].conditions.load.get("gpus"), found[20.0].conditions.load.get("gpus")} == {
+        "8"
+    }
+
+
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        pytest.param("GLM-130B runs on one server.", "GLM-130B", id="glm-size"),
+        pytest.param("GLM-4 runs on one server.", "GLM-4", id="glm-version"),
+        pytest.param("GLM-4-9B runs on one server.", "GLM-4-9B", id="glm-version-variant"),
+    ],
+)
+def test_glm_names_keep_their_size(text: str, model: str) -> None:
+    assert find_conditions(text, default_catalog()).model == [model]
+
+
+def test_each_clause_keeps_its_own_precision() -> None:
+    text = "FP16 下解码为 40 tokens/s，而 INT4 下为 95 tokens/s。"
+    found = _numbers(extract_claims(text))
+    assert found[40.0].conditions.precision == ["FP16"]
+    assert found[95.0].conditions.precision == ["INT4"]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("每秒可生成 6 张图片。", [(6.0, "img/s")], id="ke-shengcheng"),
+        pytest.param("每秒能够处理 900 个 token。", [(900.0, "tok/s")], id="nenggou-chuli"),
+        pytest.param("训练吞吐为 210 TFLOPS/GPU。", [(210.0, "TFLOPS")], id="tflops-per-gpu"),
+        pytest.param("The new kernel is 4 times faster than cuBLAS.", [(4.0, "x")], id="times"),
+        pytest.param("It reaches 1.5 times the throughput of vLLM.", [(1.5, "x")], id="times-the"),
+    ],
+)
+def test_rates_and_ratios_written_in_words(text: str, expected: list[tuple[float, str]]) -> None:
+    assert [(m.value, m.unit) for c in extract_claims(text) for m in c.metrics] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("We repeated every run 5 times and report the median.", id="repeats"),
+        pytest.param("The queue holds 4 times the default batch.", id="setting"),
+    ],
+)
+def test_times_that_count_repetitions_are_no_ratio(text: str) -> None:
+    assert [m for c in extract_claims(text) for m in c.metrics] == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "Our kernel is 1.6x faster than Triton and 2.2x faster than PyTorch.", id="en"
+        ),
+        pytest.param("Our kernel beats Triton (1.6x) and PyTorch (2.2x).", id="en-parens"),
+        pytest.param("该算子比 Triton 快 1.6 倍，比 PyTorch 快 2.2 倍。", id="zh"),
+        pytest.param("该算子优于 Triton（1.6 倍）、PyTorch（2.2 倍）。", id="zh-parens"),
+    ],
+)
+def test_each_number_keeps_the_system_it_is_compared_with(text: str) -> None:
+    found = _numbers(extract_claims(text))
+    assert found[1.6].conditions.baseline == ["Triton"]
+    assert found[2.2].conditions.baseline == ["PyTorch"]
+
+
+def test_a_compared_model_listed_with_its_number_is_not_the_claims_model() -> None:
+    text = "Qwen2-7B outperforms Llama-2-7B (+6.1%) and Mistral-7B (+2.4%) on GSM8K."
+    found = _numbers(extract_claims(text))
+    assert found[2.4].conditions.model == ["Qwen2-7B"]
+    assert found[2.4].conditions.baseline == ["Mistral-7B"]
+
+
+def test_one_comparison_for_the_whole_sentence_stays_shared() -> None:
+    text = "Compared with vLLM, prefill is 1.3x faster and decode is 1.9x faster on A100."
+    found = _numbers(extract_claims(text))
+    assert found[1.3].conditions.baseline == found[1.9].conditions.baseline == ["vLLM"]
+
+
+def test_a_listed_comparison_does_not_stop_a_split_by_gpu_count() -> None:
+    text = "我们和 vLLM、TGI 对比，在 2 GPUs 上吞吐提升 30%，在 16 GPUs 上吞吐提升 75%。"
+    found = _numbers(extract_claims(text))
+    assert found[30.0].conditions.load.get("gpus") == "2"
+    assert found[75.0].conditions.load.get("gpus") == "16"
+    assert found[75.0].conditions.baseline == ["vLLM", "TGI"]

@@ -39,7 +39,7 @@ from research_radar.models import (
     Snapshot,
     Tag,
 )
-from research_radar.report.html import stored_body
+from research_radar.report.html import reuse_body, stored_body
 from research_radar.report.markdown import render_markdown
 from research_radar.site.build import build_site
 from research_radar.site.data import load_site_data
@@ -116,11 +116,12 @@ def _finding(
 
 
 def _store_bodies(store: Store) -> None:
-    """Give the reports of a store generated before the daily kept their HTML bodies one,
-    as the daily saves them now (the daily's cost, not the site's)."""
+    """Give the reports of a store generated before the daily kept their HTML bodies, or
+    by an earlier version of the renderer, the body the daily saves now (the daily's
+    cost, not the site's)."""
     started, missing = time.perf_counter(), 0
     for day, markdown, data in store.load_reports("zh"):
-        if "body" not in data:
+        if reuse_body(markdown, data.get("body")) is None:
             missing += 1
             with store.transaction() as conn:
                 body = {"body": stored_body(markdown)}

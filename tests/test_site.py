@@ -7,6 +7,7 @@ import dataclasses
 import functools
 import json
 import os
+import re
 import threading
 from collections.abc import Iterator
 from datetime import date
@@ -132,6 +133,30 @@ def test_sample_site_has_every_kind_of_page(sample_site: tuple[Path, Path]) -> N
     assert "Arc Pro B70" in machx and "1ce94927b4f9" in machx  # conditions, pinned version
     fork = (site / project_path("gh:zhongpei/ninfer-4090")).read_text(encoding="utf-8")
     assert project_path("gh:neroued/ninfer") in fork  # the fork links to its parent
+
+
+def test_project_page_indexes_each_condition_value_once(sample_site: tuple[Path, Path]) -> None:
+    """The search index reads a project's condition values from one line, each once; the
+    claims' own condition rows stay on the page for the reader, out of the index."""
+    db, site = sample_site
+    findings = [
+        f for f in open_store(str(db)).load_findings() if f.project_key == "gh:amd-agi/infera"
+    ]
+    conditions = [c.conditions for f in findings for c in f.claims]
+    expected = {
+        v
+        for c in conditions
+        for v in [*c.hardware, *c.model, *c.precision, *c.baseline, *c.software]
+    }
+    expected |= {f"{k} {v}" for c in conditions for k, v in c.load.items()}
+    assert expected >= {"MI355X", "MXFP4"}
+    html = (site / project_path("gh:amd-agi/infera")).read_text(encoding="utf-8")
+    line = re.search(r'<p class="conditions">条件 Conditions：(.*?)</p>', html)
+    assert line is not None
+    values = line[1].split(" · ")
+    assert len(values) == len(set(values)) and set(values) == expected
+    rows = re.findall(r'<dl class="fields"[^>]*>\n<div><dt>hardware</dt>', html)
+    assert rows and all("data-pagefind-ignore" in row for row in rows)
 
 
 def test_report_page_keeps_every_column_as_labelled_cells(sample_site: tuple[Path, Path]) -> None:
@@ -680,8 +705,13 @@ def test_facets_filter_the_cards(browser: Any, served: str) -> None:
 @pytest.mark.skipif(pagefind_executable() is None, reason="needs pagefind-bin-extended")
 @pytest.mark.parametrize(
     ("query", "project"),
-    [("模型专属", "gh:neroued/ninfer"), ("SYCL", "gh:red-weasel/machx-inference-engine")],
-    ids=["chinese", "english"],
+    [
+        ("模型专属", "gh:neroued/ninfer"),
+        ("SYCL", "gh:red-weasel/machx-inference-engine"),
+        # only a claim's conditions name it: indexed once, in the page's conditions line
+        ("MXFP4", "gh:amd-agi/infera"),
+    ],
+    ids=["chinese", "english", "condition"],
 )
 def test_search_finds_the_right_project(
     browser: Any, served: str, query: str, project: str

@@ -1,7 +1,7 @@
 """Every page of the site, rendered with the shared Jinja environment (pure).
 
 `render_pages` yields one `Page` at a time (`research_radar.site.page`), in search-bundle
-order: the reports, oldest first, then the projects (`research_radar.site.projects`),
+order: the projects (`research_radar.site.projects`), then the reports, oldest first,
 then the family and dimension pages and the overview pages
 (`research_radar.site.overview`). Each finding becomes one `Card` (computed once) that
 the report, project, family and dimension pages share. Family and dimension pages list
@@ -69,9 +69,11 @@ def render_pages(
 
     for finding in findings:
         tally.by_day[finding.date] += 1
+    # the projects first: their search bundle, the largest, is indexed while the rest
+    # renders (`research_radar.site.search.EarlyIndex`)
+    yield from _project_pages(site, findings, cards, tally, note)
     yield from _report_pages(data, findings, cards, tally.days)
     note("reports", len(tally.days))
-    yield from _project_pages(site, findings, cards, tally, note)
     yield from _family_pages(site, findings, cards, tally)
     note("families", len(tally.families))
     yield from _dimension_pages(site, findings, cards, tally)

@@ -25,6 +25,29 @@ def _papers(project: Project) -> list[dict[str, str]]:
     ]
 
 
+_CONDITIONS = ("hardware", "model", "precision", "baseline", "software")
+
+
+def _conditions(claims: list[dict[str, Any]]) -> list[str]:
+    """Every condition value of the page's claims, once each (by field, as first seen).
+
+    The search index reads these instead of each claim's condition rows: a project page
+    repeats the same hardware, model and baseline in claim after claim, and those rows
+    were a quarter of what Pagefind indexed (issue #18). Every value stays searchable
+    on the project's page; the field names and how often a value recurs are not indexed.
+    """
+    values: dict[str, None] = {}
+    for name in _CONDITIONS:
+        for claim in claims:
+            values.update(dict.fromkeys(claim["conditions"][name]))
+    for claim in claims:
+        conditions = claim["conditions"]
+        values.update(dict.fromkeys(f"{k} {v}" for k, v in sorted(conditions["load"].items())))
+        if conditions["repeats"]:
+            values[conditions["repeats"]] = None
+    return list(values)
+
+
 def _claims(findings: list[Finding]) -> list[dict[str, Any]]:
     """One entry per distinct claim, newest first, with the days and versions it was seen
     at. Its conditions are plain data, so the page's fingerprint need not dump a model."""
@@ -74,6 +97,7 @@ def project_page(
             "href": project_path(key) if other and key in data.projects else "",
         }
 
+    claims = _claims(findings)
     family = project.family or next((f.family for f in reversed(findings) if f.family), None)
     return make_page(
         project_path(project.key),
@@ -102,7 +126,8 @@ def project_page(
             }
             for c in reversed(cards)
         ],
-        claims=_claims(findings),
+        claims=claims,
+        conditions=_conditions(claims),
         cards=list(reversed(cards))[:1],
         older=len(cards) - 1,
     )

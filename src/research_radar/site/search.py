@@ -161,8 +161,8 @@ def _run(executable: Path, site: Path, bundle: str, timeout: float) -> str:
 class EarlyIndex:
     """Search bundles indexed while the rest of the site renders.
 
-    The pages come in bundle order (a year's reports, then the next year's, then the
-    projects), so once the last page of a bundle is written Pagefind, a process of its
+    The pages come in bundle order (the projects, then a year's reports, then the next
+    year's), so once the last page of a bundle is written Pagefind, a process of its
     own, can index it beside the render workers. A bundle is started only when its pages
     changed or it was never built; one whose pages turn up again later, or lose a page
     when stale pages are removed, is indexed again after the build (`build_site`).

@@ -159,6 +159,28 @@ def test_batched_saves_update_in_place_and_count_new_rows(store: Store) -> None:
     assert [f.mechanism for f in store.load_findings_of(["gh:o/p"])] == ["b"]
 
 
+def test_cursors_and_claims_are_saved_in_one_batch_as_one_by_one(store: Store) -> None:
+    one = Claim(kind=ClaimKind.LIMITATION, text="one GPU only")
+    two = Claim(kind=ClaimKind.LIMITATION, text="no batching")
+    with store.transaction() as conn:
+        store.save_cursors(conn, "github", {"repo:gh:o/a": "2026-08-01", "repo:gh:o/b": "x"})
+        store.save_cursors(conn, "github", {"repo:gh:o/b": "2026-08-02"})
+        store.save_cursor(conn, "arxiv", "repo:gh:o/b", "other source")
+        groups = [("gh:o/a", "v1", [one, two, one]), ("gh:o/b", "", [one]), ("gh:o/a", "v1", [two])]
+        assert store.save_claims_of(conn, groups) == 3
+        assert store.save_claims_of(conn, [("gh:o/a", "v2", [one]), ("gh:o/b", "", [one])]) == 1
+    assert store.load_cursor("github", "repo:gh:o/a") == "2026-08-01"
+    assert store.load_cursor("github", "repo:gh:o/b") == "2026-08-02"
+    assert store.load_cursor("arxiv", "repo:gh:o/b") == "other source"
+    assert [c.text for c in store.load_claims("gh:o/a", "v1")] == ["one GPU only", "no batching"]
+    assert [c.text for c in store.load_claims("gh:o/a")] == [
+        "one GPU only",
+        "no batching",
+        "one GPU only",
+    ]
+    assert [c.text for c in store.load_claims("gh:o/b")] == ["one GPU only"]
+
+
 def test_upserts_are_portable_to_postgresql() -> None:
     """The same batched INSERT … ON CONFLICT compiles for PostgreSQL."""
     from sqlalchemy.dialects import postgresql

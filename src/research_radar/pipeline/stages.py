@@ -198,12 +198,14 @@ def extract_stage(
         }
         found_claims = map_on_cores(_claims_of, list(texts.values()))  # half forked (#19)
         extracted = Extracted(primary, latest, dict(zip(texts, found_claims, strict=True)))
-        added = 0
         with store.transaction() as conn:
-            for key, claims in extracted.claims.items():
-                snapshot = latest.get(key)
-                added += store.save_claims(conn, key, snapshot.version if snapshot else "", claims)
-        counts["claims_added"] = added
+            counts["claims_added"] = store.save_claims_of(
+                conn,
+                (
+                    (key, snapshot.version if (snapshot := latest.get(key)) else "", claims)
+                    for key, claims in extracted.claims.items()
+                ),
+            )
     return extracted
 
 

@@ -526,12 +526,16 @@ class Store:
         return None if row is None else str(row[0])
 
     def save_cursor(self, conn: Connection, source: str, query: str, value: str) -> None:
-        _upsert(
-            conn,
-            cursors,
-            {"source": source, "query": query},
-            {"value": value, "updated_at": _now()},
-        )
+        self.save_cursors(conn, source, {query: value})
+
+    def save_cursors(self, conn: Connection, source: str, values: Mapping[str, str]) -> None:
+        """Keep the cursors of a source (query -> value) in one batch (#19)."""
+        now = _now()
+        rows = [
+            {"source": source, "query": query, "value": value, "updated_at": now}
+            for query, value in values.items()
+        ]
+        _upsert_many(conn, cursors, ["source", "query"], rows, ("value", "updated_at"))
 
     def save_health(
         self, conn: Connection, source: str, ok: bool, error: str | None = None
@@ -644,19 +648,26 @@ class Store:
         self, conn: Connection, source_key: str, version: str, items: list[Claim]
     ) -> int:
         """Keep claims once each (by content). Returns how many were new."""
+        return self.save_claims_of(conn, [(source_key, version, items)])
+
+    def save_claims_of(
+        self, conn: Connection, groups: Iterable[tuple[str, str, list[Claim]]]
+    ) -> int:
+        """`save_claims` of many (source key, version, claims) in one batch (#19)."""
         rows = []
-        for claim in items:
-            data = claim.model_dump(mode="json")
-            digest = content_hash(source_key + version + json.dumps(data, sort_keys=True))
-            rows.append(
-                {
-                    "source_key": source_key,
-                    "version": version,
-                    "kind": claim.kind.value,
-                    "data": data,
-                    "hash": digest,
-                }
-            )
+        for source_key, version, items in groups:
+            for claim in items:
+                data = claim.model_dump(mode="json")
+                digest = content_hash(source_key + version + json.dumps(data, sort_keys=True))
+                rows.append(
+                    {
+                        "source_key": source_key,
+                        "version": version,
+                        "kind": claim.kind.value,
+                        "data": data,
+                        "hash": digest,
+                    }
+                )
         return _upsert_many(conn, claims, ["hash"], rows)
 
     def load_claims(self, source_key: str, version: str | None = None) -> list[Claim]:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
-from research_radar.cores import can_fork, map_on_cores
+from research_radar.cores import beside, can_fork, map_on_cores
+from research_radar.errors import RenderError
 
 
 def test_small_batches_stay_in_this_process() -> None:
@@ -45,3 +47,46 @@ def test_an_error_in_the_forked_half_reaches_the_caller() -> None:
 
     with pytest.raises(ValueError, match="item 90"):
         map_on_cores(job, list(range(100)), minimum=10)
+
+
+@pytest.mark.parametrize("fork", [pytest.param(False, id="inline"), pytest.param(True, id="fork")])
+def test_a_job_beside_the_run_gives_its_result_and_the_run_goes_on(
+    fork: bool, tmp_path: Path
+) -> None:
+    if fork and not can_fork():
+        pytest.skip("needs two cores and the fork start method")
+    target = tmp_path / "out.txt"
+    seen: list[int] = []
+
+    def job() -> tuple[int, str]:
+        target.write_text("written", encoding="utf-8")
+        return os.getpid(), str(target)
+
+    def review() -> str:
+        seen.append(os.getpid())
+        return "review"
+
+    (pid, written), other = beside(job, review, fork=fork)
+    assert other == "review" and seen == [os.getpid()]
+    assert (pid != os.getpid()) is fork
+    assert Path(written).read_text(encoding="utf-8") == "written"
+
+
+@pytest.mark.skipif(not can_fork(), reason="needs two cores and the fork start method")
+def test_the_job_beside_raises_its_error_after_the_run_went_on() -> None:
+    seen: list[str] = []
+
+    def job() -> None:
+        raise RenderError("cannot write the report")
+
+    def meanwhile() -> None:
+        seen.append("reviewed")
+        raise ValueError("review failed too")
+
+    with pytest.raises(RenderError, match="cannot write"):
+        beside(job, lambda: seen.append("reviewed"), fork=True)
+    with pytest.raises(RenderError, match="cannot write"):
+        beside(job, meanwhile, fork=True)
+    with pytest.raises(ValueError, match="review failed"):
+        beside(lambda: 1, meanwhile, fork=True)
+    assert seen == ["reviewed"] * 3

@@ -5,7 +5,8 @@ work is pure and per item (the claims of each text, the rules of each title), ha
 large batch goes to a forked copy of the process, which inherits what is loaded (the job
 itself included, so a closure or a partial over a taxonomy needs no pickling) and sends
 back only the results, while this process does the first half and anything else it has
-to do meanwhile.
+to do meanwhile. `beside` runs one whole job so (writing a large report's files while the
+run goes on).
 """
 
 from __future__ import annotations
@@ -16,10 +17,11 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, TypeVar
 
-__all__ = ["FORK_MIN", "can_fork", "map_on_cores"]
+__all__ = ["FORK_MIN", "beside", "can_fork", "map_on_cores"]
 
 In = TypeVar("In")
 Out = TypeVar("Out")
+Other = TypeVar("Other")
 
 FORK_MIN = 400
 """Items from which the second half runs in a forked process (below, forking costs more
@@ -74,5 +76,36 @@ def map_on_cores(
                 meanwhile()
             first = _run(job, items[:half])
             return first + second.result()
+    finally:
+        _INHERITED.pop()
+
+
+def _call_inherited(_: None) -> Any:
+    return _INHERITED[-1](None)
+
+
+def beside(
+    job: Callable[[], Out], meanwhile: Callable[[], Other], *, fork: bool
+) -> tuple[Out, Other]:
+    """`(job(), meanwhile())`; with `fork` on a machine that `can_fork`, `job` runs in a
+    forked process while this one calls `meanwhile`.
+
+    For a job whose effects are outside the process (files it writes) and whose result
+    pickles. An error of either is raised here once both have ended, `job`'s first.
+    """
+    if not fork or not can_fork():
+        return job(), meanwhile()
+    _INHERITED.append(lambda _: job())
+    try:
+        context = multiprocessing.get_context("fork")
+        with ProcessPoolExecutor(max_workers=1, mp_context=context) as pool:
+            pending = pool.submit(_call_inherited, None)
+            try:
+                other = meanwhile()
+            except BaseException:
+                if pending.exception() is not None:
+                    pending.result()  # the job's error comes first
+                raise
+            return pending.result(), other
     finally:
         _INHERITED.pop()

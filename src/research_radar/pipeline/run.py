@@ -21,6 +21,7 @@ from typing import Any
 from research_radar.classify.model import Taxonomy
 from research_radar.classify.profile import load_taxonomy
 from research_radar.config import Settings
+from research_radar.cores import FORK_MIN, beside
 from research_radar.errors import RenderError
 from research_radar.models import BEIJING, Report
 from research_radar.pipeline.analyst import llm_run
@@ -257,8 +258,12 @@ def _run_daily(
             coverage=covered.model_copy(update={"excluded": excluded}),
         )
         path = out or settings.reports_dir / f"{day.isoformat()}.md"
-        files = _write_outputs(path, report, markdown, taxonomy)
-        review_result, blocking = review_stage(run, store, report, markdown, prior, host)
+        # a large report's files are written by a forked process while this one reviews (#19)
+        files, (review_result, blocking) = beside(
+            lambda: _write_outputs(path, report, markdown, taxonomy),
+            lambda: review_stage(run, store, report, markdown, prior, host),
+            fork=len(report.findings) >= FORK_MIN,
+        )
         refused = publish_refusal(blocking, covered.sources) if publish and not force else None
         if refused:
             refuse_stage(run, refused)

@@ -39,6 +39,15 @@ def test_a_large_batch_forks_its_second_half_and_keeps_the_order() -> None:
 
 
 @pytest.mark.skipif(not can_fork(), reason="needs two cores and the fork start method")
+def test_this_process_keeps_the_share_it_is_told_and_the_order_stays() -> None:
+    items = list(range(100))
+    result = map_on_cores(lambda n: (n, os.getpid()), items, minimum=10, keep=0.3)
+    assert [n for n, _ in result] == items
+    pids = [pid for _, pid in result]
+    assert set(pids[:30]) == {os.getpid()} and os.getpid() not in pids[30:]
+
+
+@pytest.mark.skipif(not can_fork(), reason="needs two cores and the fork start method")
 def test_an_error_in_the_forked_half_reaches_the_caller() -> None:
     def job(n: int) -> int:
         if n == 90:

@@ -55,18 +55,21 @@ def map_on_cores(
     *,
     minimum: int = FORK_MIN,
     meanwhile: Callable[[], object] | None = None,
+    keep: float = 0.5,
 ) -> list[Out]:
     """`[job(item) for item in items]`, with `meanwhile()` called once in this process;
     from `minimum` items on a machine that `can_fork`, the second half runs in a forked
     process while this one calls `meanwhile` and does the first half.
 
+    `keep`: the share of the items this process does itself when it forks (less than a
+    half when `meanwhile` has much to do, so that both end together).
     The items and the results must pickle (plain data or models); the job need not.
     """
     if len(items) < minimum or not can_fork():
         if meanwhile is not None:
             meanwhile()
         return _run(job, items)
-    half = len(items) // 2
+    half = round(len(items) * min(max(keep, 0.0), 1.0))
     _INHERITED.append(job)
     try:
         context = multiprocessing.get_context("fork")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from research_radar.cores import beside, can_fork, map_on_cores
+from research_radar.cores import aside, beside, can_fork, map_on_cores
 from research_radar.errors import RenderError
 
 
@@ -99,3 +99,21 @@ def test_the_job_beside_raises_its_error_after_the_run_went_on() -> None:
     with pytest.raises(ValueError, match="review failed"):
         beside(lambda: 1, meanwhile, fork=True)
     assert seen == ["reviewed"] * 3
+
+
+@pytest.mark.parametrize("fork", [pytest.param(False, id="inline"), pytest.param(True, id="fork")])
+def test_a_job_aside_runs_while_the_block_goes_on(fork: bool) -> None:
+    if fork and not can_fork():
+        pytest.skip("needs two cores and the fork start method")
+    with aside(lambda: ("rendered", os.getpid()), fork=fork) as result:
+        here = os.getpid()
+        value, pid = result()
+    assert value == "rendered" and (pid != here) is fork
+
+    def broken() -> str:
+        raise RenderError("cannot render")
+
+    with pytest.raises(RenderError, match="cannot render"), aside(broken, fork=fork) as failed:
+        failed()
+    with pytest.raises(RenderError, match="cannot render"), aside(broken, fork=fork):
+        pass  # not asked for: raised on leaving the block

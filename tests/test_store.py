@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gzip
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -179,6 +180,23 @@ def test_cursors_and_claims_are_saved_in_one_batch_as_one_by_one(store: Store) -
         "one GPU only",
     ]
     assert [c.text for c in store.load_claims("gh:o/b")] == ["one GPU only"]
+
+
+def test_a_large_batch_of_raw_responses_is_kept_as_one_by_one(store: Store) -> None:
+    from research_radar.store.store import RawRecord
+
+    bodies = [f"body {n} ".encode() * (n % 50 + 1) for n in range(300)]
+    with store.transaction() as conn:
+        records = [RawRecord(f"/repos/o/p{n}", body) for n, body in enumerate(bodies)]
+        assert store.save_raws(conn, "github", records) == 300
+        assert store.save_raws(conn, "github", records[:10]) == 0
+    with store.engine.connect() as conn:
+        kept = conn.execute(
+            select(raw_responses.c.request_key, raw_responses.c.body).order_by(raw_responses.c.id)
+        ).all()
+    assert [key for key, _ in kept] == [f"/repos/o/p{n}" for n in range(300)]
+    assert [bytes(body) for _, body in kept] == [gzip.compress(b, mtime=0) for b in bodies]
+    assert store.load_raw("github", "/repos/o/p299")["body"] == bodies[299]  # type: ignore[index]
 
 
 def test_upserts_are_portable_to_postgresql() -> None:

@@ -18,7 +18,7 @@ from research_radar.classify.model import Taxonomy
 from research_radar.collect.stage import collect, pending_keys
 from research_radar.collect.window import live_settings, live_window_start
 from research_radar.config import Policy, Settings
-from research_radar.cores import map_on_cores
+from research_radar.cores import FORK_MIN, aside, map_on_cores
 from research_radar.extract.claims import extract_claims
 from research_radar.history import decide as history
 from research_radar.history.families import load_family_index
@@ -35,7 +35,7 @@ from research_radar.models import (
     Source,
     SourceKind,
 )
-from research_radar.pipeline.analyst import LlmRun, search_arxiv
+from research_radar.pipeline.analyst import ArxivSearch, LlmRun, search_arxiv
 from research_radar.pipeline.candidates import (
     FINDING_KINDS,
     build_candidate,
@@ -349,7 +349,18 @@ def assess_stage(
     insight (grounded sentences only). Returns the assessed findings and the prior
     findings with those of the kept findings' families added.
     """
-    with run.stage("assess") as counts:
+    asked = settings is not None and (health or {}).get("arxiv") == "ok" and bool(kept)
+
+    def search() -> ArxivSearch | None:
+        # a finding's query reads its tags and first date, which families do not change
+        return search_arxiv(settings, kept) if settings is not None and asked else None
+
+    # a long search (its parsing is Python work) runs in a forked process while this one
+    # finds the families (#19)
+    with (
+        run.stage("assess") as counts,
+        aside(search, fork=asked and len(kept) >= FORK_MIN) as searched,
+    ):
         index = load_family_index(store, before=day, queries=kept)
         familied = []
         for finding in kept:
@@ -365,8 +376,8 @@ def assess_stage(
         down = [name for name in ("arxiv",) if (health or {}).get(name, "ok") != "ok"]
         papers = store.load_sources(SourceKind.PAPER.value)
         queried: dict[str, set[str]] = {}
-        if settings is not None and (health or {}).get("arxiv") == "ok" and familied:
-            live = search_arxiv(settings, familied)
+        live = searched()
+        if live is not None:
             counts["arxiv_queries"] = live.queries
             papers += live.papers
             queried = live.queried

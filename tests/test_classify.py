@@ -170,6 +170,31 @@ def test_decision_policy_is_not_a_system_policy(taxonomy: Taxonomy) -> None:
     )
 
 
+@pytest.mark.parametrize(
+    ("text", "policy"),
+    [
+        pytest.param("a learned policy for the robot", True, id="policy"),
+        pytest.param("Policies trained with RL", True, id="start-of-text"),
+        pytest.param("the eviction policy of the cache", False, id="eviction"),
+        pytest.param("Scheduling  Policies", True, id="two-spaces-are-not-the-word"),
+        pytest.param("SCHEDULING POLICIES", False, id="scheduling-any-case"),
+        pytest.param("optimisation policy, retry policy", False, id="two-system-policies"),
+        pytest.param("retry policy and a control policy", True, id="one-of-each"),
+        pytest.param("the policy file format", False, id="policy-file"),
+        pytest.param("policymakers", False, id="inside-a-word"),
+    ],
+)
+def test_the_policy_pattern_leaves_out_the_policies_of_systems(
+    taxonomy: Taxonomy, text: str, policy: bool
+) -> None:
+    rule = next(
+        rule
+        for rule in taxonomy.value("workload", "decision-policy").rules
+        if rule.kind == "pattern" and "polic" in rule.source
+    )
+    assert (rule.pattern.search(text) is not None) is policy
+
+
 def test_terms_are_reported_as_written_in_the_input(taxonomy: Taxonomy) -> None:
     tags = classify(taxonomy, "KVCache OFFLOADING for Qwen", "")
     cache = tags["mechanism"][0]

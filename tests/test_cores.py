@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 import pytest
 
-from research_radar.cores import can_fork, map_on_cores
+from research_radar.cores import aside, beside, can_fork, map_on_cores
+from research_radar.errors import RenderError
 
 
 def test_small_batches_stay_in_this_process() -> None:
@@ -53,3 +55,64 @@ def test_the_forked_process_can_take_more_than_half() -> None:
     assert [n for n, _ in result] == list(range(100))
     pids = [pid for _, pid in result]
     assert set(pids[:30]) == {os.getpid()} and os.getpid() not in pids[30:]
+
+
+@pytest.mark.parametrize("fork", [pytest.param(False, id="inline"), pytest.param(True, id="fork")])
+def test_a_job_beside_the_run_gives_its_result_and_the_run_goes_on(
+    fork: bool, tmp_path: Path
+) -> None:
+    if fork and not can_fork():
+        pytest.skip("needs two cores and the fork start method")
+    target = tmp_path / "out.txt"
+    seen: list[int] = []
+
+    def job() -> tuple[int, str]:
+        target.write_text("written", encoding="utf-8")
+        return os.getpid(), str(target)
+
+    def review() -> str:
+        seen.append(os.getpid())
+        return "review"
+
+    (pid, written), other = beside(job, review, fork=fork)
+    assert other == "review" and seen == [os.getpid()]
+    assert (pid != os.getpid()) is fork
+    assert Path(written).read_text(encoding="utf-8") == "written"
+
+
+@pytest.mark.skipif(not can_fork(), reason="needs two cores and the fork start method")
+def test_the_job_beside_raises_its_error_after_the_run_went_on() -> None:
+    seen: list[str] = []
+
+    def job() -> None:
+        raise RenderError("cannot write the report")
+
+    def meanwhile() -> None:
+        seen.append("reviewed")
+        raise ValueError("review failed too")
+
+    with pytest.raises(RenderError, match="cannot write"):
+        beside(job, lambda: seen.append("reviewed"), fork=True)
+    with pytest.raises(RenderError, match="cannot write"):
+        beside(job, meanwhile, fork=True)
+    with pytest.raises(ValueError, match="review failed"):
+        beside(lambda: 1, meanwhile, fork=True)
+    assert seen == ["reviewed"] * 3
+
+
+@pytest.mark.parametrize("fork", [pytest.param(False, id="inline"), pytest.param(True, id="fork")])
+def test_a_job_aside_runs_while_the_block_goes_on(fork: bool) -> None:
+    if fork and not can_fork():
+        pytest.skip("needs two cores and the fork start method")
+    with aside(lambda: ("rendered", os.getpid()), fork=fork) as result:
+        here = os.getpid()
+        value, pid = result()
+    assert value == "rendered" and (pid != here) is fork
+
+    def broken() -> str:
+        raise RenderError("cannot render")
+
+    with pytest.raises(RenderError, match="cannot render"), aside(broken, fork=fork) as failed:
+        failed()
+    with pytest.raises(RenderError, match="cannot render"), aside(broken, fork=fork):
+        pass  # not asked for: raised on leaving the block

@@ -4,10 +4,12 @@ transport, no network)."""
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime
+import threading
+from datetime import UTC, date, datetime, timedelta
 from importlib.resources import files
 
 import httpx
+import pytest
 
 from research_radar.config import ArxivSettings, Settings
 from research_radar.models import Finding, Snapshot, Tag
@@ -59,3 +61,64 @@ def test_a_failing_arxiv_is_down_for_the_gate() -> None:
     with httpx.Client(transport=httpx.MockTransport(answer)) as client:
         found = search_arxiv(SETTINGS, [_finding(), _finding()], client=client, policy=_policy())
     assert found.down and "arxiv" in found.down and found.queries == 1 and not found.papers
+
+
+def _findings(count: int) -> list[Finding]:
+    """Findings each with a query of its own (their first dates differ)."""
+    base = _finding()
+    return [
+        base.model_copy(
+            update={
+                "project_key": f"gh:o/p{n}",
+                "snapshot": base.snapshot.model_copy(  # type: ignore[union-attr]
+                    update={"meta": {"created_at": f"{date(2026, 6, 30) + timedelta(n + 1)}"}}
+                ),
+            }
+        )
+        for n in range(count)
+    ]
+
+
+def test_queries_in_flight_at_once_give_what_asking_in_order_gives() -> None:
+    asked: list[str] = []
+    both_in_flight = threading.Barrier(2, timeout=10)
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        query = request.url.params["search_query"]
+        asked.append(query)
+        if "20260701" in query or "20260702" in query:
+            both_in_flight.wait()  # passes only while the other one is in flight too
+        return httpx.Response(200, content=PAPERS)
+
+    def plain(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(200, content=PAPERS)
+
+    findings = [*_findings(12), *_findings(3)]  # the last three ask what others asked
+    with httpx.Client(transport=httpx.MockTransport(answer)) as client:
+        together = search_arxiv(SETTINGS, findings, client=client, policy=_policy(), threads=4)
+    with httpx.Client(transport=httpx.MockTransport(plain)) as client:
+        in_order = search_arxiv(SETTINGS, findings, client=client, policy=_policy(), threads=1)
+    assert together.queries == in_order.queries == len(asked) == len(set(asked)) == 12
+    assert together.queried == in_order.queried and len(together.queried) == 12
+    assert [p.key for p in together.papers] == [p.key for p in in_order.papers]
+    assert together.down is None
+
+
+@pytest.mark.parametrize("threads", [pytest.param(1, id="in-order"), pytest.param(4, id="four")])
+def test_a_failure_among_queries_ends_the_search_where_it_would_in_order(threads: int) -> None:
+    asked: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        query = request.url.params["search_query"]
+        asked.append(query)
+        if "20260705" in query:  # the fifth finding's query
+            return httpx.Response(503, text="unavailable")
+        return httpx.Response(200, content=PAPERS)
+
+    with httpx.Client(transport=httpx.MockTransport(answer)) as client:
+        found = search_arxiv(
+            SETTINGS, _findings(40), client=client, policy=_policy(), threads=threads
+        )
+    assert found.queries == 5 and found.down and "503" in found.down
+    assert sorted(found.queried) == [f"gh:o/p{n}" for n in range(4)] and found.papers
+    assert len(asked) == 5 if threads == 1 else len(asked) >= 5

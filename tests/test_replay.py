@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
 
 from research_radar.replay import server as replay
+from research_radar.replay.process import serve_replay_process
 from research_radar.replay.server import Fault, ReplayServer, serve_replay
 
 
@@ -194,3 +197,24 @@ def test_timeout_fault() -> None:
 def test_unknown_fault_kind() -> None:
     with pytest.raises(ValueError, match="unknown fault kind"):
         Fault("/x", "explode")
+
+
+def test_server_in_a_child_process_answers_as_the_thread_does(server: ReplayServer) -> None:
+    paths = ["/repos/AMD-AGI/Infera", "/repos/Neroued/ninfer/readme", "/rate_limit"]
+    with serve_replay_process() as child, httpx.Client(timeout=5) as http:
+        assert child.pid != os.getpid()
+        for path in paths:
+            mine, theirs = http.get(server.url + path), http.get(child.url + path)
+            assert (theirs.status_code, theirs.content) == (mine.status_code, mine.content)
+        feed = http.get(child.arxiv_url, params={"id_list": "2409.10516v1"}).text
+        assert "<opensearch:totalResults>1<" in feed
+        url = child.url
+    with httpx.Client(timeout=1) as http, pytest.raises(httpx.ConnectError):
+        http.get(url + "/rate_limit")  # closed with the block
+
+
+def test_server_process_that_cannot_start_says_so(tmp_path: Path) -> None:
+    (tmp_path / "github" / "repos" / "o").mkdir(parents=True)
+    (tmp_path / "github" / "repos" / "o" / "broken.json").write_text("{", encoding="utf-8")
+    with pytest.raises(RuntimeError, match="did not start"):
+        serve_replay_process(tmp_path)

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import gzip
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -158,6 +159,45 @@ def test_batched_saves_update_in_place_and_count_new_rows(store: Store) -> None:
         assert store.save_raw(conn, "github", "/repos/o/p", b"body") is False
     assert [f.mechanism for f in store.load_findings()] == ["b"]
     assert [f.mechanism for f in load_findings_of(store, ["gh:o/p"])] == ["b"]
+
+
+def test_cursors_and_claims_are_saved_in_one_batch_as_one_by_one(store: Store) -> None:
+    one = Claim(kind=ClaimKind.LIMITATION, text="one GPU only")
+    two = Claim(kind=ClaimKind.LIMITATION, text="no batching")
+    with store.transaction() as conn:
+        store.save_cursors(conn, "github", {"repo:gh:o/a": "2026-08-01", "repo:gh:o/b": "x"})
+        store.save_cursors(conn, "github", {"repo:gh:o/b": "2026-08-02"})
+        store.save_cursor(conn, "arxiv", "repo:gh:o/b", "other source")
+        groups = [("gh:o/a", "v1", [one, two, one]), ("gh:o/b", "", [one]), ("gh:o/a", "v1", [two])]
+        assert store.save_claims_of(conn, groups) == 3
+        assert store.save_claims_of(conn, [("gh:o/a", "v2", [one]), ("gh:o/b", "", [one])]) == 1
+    assert store.load_cursor("github", "repo:gh:o/a") == "2026-08-01"
+    assert store.load_cursor("github", "repo:gh:o/b") == "2026-08-02"
+    assert store.load_cursor("arxiv", "repo:gh:o/b") == "other source"
+    assert [c.text for c in store.load_claims("gh:o/a", "v1")] == ["one GPU only", "no batching"]
+    assert [c.text for c in store.load_claims("gh:o/a")] == [
+        "one GPU only",
+        "no batching",
+        "one GPU only",
+    ]
+    assert [c.text for c in store.load_claims("gh:o/b")] == ["one GPU only"]
+
+
+def test_a_large_batch_of_raw_responses_is_kept_as_one_by_one(store: Store) -> None:
+    from research_radar.store.store import RawRecord
+
+    bodies = [f"body {n} ".encode() * (n % 50 + 1) for n in range(300)]
+    with store.transaction() as conn:
+        records = [RawRecord(f"/repos/o/p{n}", body) for n, body in enumerate(bodies)]
+        assert store.save_raws(conn, "github", records) == 300
+        assert store.save_raws(conn, "github", records[:10]) == 0
+    with store.engine.connect() as conn:
+        kept = conn.execute(
+            select(raw_responses.c.request_key, raw_responses.c.body).order_by(raw_responses.c.id)
+        ).all()
+    assert [key for key, _ in kept] == [f"/repos/o/p{n}" for n in range(300)]
+    assert [bytes(body) for _, body in kept] == [gzip.compress(b, mtime=0) for b in bodies]
+    assert store.load_raw("github", "/repos/o/p299")["body"] == bodies[299]  # type: ignore[index]
 
 
 def test_upserts_are_portable_to_postgresql() -> None:

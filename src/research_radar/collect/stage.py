@@ -260,8 +260,7 @@ def _save(conn: Connection, store: Store, name: str, found: Found) -> int:
     store.save_sources(conn, [source for source, _ in found.items])
     store.save_snapshots(conn, [snapshot for _, snapshot in found.items if snapshot is not None])
     saved = dict.fromkeys(source.key for source, _ in found.items)
-    for query, value in found.cursors.items():
-        store.save_cursor(conn, name, query, value)
+    store.save_cursors(conn, name, found.cursors)
     return len(saved)
 
 

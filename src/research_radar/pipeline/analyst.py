@@ -11,7 +11,9 @@ in a JSON file beside the repository cache, so a re-run makes no request.
 from __future__ import annotations
 
 import json
+import threading
 from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time
@@ -33,6 +35,8 @@ MAX_TERMS = 4
 """Mechanism terms per query."""
 MAX_RESULTS = 10
 """Papers asked for per finding."""
+THREADS = 4
+"""Queries in flight at once when arXiv asks for no delay between them."""
 
 
 def arxiv_terms(finding: Finding) -> list[str]:
@@ -64,35 +68,38 @@ def search_arxiv(
     *,
     client: httpx.Client | None = None,
     policy: RetryPolicy | None = None,
+    threads: int = THREADS,
 ) -> ArxivSearch:
     """One arXiv API query per finding with mechanism terms, restricted to submissions
-    before its first date. Stops at the first failure (arXiv is then down for the gate)."""
+    before its first date. Stops at the first failure (arXiv is then down for the gate).
+
+    Findings alike in terms and first date ask once a run. Without a politeness delay
+    (`settings.arxiv.delay` 0: a replay or a mirror) the distinct queries are sent by
+    `threads` threads at once, so the waits for answers overlap (#19); the result is the
+    one of asking in order: a query after the first failing one is neither counted nor
+    read, and those not yet sent then are not sent.
+    """
     out = ArxivSearch()
     policy = policy or RetryPolicy(retries=1, backoff=1.0, max_wait=30.0)
     own = client is None
     http = client or httpx.Client(headers={"User-Agent": "research-radar"}, timeout=policy.timeout)
     api = ArxivApi(http, settings.arxiv_api_url, settings.arxiv.delay, policy)
+    asked = [(finding, query) for finding in findings if (query := _query(finding))]
+    distinct = list(dict.fromkeys(query for _, query in asked))
     found: dict[str, Source] = {}
-    # query -> its papers: findings alike in terms and first date ask once a run (#19)
-    pages: dict[str, list[tuple[Source, Snapshot]]] = {}
     try:
-        for finding in findings:
-            terms = arxiv_terms(finding)
-            if not terms:
-                continue
-            clause = " OR ".join(f'abs:"{term}"' for term in terms)
-            until = datetime.combine(first_date(finding), time(0), UTC)
-            query = build_query(clause, None, until)
+        answers = list(_answers(api, distinct, threads if settings.arxiv.delay <= 0 else 1))
+        out.queries = len(answers)
+        pages: dict[str, list[tuple[Source, Snapshot]]] = {}
+        for query, answer in zip(distinct, answers, strict=False):
+            if isinstance(answer, SourceError):
+                out.down = str(answer)
+            else:
+                pages[query] = answer
+        for finding, query in asked:
             if query not in pages:
-                out.queries += 1
-                try:
-                    raw = fetch_query(api, query, max_results=MAX_RESULTS)
-                    pages[query] = parse_feed(raw)[0]
-                except SourceError as error:
-                    out.down = str(error)
-                    break
-            items = pages[query]
-            for source, _snapshot in items:
+                break  # asked after arXiv failed
+            for source, _snapshot in pages[query]:
                 found.setdefault(source.key, source)
                 out.queried.setdefault(finding.project_key, set()).add(source.key)
     finally:
@@ -100,6 +107,55 @@ def search_arxiv(
             http.close()
     out.papers = list(found.values())
     return out
+
+
+def _query(finding: Finding) -> str | None:
+    """The finding's arXiv query (None without mechanism terms)."""
+    terms = arxiv_terms(finding)
+    if not terms:
+        return None
+    clause = " OR ".join(f'abs:"{term}"' for term in terms)
+    return build_query(clause, None, datetime.combine(first_date(finding), time(0), UTC))
+
+
+Answer = list[tuple[Source, Snapshot]] | SourceError
+"""The papers a query found, or why it failed."""
+
+
+def _answers(api: ArxivApi, queries: list[str], threads: int) -> Iterator[Answer]:
+    """The answer of each query in order, up to the first failure (its error included).
+
+    With several threads, a query after one that failed is not sent (when it has not
+    been yet); those before it are, as they would have been in order."""
+    failed_at = [len(queries)]
+    lock = threading.Lock()
+
+    def ask(index: int) -> Answer | None:
+        if index > failed_at[0]:
+            return None  # after a failure: never read
+        try:
+            return parse_feed(fetch_query(api, queries[index], max_results=MAX_RESULTS))[0]
+        except SourceError as error:
+            with lock:
+                failed_at[0] = min(failed_at[0], index)
+            return error
+
+    if threads <= 1:
+        answers: Iterator[Answer | None] = map(ask, range(len(queries)))
+        yield from _until_failure(answers)
+        return
+    with ThreadPoolExecutor(max_workers=threads) as pool:
+        yield from _until_failure(pool.map(ask, range(len(queries))))
+
+
+def _until_failure(answers: Iterator[Answer | None]) -> Iterator[Answer]:
+    """The answers up to the first failure, that included (None: not asked, after it)."""
+    for answer in answers:
+        if answer is None:
+            return
+        yield answer
+        if isinstance(answer, SourceError):
+            return
 
 
 @dataclass

@@ -4,11 +4,12 @@ compose → review → publish.
 `map` runs before `assess` (DESIGN.md draws them the other way round) because the value
 gate of `assess` weighs the host touch points that `map` finds.
 
-Each stage is a function of `pipeline.stages`; this module only runs them in order,
-records every run and stage in the store (start, end, counts, errors per source) and
-writes the report files. A crash mid-run leaves the store as the last finished stage left
-it; running again finishes the work without duplicates, and a second run on the same day
-writes the same report (the cut-off of the first run is kept).
+Each stage is a function of `pipeline.stages` (up to the assessed findings) or of
+`pipeline.report_stages` (the report and what becomes of it); this module only runs them
+in order, records every run and stage in the store (start, end, counts, errors per
+source) and writes the report files. A crash mid-run leaves the store as the last
+finished stage left it; running again finishes the work without duplicates, and a second
+run on the same day writes the same report (the cut-off of the first run is kept).
 """
 
 from __future__ import annotations
@@ -21,23 +22,26 @@ from typing import Any
 from research_radar.classify.model import Taxonomy
 from research_radar.classify.profile import load_taxonomy
 from research_radar.config import Settings
+from research_radar.cores import FORK_MIN, beside
 from research_radar.errors import RenderError
 from research_radar.models import BEIJING, Report
 from research_radar.pipeline.analyst import llm_run
+from research_radar.pipeline.report_stages import (
+    compose_stage,
+    publish_stage,
+    refuse_stage,
+    review_stage,
+)
 from research_radar.pipeline.stages import (
     Progress,
     StageRecorder,
     assess_stage,
     classify_stage,
     collect_stage,
-    compose_stage,
     decide_stage,
     extract_stage,
     map_stage,
-    publish_stage,
-    refuse_stage,
     resolve_stage,
-    review_stage,
 )
 from research_radar.resolve.keys import github_key
 from research_radar.store import journal
@@ -136,17 +140,21 @@ def _kept_cutoff(store: Store, day: date, language: str) -> datetime | None:
     return datetime.fromisoformat(value) if value else None
 
 
-def _write_outputs(path: Path, report: Report, markdown: str, taxonomy: Taxonomy) -> list[Path]:
-    """Write the report, its HTML page and the CSV/XLSX of its findings side by side."""
+def _write_outputs(
+    path: Path, report: Report, markdown: str, taxonomy: Taxonomy, stored: dict[str, str]
+) -> list[Path]:
+    """Write the report, its HTML page (from the HTML body the store keeps, `stored`) and
+    the CSV/XLSX of its findings side by side."""
     from research_radar.publish.export import export_findings
-    from research_radar.report.html import render_html
+    from research_radar.report.html import render_html, reuse_body
 
     page = path.with_suffix(".html")
     title = f"Research Radar {report.date.isoformat()}"
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(markdown, encoding="utf-8")
-        page.write_text(render_html(markdown, title=title), encoding="utf-8")
+        body = reuse_body(markdown, stored)
+        page.write_text(render_html(markdown, title=title, body=body), encoding="utf-8")
     except OSError as exc:
         where = exc.filename or path
         raise RenderError(
@@ -245,7 +253,7 @@ def _run_daily(
                 settings=settings,
                 llm=llm,
             )
-        report, markdown = compose_stage(
+        report, markdown, body = compose_stage(
             run,
             store,
             assessed,
@@ -257,8 +265,12 @@ def _run_daily(
             coverage=covered.model_copy(update={"excluded": excluded}),
         )
         path = out or settings.reports_dir / f"{day.isoformat()}.md"
-        files = _write_outputs(path, report, markdown, taxonomy)
-        review_result, blocking = review_stage(run, store, report, markdown, prior, host)
+        # a large report's files are written by a forked process while this one reviews (#19)
+        files, (review_result, blocking) = beside(
+            lambda: _write_outputs(path, report, markdown, taxonomy, body),
+            lambda: review_stage(run, store, report, markdown, prior, host),
+            fork=len(report.findings) >= FORK_MIN,
+        )
         refused = publish_refusal(blocking, covered.sources) if publish and not force else None
         if refused:
             refuse_stage(run, refused)

@@ -1,5 +1,6 @@
-"""The stages of the daily pipeline, each a function that runs inside one recorded stage
-(`StageRecorder.stage`) and writes in one transaction. `pipeline.run` calls them in order.
+"""The stages of the daily pipeline up to the assessed findings, each a function that runs
+inside one recorded stage (`StageRecorder.stage`) and writes in one transaction; the
+report's stages are in `pipeline.report_stages`. `pipeline.run` calls them in order.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from research_radar.analyse.llm import LlmStats, write_insight
 from research_radar.classify.model import Taxonomy
 from research_radar.collect.stage import collect, pending_keys
 from research_radar.collect.window import live_settings, live_window_start
-from research_radar.config import Language, Policy, Settings
-from research_radar.cores import map_on_cores
+from research_radar.config import Policy, Settings
+from research_radar.cores import FORK_MIN, aside, map_on_cores
 from research_radar.extract.claims import extract_claims
 from research_radar.history import decide as history
 from research_radar.history.families import load_family_index
@@ -31,12 +32,11 @@ from research_radar.models import (
     Finding,
     PendingDifference,
     Project,
-    Report,
     Snapshot,
     Source,
     SourceKind,
 )
-from research_radar.pipeline.analyst import LlmRun, search_arxiv
+from research_radar.pipeline.analyst import ArxivSearch, LlmRun, search_arxiv
 from research_radar.pipeline.candidates import (
     FINDING_KINDS,
     build_candidate,
@@ -45,17 +45,12 @@ from research_radar.pipeline.candidates import (
     primary_source,
     source_where,
 )
-from research_radar.pipeline.host import load_host, recheck_host, remote_host_sha
-from research_radar.report.compose import build_report
-from research_radar.report.html import stored_body
-from research_radar.report.markdown import render_markdown
+from research_radar.pipeline.host import load_host
 from research_radar.resolve.families import FamilyIndex, assign_family
 from research_radar.resolve.keys import key_name, load_aliases_file
 from research_radar.resolve.projects import resolve
 from research_radar.store.history_reads import (
-    count_finding_keys,
     load_findings_of,
-    load_keys_named,
     load_reported_repos,
 )
 from research_radar.store.store import Store
@@ -67,14 +62,10 @@ __all__ = [
     "assess_stage",
     "classify_stage",
     "collect_stage",
-    "compose_stage",
     "decide_stage",
     "extract_stage",
     "map_stage",
-    "publish_stage",
-    "refuse_stage",
     "resolve_stage",
-    "review_stage",
 ]
 
 Progress = Callable[[str, str], None]
@@ -208,12 +199,14 @@ def extract_stage(
         }
         found_claims = map_on_cores(_claims_of, list(texts.values()))  # half forked (#19)
         extracted = Extracted(primary, latest, dict(zip(texts, found_claims, strict=True)))
-        added = 0
         with store.transaction() as conn:
-            for key, claims in extracted.claims.items():
-                snapshot = latest.get(key)
-                added += store.save_claims(conn, key, snapshot.version if snapshot else "", claims)
-        counts["claims_added"] = added
+            counts["claims_added"] = store.save_claims_of(
+                conn,
+                (
+                    (key, snapshot.version if (snapshot := latest.get(key)) else "", claims)
+                    for key, claims in extracted.claims.items()
+                ),
+            )
     return extracted
 
 
@@ -364,7 +357,18 @@ def assess_stage(
     insight (grounded sentences only). Returns the assessed findings and the prior
     findings with those of the kept findings' families added.
     """
-    with run.stage("assess") as counts:
+    asked = settings is not None and (health or {}).get("arxiv") == "ok" and bool(kept)
+
+    def search() -> ArxivSearch | None:
+        # a finding's query reads its tags and first date, which families do not change
+        return search_arxiv(settings, kept) if settings is not None and asked else None
+
+    # a long search (its parsing is Python work) runs in a forked process while this one
+    # finds the families (#19)
+    with (
+        run.stage("assess") as counts,
+        aside(search, fork=asked and len(kept) >= FORK_MIN) as searched,
+    ):
         index = load_family_index(store, before=day, queries=kept)
         familied = []
         for finding in kept:
@@ -380,8 +384,8 @@ def assess_stage(
         down = [name for name in ("arxiv",) if (health or {}).get(name, "ok") != "ok"]
         papers = store.load_sources(SourceKind.PAPER.value)
         queried: dict[str, set[str]] = {}
-        if settings is not None and (health or {}).get("arxiv") == "ok" and familied:
-            live = search_arxiv(settings, familied)
+        live = searched()
+        if live is not None:
             counts["arxiv_queries"] = live.queries
             papers += live.papers
             queried = live.queried
@@ -470,143 +474,3 @@ def map_stage(
         mapped = map_findings(host, findings)
         counts.update(mapped=len(mapped), host_sha=host.head_sha)
     return host, mapped
-
-
-def compose_stage(
-    run: StageRecorder,
-    store: Store,
-    findings: list[Finding],
-    prior: list[Finding],
-    *,
-    cutoff: datetime,
-    host: HostIndex | None,
-    taxonomy: Taxonomy,
-    language: Language,
-    coverage: Coverage,
-) -> tuple[Report, str]:
-    with run.stage("compose") as counts:
-        host, findings, rechecked = recheck_host(host, findings)
-        findings, carried = _with_earlier_today(store, findings, cutoff.date())
-        sha = host.head_sha if host else None
-        remote = remote_host_sha(store, host)
-        corrections = history.corrections(prior, findings)
-        scope = count_finding_keys(store, before=cutoff.date())
-        coverage = coverage.model_copy(update={"dedup_scope": scope})
-        report = build_report(
-            findings,
-            now=cutoff,
-            host_name=host.repo or host.name if host else None,
-            host_sha=sha,
-            host_rechecked=rechecked and remote is None,
-            host_remote_sha=remote,
-            coverage=coverage,
-            corrections=corrections,
-            language=language,
-        )
-        markdown = render_markdown(report, taxonomy)
-        with store.transaction() as conn:
-            store.save_findings(conn, report.findings)
-            data = {
-                "cutoff": cutoff.isoformat(),
-                "findings": [f.project_key for f in report.findings],
-                "body": stored_body(markdown),
-            }
-            store.save_report(conn, report.date, language, markdown, data)
-        counts.update(findings=len(report.findings), corrections=len(corrections))
-        if carried:
-            counts["kept_from_earlier_run"] = carried
-    return report, markdown
-
-
-def _with_earlier_today(
-    store: Store, findings: list[Finding], day: date
-) -> tuple[list[Finding], int]:
-    """Today's findings with those an earlier run of the same day reported and this run did
-    not weigh again (a live re-run collects only what changed since): the day's report
-    keeps them. Returns the findings and how many were kept from the earlier run."""
-    weighed = {finding.project_key for finding in findings}
-    earlier = [
-        finding
-        for finding in store.load_findings(on=day, origin="radar")
-        if finding.project_key not in weighed
-    ]
-    return [*findings, *earlier], len(earlier)
-
-
-def review_stage(
-    run: StageRecorder,
-    store: Store,
-    report: Report,
-    markdown: str,
-    prior: list[Finding],
-    host: HostIndex | None,
-) -> tuple[Any, int]:
-    """Review our own report: house rules, and its SHAs and numbers against the store.
-
-    The history it is reviewed against is the part that can bear on it: the prior findings
-    of its projects and families, and earlier findings under the same names."""
-    from research_radar.review import run as review
-    from research_radar.review.verifiers import StoreVerifier
-
-    with run.stage("review") as counts:
-        result = review.review_report(
-            markdown,
-            history=_review_history(store, report, prior),
-            aliases=store.load_aliases(),
-            host_repo=host.repo if host else None,
-            verifier=StoreVerifier(store),
-        )
-        blocking = sum(1 for item in result.findings if item.severity == "blocking")
-        counts.update(
-            findings=len(result.findings), blocking=blocking, verified=len(result.verified)
-        )
-    return result, blocking
-
-
-def _review_history(store: Store, report: Report, prior: list[Finding]) -> list[Finding]:
-    from research_radar.review.entries import base_name, name_slug
-
-    slugs = {name_slug(base_name(finding.name)) for finding in report.findings}
-    named = load_keys_named(store, slugs, before=report.date)  # by an index (#19)
-    if not named - {finding.project_key for finding in prior}:
-        return prior
-    keys = named | {finding.project_key for finding in prior}
-    families = {finding.family for finding in prior if finding.family}
-    return load_findings_of(store, keys, families=families, before=report.date)
-
-
-def publish_stage(
-    run: StageRecorder,
-    store: Store,
-    settings: Settings,
-    report: Report,
-    markdown: str,
-    confirm: bool,
-) -> Any:
-    from research_radar.github import open_github_client
-    from research_radar.publish import index_issue as publish
-    from research_radar.publish.gate import allowed_hosts
-
-    with run.stage("publish") as counts:
-        if not settings.index_issue:
-            counts["skipped"] = "no index issue configured (index_issue / --issue)"
-            return None
-        private = set(settings.publish.private_repos)  # the store's are added inside
-        with open_github_client(settings.github_api_url, settings.github_token) as github:
-            result = publish.publish_report(
-                github,
-                target=settings.index_issue,
-                markdown=markdown,
-                report_date=report.date,
-                store=store,
-                dry_run=not confirm,
-                private_repos=private,
-                allowed_hosts=allowed_hosts(settings.publish.allowed_hosts),
-            )
-        counts["dry_run"] = not confirm
-    return result
-
-
-def refuse_stage(run: StageRecorder, reason: str) -> None:
-    with run.stage("publish") as counts:
-        counts["refused"] = reason

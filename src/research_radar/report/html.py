@@ -195,9 +195,16 @@ def reuse_body(markdown: str, stored: object) -> Markup | None:
     return Markup(html)
 
 
-def render_html(markdown: str, *, title: str, lang: str = "zh-CN") -> str:
-    """A standalone HTML page for a report in our Markdown."""
-    page = HtmlPage(title=title, lang=lang, body=render_body(markdown))
+def render_html(
+    markdown: str, *, title: str, lang: str = "zh-CN", body: Markup | None = None
+) -> str:
+    """A standalone HTML page for a report in our Markdown.
+
+    `body`: the Markdown's `render_body` when already made (`reuse_body` of the stored
+    one: a large report's body is rendered by another process, #19)."""
+    page = HtmlPage(
+        title=title, lang=lang, body=body if body is not None else render_body(markdown)
+    )
     try:
         template = environment().get_template("report.html.j2")
         return str(template.render(page=page))

@@ -13,6 +13,7 @@ insert), one executemany per table rather than a select and a write per row.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import hashlib
 import json
@@ -21,6 +22,7 @@ import os
 import socket
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
@@ -261,6 +263,20 @@ def _owner_gone(summary: Any) -> bool:
     return False
 
 
+_GZIP_THREADS = 2
+"""Threads compressing a large batch of raw responses: zlib lets go of the interpreter
+lock while it compresses, and compressing was most of a large collect's write (#19)."""
+
+
+def _gzipped(bodies: Iterable[bytes]) -> list[bytes]:
+    """Each body gzip-compressed (mtime 0: the same bytes every time), in order."""
+    items = list(bodies)
+    if len(items) < 64:
+        return [gzip.compress(body, mtime=0) for body in items]
+    with ThreadPoolExecutor(max_workers=_GZIP_THREADS) as pool:
+        return list(pool.map(functools.partial(gzip.compress, mtime=0), items))
+
+
 def content_hash(data: bytes | str) -> str:
     """SHA-256 hex digest of bytes or UTF-8 text."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
@@ -454,6 +470,7 @@ class Store:
     def save_raws(self, conn: Connection, source: str, records: Iterable[RawRecord]) -> int:
         """Keep raw responses, gzip-compressed, once each by content. Returns how many were new."""
         now = _now()
+        records = list(records)
         rows = [
             {
                 "source": source,
@@ -462,11 +479,11 @@ class Store:
                 "etag": record.etag,
                 "last_modified": record.last_modified,
                 "headers": dict(record.headers),
-                "body": gzip.compress(record.body, mtime=0),
+                "body": body,
                 "content_hash": content_hash(record.body),
                 "fetched_at": record.fetched_at or now,
             }
-            for record in records
+            for record, body in zip(records, _gzipped(r.body for r in records), strict=True)
         ]
         return _upsert_many(conn, raw_responses, ["source", "request_key", "content_hash"], rows)
 
@@ -525,12 +542,16 @@ class Store:
         return None if row is None else str(row[0])
 
     def save_cursor(self, conn: Connection, source: str, query: str, value: str) -> None:
-        _upsert(
-            conn,
-            cursors,
-            {"source": source, "query": query},
-            {"value": value, "updated_at": _now()},
-        )
+        self.save_cursors(conn, source, {query: value})
+
+    def save_cursors(self, conn: Connection, source: str, values: Mapping[str, str]) -> None:
+        """Keep the cursors of a source (query -> value) in one batch (#19)."""
+        now = _now()
+        rows = [
+            {"source": source, "query": query, "value": value, "updated_at": now}
+            for query, value in values.items()
+        ]
+        _upsert_many(conn, cursors, ["source", "query"], rows, ("value", "updated_at"))
 
     def save_health(
         self, conn: Connection, source: str, ok: bool, error: str | None = None
@@ -643,19 +664,26 @@ class Store:
         self, conn: Connection, source_key: str, version: str, items: list[Claim]
     ) -> int:
         """Keep claims once each (by content). Returns how many were new."""
+        return self.save_claims_of(conn, [(source_key, version, items)])
+
+    def save_claims_of(
+        self, conn: Connection, groups: Iterable[tuple[str, str, list[Claim]]]
+    ) -> int:
+        """`save_claims` of many (source key, version, claims) in one batch (#19)."""
         rows = []
-        for claim in items:
-            data = claim.model_dump(mode="json")
-            digest = content_hash(source_key + version + json.dumps(data, sort_keys=True))
-            rows.append(
-                {
-                    "source_key": source_key,
-                    "version": version,
-                    "kind": claim.kind.value,
-                    "data": data,
-                    "hash": digest,
-                }
-            )
+        for source_key, version, items in groups:
+            for claim in items:
+                data = claim.model_dump(mode="json")
+                digest = content_hash(source_key + version + json.dumps(data, sort_keys=True))
+                rows.append(
+                    {
+                        "source_key": source_key,
+                        "version": version,
+                        "kind": claim.kind.value,
+                        "data": data,
+                        "hash": digest,
+                    }
+                )
         return _upsert_many(conn, claims, ["hash"], rows)
 
     def load_claims(self, source_key: str, version: str | None = None) -> list[Claim]:

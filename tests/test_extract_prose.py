@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from research_radar.extract.catalogue import default_catalog
+from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.claims import extract_claims
 from research_radar.extract.conditions import find_conditions
 from research_radar.models import Claim

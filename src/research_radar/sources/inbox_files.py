@@ -8,6 +8,7 @@ cannot be read, is not UTF-8 or breaks a rule (duplicate card numbers, broken li
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -64,6 +65,20 @@ def _read(path: Path, shown: str) -> tuple[str | None, Problem | None]:
         return None, Problem(path=shown, kind="not-utf8", message=message)
 
 
+def _readable(
+    paths: list[Path], root: _Root, problems: list[Problem]
+) -> Iterator[tuple[Path, str, str]]:
+    """(path, name shown, text) of each file that reads as UTF-8; one that does not is a
+    problem, not a result."""
+    for path in paths:
+        shown = root.shown(path)
+        text, problem = _read(path, shown)
+        if problem is not None:
+            problems.append(problem)
+        elif text is not None:
+            yield path, shown, text
+
+
 def _files(folder: Path) -> list[Path]:
     """The files under `folder`, none in a hidden folder nor hidden, in the order of
     `sorted(folder.rglob("*"))` (part by part); a symlinked folder is not entered (#19)."""
@@ -98,12 +113,7 @@ def _broken_links(note_path: Path, links: list[str], root: _Root, shown: str) ->
 
 def _load_notes(folder: Path, root: _Root, problems: list[Problem]) -> list[Note]:
     notes = []
-    for path in _markdown_files(folder, root, problems):
-        shown = root.shown(path)
-        text, problem = _read(path, shown)
-        if text is None:
-            problems.append(problem)  # type: ignore[arg-type]
-            continue
+    for path, shown, text in _readable(_markdown_files(folder, root, problems), root, problems):
         parts = path.relative_to(folder).parts
         analyst = parts[0] if len(parts) > 1 else ""
         if not analyst:
@@ -117,12 +127,7 @@ def _load_notes(folder: Path, root: _Root, problems: list[Problem]) -> list[Note
 
 def _load_cards(folder: Path, root: _Root, problems: list[Problem]) -> list[Card]:
     cards: list[Card] = []
-    for path in _markdown_files(folder, root, problems):
-        shown = root.shown(path)
-        text, problem = _read(path, shown)
-        if text is None:
-            problems.append(problem)  # type: ignore[arg-type]
-            continue
+    for _path, shown, text in _readable(_markdown_files(folder, root, problems), root, problems):
         card, found = parse_card(text, path=shown)
         cards.append(card)
         problems.extend(found)
@@ -161,12 +166,7 @@ def _card_duplicates(cards: list[Card]) -> list[Problem]:
 def _load_knowledge(target: Path, root: _Root, problems: list[Problem]) -> dict[str, KnowledgeDoc]:
     files = [target] if target.is_file() else _markdown_files(target, root, problems)
     docs = {}
-    for path in files:
-        shown = root.shown(path)
-        text, problem = _read(path, shown)
-        if text is None:
-            problems.append(problem)  # type: ignore[arg-type]
-            continue
+    for path, shown, text in _readable(files, root, problems):
         docs[path.stem] = parse_knowledge(text, path=shown, topic=path.stem)
     return docs
 

@@ -210,9 +210,7 @@ class Forest:
         """datasketch's `MinHashLSHForest.query` (`query_bands` of the signature's keys)."""
         return self.query_bands(self.bands(signature), k)
 
-    def query_bands(
-        self, bands: Sequence[bytes], k: int, read: set[tuple[int, bytes]] | None = None
-    ) -> set[Entry]:
+    def query_bands(self, bands: Sequence[bytes], k: int) -> set[Entry]:
         """datasketch's `MinHashLSHForest.query`: the entries sharing the longest prefixes
         of a forest key with the query's, longest first, tree by tree, in key order, until
         `k` are found.
@@ -241,8 +239,6 @@ class Forest:
                 ranges[tree] = (start, end)
                 for at in [*range(start, low), *range(high, end)]:
                     entries = table[ordered[at]]
-                    if read is not None:  # the forest keys it reads, for `forest_neighbourhood`
-                        read.add((tree, ordered[at]))
                     if len(found) + len(entries) < k:
                         found.update(entries)  # k cannot be reached within them
                         continue

@@ -161,34 +161,18 @@ class Forest:
         size = len(values) // self.trees
         return [values[tree * size : (tree + 1) * size] for tree in range(self.trees)]
 
-    @classmethod
-    def of_rows(cls, trees: int, rows: Iterable[tuple[str, int, bytes]]) -> Forest:
-        """A forest of (key, tree, forest key) rows, each key at version 0: a forest read
-        back tree by tree, in which a key may be missing from some trees."""
-        forest = cls(trees)
-        for key, tree, band in rows:
-            forest.versions.setdefault(key, 0)
-            forest._enter(tree, band, (key, 0))
-        return forest
-
     def add(self, key: str, signature: Signature) -> None:
         """Index a signature under a key (a new version of the key if it was there)."""
         version = self.versions.get(key, -1) + 1
         self.versions[key] = version
-        for tree, band in enumerate(self.bands(signature)):
-            self._enter(tree, band, (key, version))
-
-    def _enter(self, tree: int, band: bytes, entry: Entry) -> None:
-        table = self._tables[tree]
-        if band not in table:
-            table[band] = []
-            self._pending[tree].append(band)
-        table[band].append(entry)
+        for band, table, pending in zip(
+            self.bands(signature), self._tables, self._pending, strict=True
+        ):
+            if band not in table:
+                table[band] = []
+                pending.append(band)
+            table[band].append((key, version))
         self._dirty = True
-
-    def entries(self, tree: int, band: bytes) -> list[Entry]:
-        """The entries under a forest key of a tree, oldest first."""
-        return self._tables[tree].get(band, [])
 
     def _sort(self) -> None:
         """Bring the forest's sorted keys up to date before a query: a few new keys are

@@ -46,6 +46,7 @@ Run: .venv/bin/python benchmarks/evidence_bench.py [--verbose] [--cache DIR] [--
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import re
@@ -530,17 +531,28 @@ def report(path: Path, verbose: bool) -> None:
 
 
 def main(argv: list[str]) -> int:
-    verbose = "--verbose" in argv
-    cache = DEFAULT_CACHE
-    if "--cache" in argv:
-        cache = Path(argv[argv.index("--cache") + 1])
+    parser = argparse.ArgumentParser(
+        description=(__doc__ or "").splitlines()[0],
+        epilog=(
+            "example: .venv/bin/python benchmarks/evidence_bench.py --docs-only "
+            "--labels 't-*.lab' --verbose   (tune documents only, listing their misses)"
+        ),
+    )
+    parser.add_argument("--verbose", action="store_true", help="list the misses of tune documents")
+    parser.add_argument(
+        "--cache", type=Path, default=DEFAULT_CACHE, help="folder of cached documents"
+    )
+    parser.add_argument("--doc", metavar="ID", help="score one labelled document")
+    parser.add_argument("--labels", metavar="GLOB", help="score the label files matching GLOB")
+    parser.add_argument("--docs-only", action="store_true", help="skip the statement sets")
+    args = parser.parse_args(argv)
+    verbose: bool = args.verbose
+    cache: Path = args.cache
     docs = load_docs()
-    if "--doc" in argv:
-        wanted = argv[argv.index("--doc") + 1]
-        docs = [d for d in docs if d.id == wanted]
-    if "--labels" in argv:
-        pattern = argv[argv.index("--labels") + 1]
-        docs = load_docs_matching(pattern)
+    if args.doc:
+        docs = [d for d in docs if d.id == args.doc]
+    if args.labels:
+        docs = load_docs_matching(args.labels)
     print(f"Real documents: {len(docs)} labelled, cache {cache}")
     per_split: dict[str, int] = defaultdict(int)
     for doc in docs:
@@ -549,7 +561,7 @@ def main(argv: list[str]) -> int:
         report_docs(docs, cache, split, verbose)
     if sum(1 for s in per_split if s.startswith("heldout")) > 1:
         report_docs(docs, cache, "heldout*", verbose)
-    if "--docs-only" not in argv:
+    if not args.docs_only:
         print("\nStatement sets")
         for path in (FIXTURE, HELDOUT):
             if path.exists():

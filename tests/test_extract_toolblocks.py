@@ -1,9 +1,9 @@
 """Numbers the extractor reads where pages print them (issue #14): a benchmark tool's output
-in a fenced block, a unit said once in a set-up section."""
+in a fenced block, a unit said once in a set-up section, compound durations."""
 
 from __future__ import annotations
 
-from research_radar.extract import toolblocks
+from research_radar.extract import durations, toolblocks
 from research_radar.extract.claims import extract_claims
 from research_radar.models import Claim
 
@@ -150,6 +150,34 @@ def test_a_unit_said_outside_a_setup_section_stays_in_its_section() -> None:
 def test_a_unit_written_after_a_word_with_a_space_is_stated() -> None:
     text = "测试说明：单位 ms\n\n| 模型 | 时延 |\n|---|---|\n| ResNet50 | 12.8 |\n"
     assert _found(text)[12.8][1] == "ms"
+
+
+def test_compound_durations_are_read_as_seconds() -> None:
+    text = (
+        "Rendering one clip on an H100 takes 2m23s.\n\n在 4090 上生成耗时 1分23秒。\n\n"
+        "| Model | Time |\n|---|---|\n| ModelA | 25'34'' |\n| ModelB | 1h05m |\n"
+    )
+    found = _found(text)
+    assert {v: u for v, (_, u, _) in found.items()} == {
+        143: "s",
+        83: "s",
+        1534: "s",
+        3900: "s",
+    }
+    assert found[143][2].conditions.hardware == ["H100"]
+
+
+def test_duration_seconds_lists_each_compound_duration() -> None:
+    assert durations.duration_seconds("2m 23.5s, then 1h05m30s; 1小时5分钟 and 9'07\"") == [
+        143.5,
+        3930,
+        3900,
+        547,
+    ]
+    # single parts and look-alikes are not compound durations
+    assert durations.duration_seconds("5 分钟, 23s, 3m tokens, Qwen2.5-1.5B, v1.2m3s") == []
+    assert durations.in_seconds("耗时 1分23秒，") == "耗时 83秒，"
+    assert durations.__all__ == ["duration_seconds", "in_seconds"]
 
 
 def test_statistic_columns_and_per_second_rows_of_a_tool_table() -> None:

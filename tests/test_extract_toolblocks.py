@@ -195,3 +195,47 @@ def test_statistic_columns_and_per_second_rows_of_a_tool_table() -> None:
         20.11: "req/s",
         22.94: "req/s",
     }
+
+
+def test_each_line_of_a_broken_cell_is_read_as_a_cell() -> None:
+    text = (
+        "| Case | Throughput (tok/s) before<br>after |\n|---|---|\n"
+        "| Chat | 412.5<br>803.1 (+94.7%) |\n\n"
+        "| Case | vLLM | Ours |\n|---|---|---|\n"
+        "| Long | Total TPS: 2210.45<br>Mean TPOT(ms): 61.32 | Total TPS: 3977.08<br>"
+        "Mean TPOT(ms): 44.9 |\n"
+    )
+    found = _found(text)
+    assert {v: u for v, (_, u, _) in found.items()} == {
+        412.5: "tok/s",
+        803.1: "tok/s",
+        94.7: "%",
+        2210.45: "tok/s",
+        61.32: "ms",
+        3977.08: "tok/s",
+        44.9: "ms",
+    }
+    assert found[44.9][0] == "Mean TPOT"
+
+
+def test_a_unit_in_the_corner_cell_a_caption_below_or_an_intro_holds_for_the_table() -> None:
+    text = (
+        "## A\n\n| model \\ time(ms) | A100 | H100 |\n|---|---|---|\n| Llama-2-7B | 12.5 | 8.25 |\n"
+        "\n## B\n\nWe report decode latency (ms) below.\n\n"
+        "| Model | A100 |\n|---|---|\n| Llama-2-7B | 14.5 |\n"
+        "\n## C\n\n| Model | bs1 |\n|---|---|\n| Llama-2-7B | 17.5 |\n\n"
+        "Table 4: Decode latency of each model (ms).\n\n## D\n\n"
+        "| Model | Layers |\n|---|---|\n| Llama-2-7B | 32 |\n"
+    )
+    found = _found(text)
+    assert {v: u for v, (_, u, _) in found.items()} == {
+        12.5: "ms",
+        8.25: "ms",
+        14.5: "ms",
+        17.5: "ms",
+    }
+
+
+def test_a_header_spelling_out_per_second_keeps_its_rate() -> None:
+    text = "| | Tokens per second | BLEU |\n| --- | --- | --- |\n| SystemA 2.1 | 209.2 | 26.93 |\n"
+    assert _found(text)[209.2][1] == "tok/s"

@@ -40,7 +40,7 @@ def head_name(head: str) -> str:
 def header_unit(head: str) -> str:
     if _STATISTIC.fullmatch(head):
         return ""  # `| avg | min | max |` over a tool's statistics: `min` is no minute
-    if "per sec" in head:
+    if "(per sec" in head:
         per_second = _PER_SECOND.search(head)  # `Output token throughput (per sec)`
         return (per_second.group(1).lower()[:3] + "/s") if per_second else ""
     bracketed: list[str] = _HEAD_UNIT_ANY_CASE.findall(head)

@@ -89,7 +89,17 @@ def table_unit(recent: list[str], lines: list[str], index: int) -> str:
         return unit
     while index < len(lines) and (not lines[index].strip() or lines[index].strip()[0] == "|"):
         index += 1  # this table, and the tables right below it that share the note
-    return stated_unit(lines[index]) if index < len(lines) else ""
+    if index >= len(lines):
+        return ""
+    below = lines[index]
+    caption = _CAPTION_UNIT.match(below.strip())  # `Table 4: Decode latency (ms).`
+    return stated_unit(below) or (canonical_unit(caption.group(1)) if caption else "")
+
+
+_CAPTION_UNIT = re.compile(
+    rf"[*_]{{0,2}}(?:Table|Tab\.|表)\s?\d.*?[(（]\s*({UNIT_PATTERN})\s*[)）]", re.I
+)
+"""A caption that gives its table's unit in parentheses, below the table."""
 
 
 _TITLE_UNIT = re.compile(
@@ -99,15 +109,19 @@ _TITLE_UNIT = re.compile(
 """A heading, a bold line or a caption that gives a unit in parentheses."""
 
 
-_INTRO_UNIT = re.compile(rf"[(（]\s*({UNIT_PATTERN})\s*[)）](?![A-Za-z]).*[:：]\s*$")
+_INTRO_UNIT = re.compile(
+    rf"[(（]\s*({UNIT_PATTERN})\s*[)）](?![A-Za-z])"
+    r"(?:.*[:：]\s*$|.*\b(?:below|as follows|the following (?:table|results))\b|.*如下)"
+)
 
 
 _SPEEDUP_TITLE = re.compile(r"^\W*(?:speed-?ups?|加速比)\b", re.I)
 
 
 def intro_unit(text: str) -> str:
-    """`Decode speed (tokens/s) on RTX 4090:`: the line that introduces a table gives the
-    unit of its numbers in parentheses; `Speedup of LightSeq over PyTorch:` gives ratios."""
+    """`Decode speed (tokens/s) on RTX 4090:`, `We report latency (ms) below.`: the line
+    that introduces a table gives the unit of its numbers in parentheses; `Speedup of LightSeq over PyTorch:` gives
+    ratios."""
     match = _INTRO_UNIT.search(text)
     if match:
         return canonical_unit(match.group(1))

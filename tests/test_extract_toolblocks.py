@@ -239,3 +239,17 @@ def test_a_unit_in_the_corner_cell_a_caption_below_or_an_intro_holds_for_the_tab
 def test_a_header_spelling_out_per_second_keeps_its_rate() -> None:
     text = "| | Tokens per second | BLEU |\n| --- | --- | --- |\n| SystemA 2.1 | 209.2 | 26.93 |\n"
     assert _found(text)[209.2][1] == "tok/s"
+
+
+def test_a_latency_block_keeps_its_average_and_reads_no_percentile_as_a_change() -> None:
+    text = (
+        "```\nAvg latency: 1.8412 seconds\n10% percentile latency: 1.7903 seconds\n"
+        "50% percentile latency: 1.8377 seconds\nThroughput: 5.43 requests/s, "
+        "2779.12 total tokens/s\n```\n"
+    )
+    found = _found(text)
+    assert {v: u for v, (_, u, _) in found.items()} == {
+        1.8412: "s",
+        5.43: "req/s",
+        2779.12: "tok/s",
+    }

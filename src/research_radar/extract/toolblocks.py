@@ -98,7 +98,7 @@ _CODE_LANGUAGES = frozenset(
 )
 """Fence tags of code: its `key = 8` lines are settings of a program, never results."""
 
-_LABEL = r"[A-Za-z\u4e00-\u9fff][\w\u4e00-\u9fff .%/@'-]{0,70}?(?:\s?[(（][^()（）\n]{1,24}[)）])?"
+_LABEL = r"(?:\d{1,2}(?:\.\d+)?\s?%\s)?[A-Za-z\u4e00-\u9fff][\w\u4e00-\u9fff .%/@'-]{0,70}?(?:\s?[(（][^()（）\n]{1,24}[)）])?"
 _NUMBER = r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
 _KEY_VALUE = re.compile(
     rf"(?P<label>{_LABEL})\s*[:：=]\s*(?P<value>{_NUMBER})"
@@ -117,6 +117,7 @@ _SETTING = re.compile(
 )
 """A settings line worth keeping: it names the load of the block's numbers (not `Successful
 requests: 500` or `Total input tokens: 217393`, which are counts of the run)."""
+_PERCENT_LABEL = re.compile(r"\d\s?%")
 _TOTAL = re.compile(r"^\s*(?:total|successful|failed|peak concurrent)\b", re.I)
 _DIVIDER = re.compile(r"\s*[=\-─━_*#~+]{3,}.*|\s*[=\-─━_*#~]*\s*")
 """`====== Serving Benchmark Result ======`, `-----Time to First Token-----`."""
@@ -170,7 +171,9 @@ def _tool_lines(body: list[str]) -> list[str] | None:
             continue
         kept += 1
         label, tail = pair.group("label"), pair.group("tail")
-        if _LABEL_UNIT.search(label) or (tail and _TAIL_UNIT.match(tail)):
+        if _PERCENT_LABEL.search(label):
+            readable.append("")  # `10% percentile latency: 1.10 seconds`: not a 10 % change
+        elif _LABEL_UNIT.search(label) or (tail and _TAIL_UNIT.match(tail)):
             measured += 1
             readable.append(f"- {line.strip()}")
         elif _SETTING.search(label) and not _TOTAL.match(label):

@@ -130,26 +130,46 @@ _PIPE_SEPARATOR = re.compile(r"\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)+\|?\s*
 def unfence_tool_output(lines: list[str]) -> list[str]:
     """`lines` with each fenced block of tool output made readable and its fence removed;
     other fenced blocks left as they are. As many lines as given."""
+    # only the lines that can be fences are looked at (a README is mostly prose)
+    fences = [i for i, line in enumerate(lines) if ("```" in line or "~~~" in line)]
     out = lines
-    index = 0
-    while index < len(out):
-        opening = _FENCE.match(out[index])
+    position = 0
+    while position < len(fences):
+        index = fences[position]
+        opening = _FENCE.match(lines[index])
+        position += 1
         if opening is None:
-            index += 1
             continue
         marker = opening.group(1)
-        end = next(
-            (k for k in range(index + 1, len(out)) if out[k].strip().startswith(marker)), None
+        closing = next(
+            (
+                p
+                for p in range(position, len(fences))
+                if lines[fences[p]].strip().startswith(marker)
+            ),
+            None,
         )
-        if end is None:
+        if closing is None:
             break  # an unclosed fence: code to the end, as the reader takes it
-        if opening.group(2).lower() not in _CODE_LANGUAGES:
-            readable = _tool_lines(out[index + 1 : end])
+        end, position = fences[closing], closing + 1
+        if opening.group(2).lower() not in _CODE_LANGUAGES and _may_be_output(lines, index, end):
+            readable = _tool_lines(lines[index + 1 : end])
             if readable is not None:
                 out = out if out is not lines else list(lines)
                 out[index : end + 1] = ["", *readable, ""]
-        index = end + 1
     return out
+
+
+def _may_be_output(lines: list[str], start: int, end: int) -> bool:
+    """A cheap first look: two or more lines of the block hold a `:`, `=` or a table bar."""
+    marked = 0
+    for index in range(start + 1, end):
+        line = lines[index]
+        if ":" in line or "=" in line or "|" in line or "│" in line or "：" in line:
+            marked += 1
+            if marked >= 2:
+                return True
+    return False
 
 
 def _tool_lines(body: list[str]) -> list[str] | None:

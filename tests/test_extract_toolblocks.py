@@ -253,3 +253,18 @@ def test_a_latency_block_keeps_its_average_and_reads_no_percentile_as_a_change()
         5.43: "req/s",
         2779.12: "tok/s",
     }
+
+
+def test_each_tool_block_takes_the_load_of_its_own_settings_lines() -> None:
+    block = "```\nMaximum request concurrency: {c}\nOutput token throughput (tok/s): {v}\n"
+    text = (
+        "## Results on H100\n\n"
+        + block.format(c=16, v=811.42)
+        + "Mean TTFT (ms): 57.31\n```\n\n"
+        + block.format(c=64, v=1911.42)
+        + "Mean TTFT (ms): 157.31\n```\n"
+    )
+    found = _found(text)
+    assert found[811.42][2].conditions.load["concurrency"] == "16"
+    assert found[1911.42][2].conditions.load["concurrency"] == "64"
+    assert found[157.31][2].conditions.load["concurrency"] == "64"

@@ -25,6 +25,7 @@ from research_radar.extract import units as units_module
 from research_radar.extract.benchmark_json import parse_benchmark_json
 from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.claims import claim_to_json, extract_claims, extract_file, own_metrics
+from research_radar.extract.durations import duration_seconds
 from research_radar.models import ClaimKind, Conditions
 
 SHARED = Path(os.environ.get("RADAR_SHARED", Path(__file__).resolve().parents[2] / "shared"))
@@ -256,6 +257,10 @@ SNIPPETS = st.sampled_from(
         " to ",
         "WER",
         "9/20 tasks",
+        "2m23s",
+        "1h05m",
+        "1分23秒",
+        "25'34''",
         "-",
         ".",
         ",",
@@ -280,6 +285,8 @@ def test_metric_values_come_from_the_text(text: str) -> None:
         for n in NUMBER.findall(text)
         if n.replace(",", "").replace(".", "")
     }
+    # the one value not written as a number: the seconds of a compound duration (`2m23s`)
+    written |= set(duration_seconds(text))
     for claim in extract_claims(text):
         for metric in claim.metrics:
             assert abs(metric.value) in written, (metric, text)

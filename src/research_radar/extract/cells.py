@@ -38,6 +38,11 @@ def head_name(head: str) -> str:
 
 
 def header_unit(head: str) -> str:
+    if _STATISTIC.fullmatch(head):
+        return ""  # `| avg | min | max |` over a tool's statistics: `min` is no minute
+    if "(per sec" in head:
+        per_second = _PER_SECOND.search(head)  # `Output token throughput (per sec)`
+        return (per_second.group(1).lower()[:3] + "/s") if per_second else ""
     bracketed: list[str] = _HEAD_UNIT_ANY_CASE.findall(head)
     if len(bracketed) > 1 or (bracketed and re.search(r"%\s*\(", head)):
         # `FTL(min)(s)`, `50%(s)`: the last unit in parentheses is the unit, what comes
@@ -49,6 +54,11 @@ def header_unit(head: str) -> str:
         return canonical_unit(match.group(1))
     written = _HEAD_UNIT_ANY_CASE.search(head)  # `PyTorch (Sec)`, `Latency (MS)`
     return canonical_unit(written.group(1)) if written else ""
+
+
+_STATISTIC = re.compile(r"\s*(?:min|max)\s*", re.I)
+_PER_SECOND = re.compile(r"\b(token|request)s?\b.*\(per sec(?:ond)?\)", re.I)
+"""`Output token throughput (per sec)`, `Request throughput (per sec)` (genai-perf)."""
 
 
 _HEAD_UNIT = re.compile(rf"(?<![A-Za-z])(?<![A-Za-z]\d)({UNIT_PATTERN})(?![A-Za-z])")

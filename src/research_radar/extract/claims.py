@@ -6,7 +6,9 @@ a benchmark JSON file. Its conditions use canonical catalogue names; a condition
 from the statement itself is inherited from earlier sentences of the same line, list
 item or wrapped paragraph, and, for list items and table rows, from the headings above
 them, the table header and the paragraph that introduces them (not earlier paragraphs).
-Numbers are only ever taken from the input: a metric value is a number written there.
+Numbers are only ever taken from the input: a metric value is a number written there,
+or the seconds of a compound duration written there (`2m23s` -> 143 s, `1分23秒` -> 83 s,
+`extract.durations.duration_seconds`).
 In `A vs B` the compared system's number B keeps its value but is named `<metric>
 (baseline)`; `own_metrics` leaves it out. A hedged statement (`reportedly`, `据称`) is
 reported by "community" and carries `load["hedged"] = "yes"`.

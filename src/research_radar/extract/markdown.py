@@ -3,7 +3,8 @@
 Pure. A building block of `research_radar.extract.claims`, which callers outside this
 package use instead. A segment is a heading or one statement: a sentence of prose or
 of a list item (tab-separated cells split too), or a table row, which carries the
-header cells of its table. Fenced code and table separator rows are skipped.
+header cells of its table. Fenced code and table separator rows are skipped, except a
+fenced block that is a benchmark tool's printed result (`extract.toolblocks`).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from functools import lru_cache
 
 from research_radar.extract.htmltables import parse_html_table, table_end
 from research_radar.extract.stated import SectionUnits, intro_score
+from research_radar.extract.toolblocks import unfence_tool_output
 
 __all__ = ["Segment", "clean_text", "parse_segments", "split_cells"]
 
@@ -60,7 +62,10 @@ def parse_segments(text: str) -> Iterator[Segment]:
     header: tuple[str, ...] = ()
     in_fence = False
     after_break = True
-    lines = _piped([_QUOTED_ROW.sub(r"\1", line) for line in _without_comments(text).splitlines()])
+    lines = [_QUOTED_ROW.sub(r"\1", line) for line in _without_comments(text).splitlines()]
+    if "```" in text or "~~~" in text:
+        lines = unfence_tool_output(lines)  # a benchmark tool's printed result is read
+    lines = _piped(lines)
     before, rows_unit, table_score = "", "", ""
     units = SectionUnits()
     index = 0

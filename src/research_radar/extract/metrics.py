@@ -1,7 +1,8 @@
 """Metrics of one statement: numbers with units, named scores, fractions and comparisons.
 
 Pure. A building block of `research_radar.extract.claims`, which callers outside this
-package use instead. A metric value is always a number written in the statement;
+package use instead. A metric value is always a number written in the statement, or the
+seconds of a compound duration written there (`2m23s` -> 143 s, `extract.durations`);
 numbers inside catalogue names and load conditions are not metrics.
 """
 
@@ -17,6 +18,7 @@ from research_radar.extract.compared import (
     baseline_values,
 )
 from research_radar.extract.conditions import CONDITION_FIELDS
+from research_radar.extract.durations import in_seconds
 from research_radar.extract.loads import load_rule_matches
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.units import (
@@ -180,7 +182,8 @@ def find_metrics(
     if known is None or known[0] is not cat:
         if len(_FOUND) > 16384:
             _FOUND.clear()
-        known = (cat, _find_metrics(text, cat, context))
+        # `2m23s`, `1分23秒`: read as the seconds they span (extract.durations)
+        known = (cat, _find_metrics(in_seconds(text), cat, context))
         _FOUND[key] = known
     return [metric.model_copy() for metric in known[1]]  # callers own what they get
 

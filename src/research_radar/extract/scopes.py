@@ -63,6 +63,9 @@ class Scope:
     last: int
     names: dict[str, list[str]] = field(default_factory=dict)
     load: dict[str, str] = field(default_factory=dict)
+    several: set[str] = field(default_factory=set)
+    """Load keys the set-up gives different values of (a list of datasets: `32000 input
+    tokens`, `4000 input tokens`): alternatives, none of them the set-up (issue #14)."""
 
     def add(self, conditions: Conditions) -> None:
         for name in _FIELDS:
@@ -71,7 +74,9 @@ class Scope:
                 if value not in found:
                     found.append(value)
         for key, value in conditions.load.items():
-            self.load.setdefault(key, value)
+            if self.load.setdefault(key, value) != value or key in self.several:
+                self.several.add(key)
+                self.load.pop(key)
 
 
 def find_scopes(segments: list[Segment], cat: Catalog) -> list[Scope]:

@@ -17,8 +17,9 @@ __all__ = ["SectionUnits", "intro_score", "intro_unit", "stated_unit", "table_un
 
 class SectionUnits:
     """Where a table's unit is said: the line before it, its section (`recent`, the lines
-    since the last heading, that heading first), the line below it, or an enclosing
-    section's notes (`所测时延均为…, 单位是毫秒` above `### YOLO` / `#### Runtime`)."""
+    since the last heading, that heading first), the line below it, an enclosing
+    section's notes (`所测时延均为…, 单位是毫秒` above `### YOLO` / `#### Runtime`), or
+    an earlier set-up section (`## 测试环境` ... `统计平均时间，单位 ms`)."""
 
     def __init__(self) -> None:
         self.recent: list[str] = []
@@ -26,9 +27,19 @@ class SectionUnits:
         """The lines of the enclosing sections, by heading level, with the unit they state
         once a table asked for it (read only then: most sections hold no table)."""
         self._level = 0
+        self._asked = 0
+        """How many of `recent` stood above the section's last table, and the note below it."""
+        self._setup = ""
+        """The unit a set-up section said once for the tables of later sections
+        (`统计平均时间，单位 ms` in `## 测试环境`, the tables under `## 测试数据`)."""
 
     def heading(self, level: int) -> None:
         """A `#` heading of `level` starts a section: what its parents said still holds."""
+        if self.recent and _SETUP_HEADING.search(self.recent[0]):
+            # what a set-up section says after its last table is no table's: it holds for
+            # the tables of the sections after it
+            self._setup = _recent_unit(self.recent[self._asked :]) or self._setup
+        self._asked = 0
         self._outer.append((self._level, self.recent, {}))
         self._outer = [entry for entry in self._outer if entry[0] < level]
         self._level = level
@@ -36,11 +47,13 @@ class SectionUnits:
 
     def table(self, before: str, lines: list[str], index: int) -> str:
         """The unit of the table whose header or first row is `lines[index - 1]`."""
+        self._asked = len(self.recent) + 1
         return (
             stated_unit(before)
             or intro_unit(before)
             or table_unit(self.recent, lines, index)
             or self._outer_unit()
+            or self._setup
         )
 
     def _outer_unit(self) -> str:
@@ -50,6 +63,14 @@ class SectionUnits:
             if known["unit"]:
                 return known["unit"]
         return ""
+
+
+_SETUP_HEADING = re.compile(
+    r"^#+\s.*(?:set-?up|environment|configuration|settings|methodology|测试环境|实验环境|"
+    r"实验设置|测试配置|测试设置|测试说明|测试方法|运行环境|环境配置)",
+    re.I,
+)
+"""A section that states the set-up of the document (`## Setup`, `## 测试环境`)."""
 
 
 def _recent_unit(recent: list[str]) -> str:
@@ -68,7 +89,17 @@ def table_unit(recent: list[str], lines: list[str], index: int) -> str:
         return unit
     while index < len(lines) and (not lines[index].strip() or lines[index].strip()[0] == "|"):
         index += 1  # this table, and the tables right below it that share the note
-    return stated_unit(lines[index]) if index < len(lines) else ""
+    if index >= len(lines):
+        return ""
+    below = lines[index]
+    caption = _CAPTION_UNIT.match(below.strip())  # `Table 4: Decode latency (ms).`
+    return stated_unit(below) or (canonical_unit(caption.group(1)) if caption else "")
+
+
+_CAPTION_UNIT = re.compile(
+    rf"[*_]{{0,2}}(?:Table|Tab\.|表)\s?\d.*?[(（]\s*({UNIT_PATTERN})\s*[)）]", re.I
+)
+"""A caption that gives its table's unit in parentheses, below the table."""
 
 
 _TITLE_UNIT = re.compile(
@@ -78,15 +109,19 @@ _TITLE_UNIT = re.compile(
 """A heading, a bold line or a caption that gives a unit in parentheses."""
 
 
-_INTRO_UNIT = re.compile(rf"[(（]\s*({UNIT_PATTERN})\s*[)）](?![A-Za-z]).*[:：]\s*$")
+_INTRO_UNIT = re.compile(
+    rf"[(（]\s*({UNIT_PATTERN})\s*[)）](?![A-Za-z])"
+    r"(?:.*[:：]\s*$|.*\b(?:below|as follows|the following (?:table|results))\b|.*如下)"
+)
 
 
 _SPEEDUP_TITLE = re.compile(r"^\W*(?:speed-?ups?|加速比)\b", re.I)
 
 
 def intro_unit(text: str) -> str:
-    """`Decode speed (tokens/s) on RTX 4090:`: the line that introduces a table gives the
-    unit of its numbers in parentheses; `Speedup of LightSeq over PyTorch:` gives ratios."""
+    """`Decode speed (tokens/s) on RTX 4090:`, `We report latency (ms) below.`: the line
+    that introduces a table gives the unit of its numbers in parentheses; `Speedup of LightSeq over PyTorch:` gives
+    ratios."""
     match = _INTRO_UNIT.search(text)
     if match:
         return canonical_unit(match.group(1))
@@ -122,7 +157,7 @@ def _heading_unit(text: str) -> str:
 def stated_unit(text: str) -> str:
     """The unit a line states for the table below it: `(Unit: Seconds)`, `单位：毫秒`."""
     match = re.search(
-        rf"(?:^\W*all\s(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s)|\bunits?\s*[:：]|单位\s*(?:[:：]|[是为]|均为|都是)|\bmetric is|\([^()]{{0,40}}?\bin(?=\s?[A-Za-z]+\s?\)[\s:：]*$)|\b(?:measured|reported|given|shown) in|"
+        rf"(?:^\W*all\s(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s)|\bunits?\s*[:：]|单位\s*(?:[:：]|[是为]|均为|都是|(?=\s?(?:ms|s|us|µs)\b|\s?毫秒|\s?秒))|\bmetric is|\([^()]{{0,40}}?\bin(?=\s?[A-Za-z]+\s?\)[\s:：]*$)|\b(?:measured|reported|given|shown) in|"
         rf"\b(?:numbers|values|results|times|timings?|latenc(?:y|ies)|throughputs?)\s+"
         rf"(?:are\s+|is\s+)?(?:in\s+|as\s+)?(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s))"
         rf"\s*({UNIT_PATTERN})(?![A-Za-z])",

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from research_radar.extract.brcells import broken_cells, read_lines
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.cells import (
     bare_cell,
@@ -229,6 +230,7 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
     per_column: list[list[Metric]] = []
     flat: list[Metric] = []
     bits: list[str] = []
+    broken = broken_cells(segment.text)
     for column, (name, cell) in enumerate(zip(header, cells, strict=False)):
         if column in segment.copies:
             per_column.append([])  # a `colspan` cell's numbers were read in its first column
@@ -248,7 +250,11 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
         context = f"{name} {cells[0]}" if column else name  # `| 单GPU显存消耗 | 76GB |`
         found = [header_named(m, name) for m in find_metrics(cell, cat, own, context)]
         fallback = (row_unit(cells[0]) if column else "") or segment.unit
-        if not found and bare:
+        if column in broken and (
+            read := read_lines(broken[column], name, flat, cat, own, fallback)
+        ):
+            found = read  # `| 123.4<br>245.6 (+99.0%) |`: each line a cell (extract.brcells)
+        elif not found and bare:
             found = bare_cell(name, bare.group(1).rstrip("Kk"), flat, cat, fallback) or (
                 _corner_cell(header[0], cells[0], bare.group(1), flat, cat, fallback)
                 if column

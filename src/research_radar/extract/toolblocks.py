@@ -1,0 +1,242 @@
+"""Fenced blocks that hold a benchmark tool's printed result -> lines the Markdown reader
+reads (issue #14).
+
+Pure. A building block of `research_radar.extract.markdown`; callers outside this package
+use `research_radar.extract.claims` instead.
+
+Fenced code is skipped, which is right for code; but a block can be what a benchmark tool
+printed, the author's measurements:
+
+- `label (unit): number` lines (vLLM/SGLang `benchmark_serving`: `Mean TTFT (ms): 85.2`,
+  `Output token throughput (tok/s): 1234.56`) or `label: number unit` lines (`Avg
+  latency: 1.23 seconds`), with settings lines among them (`Maximum request concurrency:
+  64`), which are the load of the numbers, not claims;
+- a pipe table (llama.cpp `llama-bench`: `| model | size | ... | test | t/s |`);
+- a box-drawn table (`genai-perf`, `rich`, `tabulate`: `┃ Statistic ┃ avg ┃`, `+---+`).
+
+A block is read by its shape: most of its lines are such lines, two or more of them
+measurements with a unit. Its measurement lines become list items and its tables pipe
+tables, line for line (line numbers kept); everything else in it (the command, log
+lines, dividers, totals) is blanked. A block tagged with a programming language is code.
+"""
+
+from __future__ import annotations
+
+import re
+
+from research_radar.extract.units import UNIT_PATTERN
+
+__all__ = ["unfence_tool_output"]
+
+
+_FENCE = re.compile(r"\s*(`{3,}|~{3,})\s*([\w+#.-]*)")
+_CODE_LANGUAGES = frozenset(
+    [
+        "python",
+        "py",
+        "python3",
+        "ipython",
+        "pycon",
+        "cpp",
+        "c",
+        "c++",
+        "cc",
+        "cxx",
+        "cuda",
+        "cu",
+        "h",
+        "hpp",
+        "rust",
+        "rs",
+        "go",
+        "java",
+        "kotlin",
+        "scala",
+        "js",
+        "javascript",
+        "ts",
+        "typescript",
+        "jsx",
+        "tsx",
+        "json",
+        "jsonc",
+        "json5",
+        "yaml",
+        "yml",
+        "toml",
+        "ini",
+        "cfg",
+        "conf",
+        "dockerfile",
+        "makefile",
+        "make",
+        "cmake",
+        "sql",
+        "html",
+        "xml",
+        "css",
+        "diff",
+        "patch",
+        "jinja",
+        "jinja2",
+        "j2",
+        "lua",
+        "ruby",
+        "rb",
+        "php",
+        "swift",
+        "r",
+        "julia",
+        "proto",
+        "protobuf",
+        "graphql",
+        "mermaid",
+        "dot",
+        "latex",
+        "tex",
+    ]
+)
+"""Fence tags of code: its `key = 8` lines are settings of a program, never results."""
+
+_LABEL = r"(?:\d{1,2}(?:\.\d+)?\s?%\s)?[A-Za-z\u4e00-\u9fff][\w\u4e00-\u9fff .%/@'-]{0,70}?(?:\s?[(（][^()（）\n]{1,24}[)）])?"
+_NUMBER = r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+_KEY_VALUE = re.compile(
+    rf"(?P<label>{_LABEL})\s*[:：=]\s*(?P<value>{_NUMBER})"
+    rf"(?P<tail>(?:\s*(?:{UNIT_PATTERN})|\s+[A-Za-z/ ]{{1,30}})?"
+    rf"(?:\s*,\s*{_NUMBER}\s*[A-Za-z][A-Za-z/ ]{{0,30}})*)\s*"
+)
+"""`Mean TTFT (ms): 85.2`, `Avg latency: 1.23 seconds`, `Throughput: 12.3 requests/s, 4567.8
+tokens/s`, `Successful requests: 500`."""
+_LABEL_UNIT = re.compile(rf"[(（]\s*(?:{UNIT_PATTERN})\s*[)）]|\b(?:TPS|QPS|RPS)\b")
+_TAIL_UNIT = re.compile(rf"\s*(?:total\s|output\s|input\s)?(?:{UNIT_PATTERN})\b", re.I)
+_SETTING = re.compile(
+    r"concurrency|batch[ _-]?size|\bbs\b|request[ _]rate|input[ _-]?(?:len|length|tokens per)|"
+    r"output[ _-]?(?:len|length|tokens per)|prompt[ _-]?(?:len|length)|tensor[ _-]?parallel|"
+    r"\btp\b|num(?:ber of)?[ _-]?gpus|并发|批大小",
+    re.I,
+)
+"""A settings line worth keeping: it names the load of the block's numbers (not `Successful
+requests: 500` or `Total input tokens: 217393`, which are counts of the run)."""
+_PERCENT_LABEL = re.compile(r"\d\s?%")
+_TOTAL = re.compile(r"^\s*(?:total|successful|failed|peak concurrent)\b", re.I)
+_DIVIDER = re.compile(r"\s*[=\-─━_*#~+]{3,}.*|\s*[=\-─━_*#~]*\s*")
+"""`====== Serving Benchmark Result ======`, `-----Time to First Token-----`."""
+_BOX_ROW = re.compile(r"\s*[│┃|║]")
+_BOX_BORDER = re.compile(r"\s*[┏┡┢┗└├┌╞╟╔╠╚+|][━─═┳┻╇╈┼┬┴╋╤╧╪+\-:= |│┃┏┓┗┛┡┩└┘├┤┌┐╞╡╔╗╚╝╠╣]*")
+_BOX_BAR = re.compile(r"[│┃║]")
+_PIPE_SEPARATOR = re.compile(r"\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)+\|?\s*")
+
+
+def unfence_tool_output(lines: list[str]) -> list[str]:
+    """`lines` with each fenced block of tool output made readable and its fence removed;
+    other fenced blocks left as they are. As many lines as given."""
+    # only the lines that can be fences are looked at (a README is mostly prose)
+    fences = [i for i, line in enumerate(lines) if ("```" in line or "~~~" in line)]
+    out = lines
+    position = 0
+    while position < len(fences):
+        index = fences[position]
+        opening = _FENCE.match(lines[index])
+        position += 1
+        if opening is None:
+            continue
+        marker = opening.group(1)
+        closing = next(
+            (
+                p
+                for p in range(position, len(fences))
+                if lines[fences[p]].strip().startswith(marker)
+            ),
+            None,
+        )
+        if closing is None:
+            break  # an unclosed fence: code to the end, as the reader takes it
+        end, position = fences[closing], closing + 1
+        if opening.group(2).lower() not in _CODE_LANGUAGES and _may_be_output(lines, index, end):
+            readable = _tool_lines(lines[index + 1 : end])
+            if readable is not None:
+                out = out if out is not lines else list(lines)
+                out[index : end + 1] = ["", *readable, ""]
+    return out
+
+
+def _may_be_output(lines: list[str], start: int, end: int) -> bool:
+    """A cheap first look: two or more lines of the block hold a `:`, `=` or a table bar."""
+    marked = 0
+    for index in range(start + 1, end):
+        line = lines[index]
+        if ":" in line or "=" in line or "|" in line or "│" in line or "：" in line:
+            marked += 1
+            if marked >= 2:
+                return True
+    return False
+
+
+def _tool_lines(body: list[str]) -> list[str] | None:
+    """The block's lines as the reader should see them, or None when it is not tool output."""
+    if any(_BOX_ROW.match(line) for line in body):
+        table = _table_lines(body)
+        if table is not None:
+            return table
+    measured, kept, content = 0, 0, 0
+    readable: list[str] = []
+    for line in body:
+        if _DIVIDER.fullmatch(line):
+            readable.append("")
+            continue
+        content += 1
+        pair = _KEY_VALUE.fullmatch(line.strip())
+        if pair is None:
+            readable.append("")
+            continue
+        kept += 1
+        label, tail = pair.group("label"), pair.group("tail")
+        if _PERCENT_LABEL.search(label):
+            readable.append("")  # `10% percentile latency: 1.10 seconds`: not a 10 % change
+        elif _LABEL_UNIT.search(label) or (tail and _TAIL_UNIT.match(tail)):
+            measured += 1
+            readable.append(f"- {line.strip()}")
+        elif _SETTING.search(label) and not _TOTAL.match(label):
+            readable.append(f"- {line.strip()}")
+        else:
+            readable.append("")
+    if measured < 2 or kept * 5 < content * 3:
+        return None
+    return readable
+
+
+def _table_lines(body: list[str]) -> list[str] | None:
+    """A pipe or box-drawn table printed by a tool, as a Markdown table, or None."""
+    rows = [index for index, line in enumerate(body) if _is_row(line)]
+    if len(rows) < 2 or not any(re.search(r"\d", body[i]) for i in rows[1:]):
+        return None
+    readable = [""] * len(body)
+    width = len(_cells(body[rows[0]]))
+    separated = any(_PIPE_SEPARATOR.fullmatch(body[i]) for i in rows)
+    for index in rows:
+        if _PIPE_SEPARATOR.fullmatch(body[index]):
+            readable[index] = body[index].strip()
+            continue
+        readable[index] = "| " + " | ".join(_cells(body[index])) + " |"
+    if not separated:
+        # the border under the header row (`┡━━╇━━┩`, `+===+`) is the table's separator
+        border = next(
+            (k for k in range(rows[0] + 1, len(body)) if not _is_row(body[k]) and body[k].strip()),
+            None,
+        )
+        if border is None or border > rows[1]:
+            return None
+        readable[border] = "|" + "---|" * width
+    return readable
+
+
+def _is_row(line: str) -> bool:
+    return (
+        bool(_BOX_ROW.match(line))
+        and not _BOX_BORDER.fullmatch(line)
+        or (bool(_PIPE_SEPARATOR.fullmatch(line)))
+    )
+
+
+def _cells(line: str) -> list[str]:
+    return [cell.strip() for cell in _BOX_BAR.sub("|", line).strip().strip("|").split("|")]

@@ -411,7 +411,9 @@ def report_docs(docs: list[Doc], cache: Path, split: str, verbose: bool) -> bool
         if not path.exists():
             missing.append(doc)
             continue
-        score_doc(doc, path.read_text(encoding="utf-8", errors="replace"), tally, verbose)
+        # misses are listed for tune documents only: held-out ones stay unseen
+        listed = verbose and doc.split == "tune"
+        score_doc(doc, path.read_text(encoding="utf-8", errors="replace"), tally, listed)
     elapsed = time.perf_counter() - started
     if missing:
         print(f"{len(missing)} document(s) of the {split} set are not in the cache {cache}:")
@@ -565,7 +567,7 @@ def main(argv: list[str]) -> int:
         print("\nStatement sets")
         for path in (FIXTURE, HELDOUT):
             if path.exists():
-                report(path, verbose)
+                report(path, verbose and path != HELDOUT)
     return 0
 
 

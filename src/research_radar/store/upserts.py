@@ -52,7 +52,7 @@ def upsert_many(
     statement = conflict_insert(table, name, keys, columns)
     if name == "postgresql":
         return _upsert_returning(conn, statement, table, keys, rows, last_wins=bool(columns))
-    driver = _driver_statement(conn, table, tuple(keys), tuple(columns), tuple(rows[0]))
+    driver = _driver_statement(conn.dialect, table, tuple(keys), tuple(columns), tuple(rows[0]))
     changed = 0
     for start in range(0, len(rows), BATCH):
         batch = rows[start : start + BATCH]
@@ -69,8 +69,9 @@ Processor = Any
 """A column type's bind processor (value → what the driver takes), or None."""
 
 
+@functools.lru_cache(maxsize=128)
 def _driver_statement(
-    conn: Connection,
+    dialect: Any,
     table: Table,
     keys: tuple[str, ...],
     update: tuple[str, ...],
@@ -79,17 +80,6 @@ def _driver_statement(
     """The SQL of the upsert for the driver (SQLite's `?` parameters), its parameters'
     columns in order and their types' bind processors; None when SQLAlchemy adds
     parameters the rows do not give (a column's Python-side default): then it writes."""
-    return _compiled(conn.dialect, table, keys, update, columns)
-
-
-@functools.lru_cache(maxsize=128)
-def _compiled(
-    dialect: Any,
-    table: Table,
-    keys: tuple[str, ...],
-    update: tuple[str, ...],
-    columns: tuple[str, ...],
-) -> tuple[str, list[str], list[Processor]] | None:
     statement = conflict_insert(table, dialect.name, list(keys), list(update))
     compiled = statement.compile(dialect=dialect, column_keys=list(columns))
     order = list(compiled.positiontup or ())

@@ -4,6 +4,7 @@ assignment answer exactly as the one-at-a-time forest and `assign_family` do."""
 from __future__ import annotations
 
 import json
+import math
 import random
 from datetime import date, timedelta
 from pathlib import Path
@@ -209,3 +210,17 @@ def test_the_key_after_a_prefix_is_past_every_key_with_it() -> None:
     assert b"\x01\xff\xff\xff" < key_after(b"\x01\xff", 4) <= b"\x02\x00\x00\x00"
     # a prefix of 0xff bytes only: no greater prefix of its length, still past every key
     assert key_after(b"\xff\xff", 4) > b"\xff\xff\xff\xff"
+
+
+def test_scores_round_as_python_rounds_them() -> None:
+    """The chunk's scores are rounded at once, to the same floats as `round(x, 4)`,
+    halves and values a rounding error away from them included."""
+    import numpy as np
+
+    from research_radar.resolve.family_stream import _rounded
+
+    draw = random.Random(19)
+    halves = [(n + 0.5) / 10000 for n in range(0, 10000, 7)]
+    near = [math.nextafter(x, side) for x in halves for side in (0.0, 1.0)]
+    values = [draw.random() for _ in range(5000)] + halves + near + [0.0, 1.0, 0.15, 0.25]
+    assert _rounded(np.array(values)).tolist() == [round(x, 4) for x in values]

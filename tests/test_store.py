@@ -204,11 +204,9 @@ def test_upserts_are_portable_to_postgresql() -> None:
     """The same batched INSERT … ON CONFLICT compiles for PostgreSQL."""
     from sqlalchemy.dialects import postgresql
 
-    from research_radar.store.store import _conflict_insert
+    from research_radar.store.upserts import conflict_insert
 
-    statement = _conflict_insert(
-        findings, "postgresql", ["project_key", "date", "origin"], ["data"]
-    )
+    statement = conflict_insert(findings, "postgresql", ["project_key", "date", "origin"], ["data"])
     sql = str(statement.compile(dialect=postgresql.dialect()))
     assert "ON CONFLICT (project_key, date, origin) DO UPDATE SET data = excluded.data" in sql
 

@@ -7,6 +7,7 @@ and writes the plan. Re-exported from `history`.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -125,7 +126,10 @@ def _resolve_raws(raws: list[_Raw], index: NameIndex) -> None:
             index.add(name, raw.key)
 
 
+@functools.lru_cache(maxsize=1 << 16)
 def _display(name: str) -> str:
+    """A name as a project shows it (markup, parentheses, PR numbers and versions left out).
+    Cached: an import asks it twice of each entry's names, and of a project's every entry."""
     text = _NOT_DISPLAYED.sub(" ", name)
     words = [w for w in text.split() if not _VERSION_WORD.fullmatch(w)]
     return " ".join(words).strip() or name.strip()
@@ -232,20 +236,18 @@ def _add_project(plan: HistoryPlan, raw: _Raw, key: str, evidence: str) -> str:
         written = _written_name(raw, key)
         if written and written not in plan.aliases:
             plan.aliases[written] = (key, "repo", evidence)
-        plan.sources.setdefault(
-            key,
-            Source(
+        if key not in plan.sources:  # (a Source is built once a key, not once an entry)
+            plan.sources[key] = Source(
                 key=key,
                 kind=SourceKind.REPO,
                 url=f"https://github.com/{key[3:]}",
                 title=project.name,
-            ),
-        )
+            )
         plan.links[(key, key)] = ("primary", evidence)
     for link in raw.links:
-        kind = SourceKind.PAPER if link.startswith(("arxiv:", "doi:")) else SourceKind.BLOG
-        url = _url_of(link)
-        plan.sources.setdefault(link, Source(key=link, kind=kind, url=url))
+        if link not in plan.sources:
+            kind = SourceKind.PAPER if link.startswith(("arxiv:", "doi:")) else SourceKind.BLOG
+            plan.sources[link] = Source(key=link, kind=kind, url=_url_of(link))
         plan.links.setdefault((key, link), ("part-of", evidence))
         if link not in project.sources:
             project.sources = [*project.sources, link]

@@ -37,6 +37,10 @@ class Stream:
         self.keys = list(keys)
         numbers: dict[str, int] = {}
         self.projects = np.array([numbers.setdefault(key, len(numbers)) for key in keys], int)
+        ranks = np.empty(len(numbers), int)
+        ranks[[numbers[key] for key in sorted(numbers)]] = np.arange(len(numbers))
+        self.key_ranks = ranks[self.projects]
+        """Per member: its project key's place among the stream's keys, sorted."""
         size = len(self.keys)
         self.previous = np.full(size, -1)
         """Per member: the member before it of the same project (-1: none)."""
@@ -92,19 +96,20 @@ class Stream:
         many = np.flatnonzero(counts > k)
         near[many] = np.maximum(near[many], scores[ranked[bounds[many] + k - 1]] - 1e-4)
         picked = np.flatnonzero(scores >= near[query - start])
+        at, number, value = query[picked] - start, entry[picked], _rounded(scores[picked])
+        kept = value >= least
+        at, number, value = at[kept], number[kept], value[kept]
+        # best first, then by key (`FamilyIndex._best`); the first k of each member
+        order = np.lexsort((self.key_ranks[number], -value, at))
+        at, number, value = at[order], number[order], value[order]
+        first = np.searchsorted(at, np.arange(len(found)))
+        best = np.arange(len(at)) - first[at] < k
         result: list[list[tuple[str, float]]] = [[] for _ in found]
-        for at, number, score in zip(
-            (query[picked] - start).tolist(),
-            entry[picked].tolist(),
-            scores[picked].tolist(),
-            strict=True,
+        keys = self.keys
+        for place, member, score in zip(
+            at[best].tolist(), number[best].tolist(), value[best].tolist(), strict=True
         ):
-            value = round(score, 4)
-            if value >= least:
-                result[at].append((self.keys[number], value))
-        for scored in result:
-            scored.sort(key=lambda item: (-item[1], item[0]))
-            del scored[k:]
+            result[place].append((keys[member], score))
         return result
 
     def _scores(
@@ -181,11 +186,24 @@ class Stream:
         return counts
 
 
+def _rounded(scores: Any) -> Any:
+    """`round(score, 4)` of each score (a float array), at once. `rint(10⁴ x) / 10⁴` is the
+    float nearest the decimal Python's `round` gives, unless `10⁴ x` is within 10⁻⁶ of a
+    half (its own rounding may then have crossed it): those are rounded one by one."""
+    import numpy as np
+
+    scaled = scores * 10000.0
+    result = np.rint(scaled) / 10000.0
+    for at in np.flatnonzero(np.abs(scaled - np.floor(scaled) - 0.5) < 1e-6).tolist():
+        result[at] = round(float(scores[at]), 4)
+    return result
+
+
 FORK_SIGNING = 4000
 """Members from which `signed_on_cores` signs the second half in a forked process."""
 FORK_CHUNKS = 16
 """Chunks from which `related_in_chunks` scores the second half in a forked process."""
-FORKED_SHARE = 0.7
+FORKED_SHARE = 0.6
 """The share of the chunks the forked process scores when this one has other work to do
 meanwhile (an import saves what does not wait for the families: #19)."""
 

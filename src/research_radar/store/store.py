@@ -62,6 +62,8 @@ from research_radar.store.schema import (
     sources,
     stage_runs,
 )
+from research_radar.store.upserts import chunks as _chunks
+from research_radar.store.upserts import upsert_many as _upsert_many
 
 __all__ = ["RawRecord", "Store", "content_hash", "open_store", "upgrade_store"]
 
@@ -919,95 +921,6 @@ def _upsert(
 ) -> None:
     """Update the row with `keys`, or insert it (with `insert_only` too)."""
     _upsert_many(conn, table, list(keys), [{**keys, **values, **(insert_only or {})}], values)
-
-
-_BATCH = 500
-"""Rows per executemany, and keys per `IN (…)` (below SQLite's bound variable limit)."""
-
-
-def _upsert_many(
-    conn: Connection,
-    table: Table,
-    keys: list[str],
-    rows: list[dict[str, Any]],
-    update: Iterable[str] = (),
-) -> int:
-    """Insert rows; a row whose `keys` are already stored has its `update` columns
-    overwritten (none: it is left as it is). Returns how many rows were inserted or updated.
-
-    One `INSERT … ON CONFLICT` executemany per batch on SQLite and PostgreSQL; other
-    databases get a select then an insert or update per row.
-    """
-    columns = list(update)
-    if not rows:
-        return 0
-    name = conn.dialect.name
-    if name not in ("sqlite", "postgresql"):
-        return sum(_upsert_slow(conn, table, keys, row, columns) for row in rows)
-    statement = _conflict_insert(table, name, keys, columns)
-    if name == "postgresql":
-        return _upsert_returning(conn, statement, table, keys, rows, last_wins=bool(columns))
-    changed = 0
-    for start in range(0, len(rows), _BATCH):
-        result = conn.execute(statement, rows[start : start + _BATCH])
-        changed += max(result.rowcount, 0)
-    return changed
-
-
-def _upsert_returning(
-    conn: Connection,
-    statement: Any,
-    table: Table,
-    keys: list[str],
-    rows: list[dict[str, Any]],
-    *,
-    last_wins: bool,
-) -> int:
-    """PostgreSQL gives no row count for an executemany: count the rows that RETURNING
-    gives instead, one multi-row INSERT per batch. A key given twice is written once (the
-    last row when it updates, the first when it only inserts, as row by row would), since
-    one INSERT may not touch a row twice."""
-    unique: dict[tuple[Any, ...], dict[str, Any]] = {}
-    for row in rows:
-        key = tuple(row[name] for name in keys)
-        if last_wins or key not in unique:
-            unique[key] = row
-    batch = list(unique.values())
-    returning = statement.returning(table.c[keys[0]])
-    return sum(
-        len(conn.execute(returning, batch[start : start + _BATCH]).all())
-        for start in range(0, len(batch), _BATCH)
-    )
-
-
-def _conflict_insert(table: Table, dialect: str, keys: list[str], update: list[str]) -> Any:
-    """`INSERT … ON CONFLICT (keys) DO UPDATE SET update… | DO NOTHING` in the dialect's form."""
-    from sqlalchemy.dialects import postgresql, sqlite
-
-    statement = (sqlite.insert if dialect == "sqlite" else postgresql.insert)(table)
-    if update:
-        return statement.on_conflict_do_update(
-            index_elements=keys, set_={column: statement.excluded[column] for column in update}
-        )
-    return statement.on_conflict_do_nothing(index_elements=keys)
-
-
-def _upsert_slow(
-    conn: Connection, table: Table, keys: list[str], row: dict[str, Any], update: list[str]
-) -> int:
-    condition = [table.c[name] == row[name] for name in keys]
-    if conn.execute(select(table.c[keys[0]]).where(*condition)).first() is None:
-        conn.execute(table.insert().values(**row))
-        return 1
-    if update:
-        conn.execute(table.update().where(*condition).values({c: row[c] for c in update}))
-        return 1
-    return 0
-
-
-def _chunks(items: Sequence[Any]) -> Iterator[Sequence[Any]]:
-    for start in range(0, len(items), _BATCH):
-        yield items[start : start + _BATCH]
 
 
 @contextmanager

@@ -1,7 +1,8 @@
 """Regular expressions run only where their needles are in the text (issue #19).
 
 Pure. `Rule` pairs a compiled pattern with its needles; `search` and `finditer` do the
-same for any compiled pattern (its needles read once). Each gives exactly what the
+same for any compiled pattern (its needles read once), and `match` for one anchored at the
+start. Each gives exactly what the
 plain `re` call gives, skipping texts the needles rule out.
 """
 
@@ -15,7 +16,7 @@ from functools import cache
 from research_radar.extract.prefilter import Needles, Probe
 from research_radar.extract.regexneedles import needles_of
 
-__all__ = ["Rule", "finditer", "search"]
+__all__ = ["Rule", "finditer", "match", "search"]
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,12 @@ class Rule:
 def search(regex: re.Pattern[str], probe: Probe) -> re.Match[str] | None:
     """`regex.search(probe.text)`, skipped when the regex's needles are not in the text."""
     return regex.search(probe.text) if _needles(regex).could_match(probe) else None
+
+
+def match(regex: re.Pattern[str], probe: Probe) -> re.Match[str] | None:
+    """`regex.match(probe.text)`, skipped when the regex's needles are not in the text (a
+    match at the start is a match: it holds them too)."""
+    return regex.match(probe.text) if _needles(regex).could_match(probe) else None
 
 
 def finditer(regex: re.Pattern[str], probe: Probe) -> Iterator[re.Match[str]]:

@@ -121,12 +121,14 @@ def _heading_unit(text: str) -> str:
 
 def stated_unit(text: str) -> str:
     """The unit a line states for the table below it: `(Unit: Seconds)`, `单位：毫秒`."""
-    match = re.search(
-        rf"(?:^\W*all\s(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s)|\bunits?\s*[:：]|单位\s*(?:[:：]|[是为]|均为|都是)|\bmetric is|\([^()]{{0,40}}?\bin(?=\s?[A-Za-z]+\s?\)[\s:：]*$)|\b(?:measured|reported|given|shown) in|"
-        rf"\b(?:numbers|values|results|times|timings?|latenc(?:y|ies)|throughputs?)\s+"
-        rf"(?:are\s+|is\s+)?(?:in\s+|as\s+)?(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s))"
-        rf"\s*({UNIT_PATTERN})(?![A-Za-z])",
-        text,
-        re.I,
-    )
+    match = _STATED_UNIT.search(text)
     return canonical_unit(match.group(1)) if match else ""
+
+
+_STATED_UNIT = re.compile(
+    rf"(?:^\W*all\s(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s)|\bunits?\s*[:：]|单位\s*(?:[:：]|[是为]|均为|都是)|\bmetric is|\([^()]{{0,40}}?\bin(?=\s?[A-Za-z]+\s?\)[\s:：]*$)|\b(?:measured|reported|given|shown) in|"
+    rf"\b(?:numbers|values|results|times|timings?|latenc(?:y|ies)|throughputs?)\s+"
+    rf"(?:are\s+|is\s+)?(?:in\s+|as\s+)?(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s))"
+    rf"\s*({UNIT_PATTERN})(?![A-Za-z])",
+    re.I,
+)

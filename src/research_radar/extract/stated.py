@@ -9,6 +9,7 @@ use `research_radar.extract.claims` instead.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from research_radar.extract.units import UNIT_PATTERN, canonical_unit
 
@@ -113,14 +114,18 @@ def intro_score(text: str) -> str:
     return match.group(0).lower() if match else ""
 
 
+@lru_cache(maxsize=4096)
 def _heading_unit(text: str) -> str:
     """`### Generation Throughput (token/s)`: the unit a heading gives in parentheses."""
     match = _TITLE_UNIT.match(text)
     return canonical_unit(match.group(1)) if match else ""
 
 
+@lru_cache(maxsize=4096)
 def stated_unit(text: str) -> str:
-    """The unit a line states for the table below it: `(Unit: Seconds)`, `单位：毫秒`."""
+    """The unit a line states for the table below it: `(Unit: Seconds)`, `单位：毫秒`.
+
+    Read once per line: each table of a section reads the section's lines again (#19)."""
     match = _STATED_UNIT.search(text)
     return canonical_unit(match.group(1)) if match else ""
 

@@ -6,14 +6,16 @@ import json
 import sys
 from datetime import date, datetime, tzinfo
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.console import Console
 
 from research_radar.config import Settings, is_database_url, load_settings
 from research_radar.errors import StorageError
-from research_radar.store.store import Store, open_store
+
+if TYPE_CHECKING:
+    from research_radar.store.store import Store
 
 __all__ = [
     "ConfigOption",
@@ -78,6 +80,8 @@ def open_store_for(settings: Settings, *, create: bool = True) -> Store:
             f"no store at {settings.db}; run `radar daily` first, or pass --db "
             "(the bundled sample's store is radar-sample.db)"
         )
+    from research_radar.store.store import open_store  # SQLAlchemy: only where a store is opened
+
     return open_store(settings.db)
 
 

@@ -8,6 +8,7 @@ use `research_radar.extract.claims` instead.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.compared import BASELINE_SUFFIX
@@ -31,12 +32,17 @@ def header_named(metric: Metric, head: str) -> Metric:
     return metric.model_copy(update={"name": name}) if name else metric
 
 
+@lru_cache(maxsize=4096)
 def head_name(head: str) -> str:
-    """A column header without its units: `prefill tok/s` -> `prefill`."""
+    """A column header without its units: `prefill tok/s` -> `prefill`.
+
+    This and the other readings of a header are worked out once per header, not once
+    per cell under it (issue #19)."""
     name = re.sub(rf"[(（]?(?<![A-Za-z])(?:{UNIT_PATTERN})(?![A-Za-z])[)）]?|[↑↓]", " ", head)
     return re.sub(r"^of\s", "", " ".join(name.split()))
 
 
+@lru_cache(maxsize=4096)
 def header_unit(head: str) -> str:
     if _STATISTIC.fullmatch(head):
         return ""  # `| avg | min | max |` over a tool's statistics: `min` is no minute
@@ -88,6 +94,7 @@ _TIMING_HEAD = re.compile(
 """A column of timings or throughputs named without a unit (`TTFT Mean`, `P99 ITL`, `吞吐`)."""
 
 
+@lru_cache(maxsize=4096)
 def _is_score_head(head: str) -> bool:
     """`| MMLU |`, `| Accuracy (C-Eval dev) |`, `| INT8 mAP |`: a column of scores."""
     head = _PRECISION_PREFIX.sub("", head.strip())
@@ -110,6 +117,7 @@ def names_metric(head: str) -> bool:
     )
 
 
+@lru_cache(maxsize=4096)
 def row_unit(label: str) -> str:
     """A row label's unit: `bs=1, output token/s`, `TTFT (ms)`, `Speedup`, `加速比`; not
     the tail of a name (`YOLOv5s`, `DetNet-s`)."""

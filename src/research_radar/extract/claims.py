@@ -49,7 +49,9 @@ from research_radar.extract.context import (
 from research_radar.extract.kinds import is_hedged, kind_of
 from research_radar.extract.markdown import Segment, parse_segments
 from research_radar.extract.metrics import find_metrics
+from research_radar.extract.prefilter import probe_of
 from research_radar.extract.scopes import find_scopes, with_scopes
+from research_radar.extract.screened import match, search
 from research_radar.extract.tables import TableClaim, read_table
 from research_radar.models import Claim, ClaimKind, Conditions, Metric
 
@@ -155,7 +157,8 @@ def extract_claims(
             if lead:
                 block_ctx.merge(lead_ctx)  # `* data_type = FP16` / `TP means ...` / a table
             block_ctx.merge(caption_ctx)
-        if segment.block == "prose" and _CAPTION.match(segment.text):
+        probe = probe_of(segment.text)  # the rules below run only where they could match
+        if segment.block == "prose" and match(_CAPTION, probe):
             # `Figure 6: Concurrent requests throughput (Llama-3.2-1B, NVIDIA H100, ...)`:
             # the set-up of the paragraphs that discuss the figure, below it
             caption_ctx = Context()
@@ -181,7 +184,7 @@ def extract_claims(
                 continue
         own = find_conditions(segment.text, cat)
         surveyed = segment.block == "list" and survey_list
-        if SURVEY.search(segment.text):
+        if search(SURVEY, probe):
             own = unlisted(own)
             # `Featuring:` / `Supported models:` above a list: its items are a survey too
             survey_list = segment.block != "list" and segment.text.rstrip().endswith((":", "："))

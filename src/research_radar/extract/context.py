@@ -114,7 +114,7 @@ def add_to_lead(
                 section.baseline = []
             else:
                 section.names.pop(name, None)
-    section.update(own.model_copy(update=crowded), with_baseline=with_baseline)
+    section.update(own.model_copy(update=crowded) if crowded else own, with_baseline=with_baseline)
 
 
 SURVEY = re.compile(

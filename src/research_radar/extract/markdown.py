@@ -62,7 +62,7 @@ def parse_segments(text: str) -> Iterator[Segment]:
     header: tuple[str, ...] = ()
     in_fence = False
     after_break = True
-    lines = [_QUOTED_ROW.sub(r"\1", line) for line in _without_comments(text).splitlines()]
+    lines = [_unquoted(line) for line in _without_comments(text).splitlines()]
     if "```" in text or "~~~" in text:
         lines = unfence_tool_output(lines)  # a benchmark tool's printed result is read
     lines = _piped(lines)
@@ -84,14 +84,14 @@ def parse_segments(text: str) -> Iterator[Segment]:
         if in_fence or not stripped:
             after_break = after_break or not stripped
             continue
-        if re.match(r"<table\b", stripped, re.I):
+        if stripped.startswith("<") and _TABLE_TAG.match(stripped):
             end = table_end(lines, index - 1)
             unit = units.table(before, lines, end + 1)
             yield from _html_table(lines[index - 1 : end + 1], number, unit)
             index, after_break, header = end + 1, True, ()
             continue
-        if not _visible(stripped):
-            continue
+        if ("<" in stripped or "&" in stripped) and not _visible(stripped):
+            continue  # (a line without either is its own visible text)
         hashes = _HEADING.match(stripped)
         if hashes:
             units.heading(len(hashes.group(1)))
@@ -106,10 +106,10 @@ def parse_segments(text: str) -> Iterator[Segment]:
         if stripped.startswith("|"):
             cells = split_cells(stripped)
             after_break = True
-            if all(re.fullmatch(r":?-+:?", c) for c in cells if c):
+            if all(_DASHES.fullmatch(c) for c in cells if c):
                 continue  # `| --- |`, and GitHub's shortest `|-|-|`
             following = lines[index].strip() if index < len(lines) else ""
-            if re.fullmatch(r"\|?\s*:?-{2,}.*", following) or _SEPARATOR.fullmatch(following):
+            if _DASHED.fullmatch(following) or _SEPARATOR.fullmatch(following):
                 header = tuple(clean_text(c) for c in cells)
                 rows_unit = units.table(before, lines, index)
                 table_score = intro_score(before)
@@ -135,6 +135,9 @@ def parse_segments(text: str) -> Iterator[Segment]:
         after_break = block == "list"
 
 
+_TABLE_TAG = re.compile(r"<table\b", re.I)
+_DASHES = re.compile(r":?-+:?")
+_DASHED = re.compile(r"\|?\s*:?-{2,}.*")
 _FRONT_TITLE = re.compile(r"title\s*:\s*[\"']?(.*?)[\"']?\s*$")
 
 
@@ -155,6 +158,14 @@ def _front_title(lines: list[str]) -> tuple[int, str] | None:
 
 _QUOTED_ROW = re.compile(r"^\s*(?:>\s?)+(\|.*)$")
 """`> | a | b |`: a table row inside a block quote."""
+
+
+def _unquoted(line: str) -> str:
+    """A line with a block quote's `>` marks taken off a table row (only a line with both
+    can be one: the others are not run through the regex, issue #19)."""
+    return _QUOTED_ROW.sub(r"\1", line) if ">" in line and "|" in line else line
+
+
 _SEPARATOR = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*")
 """A table's delimiter row: a dash or more per cell (`|---|:--:|`, `|-|-|`)."""
 
@@ -183,6 +194,10 @@ def _piped(lines: list[str]) -> list[str]:
     return out
 
 
+_ENDS = tuple(".。!?！？;；:：")
+_STARTS = re.compile(r"[A-Za-z0-9(]")
+
+
 def _continues(previous: str, raw: str, block: str) -> bool:
     """Whether `raw` continues the statement of `previous` (same list item or sentence)."""
     stripped = raw.strip()
@@ -199,9 +214,7 @@ def _continues(previous: str, raw: str, block: str) -> bool:
         return True
     tail = previous.rstrip()
     return (
-        len(tail) >= _WRAPPED
-        and not re.search(r"[.。!?！？;；:：]$", tail)
-        and re.match(r"[A-Za-z0-9(]", stripped) is not None
+        len(tail) >= _WRAPPED and not tail.endswith(_ENDS) and _STARTS.match(stripped) is not None
     )
 
 
@@ -319,6 +332,12 @@ the semicolon of `TL;DR`. The full-stop branch starts at the `.` and looks back 
 so it is tried only at full stops, not at every letter (#19)."""
 
 
+_MAY_END = re.compile(r"[。；！？!?;]|\.\s")
+"""What every sentence end holds: a text without it is one sentence (#19)."""
+
+
 def _sentences(text: str) -> list[str]:
+    if not _MAY_END.search(text):
+        return [text.strip()] if text.strip() else []
     parts = _SENTENCE_END.split(text)
     return [part.strip() for part in parts if part and part.strip()]

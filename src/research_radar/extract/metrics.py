@@ -21,6 +21,7 @@ from research_radar.extract.conditions import CONDITION_FIELDS
 from research_radar.extract.durations import in_seconds
 from research_radar.extract.loads import load_rule_matches
 from research_radar.extract.prefilter import probe_of
+from research_radar.extract.screened import finditer, search
 from research_radar.extract.units import (
     DEFAULT_METRIC_NAMES,
     NUMBER_BODY,
@@ -194,19 +195,20 @@ repeat within a document (issue #19)."""
 
 
 def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
+    probe = probe_of(text)  # the rules run only where their needles are (issue #19)
     found = _Found(_blocked_spans(text, cat))
     for match in _METRIC.finditer(text):
         if found.free(match.span("num")):
             for span, metric in _unit_metrics(text, match, cat, context):
                 found.add(span, metric)
-    for match in _NAMED.finditer(text):
+    for match in finditer(_NAMED, probe):
         if found.free(match.span("num")):
             unit = "%" if match.group("pct") else (match.group("den") or "")
             metric = Metric(
                 name=match.group("name"), value=parse_number(match.group("num")), unit=unit
             )
             found.add(match.span("num"), metric)
-    for match in _PER_SECOND.finditer(text):
+    for match in finditer(_PER_SECOND, probe):
         if found.free(match.span("num")):
             unit = {"字符": "char/s", "张": "img/s", "请求": "req/s"}.get(
                 match.group("what"), "tok/s"
@@ -217,11 +219,11 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
                 Metric(name=name, value=parse_number(match.group("num")), unit=unit),
             )
     _prefixed(text, found)
-    for match in _RATIO_WORD.finditer(text):
+    for match in finditer(_RATIO_WORD, probe):
         if found.free(match.span("num")):
             value = parse_number(match.group("num"))
             found.add(match.span("num"), Metric(name="speedup", value=value, unit="x"))
-    for match in _UNIT_THEN_NUMBER.finditer(text):
+    for match in finditer(_UNIT_THEN_NUMBER, probe):
         if found.free(match.span("num")):
             unit = canonical_unit(match.group("unit"))
             name = _metric_name(text, match.start(), match.end(), unit, None)
@@ -229,11 +231,11 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
                 match.span("num"),
                 Metric(name=name, value=parse_number(match.group("num")), unit=unit),
             )
-    for match in _BARE_FASTER.finditer(text):
+    for match in finditer(_BARE_FASTER, probe):
         if found.free(match.span("num")):
             value = parse_number(match.group("num"))
             found.add(match.span("num"), Metric(name="speedup", value=value, unit="x"))
-    for match in _RATE_BEFORE.finditer(text):
+    for match in finditer(_RATE_BEFORE, probe):
         if found.free(match.span("num")):
             value = parse_number(match.group("num"))
             unit = canonical_unit(match.group("unit"))
@@ -292,7 +294,7 @@ def _prefixed(text: str, found: _Found) -> None:
 
 def _fractions(text: str, found: _Found) -> None:
     """`9/20 tasks`, `515/539 drafts accepted`: counts out of a total."""
-    if not _FRACTION_CONTEXT.search(text):
+    if not search(_FRACTION_CONTEXT, probe_of(text)):
         return
     for match in re.finditer(r"(?<![\w./])(\d{1,4})/(\d{1,4})(?![\w/]|\.\d)", text):
         numerator, denominator = int(match.group(1)), int(match.group(2))

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from research_radar.extract.prefilter import Needles
 
-__all__ = ["class_end", "group_end", "needles_of"]
+__all__ = ["branches_of", "class_end", "group_end", "needles_of"]
 
 _QUANTIFIER = re.compile(r"\{(\d*)(?:,(\d*))?\}")
 _CLASS_ESCAPES = "dDsSwWbBAZ"
@@ -42,6 +42,15 @@ def needles_of(pattern: str, flags: int = 0) -> Needles:
     ranked = sorted(info.clauses, key=_score, reverse=True)
     chosen = [clause for clause in ranked if _score(clause) >= 1][:_MAX_CLAUSES]
     return Needles(tuple(chosen), info.digit)
+
+
+def branches_of(pattern: str) -> list[str]:
+    """The top-level alternatives of a pattern (`a|b(c|d)` -> `a`, `b(c|d)`); the pattern
+    whole when it has none or uses syntax the reader does not follow."""
+    try:
+        return _split_branches(pattern)
+    except _Unknown:
+        return [pattern]
 
 
 def _score(clause: frozenset[str]) -> float:

@@ -24,6 +24,8 @@ from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions, format_repeats
 from research_radar.extract.loads import several_values
 from research_radar.extract.markdown import Segment
+from research_radar.extract.prefilter import probe_of
+from research_radar.extract.screened import match, search
 from research_radar.models import Conditions
 
 __all__ = ["Scope", "find_scopes", "with_scopes"]
@@ -91,7 +93,7 @@ def find_scopes(segments: list[Segment], cat: Catalog) -> list[Scope]:
         spans.append((heading, next(after, end) - 1))
     scopes: list[Scope] = []
     for i, (heading, last) in enumerate(spans):
-        if not _SETUP_HEADING.search(heading.text):
+        if not search(_SETUP_HEADING, probe_of(heading.text)):
             continue
         parent = next(
             ((h, e) for h, e in reversed(spans[:i]) if h.level < heading.level and e >= last),
@@ -104,7 +106,7 @@ def find_scopes(segments: list[Segment], cat: Catalog) -> list[Scope]:
                 scope.add(_setup(segment.text, cat))
         scopes.append(scope)
     for segment in segments:
-        if segment.block in ("prose", "list") and _SETUP_LINE.match(segment.text):
+        if segment.block in ("prose", "list") and match(_SETUP_LINE, probe_of(segment.text)):
             section = next(((h, e) for h, e in reversed(spans) if h.line < segment.line <= e), None)
             scope = Scope(section[0].line, section[1]) if section else Scope(1, end)
             scope.add(_setup(segment.text, cat))
@@ -151,7 +153,7 @@ def _evaluation_lines(
     the section (issue #14: the GPU named in a set-up line far above the numbers)."""
     scopes: list[Scope] = []
     for segment in segments:
-        if segment.block != "prose" or not _EVALUATED.search(segment.text):
+        if segment.block != "prose" or not search(_EVALUATED, probe_of(segment.text)):
             continue
         hardware = cat.names("hardware", segment.text)
         if len(set(hardware)) != 1:
@@ -187,7 +189,7 @@ def _notes_below_tables(segments: list[Segment], cat: Catalog) -> list[Scope]:
         if segment.header:
             first = segment.line
             continue
-        if last and segment.block == "prose" and _NOTE_BELOW.match(segment.text):
+        if last and segment.block == "prose" and match(_NOTE_BELOW, probe_of(segment.text)):
             scope = Scope(first, last)
             scope.add(find_conditions(segment.text, cat))
             scopes.append(scope)

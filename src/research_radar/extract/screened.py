@@ -1,8 +1,15 @@
 """Regular expressions run only where their needles are in the text (issue #19).
 
 Pure. `Rule` pairs a compiled pattern with its needles; `search` and `finditer` do the
-same for any compiled pattern (its needles read once). Each gives exactly what the
-plain `re` call gives, skipping texts the needles rule out.
+same for any compiled pattern (its needles read once), and `match` for one anchored at the
+start. Each gives exactly what the plain `re` call gives, skipping texts the needles rule
+out.
+
+`finditer` also screens each top-level alternative of a pattern on its own (`vs|faster
+... than|相比`): the alternatives whose needles are in the text find where the next match
+starts, and the pattern itself is matched there, so a long alternative that cannot match
+is never tried at every position of the text (the comparison cues of a statement cost
+half as much).
 """
 
 from __future__ import annotations
@@ -13,9 +20,9 @@ from dataclasses import dataclass
 from functools import cache
 
 from research_radar.extract.prefilter import Needles, Probe
-from research_radar.extract.regexneedles import needles_of
+from research_radar.extract.regexneedles import branches_of, needles_of
 
-__all__ = ["Rule", "finditer", "search"]
+__all__ = ["Rule", "finditer", "match", "search"]
 
 
 @dataclass(frozen=True)
@@ -39,15 +46,81 @@ class Rule:
 
 def search(regex: re.Pattern[str], probe: Probe) -> re.Match[str] | None:
     """`regex.search(probe.text)`, skipped when the regex's needles are not in the text."""
-    return regex.search(probe.text) if _needles(regex).could_match(probe) else None
+    return regex.search(probe.text) if _plan(regex).needles.could_match(probe) else None
+
+
+def match(regex: re.Pattern[str], probe: Probe) -> re.Match[str] | None:
+    """`regex.match(probe.text)`, skipped when the regex's needles are not in the text (a
+    match at the start is a match: it holds them too)."""
+    return regex.match(probe.text) if _plan(regex).needles.could_match(probe) else None
 
 
 def finditer(regex: re.Pattern[str], probe: Probe) -> Iterator[re.Match[str]]:
     """`regex.finditer(probe.text)`, skipped when the regex's needles are not in the text."""
-    if _needles(regex).could_match(probe):
-        yield from regex.finditer(probe.text)
+    plan = _plan(regex)
+    if not plan.needles.could_match(probe):
+        return
+    alive = [rx for rx, needles in plan.branches if needles.could_match(probe)]
+    if len(alive) == len(plan.branches):
+        yield from regex.finditer(probe.text)  # (no alternative to leave out)
+        return
+    yield from _branch_finditer(regex, alive, probe.text)
+
+
+def _branch_finditer(
+    regex: re.Pattern[str], alive: list[re.Pattern[str]], text: str
+) -> Iterator[re.Match[str]]:
+    """`regex.finditer(text)` where only the `alive` alternatives can match: the next match
+    starts where the first of theirs does (the pattern tries its alternatives in order
+    there, as `re` would)."""
+    nexts = [(m.start(), rx) for rx in alive if (m := rx.search(text))]
+    position, count = 0, 0
+    while nexts:
+        start = min(at for at, _ in nexts)
+        found = regex.match(text, start)
+        if found is None or found.end() == found.start():
+            # never expected (an alternative matched there); an empty match: `re`'s own
+            # rules for what follows it apply, so read on from `re` itself
+            yield from [m for n, m in enumerate(regex.finditer(text)) if n >= count]
+            return
+        yield found
+        count += 1
+        position = found.end()
+        # an alternative's next start at or after `position` is the one found before,
+        # unless that one lies before it: search again from there
+        moved = []
+        for at, rx in nexts:
+            if at < position:
+                again = rx.search(text, position)
+                if again is None:
+                    continue
+                at = again.start()
+            moved.append((at, rx))
+        nexts = moved
+
+
+@dataclass(frozen=True)
+class _Plan:
+    needles: Needles
+    branches: tuple[tuple[re.Pattern[str], Needles], ...] = ()
+    """The top-level alternatives compiled alone, with their needles; empty when the
+    pattern has one, or ones that cannot be read alone (a back-reference)."""
 
 
 @cache
-def _needles(regex: re.Pattern[str]) -> Needles:
-    return needles_of(regex.pattern, regex.flags)
+def _plan(regex: re.Pattern[str]) -> _Plan:
+    needles = needles_of(regex.pattern, regex.flags)
+    parts = branches_of(regex.pattern)
+    if len(parts) < 2 or regex.flags & re.VERBOSE or _REFERS.search(regex.pattern):
+        return _Plan(needles)
+    try:
+        branches = [re.compile(part, regex.flags) for part in parts]
+    except re.error:
+        return _Plan(needles)
+    if sum(rx.groups for rx in branches) != regex.groups:
+        return _Plan(needles)  # not split where the pattern splits: run it whole
+    return _Plan(needles, tuple((rx, needles_of(rx.pattern, rx.flags)) for rx in branches))
+
+
+_REFERS = re.compile(r"\\[1-9]|\(\?P=|\(\?\(")
+"""A back-reference or a conditional: its group numbers are the whole pattern's."""

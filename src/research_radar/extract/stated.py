@@ -9,6 +9,7 @@ use `research_radar.extract.claims` instead.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from research_radar.extract.units import UNIT_PATTERN, canonical_unit
 
@@ -148,20 +149,26 @@ def intro_score(text: str) -> str:
     return match.group(0).lower() if match else ""
 
 
+@lru_cache(maxsize=4096)
 def _heading_unit(text: str) -> str:
     """`### Generation Throughput (token/s)`: the unit a heading gives in parentheses."""
     match = _TITLE_UNIT.match(text)
     return canonical_unit(match.group(1)) if match else ""
 
 
+@lru_cache(maxsize=4096)
 def stated_unit(text: str) -> str:
-    """The unit a line states for the table below it: `(Unit: Seconds)`, `单位：毫秒`."""
-    match = re.search(
-        rf"(?:^\W*all\s(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s)|\bunits?\s*[:：]|单位\s*(?:[:：]|[是为]|均为|都是|(?=\s?(?:ms|s|us|µs)\b|\s?毫秒|\s?秒))|\bmetric is|\([^()]{{0,40}}?\bin(?=\s?[A-Za-z]+\s?\)[\s:：]*$)|\b(?:measured|reported|given|shown) in|"
-        rf"\b(?:numbers|values|results|times|timings?|latenc(?:y|ies)|throughputs?)\s+"
-        rf"(?:are\s+|is\s+)?(?:in\s+|as\s+)?(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s))"
-        rf"\s*({UNIT_PATTERN})(?![A-Za-z])",
-        text,
-        re.I,
-    )
+    """The unit a line states for the table below it: `(Unit: Seconds)`, `单位：毫秒`.
+
+    Read once per line: each table of a section reads the section's lines again (#19)."""
+    match = _STATED_UNIT.search(text)
     return canonical_unit(match.group(1)) if match else ""
+
+
+_STATED_UNIT = re.compile(
+    rf"(?:^\W*all\s(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s)|\bunits?\s*[:：]|单位\s*(?:[:：]|[是为]|均为|都是|(?=\s?(?:ms|s|us|µs)\b|\s?毫秒|\s?秒))|\bmetric is|\([^()]{{0,40}}?\bin(?=\s?[A-Za-z]+\s?\)[\s:：]*$)|\b(?:measured|reported|given|shown) in|"
+    rf"\b(?:numbers|values|results|times|timings?|latenc(?:y|ies)|throughputs?)\s+"
+    rf"(?:are\s+|is\s+)?(?:in\s+|as\s+)?(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s))"
+    rf"\s*({UNIT_PATTERN})(?![A-Za-z])",
+    re.I,
+)

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from research_radar.extract.brcells import broken_cells, read_lines
 from research_radar.extract.catalogue import Catalog
@@ -211,7 +212,7 @@ def _header_load(head: list[str]) -> dict[int, dict[str, str]]:
     gpus = {c: {"gpus": m.group(1)} for c, m in counted.items() if m}
     if len(gpus) >= 2:
         return gpus  # `| | 1 GPU | 2 GPU | 4 GPU |`, `| 单卡 | 8卡 |`
-    role = next((key for key, rx in _HEADER_LOAD if head and rx.search(head[0])), None)
+    role = _load_role(head[0]) if head else None
     if role is None:
         return {}
     values = {c: _LOAD_CELL.fullmatch(h) for c, h in enumerate(head) if c}
@@ -219,6 +220,12 @@ def _header_load(head: list[str]) -> dict[int, dict[str, str]]:
     if len(found) < 2:
         return {}
     return {c: {role: value} for c, value in found.items()}
+
+
+@lru_cache(maxsize=4096)
+def _load_role(head: str) -> str | None:
+    """The load a column header names (`Seq Len`: prompt), read once per header (#19)."""
+    return next((key for key, rx in _HEADER_LOAD if rx.search(head)), None)
 
 
 def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog) -> Row:
@@ -240,7 +247,7 @@ def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog)
             bits.extend(cat.names("precision", f"{cell}-bit"))
             per_column.append([])
             continue
-        role = next((key for key, rx in _HEADER_LOAD if rx.search(name)), None)
+        role = _load_role(name)
         as_load = _LOAD_CELL.fullmatch(cell)
         if role and as_load and not header_unit(name):
             load[role] = as_load.group(1).replace(",", "")

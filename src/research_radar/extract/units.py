@@ -8,6 +8,7 @@ outside this package use `research_radar.extract.claims` instead.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 __all__ = [
     "DEFAULT_METRIC_NAMES",
@@ -145,8 +146,10 @@ DEFAULT_METRIC_NAMES = {
 """Metric name by canonical unit, when the statement names none."""
 
 
+@lru_cache(maxsize=4096)
 def canonical_unit(raw: str) -> str:
-    """`tokens/s` -> `tok/s`; units without a canonical form are kept as written."""
+    """`tokens/s` -> `tok/s`; units without a canonical form are kept as written (each
+    spelling worked out once: a document writes few, many times; issue #19)."""
     if raw == "times":
         return "x"  # `3 times faster`: its pattern needs the comparison after it
     for pattern, canonical in _UNITS:

@@ -1,0 +1,135 @@
+"""Screened regex calls give exactly what the plain `re` calls give (issue #19).
+
+`screened` skips a text its needles rule out and runs a pattern's alternatives apart to
+find where its next match starts; both must leave every result as `re` has it.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import TYPE_CHECKING
+
+import pytest
+
+from research_radar.extract import (
+    cells,
+    claims,
+    conditions,
+    context,
+    kinds,
+    loads,
+    markdown,
+    metrics,
+    scopes,
+    stated,
+    tables,
+)
+from research_radar.extract.prefilter import Probe
+from research_radar.extract.screened import finditer, match, search
+
+if TYPE_CHECKING:
+    from conftest import CorpusTexts
+
+_MODULES = (cells, claims, conditions, context, kinds, loads, markdown, metrics, scopes, stated)
+
+
+def _patterns() -> list[re.Pattern[str]]:
+    found = [v for m in (*_MODULES, tables) for v in vars(m).values() if isinstance(v, re.Pattern)]
+    found += [rx for _, rx in tables._HEADER_LOAD]
+    return list(dict.fromkeys(found))
+
+
+def _shape(found: re.Match[str] | None) -> object:
+    return None if found is None else (found.span(), found.groups(), found.groupdict())
+
+
+@pytest.fixture(scope="module")
+def texts(corpus_texts: CorpusTexts) -> list[str]:
+    """The corpus's statements, then bent copies (upper case, folding look-alikes, cut)."""
+    lines = corpus_texts.fields + [
+        line for document in corpus_texts.documents for line in document.splitlines()
+    ]
+    lines = list(dict.fromkeys(line for line in lines if line.strip()))
+    rng = random.Random(31)
+    chosen = rng.sample(lines, min(len(lines), 2500))
+    bent = [t.upper() for t in chosen[:300]]
+    bent += [t.replace("i", "ı").replace("s", "ſ") for t in chosen[300:600]]
+    bent += [t[len(t) // 2 :] + " " + rng.choice(lines) for t in chosen[600:900]]
+    return chosen + bent
+
+
+def test_screened_calls_are_the_plain_calls_on_our_patterns(texts: list[str]) -> None:
+    patterns = _patterns()
+    assert len(patterns) > 100
+    split = [rx for rx in patterns if "|" in rx.pattern]
+    assert len(split) > 40  # many have alternatives: the branch-wise search is exercised
+    matched = 0
+    for text in texts:
+        probe = Probe(text)
+        for regex in patterns:
+            expected = [_shape(m) for m in regex.finditer(text)]
+            assert [_shape(m) for m in finditer(regex, probe)] == expected, (regex, text)
+            assert _shape(search(regex, probe)) == _shape(regex.search(text)), (regex, text)
+            assert _shape(match(regex, probe)) == _shape(regex.match(text)), (regex, text)
+            matched += bool(expected)
+    assert matched > 10000
+
+
+_PIECES = [
+    "a",
+    "b",
+    "ab",
+    "x",
+    "[ab]",
+    "[0-9]",
+    r"\d",
+    r"\s",
+    "(?<=a)",
+    "(?<!b)",
+    "(?=x)",
+    "(a)",
+    "(?P<g>b)",
+    "(?:ab|x)",
+    ".",
+]
+
+
+def _alternation(rng: random.Random) -> str:
+    branches = []
+    for _ in range(rng.randrange(2, 5)):
+        parts = []
+        for _ in range(rng.randrange(1, 4)):
+            part = rng.choice(_PIECES)
+            if not part.startswith("(?<") and rng.random() < 0.3:
+                part += rng.choice(["?", "*", "+", "{1,2}", "+?", "??"])
+            parts.append(part)
+        branches.append("".join(parts))
+    return "|".join(branches)
+
+
+def test_screened_calls_are_the_plain_calls_on_random_alternations() -> None:
+    """Overlapping alternatives, look-behinds, empty matches and capture groups."""
+    rng = random.Random(11)
+    checked = 0
+    for _ in range(1500):
+        source = _alternation(rng)
+        try:
+            regex = re.compile(source, re.I)
+        except re.error:  # a group name used twice
+            continue
+        for _ in range(10):
+            text = "".join(rng.choice("aAbBx1 .") for _ in range(rng.randrange(0, 14)))
+            probe = Probe(text)
+            expected = [_shape(m) for m in regex.finditer(text)]
+            assert [_shape(m) for m in finditer(regex, probe)] == expected, (source, text)
+            assert _shape(search(regex, probe)) == _shape(regex.search(text)), (source, text)
+            checked += len(expected)
+    assert checked > 5000
+
+
+def test_a_back_reference_is_run_whole() -> None:
+    """`(a)|(b)\\2`: the second alternative alone would number its groups differently."""
+    regex = re.compile(r"(x)|(b)(c)\2")
+    text = "bcb x bcc"
+    assert [m.span() for m in finditer(regex, Probe(text))] == [(0, 3), (4, 5)]

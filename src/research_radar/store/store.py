@@ -1,7 +1,8 @@
 """The store: SQLAlchemy 2 tables over SQLite by default (any SQLAlchemy URL works).
 
 The schema is created and upgraded by the Alembic migrations in `migrations/`, never by
-`create_all`, so a store made by one version opens in every later one. Each stage writes
+`create_all`, so a store made by one version opens in every later one (a new SQLite store
+gets what they leave in one step: `store.fresh`, checked against them by a test). Each stage writes
 inside one transaction (`Store.transaction()`): a crash mid-stage leaves the store as it
 was before the stage, and running again finishes the work without duplicates.
 

@@ -214,3 +214,29 @@ def test_top_level_help_imports_no_command_module() -> None:
     loaded = result.stdout.split("LOADED", 1)[1]
     assert "daily" in result.stdout
     assert "_cmd" not in loaded and "store" not in loaded and "sqlalchemy" not in loaded
+
+
+def test_console_script_keeps_loaded_modules_out_of_collections() -> None:
+    """`main` (a process of its own) collects the young generation less often and freezes
+    what a command loaded; the app called inside another program leaves the collector be."""
+    import gc
+    import subprocess
+    import sys
+
+    from research_radar.cli import keep_loaded
+
+    frozen = gc.get_freeze_count()
+    keep_loaded()
+    assert gc.get_freeze_count() == frozen
+    code = (
+        "import gc, sys\n"
+        "from research_radar.cli import main\n"
+        "sys.argv = ['radar', 'init', '--help']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print('GC', gc.get_threshold()[0], gc.get_freeze_count())\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    young, frozen_there = result.stdout.split("GC", 1)[1].split()
+    assert int(young) > 700 and int(frozen_there) > 0

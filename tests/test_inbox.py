@@ -327,3 +327,33 @@ def test_load_inbox_reads_notes_part_by_part_and_shows_links_at_their_target(
         "inbox/A/2026-09-03_0800_q.md",
     ]
     assert [p.path for p in inbox.problems if p.kind == "skipped-file"] == ["inbox/b/notes.txt"]
+
+
+def test_load_inbox_of_many_notes_keeps_file_order_and_every_problem(tmp_path: Path) -> None:
+    """From FORK_MIN notes a forked process reads the second half: the notes and their
+    problems come back in file order, each note as parse_note reads its file."""
+    from research_radar.cores import FORK_MIN
+
+    count = FORK_MIN + 50
+    for n in range(count):
+        body = f"## Note {n}\n\n- vLLM {n}.5× arXiv:2505.{10000 + n}\n"
+        if n % 97 == 0:
+            body += f"- see [card](../../paper_cards/{n:04d}.md)\n"
+        _write(tmp_path / f"inbox/a{n % 3}/2026-09-03_{n:06d}_n.md", body)
+    _write(tmp_path / "inbox/a2/2026-09-03_000999_latin1.md", "caf\xe9 vLLM".encode("latin-1"))
+    inbox = load_inbox(tmp_path / "inbox", inbox=tmp_path / "inbox")
+    files = sorted((tmp_path / "inbox").rglob("*.md"))
+    readable = [f for f in files if "latin1" not in f.name]
+    shown = [f.relative_to(tmp_path / "inbox").as_posix() for f in readable]
+    assert [n.path for n in inbox.notes] == shown
+    assert len(shown) == count
+    for note, path, name in zip(inbox.notes, readable, shown, strict=True):
+        expected, _ = parse_note(
+            path.read_text(encoding="utf-8"), path=name, analyst=path.parent.name
+        )
+        assert note == expected
+    broken = [p.path for p in inbox.problems if p.kind == "broken-link"]
+    assert broken == [name for name in shown if int(name.split("_")[1]) % 97 == 0]
+    assert [p.path for p in inbox.problems if p.kind == "not-utf8"] == [
+        "a2/2026-09-03_000999_latin1.md"
+    ]

@@ -12,6 +12,7 @@ commands' own help.
 
 from __future__ import annotations
 
+import gc
 import importlib
 from collections.abc import Iterator, MutableMapping
 from typing import Any
@@ -21,7 +22,7 @@ from typer.core import TyperCommand, TyperGroup
 
 from research_radar.errors import InputError, RadarError, SettingsError
 
-__all__ = ["COMMANDS", "app", "main", "reflow"]
+__all__ = ["COMMANDS", "app", "keep_loaded", "main", "reflow"]
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "classify": (
@@ -106,9 +107,28 @@ def _reflowed(command: Any) -> Any:
     return command
 
 
+_OWN_PROCESS = False
+"""True when `main` runs the command in a process of its own (the console script), not
+inside another program such as a test runner: only then is the collector tuned."""
+_YOUNG = 10_000
+"""Allocations between two collections of the young generation (Python's default: 700).
+A run allocates millions of objects that mostly live to its end (modules, parsed notes,
+claims); collecting every 700 of them walked the growing heap again and again (#19)."""
+
+
+def keep_loaded() -> None:
+    """Everything made so far lives as long as the process (modules, a loaded inbox):
+    leave it out of the garbage collector's later passes, which then walk only what the
+    run makes next; a forked worker then shares those pages too (#19). Only in a process
+    of its own (`main`); elsewhere this does nothing."""
+    if _OWN_PROCESS:
+        gc.freeze()
+
+
 def _load(name: str) -> Any:
     """The click command `name`, built from its module's `register`."""
     module = importlib.import_module(f"research_radar.cli.{COMMANDS[name][0]}")
+    keep_loaded()  # the command's modules: loaded once, kept to the end
     holder = typer.Typer(rich_markup_mode="rich", add_completion=False)
     module.register(holder)
     return _reflowed(typer.main.get_group(holder).commands[name])
@@ -206,4 +226,7 @@ def _radar() -> None:
 
 def main() -> None:
     """Entry point of the console script."""
+    global _OWN_PROCESS
+    _OWN_PROCESS = True
+    gc.set_threshold(_YOUNG, *gc.get_threshold()[1:])
     app()

@@ -11,6 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
+from research_radar.cli import keep_loaded
 from research_radar.cli.common import (
     ConfigOption,
     JsonOption,
@@ -140,6 +141,7 @@ def digest_command(
     loaded = load_inbox(
         root or sample_root(), inbox=inbox, cards=cards, knowledge=knowledge, queue=queue
     )
+    keep_loaded()  # the inbox is read to the end of the run (#19)
     digest = build_digest(
         loaded,
         topic=topic,

@@ -95,7 +95,8 @@ def _metric_values(line: str, folded: str) -> list[tuple[str, float]]:
     (`folded` is `_folded(line)`)."""
     if not _METRIC_NEEDLES.search(folded):
         return []  # no metric named: no number is paired
-    words = [(m.start(), _METRIC_OF[_folded(m.group(0))]) for m in _METRIC.finditer(line)]
+    # `folded` has the line's length and matches where `_METRIC` matches the line (#19)
+    words = [(m.start(), _METRIC_OF[m.group(0)]) for m in _METRIC_NEEDLES.finditer(folded)]
     pairs = []
     position = 0
     for number in parse_numbers(line):

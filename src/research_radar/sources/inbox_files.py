@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from research_radar.cores import map_on_cores
 from research_radar.errors import SourceError
 from research_radar.sources.inbox import (
     Card,
@@ -111,17 +112,30 @@ def _broken_links(note_path: Path, links: list[str], root: _Root, shown: str) ->
     return problems
 
 
+def _note(path: Path, folder: Path, root: _Root) -> tuple[Note | None, list[Problem]]:
+    """One note file read and parsed, and the problems found on the way (None: unusable)."""
+    shown = root.shown(path)
+    text, problem = _read(path, shown)
+    if text is None:
+        return None, [problem] if problem is not None else []
+    problems = []
+    parts = path.relative_to(folder).parts
+    analyst = parts[0] if len(parts) > 1 else ""
+    if not analyst:
+        message = "note is not in an analyst folder; move it to inbox/<analyst>/"
+        problems.append(Problem(path=shown, kind="no-analyst", message=message))
+    note, found = parse_note(text, path=shown, analyst=analyst)
+    return note, problems + found + _broken_links(path, note.links, root, shown)
+
+
 def _load_notes(folder: Path, root: _Root, problems: list[Problem]) -> list[Note]:
+    """Every note under `folder`, in file order; with many, a forked process reads the
+    second half meanwhile (`cores.map_on_cores`): the same notes and problems (#19)."""
+    files = _markdown_files(folder, root, problems)
     notes = []
-    for path, shown, text in _readable(_markdown_files(folder, root, problems), root, problems):
-        parts = path.relative_to(folder).parts
-        analyst = parts[0] if len(parts) > 1 else ""
-        if not analyst:
-            message = "note is not in an analyst folder; move it to inbox/<analyst>/"
-            problems.append(Problem(path=shown, kind="no-analyst", message=message))
-        note, found = parse_note(text, path=shown, analyst=analyst)
-        notes.append(note)
-        problems.extend(found + _broken_links(path, note.links, root, shown))
+    for note, found in map_on_cores(lambda path: _note(path, folder, root), files):
+        notes += [note] if note is not None else []
+        problems.extend(found)
     return notes
 
 

@@ -1,7 +1,8 @@
 """The store: SQLAlchemy 2 tables over SQLite by default (any SQLAlchemy URL works).
 
 The schema is created and upgraded by the Alembic migrations in `migrations/`, never by
-`create_all`, so a store made by one version opens in every later one. Each stage writes
+`create_all`, so a store made by one version opens in every later one (a new SQLite store
+gets what they leave in one step: `store.fresh`, checked against them by a test). Each stage writes
 inside one transaction (`Store.transaction()`): a crash mid-stage leaves the store as it
 was before the stage, and running again finishes the work without duplicates.
 
@@ -46,6 +47,7 @@ from sqlalchemy.pool import NullPool
 from research_radar.config import is_database_url
 from research_radar.errors import StorageError
 from research_radar.models import Claim, Correction, Finding, Project, Snapshot, Source
+from research_radar.store.fresh import HEAD, create_fresh, current_revision
 from research_radar.store.schema import (
     aliases,
     claims,
@@ -80,36 +82,28 @@ def upgrade_store(engine: Engine) -> None:
     Safe when several processes open a fresh store at once: a store already at the newest
     revision is only read (so a read-only store opens), and a migration runs under a lock
     (SQLite: an immediate write transaction; PostgreSQL: an advisory lock), so the second
-    process waits, then finds the schema made and changes nothing.
+    process waits, then finds the schema made and changes nothing. An empty SQLite store
+    gets the migrations' result in one step (`store.fresh`, #19).
     """
-    from alembic import command
-    from alembic.config import Config
-
     if _at_head(engine):
         return
-    config = Config()
-    config.set_main_option("script_location", str(_migrations_dir()))
     with _migration_lock(engine) as connection:
+        if create_fresh(connection):
+            return
+        from alembic import command
+        from alembic.config import Config
+
+        config = Config()
+        config.set_main_option("script_location", str(_migrations_dir()))
         config.attributes["connection"] = connection
         command.upgrade(config, "head")
 
 
-def _head_revision() -> str | None:
-    from alembic.config import Config
-    from alembic.script import ScriptDirectory
-
-    config = Config()
-    config.set_main_option("script_location", str(_migrations_dir()))
-    return ScriptDirectory.from_config(config).get_current_head()
-
-
 def _at_head(engine: Engine) -> bool:
     """True when the store's schema is at the newest revision (read only)."""
-    from alembic.runtime.migration import MigrationContext
-
     with engine.connect() as connection:
-        current = MigrationContext.configure(connection).get_current_revision()
-    return current is not None and current == _head_revision()
+        current = current_revision(connection)
+    return current is not None and current == HEAD
 
 
 _MIGRATION_LOCK = 0x5241444152  # "RADAR": the PostgreSQL advisory lock of a migration

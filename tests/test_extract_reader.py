@@ -126,3 +126,40 @@ def test_the_bundled_reader_loads_and_a_wrong_shape_is_refused() -> None:
     np.savez(buffer, weights=np.zeros(3, dtype=np.float32), scalars=np.array([0.0, 0.5]))
     with pytest.raises(ValueError, match="shape"):
         load_reader(buffer.getvalue())
+
+
+def test_a_number_too_long_for_a_float_is_no_crash() -> None:
+    digits = "9" * 400
+    text = f"Throughput reached {digits} on one GPU.\n\n| Model | Score |\n|---|---|\n| a | {digits} |\n"
+    for bias in (-30.0, 30.0):
+        extract_claims(text, reader=_constant(bias))
+    extract_claims(text)
+
+
+def test_accept_agrees_with_the_probabilities() -> None:
+    from research_radar.extract.markdown import parse_segments
+    from research_radar.extract.readercues import prose_candidates, table_candidates
+
+    reader = default_reader()
+    segments = list(
+        parse_segments(DECODE_TABLE + "\nIt reached 41.5 tok/s, 2x the 2023 release.\n")
+    )
+    rows = [s for s in segments if s.block == "table"]
+    candidates = table_candidates(rows[0].header, rows, {})
+    candidates += [c for s in segments if s.block == "prose" for c in prose_candidates(s, [])]
+    assert len(candidates) > 10
+    wanted = [bool(p >= reader.threshold) for p in reader.probabilities(candidates)]
+    assert reader.accept(candidates) == wanted
+
+
+def test_device_counts_and_memory_sizes_in_prose_are_never_read() -> None:
+    text = "Served on 8x H100 (2 nodes, 80 GB each) for a mean of 41.3 over 3 runs."
+    values = {value for _, value, _ in _values(extract_claims(text, reader=_constant(30.0)))}
+    assert {41.3, 3.0} <= values  # an accept-all reader takes what is left
+    assert not values & {8.0, 2.0, 80.0}
+
+
+def test_a_model_by_model_table_is_not_read() -> None:
+    text = "| Draft \\ Target | Qwen2-7B |\n|---|---|\n| Qwen2-0.5B | 0.61 |\n"
+    values = {value for _, value, _ in _values(extract_claims(text, reader=_constant(30.0)))}
+    assert 0.61 not in values

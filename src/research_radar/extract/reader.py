@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import functools
 import io
+import math
 import zlib
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from typing import Protocol
 
@@ -55,7 +56,16 @@ BUCKETS = 1 << 14
 
 def cue_index(cue: str) -> int:
     """The weight a cue is hashed to (CRC-32: the same in every process)."""
-    return zlib.crc32(cue.encode("utf-8")) & (BUCKETS - 1)
+    index = _INDEX.get(cue)
+    if index is None:
+        if len(_INDEX) > 65536:
+            _INDEX.clear()
+        index = _INDEX[cue] = zlib.crc32(cue.encode("utf-8")) & (BUCKETS - 1)
+    return index
+
+
+_INDEX: dict[str, int] = {}
+"""Cues seen before: most repeat (`p`, `dec0`, `h:latency`)."""
 
 
 class NumberReader(Protocol):
@@ -80,6 +90,8 @@ class LearnedReader:
     threshold: float
     """The probability from which a number is read as a measurement."""
     everything: bool = False
+    _listed: list[float] = field(init=False, repr=False, compare=False)
+    _limit: float = field(init=False, repr=False, compare=False)
 
     def probabilities(self, candidates: Sequence[Candidate]) -> npt.NDArray[np.float64]:
         if not candidates:
@@ -94,7 +106,15 @@ class LearnedReader:
         return probabilities
 
     def accept(self, candidates: Sequence[Candidate]) -> list[bool]:
-        return [bool(p >= self.threshold) for p in self.probabilities(candidates)]
+        # summed in Python: a statement has a few numbers, and numpy's set-up per call
+        # costs more than the sums (the same decisions as `probabilities`)
+        weights, limit = self._listed, self._limit
+        return [sum(weights[cue_index(cue)] for cue in c.cues) >= limit for c in candidates]
+
+    def __post_init__(self) -> None:
+        threshold = min(max(self.threshold, 1e-9), 1 - 1e-9)
+        object.__setattr__(self, "_listed", [float(w) for w in self.weights])
+        object.__setattr__(self, "_limit", math.log(threshold / (1 - threshold)) - self.bias)
 
 
 def load_reader(data: bytes) -> LearnedReader:
@@ -139,7 +159,7 @@ def read_table_cells(
     head = [clean_text(h) for h in header]
     by_row: dict[tuple[int, int], list[Metric]] = {}
     for candidate in chosen:
-        if candidate.taken:
+        if candidate.taken or _models_both_ways(head, rows[candidate.row], candidate, cat):
             continue
         metric = Metric(name=candidate.name, value=candidate.value, unit=candidate.unit)
         by_row.setdefault((candidate.row, candidate.column), []).append(metric)
@@ -154,6 +174,14 @@ def read_table_cells(
         conditions = _with_column(base, find_conditions(column_head, cat) if column_head else None)
         claims.append(TableClaim(segment.line, text, metrics, conditions))
     return claims
+
+
+def _models_both_ways(head: list[str], row: Segment, candidate: Candidate, cat: Catalog) -> bool:
+    """`| Draft \\ Target | Llama-3-8B |` over `| Llama-3-1B | 0.7 |`: a cell of a model
+    by a model says nothing of what it measures; it is not read."""
+    column = head[candidate.column] if candidate.column < len(head) else ""
+    label = clean_text(split_cells(row.text)[0])
+    return bool(column and cat.names("model", column) and cat.names("model", label))
 
 
 def _with_column(row: Conditions, column: Conditions | None) -> Conditions:

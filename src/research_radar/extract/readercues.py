@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from research_radar.extract.cells import head_name, header_unit, row_unit
@@ -67,6 +67,17 @@ _LOAD_WORDS = re.compile(
 _COUNT_OF = re.compile(
     r"\s?[x×X]?\s?(?:[A-Z]{1,4}\d|GPUs?\b|cards?\b|nodes?\b|卡|张|台|节点)|\s?[x×X]\s[A-Z]"
 )
+_COLON = re.compile(r"[:：=]\s*$")
+_METRIC_HINT = re.compile(
+    r"prefill|decode|TTFT|TPOT|latency|throughput|speed|bandwidth|memory|accuracy|score|"
+    r"tok/s|加速|吞吐|延迟|显存|速度|准确率|得分",
+    re.I,
+)
+"""A word that says the sentence measures something (a cheap look, not a metric name)."""
+_LONGEST = 1500
+"""A longer sentence is no statement of a measurement (a hash, a dump of numbers): the
+rules read it alone."""
+_MEMORY = frozenset({"GB", "GiB", "MB", "MiB", "TB"})
 _SPEEDUP = re.compile(r"speed-?up|加速比|倍数", re.I)
 
 
@@ -80,6 +91,8 @@ def _words(text: str, prefix: str, limit: int = 8, *, last: bool = False) -> lis
 def _shape(raw: str, after: str, before: str) -> list[str]:
     """What the number looks like: a year, a power of two, a size in a name, a version."""
     value = abs(parse_number(raw))
+    if not math.isfinite(value) or value > 1e15:
+        return ["huge"]  # `1e400` is no float; a digit string that long is no measurement
     plain = raw.replace(",", "").lstrip("-+−")
     decimals = len(plain.split(".")[1]) if "." in plain else 0
     cues = [
@@ -107,7 +120,17 @@ def _shape(raw: str, after: str, before: str) -> list[str]:
 
 def _unit_after(after: str) -> str:
     match = _UNIT_AFTER.match(after)
-    return canonical_unit(match.group(1)) if match else ""
+    if not match:
+        return ""
+    written = match.group(1)
+    unit = _CANONICAL.get(written)
+    if unit is None:
+        unit = _CANONICAL[written] = canonical_unit(written)
+    return unit
+
+
+_CANONICAL: dict[str, str] = {}
+"""Units as written -> canonical, as met (a handful of spellings)."""
 
 
 def _bucket(share: float) -> str:
@@ -262,15 +285,18 @@ def _table_name(head: str, corner: str, label: str, unit: str) -> str:
 
 
 def prose_candidates(
-    segment: Segment, taken: Iterable[float], *, everything: bool = False
+    segment: Segment, taken: Sequence[float], *, everything: bool = False
 ) -> list[Candidate]:
     """The numbers of one sentence or list item, with their cues (see `table_candidates`)."""
     text = segment.text
-    left = Counter(taken)
+    if len(text) > _LONGEST:
+        return []
     matches = list(_NUMBER.finditer(text))
-    read = sum(1 for m in matches if left[parse_number(m.group(0))] > 0)
+    if not matches:
+        return []
+    left = Counter(taken)
     sentence = ["p", f"block:{segment.block}", f"nnum{min(len(matches), 5)}"]
-    if metric_words(text):
+    if _METRIC_HINT.search(text):
         sentence.append("smetric")
     candidates: list[Candidate] = []
     for match in matches:
@@ -281,22 +307,24 @@ def prose_candidates(
             left[value] -= 1
             if not everything:
                 continue
-        before, after = text[: match.start()], text[match.end() :]
-        if _COUNT_OF.match(after):
-            continue
+        start, end = match.span()
+        before, after = text[max(0, start - 40) : start], text[end : end + 40]
         unit = _unit_after(after)
-        near = before[-40:]
+        if _COUNT_OF.match(after) or unit in _MEMORY:
+            # `M5 Pro 48 GB`: a memory size in prose is a spec; the rules read the memory
+            # a run uses (`peak 21 GB`)
+            continue
         cues = [
             *sentence,
-            "sread" if read - hit > 0 else "snone",
+            "sread" if len(taken) - hit > 0 else "snone",
             *_shape(raw, after, before),
             *_words(after[:24], "n:", 2),
-            *_words(near, "b:", 3, last=True),
+            *_words(before, "b:", 3, last=True),
             f"u:{unit}" if unit else "nounit",
-            "start" if match.start() < 3 else "",
-            "colon" if re.search(r"[:：=]\s*$", before) else "",
+            "start" if start < 3 else "",
+            "colon" if _COLON.search(before) else "",
         ]
-        words = metric_words(near)
+        words = metric_words(before) if _METRIC_HINT.search(before) else []
         name = head_name(words[-1].group(0)) if words else ""
         candidates.append(
             Candidate(

@@ -1,6 +1,12 @@
 """Train the number reader and write src/research_radar/data/reader.npz.
 
-    .venv/bin/python benchmarks/train_reader.py [--check] [--cache DIR]
+    .venv/bin/python benchmarks/train_reader.py [--check] [--cache DIR] [--exclude GLOB]
+
+The shipped weights were trained with `--exclude 't7-*.lab'` (the 66 tune documents
+labelled before the t7 batch): on all 74 tune documents the rule below picks 0.2, the
+lowest threshold tried, at which the reader also takes the years of a release table,
+because `ignore` numbers (years, versions, settings) count as neither right nor wrong
+in the precision it is picked by. Counting them as wrong is the next step (issue #14).
 
 Training data: the `split=tune` documents of benchmarks/data/evidence (never a held-out
 one). Every number in their labelled line ranges is a candidate, as the extractor lists
@@ -42,7 +48,15 @@ from sklearn.linear_model import LogisticRegression
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from evidence_bench import DEFAULT_CACHE, SLACK, Doc, _float, _norm_unit, load_docs  # noqa: E402
+from evidence_bench import (  # noqa: E402
+    DEFAULT_CACHE,
+    LABELS,
+    SLACK,
+    Doc,
+    _float,
+    _load_file,
+    _norm_unit,
+)
 
 from research_radar.extract.claims import extract_claims  # noqa: E402
 from research_radar.extract.reader import BUCKETS, cue_index  # noqa: E402
@@ -218,8 +232,13 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--check", action="store_true", help="print, do not write the model")
     parser.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    parser.add_argument(
+        "--exclude", metavar="GLOB", help="leave out the label files matching GLOB (`t7-*.lab`)"
+    )
     args = parser.parse_args(argv)
-    docs = [d for d in load_docs() if d.split == "tune"]
+    left_out = {p.name for p in LABELS.glob(args.exclude)} if args.exclude else set()
+    files = [p for p in sorted(LABELS.glob("*.lab")) if p.name not in left_out]
+    docs = [d for path in files for d in _load_file(path) if d.split == "tune"]
     examples: list[Example] = []
     missing = 0
     for doc in docs:

@@ -163,3 +163,14 @@ def test_a_model_by_model_table_is_not_read() -> None:
     text = "| Draft \\ Target | Qwen2-7B |\n|---|---|\n| Qwen2-0.5B | 0.61 |\n"
     values = {value for _, value, _ in _values(extract_claims(text, reader=_constant(30.0)))}
     assert 0.61 not in values
+
+
+def test_an_arxiv_id_is_never_read() -> None:
+    text = "RetroInfer (arXiv:2505.02922) and issue #1234 describe the index."
+    assert _values(extract_claims(text, reader=_constant(30.0))) == []
+
+
+def test_a_size_in_a_name_or_a_setting_in_prose_is_never_read() -> None:
+    text = "Parakeet 0.6B v3 keeps its 4000-token generations and 8-bit weights at 12.5."
+    values = {value for _, value, _ in _values(extract_claims(text, reader=_constant(30.0)))}
+    assert 12.5 in values and not values & {0.6, 4000.0, 8.0}

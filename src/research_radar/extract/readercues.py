@@ -74,6 +74,8 @@ _METRIC_HINT = re.compile(
     re.I,
 )
 """A word that says the sentence measures something (a cheap look, not a metric name)."""
+_LABELLED_ID = re.compile(r"#$|[A-Za-z][:/]$|(?:arXiv|abs|doi|sha|commit|issue|PR)\s?$", re.I)
+_NAMED_SIZE = re.compile(r"[BMK]\b|-[A-Za-z]")
 _LONGEST = 1500
 """A longer sentence is no statement of a measurement (a hash, a dump of numbers): the
 rules read it alone."""
@@ -310,9 +312,15 @@ def prose_candidates(
         start, end = match.span()
         before, after = text[max(0, start - 40) : start], text[end : end + 40]
         unit = _unit_after(after)
-        if _COUNT_OF.match(after) or unit in _MEMORY:
-            # `M5 Pro 48 GB`: a memory size in prose is a spec; the rules read the memory
-            # a run uses (`peak 21 GB`)
+        if (
+            _COUNT_OF.match(after)
+            or unit in _MEMORY
+            or _LABELLED_ID.search(before)
+            or _NAMED_SIZE.match(after)
+        ):
+            # `M5 Pro 48 GB`: a memory size in prose is a spec (the rules read the memory
+            # a run uses, `peak 21 GB`); `arXiv:2409.10516` is an id; `0.6B`, `4000-token
+            # generations`, `8-bit`: a size or a setting
             continue
         cues = [
             *sentence,

@@ -177,7 +177,8 @@ def test_duration_seconds_lists_each_compound_duration() -> None:
     # single parts and look-alikes are not compound durations
     assert durations.duration_seconds("5 分钟, 23s, 3m tokens, Qwen2.5-1.5B, v1.2m3s") == []
     assert durations.in_seconds("耗时 1分23秒，") == "耗时 83秒，"
-    assert durations.__all__ == ["duration_seconds", "in_seconds"]
+    assert durations.duration_spans("took 2m23s, then 5 s") == [(5, 10)]
+    assert durations.__all__ == ["duration_seconds", "duration_spans", "in_seconds"]
 
 
 def test_statistic_columns_and_per_second_rows_of_a_tool_table() -> None:

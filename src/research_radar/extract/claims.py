@@ -50,6 +50,12 @@ from research_radar.extract.kinds import is_hedged, kind_of
 from research_radar.extract.markdown import Segment, parse_segments
 from research_radar.extract.metrics import find_metrics
 from research_radar.extract.prefilter import probe_of
+from research_radar.extract.reader import (
+    NumberReader,
+    default_reader,
+    read_sentence,
+    read_table_cells,
+)
 from research_radar.extract.scopes import find_scopes, with_scopes
 from research_radar.extract.screened import match, search
 from research_radar.extract.tables import TableClaim, read_table
@@ -62,7 +68,12 @@ __all__ = ["claim_to_json", "extract_claims", "extract_document", "extract_file"
 
 
 def extract_claims(
-    text: str, where: str = "", reporter: str = "author", *, catalog: Catalog | None = None
+    text: str,
+    where: str = "",
+    reporter: str = "author",
+    *,
+    catalog: Catalog | None = None,
+    reader: NumberReader | None = None,
 ) -> list[Claim]:
     """Claims of a text (Chinese or English prose, Markdown, tab-separated tables).
 
@@ -71,8 +82,11 @@ def extract_claims(
         where: `owner/repo@sha:path` or a URL; each claim gets `#L<line>` appended.
         reporter: author, community or us.
         catalog: the catalogue to name conditions with (the bundled one by default).
+        reader: what reads the numbers the rules left (the bundled learned reader by
+            default; see `extract.reader`).
     """
     cat = catalog or default_catalog()
+    numbers = reader or default_reader()
     project = project_of(where)
     claims: list[Claim] = []
     line_ctx, block_ctx = Context(), Context()
@@ -114,11 +128,14 @@ def extract_claims(
     def end_table() -> None:
         if not table:
             return  # no rows: no claims (and no header cells to clean for nothing)
-        for cell in read_table(header, table, cat, tuple(compared), project):
+        cells = read_table(header, table, cat, tuple(compared), project)
+        for cell in cells:
             found = _table_claims(cell, where, reporter, block_ctx, cat)
             if found:
                 end_lead()
             claims.extend(found)
+        for cell in read_table_cells(header, table, cells, cat, numbers):
+            claims.extend(_table_claims(cell, where, reporter, block_ctx, cat))
         table.clear()
 
     segments = list(parse_segments(text))
@@ -164,6 +181,12 @@ def extract_claims(
             caption_ctx = Context()
             caption_ctx.update(find_conditions(segment.text, cat), with_baseline=True)
         made = _claims(segment, cat, where, reporter, line_ctx, block_ctx)
+        read = read_sentence(segment, [m for one in made for m in one.metrics], numbers)
+        if read and made and made[-1].metrics:
+            made[-1] = made[-1].model_copy(update={"metrics": [*made[-1].metrics, *read]})
+        elif read:
+            # the reader's numbers never change how the rules read what follows
+            claims.append(_read_claim(segment, read, cat, where, reporter, line_ctx, block_ctx))
         claim = made[0] if made else None
         if claim is not None and claim.metrics:
             claims.extend(made)
@@ -296,6 +319,27 @@ def _claims(
         )
     line_ctx.update(own, with_baseline=False)
     return made
+
+
+def _read_claim(
+    segment: Segment,
+    metrics: list[Metric],
+    cat: Catalog,
+    where: str,
+    reporter: str,
+    line_ctx: Context,
+    block_ctx: Context,
+) -> Claim:
+    """The claim of the numbers the reader took in a statement the rules read no number
+    of: with the conditions the rules' claim would have had."""
+    text = segment.text
+    kind = kind_of(text, metrics) or ClaimKind.PERFORMANCE
+    own = find_conditions(text, cat)
+    conditions = line_ctx.fill(own, with_baseline=False)
+    ratios = all(m.unit in _RATIO_UNITS for m in metrics)
+    conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list" or ratios)
+    conditions = tidy_conditions(sized(conditions, own, text, cat))
+    return _made(kind, text, metrics, conditions, where, segment.line, reporter)
 
 
 def _table_claims(

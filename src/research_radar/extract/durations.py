@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["duration_seconds", "in_seconds"]
+__all__ = ["duration_seconds", "duration_spans", "in_seconds"]
 
 
 _PART = r"\d{1,4}(?:\.\d+)?"
@@ -37,6 +37,14 @@ def duration_seconds(text: str) -> list[float]:
     if _HINT.search(text) is None:
         return []
     return [_seconds(match) for match in _COMPOUND.finditer(text)]
+
+
+def duration_spans(text: str) -> list[tuple[int, int]]:
+    """Where each compound duration stands in `text` (start, end): its parts (`23` of
+    `2m23s`) are no numbers of their own."""
+    if _HINT.search(text) is None:
+        return []
+    return [match.span() for match in _COMPOUND.finditer(text)]
 
 
 def in_seconds(text: str) -> str:

@@ -1,0 +1,207 @@
+"""The number reader: a small learned model that reads the numbers the rules left.
+
+The rules (`extract.tables`, `extract.metrics`) were written on the documents they were
+tuned on and miss measurements written in ways they never saw (a table whose header
+names no unit, a column of timings headed by a model name). For every number they left,
+the reader weighs cues (`extract.readercues`: what its column header and row label say,
+whether the rules read its neighbours, whether it looks like a year, a batch size or the
+size in a model's name) with a logistic model, and takes it as a measurement when the
+probability reaches the threshold picked by cross-validation. A number it takes keeps
+its value as written, and carries the unit and metric name of its cell or sentence.
+
+The weights were fitted with scikit-learn by `benchmarks/train_reader.py` on the
+labelled tune documents and ship as plain arrays in `research_radar/data/reader.npz`:
+scoring needs numpy only and is loaded once, when first needed (issue #14).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import math
+import zlib
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Protocol
+
+import numpy as np
+import numpy.typing as npt
+
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.conditions import find_conditions
+from research_radar.extract.markdown import Segment, clean_text, split_cells
+from research_radar.extract.readercues import Candidate, prose_candidates, table_candidates
+from research_radar.extract.tables import TableClaim
+from research_radar.models import Conditions, Metric
+
+__all__ = [
+    "BUCKETS",
+    "MODEL_FILE",
+    "LearnedReader",
+    "NumberReader",
+    "cue_index",
+    "default_reader",
+    "load_reader",
+    "read_sentence",
+    "read_table_cells",
+]
+
+MODEL_FILE = "data/reader.npz"
+"""The trained weights, inside the `research_radar` package."""
+BUCKETS = 1 << 14
+"""Cues are hashed into this many weights."""
+
+
+def cue_index(cue: str) -> int:
+    """The weight a cue is hashed to (CRC-32: the same in every process)."""
+    index = _INDEX.get(cue)
+    if index is None:
+        if len(_INDEX) > 65536:
+            _INDEX.clear()
+        index = _INDEX[cue] = zlib.crc32(cue.encode("utf-8")) & (BUCKETS - 1)
+    return index
+
+
+_INDEX: dict[str, int] = {}
+"""Cues seen before: most repeat (`p`, `dec0`, `h:latency`)."""
+
+
+class NumberReader(Protocol):
+    """Decides which candidates are measurements."""
+
+    @property
+    def everything(self) -> bool:
+        """Whether it wants the numbers the rules read too (a training recorder does)."""
+        ...
+
+    def accept(self, candidates: Sequence[Candidate]) -> list[bool]:
+        """One decision per candidate."""
+        ...
+
+
+@dataclass(frozen=True)
+class LearnedReader:
+    """A logistic model over hashed cues."""
+
+    weights: npt.NDArray[np.float32]
+    bias: float
+    threshold: float
+    """The probability from which a number is read as a measurement."""
+    everything: bool = False
+    _listed: list[float] = field(init=False, repr=False, compare=False)
+    _limit: float = field(init=False, repr=False, compare=False)
+
+    def probabilities(self, candidates: Sequence[Candidate]) -> npt.NDArray[np.float64]:
+        if not candidates:
+            return np.zeros(0)
+        sizes = [len(c.cues) for c in candidates]
+        columns = np.fromiter(
+            (cue_index(cue) for c in candidates for cue in c.cues), dtype=np.int64
+        )
+        items = np.repeat(np.arange(len(candidates)), sizes)
+        logits = np.bincount(items, self.weights[columns], minlength=len(candidates)) + self.bias
+        probabilities: npt.NDArray[np.float64] = 1.0 / (1.0 + np.exp(-logits))
+        return probabilities
+
+    def accept(self, candidates: Sequence[Candidate]) -> list[bool]:
+        # summed in Python: a statement has a few numbers, and numpy's set-up per call
+        # costs more than the sums (the same decisions as `probabilities`)
+        weights, limit = self._listed, self._limit
+        return [sum(weights[cue_index(cue)] for cue in c.cues) >= limit for c in candidates]
+
+    def __post_init__(self) -> None:
+        threshold = min(max(self.threshold, 1e-9), 1 - 1e-9)
+        object.__setattr__(self, "_listed", [float(w) for w in self.weights])
+        object.__setattr__(self, "_limit", math.log(threshold / (1 - threshold)) - self.bias)
+
+
+def load_reader(data: bytes) -> LearnedReader:
+    """A reader from the bytes of a `reader.npz` file."""
+    with np.load(io.BytesIO(data)) as arrays:
+        weights = arrays["weights"].astype(np.float32)
+        bias, threshold = (float(v) for v in arrays["scalars"])
+    if weights.shape != (BUCKETS,):
+        raise ValueError(f"reader weights have shape {weights.shape}, expected ({BUCKETS},)")
+    return LearnedReader(weights, bias, threshold)
+
+
+@functools.cache
+def default_reader() -> LearnedReader:
+    """The bundled reader, read once per process."""
+    data = resources.files("research_radar").joinpath(MODEL_FILE).read_bytes()
+    return load_reader(data)
+
+
+# --------------------------------------------------------------------------- reading
+
+
+def read_table_cells(
+    header: Sequence[str],
+    rows: Sequence[Segment],
+    found: Sequence[TableClaim],
+    cat: Catalog,
+    reader: NumberReader,
+) -> list[TableClaim]:
+    """The measurements of a table's cells that the rules' claims `found` left out.
+
+    A taken cell's conditions are its row's as the rules read them (or what its row
+    names) with what its column header names."""
+    taken: dict[int, Counter[float]] = {}
+    for claim in found:
+        taken.setdefault(claim.line, Counter()).update(m.value for m in claim.metrics)
+    candidates = table_candidates(header, rows, taken, everything=reader.everything)
+    chosen = [c for c, ok in zip(candidates, reader.accept(candidates), strict=True) if ok]
+    if not chosen:
+        return []
+    row_of = {c.line: c for c in reversed(found) if not c.reference}
+    head = [clean_text(h) for h in header]
+    by_row: dict[tuple[int, int], list[Metric]] = {}
+    for candidate in chosen:
+        if candidate.taken or _models_both_ways(head, rows[candidate.row], candidate, cat):
+            continue
+        metric = Metric(name=candidate.name, value=candidate.value, unit=candidate.unit)
+        by_row.setdefault((candidate.row, candidate.column), []).append(metric)
+    claims: list[TableClaim] = []
+    for (index, column), metrics in by_row.items():
+        segment = rows[index]
+        cells = [clean_text(c) for c in split_cells(segment.text)]
+        text = "; ".join(f"{h}: {c}" if h else c for h, c in zip(head, cells, strict=False) if c)
+        ruled = row_of.get(segment.line)
+        base = ruled.conditions if ruled else find_conditions(" | ".join(cells), cat)
+        column_head = head[column] if column < len(head) else ""
+        conditions = _with_column(base, find_conditions(column_head, cat) if column_head else None)
+        claims.append(TableClaim(segment.line, text, metrics, conditions))
+    return claims
+
+
+def _models_both_ways(head: list[str], row: Segment, candidate: Candidate, cat: Catalog) -> bool:
+    """`| Draft \\ Target | Llama-3-8B |` over `| Llama-3-1B | 0.7 |`: a cell of a model
+    by a model says nothing of what it measures; it is not read."""
+    column = head[candidate.column] if candidate.column < len(head) else ""
+    label = clean_text(split_cells(row.text)[0])
+    return bool(column and cat.names("model", column) and cat.names("model", label))
+
+
+def _with_column(row: Conditions, column: Conditions | None) -> Conditions:
+    if column is None:
+        return row
+    update = {
+        name: list(getattr(column, name))
+        for name in ("hardware", "model", "precision")
+        if getattr(column, name)
+    }
+    return row.model_copy(update=update) if update else row
+
+
+def read_sentence(
+    segment: Segment, metrics: Sequence[Metric], reader: NumberReader
+) -> list[Metric]:
+    """The measurements of one sentence that the rules' `metrics` left out."""
+    candidates = prose_candidates(segment, [m.value for m in metrics], everything=reader.everything)
+    return [
+        Metric(name=c.name, value=c.value, unit=c.unit)
+        for c, ok in zip(candidates, reader.accept(candidates), strict=True)
+        if ok and not c.taken
+    ]

@@ -37,7 +37,8 @@ prose). Metric precision = matched / extracted, recall = matched / labelled. Uni
 scored on matched numbers. For hardware, model, precision and baseline, on matched
 numbers: recall = numbers whose labelled condition is among the extracted ones / numbers
 with that condition labelled; precision = numbers whose extracted condition is right /
-numbers with any extracted. Load: key=value items (batch, concurrency, prompt, output,
+numbers with any extracted ("strict" precision counts an extracted `ignore` number as an
+error too: a setting or a version read as a measurement). Load: key=value items (batch, concurrency, prompt, output,
 context, gpus, tp, ep, rate). Baseline role: P/R of `(baseline)` metrics against role=b.
 
 Run: .venv/bin/python benchmarks/evidence_bench.py [--verbose] [--cache DIR] [--doc ID]
@@ -437,6 +438,8 @@ def report_docs(docs: list[Doc], cache: Path, split: str, verbose: bool) -> bool
         f"{'metric':<16} {_ratio(c['tp'], c['tp'] + c['fp']):>9} {_ratio(c['tp'], c['gold']):>7}"
         f"   tp {c['tp']}, fp {c['fp']}, gold {c['gold']}, ignored {c['ignored']}"
     )
+    strict = _ratio(c["tp"], c["tp"] + c["fp"] + c["ignored"])
+    print(f"{'  strict':<16} {strict:>9}            ignored numbers counted as errors")
     for lang in ("zh", "en"):
         for kind in ("prose", "table"):
             gold = c[f"gold:{lang}:{kind}"]

@@ -66,6 +66,9 @@ LOAD_RULES = (
     ),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?)?GPUs?\b"),
     _rule("gpus", r"双卡|两张卡|两块卡|\btwo GPUs\b", "2"),
+    # `单卡` is left unsaid: `单卡吞吐` is a throughput per GPU, not a run on one
+    _rule("gpus", r"八卡|八张卡|八块卡", "8"),
+    _rule("gpus", r"四卡|四张卡|四块卡", "4"),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:张|块|个)?\s?(?:GPU\s?|显)?卡(?!顿|片)"),
     _rule(
         "concurrency",
@@ -86,6 +89,7 @@ LOAD_RULES = (
         r"(?:QPS|RPS|req(?:uest)?s?/s|requests? per second)(?![A-Za-z])|"
         r"arrival[_ ]rate\s?(?:[:：=]|of)?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
         r"(?:QPS|RPS|request[_ ]rate)\s?=\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
+        r"(?<![A-Za-z])(?:at|@|under|with)\s(?:an?\s)?(?:QPS|RPS)\s?(?:of\s)?[:：]?\s?(\d+(?:\.\d+)?)(?!\d|\.\d|\s?[xX×%])|"
         r"request[_ ]rate\s?(?:[:：]|of)?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)",
     ),
     _rule(
@@ -102,7 +106,7 @@ LOAD_RULES = (
         "prompt",
         r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gth)?|prompt[\s_]len(?:gth)?|"
         r"prefill[\s_]len(?:gth)?|(?:prompt|input)[\s_]tokens(?=\s?[=:：])|prompt tokens|"
-        r"(?<![A-Za-z])pp|seq_?len(?:gth)?|(?<!output\s)(?<!output_)(?<!input\s)sequence[\s_]len(?:gth)?|"
+        r"(?<![A-Za-z])pp|seq[\s_]?len(?:gth)?|(?<!output\s)(?<!output_)(?<!input\s)sequence[\s_]len(?:gth)?|"
         r"(?<![A-Za-z_])in(?=\s?=))\s*(?:of\s|is\s)?[=:：]?\s*(?:\((?:just|only|about)?\s?)?" + _K,
     ),
     _rule(
@@ -114,6 +118,8 @@ LOAD_RULES = (
         "prompt",
         r"(?:requests?|prompts?|sequences?|each)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens" + _NOT_A_RATE,
     ),
+    _rule("prompt", r"(?<![A-Za-z])(?:prompt|input)\s(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
+    _rule("prompt", r"(?<![\w-])-p\s(\d{1,6})(?!\d|\.\d)"),
     _rule(
         "prompt",
         r"(?:输入|提示词?)(?:序列)?(?:长度|token数?|词元数?)\s*(?:为|是)?\s*[=:：]?\s*" + _K,
@@ -131,10 +137,20 @@ LOAD_RULES = (
         r"(?<![A-Za-z])out(?=\s?=)|"
         r"输出(?:上限|长度)?)\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
     ),
+    _rule("output", r"(?<![\w-])-n\s(\d{1,6})(?!\d|\.\d)"),
     _rule(
         "output",
         r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?output"
         r"(?![\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
+    ),
+    _rule(
+        "threads",
+        r"(?<![\d.])(\d{1,3})\s?(?:(?:CPU\s)?threads\b|个?线程)|(?:threads|线程数?)\s?(?:[=:：]|of)\s?(\d{1,3})(?!\d)|"
+        r"(?<![\w-])(?:-t|--threads)\s?(\d{1,3})(?!\d)",
+    ),
+    _rule(
+        "cores",
+        r"(?<![\d.])(\d{1,3})(?:[\s-]?(?:CPU|physical|performance|P-))?[\s-]?cores?\b|(\d{1,3})\s?核",
     ),
     _rule("seed", r"(?<![A-Za-z])seed\s*[=:：]?\s*(\d+)"),
     _rule("seeds", r"(\d+)\s*(?:fixed\s+)?seeds"),

@@ -48,7 +48,7 @@ def _names(field: str, text: str) -> list[str]:
         ),
         pytest.param(
             "Core i7-1165G7, i7 12700H, Core Ultra 7 155H, Intel N100",
-            ["Core i7-1165G7", "Core i7-12700H", "Core Ultra 7 155H", "Intel N100"],
+            ["Core i7-1165G7", "Core i7-12700H", "Core Ultra 7 155H", "N100"],
             id="intel-client",
         ),
         pytest.param(
@@ -77,7 +77,7 @@ def _names(field: str, text: str) -> list[str]:
         ),
         pytest.param(
             "Raspberry Pi 4 Model B, Orange Pi 5 Plus and an RK3588",
-            ["Raspberry Pi 4", "Orange Pi 5 Plus", "RK3588"],
+            ["Raspberry Pi 4 Model B", "Orange Pi 5 Plus", "RK3588"],
             id="boards",
         ),
         pytest.param(
@@ -138,3 +138,35 @@ def test_precision_spellings(text: str, names: list[str]) -> None:
 )
 def test_what_is_not_a_precision(text: str) -> None:
     assert _names("precision", text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        pytest.param(
+            "Raspberry Pi 4B, Raspberry Pi 4 Model B and a Pi 4",
+            ["Raspberry Pi 4B", "Raspberry Pi 4 Model B", "Raspberry Pi 4"],
+            id="pi-model-letter-as-written",
+        ),
+        pytest.param(
+            "Qualcomm SDM865 and MSM8998 (Snapdragon 835)",
+            ["SDM865", "MSM8998", "Snapdragon 835"],
+            id="qualcomm-parts",
+        ),
+        pytest.param(
+            "Kirin 970 (Cortex-A73 + Cortex-A53)",
+            ["Kirin 970", "Cortex-A73", "Cortex-A53"],
+            id="arm-cores",
+        ),
+        pytest.param(
+            "Loongson 3A4000, Allwinner H6, Broadcom BCM2711",
+            ["Loongson 3A4000", "Allwinner H6", "Broadcom BCM2711"],
+            id="embedded-socs",
+        ),
+        pytest.param(
+            "Celeron N5105 and an N100 box", ["Celeron N5105", "N100"], id="intel-n-series"
+        ),
+    ],
+)
+def test_edge_hardware(text: str, names: list[str]) -> None:
+    assert _names("hardware", text) == names

@@ -144,8 +144,8 @@ def test_what_is_not_a_precision(text: str) -> None:
     ("text", "names"),
     [
         pytest.param(
-            "Raspberry Pi 4B, Raspberry Pi 4 Model B and a Pi 4",
-            ["Raspberry Pi 4B", "Raspberry Pi 4 Model B", "Raspberry Pi 4"],
+            "Raspberry Pi 4B, Raspberry Pi 4 Model B and an RPi 3B+",
+            ["Raspberry Pi 4B", "Raspberry Pi 4 Model B", "Raspberry Pi 3B+"],
             id="pi-model-letter-as-written",
         ),
         pytest.param(
@@ -170,3 +170,17 @@ def test_what_is_not_a_precision(text: str) -> None:
 )
 def test_edge_hardware(text: str, names: list[str]) -> None:
     assert _names("hardware", text) == names
+
+
+def test_chinese_brand_names() -> None:
+    text = "骁龙865、天玑9300、麒麟990、昆仑芯R200、摩尔线程 S4000、燧原 T20、树莓派4B、小米14"
+    assert _names("hardware", text) == [
+        "Snapdragon 865",
+        "Dimensity 9300",
+        "Kirin 990",
+        "Kunlun XPU",
+        "MTT S4000",
+        "Enflame T20",
+        "Raspberry Pi 4B",
+        "Xiaomi 14",
+    ]

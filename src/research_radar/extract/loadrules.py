@@ -66,9 +66,6 @@ LOAD_RULES = (
     ),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?)?GPUs?\b"),
     _rule("gpus", r"双卡|两张卡|两块卡|\btwo GPUs\b", "2"),
-    # `单卡` is left unsaid: `单卡吞吐` is a throughput per GPU, not a run on one
-    _rule("gpus", r"八卡|八张卡|八块卡", "8"),
-    _rule("gpus", r"四卡|四张卡|四块卡", "4"),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:张|块|个)?\s?(?:GPU\s?|显)?卡(?!顿|片)"),
     _rule(
         "concurrency",

@@ -116,7 +116,7 @@ LOAD_RULES = (
         r"(?:requests?|prompts?|sequences?|each)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens" + _NOT_A_RATE,
     ),
     _rule("prompt", r"(?<![A-Za-z])(?:prompt|input)\s(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
-    _rule("prompt", r"(?<![\w-])-p\s(\d{1,6})(?!\d|\.\d)"),
+    _rule("prompt", r"(?<![\w-])-p (\d{1,6})(?!\d|\.\d)"),
     _rule(
         "prompt",
         r"(?:输入|提示词?)(?:序列)?(?:长度|token数?|词元数?)\s*(?:为|是)?\s*[=:：]?\s*" + _K,
@@ -134,21 +134,21 @@ LOAD_RULES = (
         r"(?<![A-Za-z])out(?=\s?=)|"
         r"输出(?:上限|长度)?)\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
     ),
-    _rule("output", r"(?<![\w-])-n\s(\d{1,6})(?!\d|\.\d)"),
+    _rule("output", r"(?<![\w-])-n (\d{1,6})(?!\d|\.\d)"),
     _rule(
         "output",
         r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?output"
         r"(?![\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
     ),
-    _rule(
-        "threads",
-        r"(?<![\d.])(\d{1,3})\s?(?:(?:CPU\s)?threads\b|个?线程)|(?:threads|线程数?)\s?(?:[=:：]|of)\s?(\d{1,3})(?!\d)|"
-        r"(?<![\w-])(?:-t|--threads)\s?(\d{1,3})(?!\d)",
-    ),
-    _rule(
-        "cores",
-        r"(?<![\d.])(\d{1,3})(?:[\s-]?(?:CPU|physical|performance|P-))?[\s-]?cores?\b|(\d{1,3})\s?核",
-    ),
+    # one rule per spelling, each with a word every match holds: a rule runs only where
+    # its word is (`-t ` with its space: `-t` alone stands in `multi-turn`)
+    _rule("threads", r"(?<![\d.])(\d{1,3})\s?(?:CPU\s)?threads\b"),
+    _rule("threads", r"(?<![\d.])(\d{1,3})\s?个?线程"),
+    _rule("threads", r"(?:threads|线程数?)\s?(?:[=:：]|of)\s?(\d{1,3})(?!\d)"),
+    _rule("threads", r"(?<![\w-])(?:-t |--threads[ =])(\d{1,3})(?!\d|\.\d)"),
+    _rule("cores", r"(?<![\d.])(\d{1,3})[\s-]?(?:(?:CPU|physical|performance)\s|P-)?cores\b"),
+    _rule("cores", r"(?<![\d.])(\d{1,3})-core\b"),
+    _rule("cores", r"(?<![\d.])(\d{1,3})\s?核"),
     _rule("seed", r"(?<![A-Za-z])seed\s*[=:：]?\s*(\d+)"),
     _rule("seeds", r"(\d+)\s*(?:fixed\s+)?seeds"),
     _rule("sampling", r"\bgreedy\b|贪心", "greedy"),

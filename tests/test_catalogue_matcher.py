@@ -37,7 +37,7 @@ def _reference_find(cat: Catalog, field_name: str, text: str) -> list[Mention]:
         if all(end <= m.start or start >= m.end for m in taken):
             taken.append(Mention(field_name, name, start, end))
     if field_name == "hardware":
-        taken = [catalog_module._with_memory(m, text) for m in taken]
+        taken = [cat._plural(catalog_module._with_memory(m, text), text) for m in taken]
     return sorted(taken, key=lambda m: m.start)
 
 

@@ -35,8 +35,8 @@ FIELDS = ("hardware", "model", "precision", "software")
 _LEFT = r"(?:(?<![A-Za-z0-9_])|(?<=\d[xX×]))"
 _RIGHT = r"(?:(?![A-Za-z0-9_])|(?=(?-i:s)(?![A-Za-z0-9_]))|(?=[xX]\d{1,3}\s?GB))"
 """A name ends at a word boundary, or before a memory size glued with x (`A100x80GB`)."""
-_COUNTED = re.compile(r"(?<![\d.])\d{1,3}\s?[xX×*]?\s?$")
-"""A count right before a part's name: `16 L40s`, `8x H100`."""
+_COUNTED = re.compile(r"(?<![\w.])\d{1,3}\s?[xX×*]?\s?$")
+"""A count right before a part's name: `16 L40s`, `8x H100` (not a name's digits: `MI325X`)."""
 _UPPER_GROUPS = frozenset({"size", "act", "q", "ud", "var_upper"})
 _MEMORY = re.compile(r"[\s\-(（]{0,2}(\d{1,4}(?:\.\d+)?)\s?(GB|GiB|G)(?![A-Za-z0-9/])", re.I)
 
@@ -253,11 +253,17 @@ def _with_memory(mention: Mention, text: str) -> Mention:
 
 
 def _render(template: str, groups: dict[str, str | None]) -> str:
-    """Fill `{group}` slots; drop `[...]` segments whose groups are empty."""
+    """Fill `{group}` slots; drop `[...]` segments whose groups are empty.
+
+    A group named `*_upper` is upper-cased (`xtx` -> `XTX`), one named `*_title`
+    title-cased with single spaces (`ice  lake` -> `Ice Lake`): a name reads the same
+    however a page wrote its case."""
 
     def value(name: str) -> str:
         raw = groups.get(name) or ""
-        return raw.upper() if name in _UPPER_GROUPS else raw
+        if name in _UPPER_GROUPS or name.endswith("_upper"):
+            return raw.upper()
+        return " ".join(raw.split()).title() if name.endswith("_title") else raw
 
     def optional(match: re.Match[str]) -> str:
         inner = match.group(1)

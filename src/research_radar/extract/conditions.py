@@ -95,6 +95,12 @@ _STOP_WORDS = {
 _CJK_WHEN = {"当前", "目前", "现在", "现有", "此前", "之前", "以前", "以往", "过去"}
 """Words of time that can follow a comparison cue but never name the compared system
 (`相较于当前的 SOTA 系统`)."""
+_CJK_NOT_A_NAME = re.compile(
+    r"如[下上图表]|[见下上]表|结果|情况|了|延迟|时延|吞吐|耗时|显存|内存|首字|"
+    r"降低|提升|提高|减少|加速|下降"
+)
+"""What follows a cue when nothing is named after it: `对比如下`, `对比了两种配置`, and
+the measured quantity (`与 X 相比延迟降低 40%`: X stood before the cue)."""
 _CJK_STOP = re.compile(
     r"[为的约是，,。；;：:、（()）\s]|分别|提升|下降|只有|仅有|性能|速度|快|慢|高|低|多|少|"
     r"天然|本来|本身|明显|显著|大幅|略|稍|就|都|也|还|更|均|仍"
@@ -309,7 +315,7 @@ def _target(after: str, cat: Catalog) -> str:
     if cjk:
         # the name ends at a stop word (`其他图像处理库性能高`), read a little past 8 characters
         head = _CJK_STOP.split(cjk.group(0))[0][:8]
-        if re.match(r"如[下上图表]|[见下上]表|结果|情况|了", head) or head in _CJK_WHEN:
+        if _CJK_NOT_A_NAME.match(head) or head in _CJK_WHEN:
             # `对比如下`, `对比结果`, `对比了两种配置`: nothing is named after the cue
             return ""
         return head if len(head) >= 2 else ""

@@ -159,6 +159,8 @@ _BARE_SIZE = re.compile(
     re.I,
 )
 _TRAILING_SIZE = re.compile(r"-?\d+(?:\.\d+)?[Bb]$")
+_COUNTED_TOKENS = re.compile(r"(?:tokens?|词元)\s?[:：]?\s?$", re.I)
+"""`input tokens: 608B`: billions of tokens, not a model's size."""
 
 
 def sized(conditions: Conditions, own: Conditions, text: str, cat: Catalog) -> Conditions:
@@ -167,7 +169,7 @@ def sized(conditions: Conditions, own: Conditions, text: str, cat: Catalog) -> C
     if own.model or len(conditions.model) != 1:
         return conditions
     match = _BARE_SIZE.search(text)
-    if not match:
+    if not match or _COUNTED_TOKENS.search(text, 0, match.start(1)):
         return conditions
     size = match.group(1).upper()
     family = _TRAILING_SIZE.sub("", conditions.model[0])

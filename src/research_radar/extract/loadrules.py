@@ -86,6 +86,7 @@ LOAD_RULES = (
         r"(?:QPS|RPS|req(?:uest)?s?/s|requests? per second)(?![A-Za-z])|"
         r"arrival[_ ]rate\s?(?:[:：=]|of)?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
         r"(?:QPS|RPS|request[_ ]rate)\s?=\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
+        r"(?<![A-Za-z])(?:at|@|under|with)\s(?:an?\s)?(?:QPS|RPS)\s?(?:of\s)?[:：]?\s?(\d+(?:\.\d+)?)(?!\d|\.\d|\s?[xX×%])|"
         r"request[_ ]rate\s?(?:[:：]|of)?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)",
     ),
     _rule(
@@ -102,7 +103,7 @@ LOAD_RULES = (
         "prompt",
         r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gth)?|prompt[\s_]len(?:gth)?|"
         r"prefill[\s_]len(?:gth)?|(?:prompt|input)[\s_]tokens(?=\s?[=:：])|prompt tokens|"
-        r"(?<![A-Za-z])pp|seq_?len(?:gth)?|(?<!output\s)(?<!output_)(?<!input\s)sequence[\s_]len(?:gth)?|"
+        r"(?<![A-Za-z])pp|seq[\s_]?len(?:gth)?|(?<!output\s)(?<!output_)(?<!input\s)sequence[\s_]len(?:gth)?|"
         r"(?<![A-Za-z_])in(?=\s?=))\s*(?:of\s|is\s)?[=:：]?\s*(?:\((?:just|only|about)?\s?)?" + _K,
     ),
     _rule(
@@ -114,6 +115,8 @@ LOAD_RULES = (
         "prompt",
         r"(?:requests?|prompts?|sequences?|each)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens" + _NOT_A_RATE,
     ),
+    _rule("prompt", r"(?<![A-Za-z])(?:prompt|input)\s(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
+    _rule("prompt", r"(?<![\w-])-p (\d{1,6})(?!\d|\.\d)"),
     _rule(
         "prompt",
         r"(?:输入|提示词?)(?:序列)?(?:长度|token数?|词元数?)\s*(?:为|是)?\s*[=:：]?\s*" + _K,
@@ -131,11 +134,21 @@ LOAD_RULES = (
         r"(?<![A-Za-z])out(?=\s?=)|"
         r"输出(?:上限|长度)?)\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
     ),
+    _rule("output", r"(?<![\w-])-n (\d{1,6})(?!\d|\.\d)"),
     _rule(
         "output",
         r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?output"
         r"(?![\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
     ),
+    # one rule per spelling, each with a word every match holds: a rule runs only where
+    # its word is (`-t ` with its space: `-t` alone stands in `multi-turn`)
+    _rule("threads", r"(?<![\d.])(\d{1,3})\s?(?:CPU\s)?threads\b"),
+    _rule("threads", r"(?<![\d.])(\d{1,3})\s?个?线程"),
+    _rule("threads", r"(?:threads|线程数?)\s?(?:[=:：]|of)\s?(\d{1,3})(?!\d)"),
+    _rule("threads", r"(?<![\w-])(?:-t |--threads[ =])(\d{1,3})(?!\d|\.\d)"),
+    _rule("cores", r"(?<![\d.])(\d{1,3})[\s-]?(?:(?:CPU|physical|performance)\s|P-)?cores\b"),
+    _rule("cores", r"(?<![\d.])(\d{1,3})-core\b"),
+    _rule("cores", r"(?<![\d.])(\d{1,3})\s?核"),
     _rule("seed", r"(?<![A-Za-z])seed\s*[=:：]?\s*(\d+)"),
     _rule("seeds", r"(\d+)\s*(?:fixed\s+)?seeds"),
     _rule("sampling", r"\bgreedy\b|贪心", "greedy"),

@@ -26,9 +26,24 @@ _COUNT = re.compile(
     r"^\W{0,3}(\d{1,3})\s$"
 )
 """`8x H100`, `4 个 A100`, `on 8 H100`: how many of a part."""
-_WORD_COUNT = re.compile(r"(?:\b(two|four|eight)|(双|两)(?:张|块|卡|个)?)\s?$", re.I)
-"""`two H100`, `两张 A100`; `a single H100` is left unsaid (pages rarely mean a count)."""
-_WORDS = {"two": "2", "four": "4", "eight": "8", "双": "2", "两": "2"}
+_WORD_COUNT = re.compile(
+    r"(?:\b(two|four|eight|sixteen)|(双|两)(?:张|块|卡|个)?|(二|四|八|十六)(?:张|块|卡|个|台))\s?$",
+    re.I,
+)
+"""`two H100`, `两张 A100`, `八卡 H800`; `a single H100` and `单卡` are left unsaid (pages
+rarely mean a count: `单卡吞吐` is per GPU), and a bare `四` needs its measure word."""
+_WORDS = {
+    "two": "2",
+    "four": "4",
+    "eight": "8",
+    "sixteen": "16",
+    "双": "2",
+    "两": "2",
+    "二": "2",
+    "四": "4",
+    "八": "8",
+    "十六": "16",
+}
 _COUNT_AFTER = re.compile(
     r"\s?(?:(?:HBM\w*|PCIe|SXM\d?)\s?)?[×xX*]\s?(\d{1,3})(?![\d.]|\s?(?!GPUs?\b|cards?\b)[A-Za-z])"
 )
@@ -48,6 +63,15 @@ _IO_SEQUENCE = re.compile(
     re.I,
 )
 """`input 2048, output 128`, `输入 1024，输出 256`: a prompt and an output length."""
+_IN_OUT = re.compile(
+    r"(?<![A-Za-z])in\s?[=:]?\s?(\d[\d,]*[Kk]?)\s?[,/;]?\s?out\s?[=:]?\s?(\d[\d,]*[Kk]?)(?!\d|\.\d|\s?of\b)",
+    re.I,
+)
+"""`in 2k out 256`: the short form of a prompt and an output length."""
+_K_PAIR = re.compile(
+    r"(?<![\w./])(\d+(?:\.\d+)?[Kk])\s?/\s?(\d+(?:\.\d+)?[Kk]|\d{2,5})(?![\w/]|\.\d)"
+)
+"""`1k/1k`, `2k/128`: a prompt length over an output length, as ISL/OSL columns write them."""
 
 
 def read_load(text: str, cat: Catalog) -> dict[str, str]:
@@ -56,6 +80,10 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
     pair = _IO_PAIR.search(text) if "/" in text else None
     if not pair and ("nput" in text or "NPUT" in text or "输入" in text):
         pair = _IO_SEQUENCE.search(text)
+    if not pair and " out" in text.lower():
+        pair = _IN_OUT.search(text)
+    if not pair and "/" in text:
+        pair = _K_PAIR.search(text)
     if pair:
         load["prompt"], load["output"] = (re.sub(r"[,\s]", "", g) for g in pair.groups())
     for rule, matches in zip(LOAD_RULES, load_rule_matches(text), strict=True):
@@ -88,7 +116,7 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
             word := _WORD_COUNT.search(text, max(0, mention.start - 14), mention.start)
         ):
             # `two H100`, `两张 A100`
-            load["gpus"] = _WORDS[(word.group(1) or word.group(2)).lower()]
+            load["gpus"] = _WORDS[next(g for g in word.groups() if g).lower()]
     return load
 
 

@@ -428,7 +428,7 @@ def test_a_5xx_after_the_comment_was_created_does_not_post_twice(
         pytest.param("cache at /var/cache/radar", "local path", id="var"),
         pytest.param("weights in /opt/models", "local path", id="opt"),
         pytest.param("served from /srv/llm/qwen", "local path", id="srv"),
-        pytest.param("checkout /work/main/src", "local path", id="work"),
+        pytest.param("checkout /work/build/src", "local path", id="work"),
         pytest.param("CI wrote /github/workspace/out.json", "local path", id="ci-workspace"),
         pytest.param("see /data2/exp/result.csv", "local path", id="file-name"),
         pytest.param("日志见/tmp/x.log", "local path", id="after-cjk"),
@@ -460,7 +460,7 @@ def test_check_public_refuses(text: str, reason: str) -> None:
         "the sk-learn package, ~~struck~~, AKIA short, ghp_short",
         "owner/repo@abcdef1 and acme/public",
         "922 tok/s, 1.3 s/it, P50/P95 TTFT/TPOT, an A/B test, 3/5 runs, 2026/08/29, and/or",
-        "`/tmp/x` and ``cd /work/main`` in code spans",
+        "`/tmp/x` and ``cd /work/build`` in code spans",
         "an OpenAI-compatible /v1/chat/completions endpoint",
         "https://github.com/a/b/blob/main/tmp/x.py and [doc](/acme/public/blob/main/x.md)",
         "https://www.arxiv.org/abs/2601.00001 https://export.arxiv.org/abs/1 "

@@ -11,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from research_radar.models import Finding, Project
+from research_radar.publish.gate import check_public
 from research_radar.site.data import load_site_data, may_be_unsafe
 from research_radar.store.store import open_store
 
@@ -30,6 +31,9 @@ PIECES = [
     "C:\\",
     "sk-",
     "ghp_",
+    "gho_",
+    "xoxb-",
+    "xox",
     "Sec/X",
     ".md",
     " ",
@@ -75,3 +79,13 @@ def test_a_leak_among_many_safe_findings_is_withheld(tmp_path: Path) -> None:
     shown = {finding.name for finding in data.findings}
     assert len(shown) == 198
     assert not shown & {"open-org/engine-7", "open-org/engine-150"}
+
+
+def test_every_token_prefix_the_gate_knows_is_flagged() -> None:
+    tokens = [f"gh{c}_" + "A1b2" * 9 for c in "pousr"]
+    tokens += [f"xox{c}-" + "1234567890-abcdefghij" for c in "abpors"]
+    for token in tokens:
+        text = f"config: {token.upper() if token.startswith('gh') else token} here"
+        if check_public(text):
+            assert may_be_unsafe(text), text
+        assert may_be_unsafe(f"token {token}"), token

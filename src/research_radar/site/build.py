@@ -255,6 +255,9 @@ def _write_site(
     changed_bundles: set[str] = set()
     removed_from: set[str] = set()
 
+    folders: set[Path] = set()
+    """Folders made (or found) already."""
+
     def write(path: str, content: bytes) -> None:
         digest = _digest(content)
         after[path] = digest
@@ -263,7 +266,9 @@ def _write_site(
             result.unchanged += 1
             return
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.parent not in folders:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                folders.add(target.parent)
             target.write_bytes(content)
         except OSError as exc:
             raise RenderError(f"cannot write {target}: {exc}") from exc

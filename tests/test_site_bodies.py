@@ -105,3 +105,16 @@ def test_a_report_with_a_current_stored_body_keeps_nothing(tmp_path: Path) -> No
     out = tmp_path / "site"
     assert _build(store, out) == 0
     assert not (out / BODIES_DIR).exists()
+
+
+def test_bodies_rendered_by_worker_processes_are_kept(tmp_path: Path) -> None:
+    store = _store(tmp_path / "radar.db")
+    alone = tmp_path / "one"
+    assert _build(store, alone) == 2
+    pooled = build_site(
+        load_site_data(store), load_taxonomy(), tmp_path / "two", search=False, workers=2, batch=1
+    )
+    assert pooled.bodies == 2
+    assert _files(tmp_path / "two") == _files(alone)
+    kept = sorted(p.name for p in (tmp_path / "two" / BODIES_DIR).iterdir())
+    assert kept == sorted(p.name for p in (alone / BODIES_DIR).iterdir())

@@ -58,6 +58,14 @@ class Page:
     indexed: bool
     fingerprint: str
 
+    @property
+    def render_here(self) -> bool:
+        """A page that shows a report body stored with the report: the body is most of
+        what the page would send to a worker process, and of the HTML it would send back,
+        and costs nothing to render (issue #18)."""
+        found = [value for value in self.context.values() if isinstance(value, Body)]
+        return bool(found) and all(value.html is not None for value in found)
+
     def render(self, bodies: Mapping[str, str] | None = None) -> str:
         """The page's HTML; `bodies`: Markdown -> body, for bodies not stored with it."""
         context = {

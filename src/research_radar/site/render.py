@@ -96,7 +96,16 @@ def render_changed(
                 continue
             pending.append(page)
             waiting.append(number)
-            if processes > 1 and (pool is not None or len(pending) >= 2 * batch):
+            if pool is not None and page.render_here:
+                # rendered here: sending it to a worker and its HTML back costs more
+                if len(pending) > 1:
+                    running.append((pending[:-1], pool.submit(render_batch, pending[:-1])))
+                done: Future[Rendered] = Future()
+                done.set_result(render_batch(pending[-1:]))
+                running.append((pending[-1:], done))
+                pending = []
+                collect(2 * processes)
+            elif processes > 1 and (pool is not None or len(pending) >= 2 * batch):
                 if pool is None:
                     pool = ProcessPoolExecutor(max_workers=processes, initializer=_start_worker)
                 while len(pending) >= batch:

@@ -12,6 +12,7 @@ bundle is rebuilt only when one of its pages changed (`research_radar.site.searc
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -26,8 +27,9 @@ import jinja2
 from research_radar.classify.model import Taxonomy
 from research_radar.errors import RenderError
 from research_radar.report.templates import environment
+from research_radar.site.bodies import BodyCache
 from research_radar.site.data import SiteData, paused_gc
-from research_radar.site.page import CODE_VERSION, Page
+from research_radar.site.page import CODE_VERSION, Page, Rendered
 from research_radar.site.pages import PAGE_SIZE, Progress
 from research_radar.site.render import BATCH, render_changed
 from research_radar.site.search import (
@@ -56,6 +58,9 @@ class SiteResult:
     search: str = ""
     withheld_findings: int = 0
     withheld_reports: int = 0
+    bodies: int = 0
+    """Report bodies rendered: neither stored with the report by this renderer nor kept
+    by an earlier build (`research_radar.site.bodies`)."""
     seconds: dict[str, float] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, object]:
@@ -70,6 +75,7 @@ class SiteResult:
             "search": self.search,
             "withheld_findings": self.withheld_findings,
             "withheld_reports": self.withheld_reports,
+            "bodies": self.bodies,
             "seconds": {k: round(v, 3) for k, v in self.seconds.items()},
         }
 
@@ -249,6 +255,9 @@ def _write_site(
     changed_bundles: set[str] = set()
     removed_from: set[str] = set()
 
+    folders: set[Path] = set()
+    """Folders made (or found) already."""
+
     def write(path: str, content: bytes) -> None:
         digest = _digest(content)
         after[path] = digest
@@ -257,7 +266,9 @@ def _write_site(
             result.unchanged += 1
             return
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
+            if target.parent not in folders:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                folders.add(target.parent)
             target.write_bytes(content)
         except OSError as exc:
             raise RenderError(f"cannot write {target}: {exc}") from exc
@@ -266,7 +277,28 @@ def _write_site(
         if bundle is not None:
             changed_bundles.add(bundle)
 
-    def write_pages(pages: list[Page], htmls: list[str]) -> None:
+    # a report body not stored with its report is rendered once, then kept in the site
+    # folder: the store is never written (issue #18)
+    bodies = BodyCache(out)
+    unstored = [markdown for day, markdown in data.reports.items() if day not in data.bodies]
+    kept = bodies.load(unstored)
+    if kept:
+        data = dataclasses.replace(
+            data,
+            bodies={
+                **data.bodies,
+                **{
+                    day: kept[md]
+                    for day, md in data.reports.items()
+                    if md in kept and day not in data.bodies
+                },
+            },
+        )
+
+    def write_pages(pages: list[Page], rendered: Rendered) -> None:
+        htmls, fresh = rendered
+        for markdown, body in fresh:
+            bodies.save(markdown, body)
         for page, html in zip(pages, htmls, strict=True):
             write(page.path, html.encode("utf-8"))
             inputs[page.path] = page.fingerprint
@@ -303,6 +335,8 @@ def _write_site(
         batch=batch,
         page_size=page_size,
     )
+    bodies.prune(unstored)
+    result.bodies = bodies.saved
     for path in sorted(set(before.files) - set(after)):
         try:
             (out / path).unlink(missing_ok=True)

@@ -13,7 +13,7 @@ import dataclasses
 import functools
 import hashlib
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -28,7 +28,7 @@ from research_radar.report.html import render_body
 from research_radar.report.templates import environment
 from research_radar.site.cards import Card
 
-__all__ = ["CODE_VERSION", "Body", "Page", "make_page", "render_batch"]
+__all__ = ["CODE_VERSION", "Body", "Page", "Rendered", "make_page", "render_batch"]
 
 _CSS = "assets/site.css"
 _TABLE = '<div class="table-wrap">'
@@ -58,22 +58,53 @@ class Page:
     indexed: bool
     fingerprint: str
 
-    def render(self) -> str:
+    @property
+    def render_here(self) -> bool:
+        """A page that shows a report body stored with the report: the body is most of
+        what the page would send to a worker process, and of the HTML it would send back,
+        and costs nothing to render (issue #18)."""
+        found = [value for value in self.context.values() if isinstance(value, Body)]
+        return bool(found) and all(value.html is not None for value in found)
+
+    def render(self, bodies: Mapping[str, str] | None = None) -> str:
+        """The page's HTML; `bodies`: Markdown -> body, for bodies not stored with it."""
         context = {
-            key: _body(value.markdown, value.html) if isinstance(value, Body) else value
+            key: _body(
+                value.markdown,
+                value.html
+                if value.html is not None or bodies is None
+                else bodies.get(value.markdown),
+            )
+            if isinstance(value, Body)
+            else value
             for key, value in self.context.items()
         }
         return _render(self.template, **context)
 
 
-def render_batch(pages: Sequence[Page]) -> list[str]:
-    """The HTML of each page (runs in a worker process, too: pages pickle)."""
-    return [page.render() for page in pages]
+Rendered = tuple[list[str], list[tuple[str, str]]]
+"""What `render_batch` makes: the pages' HTML, and (Markdown, body) of each report body
+it rendered."""
+
+
+def render_batch(pages: Sequence[Page]) -> Rendered:
+    """The HTML of each page, and each report body rendered for them (a body not stored
+    with its report, or stored by another version of the renderer), for the build to
+    keep (`research_radar.site.bodies`). Runs in a worker process, too: pages pickle."""
+    fresh: dict[str, str] = {}
+    htmls = []
+    for page in pages:
+        for value in page.context.values():
+            if isinstance(value, Body) and value.html is None and value.markdown not in fresh:
+                fresh[value.markdown] = str(render_body(value.markdown))
+        htmls.append(page.render(fresh))
+    return htmls, list(fresh.items())
 
 
 @functools.lru_cache(maxsize=4)
 def _body(markdown: str, stored: str | None = None) -> Markup:
-    """A report body, rendered once for the report page and the home page.
+    """A report body (`stored`, or rendered from the Markdown), made once for the report
+    page and the home page.
 
     Its tables stay out of the search index: each row is a finding that its project's
     page indexes, so every entity is indexed once, and a report's tables are most of what
@@ -140,9 +171,10 @@ def _plain(value: Any) -> Any:
     raise TypeError(f"cannot fingerprint {type(value).__name__}")
 
 
-_ENCODE = json.JSONEncoder(
-    default=_plain, sort_keys=True, ensure_ascii=False, separators=(",", ":")
-).encode
+# Keys are not sorted (a fifth of the fingerprints' cost, issue #18): the code builds a
+# context's dicts in a fixed order from the same inputs, and a dict read from the store
+# keeps its stored order; another order would only render a page once more.
+_ENCODE = json.JSONEncoder(default=_plain, ensure_ascii=False, separators=(",", ":")).encode
 
 
 def _fingerprint(template: str, context: dict[str, Any]) -> str:

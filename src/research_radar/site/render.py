@@ -11,7 +11,7 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from research_radar.classify.model import Taxonomy
 from research_radar.errors import RenderError
 from research_radar.site.data import SiteData
-from research_radar.site.page import Page, render_batch
+from research_radar.site.page import Page, Rendered, render_batch
 from research_radar.site.pages import PAGE_SIZE, Progress, render_pages
 from research_radar.site.search import EarlyIndex, search_bundle
 
@@ -35,7 +35,7 @@ def render_changed(
     processes: int,
     progress: Progress | None,
     unchanged: Callable[[Page], bool],
-    write_pages: Callable[[list[Page], list[str]], None],
+    write_pages: Callable[[list[Page], Rendered], None],
     early: EarlyIndex,
     bundle_done: Callable[[str], None],
     *,
@@ -49,7 +49,7 @@ def render_changed(
     the pages after its last one have come and all of its own are written.
     """
     pending: list[Page] = []
-    running: deque[tuple[list[Page], Future[list[str]]]] = deque()
+    running: deque[tuple[list[Page], Future[Rendered]]] = deque()
     pool: ProcessPoolExecutor | None = None
     waiting: deque[int] = deque()
     """Numbers of the pages not written yet, in order."""
@@ -60,8 +60,8 @@ def render_changed(
         while closed and (not waiting or waiting[0] >= closed[0][0]):
             bundle_done(closed.popleft()[1])
 
-    def written(pages: list[Page], htmls: list[str]) -> None:
-        write_pages(pages, htmls)
+    def written(pages: list[Page], rendered: Rendered) -> None:
+        write_pages(pages, rendered)
         for _ in pages:
             waiting.popleft()
         announce()
@@ -70,12 +70,12 @@ def render_changed(
         while len(running) > until:
             pages, future = running.popleft()
             try:
-                htmls = future.result()
+                rendered = future.result()
             except RenderError:
                 raise
             except Exception as exc:  # a worker died or could not pickle a page
                 raise RenderError(f"cannot render the site's pages: {exc}") from exc
-            written(pages, htmls)
+            written(pages, rendered)
 
     pages_seen = 0
     try:
@@ -96,7 +96,16 @@ def render_changed(
                 continue
             pending.append(page)
             waiting.append(number)
-            if processes > 1 and (pool is not None or len(pending) >= 2 * batch):
+            if pool is not None and page.render_here:
+                # rendered here: sending it to a worker and its HTML back costs more
+                if len(pending) > 1:
+                    running.append((pending[:-1], pool.submit(render_batch, pending[:-1])))
+                done: Future[Rendered] = Future()
+                done.set_result(render_batch(pending[-1:]))
+                running.append((pending[-1:], done))
+                pending = []
+                collect(2 * processes)
+            elif processes > 1 and (pool is not None or len(pending) >= 2 * batch):
                 if pool is None:
                     pool = ProcessPoolExecutor(max_workers=processes, initializer=_start_worker)
                 while len(pending) >= batch:

@@ -452,6 +452,9 @@ _LEGACY_PENDING = (
 _LEGACY_DERIVED = re.compile(r"^衍生自 (?P<parent>\S+)：(?P<evidence>.*)$", re.S)
 
 
+_LEGACY_FIELDS = ("differs", "differs_pending", "prior_art", "derived_from")
+
+
 def _legacy_finding(data: dict[str, Any]) -> dict[str, Any]:
     """Findings stored before issue #12 kept generated Chinese sentences (a difference
     still to write, a derivative's parent); read the facts back."""
@@ -532,10 +535,19 @@ class Finding(_Model):
     def _legacy_recommendation(cls, value: Any) -> Any:
         return _LEGACY_RECOMMENDATION.get(value, value) if isinstance(value, str) else value
 
-    @model_validator(mode="before")
-    @classmethod
-    def _legacy(cls, data: Any) -> Any:
-        return _legacy_finding(data) if isinstance(data, dict) else data
+    @model_validator(mode="after")
+    def _legacy(self) -> Finding:
+        # After validation, not before: a before-validator takes pydantic off its direct
+        # JSON path and doubles the cost of reading a stored finding (issue #18).
+        if (self.differs and not self.differs_pending) or (
+            self.prior_art and not self.derived_from
+        ):
+            facts = {name: getattr(self, name) for name in _LEGACY_FIELDS}
+            read = _legacy_finding(facts)
+            for name in _LEGACY_FIELDS:
+                if read[name] is not facts[name]:
+                    self.__dict__[name] = read[name]  # no assignment validation: no loop
+        return self
 
     def values(self, dimension: str) -> list[str]:
         """Value ids of one dimension, in order."""

@@ -210,9 +210,6 @@ class Labels:
             known = self._novelties[value] = novelty_label(value, self.lang)
         return known
 
-    def dimension_label(self, dimension: str) -> str:
-        return self.taxonomy.dimension(dimension).label(self.lang)
-
     def family_label(self, family: str) -> str:
         key = family.removeprefix("fam:")
         project = self.data.projects.get(key)

@@ -517,19 +517,6 @@ class Store:
                 found.update(str(row[0]) for row in rows)
         return found
 
-    def iter_raw(self, source: str) -> Iterator[dict[str, Any]]:
-        """Every kept raw response of a source, oldest first, bodies decompressed."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(raw_responses)
-                .where(raw_responses.c.source == source)
-                .order_by(raw_responses.c.id)
-            ).mappings()
-            for row in rows:
-                result = dict(row)
-                result["body"] = gzip.decompress(row["body"])
-                yield result
-
     def load_cursor(self, source: str, query: str) -> str | None:
         with self.engine.connect() as conn:
             row = conn.execute(

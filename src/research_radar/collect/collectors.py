@@ -87,18 +87,27 @@ class StoreCache:
         self.source = source
         self._absent: set[str] = set()
         """Request keys known to have no kept response (`expect`)."""
+        self._kept: set[str] | None = None
+        """Every request key of the source with a kept response, when `expect` found few."""
 
     def expect(self, request_keys: Iterable[str]) -> None:
         """Look up which of some keys about to be requested have a kept response, in one
-        query per 500 keys, so that `lookup` of the others needs no query (#19). Valid
-        while this source's responses are not written (the collect stage writes them once
-        every request is answered)."""
+        query per 500 keys, so that `lookup` of the others needs no query (#19). When the
+        source has no more kept keys than twice those, all of them are read instead, so
+        that keys not known in advance (a repository's commits, named after its default
+        branch) need no query either. Valid while this source's responses are not written
+        (the collect stage writes them once every request is answered)."""
         wanted = set(request_keys)
-        self._absent |= wanted - self.store.load_raw_keys(self.source, wanted)
+        if self._kept is None:
+            self._kept = self.store.load_raw_key_set(self.source, at_most=2 * len(wanted))
+        if self._kept is None:
+            self._absent |= wanted - self.store.load_raw_keys(self.source, wanted)
 
     def lookup(self, request_key: str) -> RawResponse | None:
         """The stored response for `request_key`, marked as from the cache."""
-        if request_key in self._absent:
+        if request_key in self._absent or (
+            self._kept is not None and request_key not in self._kept
+        ):
             return None
         row = self.store.load_raw(self.source, request_key)
         if row is None:

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 
 from research_radar.cli import app
 from research_radar.collect import stage as collect_module
-from research_radar.collect.collectors import StoreCache
 from research_radar.collect.stage import CollectSummary, SourceHealth, collect
+from research_radar.collect.storecache import StoreCache
 from research_radar.config import Settings
 from research_radar.errors import SourceError
 from research_radar.replay.server import Fault, ReplayServer, sample_root, serve_replay

@@ -33,7 +33,6 @@ from research_radar.collect.collectors import (
     Found,
     Progress,
     Reported,
-    StoreCache,
     collect_arxiv,
     collect_feeds,
     collect_git,
@@ -41,6 +40,7 @@ from research_radar.collect.collectors import (
     collect_host,
     collect_inbox,
 )
+from research_radar.collect.storecache import StoreCache
 from research_radar.collect.transport import plain_http_mounts
 from research_radar.config import Settings
 from research_radar.errors import RadarError, SourceError

@@ -14,12 +14,13 @@ from typer.testing import CliRunner
 from research_radar.cli import app
 from research_radar.collect import stage as collect_module
 from research_radar.collect.stage import CollectSummary, SourceHealth, collect
+from research_radar.collect.storecache import StoreCache
 from research_radar.config import Settings
 from research_radar.errors import SourceError
 from research_radar.replay.server import Fault, ReplayServer, sample_root, serve_replay
 from research_radar.sample.demo import SAMPLE_SINCE, open_sample, sample_settings
 from research_radar.sources.http import RetryPolicy
-from research_radar.store.store import Store
+from research_radar.store.store import RawRecord, Store
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 
@@ -65,6 +66,33 @@ def test_sample_rows_read_back(store: Store, tmp_path: Path) -> None:
     assert len(store.load_sources("blog")) == 2 and len(store.load_sources("pull")) == 4
     assert store.load_raw("github", "/repos/Neroued/ninfer") is not None
     assert set(store.load_health()) == {"github", "host", "arxiv", "feeds"}
+
+
+@pytest.mark.parametrize(
+    "wanted",
+    [
+        pytest.param(["/a", "/x"], id="few-kept-read-at-once"),
+        pytest.param(["/a"], id="more-kept-than-twice-the-wanted"),
+    ],
+)
+def test_store_cache_finds_kept_responses_expected_or_not(store: Store, wanted: list[str]) -> None:
+    with store.transaction() as conn:
+        store.save_raws(
+            conn,
+            "github",
+            [RawRecord(key, key.encode(), etag=f'"{key}"') for key in ("/a", "/b", "/c")],
+        )
+    cache = StoreCache(store, "github")
+    cache.expect(wanted)
+    found = {key: cache.lookup(key) for key in ("/a", "/c", "/x", "/y")}
+    assert {key: raw.body if raw else None for key, raw in found.items()} == {
+        "/a": b"/a",
+        "/c": b"/c",  # not expected: its name was not known in advance
+        "/x": None,
+        "/y": None,
+    }
+    assert all(raw.from_cache and raw.etag == f'"{key}"' for key, raw in found.items() if raw)
+    assert StoreCache(store, "arxiv").lookup("/a") is None
 
 
 def test_second_run_is_conditional(store: Store) -> None:

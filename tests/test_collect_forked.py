@@ -8,8 +8,9 @@ from collections.abc import Callable, Iterator
 import httpx
 import pytest
 
-from research_radar.collect.collectors import StoreCache, _gh_repo
+from research_radar.collect.collectors import _gh_repo
 from research_radar.collect.forked import fetch_repos
+from research_radar.collect.storecache import StoreCache
 from research_radar.errors import SourceError
 from research_radar.replay.server import Fault, ReplayServer, serve_replay
 from research_radar.sources import github as gh

@@ -71,6 +71,30 @@ def test_link_pagination(client: httpx.Client) -> None:
     assert len(last.json()) == 10 and "next" not in last.links
 
 
+def test_copies_share_list_answers_but_not_links_and_edits_are_seen(tmp_path: Path) -> None:
+    from research_radar.replay.copies import copy_sample_repos
+
+    copies = copy_sample_repos(tmp_path / "replay", 40)
+    stem = copies[0].rsplit("-", 1)[0].split("/")[1]
+    first, second = [name for name in copies if name.split("/")[1].startswith(f"{stem}-")][:2]
+    with serve_replay(tmp_path / "replay") as running, httpx.Client(base_url=running.url) as http:
+        pages = [
+            http.get(f"/repos/{name}/commits", params={"per_page": 3}) for name in (first, second)
+        ]
+        recorded = json.loads((running.data.repo_dir(first) / "commits.json").read_text("utf-8"))
+        assert pages[0].content == pages[1].content
+        assert pages[0].content == json.dumps(recorded[:3], ensure_ascii=False, indent=1).encode()
+        assert [
+            f"/repos/{name}/commits" in page.links["next"]["url"]
+            for name, page in zip((first, second), pages, strict=True)
+        ] == [True, True]
+        (running.data.repo_dir(second) / "commits.json").write_text(
+            json.dumps(recorded[1:]), encoding="utf-8"
+        )
+        edited = http.get(f"/repos/{second}/commits", params={"per_page": 3}).json()
+        assert edited == recorded[1:4]
+
+
 def test_commits_since_filter(client: httpx.Client) -> None:
     commits = client.get(
         "/repos/Neroued/ninfer/commits", params={"since": "2026-07-24T08:00:00Z"}

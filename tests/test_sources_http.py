@@ -63,6 +63,29 @@ def test_next_link() -> None:
     assert next_link(None) is None
 
 
+@pytest.mark.parametrize(
+    ("path", "params"),
+    [
+        pytest.param("/repos/a/b/commits", {"sha": "main", "per_page": 30, "x": None}, id="plain"),
+        pytest.param("/q", {"a": "é/中文?&=#%", "b": "[]@!$'()*,; +"}, id="reserved"),
+        pytest.param("/docs/a b.md", {}, id="no-params"),
+        pytest.param("/feed?format=rss&x=a%20b", {"page": 2}, id="own-query"),
+    ],
+)
+def test_the_query_is_sent_as_httpx_encodes_params(path: str, params: dict[str, object]) -> None:
+    seen: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        seen.append(str(request.url))
+        return httpx.Response(200, content=b"{}")
+
+    with httpx.Client(transport=httpx.MockTransport(answer)) as http:
+        fetch(http, "http://h.test/api/", path, source="t", params=params)
+        kept = {k: str(v) for k, v in params.items() if v is not None}
+        expected = http.build_request("GET", "http://h.test/api" + path, params=kept).url
+    assert seen == [str(expected)]
+
+
 @pytest.mark.parametrize("kind", ["5xx", "truncated"])
 def test_transient_faults_are_retried(kind: str, client: httpx.Client) -> None:
     rec = Recorder()

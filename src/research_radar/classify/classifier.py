@@ -48,10 +48,10 @@ from research_radar.classify.rules import (
     BODY_LIMIT,
     CONFIDENCE_HALF,
     RELATIVE_CUTOFF,
+    TARGET_DIMENSION,
     Classification,
     classify_dimension,
     classify_flags,
-    classify_target,
 )
 from research_radar.cores import map_on_cores
 from research_radar.models import Tag
@@ -182,15 +182,15 @@ def _rule_pass(
         if dim.id not in learned
     }
     stages = [t for t in dims.get("rsi_stage", []) if t.value != NOT_APPLICABLE]
-    target = classify_target(taxonomy, title, body, stages=stages) if stages else None
     return _RulePass(
         chinese=_mostly_chinese(f"{title}\n{body}"),
         titled=not body.strip(),
         matches=rule_matches(taxonomy, names, title, body),
         dims=dims,
+        # what `classify_target` reads, matched once (it was matched twice)
         target=(
-            classify_dimension(taxonomy.dimension("rsi_target"), title, body)
-            if target and taxonomy.has("rsi_target")
+            classify_dimension(taxonomy.dimension(TARGET_DIMENSION), title, body)
+            if stages and taxonomy.has(TARGET_DIMENSION)
             else []
         ),
         flags=classify_flags(taxonomy, title, body),

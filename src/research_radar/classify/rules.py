@@ -15,7 +15,6 @@ from __future__ import annotations
 import functools
 import re
 import string
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -200,21 +199,19 @@ class _Text:
 
     raw: str
     lower: str
+    aligned: bool
+    """Offsets in `lower` are offsets in `raw` (lower() kept every length)."""
 
     @classmethod
     def of(cls, text: str) -> _Text:
         return _text_of(text)
 
-    @property
-    def aligned(self) -> bool:
-        """Offsets in `lower` are offsets in `raw` (lower() kept every length)."""
-        return len(self.lower) == len(self.raw)
-
 
 @functools.lru_cache(maxsize=16)
 def _text_of(text: str) -> _Text:
     """One item's title and body are read by every dimension: lower-case them once."""
-    return _Text(text, text.lower())
+    lower = text.lower()
+    return _Text(text, lower, len(lower) == len(text))
 
 
 def _pick(dimension: Dimension, scored: list[tuple[Tag, float]]) -> list[Tag]:
@@ -269,8 +266,7 @@ def _matches(rules: tuple[Rule, ...], text: _Text) -> list[_Match]:
     """Non-negated, non-overlapping matches of the rules, in text order."""
     if not text.raw:
         return []
-    lower = text.lower
-    spans = [span for rule in rules if rule.needle in lower for span in _spans(rule, text)]
+    spans = _spans(rules, text)
     if len(spans) > 1:
         spans.sort(key=lambda span: (span[0] - span[1], span[0]))
         kept: list[tuple[int, int]] = []
@@ -282,26 +278,40 @@ def _matches(rules: tuple[Rule, ...], text: _Text) -> list[_Match]:
     return [
         _Match(start, end, raw[start:end])
         for start, end in spans
-        if end > start and not _negated(raw, start)
+        if end > start and not _negated(text, start)
     ]
 
 
-def _spans(rule: Rule, text: _Text) -> Iterator[tuple[int, int]]:
-    if rule.fast is None or not text.aligned:
-        yield from (hit.span() for hit in rule.pattern.finditer(text.raw))
-        return
-    for hit in rule.fast.finditer(text.lower):
-        start = hit.start()
-        if rule.left_bound and start and text.lower[start - 1] in _ASCII_ALNUM:
+def _spans(rules: tuple[Rule, ...], text: _Text) -> list[tuple[int, int]]:
+    """Where each rule whose needle occurs matches, overlaps included. One loop over the
+    rules with the text's forms at hand: the rule pass is per-rule Python work (#19)."""
+    lower, aligned = text.lower, text.aligned
+    spans: list[tuple[int, int]] = []
+    for rule in rules:
+        if rule.needle not in lower:
             continue
-        yield hit.span()
+        fast = rule.fast
+        if fast is None or not aligned:
+            spans += [hit.span() for hit in rule.pattern.finditer(text.raw)]
+        elif rule.left_bound:
+            spans += [
+                hit.span()
+                for hit in fast.finditer(lower)
+                if not (hit.start() and lower[hit.start() - 1] in _ASCII_ALNUM)
+            ]
+        else:
+            spans += [hit.span() for hit in fast.finditer(lower)]
+    return spans
 
 
-def _negated(text: str, start: int) -> bool:
-    before = text[max(0, start - 24) : start]
+def _negated(text: _Text, start: int) -> bool:
+    """A negation ends right before `start` (within 24 characters)."""
+    before = text.raw[max(0, start - 24) : start]
     if before.rstrip().endswith(_NEGATION_ZH):
         return True
-    return _NEGATION_EN.search(before.lower()) is not None
+    # in an aligned text the lower-case form of a slice is the slice of the lower-case form
+    lowered = text.lower[max(0, start - 24) : start] if text.aligned else before.lower()
+    return _NEGATION_EN.search(lowered) is not None
 
 
 def _distinct(matches: list[_Match]) -> dict[str, str]:

@@ -11,7 +11,7 @@ is the collect stage's job (`collect.py`).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
@@ -21,6 +21,7 @@ from urllib.parse import parse_qsl, urlsplit
 import httpx
 
 from research_radar.collect.forked import fetch_repos
+from research_radar.collect.storecache import StoreCache
 from research_radar.config import Settings
 from research_radar.errors import SourceError
 from research_radar.models import Snapshot, Source, SourceKind
@@ -28,7 +29,6 @@ from research_radar.sources import arxiv as arxiv_source
 from research_radar.sources import feeds as feed_source
 from research_radar.sources import github as gh
 from research_radar.sources.http import RawResponse, RetryPolicy, next_link, request_key
-from research_radar.store.store import Store
 
 __all__ = [
     "DEFAULT_ARXIV_QUERIES",
@@ -36,7 +36,6 @@ __all__ = [
     "Found",
     "Progress",
     "Reported",
-    "StoreCache",
     "collect_arxiv",
     "collect_feeds",
     "collect_git",
@@ -77,40 +76,6 @@ class Found:
     errors: list[str] = field(default_factory=list)
     sent_elsewhere: int = 0
     """HTTP requests a forked process sent for this collector (`forked.fetch_repos`)."""
-
-
-class StoreCache:
-    """ETag memory backed by the store's raw responses."""
-
-    def __init__(self, store: Store, source: str):
-        self.store = store
-        self.source = source
-        self._absent: set[str] = set()
-        """Request keys known to have no kept response (`expect`)."""
-
-    def expect(self, request_keys: Iterable[str]) -> None:
-        """Look up which of some keys about to be requested have a kept response, in one
-        query per 500 keys, so that `lookup` of the others needs no query (#19). Valid
-        while this source's responses are not written (the collect stage writes them once
-        every request is answered)."""
-        wanted = set(request_keys)
-        self._absent |= wanted - self.store.load_raw_keys(self.source, wanted)
-
-    def lookup(self, request_key: str) -> RawResponse | None:
-        """The stored response for `request_key`, marked as from the cache."""
-        if request_key in self._absent:
-            return None
-        row = self.store.load_raw(self.source, request_key)
-        if row is None:
-            return None
-        return RawResponse(
-            request_key,
-            int(row["status"]),
-            row["body"],
-            row["etag"],
-            dict(row["headers"] or {}),
-            from_cache=True,
-        )
 
 
 # -- GitHub ---------------------------------------------------------------------------

@@ -33,7 +33,6 @@ from research_radar.collect.collectors import (
     Found,
     Progress,
     Reported,
-    StoreCache,
     collect_arxiv,
     collect_feeds,
     collect_git,
@@ -41,6 +40,8 @@ from research_radar.collect.collectors import (
     collect_host,
     collect_inbox,
 )
+from research_radar.collect.storecache import StoreCache
+from research_radar.collect.transport import plain_http_mounts
 from research_radar.config import Settings
 from research_radar.errors import RadarError, SourceError
 from research_radar.sources import arxiv as arxiv_source
@@ -388,7 +389,12 @@ def collect(
     timeout = policy.timeout
 
     def make_client() -> httpx.Client:
-        return httpx.Client(headers={"User-Agent": "research-radar"}, timeout=timeout)
+        # plain-HTTP servers (replay, a local mirror) are read through a lean transport (#19)
+        return httpx.Client(
+            headers={"User-Agent": "research-radar"},
+            timeout=timeout,
+            mounts=plain_http_mounts(),
+        )
 
     http = client or make_client()
     counter = _RequestCounter()

@@ -20,6 +20,7 @@ __all__ = [
     "arxiv_match",
     "entry_text",
     "filter_items",
+    "page_of",
     "paginate",
     "search_match",
     "search_terms",
@@ -33,16 +34,22 @@ ATOM = "{http://www.w3.org/2005/Atom}"
 
 def paginate(items: list[Any], query: dict[str, str], url: str) -> tuple[list[Any], dict[str, str]]:
     """The page `query` asks for (`per_page`, `page`) and its `Link` header."""
+    where, headers = page_of(len(items), query, url)
+    return items[where], headers
+
+
+def page_of(count: int, query: dict[str, str], url: str) -> tuple[slice, dict[str, str]]:
+    """Which of `count` items are on the page `query` asks for, and its `Link` header."""
     per_page = max(1, min(100, int(query.get("per_page", "30") or 30)))
     page = max(1, int(query.get("page", "1") or 1))
-    last = max(1, -(-len(items) // per_page))
-    chunk = items[(page - 1) * per_page : page * per_page]
+    last = max(1, -(-count // per_page))
     links = []
     for rel, number in (("next", page + 1), ("last", last), ("first", 1), ("prev", page - 1)):
         if (rel in ("next", "last") and page < last) or (rel in ("first", "prev") and page > 1):
             params = dict(query, per_page=str(per_page), page=str(number))
             links.append(f'<{url}?{urlencode(params)}>; rel="{rel}"')
-    return chunk, ({"Link": ", ".join(links)} if links else {})
+    where = slice((page - 1) * per_page, page * per_page)
+    return where, ({"Link": ", ".join(links)} if links else {})
 
 
 def _parse_date(text: str) -> datetime:

@@ -517,6 +517,18 @@ class Store:
                 found.update(str(row[0]) for row in rows)
         return found
 
+    def load_raw_key_set(self, source: str, at_most: int) -> set[str] | None:
+        """Every request key of a source that has a kept response, or None when there are
+        more than `at_most` of them (one query)."""
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(raw_responses.c.request_key)
+                .where(raw_responses.c.source == source)
+                .distinct()
+                .limit(at_most + 1)
+            ).all()
+        return {str(row[0]) for row in rows} if len(rows) <= at_most else None
+
     def load_cursor(self, source: str, query: str) -> str | None:
         with self.engine.connect() as conn:
             row = conn.execute(

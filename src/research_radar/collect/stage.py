@@ -41,7 +41,6 @@ from research_radar.collect.collectors import (
     collect_inbox,
 )
 from research_radar.collect.storecache import StoreCache
-from research_radar.collect.transport import plain_http_mounts
 from research_radar.config import Settings
 from research_radar.errors import RadarError, SourceError
 from research_radar.sources import arxiv as arxiv_source
@@ -389,12 +388,7 @@ def collect(
     timeout = policy.timeout
 
     def make_client() -> httpx.Client:
-        # plain-HTTP servers (replay, a local mirror) are read through a lean transport (#19)
-        return httpx.Client(
-            headers={"User-Agent": "research-radar"},
-            timeout=timeout,
-            mounts=plain_http_mounts(),
-        )
+        return httpx.Client(headers={"User-Agent": "research-radar"}, timeout=timeout)
 
     http = client or make_client()
     counter = _RequestCounter()

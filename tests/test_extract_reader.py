@@ -195,3 +195,11 @@ def test_the_reference_of_normalised_numbers_is_not_read() -> None:
     values = {value for _, value, _ in _values(extract_claims(text, reader=_constant(30.0)))}
     assert {0.48, 0.68} <= values
     assert 1.0 not in values
+
+
+def test_a_score_is_named_after_the_benchmark_it_was_measured_on() -> None:
+    text = "The 27B model scores 59.3 on Terminal-Bench 2.0, we report.\n"
+    names = {
+        m.value: m.name for c in extract_claims(text, reader=_constant(30.0)) for m in c.metrics
+    }
+    assert names[59.3] == "Terminal-Bench 2.0"

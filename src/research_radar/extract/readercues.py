@@ -74,6 +74,9 @@ _NORMALISED_TO = re.compile(
     r"(?:normali[sz]ed|relative)\s+to\b[^.;]*?[=:]\s*$|归一[^。；]*?[=为]\s*$", re.I
 )
 """`normalised to Python = 1.00`: the reference the other numbers are read against."""
+_SCORE_WORDS = frozenset({"score", "scores", "scored", "得分"})
+_SCORED_ON = re.compile(r"\s*(?:on|in)\s+([A-Z][\w.+-]*(?:[ -](?:v?\d[\w.]*|[A-Z][\w.+-]*)){0,2})")
+"""`… on MMLU-Pro`, `… on Terminal-Bench 2.0`: the benchmark a score was measured on."""
 _COLON = re.compile(r"[:：=]\s*$")
 _METRIC_HINT = re.compile(
     r"prefill|decode|TTFT|TPOT|latency|throughput|speed|bandwidth|memory|accuracy|score|"
@@ -354,6 +357,9 @@ def prose_candidates(
         ]
         words = metric_words(before) if _METRIC_HINT.search(before) else []
         name = head_name(words[-1].group(0)) if words else ""
+        named = _SCORED_ON.match(after) if name.lower() in _SCORE_WORDS else None
+        if named:
+            name = named.group(1)  # `scores 59.3 on Terminal-Bench 2.0`: the benchmark
         candidates.append(
             Candidate(
                 segment.line,

@@ -54,8 +54,7 @@ def upsert_many(
         return _upsert_returning(conn, statement, table, keys, rows, last_wins=bool(columns))
     driver = _driver_statement(conn.dialect, table, tuple(keys), tuple(columns), tuple(rows[0]))
     changed = 0
-    for start in range(0, len(rows), BATCH):
-        batch = rows[start : start + BATCH]
+    for batch in chunks(rows):
         if driver is None:
             result = conn.execute(statement, batch)
         else:
@@ -137,10 +136,7 @@ def _upsert_returning(
             unique[key] = row
     batch = list(unique.values())
     returning = statement.returning(table.c[keys[0]])
-    return sum(
-        len(conn.execute(returning, batch[start : start + BATCH]).all())
-        for start in range(0, len(batch), BATCH)
-    )
+    return sum(len(conn.execute(returning, part).all()) for part in chunks(batch))
 
 
 def conflict_insert(table: Table, dialect: str, keys: list[str], update: list[str]) -> Any:

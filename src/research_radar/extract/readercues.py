@@ -132,17 +132,7 @@ def _shape(raw: str, after: str, before: str) -> list[str]:
 
 def _unit_after(after: str) -> str:
     match = _UNIT_AFTER.match(after)
-    if not match:
-        return ""
-    written = match.group(1)
-    unit = _CANONICAL.get(written)
-    if unit is None:
-        unit = _CANONICAL[written] = canonical_unit(written)
-    return unit
-
-
-_CANONICAL: dict[str, str] = {}
-"""Units as written -> canonical, as met (a handful of spellings)."""
+    return canonical_unit(match.group(1)) if match else ""  # canonical_unit caches spellings
 
 
 def _bucket(share: float) -> str:

@@ -295,6 +295,8 @@ def test_metric_values_come_from_the_text(text: str) -> None:
 @settings(max_examples=200, deadline=None)
 @given(NOISY)
 def test_condition_names_are_canonical(text: str) -> None:
+    # the one exception, a row label under a `Model` column (extract.rowlabels), needs a
+    # header word these snippets never write
     cat = default_catalog()
     for claim in extract_claims(text):
         for field in ("hardware", "model", "precision", "software"):

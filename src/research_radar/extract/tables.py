@@ -48,6 +48,7 @@ from research_radar.extract.references import (
     compared_with,
     row_plan,
 )
+from research_radar.extract.rowlabels import group_model, model_column, named_model
 from research_radar.extract.units import NUMBER_PATTERN, parse_number
 from research_radar.models import Conditions, Metric
 
@@ -145,7 +146,8 @@ def read_table(
         variant = bool(raw) and _VARIANT.match(raw[0]) is not None
         if len(cells) > 1 and cells[0] and not any(cells[1:]) and parsed:
             # `| **OPUS-MT model** | | | |`: names the rows below it, up to the next one
-            group, previous_label = find_conditions(cells[0], cat), ""
+            group = group_model(find_conditions(cells[0], cat), cells[0], cat)
+            previous_label = ""
             continue
         if cells and not cells[0] and previous_label and len(cells) > 1:
             cells = [previous_label, *cells[1:]]  # a continuation row: same model as above
@@ -174,8 +176,11 @@ def read_table(
     )
     labels = [columns[c] for c in range(width) if c not in metric_columns and c not in column_load]
     claims: list[TableClaim] = []
+    named = model_column(head, metric_columns)
     for row in parsed:
         row.own = _under_labels(row.own, labels)
+        if named is not None and named < len(row.cells):
+            row.own = named_model(row.own, row.cells[named], cat)
     reference_rows = [parsed[i] for i in by_row.references]
     for index, row in enumerate(parsed):
         against = Compared(row, by_column.references, reference_rows)

@@ -1,0 +1,68 @@
+"""A table's label column that names its rows' models, whether or not the catalogue knows
+them (`| 模型 | 骁龙 865 |` over `| MobileNetV3_large_x1_0 | 14.46 |`).
+
+Pure. A building block of `research_radar.extract.tables`; callers outside this package
+use `research_radar.extract.claims` instead. Edge runtimes benchmark vision, speech and
+in-house networks no catalogue lists (`HRNet_w18`, `humanseg`, `Inception v3`); a column
+headed `Model` (`模型`, `Network`) says what each row label is, so the label is the row's
+model as written (issue #14). These are the only model names that are not canonical
+catalogue names.
+"""
+
+from __future__ import annotations
+
+import re
+
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.metrics import metric_words
+from research_radar.models import Conditions
+
+__all__ = ["group_model", "model_column", "named_model"]
+
+
+_MODEL_HEAD = re.compile(
+    r"(?:benchmark\s|base\s|test\s)?(?:models?|networks?|nets?)(?:\s?(?:names?|ids?))?|"
+    r"(?:测试)?(?:模型|网络)(?:名称?|结构)?",
+    re.I,
+)
+_NAME = re.compile(r"(?=[^|]*[A-Za-z])[A-Za-z\u4e00-\u9fff][\w.+\-/ ]{0,47}")
+"""A name: starts with a letter, holds a Latin letter, at most 48 characters."""
+_MODEL_WORD = re.compile(r"[\s_-]?(?:model|模型)$", re.I)
+_NOT_A_NAME = re.compile(
+    r"^(?:ours?|baseline|average|avg|mean|total|overall|geomean|all|none|n/?a|others?|"
+    r"speed-?up|improvement|original|default|平均|合计|总计)$",
+    re.I,
+)
+
+
+def model_column(head: list[str], metric_columns: list[int]) -> int | None:
+    """The column whose header says its cells name models, if one holds no numbers."""
+    for column, name in enumerate(head):
+        if column not in metric_columns and _MODEL_HEAD.fullmatch(name.strip()):
+            return column
+    return None
+
+
+def named_model(own: Conditions, cell: str, cat: Catalog, *, stated: bool = False) -> Conditions:
+    """A row's conditions with the label of its model column as its model, when no
+    catalogue name of a model stands in the row and the label reads as a name (not a
+    number, a metric word, or, unless the label `stated` it is a model, a precision or a
+    system the catalogue knows)."""
+    if own.model:
+        return own
+    label = _MODEL_WORD.sub("", " ".join(cell.split())).strip()
+    if not _NAME.fullmatch(label) or len(label.split()) > 4 or _NOT_A_NAME.match(label):
+        return own
+    if metric_words(label) or (
+        not stated and any(cat.find(f, label) for f in ("software", "precision", "hardware"))
+    ):
+        return own
+    return own.model_copy(update={"model": [label]})
+
+
+def group_model(own: Conditions, cell: str, cat: Catalog) -> Conditions:
+    """`| **OpenNMT-tf WMT14 model** | | |` over the rows it groups: a group label that
+    calls itself a model names the model of those rows."""
+    if own.model or not _MODEL_WORD.search(cell.strip()):
+        return own
+    return named_model(own, cell, cat, stated=True)

@@ -1,0 +1,66 @@
+"""A table's model column names its rows' models, catalogued or not (issue #14)."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_radar.extract.claims import extract_claims
+
+
+def _models(text: str) -> dict[float, list[str]]:
+    """value -> the models of the claim that holds it."""
+    return {m.value: c.conditions.model for c in extract_claims(text) for m in c.metrics}
+
+
+@pytest.mark.parametrize(
+    "head",
+    [
+        pytest.param("模型", id="zh"),
+        pytest.param("benchmark model", id="benchmark-model"),
+        pytest.param("Network", id="network"),
+    ],
+)
+def test_a_model_column_names_each_rows_model_as_written(head: str) -> None:
+    text = (
+        f"| {head} | 骁龙 865 (ms) | 骁龙 855 (ms) |\n|:--|--:|--:|\n"
+        "| MobileNetV3_large_x1_0 | 14.46 | 15.59 |\n| humanseg | 23.10 | 24.69 |\n"
+    )
+    found = _models(text)
+    assert found[14.46] == found[15.59] == ["MobileNetV3_large_x1_0"]
+    assert found[23.10] == ["humanseg"]
+
+
+def test_a_catalogued_model_keeps_its_canonical_name() -> None:
+    found = _models("| Model | Latency (ms) |\n|---|---|\n| llama-2-7b | 12.5 |\n")
+    assert found[12.5] == ["Llama-2-7B"]
+
+
+@pytest.mark.parametrize(
+    ("label", "why"),
+    [
+        pytest.param("vLLM", "a system the catalogue knows", id="software"),
+        pytest.param("FP16", "a precision", id="precision"),
+        pytest.param("Average", "a summary row", id="average"),
+        pytest.param("42", "a number", id="number"),
+    ],
+)
+def test_a_model_column_label_that_is_no_name_names_no_model(label: str, why: str) -> None:
+    found = _models(f"| Model | Latency (ms) |\n|---|---|\n| {label} | 12.5 |\n")
+    assert found[12.5] == [], why
+
+
+def test_a_column_not_headed_model_names_no_model() -> None:
+    found = _models("| Dataset | Latency (ms) |\n|---|---|\n| humanseg | 12.5 |\n")
+    assert found[12.5] == []
+
+
+def test_a_group_row_that_calls_itself_a_model_names_the_rows_below_it() -> None:
+    text = (
+        "| | Tokens per second | BLEU |\n| --- | --- | --- |\n| Marian 1.11.0 | 118.5 | 27.1 |\n"
+        "| **OpenNMT-tf WMT14 model** | | |\n| OpenNMT-tf 2.31.0 | 209.2 | 26.93 |\n"
+        "| **OpenNMT-py WMT14 model** | | |\n| CTranslate2 3.6.0 | 658.8 | 26.77 |\n"
+    )
+    found = _models(text)
+    assert found[118.5] == []
+    assert found[209.2] == ["OpenNMT-tf WMT14"]
+    assert found[658.8] == ["OpenNMT-py WMT14"]

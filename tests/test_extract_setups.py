@@ -273,3 +273,24 @@ def test_a_token_rate_intro_and_gpu_count_columns() -> None:
     found = _numbers(extract_claims(text))
     assert found[97.92].metrics[0].unit == "tok/s"
     assert found[155.03].conditions.load["gpus"] == "2"
+
+
+def test_a_table_of_set_up_keys_and_values_sets_up_its_section() -> None:
+    text = (
+        "## 训练性能\n\n"
+        "| GPU Number | 8 | 16 |\n| --- | --- | --- |\n| TGS (Tokens/GPU/Second) | 4078 | 3939 |\n\n"
+        "测试使用的硬件如下表所示：\n\n"
+        "| 硬件 | 硬件型号 |\n| --- | --- |\n| GPU | nvidia_a100-sxm4-80gb |\n| Memory | 2TB |\n\n"
+        "## Elsewhere\n\n| Model | Latency (ms) |\n| --- | --- |\n| Llama-2-7B | 12.5 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    # the row `GPU | nvidia_a100-sxm4-80gb` holds for its section, above the table too
+    assert found[4078].conditions.hardware == ["A100"]
+    assert found[3939].conditions.load["gpus"] == "16"
+    assert found[12.5].conditions.hardware == []
+
+
+def test_a_table_of_two_columns_of_numbers_sets_nothing_up() -> None:
+    text = "## Results\n\n| Model | Latency (ms) |\n| --- | --- |\n| H100 | 12.5 |\n| Llama-2-7B | 9.1 |\n"
+    found = _numbers(extract_claims(text))
+    assert found[9.1].conditions.hardware == []

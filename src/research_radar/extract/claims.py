@@ -102,6 +102,9 @@ def extract_claims(
     """The list being read is introduced by a survey (`Featuring:`): it sets nothing up."""
     table: list[Segment] = []
     header: tuple[str, ...] = ()
+    labelled: dict[int, TableClaim] = {}
+    """Claims (by index) of rows whose `Model` column writes an uncatalogued model: theirs
+    when nothing else in scope names one."""
     compared: dict[str, None] = {}
     """The systems the prose's claims so far compare with: a table's row or column of one
     of them holds the compared system's own numbers."""
@@ -133,6 +136,8 @@ def extract_claims(
             found = _table_claims(cell, where, reporter, block_ctx, cat)
             if found:
                 end_lead()
+            if cell.label_model:
+                labelled.update(dict.fromkeys(range(len(claims), len(claims) + len(found)), cell))
             claims.extend(found)
         for cell in read_table_cells(header, table, cells, cat, numbers):
             claims.extend(_table_claims(cell, where, reporter, block_ctx, cat))
@@ -219,12 +224,16 @@ def extract_claims(
             add_to_lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
     end_table()
     scopes = find_scopes(segments, cat)
-    if not scopes:
-        return claims
-    return [
-        c.model_copy(update={"conditions": with_scopes(c.conditions, c.line or 0, scopes)})
-        for c in claims
-    ]
+    if scopes:
+        claims = [
+            c.model_copy(update={"conditions": with_scopes(c.conditions, c.line or 0, scopes)})
+            for c in claims
+        ]
+    for index, cell in labelled.items():
+        if not claims[index].conditions.model:
+            conditions = claims[index].conditions.model_copy(update={"model": [cell.label_model]})
+            claims[index] = claims[index].model_copy(update={"conditions": conditions})
+    return claims
 
 
 def extract_file(

@@ -187,11 +187,14 @@ def _models_both_ways(head: list[str], row: Segment, candidate: Candidate, cat: 
 def _with_column(row: Conditions, column: Conditions | None) -> Conditions:
     if column is None:
         return row
-    update = {
+    update: dict[str, object] = {
         name: list(getattr(column, name))
         for name in ("hardware", "model", "precision")
         if getattr(column, name)
     }
+    if column.load:
+        # `| 并行配置 | 8卡 | 16卡 |`: the column's load holds for its cells (issue #14)
+        update["load"] = {**row.load, **column.load}
     return row.model_copy(update=update) if update else row
 
 

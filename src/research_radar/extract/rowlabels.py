@@ -5,8 +5,9 @@ Pure. A building block of `research_radar.extract.tables`; callers outside this 
 use `research_radar.extract.claims` instead. Edge runtimes benchmark vision, speech and
 in-house networks no catalogue lists (`HRNet_w18`, `humanseg`, `Inception v3`); a column
 headed `Model` (`模型`, `Network`) says what each row label is, so the label is the row's
-model as written (issue #14). These are the only model names that are not canonical
-catalogue names.
+model as written (issue #14); unless the catalogue knows one of the column's models, only
+when nothing else in scope names a model. These are the only model names that are not
+canonical catalogue names.
 """
 
 from __future__ import annotations
@@ -15,9 +16,10 @@ import re
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.metrics import metric_words
+from research_radar.extract.references import Row
 from research_radar.models import Conditions
 
-__all__ = ["group_model", "model_column", "named_model"]
+__all__ = ["group_model", "model_labels"]
 
 
 _MODEL_HEAD = re.compile(
@@ -35,12 +37,22 @@ _NOT_A_NAME = re.compile(
 )
 
 
-def model_column(head: list[str], metric_columns: list[int]) -> int | None:
+def _model_column(head: list[str], metric_columns: list[int]) -> int | None:
     """The column whose header says its cells name models, if one holds no numbers."""
     for column, name in enumerate(head):
         if column not in metric_columns and _MODEL_HEAD.fullmatch(name.strip()):
             return column
     return None
+
+
+def _catalogued(column: int, rows: list[Conditions], labels: list[list[str]]) -> bool:
+    """True when the catalogue knows the model of a row labelled in `column`: the column
+    names models for sure. A `Models` column of decoding methods (`EAGLE`, `Medusa`)
+    names none, and its labels are models only when nothing else names one."""
+    return any(
+        own.model and column < len(cells) and cells[column]
+        for own, cells in zip(rows, labels, strict=True)
+    )
 
 
 def named_model(own: Conditions, cell: str, cat: Catalog, *, stated: bool = False) -> Conditions:
@@ -66,3 +78,23 @@ def group_model(own: Conditions, cell: str, cat: Catalog) -> Conditions:
     if own.model or not _MODEL_WORD.search(cell.strip()):
         return own
     return named_model(own, cell, cat, stated=True)
+
+
+def model_labels(
+    head: list[str], metric_columns: list[int], rows: list[Row], cat: Catalog
+) -> list[str]:
+    """Each row's model as its `Model` column writes it (`extract.rowlabels`): set on the
+    row when the column is sure to name models, else returned for the row's claims to
+    take when nothing else names a model ('' for none)."""
+    column = _model_column(head, metric_columns)
+    if column is None:
+        return [""] * len(rows)
+    sure = _catalogued(column, [r.own for r in rows], [r.cells for r in rows])
+    found: list[str] = []
+    for row in rows:
+        cell = row.cells[column] if column < len(row.cells) else ""
+        named = named_model(row.own, cell, cat).model
+        if sure:
+            row.own = row.own.model_copy(update={"model": named})
+        found.append("" if sure or row.own.model else "".join(named))
+    return found

@@ -6,8 +6,9 @@ package use instead. Two things state a set-up:
 - a set-up section (`## Benchmark Setup`, `### 测试环境`, `Experimental settings`): what
   it names holds for its parent section, before or after it (the whole document when it
   is a top section);
-- a set-up line (`Hardware: 8x H800`, `- **Model**: Qwen3-8B`, `模型：...`): what it names
-  holds for the section it stands in;
+- a set-up line (`Hardware: 8x H800`, `- **Model**: Qwen3-8B`, `模型：...`), or a row of
+  a two-column table of set-up keys and values (`| GPU | nvidia_a100-sxm4-80gb |`): what
+  it names holds for the section it stands in;
 - an evaluation sentence naming one hardware part (`We evaluated it on up to 64 A100
   GPUs`, `我们在 64 个 A100 GPU 上进行了评估`): that part holds for the section it stands
   in, its subsections included, however far below.
@@ -23,7 +24,7 @@ from dataclasses import dataclass, field
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions, format_repeats
 from research_radar.extract.loads import several_values
-from research_radar.extract.markdown import Segment
+from research_radar.extract.markdown import Segment, clean_text, split_cells
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.screened import match, search
 from research_radar.models import Conditions
@@ -106,17 +107,36 @@ def find_scopes(segments: list[Segment], cat: Catalog) -> list[Scope]:
                 scope.add(_setup(segment.text, cat))
         scopes.append(scope)
     for segment in segments:
-        if segment.block in ("prose", "list") and match(_SETUP_LINE, probe_of(segment.text)):
-            section = next(((h, e) for h, e in reversed(spans) if h.line < segment.line <= e), None)
-            scope = Scope(section[0].line, section[1]) if section else Scope(1, end)
-            scope.add(_setup(segment.text, cat))
-            scopes.append(scope)
+        text = _setup_row(segment) if segment.block == "table" or segment.header else segment.text
+        if segment.block == "heading" or not match(_SETUP_LINE, probe_of(text)):
+            continue
+        section = next(((h, e) for h, e in reversed(spans) if h.line < segment.line <= e), None)
+        scope = Scope(section[0].line, section[1]) if section else Scope(1, end)
+        scope.add(_setup(text, cat))
+        scopes.append(scope)
     scopes.extend(_title(headings, end, cat))
     scopes.extend(_evaluation_lines(segments, spans, end, cat))
     scopes.extend(_notes_below_tables(segments, cat))
     for scope in scopes:
         scope.names = {k: v for k, v in scope.names.items() if len(v) <= _MAX_NAMES}
     return sorted(scopes, key=lambda s: s.last - s.first)
+
+
+_NUMBERS = re.compile(r"[\d\s.,:%x×/~≈+-]*")
+
+
+def _setup_row(segment: Segment) -> str:
+    """`| GPU | nvidia_a100-sxm4-80gb |` -> `GPU: nvidia a100-sxm4-80gb`: the set-up line a
+    row of a two-column table of keys and values writes ('' for any other row). A value
+    spelled as an identifier has its underscores read as spaces. A header row counts too
+    (`| GPU | H100 |` over `| CPU | Xeon 8480 |`)."""
+    if segment.block == "table":
+        cells = [clean_text(cell) for cell in split_cells(segment.text)]
+    else:
+        cells = list(segment.header)
+    if len(cells) != 2 or not all(cells) or _NUMBERS.fullmatch(cells[1]):
+        return ""
+    return f"{cells[0]}: {cells[1].replace('_', ' ')}"
 
 
 def _setup(text: str, cat: Catalog) -> Conditions:

@@ -21,6 +21,7 @@ INT4 gives two claims with the same text.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -48,7 +49,7 @@ from research_radar.extract.references import (
     compared_with,
     row_plan,
 )
-from research_radar.extract.rowlabels import group_model, model_column, named_model
+from research_radar.extract.rowlabels import group_model, model_labels
 from research_radar.extract.units import NUMBER_PATTERN, parse_number
 from research_radar.models import Conditions, Metric
 
@@ -65,6 +66,9 @@ class TableClaim:
     conditions: Conditions
     reference: bool = False
     """The numbers are the compared system's own: they are nobody's improvement."""
+    label_model: str = ""
+    """The model its `Model` column writes, uncatalogued: the claim's model when nothing
+    else in scope names one (`extract.rowlabels`)."""
 
 
 _HEADER_LOAD = (
@@ -176,17 +180,16 @@ def read_table(
     )
     labels = [columns[c] for c in range(width) if c not in metric_columns and c not in column_load]
     claims: list[TableClaim] = []
-    named = model_column(head, metric_columns)
     for row in parsed:
         row.own = _under_labels(row.own, labels)
-        if named is not None and named < len(row.cells):
-            row.own = named_model(row.own, row.cells[named], cat)
+    fallback = model_labels(head, metric_columns, parsed, cat)
     reference_rows = [parsed[i] for i in by_row.references]
     for index, row in enumerate(parsed):
         against = Compared(row, by_column.references, reference_rows)
-        claims.extend(
-            _row_claims(row, index, columns, column_load, by_column, by_row, head, against)
-        )
+        made = _row_claims(row, index, columns, column_load, by_column, by_row, head, against)
+        if fallback[index]:
+            made = [dataclasses.replace(c, label_model=fallback[index]) for c in made]
+        claims.extend(made)
     return claims
 
 

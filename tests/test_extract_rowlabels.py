@@ -64,3 +64,29 @@ def test_a_group_row_that_calls_itself_a_model_names_the_rows_below_it() -> None
     assert found[118.5] == []
     assert found[209.2] == ["OpenNMT-tf WMT14"]
     assert found[658.8] == ["OpenNMT-py WMT14"]
+
+
+def test_the_one_model_a_header_names_is_the_whole_tables() -> None:
+    text = (
+        "| Wan2.1 t2v 1.3B | TeaCache (0.05) | TeaCache (0.07) |\n|:--:|:--:|:--:|\n"
+        "| ~175 s | ~117 s | ~110 s |\n"
+    )
+    found = _models(text)
+    assert found[175] == found[117] == found[110] == ["Wan2.1-t2v-1.3B"]
+
+
+def test_headers_naming_two_models_name_no_table_wide_model() -> None:
+    text = "| Batch | Llama-2-7B (ms) | Llama-2-13B (ms) | vLLM (ms) |\n|--|--|--|--|\n| 1 | 12 | 20 | 30 |\n"
+    found = _models(text)
+    assert found[12] == ["Llama-2-7B"] and found[20] == ["Llama-2-13B"]
+    assert found[30] == []
+
+
+@pytest.mark.parametrize(
+    ("cell", "value"),
+    [pytest.param("c4", "4", id="prefixed"), pytest.param("2,048 t", "2048", id="tokens")],
+)
+def test_a_load_column_reads_its_cells_spelled_with_a_letter(cell: str, value: str) -> None:
+    text = f"| Conc. | Method | Tok/s |\n|---|---|---|\n| {cell} | AR | 287.9 |\n"
+    claims = extract_claims(text)
+    assert [c.conditions.load.get("concurrency") for c in claims] == [value]

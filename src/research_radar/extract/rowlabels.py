@@ -19,7 +19,7 @@ from research_radar.extract.metrics import metric_words
 from research_radar.extract.references import Row
 from research_radar.models import Conditions
 
-__all__ = ["group_model", "model_labels"]
+__all__ = ["group_model", "model_labels", "table_wide"]
 
 
 _MODEL_HEAD = re.compile(
@@ -98,3 +98,15 @@ def model_labels(
             row.own = row.own.model_copy(update={"model": named})
         found.append("" if sure or row.own.model else "".join(named))
     return found
+
+
+def table_wide(columns: list[Conditions]) -> Conditions:
+    """`| Wan2.1 t2v 1.3B | TeaCache (0.05) | TeaCache (0.07) |`: the one model (hardware)
+    the column headers name, when no other header names another, is the whole table's:
+    the other columns compare systems or settings on it."""
+    found: dict[str, list[str]] = {}
+    for name in ("model", "hardware"):
+        named = {tuple(getattr(c, name)) for c in columns if getattr(c, name)}
+        if len(named) == 1 and len(next(iter(named))) == 1:
+            found[name] = list(next(iter(named)))
+    return Conditions(**found)

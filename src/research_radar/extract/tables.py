@@ -49,7 +49,7 @@ from research_radar.extract.references import (
     compared_with,
     row_plan,
 )
-from research_radar.extract.rowlabels import group_model, model_labels
+from research_radar.extract.rowlabels import group_model, model_labels, table_wide
 from research_radar.extract.units import NUMBER_PATTERN, parse_number
 from research_radar.models import Conditions, Metric
 
@@ -110,8 +110,11 @@ _HEADER_LOAD = (
     ("runs", re.compile(r"^(?:samples|runs|repeats|n)$", re.I)),
 )
 _LOAD_CELL = re.compile(
-    rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?(?:\s?(?:tokens?|toks?))?[\s†*]*", re.I
+    r"(?:[A-Za-z]{1,3}\s?[=:]?\s?)?[~≈]?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[Kk]?)(?:\s?±.*)?"
+    r"(?:\s?(?:tokens?|toks?|t))?[\s†*]*",
+    re.I,
 )
+"""A load cell: `1024`, `2K`, `2,048 t`, and `c4`, `bs8` under a load column's header."""
 _BARE = re.compile(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*\\]*(?:\([^()]*\))?")
 """A number alone in its cell, perhaps with a spread or a note: `25.12 (2 on GPU)`."""
 _PAIR_CELL = re.compile(rf"({NUMBER_PATTERN})\s?/\s?({NUMBER_PATTERN})")
@@ -179,6 +182,7 @@ def read_table(
         Plan() if by_column.references else row_plan(parsed, metric_columns, cat, stems, project)
     )
     labels = [columns[c] for c in range(width) if c not in metric_columns and c not in column_load]
+    labels.append(table_wide(columns))
     claims: list[TableClaim] = []
     for row in parsed:
         row.own = _under_labels(row.own, labels)

@@ -109,4 +109,4 @@ def table_wide(columns: list[Conditions]) -> Conditions:
         named = {tuple(getattr(c, name)) for c in columns if getattr(c, name)}
         if len(named) == 1 and len(next(iter(named))) == 1:
             found[name] = list(next(iter(named)))
-    return Conditions(**found)
+    return Conditions(model=found.get("model", []), hardware=found.get("hardware", []))

@@ -33,8 +33,12 @@ FIELDS = ("hardware", "model", "precision", "software")
 """Catalogue fields; each is also the array name inside the TOML files."""
 
 _LEFT = r"(?:(?<![A-Za-z0-9_])|(?<=\d[xX×]))"
-_RIGHT = r"(?:(?![A-Za-z0-9_])|(?=(?-i:s)(?![A-Za-z0-9_]))|(?=[xX]\d{1,3}\s?GB))"
-"""A name ends at a word boundary, or before a memory size glued with x (`A100x80GB`)."""
+_RIGHT = (
+    r"(?:(?![A-Za-z0-9_])|(?=(?-i:s)(?![A-Za-z0-9_]))|(?=[xX]\d{1,3}\s?GB)|"
+    r"(?=[x×]\d{1,2}(?![\w.])))"
+)
+"""A name ends at a word boundary, or before a memory size glued with x (`A100x80GB`), or
+before a count glued with x (`L20x1`, `H100x8`)."""
 _COUNTED = re.compile(r"(?<![\w.])\d{1,3}\s?[xX×*]?\s?$")
 """A count right before a part's name: `16 L40s`, `8x H100` (not a name's digits: `MI325X`)."""
 _UPPER_GROUPS = frozenset({"size", "act", "q", "ud", "var_upper"})

@@ -42,6 +42,9 @@ def test_bundled_catalogue_has_every_field() -> None:
             id="memory",
         ),
         pytest.param("hardware", "在RTX3060 12GB上", ["RTX 3060 12 GB"], id="chinese-glued"),
+        pytest.param("hardware", "Baseline(L20x1)", ["L20"], id="count-glued-with-x"),
+        pytest.param("model", "Hy3-295B-A21B 与 Hy3-A21B", ["Hy3-295B-A21B", "Hy3-A21B"], id="hy3"),
+        pytest.param("model", "Hybrid parallel", [], id="hybrid-is-no-hy"),
         pytest.param(
             "hardware",
             "2×V100 32 GB, Xeon E5-2690 v4",

@@ -46,6 +46,12 @@ def test_bundled_catalogue_has_every_field() -> None:
         pytest.param("model", "Hy3-295B-A21B 与 Hy3-A21B", ["Hy3-295B-A21B", "Hy3-A21B"], id="hy3"),
         pytest.param("model", "Hybrid parallel", [], id="hybrid-is-no-hy"),
         pytest.param(
+            "model",
+            "MobileNetV3_large_x1_0, HRNet_w18, squeezenet_v1.0, InceptionV3",
+            ["MobileNetV3_large_x1_0", "HRNet_w18", "squeezenet_v1.0", "InceptionV3"],
+            id="vision-identifiers",
+        ),
+        pytest.param(
             "hardware",
             "2×V100 32 GB, Xeon E5-2690 v4",
             ["V100 32 GB", "Xeon E5-2690 v4"],

@@ -294,3 +294,22 @@ def test_a_table_of_two_columns_of_numbers_sets_nothing_up() -> None:
     text = "## Results\n\n| Model | Latency (ms) |\n| --- | --- |\n| H100 | 12.5 |\n| Llama-2-7B | 9.1 |\n"
     found = _numbers(extract_claims(text))
     assert found[9.1].conditions.hardware == []
+
+
+def test_a_workload_defined_once_gives_its_load_to_the_numbers_named_after_it() -> None:
+    text = (
+        "| Benchmark Case | Optimized |\n|---|---|\n"
+        "| **Short Prompt** | Total TPS: 16611.86 |\n| **Very Long Prompt** | Total TPS: 7835.01 |\n"
+        "| ShareGPT | Total TPS: 6256.39 |\n\n"
+        "## Benchmark Dataset\n\n"
+        "- Very long prompt: 32000 input tokens, 100 output tokens\n"
+        "- Long prompt: 4000 input tokens, 200 output tokens\n"
+        "- Short prompt: 128 input tokens, 4 output tokens\n"
+        "- Input length: 1024\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[16611.86].conditions.load == {"prompt": "128", "output": "4"}
+    # the longest term the row names: not `Long prompt`
+    assert found[7835.01].conditions.load == {"prompt": "32000", "output": "100"}
+    # `Input length` names a setting, not a workload; ShareGPT is not defined
+    assert found[6256.39].conditions.load == {}

@@ -59,6 +59,7 @@ from research_radar.extract.reader import (
 from research_radar.extract.scopes import find_scopes, with_scopes
 from research_radar.extract.screened import match, search
 from research_radar.extract.tables import TableClaim, read_table
+from research_radar.extract.workloads import find_workloads, with_workloads
 from research_radar.models import Claim, ClaimKind, Conditions, Metric
 
 __all__ = ["claim_to_json", "extract_claims", "extract_document", "extract_file", "own_metrics"]
@@ -229,6 +230,9 @@ def extract_claims(
             c.model_copy(update={"conditions": with_scopes(c.conditions, c.line or 0, scopes)})
             for c in claims
         ]
+    workloads = find_workloads(segments, cat)
+    if workloads:
+        claims = [with_workloads(c, workloads) for c in claims]
     for index, cell in labelled.items():
         if not claims[index].conditions.model:
             conditions = claims[index].conditions.model_copy(update={"model": [cell.label_model]})

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.claims import extract_claims
+from research_radar.extract.markdown import parse_segments
+from research_radar.extract.scopes import find_scopes
 from research_radar.models import Claim
 
 
@@ -313,3 +316,35 @@ def test_a_workload_defined_once_gives_its_load_to_the_numbers_named_after_it() 
     assert found[7835.01].conditions.load == {"prompt": "32000", "output": "100"}
     # `Input length` names a setting, not a workload; ShareGPT is not defined
     assert found[6256.39].conditions.load == {}
+
+
+def test_a_configuration_line_below_a_table_sets_up_its_section() -> None:
+    text = (
+        "## Benchmarks\n\n[`stabilityai/stable-diffusion-2-1-base`](https://x.y/z) (512x512)\n\n"
+        "| Device | Latency (s) |\n| --- | --- |\n| iPhone 13 | 10.8 |\n\n"
+        "- The procedure follows the standard configuration: 20 inference steps, 512x512 "
+        "output image resolution, classifier-free guidance (batch size of 2 for unet).\n"
+    )
+    load = _numbers(extract_claims(text))[10.8].conditions
+    assert load.model == ["SD2.1"]
+    assert load.load["batch"] == "2" and load.load["steps"] == "20"
+    assert "output" not in load.load  # `512x512 output image resolution` is no output length
+
+
+@pytest.mark.parametrize(
+    ("sentence", "hardware"),
+    [
+        pytest.param(
+            "We evaluate in two settings: LLaMA-7B on an A10G and LLaMA-13B on an A100.",
+            set(),
+            id="paired-alternatives",
+        ),
+        pytest.param("Our test configuration: LLaMA-7B on an A10G.", {("A10G",)}, id="one-each"),
+    ],
+)
+def test_a_configuration_sentence_sets_up_one_thing_per_field(
+    sentence: str, hardware: set[tuple[str, ...]]
+) -> None:
+    segments = list(parse_segments(f"## Results\n\n{sentence}\n\nvLLM is 24x faster.\n"))
+    scopes = find_scopes(segments, default_catalog())
+    assert {tuple(s.names["hardware"]) for s in scopes if "hardware" in s.names} == hardware

@@ -137,8 +137,8 @@ LOAD_RULES = (
     _rule("output", r"(?<![\w-])-n (\d{1,6})(?!\d|\.\d)"),
     _rule(
         "output",
-        r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?output"
-        r"(?![\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
+        r"(?<![\d.x×])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?output"
+        r"(?![\s_]throughput|\s?tok(?:en)?s?\s?/\s?s|\s(?:image|video|frame|resolution))",
     ),
     # one rule per spelling, each with a word every match holds: a rule runs only where
     # its word is (`-t ` with its space: `-t` alone stands in `multi-turn`)

@@ -44,6 +44,13 @@ _SETUP_LINE = re.compile(
     r"测试平台|设备)\W{0,3}(?:\s\w+){0,2}\s?\W{0,2}[:：]",
     re.I,
 )
+_CONFIG_LINE = re.compile(
+    r"^\W{0,4}(?:[\w-]+\s){0,8}?(?:configuration|config|settings?|set-?up|配置|设置)\s?[:：]",
+    re.I,
+)
+"""`The image generation procedure follows the standard configuration: 20 inference steps,
+...`: a set-up, of one thing per field (`We evaluate in two settings: LLaMA-7B on an A10G
+and LLaMA-13B on an A100` pairs alternatives, none of them the set-up)."""
 _EVALUATED = re.compile(
     r"\b(?:we|our|all)\b[^.;:]{0,80}?\b(?:evaluat|benchmark|measur|test|profil|ran\b|run\b|"
     r"conduct)|(?:我们|本文|所有|全部)[^。；]{0,80}?(?:评估|评测|测试|实验|测得|测量)",
@@ -108,11 +115,16 @@ def find_scopes(segments: list[Segment], cat: Catalog) -> list[Scope]:
         scopes.append(scope)
     for segment in segments:
         text = _setup_row(segment) if segment.block == "table" or segment.header else segment.text
-        if segment.block == "heading" or not match(_SETUP_LINE, probe_of(text)):
+        if segment.block == "heading":
+            continue
+        keyed = match(_SETUP_LINE, probe_of(text))
+        if not keyed and not match(_CONFIG_LINE, probe_of(text)):
             continue
         section = next(((h, e) for h, e in reversed(spans) if h.line < segment.line <= e), None)
         scope = Scope(section[0].line, section[1]) if section else Scope(1, end)
         scope.add(_setup(text, cat))
+        if not keyed:
+            scope.names = {k: v for k, v in scope.names.items() if len(v) == 1}
         scopes.append(scope)
     scopes.extend(_title(headings, end, cat))
     scopes.extend(_evaluation_lines(segments, spans, end, cat))

@@ -30,9 +30,23 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
         pytest.param("An L40S box, input 1024, output 256.", "prompt", "1024", id="input-n"),
         pytest.param("An L40S box, input 1024, output 256.", "output", "256", id="output-n"),
         pytest.param("单卡测试，输入 2048，输出 512。", "output", "512", id="zh-in-out"),
+        pytest.param("On H200, prompt 128 / 256 new tokens:", "prompt", "128", id="prompt-slash"),
+        pytest.param("On H200, prompt 128 / 256 new tokens:", "output", "256", id="new-tokens"),
+        pytest.param(
+            "使用512的提示长度、32的生成长度和96的批量大小", "prompt", "512", id="zh-de-prompt"
+        ),
+        pytest.param(
+            "使用512的提示长度、32的生成长度和96的批量大小", "output", "32", id="zh-de-output"
+        ),
+        pytest.param(
+            "使用512的提示长度、32的生成长度和96的批量大小", "batch", "96", id="zh-de-batch"
+        ),
+        pytest.param(
+            "20 steps, 512x512 output image resolution", "output", None, id="image-output"
+        ),
     ],
 )
-def test_load_written_in_prose(text: str, key: str, value: str) -> None:
+def test_load_written_in_prose(text: str, key: str, value: str | None) -> None:
     assert find_conditions(text, default_catalog()).load.get(key) == value
 
 

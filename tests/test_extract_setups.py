@@ -348,3 +348,13 @@ def test_a_configuration_sentence_sets_up_one_thing_per_field(
     segments = list(parse_segments(f"## Results\n\n{sentence}\n\nvLLM is 24x faster.\n"))
     scopes = find_scopes(segments, default_catalog())
     assert {tuple(s.names["hardware"]) for s in scopes if "hardware" in s.names} == hardware
+
+
+def test_a_chinese_note_below_a_table_sets_it_up() -> None:
+    text = (
+        "| Model | 推理速度 (字符/秒) |\n| ---- | ----- |\n| ChatGLM2-6B | 44.62 |\n\n"
+        "> 使用官方实现，batch size = 1，bf16 精度，测试硬件为 A100-SXM4-80G\n"
+    )
+    claim = _numbers(extract_claims(text))[44.62]
+    assert claim.conditions.hardware == ["A100"]
+    assert claim.conditions.load["batch"] == "1"

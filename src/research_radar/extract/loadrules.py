@@ -56,6 +56,7 @@ LOAD_RULES = (
         r"(?<![Mm]ax[\s_-])(?<![Mm]ax)(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs)\s*[=:：]?\s*(\d+)(?!\d|\.\d)",
     ),
     _rule("batch", r"批(?:大小|量)\s*(?:为|是)?\s*[=:：]?\s*(\d+)"),
+    _rule("batch", r"(\d+)\s?的\s?批(?:量|次)?大小"),
     _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取)\s*(\d+)(?!\d|\.\d)"),
     _rule("batch", r"(?<![A-Za-z])batch\s(?:of|with)\s(\d+)(?!\d|\.\d)(?!\s?(?:tokens|%))"),
     _rule("batch", r"batch[\s_-]?size\s+(?:of\s+(?:\w+\s+)?(?:is\s+)?|is\s+)(\d+)(?!\d|\.\d)"),
@@ -117,6 +118,8 @@ LOAD_RULES = (
     ),
     _rule("prompt", r"(?<![A-Za-z])(?:prompt|input)\s(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
     _rule("prompt", r"(?<![\w-])-p (\d{1,6})(?!\d|\.\d)"),
+    _rule("prompt", r"(?<![A-Za-z])(?:prompt|input)\s(\d[\d,]*[Kk]?)(?=\s?/\s?\d)"),
+    _rule("prompt", r"(\d[\d,]*[Kk]?)\s?的\s?(?:提示词?|输入)(?:序列)?长度"),
     _rule(
         "prompt",
         r"(?:输入|提示词?)(?:序列)?(?:长度|token数?|词元数?)\s*(?:为|是)?\s*[=:：]?\s*" + _K,
@@ -135,6 +138,11 @@ LOAD_RULES = (
         r"输出(?:上限|长度)?)\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
     ),
     _rule("output", r"(?<![\w-])-n (\d{1,6})(?!\d|\.\d)"),
+    _rule(
+        "output",
+        r"(?<![\d.])(\d[\d,]*[Kk]?)\s(?:new|generated|decode)\s(?:output\s)?tokens" + _NOT_A_RATE,
+    ),
+    _rule("output", r"(\d[\d,]*[Kk]?)\s?的\s?(?:生成|输出)(?:序列)?长度"),
     _rule(
         "output",
         r"(?<![\d.x×])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?output"

@@ -201,8 +201,9 @@ def _evaluation_lines(
 
 
 _NOTE_BELOW = re.compile(
-    r"^\W{0,3}(?:executed|measured|tested|benchmarked|run|ran|evaluated|obtained|collected|"
-    r"numbers|results?|all (?:numbers|results|measurements)|note|测试|测得|实验|数据|以上)\b|"
+    r"^\W{0,3}(?:(?:executed|measured|tested|benchmarked|run|ran|evaluated|obtained|collected|"
+    r"numbers|results?|all (?:numbers|results|measurements)|note)\b|"
+    r"测试|测得|实验|数据|以上|使用|采用|注|备注|说明)|"
     r"^\W{0,3}(?:Table|Tab\.|表)\s?\d+\s?[:.：]",
     re.I,
 )

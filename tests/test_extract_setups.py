@@ -358,3 +358,16 @@ def test_a_chinese_note_below_a_table_sets_it_up() -> None:
     claim = _numbers(extract_claims(text))[44.62]
     assert claim.conditions.hardware == ["A100"]
     assert claim.conditions.load["batch"] == "1"
+
+
+def test_a_row_that_names_only_its_device_role_takes_the_part_named_for_it() -> None:
+    text = (
+        "- CPU为Intel(R) Xeon(R) Gold 6271C, 固定CPU线程数为1. GPU为Tesla T4.\n\n"
+        "| 模型 | 推理后端 | 部署硬件 | FP32 时延 (ms) |\n| --- | --- | --- | --- |\n"
+        "| YOLOv5s | TensorRT | GPU | 7.87 |\n| YOLOv5s | ONNX Runtime | CPU | 176.41 |\n"
+        "| YOLOv5s | Paddle Inference | NPU | 99.5 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[7.87].conditions.hardware == ["T4"]
+    assert found[176.41].conditions.hardware == ["Xeon Gold 6271C"]
+    assert found[99.5].conditions.hardware != ["Xeon Gold 6271C"]  # no part named for NPU

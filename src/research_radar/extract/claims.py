@@ -56,6 +56,7 @@ from research_radar.extract.reader import (
     read_sentence,
     read_table_cells,
 )
+from research_radar.extract.roles import find_roles, with_roles
 from research_radar.extract.scopes import find_scopes, with_scopes
 from research_radar.extract.screened import match, search
 from research_radar.extract.tables import TableClaim, read_table
@@ -233,6 +234,9 @@ def extract_claims(
     workloads = find_workloads(segments, cat)
     if workloads:
         claims = [with_workloads(c, workloads) for c in claims]
+    roles = find_roles(segments, cat)
+    if roles:
+        claims = [with_roles(c, roles) for c in claims]
     for index, cell in labelled.items():
         if not claims[index].conditions.model:
             conditions = claims[index].conditions.model_copy(update={"model": [cell.label_model]})

@@ -44,6 +44,16 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
         pytest.param(
             "20 steps, 512x512 output image resolution", "output", None, id="image-output"
         ),
+        pytest.param("rate=2, bsz=4", "rate", "2", id="rate-equals"),
+        pytest.param("rate=2, bsz=4", "batch", "4", id="bsz"),
+        pytest.param("请求速率 4，输入 token 数 2048", "rate", "4", id="zh-rate"),
+        pytest.param("请求速率 4，输入 token 数 2048", "prompt", "2048", id="zh-input-tokens"),
+        pytest.param("gen_len=32", "output", "32", id="gen-len"),
+        pytest.param("prefill 2048 tokens, decode 128 tokens", "prompt", "2048", id="prefill-n"),
+        pytest.param("prefill 2048 tokens, decode 128 tokens", "output", "128", id="decode-n"),
+        pytest.param("prefill 2048 tokens/s", "prompt", None, id="prefill-rate"),
+        pytest.param("128 in / 64 out", "prompt", "128", id="n-in"),
+        pytest.param("128 in / 64 out", "output", "64", id="n-out"),
     ],
 )
 def test_load_written_in_prose(text: str, key: str, value: str | None) -> None:

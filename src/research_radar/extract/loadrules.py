@@ -53,7 +53,8 @@ LOAD_RULES = (
     _rule(
         "batch",
         # `--max-batch-size 32` caps the batch: a setting, not the batch measured
-        r"(?<![Mm]ax[\s_-])(?<![Mm]ax)(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs)\s*[=:：]?\s*(\d+)(?!\d|\.\d)",
+        r"(?<![Mm]ax[\s_-])(?<![Mm]ax)(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs|(?<![A-Za-z])(?:micro_)?bsz)"
+        r"\s*[=:：]?\s*(\d+)(?!\d|\.\d)",
     ),
     _rule("batch", r"批(?:大小|量)\s*(?:为|是)?\s*[=:：]?\s*(\d+)"),
     _rule("batch", r"(\d+)\s?的\s?批(?:量|次)?大小"),
@@ -86,7 +87,8 @@ LOAD_RULES = (
         r"(?:(?<![A-Za-z])(?:at|@|under)\s+|[(,]\s?)(\d+(?:\.\d+)?)\s?"
         r"(?:QPS|RPS|req(?:uest)?s?/s|requests? per second)(?![A-Za-z])|"
         r"arrival[_ ]rate\s?(?:[:：=]|of)?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
-        r"(?:QPS|RPS|request[_ ]rate)\s?=\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
+        r"(?:QPS|RPS|request[_ ]rate|(?<![A-Za-z_])rate)\s?=\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
+        r"请求(?:速率|频率)\s*(?:为|是)?\s*[=:：]?\s*(\d+(?:\.\d+)?)|"
         r"(?<![A-Za-z])(?:at|@|under|with)\s(?:an?\s)?(?:QPS|RPS)\s?(?:of\s)?[:：]?\s?(\d+(?:\.\d+)?)(?!\d|\.\d|\s?[xX×%])|"
         r"request[_ ]rate\s?(?:[:：]|of)?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)",
     ),
@@ -116,13 +118,15 @@ LOAD_RULES = (
         "prompt",
         r"(?:requests?|prompts?|sequences?|each)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens" + _NOT_A_RATE,
     ),
-    _rule("prompt", r"(?<![A-Za-z])(?:prompt|input)\s(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
+    _rule(
+        "prompt", r"(?<![A-Za-z])(?:prompt|input|prefill)\s(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE
+    ),
     _rule("prompt", r"(?<![\w-])-p (\d{1,6})(?!\d|\.\d)"),
     _rule("prompt", r"(?<![A-Za-z])(?:prompt|input)\s(\d[\d,]*[Kk]?)(?=\s?/\s?\d)"),
     _rule("prompt", r"(\d[\d,]*[Kk]?)\s?的\s?(?:提示词?|输入)(?:序列)?长度"),
     _rule(
         "prompt",
-        r"(?:输入|提示词?)(?:序列)?(?:长度|token数?|词元数?)\s*(?:为|是)?\s*[=:：]?\s*" + _K,
+        r"(?:输入|提示词?)\s?(?:序列)?(?:长度|token\s?数?|词元数?)\s*(?:为|是)?\s*[=:：]?\s*" + _K,
     ),
     _rule(
         "output",
@@ -132,7 +136,7 @@ LOAD_RULES = (
     _rule(
         "output",
         r"(?:OSL|output(?:[\s_](?:sequence|seq|generation|tokens?))?[\s_]?len(?:gth)?|"
-        r"(?:generation|decode)[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
+        r"(?:generation|decode|gen)[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
         r"output[\s_]tokens(?=\s?[=:：])|"
         r"(?<![A-Za-z])out(?=\s?=)|"
         r"输出(?:上限|长度)?)\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
@@ -143,6 +147,7 @@ LOAD_RULES = (
         r"(?<![\d.])(\d[\d,]*[Kk]?)\s(?:new|generated|decode)\s(?:output\s)?tokens" + _NOT_A_RATE,
     ),
     _rule("output", r"(\d[\d,]*[Kk]?)\s?的\s?(?:生成|输出)(?:序列)?长度"),
+    _rule("output", r"(?<![A-Za-z])(?:decode|output)\s(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
     _rule(
         "output",
         r"(?<![\d.x×])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?output"

@@ -64,7 +64,8 @@ _IO_SEQUENCE = re.compile(
 )
 """`input 2048, output 128`, `输入 1024，输出 256`: a prompt and an output length."""
 _IN_OUT = re.compile(
-    r"(?<![A-Za-z])in\s?[=:]?\s?(\d[\d,]*[Kk]?)\s?[,/;]?\s?out\s?[=:]?\s?(\d[\d,]*[Kk]?)(?!\d|\.\d|\s?of\b)",
+    r"(?<![A-Za-z])in\s?[=:]?\s?(\d[\d,]*[Kk]?)\s?[,/;]?\s?out\s?[=:]?\s?(\d[\d,]*[Kk]?)(?!\d|\.\d|\s?of\b)|"
+    r"(?<![\w.])(\d[\d,]*[Kk]?)\s?in\s?[,/;]\s?(\d[\d,]*[Kk]?)\s?out\b",
     re.I,
 )
 """`in 2k out 256`: the short form of a prompt and an output length."""
@@ -85,7 +86,7 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
     if not pair and "/" in text:
         pair = _K_PAIR.search(text)
     if pair:
-        load["prompt"], load["output"] = (re.sub(r"[,\s]", "", g) for g in pair.groups())
+        load["prompt"], load["output"] = (re.sub(r"[,\s]", "", g) for g in pair.groups() if g)
     for rule, matches in zip(LOAD_RULES, load_rule_matches(text), strict=True):
         if rule.key in load or not matches:
             continue

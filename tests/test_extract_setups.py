@@ -371,3 +371,17 @@ def test_a_row_that_names_only_its_device_role_takes_the_part_named_for_it() -> 
     assert found[7.87].conditions.hardware == ["T4"]
     assert found[176.41].conditions.hardware == ["Xeon Gold 6271C"]
     assert found[99.5].conditions.hardware != ["Xeon Gold 6271C"]  # no part named for NPU
+
+
+def test_a_paragraph_with_a_number_of_its_own_still_sets_up_the_table_below_it() -> None:
+    text = (
+        "## Results\n\nOn H100 with Llama-3-8B at batch 16, our engine is 2.1x faster "
+        "than vLLM.\n\n| System | tok/s |\n|---|---|\n| Ours | 333.3 |\n\n"
+        "Elsewhere, Qwen2.5-7B reaches 50.5 tok/s.\n\nSome prose without a number.\n\n"
+        "| System | tok/s |\n|---|---|\n| Ours | 444.4 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    row = found[333.3].conditions
+    assert (row.hardware, row.model, row.load.get("batch")) == (["H100"], ["Llama-3-8B"], "16")
+    # a paragraph further up is not the set-up of the second table
+    assert found[444.4].conditions.model != ["Qwen2.5-7B"]

@@ -46,6 +46,7 @@ from research_radar.extract.context import (
     sized,
     unlisted,
 )
+from research_radar.extract.documentscope import with_document_scopes
 from research_radar.extract.kinds import is_hedged, kind_of
 from research_radar.extract.markdown import Segment, parse_segments
 from research_radar.extract.metrics import find_metrics
@@ -56,11 +57,8 @@ from research_radar.extract.reader import (
     read_sentence,
     read_table_cells,
 )
-from research_radar.extract.roles import find_roles, with_roles
-from research_radar.extract.scopes import find_scopes, with_scopes
 from research_radar.extract.screened import match, search
 from research_radar.extract.tables import TableClaim, read_table
-from research_radar.extract.workloads import find_workloads, with_workloads
 from research_radar.models import Claim, ClaimKind, Conditions, Metric
 
 __all__ = ["claim_to_json", "extract_claims", "extract_document", "extract_file", "own_metrics"]
@@ -106,7 +104,7 @@ def extract_claims(
     intro: list[str] = []
     """The sentences of the paragraph just read: the set-up of a table right below it."""
     header: tuple[str, ...] = ()
-    labelled: dict[int, TableClaim] = {}
+    labelled: dict[int, str] = {}
     """Claims (by index) of rows whose `Model` column writes an uncatalogued model: theirs
     when nothing else in scope names one."""
     compared: dict[str, None] = {}
@@ -141,7 +139,8 @@ def extract_claims(
             if found:
                 end_lead()
             if cell.label_model:
-                labelled.update(dict.fromkeys(range(len(claims), len(claims) + len(found)), cell))
+                first = len(claims)
+                labelled.update(dict.fromkeys(range(first, first + len(found)), cell.label_model))
             claims.extend(found)
         for cell in read_table_cells(header, table, cells, cat, numbers):
             claims.extend(_table_claims(cell, where, reporter, block_ctx, cat))
@@ -235,23 +234,7 @@ def extract_claims(
         if lead and not surveyed and not defines(segment.text, cat):
             add_to_lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
     end_table()
-    scopes = find_scopes(segments, cat)
-    if scopes:
-        claims = [
-            c.model_copy(update={"conditions": with_scopes(c.conditions, c.line or 0, scopes)})
-            for c in claims
-        ]
-    workloads = find_workloads(segments, cat)
-    if workloads:
-        claims = [with_workloads(c, workloads) for c in claims]
-    roles = find_roles(segments, cat)
-    if roles:
-        claims = [with_roles(c, roles) for c in claims]
-    for index, cell in labelled.items():
-        if not claims[index].conditions.model:
-            conditions = claims[index].conditions.model_copy(update={"model": [cell.label_model]})
-            claims[index] = claims[index].model_copy(update={"conditions": conditions})
-    return claims
+    return with_document_scopes(claims, segments, cat, labelled)
 
 
 def extract_file(

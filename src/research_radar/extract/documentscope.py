@@ -1,0 +1,49 @@
+"""What a whole document states for its claims once they are read: set-up scopes, named
+workloads, device roles, and the uncatalogued models a `Model` column writes.
+
+Pure. A building block of `research_radar.extract.claims`, which callers outside this
+package use instead. Each pass only fills what a claim has none of (a device role's part
+replaces the inherited one: the row says which device it ran on), in this order: the
+set-up scopes around a claim's line (`extract.scopes`), the workload its statement names
+(`extract.workloads`), its row's device role (`extract.roles`), and last the model its
+row's `Model` column writes (`extract.rowlabels`) (issue #14).
+"""
+
+from __future__ import annotations
+
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.markdown import Segment
+from research_radar.extract.roles import find_roles, with_roles
+from research_radar.extract.scopes import find_scopes, with_scopes
+from research_radar.extract.workloads import find_workloads, with_workloads
+from research_radar.models import Claim
+
+__all__ = ["with_document_scopes"]
+
+
+def with_document_scopes(
+    claims: list[Claim], segments: list[Segment], cat: Catalog, labelled: dict[int, str]
+) -> list[Claim]:
+    """The claims completed from what their document states for them.
+
+    Args:
+        labelled: claim index -> the uncatalogued model its row's `Model` column writes,
+            the claim's model when nothing else names one.
+    """
+    scopes = find_scopes(segments, cat)
+    if scopes:
+        claims = [
+            c.model_copy(update={"conditions": with_scopes(c.conditions, c.line or 0, scopes)})
+            for c in claims
+        ]
+    workloads = find_workloads(segments, cat)
+    if workloads:
+        claims = [with_workloads(c, workloads) for c in claims]
+    roles = find_roles(segments, cat)
+    if roles:
+        claims = [with_roles(c, roles) for c in claims]
+    for index, model in labelled.items():
+        if not claims[index].conditions.model:
+            conditions = claims[index].conditions.model_copy(update={"model": [model]})
+            claims[index] = claims[index].model_copy(update={"conditions": conditions})
+    return claims

@@ -46,6 +46,9 @@ def test_bundled_catalogue_has_every_field() -> None:
         pytest.param("model", "Hy3-295B-A21B 与 Hy3-A21B", ["Hy3-295B-A21B", "Hy3-A21B"], id="hy3"),
         pytest.param("model", "Hybrid parallel", [], id="hybrid-is-no-hy"),
         pytest.param(
+            "model", "VoxCPM2 与 Fish Audio S2", ["VoxCPM2", "Fish Audio S2"], id="speech-models"
+        ),
+        pytest.param(
             "model", "stabilityai/stable-diffusion-2-1-base", ["SD2.1"], id="sd-repository-name"
         ),
         pytest.param(

@@ -385,3 +385,18 @@ def test_a_paragraph_with_a_number_of_its_own_still_sets_up_the_table_below_it()
     assert (row.hardware, row.model, row.load.get("batch")) == (["H100"], ["Llama-3-8B"], "16")
     # a paragraph further up is not the set-up of the second table
     assert found[444.4].conditions.model != ["Qwen2.5-7B"]
+
+
+def test_a_paragraph_that_introduces_a_table_holds_across_the_captions_before_it() -> None:
+    text = (
+        "## Benchmark\n\n使用 megatron 在单机8卡A100环境下训练的速度对比如下：\n\n**Dense** Qwen2.5-14B:\n\n"
+        "| | Megatron-LM |\n| --- | --- |\n| 训练速度 | 9.04s/it |\n\n"
+        "在双机16卡A800环境下训练的速度对比如下：\n\n**MoE** Qwen3-30B-A3B:\n\n- 注意：DeepSpeed 另行测试。\n\n"
+        "| | Megatron-LM |\n| --- | --- |\n| 训练速度 | 9.6s/it |\n\n"
+        "Later prose.\n\n| | Megatron-LM |\n| --- | --- |\n| 训练速度 | 7.7s/it |\n"
+    )
+    found = _numbers(extract_claims(text))
+    moe = found[9.6].conditions
+    assert (moe.hardware, moe.model, moe.load.get("gpus")) == (["A800"], ["Qwen3-30B-A3B"], "16")
+    # the introduction holds up to the end of the table it introduces, no further
+    assert found[7.7].conditions.hardware != ["A800"]

@@ -103,6 +103,9 @@ def extract_claims(
     table: list[Segment] = []
     intro: list[str] = []
     """The sentences of the paragraph just read: the set-up of a table right below it."""
+    introduced = Context()
+    """What a paragraph that introduces the next table (`...对比如下：`) sets up: it holds
+    across the captions and notes between them, up to that table's end."""
     header: tuple[str, ...] = ()
     labelled: dict[int, str] = {}
     """Claims (by index) of rows whose `Model` column writes an uncatalogued model: theirs
@@ -145,6 +148,7 @@ def extract_claims(
         for cell in read_table_cells(header, table, cells, cat, numbers):
             claims.extend(_table_claims(cell, where, reporter, block_ctx, cat))
         table.clear()
+        introduced.names, introduced.load = {}, {}
 
     segments = list(parse_segments(text))
     for segment in segments:
@@ -177,7 +181,7 @@ def extract_claims(
                 del sublead[stale]
             block_ctx = section.copy()
             line_ctx, lead, lead_ctx, lead_names = Context(), True, Context(), {}
-            intro = []
+            intro, introduced = [], Context()
             caption_ctx = Context()
             continue
         if segment.new_line:
@@ -190,6 +194,10 @@ def extract_claims(
             if lead:
                 block_ctx.merge(lead_ctx)  # `* data_type = FP16` / `TP means ...` / a table
             block_ctx.merge(caption_ctx)
+            block_ctx.merge(introduced)
+        if segment.block == "prose" and _INTRODUCES.search(segment.text):
+            introduced = Context()
+            introduced.update(find_conditions(segment.text, cat), with_baseline=False)
         probe = probe_of(segment.text)  # the rules below run only where they could match
         if segment.block == "prose" and match(_CAPTION, probe):
             # `Figure 6: Concurrent requests throughput (Llama-3.2-1B, NVIDIA H100, ...)`:
@@ -380,6 +388,8 @@ def _table_claims(
 
 
 _RATIO_UNITS = frozenset({"x", "%", "pp"})
+_INTRODUCES = re.compile(r"[:：]\W*$|如下|\b(?:below|as follows)\b", re.I)
+"""A sentence that introduces what follows it (`对比如下：`, `... are shown below.`)."""
 _SECTION_FIELDS = ("model", "precision")
 """What a section's lead names once holds for its later paragraphs and tables too."""
 _CAPTION = re.compile(r"(?:Figure|Fig\.|Table|图|表)\s?\d+\s?[:.：]", re.I)

@@ -105,7 +105,8 @@ def extract_claims(
     """The sentences of the paragraph just read: the set-up of a table right below it."""
     introduced = Context()
     """What a paragraph that introduces the next table (`...对比如下：`) sets up: it holds
-    across the captions and notes between them, up to that table's end."""
+    across the captions and notes between them, up to that table's end or the first
+    number read after it (a list of results it introduced)."""
     header: tuple[str, ...] = ()
     labelled: dict[int, str] = {}
     """Claims (by index) of rows whose `Model` column writes an uncatalogued model: theirs
@@ -217,6 +218,8 @@ def extract_claims(
             for one in made:
                 compared.update(dict.fromkeys(one.conditions.baseline))
             end_lead()
+            if segment.block != "prose" or not _INTRODUCES.search(segment.text):
+                introduced = Context()  # what the introduction introduced has been read
             if segment.text.rstrip().endswith((":", "：")):
                 # `7B 模型的千卡训练可以达到 >180 TFLOPS：` over a table: a number of its
                 # own, and the set-up of the table it introduces (issue #14)

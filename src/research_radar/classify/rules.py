@@ -12,13 +12,16 @@ Chinese terms are plain substrings, so no word segmentation (jieba) is needed.
 
 from __future__ import annotations
 
+import bisect
 import functools
 import re
 import string
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from research_radar.classify.model import Dimension, Rule, Taxonomy, Value
+from research_radar.classify.needles import Needles
 from research_radar.models import Tag
 
 __all__ = [
@@ -64,14 +67,11 @@ _NEGATION_ZH = (
     "无需",
     "没有",
 )
+_NEGATION_ZH_CHARS = "未不无没非"
+"""Every Chinese negation holds one of these."""
+_NEGATION_HINTS = re.compile("no|never|without")
+"""Every English negation (`_NEGATION_EN`) holds one of these."""
 _ASCII_ALNUM = frozenset(string.ascii_letters + string.digits)
-
-
-@dataclass(frozen=True)
-class _Match:
-    start: int
-    end: int
-    text: str
 
 
 def classify(taxonomy: Taxonomy, title: str, text: str = "") -> dict[str, list[Tag]]:
@@ -155,9 +155,10 @@ def classify_flags(taxonomy: Taxonomy, title: str, text: str = "") -> list[Tag]:
 
 def classify_dimension(dimension: Dimension, title: str, text: str = "") -> list[Tag]:
     """Tags of one dimension, best first."""
-    title_text, body_text = _Text.of(title), _Text.of(text)
+    title_text, body_text = _Text.of(title, dimension), _Text.of(text, dimension)
     if dimension.requires and not (
-        _matches(dimension.requires, title_text) or _matches(dimension.requires, body_text)
+        _matches(_present(dimension.requires, title_text), title_text)
+        or _matches(_present(dimension.requires, body_text), body_text)
     ):
         return []
     kept = []
@@ -184,7 +185,8 @@ def score_values(dimension: Dimension, title: str, text: str = "") -> list[Tag]:
 def match_values(dimension: Dimension, title: str, text: str = "") -> dict[str, Tag]:
     """value id -> tag of every value of a dimension whose rules match (terms not empty),
     in profile order, ignoring `requires`, `min_confidence` and the default."""
-    title_text, body_text = _Text.of(title), _Text.of(text[:BODY_LIMIT])
+    title_text = _Text.of(title, dimension)
+    body_text = _Text.of(text[:BODY_LIMIT], dimension)
     matched = {}
     for value in dimension.values:
         terms, score = _score(value, title_text, body_text)
@@ -194,24 +196,56 @@ def match_values(dimension: Dimension, title: str, text: str = "") -> dict[str, 
 
 
 @dataclass(frozen=True)
-class _Text:
-    """A text and its lower-case form (to skip rules whose literal is absent)."""
+class _Form:
+    """What every dimension reads of a text: its lower-case form and where a negation
+    may end."""
 
     raw: str
     lower: str
     aligned: bool
     """Offsets in `lower` are offsets in `raw` (lower() kept every length)."""
-
-    @classmethod
-    def of(cls, text: str) -> _Text:
-        return _text_of(text)
+    hints: tuple[list[int], list[int]]
+    """Starts and ends of the `_NEGATION_HINTS` in `lower` (they never overlap)."""
+    chinese_negation: bool
+    """The text has a character that every Chinese negation holds."""
 
 
 @functools.lru_cache(maxsize=16)
-def _text_of(text: str) -> _Text:
-    """One item's title and body are read by every dimension: lower-case them once."""
+def _form(text: str) -> _Form:
+    """One item's title and body are read by every dimension: read them once."""
     lower = text.lower()
-    return _Text(text, lower, len(lower) == len(text))
+    spans = [hit.span() for hit in _NEGATION_HINTS.finditer(lower)]
+    return _Form(
+        raw=text,
+        lower=lower,
+        aligned=len(lower) == len(text),
+        hints=([start for start, _ in spans], [end for _, end in spans]),
+        chinese_negation=any(char in text for char in _NEGATION_ZH_CHARS),
+    )
+
+
+@dataclass(frozen=True)
+class _Text:
+    """A text as read by a dimension: its forms and the needles of the dimension's rules
+    found in it (a rule whose needle is not found cannot match)."""
+
+    form: _Form
+    found: frozenset[str]
+
+    @classmethod
+    def of(cls, text: str, dimension: Dimension) -> _Text:
+        form = _form(text)
+        return _Text(form, _found(form.lower, dimension.needles))
+
+    @property
+    def raw(self) -> str:
+        return self.form.raw
+
+
+@functools.lru_cache(maxsize=16)
+def _found(lower: str, needles: Needles) -> frozenset[str]:
+    """The dimensions of a profile share their needles: find them once per text."""
+    return needles.found(lower)
 
 
 def _pick(dimension: Dimension, scored: list[tuple[Tag, float]]) -> list[Tag]:
@@ -236,9 +270,9 @@ def _score(value: Value, title: _Text, body: _Text) -> tuple[list[str], float]:
     body_counts: dict[str, int] = {}
     body_terms: dict[str, str] = {}
     for match in _matches(in_body, body) if in_body else ():
-        key = match.text.casefold()
+        key = match.casefold()
         body_counts[key] = body_counts.get(key, 0) + 1
-        body_terms.setdefault(key, match.text)
+        body_terms.setdefault(key, match)
     if not title_terms and not body_terms:
         return [], 0.0
     score = TITLE_WEIGHT * len(title_terms)
@@ -249,21 +283,33 @@ def _score(value: Value, title: _Text, body: _Text) -> tuple[list[str], float]:
     return terms, score
 
 
-def _candidates(value: Value, text: _Text) -> tuple[Rule, ...]:
-    """The rules that can match `text`: those without a needle when no needle occurs."""
+def _candidates(value: Value, text: _Text) -> Sequence[Rule]:
+    """The rules of a value that can match `text`, in no particular order (the matches
+    of all of them are merged)."""
     if not text.raw:
         return ()
-    if value.screen is None or value.screen.search(text.lower) is not None:
-        return value.rules
-    return value.loose
+    hits = value.needles & text.found
+    if not hits:
+        return value.loose
+    if len(hits) == 1:
+        rules = value.by_needle[next(iter(hits))]
+    else:  # a rule with several needles found once
+        rules = tuple({id(rule): rule for n in hits for rule in value.by_needle[n]}.values())
+    return rules + value.loose if value.loose else rules
+
+
+def _present(rules: tuple[Rule, ...], text: _Text) -> tuple[Rule, ...]:
+    """The rules whose needle occurs in `text`, and those without one."""
+    found = text.found
+    return tuple(rule for rule in rules if not rule.needles or not found.isdisjoint(rule.needles))
 
 
 def _tag(dimension_id: str, value: Value, terms: list[str], score: float) -> Tag:
     return Tag(dimension=dimension_id, value=value.id, terms=terms, confidence=_confidence(score))
 
 
-def _matches(rules: tuple[Rule, ...], text: _Text) -> list[_Match]:
-    """Non-negated, non-overlapping matches of the rules, in text order."""
+def _matches(rules: Sequence[Rule], text: _Text) -> list[str]:
+    """The text of each non-negated, non-overlapping match of the rules, in text order."""
     if not text.raw:
         return []
     spans = _spans(rules, text)
@@ -274,22 +320,18 @@ def _matches(rules: tuple[Rule, ...], text: _Text) -> list[_Match]:
             if end > start and all(end <= other[0] or start >= other[1] for other in kept):
                 kept.append((start, end))
         spans = sorted(kept)
-    raw = text.raw
-    return [
-        _Match(start, end, raw[start:end])
-        for start, end in spans
-        if end > start and not _negated(text, start)
-    ]
+    form = text.form
+    raw = form.raw
+    return [raw[start:end] for start, end in spans if end > start and not _negated(form, start)]
 
 
-def _spans(rules: tuple[Rule, ...], text: _Text) -> list[tuple[int, int]]:
-    """Where each rule whose needle occurs matches, overlaps included. One loop over the
-    rules with the text's forms at hand: the rule pass is per-rule Python work (#19)."""
-    lower, aligned = text.lower, text.aligned
+def _spans(rules: Sequence[Rule], text: _Text) -> list[tuple[int, int]]:
+    """Where each rule matches, overlaps included (`rules`: those `_present` in the text).
+    One loop over the rules with the text's forms at hand: the rule pass is per-rule
+    Python work (#19)."""
+    lower, aligned = text.form.lower, text.form.aligned
     spans: list[tuple[int, int]] = []
     for rule in rules:
-        if rule.needle not in lower:
-            continue
         fast = rule.fast
         if fast is None or not aligned:
             spans += [hit.span() for hit in rule.pattern.finditer(text.raw)]
@@ -304,21 +346,33 @@ def _spans(rules: tuple[Rule, ...], text: _Text) -> list[tuple[int, int]]:
     return spans
 
 
-def _negated(text: _Text, start: int) -> bool:
-    """A negation ends right before `start` (within 24 characters)."""
-    before = text.raw[max(0, start - 24) : start]
-    if before.rstrip().endswith(_NEGATION_ZH):
+def _negated(form: _Form, start: int) -> bool:
+    """A negation ends right before `start` (within 24 characters).
+
+    Most matches have no negation word before them: where no `_NEGATION_HINTS` lies in
+    those characters, the regex is not run.
+    """
+    low = max(0, start - 24)
+    if form.chinese_negation and form.raw[low:start].rstrip().endswith(_NEGATION_ZH):
         return True
-    # in an aligned text the lower-case form of a slice is the slice of the lower-case form
-    lowered = text.lower[max(0, start - 24) : start] if text.aligned else before.lower()
+    if form.aligned:
+        # in an aligned text the lower-case form of a slice is the slice of the lower-case
+        # form; the first hint from `low` on is the only one that can end before `start`
+        starts, ends = form.hints
+        first = bisect.bisect_left(starts, low)
+        if first == len(starts) or ends[first] > start:
+            return False
+        lowered = form.lower[low:start]
+    else:
+        lowered = form.raw[low:start].lower()
     return _NEGATION_EN.search(lowered) is not None
 
 
-def _distinct(matches: list[_Match]) -> dict[str, str]:
+def _distinct(matches: list[str]) -> dict[str, str]:
     """casefolded term -> the text as first seen."""
     distinct: dict[str, str] = {}
     for match in matches:
-        distinct.setdefault(match.text.casefold(), match.text)
+        distinct.setdefault(match.casefold(), match)
     return distinct
 
 

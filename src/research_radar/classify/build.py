@@ -69,18 +69,19 @@ def build_rule(kind: RuleKind, source: str) -> Rule:
     if not source.strip():
         raise ValueError("an empty term would match everything")
     if kind == "pattern":
-        rule = Rule(kind, source, source, required_literals(source))
+        needles, anchored = required_literals(source)
+        rule = Rule(kind, source, source, needles, anchored=anchored)
         empty = rule.pattern.search("") is not None  # compiled now: a bad regex fails here
     elif kind == "term_zh" or _CJK.search(source):
         regex = r"\s*".join(re.escape(part) for part in source.split())
-        rule = Rule(kind, source, regex, (source.split()[0].lower(),), regex.lower())
+        needle = source.split()[0].lower()
+        rule = Rule(kind, source, regex, (needle,), regex.lower(), anchored=True)
         empty = False  # escaped literals joined: never empty (source has a non-space)
     else:
         head, body = _english_regex(source)
         needle = _SEPARATORS.split(source.rstrip("*").strip())[0].lower()
-        rule = Rule(
-            kind, source, head + body, (needle,) if needle else (), body.lower(), bool(head)
-        )
+        needles = (needle,) if needle else ()
+        rule = Rule(kind, source, head + body, needles, body.lower(), bool(head), bool(needles))
         empty = not _SEPARATORS.sub("", source.rstrip("*"))  # no literal: only the tail
     if empty:
         raise ValueError("it matches the empty string, so it would match everything")

@@ -23,6 +23,8 @@ __all__ = ["required_literals"]
 _SPELLINGS = {"i": ("i", "i\u0307", "\u0131"), "s": ("s", "\u017f")}
 """The lower-cased forms of what matches i and s case-insensitively (i, I, İ, ı; s, S, ſ);
 every other ASCII character matches only itself and its other case."""
+_LEADING_MIN = 3
+"""The length from which the literals a match starts with are its needles."""
 _MAX_SPELLINGS = 16
 """A run of literals is cut before it would need more needles than this."""
 _ZERO_WIDTH = frozenset({_parser.AT, _parser.ASSERT, _parser.ASSERT_NOT})
@@ -34,22 +36,31 @@ Options = frozenset[str]
 """Literals one of which every match contains."""
 
 
-def required_literals(regex: str) -> tuple[str, ...]:
+def required_literals(regex: str) -> tuple[tuple[str, ...], bool]:
     """Lower-case literals, one of which occurs in the lower-cased form of every text
-    that `regex`, compiled with re.IGNORECASE, matches; empty when none is known."""
+    that `regex`, compiled with re.IGNORECASE, matches (empty when none is known), and
+    whether every match starts where one of them starts.
+
+    The literals a match starts with are chosen when they are `_LEADING_MIN` characters
+    or longer (the rule is then tried only where they start), else the most selective.
+    """
     try:
         parsed = _parser.parse(regex, re.IGNORECASE)
     except re.error:
-        return ()
-    options = _sequence(list(parsed), ignorecase=True)
-    return tuple(sorted(options)) if options else ()
+        return (), False
+    best, leading = _sequence(list(parsed), ignorecase=True)
+    if leading and min(map(len, leading)) >= _LEADING_MIN:
+        return tuple(sorted(leading)), True
+    return (tuple(sorted(best)), best == leading) if best else ((), False)
 
 
-def _sequence(items: list[Any], *, ignorecase: bool) -> Options | None:
-    """The most selective options of a sequence of parsed items: a run of literals (the
-    characters between them take no width) or the options of one item that every match
-    of the sequence goes through."""
+def _sequence(items: list[Any], *, ignorecase: bool) -> tuple[Options | None, Options | None]:
+    """The most selective options of a sequence of parsed items (a run of literals, the
+    characters between them taking no width, or the options of one item that every
+    match of the sequence goes through), and the options a match starts with."""
     choices: list[Options] = []
+    leading: Options | None = None
+    consumed = False
     run: Options = frozenset({""})
     for op, argument in items:
         if op in _ZERO_WIDTH:
@@ -60,18 +71,22 @@ def _sequence(items: list[Any], *, ignorecase: bool) -> Options | None:
             continue
         if run != {""}:
             choices.append(run)
+            leading, consumed = (leading if consumed else run), True
         run = frozenset(forms) or frozenset({""})
-        inner = None if forms else _item(op, argument, ignorecase=ignorecase)
-        if inner:
-            choices.append(inner)
+        if not forms:
+            inner, first = _item(op, argument, ignorecase=ignorecase)
+            if inner:
+                choices.append(inner)
+            leading, consumed = (leading if consumed else first), True
     if run != {""}:
         choices.append(run)
-    return max(choices, key=_selectivity, default=None)
+        leading = leading if consumed else run
+    return max(choices, key=_selectivity, default=None), leading
 
 
-def _item(op: Any, argument: Any, *, ignorecase: bool) -> Options | None:
-    """The options of one item that is not a literal: a group, an alternative or a
-    repeat taken at least once."""
+def _item(op: Any, argument: Any, *, ignorecase: bool) -> tuple[Options | None, Options | None]:
+    """The options of one item that is not a literal (a group, an alternative or a
+    repeat taken at least once) and those it starts with."""
     if op is _parser.SUBPATTERN:
         _, added, removed, inner = argument
         scoped = (ignorecase or bool(added & re.IGNORECASE)) and not removed & re.IGNORECASE
@@ -80,12 +95,15 @@ def _item(op: Any, argument: Any, *, ignorecase: bool) -> Options | None:
         return _sequence(list(argument), ignorecase=ignorecase)
     if op is _parser.BRANCH:
         branches = [_sequence(list(branch), ignorecase=ignorecase) for branch in argument[1]]
-        if all(branches):
-            return frozenset().union(*(branch for branch in branches if branch))
-        return None
+        bests = [best for best, _ in branches]
+        firsts = [first for _, first in branches]
+        return (
+            frozenset().union(*bests) if all(bests) else None,  # type: ignore[arg-type]
+            frozenset().union(*firsts) if all(firsts) else None,  # type: ignore[arg-type]
+        )
     if op in _REPEATS and argument[0] >= 1:
-        return _sequence(list(argument[2]), ignorecase=ignorecase)
-    return None
+        return _sequence(list(argument[2]), ignorecase=ignorecase)[0], None
+    return None, None
 
 
 def _forms(op: Any, argument: Any, ignorecase: bool) -> tuple[str, ...]:

@@ -41,6 +41,8 @@ class Rule:
     """The regex of `fast`, or None."""
     left_bound: bool = False
     """`fast` matches count only when no ASCII letter or digit precedes them."""
+    anchored: bool = False
+    """Every match starts where one of `needles` starts (always so for a term)."""
 
     @functools.cached_property
     def pattern(self) -> re.Pattern[str]:

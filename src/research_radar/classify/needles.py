@@ -1,4 +1,4 @@
-"""Which rule needles occur in a text, found in one pass over it (#19).
+"""Which rule needles occur in a text, and where, found in one pass over it (#19).
 
 Every match of a term contains its needle (a lower-case literal), so a rule whose needle
 does not occur in the lower-cased text cannot match and is never tried. An Aho-Corasick
@@ -23,8 +23,17 @@ class Needles:
         """The literals, sorted, without duplicates and without the empty one."""
         self._automaton = AhoCorasick(self.needles) if self.needles else None
 
-    def found(self, text: str) -> frozenset[str]:
-        """The literals that occur in `text`, overlapping occurrences included."""
+    def found(self, text: str) -> dict[str, list[int]]:
+        """Each literal that occurs in `text` -> where it starts, in order (overlapping
+        occurrences included)."""
+        starts: dict[str, list[int]] = {}
         if self._automaton is None or not text:
-            return frozenset()
-        return frozenset(self._automaton.find_matches_as_strings(text, overlapping=True))
+            return starts
+        needles = self.needles
+        for index, start, _ in self._automaton.find_matches_as_indexes(text, overlapping=True):
+            needle = needles[index]
+            if needle in starts:
+                starts[needle].append(start)
+            else:
+                starts[needle] = [start]
+        return starts

@@ -16,7 +16,7 @@ import bisect
 import functools
 import re
 import string
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -161,11 +161,10 @@ def classify_dimension(dimension: Dimension, title: str, text: str = "") -> list
         or _matches(_present(dimension.requires, body_text), body_text)
     ):
         return []
-    kept = []
-    for value in dimension.values:
-        terms, score = _score(value, title_text, body_text)
-        if terms:
-            kept.append((_tag(dimension.id, value, terms, score), score))
+    kept = [
+        (_tag(dimension.id, value, terms, score), score)
+        for value, terms, score in _scored(dimension, title_text, body_text)
+    ]
     tags = _pick(dimension, [(t, s) for t, s in kept if t.confidence >= dimension.min_confidence])
     if not tags and dimension.default is not None:
         tags = [Tag(dimension=dimension.id, value=dimension.default, terms=[], confidence=0.0)]
@@ -187,12 +186,10 @@ def match_values(dimension: Dimension, title: str, text: str = "") -> dict[str, 
     in profile order, ignoring `requires`, `min_confidence` and the default."""
     title_text = _Text.of(title, dimension)
     body_text = _Text.of(text[:BODY_LIMIT], dimension)
-    matched = {}
-    for value in dimension.values:
-        terms, score = _score(value, title_text, body_text)
-        if terms:
-            matched[value.id] = _tag(dimension.id, value, terms, score)
-    return matched
+    return {
+        value.id: _tag(dimension.id, value, terms, score)
+        for value, terms, score in _scored(dimension, title_text, body_text)
+    }
 
 
 @dataclass(frozen=True)
@@ -230,12 +227,15 @@ class _Text:
     found in it (a rule whose needle is not found cannot match)."""
 
     form: _Form
-    found: frozenset[str]
+    found: dict[str, list[int]]
+    """Each needle found in the lower-case form -> where it starts there."""
+    needles: frozenset[str]
+    """The needles found."""
 
     @classmethod
     def of(cls, text: str, dimension: Dimension) -> _Text:
         form = _form(text)
-        return _Text(form, _found(form.lower, dimension.needles))
+        return _Text(form, *_found(form.lower, dimension.needles))
 
     @property
     def raw(self) -> str:
@@ -243,9 +243,10 @@ class _Text:
 
 
 @functools.lru_cache(maxsize=16)
-def _found(lower: str, needles: Needles) -> frozenset[str]:
+def _found(lower: str, needles: Needles) -> tuple[dict[str, list[int]], frozenset[str]]:
     """The dimensions of a profile share their needles: find them once per text."""
-    return needles.found(lower)
+    found = needles.found(lower)
+    return found, frozenset(found)
 
 
 def _pick(dimension: Dimension, scored: list[tuple[Tag, float]]) -> list[Tag]:
@@ -259,6 +260,21 @@ def _pick(dimension: Dimension, scored: list[tuple[Tag, float]]) -> list[Tag]:
         return [ranked[0][0]]
     floor = ranked[0][1] * RELATIVE_CUTOFF
     return [tag for tag, score in ranked if score >= floor]
+
+
+def _scored(
+    dimension: Dimension, title: _Text, body: _Text
+) -> Iterator[tuple[Value, list[str], float]]:
+    """Each value whose rules match, in profile order, with its terms and score. A value
+    none of whose needles is found is passed over at once (most values of an item)."""
+    in_title, in_body = title.needles, body.needles
+    for value in dimension.values:
+        if value.loose or not (
+            value.needles.isdisjoint(in_body) and value.needles.isdisjoint(in_title)
+        ):
+            terms, score = _score(value, title, body)
+            if terms:
+                yield value, terms, score
 
 
 def _score(value: Value, title: _Text, body: _Text) -> tuple[list[str], float]:
@@ -288,7 +304,7 @@ def _candidates(value: Value, text: _Text) -> Sequence[Rule]:
     of all of them are merged)."""
     if not text.raw:
         return ()
-    hits = value.needles & text.found
+    hits = value.needles & text.needles
     if not hits:
         return value.loose
     if len(hits) == 1:
@@ -300,7 +316,7 @@ def _candidates(value: Value, text: _Text) -> Sequence[Rule]:
 
 def _present(rules: tuple[Rule, ...], text: _Text) -> tuple[Rule, ...]:
     """The rules whose needle occurs in `text`, and those without one."""
-    found = text.found
+    found = text.needles
     return tuple(rule for rule in rules if not rule.needles or not found.isdisjoint(rule.needles))
 
 
@@ -333,7 +349,14 @@ def _spans(rules: Sequence[Rule], text: _Text) -> list[tuple[int, int]]:
     spans: list[tuple[int, int]] = []
     for rule in rules:
         fast = rule.fast
-        if fast is None or not aligned:
+        if aligned and rule.anchored:
+            if fast is not None:
+                starts = text.found[rule.needles[0]]
+                spans += _anchored(fast, lower, starts, left_bound=rule.left_bound)
+            else:
+                starts = sorted({at for n in rule.needles for at in text.found.get(n, ())})
+                spans += _anchored(rule.pattern, text.raw, starts, left_bound=False)
+        elif fast is None or not aligned:
             spans += [hit.span() for hit in rule.pattern.finditer(text.raw)]
         elif rule.left_bound:
             spans += [
@@ -343,6 +366,23 @@ def _spans(rules: Sequence[Rule], text: _Text) -> list[tuple[int, int]]:
             ]
         else:
             spans += [hit.span() for hit in fast.finditer(lower)]
+    return spans
+
+
+def _anchored(
+    pattern: re.Pattern[str], text: str, starts: list[int], *, left_bound: bool
+) -> list[tuple[int, int]]:
+    """`pattern.finditer(text)` (less the matches an ASCII letter or digit precedes, when
+    `left_bound`), tried only at `starts`: an `anchored` rule cannot match elsewhere."""
+    spans = []
+    end = 0
+    for start in starts:
+        if start >= end:  # finditer goes on after the end of its last match
+            hit = pattern.match(text, start)
+            if hit is not None:
+                end = hit.end()
+                if not (left_bound and start and text[start - 1] in _ASCII_ALNUM):
+                    spans.append((start, end))
     return spans
 
 

@@ -18,7 +18,7 @@ import re
 import string
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from research_radar.classify.model import Dimension, Rule, Taxonomy, Value
 from research_radar.classify.needles import Needles
@@ -221,11 +221,12 @@ def _form(text: str) -> _Form:
     )
 
 
-@dataclass(frozen=True)
-class _Text:
+class _Text(NamedTuple):
     """A text as read by a dimension: its forms and the needles of the dimension's rules
-    found in it (a rule whose needle is not found cannot match)."""
+    found in it (a rule whose needle is not found cannot match). A tuple: made for every
+    dimension of every item."""
 
+    raw: str
     form: _Form
     found: dict[str, list[int]]
     """Each needle found in the lower-case form -> where it starts there."""
@@ -235,11 +236,7 @@ class _Text:
     @classmethod
     def of(cls, text: str, dimension: Dimension) -> _Text:
         form = _form(text)
-        return _Text(form, *_found(form.lower, dimension.needles))
-
-    @property
-    def raw(self) -> str:
-        return self.form.raw
+        return _Text(text, form, *_found(form.lower, dimension.needles))
 
 
 @functools.lru_cache(maxsize=16)

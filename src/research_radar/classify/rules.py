@@ -162,10 +162,14 @@ def classify_dimension(dimension: Dimension, title: str, text: str = "") -> list
     ):
         return []
     kept = [
-        (_tag(dimension.id, value, terms, score), score)
+        (value, terms, score)
         for value, terms, score in _scored(dimension, title_text, body_text)
+        if _confidence(score) >= dimension.min_confidence
     ]
-    tags = _pick(dimension, [(t, s) for t, s in kept if t.confidence >= dimension.min_confidence])
+    # tags only for the values kept (a tag is a validated model, the costliest object here)
+    tags = [
+        _tag(dimension.id, value, terms, score) for value, terms, score in _pick(dimension, kept)
+    ]
     if not tags and dimension.default is not None:
         tags = [Tag(dimension=dimension.id, value=dimension.default, terms=[], confidence=0.0)]
     return tags
@@ -246,22 +250,25 @@ def _found(lower: str, needles: Needles) -> tuple[dict[str, list[int]], frozense
     return found, frozenset(found)
 
 
-def _pick(dimension: Dimension, scored: list[tuple[Tag, float]]) -> list[Tag]:
-    order = {value_id: index for index, value_id in enumerate(dimension.value_ids)}
+def _pick(dimension: Dimension, scored: list[_Scored]) -> list[_Scored]:
+    """The values a dimension reports of those scored (value, terms, score), best first."""
     if not scored:
         return []
+    order = {value.id: index for index, value in enumerate(dimension.values)}
     if dimension.ordered and not dimension.multi:
-        return [max((tag for tag, _ in scored), key=lambda tag: order[tag.value])]
-    ranked = sorted(scored, key=lambda pair: (-pair[1], order[pair[0].value]))
+        return [max(scored, key=lambda found: order[found[0].id])]
+    ranked = sorted(scored, key=lambda found: (-found[2], order[found[0].id]))
     if not dimension.multi:
-        return [ranked[0][0]]
-    floor = ranked[0][1] * RELATIVE_CUTOFF
-    return [tag for tag, score in ranked if score >= floor]
+        return ranked[:1]
+    floor = ranked[0][2] * RELATIVE_CUTOFF
+    return [found for found in ranked if found[2] >= floor]
 
 
-def _scored(
-    dimension: Dimension, title: _Text, body: _Text
-) -> Iterator[tuple[Value, list[str], float]]:
+_Scored = tuple[Value, list[str], float]
+"""A value whose rules match, its matched terms and its score."""
+
+
+def _scored(dimension: Dimension, title: _Text, body: _Text) -> Iterator[_Scored]:
     """Each value whose rules match, in profile order, with its terms and score. A value
     none of whose needles is found is passed over at once (most values of an item)."""
     in_title, in_body = title.needles, body.needles

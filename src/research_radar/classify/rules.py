@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import bisect
 import functools
+import itertools
 import re
 import string
 from collections.abc import Iterator, Sequence
@@ -334,15 +335,22 @@ def _matches(rules: Sequence[Rule], text: _Text) -> list[str]:
         return []
     spans = _spans(rules, text)
     if len(spans) > 1:
-        spans.sort(key=lambda span: (span[0] - span[1], span[0]))
-        kept: list[tuple[int, int]] = []
-        for start, end in spans:
-            if end > start and all(end <= other[0] or start >= other[1] for other in kept):
-                kept.append((start, end))
-        spans = sorted(kept)
+        spans.sort()
+        if any(one[1] > other[0] for one, other in itertools.pairwise(spans)):
+            spans = _longest_first(spans)
     form = text.form
     raw = form.raw
     return [raw[start:end] for start, end in spans if end > start and not _negated(form, start)]
+
+
+def _longest_first(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Of overlapping spans, the longest (then the first) wins; in text order."""
+    spans = sorted(spans, key=lambda span: (span[0] - span[1], span[0]))
+    kept: list[tuple[int, int]] = []
+    for start, end in spans:
+        if end > start and all(end <= other[0] or start >= other[1] for other in kept):
+            kept.append((start, end))
+    return sorted(kept)
 
 
 def _spans(rules: Sequence[Rule], text: _Text) -> list[tuple[int, int]]:

@@ -12,17 +12,15 @@ Chinese terms are plain substrings, so no word segmentation (jieba) is needed.
 
 from __future__ import annotations
 
-import bisect
-import functools
 import itertools
 import re
 import string
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from research_radar.classify.model import Dimension, Rule, Taxonomy, Value
-from research_radar.classify.needles import Needles
+from research_radar.classify.reading import Reading, negated
 from research_radar.models import Tag
 
 __all__ = [
@@ -53,25 +51,6 @@ BODY_LIMIT = 100_000
 TARGET_DIMENSION = "rsi_target"
 FLAGS_DIMENSION = "maturity_flags"
 
-_NEGATION_EN = re.compile(r"(?:\bnot|\bno|\bwithout|\bnever|\bnon)[\s-]+(?:[a-z]+\s+)?$")
-_NEGATION_ZH = (
-    "未",
-    "不",
-    "无",
-    "没",
-    "非",
-    "未做",
-    "未用",
-    "未使用",
-    "不用",
-    "不做",
-    "无需",
-    "没有",
-)
-_NEGATION_ZH_CHARS = "未不无没非"
-"""Every Chinese negation holds one of these."""
-_NEGATION_HINTS = re.compile("no|never|without")
-"""Every English negation (`_NEGATION_EN`) holds one of these."""
 _ASCII_ALNUM = frozenset(string.ascii_letters + string.digits)
 
 
@@ -156,7 +135,7 @@ def classify_flags(taxonomy: Taxonomy, title: str, text: str = "") -> list[Tag]:
 
 def classify_dimension(dimension: Dimension, title: str, text: str = "") -> list[Tag]:
     """Tags of one dimension, best first."""
-    title_text, body_text = _Text.of(title, dimension), _Text.of(text, dimension)
+    title_text, body_text = Reading.of(title, dimension), Reading.of(text, dimension)
     if dimension.requires and not (
         _matches(_present(dimension.requires, title_text), title_text)
         or _matches(_present(dimension.requires, body_text), body_text)
@@ -189,66 +168,12 @@ def score_values(dimension: Dimension, title: str, text: str = "") -> list[Tag]:
 def match_values(dimension: Dimension, title: str, text: str = "") -> dict[str, Tag]:
     """value id -> tag of every value of a dimension whose rules match (terms not empty),
     in profile order, ignoring `requires`, `min_confidence` and the default."""
-    title_text = _Text.of(title, dimension)
-    body_text = _Text.of(text[:BODY_LIMIT], dimension)
+    title_text = Reading.of(title, dimension)
+    body_text = Reading.of(text[:BODY_LIMIT], dimension)
     return {
         value.id: _tag(dimension.id, value, terms, score)
         for value, terms, score in _scored(dimension, title_text, body_text)
     }
-
-
-@dataclass(frozen=True)
-class _Form:
-    """What every dimension reads of a text: its lower-case form and where a negation
-    may end."""
-
-    raw: str
-    lower: str
-    aligned: bool
-    """Offsets in `lower` are offsets in `raw` (lower() kept every length)."""
-    hints: tuple[list[int], list[int]]
-    """Starts and ends of the `_NEGATION_HINTS` in `lower` (they never overlap)."""
-    chinese_negation: bool
-    """The text has a character that every Chinese negation holds."""
-
-
-@functools.lru_cache(maxsize=16)
-def _form(text: str) -> _Form:
-    """One item's title and body are read by every dimension: read them once."""
-    lower = text.lower()
-    spans = [hit.span() for hit in _NEGATION_HINTS.finditer(lower)]
-    return _Form(
-        raw=text,
-        lower=lower,
-        aligned=len(lower) == len(text),
-        hints=([start for start, _ in spans], [end for _, end in spans]),
-        chinese_negation=any(char in text for char in _NEGATION_ZH_CHARS),
-    )
-
-
-class _Text(NamedTuple):
-    """A text as read by a dimension: its forms and the needles of the dimension's rules
-    found in it (a rule whose needle is not found cannot match). A tuple: made for every
-    dimension of every item."""
-
-    raw: str
-    form: _Form
-    found: dict[str, list[int]]
-    """Each needle found in the lower-case form -> where it starts there."""
-    needles: frozenset[str]
-    """The needles found."""
-
-    @classmethod
-    def of(cls, text: str, dimension: Dimension) -> _Text:
-        form = _form(text)
-        return _Text(text, form, *_found(form.lower, dimension.needles))
-
-
-@functools.lru_cache(maxsize=16)
-def _found(lower: str, needles: Needles) -> tuple[dict[str, list[int]], frozenset[str]]:
-    """The dimensions of a profile share their needles: find them once per text."""
-    found = needles.found(lower)
-    return found, frozenset(found)
 
 
 def _pick(dimension: Dimension, scored: list[_Scored]) -> list[_Scored]:
@@ -269,7 +194,7 @@ _Scored = tuple[Value, list[str], float]
 """A value whose rules match, its matched terms and its score."""
 
 
-def _scored(dimension: Dimension, title: _Text, body: _Text) -> Iterator[_Scored]:
+def _scored(dimension: Dimension, title: Reading, body: Reading) -> Iterator[_Scored]:
     """Each value whose rules match, in profile order, with its terms and score. A value
     none of whose needles is found is passed over at once (most values of an item)."""
     in_title, in_body = title.needles, body.needles
@@ -282,7 +207,7 @@ def _scored(dimension: Dimension, title: _Text, body: _Text) -> Iterator[_Scored
                 yield value, terms, score
 
 
-def _score(value: Value, title: _Text, body: _Text) -> tuple[list[str], float]:
+def _score(value: Value, title: Reading, body: Reading) -> tuple[list[str], float]:
     """The matched terms of a value (as they occur, title first) and its score."""
     in_title, in_body = _candidates(value, title), _candidates(value, body)
     if not in_title and not in_body:
@@ -304,7 +229,7 @@ def _score(value: Value, title: _Text, body: _Text) -> tuple[list[str], float]:
     return terms, score
 
 
-def _candidates(value: Value, text: _Text) -> Sequence[Rule]:
+def _candidates(value: Value, text: Reading) -> Sequence[Rule]:
     """The rules of a value that can match `text`, in no particular order (the matches
     of all of them are merged)."""
     if not text.raw:
@@ -319,7 +244,7 @@ def _candidates(value: Value, text: _Text) -> Sequence[Rule]:
     return rules + value.loose if value.loose else rules
 
 
-def _present(rules: tuple[Rule, ...], text: _Text) -> tuple[Rule, ...]:
+def _present(rules: tuple[Rule, ...], text: Reading) -> tuple[Rule, ...]:
     """The rules whose needle occurs in `text`, and those without one."""
     found = text.needles
     return tuple(rule for rule in rules if not rule.needles or not found.isdisjoint(rule.needles))
@@ -329,7 +254,7 @@ def _tag(dimension_id: str, value: Value, terms: list[str], score: float) -> Tag
     return Tag(dimension=dimension_id, value=value.id, terms=terms, confidence=_confidence(score))
 
 
-def _matches(rules: Sequence[Rule], text: _Text) -> list[str]:
+def _matches(rules: Sequence[Rule], text: Reading) -> list[str]:
     """The text of each non-negated, non-overlapping match of the rules, in text order."""
     if not text.raw:
         return []
@@ -340,7 +265,7 @@ def _matches(rules: Sequence[Rule], text: _Text) -> list[str]:
             spans = _longest_first(spans)
     form = text.form
     raw = form.raw
-    return [raw[start:end] for start, end in spans if end > start and not _negated(form, start)]
+    return [raw[start:end] for start, end in spans if end > start and not negated(form, start)]
 
 
 def _longest_first(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -353,7 +278,7 @@ def _longest_first(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return sorted(kept)
 
 
-def _spans(rules: Sequence[Rule], text: _Text) -> list[tuple[int, int]]:
+def _spans(rules: Sequence[Rule], text: Reading) -> list[tuple[int, int]]:
     """Where each rule matches, overlaps included (`rules`: those `_present` in the text).
     One loop over the rules with the text's forms at hand: the rule pass is per-rule
     Python work (#19)."""
@@ -396,28 +321,6 @@ def _anchored(
                 if not (left_bound and start and text[start - 1] in _ASCII_ALNUM):
                     spans.append((start, end))
     return spans
-
-
-def _negated(form: _Form, start: int) -> bool:
-    """A negation ends right before `start` (within 24 characters).
-
-    Most matches have no negation word before them: where no `_NEGATION_HINTS` lies in
-    those characters, the regex is not run.
-    """
-    low = max(0, start - 24)
-    if form.chinese_negation and form.raw[low:start].rstrip().endswith(_NEGATION_ZH):
-        return True
-    if form.aligned:
-        # in an aligned text the lower-case form of a slice is the slice of the lower-case
-        # form; the first hint from `low` on is the only one that can end before `start`
-        starts, ends = form.hints
-        first = bisect.bisect_left(starts, low)
-        if first == len(starts) or ends[first] > start:
-            return False
-        lowered = form.lower[low:start]
-    else:
-        lowered = form.raw[low:start].lower()
-    return _NEGATION_EN.search(lowered) is not None
 
 
 def _distinct(matches: list[str]) -> dict[str, str]:

@@ -13,7 +13,17 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from research_radar.classify.model import Dimension, Queries, Rule, RuleKind, Taxonomy, Value
+from research_radar.classify.literals import required_literals
+from research_radar.classify.model import (
+    Dimension,
+    Queries,
+    Rule,
+    RuleKind,
+    Taxonomy,
+    Value,
+    rule_needles,
+)
+from research_radar.classify.needles import Needles
 from research_radar.errors import ConfigError
 
 __all__ = ["build_rule", "build_taxonomy"]
@@ -59,16 +69,19 @@ def build_rule(kind: RuleKind, source: str) -> Rule:
     if not source.strip():
         raise ValueError("an empty term would match everything")
     if kind == "pattern":
-        rule = Rule(kind, source, source)
+        needles, anchored = required_literals(source)
+        rule = Rule(kind, source, source, needles, anchored=anchored)
         empty = rule.pattern.search("") is not None  # compiled now: a bad regex fails here
     elif kind == "term_zh" or _CJK.search(source):
         regex = r"\s*".join(re.escape(part) for part in source.split())
-        rule = Rule(kind, source, regex, source.split()[0].lower(), regex.lower())
+        needle = source.split()[0].lower()
+        rule = Rule(kind, source, regex, (needle,), regex.lower(), anchored=True)
         empty = False  # escaped literals joined: never empty (source has a non-space)
     else:
         head, body = _english_regex(source)
         needle = _SEPARATORS.split(source.rstrip("*").strip())[0].lower()
-        rule = Rule(kind, source, head + body, needle, body.lower(), bool(head))
+        needles = (needle,) if needle else ()
+        rule = Rule(kind, source, head + body, needles, body.lower(), bool(head), bool(needles))
         empty = not _SEPARATORS.sub("", source.rstrip("*"))  # no literal: only the tail
     if empty:
         raise ValueError("it matches the empty string, so it would match everything")
@@ -147,6 +160,9 @@ def _build(
     dimensions = _build_dimensions(ctx.table(doc, "dimensions", "[dimensions]"), ctx, base)
     if not dimensions:
         raise ctx.error("the profile defines no dimension; add one, e.g. [dimensions.workload]")
+    # one automaton for the whole profile: a text is scanned once, not once per dimension
+    shared = Needles(needle for dim in dimensions for needle in rule_needles(dim))
+    dimensions = tuple(replace(dim, shared_needles=shared) for dim in dimensions)
     feeds = ctx.strings(ctx.table(doc, "feeds", "[feeds]"), "urls", "[feeds]")
     old = base or Taxonomy("", "", "", ())
     return Taxonomy(

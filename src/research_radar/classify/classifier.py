@@ -303,6 +303,8 @@ def _unknown(dimension: str, confidence: float) -> Tag:
 
 
 def _mostly_chinese(text: str) -> bool:
+    if _CJK.search(text) is None:  # most texts: no need to count their words
+        return False
     return len(_CJK.findall(text)) > len(_WORD.findall(text))
 
 

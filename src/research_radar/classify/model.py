@@ -8,10 +8,13 @@ from __future__ import annotations
 import functools
 import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-__all__ = ["Dimension", "Queries", "Rule", "RuleKind", "Taxonomy", "Value"]
+from research_radar.classify.needles import Needles
+
+__all__ = ["Dimension", "Queries", "Rule", "RuleKind", "Taxonomy", "Value", "rule_needles"]
 
 RuleKind = Literal["term", "term_zh", "pattern"]
 
@@ -30,12 +33,16 @@ class Rule:
     source: str
     regex: str
     """The regex of `pattern` (compiled with re.IGNORECASE)."""
-    needle: str = ""
-    """A lower-case literal every match contains ("" for regexes): a cheap pre-check."""
+    needles: tuple[str, ...] = ()
+    """Lower-case literals, one of which every match contains (a term's first word; the
+    `required_literals` of a pattern): a rule is tried only where one occurs. Empty: the
+    rule is always tried."""
     fast_regex: str | None = None
     """The regex of `fast`, or None."""
     left_bound: bool = False
     """`fast` matches count only when no ASCII letter or digit precedes them."""
+    anchored: bool = False
+    """Every match starts where one of `needles` starts (always so for a term)."""
 
     @functools.cached_property
     def pattern(self) -> re.Pattern[str]:
@@ -58,21 +65,24 @@ class Value:
     weight: float = 1.0
     """Multiplies the value's score; generic values (LLM) weigh less than specific ones."""
     note: str = ""
-    screen: re.Pattern[str] | None = field(default=None, init=False, compare=False, repr=False)
-    """Finds any rule needle in lower-cased text: where it finds none, only the rules
-    without a needle (`loose`) can match, so scoring skips the others in one regex call."""
+    needles: frozenset[str] = field(default=frozenset(), init=False, compare=False, repr=False)
+    """The needles of the rules: where none occurs, only the rules without a needle
+    (`loose`) can match."""
     loose: tuple[Rule, ...] = field(default=(), init=False, compare=False, repr=False)
-    """The rules without a needle (regexes), always tried."""
+    """The rules without a needle, always tried."""
+    by_needle: dict[str, tuple[Rule, ...]] = field(
+        default_factory=dict, init=False, compare=False, repr=False
+    )
+    """needle -> the rules it is a needle of."""
 
     def __post_init__(self) -> None:
-        # ties by text: the same regex in every process
-        needles = sorted(
-            {rule.needle for rule in self.rules if rule.needle}, key=lambda n: (len(n), n)
-        )
-        if needles:
-            screen = re.compile("|".join(re.escape(needle) for needle in needles))
-            object.__setattr__(self, "screen", screen)
-        object.__setattr__(self, "loose", tuple(rule for rule in self.rules if not rule.needle))
+        by_needle: dict[str, list[Rule]] = {}
+        for rule in self.rules:
+            for needle in rule.needles:
+                by_needle.setdefault(needle, []).append(rule)
+        object.__setattr__(self, "needles", frozenset(by_needle))
+        object.__setattr__(self, "loose", tuple(rule for rule in self.rules if not rule.needles))
+        object.__setattr__(self, "by_needle", {n: tuple(rules) for n, rules in by_needle.items()})
 
     def label(self, lang: str = "zh") -> str:
         return self.label_en if lang == "en" else self.label_zh
@@ -105,10 +115,21 @@ class Dimension:
     """When not empty, the dimension is tagged only if one of these rules matches."""
     min_confidence: float = 0.0
     note: str = ""
+    shared_needles: Needles | None = field(default=None, compare=False, repr=False)
+    """The needles of every dimension of the profile, when the profile built them
+    (`build_taxonomy`): one pass over a text finds those of all its dimensions."""
 
     @property
     def value_ids(self) -> list[str]:
         return [value.id for value in self.values]
+
+    @functools.cached_property
+    def needles(self) -> Needles:
+        """Needles that include those of every rule of the dimension (values and
+        `requires`): `shared_needles`, or its own built at the first use."""
+        if self.shared_needles is not None:
+            return self.shared_needles
+        return Needles(rule_needles(self))
 
     def value(self, value_id: str) -> Value:
         for value in self.values:
@@ -118,6 +139,12 @@ class Dimension:
 
     def label(self, lang: str = "zh") -> str:
         return self.label_en if lang == "en" else self.label_zh
+
+
+def rule_needles(dimension: Dimension) -> Iterator[str]:
+    """The needles of every rule of a dimension (values and `requires`)."""
+    rules = itertools.chain(dimension.requires, *(value.rules for value in dimension.values))
+    return (needle for rule in rules for needle in rule.needles)
 
 
 @dataclass(frozen=True)

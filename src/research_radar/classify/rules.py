@@ -12,13 +12,15 @@ Chinese terms are plain substrings, so no word segmentation (jieba) is needed.
 
 from __future__ import annotations
 
-import functools
+import itertools
 import re
 import string
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from research_radar.classify.model import Dimension, Rule, Taxonomy, Value
+from research_radar.classify.reading import Reading, negated
 from research_radar.models import Tag
 
 __all__ = [
@@ -49,29 +51,7 @@ BODY_LIMIT = 100_000
 TARGET_DIMENSION = "rsi_target"
 FLAGS_DIMENSION = "maturity_flags"
 
-_NEGATION_EN = re.compile(r"(?:\bnot|\bno|\bwithout|\bnever|\bnon)[\s-]+(?:[a-z]+\s+)?$")
-_NEGATION_ZH = (
-    "未",
-    "不",
-    "无",
-    "没",
-    "非",
-    "未做",
-    "未用",
-    "未使用",
-    "不用",
-    "不做",
-    "无需",
-    "没有",
-)
 _ASCII_ALNUM = frozenset(string.ascii_letters + string.digits)
-
-
-@dataclass(frozen=True)
-class _Match:
-    start: int
-    end: int
-    text: str
 
 
 def classify(taxonomy: Taxonomy, title: str, text: str = "") -> dict[str, list[Tag]]:
@@ -155,17 +135,21 @@ def classify_flags(taxonomy: Taxonomy, title: str, text: str = "") -> list[Tag]:
 
 def classify_dimension(dimension: Dimension, title: str, text: str = "") -> list[Tag]:
     """Tags of one dimension, best first."""
-    title_text, body_text = _Text.of(title), _Text.of(text)
+    title_text, body_text = Reading.of(title, dimension), Reading.of(text, dimension)
     if dimension.requires and not (
-        _matches(dimension.requires, title_text) or _matches(dimension.requires, body_text)
+        _matches(_present(dimension.requires, title_text), title_text)
+        or _matches(_present(dimension.requires, body_text), body_text)
     ):
         return []
-    kept = []
-    for value in dimension.values:
-        terms, score = _score(value, title_text, body_text)
-        if terms:
-            kept.append((_tag(dimension.id, value, terms, score), score))
-    tags = _pick(dimension, [(t, s) for t, s in kept if t.confidence >= dimension.min_confidence])
+    kept = [
+        (value, terms, score)
+        for value, terms, score in _scored(dimension, title_text, body_text)
+        if _confidence(score) >= dimension.min_confidence
+    ]
+    # tags only for the values kept (a tag is a validated model, the costliest object here)
+    tags = [
+        _tag(dimension.id, value, terms, score) for value, terms, score in _pick(dimension, kept)
+    ]
     if not tags and dimension.default is not None:
         tags = [Tag(dimension=dimension.id, value=dimension.default, terms=[], confidence=0.0)]
     return tags
@@ -184,50 +168,46 @@ def score_values(dimension: Dimension, title: str, text: str = "") -> list[Tag]:
 def match_values(dimension: Dimension, title: str, text: str = "") -> dict[str, Tag]:
     """value id -> tag of every value of a dimension whose rules match (terms not empty),
     in profile order, ignoring `requires`, `min_confidence` and the default."""
-    title_text, body_text = _Text.of(title), _Text.of(text[:BODY_LIMIT])
-    matched = {}
-    for value in dimension.values:
-        terms, score = _score(value, title_text, body_text)
-        if terms:
-            matched[value.id] = _tag(dimension.id, value, terms, score)
-    return matched
+    title_text = Reading.of(title, dimension)
+    body_text = Reading.of(text[:BODY_LIMIT], dimension)
+    return {
+        value.id: _tag(dimension.id, value, terms, score)
+        for value, terms, score in _scored(dimension, title_text, body_text)
+    }
 
 
-@dataclass(frozen=True)
-class _Text:
-    """A text and its lower-case form (to skip rules whose literal is absent)."""
-
-    raw: str
-    lower: str
-    aligned: bool
-    """Offsets in `lower` are offsets in `raw` (lower() kept every length)."""
-
-    @classmethod
-    def of(cls, text: str) -> _Text:
-        return _text_of(text)
-
-
-@functools.lru_cache(maxsize=16)
-def _text_of(text: str) -> _Text:
-    """One item's title and body are read by every dimension: lower-case them once."""
-    lower = text.lower()
-    return _Text(text, lower, len(lower) == len(text))
-
-
-def _pick(dimension: Dimension, scored: list[tuple[Tag, float]]) -> list[Tag]:
-    order = {value_id: index for index, value_id in enumerate(dimension.value_ids)}
+def _pick(dimension: Dimension, scored: list[_Scored]) -> list[_Scored]:
+    """The values a dimension reports of those scored (value, terms, score), best first."""
     if not scored:
         return []
+    order = {value.id: index for index, value in enumerate(dimension.values)}
     if dimension.ordered and not dimension.multi:
-        return [max((tag for tag, _ in scored), key=lambda tag: order[tag.value])]
-    ranked = sorted(scored, key=lambda pair: (-pair[1], order[pair[0].value]))
+        return [max(scored, key=lambda found: order[found[0].id])]
+    ranked = sorted(scored, key=lambda found: (-found[2], order[found[0].id]))
     if not dimension.multi:
-        return [ranked[0][0]]
-    floor = ranked[0][1] * RELATIVE_CUTOFF
-    return [tag for tag, score in ranked if score >= floor]
+        return ranked[:1]
+    floor = ranked[0][2] * RELATIVE_CUTOFF
+    return [found for found in ranked if found[2] >= floor]
 
 
-def _score(value: Value, title: _Text, body: _Text) -> tuple[list[str], float]:
+_Scored = tuple[Value, list[str], float]
+"""A value whose rules match, its matched terms and its score."""
+
+
+def _scored(dimension: Dimension, title: Reading, body: Reading) -> Iterator[_Scored]:
+    """Each value whose rules match, in profile order, with its terms and score. A value
+    none of whose needles is found is passed over at once (most values of an item)."""
+    in_title, in_body = title.needles, body.needles
+    for value in dimension.values:
+        if value.loose or not (
+            value.needles.isdisjoint(in_body) and value.needles.isdisjoint(in_title)
+        ):
+            terms, score = _score(value, title, body)
+            if terms:
+                yield value, terms, score
+
+
+def _score(value: Value, title: Reading, body: Reading) -> tuple[list[str], float]:
     """The matched terms of a value (as they occur, title first) and its score."""
     in_title, in_body = _candidates(value, title), _candidates(value, body)
     if not in_title and not in_body:
@@ -236,9 +216,9 @@ def _score(value: Value, title: _Text, body: _Text) -> tuple[list[str], float]:
     body_counts: dict[str, int] = {}
     body_terms: dict[str, str] = {}
     for match in _matches(in_body, body) if in_body else ():
-        key = match.text.casefold()
+        key = match.casefold()
         body_counts[key] = body_counts.get(key, 0) + 1
-        body_terms.setdefault(key, match.text)
+        body_terms.setdefault(key, match)
     if not title_terms and not body_terms:
         return [], 0.0
     score = TITLE_WEIGHT * len(title_terms)
@@ -249,49 +229,71 @@ def _score(value: Value, title: _Text, body: _Text) -> tuple[list[str], float]:
     return terms, score
 
 
-def _candidates(value: Value, text: _Text) -> tuple[Rule, ...]:
-    """The rules that can match `text`: those without a needle when no needle occurs."""
+def _candidates(value: Value, text: Reading) -> Sequence[Rule]:
+    """The rules of a value that can match `text`, in no particular order (the matches
+    of all of them are merged)."""
     if not text.raw:
         return ()
-    if value.screen is None or value.screen.search(text.lower) is not None:
-        return value.rules
-    return value.loose
+    hits = value.needles & text.needles
+    if not hits:
+        return value.loose
+    if len(hits) == 1:
+        rules = value.by_needle[next(iter(hits))]
+    else:  # a rule with several needles found once
+        rules = tuple({id(rule): rule for n in hits for rule in value.by_needle[n]}.values())
+    return rules + value.loose if value.loose else rules
+
+
+def _present(rules: tuple[Rule, ...], text: Reading) -> tuple[Rule, ...]:
+    """The rules whose needle occurs in `text`, and those without one."""
+    found = text.needles
+    return tuple(rule for rule in rules if not rule.needles or not found.isdisjoint(rule.needles))
 
 
 def _tag(dimension_id: str, value: Value, terms: list[str], score: float) -> Tag:
     return Tag(dimension=dimension_id, value=value.id, terms=terms, confidence=_confidence(score))
 
 
-def _matches(rules: tuple[Rule, ...], text: _Text) -> list[_Match]:
-    """Non-negated, non-overlapping matches of the rules, in text order."""
+def _matches(rules: Sequence[Rule], text: Reading) -> list[str]:
+    """The text of each non-negated, non-overlapping match of the rules, in text order."""
     if not text.raw:
         return []
     spans = _spans(rules, text)
     if len(spans) > 1:
-        spans.sort(key=lambda span: (span[0] - span[1], span[0]))
-        kept: list[tuple[int, int]] = []
-        for start, end in spans:
-            if end > start and all(end <= other[0] or start >= other[1] for other in kept):
-                kept.append((start, end))
-        spans = sorted(kept)
-    raw = text.raw
-    return [
-        _Match(start, end, raw[start:end])
-        for start, end in spans
-        if end > start and not _negated(text, start)
-    ]
+        spans.sort()
+        if any(one[1] > other[0] for one, other in itertools.pairwise(spans)):
+            spans = _longest_first(spans)
+    form = text.form
+    raw = form.raw
+    return [raw[start:end] for start, end in spans if end > start and not negated(form, start)]
 
 
-def _spans(rules: tuple[Rule, ...], text: _Text) -> list[tuple[int, int]]:
-    """Where each rule whose needle occurs matches, overlaps included. One loop over the
-    rules with the text's forms at hand: the rule pass is per-rule Python work (#19)."""
-    lower, aligned = text.lower, text.aligned
+def _longest_first(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Of overlapping spans, the longest (then the first) wins; in text order."""
+    spans = sorted(spans, key=lambda span: (span[0] - span[1], span[0]))
+    kept: list[tuple[int, int]] = []
+    for start, end in spans:
+        if end > start and all(end <= other[0] or start >= other[1] for other in kept):
+            kept.append((start, end))
+    return sorted(kept)
+
+
+def _spans(rules: Sequence[Rule], text: Reading) -> list[tuple[int, int]]:
+    """Where each rule matches, overlaps included (`rules`: those `_present` in the text).
+    One loop over the rules with the text's forms at hand: the rule pass is per-rule
+    Python work (#19)."""
+    lower, aligned = text.form.lower, text.form.aligned
     spans: list[tuple[int, int]] = []
     for rule in rules:
-        if rule.needle not in lower:
-            continue
         fast = rule.fast
-        if fast is None or not aligned:
+        if aligned and rule.anchored:
+            if fast is not None:
+                starts = text.found[rule.needles[0]]
+                spans += _anchored(fast, lower, starts, left_bound=rule.left_bound)
+            else:
+                starts = sorted({at for n in rule.needles for at in text.found.get(n, ())})
+                spans += _anchored(rule.pattern, text.raw, starts, left_bound=False)
+        elif fast is None or not aligned:
             spans += [hit.span() for hit in rule.pattern.finditer(text.raw)]
         elif rule.left_bound:
             spans += [
@@ -304,21 +306,28 @@ def _spans(rules: tuple[Rule, ...], text: _Text) -> list[tuple[int, int]]:
     return spans
 
 
-def _negated(text: _Text, start: int) -> bool:
-    """A negation ends right before `start` (within 24 characters)."""
-    before = text.raw[max(0, start - 24) : start]
-    if before.rstrip().endswith(_NEGATION_ZH):
-        return True
-    # in an aligned text the lower-case form of a slice is the slice of the lower-case form
-    lowered = text.lower[max(0, start - 24) : start] if text.aligned else before.lower()
-    return _NEGATION_EN.search(lowered) is not None
+def _anchored(
+    pattern: re.Pattern[str], text: str, starts: list[int], *, left_bound: bool
+) -> list[tuple[int, int]]:
+    """`pattern.finditer(text)` (less the matches an ASCII letter or digit precedes, when
+    `left_bound`), tried only at `starts`: an `anchored` rule cannot match elsewhere."""
+    spans = []
+    end = 0
+    for start in starts:
+        if start >= end:  # finditer goes on after the end of its last match
+            hit = pattern.match(text, start)
+            if hit is not None:
+                end = hit.end()
+                if not (left_bound and start and text[start - 1] in _ASCII_ALNUM):
+                    spans.append((start, end))
+    return spans
 
 
-def _distinct(matches: list[_Match]) -> dict[str, str]:
+def _distinct(matches: list[str]) -> dict[str, str]:
     """casefolded term -> the text as first seen."""
     distinct: dict[str, str] = {}
     for match in matches:
-        distinct.setdefault(match.text.casefold(), match.text)
+        distinct.setdefault(match.casefold(), match)
     return distinct
 
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import time
 from pathlib import Path
 
 import pytest
 
-from research_radar.cores import aside, beside, can_fork, map_on_cores
+from research_radar.cores import Ahead, aside, beside, can_fork, map_on_cores
 from research_radar.errors import RenderError
 
 
@@ -116,3 +118,74 @@ def test_a_job_aside_runs_while_the_block_goes_on(fork: bool) -> None:
         failed()
     with pytest.raises(RenderError, match="cannot render"), aside(broken, fork=fork):
         pass  # not asked for: raised on leaving the block
+
+
+def test_a_small_batch_ahead_is_done_when_its_results_are_asked() -> None:
+    calls: list[int] = []
+
+    def job(n: int) -> tuple[int, int]:
+        calls.append(n)
+        return n * n, os.getpid()
+
+    with Ahead(job, list(range(10)), minimum=100) as ahead:
+        assert calls == [], "nothing is done before the results are asked"
+        result = ahead.results()
+    assert [square for square, _ in result] == [n * n for n in range(10)]
+    assert {pid for _, pid in result} == {os.getpid()}
+
+
+@pytest.mark.skipif(not can_fork(), reason="needs two cores and the fork start method")
+def test_work_ahead_starts_at_once_and_this_process_takes_over_from_the_back(
+    tmp_path: Path,
+) -> None:
+    here = os.getpid()
+    started = tmp_path / "started"
+
+    def job(n: int) -> tuple[int, int]:
+        if os.getpid() != here:  # the forked process is slow: this one must take over
+            started.touch()
+            time.sleep(0.01)
+        return n + 1, os.getpid()
+
+    items = list(range(400))
+    with Ahead(job, items, minimum=100, chunk=10) as ahead:
+        deadline = time.monotonic() + 30
+        while not started.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)  # the run goes on with other work meanwhile
+        result = ahead.results()
+    assert [value for value, _ in result] == [n + 1 for n in items]
+    pids = [pid for _, pid in result]
+    assert pids[0] != here, "the forked process began with the first chunk"
+    assert pids[-1] == here, "this process took the last chunks over"
+    assert len(set(pids)) == 2
+    assert not multiprocessing.active_children()
+
+
+@pytest.mark.skipif(not can_fork(), reason="needs two cores and the fork start method")
+def test_a_chunk_the_forked_process_failed_or_died_on_is_done_here() -> None:
+    here = os.getpid()
+
+    def dies(n: int) -> int:
+        if os.getpid() != here:
+            os._exit(3)
+        return n * 2
+
+    with Ahead(dies, list(range(200)), minimum=10) as ahead:
+        time.sleep(0.2)
+        assert ahead.results() == [n * 2 for n in range(200)]
+
+    def fails(n: int) -> int:
+        if n == 5:
+            raise ValueError("item 5")
+        return n
+
+    with pytest.raises(ValueError, match="item 5"), Ahead(fails, list(range(200)), minimum=10) as a:
+        time.sleep(0.2)
+        a.results()
+
+
+@pytest.mark.skipif(not can_fork(), reason="needs two cores and the fork start method")
+def test_leaving_the_block_unasked_stops_the_work_ahead() -> None:
+    with Ahead(lambda n: time.sleep(0.05), list(range(1000)), minimum=10):
+        assert multiprocessing.active_children()
+    assert not multiprocessing.active_children()

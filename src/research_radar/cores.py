@@ -17,9 +17,10 @@ import os
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
-from typing import Any, TypeVar
+from types import TracebackType
+from typing import Any, Generic, TypeVar
 
-__all__ = ["FORK_MIN", "aside", "beside", "can_fork", "map_on_cores"]
+__all__ = ["AHEAD_CHUNK", "FORK_MIN", "Ahead", "aside", "beside", "can_fork", "map_on_cores"]
 
 In = TypeVar("In")
 Out = TypeVar("Out")
@@ -140,3 +141,122 @@ def beside(
             result()  # the job's error comes first
             raise
         return result(), other
+
+
+AHEAD_CHUNK = 64
+"""Items an `Ahead` process (or this one, taking over) does at a time."""
+
+
+class Ahead(Generic[In, Out]):
+    """`[job(item) for item in items]` started now in a forked process, one chunk after the
+    other from the front, while this process goes on with other work (saving, reading);
+    `results()` later gives every item's result, this process doing the chunks the forked
+    one has not begun, from the back, so that neither waits for the other (#19).
+
+    Below `minimum` items, or on a machine that cannot fork, nothing starts: `results()`
+    does all the work then. A chunk the forked process did not deliver (it failed or was
+    killed) is done again here, so the job's own error is raised here. The job must be
+    pure; the items need not pickle, the results must. Use as a context manager: leaving
+    the block stops the forked process.
+    """
+
+    def __init__(
+        self,
+        job: Callable[[In], Out],
+        items: Sequence[In],
+        *,
+        minimum: int = FORK_MIN,
+        chunk: int = AHEAD_CHUNK,
+    ) -> None:
+        self._job, self._items, self._chunk = job, items, chunk
+        self._chunks = math.ceil(len(items) / chunk)
+        self._process: Any = None
+        if len(items) < minimum or not can_fork():
+            return
+        context = multiprocessing.get_context("fork")
+        self._lock = context.Lock()
+        # [next chunk the forked process takes, first chunk this process has taken]
+        self._bounds = context.RawArray("i", [0, self._chunks])
+        self._receive, send = context.Pipe(duplex=False)
+        self._process = context.Process(target=self._work, args=(send,), daemon=True)
+        self._process.start()
+        send.close()
+
+    def _take_front(self) -> int | None:
+        with self._lock:
+            front, back = int(self._bounds[0]), int(self._bounds[1])
+            if front >= back:
+                return None
+            self._bounds[0] = front + 1
+            return front
+
+    def _take_back(self) -> int | None:
+        with self._lock:
+            front, back = int(self._bounds[0]), int(self._bounds[1])
+            if front >= back:
+                return None
+            self._bounds[1] = back - 1
+            return back - 1
+
+    def _do(self, index: int) -> list[Out]:
+        start = index * self._chunk
+        return [self._job(item) for item in self._items[start : start + self._chunk]]
+
+    def _work(self, send: Any) -> None:
+        """In the forked process: chunks from the front until they meet this process's,
+        then every finished chunk's results in one message."""
+        done: dict[int, list[Out]] = {}
+        try:
+            while (index := self._take_front()) is not None:
+                done[index] = self._do(index)
+        except BaseException:  # noqa: S110 - this process redoes the chunk and raises its error
+            pass
+        try:
+            send.send(done)
+        except BaseException:  # noqa: S110 - the parent left: nothing to deliver
+            pass
+        finally:
+            send.close()
+
+    def results(self) -> list[Out]:
+        """Every item's result, in order (once)."""
+        if self._process is None:
+            return self._run_all()
+        mine: dict[int, list[Out]] = {}
+        while (index := self._take_back()) is not None:
+            mine[index] = self._do(index)
+        try:
+            theirs: dict[int, list[Out]] = self._receive.recv()
+        except EOFError:  # the forked process died: its chunks are done here
+            theirs = {}
+        self._stop(kill=False)
+        found = theirs | mine
+        return [
+            result
+            for index in range(self._chunks)
+            for result in (found[index] if index in found else self._do(index))
+        ]
+
+    def _run_all(self) -> list[Out]:
+        return [self._job(item) for item in self._items]
+
+    def _stop(self, *, kill: bool) -> None:
+        """End the forked process: wait for it once it has sent its results, else `kill`."""
+        if self._process is None:
+            return
+        process, self._process = self._process, None
+        self._receive.close()
+        if kill:
+            process.kill()
+        process.join()
+
+    def __enter__(self) -> Ahead[In, Out]:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self._stop(kill=True)

@@ -53,6 +53,7 @@ __all__ = [
     "WINDOW_CURSOR",
     "CatchUp",
     "CollectSummary",
+    "OnFound",
     "SourceHealth",
     "collect",
     "pending_keys",
@@ -159,6 +160,8 @@ class _Context:
     fetching half of a long list of repositories needs one of its own."""
     reported: Reported | None = None
     """Which repositories among some names were reported already (left out)."""
+    on_found: OnFound | None = None
+    """Told what each source found before it is written (see `collect`)."""
 
 
 class _RequestCounter:
@@ -314,6 +317,8 @@ def _collect_source(
     health.errors.extend(found.errors)
     health.status = "partial" if found.errors else "ok"
     new_end = _advanced_end(last_end, since, ctx.until) if not found.errors else None
+    if ctx.on_found is not None:
+        ctx.on_found(name, found)
     with ctx.store.transaction() as conn:
         health.saved = _save(conn, ctx.store, name, found)
         ctx.store.save_health(conn, name, True, "; ".join(found.errors[:5]) or None)
@@ -337,6 +342,8 @@ def pending_keys(store: Store) -> set[str]:
 
 CatchUp = Callable[[datetime | None], datetime]
 """catch_up(last window end or None) -> where a source's window starts."""
+OnFound = Callable[[str, Found], None]
+"""on_found(source name, what it found), before the source's writing transaction."""
 
 
 def collect(
@@ -351,6 +358,7 @@ def collect(
     policy: RetryPolicy | None = None,
     catch_up: CatchUp | None = None,
     reported: Reported | None = None,
+    on_found: OnFound | None = None,
 ) -> CollectSummary:
     """Run the enabled (or named) sources over a window and keep what they return.
 
@@ -369,6 +377,9 @@ def collect(
             default that end (at most `until`), else 7 days before `until`.
         reported: which of some GitHub repositories (owner/name) were reported already,
             lower-case: they are left out of what GitHub returns.
+        on_found: told what each source found before writing it, and before the writing
+            transaction opens (a caller may start work on it, or fork, meanwhile: the
+            daily run extracts the claims of a long list ahead while it is saved, #19).
     """
     until = until or datetime.now(UTC)
     names = list(sources) if sources else _enabled(settings)
@@ -405,6 +416,7 @@ def collect(
         counter,
         make_client if own else None,
         reported,
+        on_found,
     )
     try:
         for name in names:

@@ -25,6 +25,7 @@ from research_radar.config import Settings
 from research_radar.cores import FORK_MIN, beside
 from research_radar.errors import RenderError
 from research_radar.models import BEIJING, Report
+from research_radar.pipeline.ahead import ClaimsAhead
 from research_radar.pipeline.analyst import llm_run
 from research_radar.pipeline.report_stages import (
     compose_stage,
@@ -234,9 +235,14 @@ def _run_daily(
     run = StageRecorder(store, run_id, progress)
     try:
         taxonomy = load_taxonomy(settings.profile)
-        covered, touched = collect_stage(run, store, settings, cutoff, taxonomy, since)
-        projects = resolve_stage(run, store, settings)
-        extracted = extract_stage(run, store, projects, touched)
+        # the claims of a long list are extracted by a forked process while collect writes
+        # it and resolve runs; extract takes over what is left (#19)
+        with ClaimsAhead() as ahead:
+            covered, touched = collect_stage(
+                run, store, settings, cutoff, taxonomy, since, on_found=ahead.found
+            )
+            projects = resolve_stage(run, store, settings)
+            extracted = extract_stage(run, store, projects, touched, ahead)
         host_key = github_key(settings.host_repo) if settings.host_repo else None
         candidates = classify_stage(run, extracted, projects, taxonomy, day, host_key, touched)
         kept, prior, excluded = decide_stage(run, store, settings, candidates, day)

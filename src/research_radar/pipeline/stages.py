@@ -16,11 +16,10 @@ from research_radar import assess
 from research_radar.analyse.analysis import analyse
 from research_radar.analyse.llm import LlmStats, write_insight
 from research_radar.classify.model import Taxonomy
-from research_radar.collect.stage import collect, pending_keys
+from research_radar.collect.stage import OnFound, collect, pending_keys
 from research_radar.collect.window import live_settings, live_window_start
 from research_radar.config import Policy, Settings
-from research_radar.cores import FORK_MIN, aside, map_on_cores
-from research_radar.extract.claims import extract_claims
+from research_radar.cores import FORK_MIN, aside
 from research_radar.history import decide as history
 from research_radar.history.families import load_family_index
 from research_radar.hostmap.index import HostIndex, map_findings
@@ -36,6 +35,7 @@ from research_radar.models import (
     Source,
     SourceKind,
 )
+from research_radar.pipeline.ahead import ClaimsAhead
 from research_radar.pipeline.analyst import ArxivSearch, LlmRun, search_arxiv
 from research_radar.pipeline.candidates import (
     FINDING_KINDS,
@@ -106,13 +106,15 @@ def collect_stage(
     cutoff: datetime,
     taxonomy: Taxonomy,
     since: datetime | None,
+    on_found: OnFound | None = None,
 ) -> tuple[Coverage, set[str]]:
     """Collect; return what was covered (health, queries, window) and the keys it touched.
 
     The window starts at `since` when given, else where the last window ended (less the
     overlap); it ends at the cut-off. Under the first-discovered policy (and `[github]
     skip_reported`, the default), repositories already reported are left out of what
-    GitHub returns: their updates are not reported again.
+    GitHub returns: their updates are not reported again. `on_found`: told what each
+    source found before it is written (`ClaimsAhead.found`).
     """
     with run.stage("collect") as counts:
         live = live_settings(settings, taxonomy, cutoff.date())
@@ -125,6 +127,7 @@ def collect_stage(
             until=cutoff if since is None else max(cutoff, since),
             catch_up=lambda last_end: live_window_start(last_end, cutoff),
             reported=partial(load_reported_repos, store) if skip else None,
+            on_found=on_found,
         )
         health = summary.health()
         counts.update(summary.counts())
@@ -175,10 +178,15 @@ class Extracted:
 
 
 def extract_stage(
-    run: StageRecorder, store: Store, projects: list[Project], touched: set[str]
+    run: StageRecorder,
+    store: Store,
+    projects: list[Project],
+    touched: set[str],
+    ahead: ClaimsAhead | None = None,
 ) -> Extracted:
     """Claims of the projects this run collected (or re-read); the others were extracted
-    by the run that touched them. Reads everything before the writing transaction."""
+    by the run that touched them. Reads everything before the writing transaction.
+    `ahead`: the claims the collect stage started extracting (#19)."""
     with run.stage("extract") as counts:
         by_key = {source.key: source for source in store.load_sources()}
         primary: dict[str, Source] = {}
@@ -197,7 +205,7 @@ def extract_stage(
             for source in chosen
             if source.text
         }
-        found_claims = map_on_cores(_claims_of, list(texts.values()))  # half forked (#19)
+        found_claims = (ahead or ClaimsAhead()).claims(texts)  # on two cores (#19)
         extracted = Extracted(primary, latest, dict(zip(texts, found_claims, strict=True)))
         with store.transaction() as conn:
             counts["claims_added"] = store.save_claims_of(
@@ -208,11 +216,6 @@ def extract_stage(
                 ),
             )
     return extracted
-
-
-def _claims_of(text: tuple[str, str]) -> list[Claim]:
-    """The claims of a source's (text, where)."""
-    return extract_claims(text[0], where=text[1])
 
 
 def classify_stage(

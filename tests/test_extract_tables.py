@@ -3,8 +3,17 @@ reference column or row, baselines named in prose above a table (issue #14)."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from research_radar.extract.claims import extract_claims
-from research_radar.models import Claim
+from research_radar.extract.compared import is_baseline_metric
+from research_radar.extract.reader import BUCKETS, LearnedReader
+from research_radar.models import Claim, Conditions
+
+
+def _constant(bias: float) -> LearnedReader:
+    """A reader that takes every number the rules left (bias > 0) or none (bias < 0)."""
+    return LearnedReader(np.zeros(BUCKETS, dtype=np.float32), bias, 0.5)
 
 
 def _found(text: str, where: str = "") -> dict[float, tuple[str, str, Claim]]:
@@ -235,3 +244,41 @@ def test_a_chinese_own_system_column_and_full_width_units_in_a_header() -> None:
         ("首字延迟", "ms"),
     ]
     assert found[30.0][2].conditions.baseline == ["vLLM"]
+
+
+def _conditions_by_value(claims: list[Claim]) -> dict[float, tuple[bool, Conditions]]:
+    """value -> (named as the compared system's, conditions) of every number."""
+    return {m.value: (is_baseline_metric(m), c.conditions) for c in claims for m in c.metrics}
+
+
+_LATENCY_TABLE = (
+    "## Decode latency on an A100\n\nLlama-2 13B at batch 8, FP16.\n\n"
+    "| Prompt | PyTorch{unit} | vLLM{unit} | Speedup |\n|---|---|---|---|\n"
+    "| short | 41.5 | 20.7 | 2.0x |\n| long | 83.1 | 30.2 | 2.75x |\n"
+)
+
+
+def test_numbers_the_reader_takes_get_the_tables_reference_as_the_rules_ones_do() -> None:
+    # the same table twice: with a unit in its header the rules read every cell; without
+    # one they read only the speedups and the number reader the rest. Whoever read a
+    # number, it has the same conditions, and the reference column's are the baseline's
+    ruled = extract_claims(_LATENCY_TABLE.format(unit=" (ms)"), reader=_constant(-30.0))
+    read = extract_claims(_LATENCY_TABLE.format(unit=""), reader=_constant(30.0))
+    by_rules, by_reader = _conditions_by_value(ruled), _conditions_by_value(read)
+    assert {41.5, 20.7, 2.0, 83.1} <= set(by_rules)
+    for value, (reference, conditions) in by_rules.items():
+        assert by_reader[value] == (reference, conditions), value
+    assert by_reader[41.5][0] and not by_reader[20.7][0]
+    assert by_reader[20.7][1].baseline == ["PyTorch"]
+    assert by_reader[30.2][1].load.get("batch") == "8"
+
+
+def test_a_precision_most_columns_share_is_no_reference() -> None:
+    # platforms side by side, each at its own precision: no column is the others' reference
+    text = (
+        "| model | android (f16) | macos (f32) | linux (f32) | windows (f32) |\n"
+        "|---|---|---|---|---|\n| qwen-int4 | 22.2 tok/s | 19.9 tok/s | 35.8 tok/s | 33.4 tok/s |\n"
+    )
+    found = _found(text)
+    assert not any(name.endswith("(baseline)") for name, _, _ in found.values())
+    assert all(c.conditions.baseline == [] for _, _, c in found.values())

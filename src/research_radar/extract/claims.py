@@ -129,13 +129,18 @@ def extract_claims(
         if not table:
             return  # no rows: no claims (and no header cells to clean for nothing)
         cells = read_table(header, table, cat, tuple(compared), project)
-        for cell in cells:
-            found = _table_claims(cell, where, reporter, block_ctx, cat)
-            if found:
-                end_lead()
-            claims.extend(found)
-        for cell in read_table_cells(header, table, cells, cat, numbers):
-            claims.extend(_table_claims(cell, where, reporter, block_ctx, cat))
+        made = [c for cell in cells for c in _table_claims(cell, where, reporter, block_ctx, cat)]
+        if made:
+            end_lead()  # the reader's numbers never change how the rules read what follows
+        read = read_table_cells(header, table, cells, cat, numbers)
+        if read:
+            # read again with the reader's numbers: every number of the table, whoever
+            # read it, takes its row's and column's conditions and the table's reference
+            cells = read_table(header, table, cat, tuple(compared), project, read)
+            made = [
+                c for cell in cells for c in _table_claims(cell, where, reporter, block_ctx, cat)
+            ]
+        claims.extend(made)
         table.clear()
 
     segments = list(parse_segments(text))

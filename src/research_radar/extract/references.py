@@ -158,9 +158,12 @@ def _choose(plan: Plan, positions: int, named: dict[int, str] | None = None) -> 
         return plan
     precisions = {i: k.value for i, k in keys.items() if k.kind == "precision"}
     wide = [p for p in _WIDE_PRECISIONS if p in precisions.values()]
-    if wide and sum(1 for v in precisions.values() if v != wide[0]) + positions - len(keys) > 0:
-        # FP16 beside INT4 (or beside our unnamed row): the wide precision is the reference
-        plan.references = [i for i, v in precisions.items() if v == wide[0]]
+    widest = [i for i, v in precisions.items() if wide and v == wide[0]]
+    if widest and 0 < positions - len(widest) >= len(widest):
+        # FP16 beside INT4 (or beside our unnamed row): the wide precision is the reference,
+        # unless most columns are at it (`| android (f16) | macos (f32) | linux (f32) |`:
+        # platforms compared, each at its own precision, none the others' reference)
+        plan.references = widest
     return plan
 
 

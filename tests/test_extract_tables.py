@@ -282,3 +282,16 @@ def test_a_precision_most_columns_share_is_no_reference() -> None:
     found = _found(text)
     assert not any(name.endswith("(baseline)") for name, _, _ in found.values())
     assert all(c.conditions.baseline == [] for _, _, c in found.values())
+
+
+def test_a_speedup_column_is_never_the_compared_systems_own() -> None:
+    # `Speedup (vLLM/HF)` names vLLM, but holds ratios, not vLLM's numbers: vLLM's column
+    # is no reference, and `HF`, an unknown name before a known one, is not the project's
+    text = (
+        "| Model | HF | vLLM | Speedup (vLLM/HF) |\n|---|---|---|---|\n"
+        "| Llama-7B | 12.1 tok/s | 180 tok/s | 14.9x |\n"
+    )
+    found = _found(text)
+    assert not found[180.0][0].endswith("(baseline)")
+    assert not found[14.9][0].endswith("(baseline)")
+    assert found[12.1][2].conditions.baseline != ["vLLM"]

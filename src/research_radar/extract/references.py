@@ -231,7 +231,7 @@ def _new_systems(plan: Plan, labels: dict[int, str], columns: list[Conditions]) 
         and not _SUMMARY_ROW.search(name)
         and not any(getattr(columns[i], f) for f in ("hardware", "model", "precision"))
     ]
-    if plan.keys and new and all(i in names for i in plan.keys):
+    if plan.keys and new and all(i in names and i < min(new) for i in plan.keys):
         for i in new:
             plan.keys[i] = Key("software", _OURS_KEY)
 
@@ -261,6 +261,18 @@ def _unit_columns(rows: list[Row], metric_columns: list[int]) -> list[int]:
     return found
 
 
+def _speedup_columns(rows: list[Row], metric_columns: list[int]) -> set[int]:
+    """The columns of ratios (`1.8x`), not all of 1: `| Speedup (vLLM/HF) |` names the
+    systems it compares, yet holds neither system's own numbers."""
+    found = set()
+    for c in metric_columns:
+        values = [m for row in rows if c < len(row.metrics) for m in row.metrics[c]]
+        if values and all(m.unit == "x" for m in values):
+            if not all(abs(m.value - 1.0) < 1e-9 for m in values):
+                found.add(c)
+    return found
+
+
 def column_plan(
     head: list[str],
     columns: list[Conditions],
@@ -270,9 +282,10 @@ def column_plan(
     project: str = "",
 ) -> Plan:
     plan = Plan()
+    speedups = _speedup_columns(rows, metric_columns)
     for c in metric_columns:
         key = _own_key(head[c], project) or _key(columns[c], head[c])
-        if key is not None:
+        if key is not None and c not in speedups:
             plan.keys[c] = key
     _new_systems(plan, {c: head[c] for c in metric_columns}, columns)
     _others(plan, {c: head[c] for c in metric_columns})

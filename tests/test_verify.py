@@ -120,6 +120,22 @@ def test_git_commit_date_and_quoted_numbers(project: tuple[Path, str, str]) -> N
     assert f"31.5 在 acme/ninfer@{first[:8]}:docs/perf.md 中只以 tok/s 以外的单位出现" in in_chinese
 
 
+def test_seconds_are_a_unit_of_their_own(project: tuple[Path, str, str]) -> None:
+    """A report that writes 31.5 s (or 31.5 秒) where the source says 31.5 ms is caught; the
+    unit read in the source is compared, seconds against milliseconds."""
+    repo, first, _second = project
+    text = (
+        HEADER.format(day="2026-11-30", host="0" * 40)
+        + COLUMNS
+        + _row(first, "延迟 31.5 s；首字 31.5秒；31.5 ms")
+    )
+    checks = verify_report(parse_report(text), GitVerifier({"acme/ninfer": repo}))
+    found = {(check.params.get("number"), check.params.get("unit")): check for check in checks}
+    assert found["31.5", "s"].fact == "number-other-unit"
+    assert found["31.5", "秒"].fact == "number-other-unit"
+    assert found["31.5", "ms"].fact == "number-found"
+
+
 def test_git_wrong_date_and_missing_commit(project: tuple[Path, str, str]) -> None:
     repo, _first, second = project
     text = HEADER.format(day="2026-11-30", host="0" * 40) + COLUMNS

@@ -68,7 +68,8 @@ _AFTER_DATE = re.compile(
 )
 _PERF = re.compile(
     r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*"
-    r"(?P<unit>tok/s|tokens?/s|TPS|ms\b|s/it|it/s|×|x(?![A-Za-z0-9])|倍|%|fps|GB/s)"
+    r"(?P<unit>tok/s|tokens?/s|TPS|ms\b|[uµμ]s\b|s/it|it/s|s(?![A-Za-z0-9/])|毫秒|微秒|秒"
+    r"|×|x(?![A-Za-z0-9])|倍|%|fps|GB/s)"
 )
 _UNIT_CLASS = {
     "tok/s": "throughput",
@@ -76,7 +77,14 @@ _UNIT_CLASS = {
     "tokens/s": "throughput",
     "TPS": "throughput",
     "tps": "throughput",
-    "ms": "time",
+    "ms": "milliseconds",
+    "毫秒": "milliseconds",
+    "us": "microseconds",
+    "µs": "microseconds",
+    "μs": "microseconds",
+    "微秒": "microseconds",
+    "s": "seconds",
+    "秒": "seconds",
     "s/it": "time-per-step",
     "it/s": "steps",
     "×": "ratio",
@@ -86,7 +94,10 @@ _UNIT_CLASS = {
     "fps": "fps",
     "GB/s": "bandwidth",
 }
-_FILE_UNIT = re.compile(r"^\s*(tok/s|tokens?/s|TPS|tps|ms\b|s/it|it/s|×|x\b|倍|%|fps|GB/s)")
+_FILE_UNIT = re.compile(
+    r"^\s*(tok/s|tokens?/s|TPS|tps|ms\b|[uµμ]s\b|s/it|it/s|s(?![A-Za-z0-9/])|毫秒|微秒|秒"
+    r"|×|x\b|倍|%|fps|GB/s)"
+)
 _REF_GROUP = re.compile(
     r"(?:(?P<repo>[A-Za-z0-9][\w.-]*/[\w.-]+)#|(?<![\w/&])#)(?P<first>\d{1,6})"
     r"(?P<more>(?:\s*[/、,，]\s*#\d{1,6})*)"

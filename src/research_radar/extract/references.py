@@ -41,6 +41,7 @@ _PLAIN_WORD = re.compile(r"^\W*(?:native|vanilla|naive|eager|原生)", re.I)
 
 _WIDE_PRECISIONS = ("FP32", "TF32", "BF16", "FP16")
 """The precisions a lower one is compared with, widest first."""
+_WIDTH = {"FP32": 32, "TF32": 32, "BF16": 16, "FP16": 16}
 
 
 @dataclass
@@ -159,7 +160,9 @@ def _choose(plan: Plan, positions: int, named: dict[int, str] | None = None) -> 
     precisions = {i: k.value for i, k in keys.items() if k.kind == "precision"}
     wide = [p for p in _WIDE_PRECISIONS if p in precisions.values()]
     widest = [i for i, v in precisions.items() if wide and v == wide[0]]
-    if widest and 0 < positions - len(widest) >= len(widest):
+    as_wide = [i for i, v in precisions.items() if wide and _WIDTH.get(v) == _WIDTH[wide[0]]]
+    # `| fp16 |` beside `| bf16 |`: as wide as each other, neither is the other's reference
+    if widest and 0 < positions - len(as_wide) >= len(widest):
         # FP16 beside INT4 (or beside our unnamed row): the wide precision is the reference,
         # unless most columns are at it (`| android (f16) | macos (f32) | linux (f32) |`:
         # platforms compared, each at its own precision, none the others' reference)
@@ -327,11 +330,33 @@ def row_plan(
     _others(plan, {i: rows[i].cells[0] if rows[i].cells else label for i, label in labels.items()})
     if not _precisions_compared(rows):
         plan.keys = {i: k for i, k in plan.keys.items() if k.kind != "precision"}
+    if _grouped_references(plan, rows, metric_columns):
+        return plan
     named = _named(labels, stems)
     plan = _choose(plan, sum(1 for row in rows if row.has_metrics), named)
     if not plan.references:
         _originals(plan, rows, labels)
     return plan
+
+
+def _grouped_references(plan: Plan, rows: list[Row], metric_columns: list[int]) -> bool:
+    """`| c4 | AR | 287.9 | 1.00x |` above `| | MTP-3 | 495.5 | 1.72x |`, and again for
+    c8, c16: a 1.0x row per group, each naming the same system, is the reference of all."""
+    unit = [i for i, k in plan.keys.items() if k.ratio is not None and abs(k.ratio - 1.0) < 1e-9]
+    measured = [i for i, row in enumerate(rows) if row.has_metrics]
+    if len(unit) < 2 or len(unit) == len(measured):
+        return False
+    width = min(len(rows[i].cells) for i in unit)
+    for column in reversed(range(width)):
+        names = {rows[i].cells[column] for i in unit}
+        name = names.pop() if len(names) == 1 else ""
+        others = {rows[i].cells[column] for i in measured if i not in unit}
+        if name and column not in metric_columns and name not in others and name.strip("-–—"):
+            for i in unit:
+                plan.keys[i] = Key("label", name, ratio=1.0)
+            plan.references = unit
+            return True
+    return False
 
 
 def _originals(plan: Plan, rows: list[Row], labels: dict[int, str]) -> None:

@@ -295,3 +295,39 @@ def test_a_speedup_column_is_never_the_compared_systems_own() -> None:
     assert not found[180.0][0].endswith("(baseline)")
     assert not found[14.9][0].endswith("(baseline)")
     assert found[12.1][2].conditions.baseline != ["vLLM"]
+
+
+def test_a_pair_cell_the_rows_speedup_explains_holds_the_compared_systems_number() -> None:
+    text = (
+        "| Case | FFPA / SDPA | TFLOPS | speedup |\n|---|---|---|---|\n"
+        "| self-attn | 45.40 / 74.76 ms | 97 / 59 TFLOPS | 1.65x |\n"
+        "| causal | 25.11 / 37.31 ms | 88 / 59 TFLOPS | 1.49x |\n"
+    )
+    found = _found(text)
+    # the longer time, the lower rate: SDPA's, named as the compared system's
+    for theirs in (74.76, 59.0, 37.31):
+        assert found[theirs][0].endswith("(baseline)"), theirs
+        assert found[theirs][2].conditions.baseline == []
+    for own in (45.40, 97.0, 1.65, 25.11, 88.0, 1.49):
+        assert not found[own][0].endswith("(baseline)"), own
+        assert found[own][2].conditions.baseline == ["SDPA"], own
+
+
+def test_a_pair_cell_no_speedup_explains_is_left_as_it_is() -> None:
+    text = (
+        "| Case | FFPA / SDPA | speedup |\n|---|---|---|\n| self-attn | 45.40 / 74.76 ms | 3.2x |\n"
+    )
+    found = _found(text)
+    assert not any(name.endswith("(baseline)") for name, _, _ in found.values())
+
+
+def test_a_one_x_row_per_group_is_the_reference_of_every_group() -> None:
+    text = (
+        "| Conc. | Method | Tok/s | Spd. |\n|---|---|---|---|\n"
+        "| c4 | AR | 287.9 | 1.00x |\n| c4 | MTP-3 | 495.5 | 1.72x |\n"
+        "| c8 | AR | 426.3 | 1.00x |\n| c8 | MTP-3 | 690.1 | 1.62x |\n"
+    )
+    found = _found(text)
+    assert found[287.9][0].endswith("(baseline)") and found[426.3][0].endswith("(baseline)")
+    assert found[495.5][2].conditions.baseline == ["AR"]
+    assert found[1.62][2].conditions.baseline == ["AR"]

@@ -36,8 +36,9 @@ from research_radar.extract.references import (
     column_plan,
     compared_stems,
     compared_with,
-    row_plan,
 )
+from research_radar.extract.rowplan import row_plan
+from research_radar.extract.tablepairs import compared_pairs
 from research_radar.extract.tablerows import header_load, read_row
 from research_radar.models import Conditions, Metric
 
@@ -125,6 +126,7 @@ def read_table(
     claims: list[TableClaim] = []
     for row in parsed:
         row.own = _under_labels(row.own, labels)
+        row.versus = compared_pairs(row, head)
     reference_rows = [parsed[i] for i in by_row.references]
     for index, row in enumerate(parsed):
         against = Compared(row, by_column.references, reference_rows)
@@ -170,6 +172,13 @@ def _row_claims(
     for column, found in enumerate(row.metrics):
         if not found:
             continue
+        theirs = [m for m in found if is_baseline_metric(m)]
+        if row.versus and theirs and len(theirs) < len(found):
+            # `| 45.40 / 74.76 ms |`: the compared system's number is a claim of its own
+            plain = _cell_conditions(row.own, columns[column], column_load.get(column, {}))
+            plain = plain.model_copy(update={"software": row.versus})
+            groups.append((plain, True, theirs))
+            found = [m for m in found if not is_baseline_metric(m)]
         if all(is_baseline_metric(m) for m in found) and groups:
             # a compared system's column (`| prefill tok/s | llama.cpp |`): part of the row's claim
             groups[0][2].extend(found)
@@ -188,6 +197,8 @@ def _row_claims(
                 plan is by_row, column, found
             ):
                 conditions = compared_with(conditions, plan.keys.get(position), plan)
+        if row.versus and not reference and not conditions.baseline:
+            conditions = conditions.model_copy(update={"baseline": row.versus})
         for group in groups:
             if group[0] == conditions and group[1] == reference:
                 group[2].extend(found)

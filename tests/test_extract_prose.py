@@ -127,3 +127,31 @@ def test_a_listed_comparison_does_not_stop_a_split_by_gpu_count() -> None:
     assert found[30.0].conditions.load.get("gpus") == "2"
     assert found[75.0].conditions.load.get("gpus") == "16"
     assert found[75.0].conditions.baseline == ["vLLM", "TGI"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "baseline"),
+    [
+        pytest.param("我们的推理速度达到 vLLM 的 1.5 倍。", 1.5, ["vLLM"], id="reaches-n-times"),
+        pytest.param("吞吐量为 HuggingFace 的 3 倍。", 3.0, ["HuggingFace"], id="is-n-times"),
+        pytest.param(
+            "Our kernel is 1.4x faster than vanilla attention.",
+            1.4,
+            ["vanilla attention"],
+            id="plain-reference",
+        ),
+        pytest.param(
+            "## What helps vs. what doesn't\n\nThe cache cuts latency by 30%.",
+            30.0,
+            [],
+            id="words-after-vs",
+        ),
+        pytest.param("Prefill is 2x over memory due to paging.", 2.0, [], id="words-after-over"),
+        pytest.param("吞吐相比提升 2 倍，标志着线性扩展。", 2.0, [], id="zh-words-after-cue"),
+    ],
+)
+def test_a_compared_system_is_a_name_or_a_plain_reference_never_a_fragment(
+    text: str, value: float, baseline: list[str]
+) -> None:
+    [claim] = [c for c in extract_claims(text) if any(m.value == value for m in c.metrics)]
+    assert claim.conditions.baseline == baseline

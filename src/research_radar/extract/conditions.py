@@ -100,10 +100,11 @@ _SYSTEM_LIKE = re.compile(
 """What a compared system named in lower case looks like: a name, or a plain reference."""
 _CJK_REFERENCE = re.compile(
     r"原始|原版|原生|原模型|默认|基线|基准|标准|传统|朴素|稠密|密集|初代|前代|上一代|单卡|单机|单个|"
-    r"未优化|优化前|量化前|全精度|半精度|自回归|现有|官方|常规|普通|开源|同等"
+    r"未优化|优化前|量化前|全精度|半精度|自回归|现有|官方|常规|普通|开源|同等|^其[他它]|"
+    r"(?:模型|方法|方案|系统|版本|库|框架|实现|引擎|算法|内核|方式|策略|配置|副本|服务)$"
 )
 """What a compared system named in Chinese words looks like: a plain reference (`原始版本`,
-`传统方法`), not the words that happen to follow a cue (`标志着线性`)."""
+`其他图像处理库`, `量化模型`), not the words that happen to follow a cue (`标志着线性`)."""
 _CJK_WHEN = {"当前", "目前", "现在", "现有", "此前", "之前", "以前", "以往", "过去"}
 """Words of time that can follow a comparison cue but never name the compared system
 (`相较于当前的 SOTA 系统`)."""

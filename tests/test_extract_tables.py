@@ -331,3 +331,16 @@ def test_a_one_x_row_per_group_is_the_reference_of_every_group() -> None:
     assert found[287.9][0].endswith("(baseline)") and found[426.3][0].endswith("(baseline)")
     assert found[495.5][2].conditions.baseline == ["AR"]
     assert found[1.62][2].conditions.baseline == ["AR"]
+
+
+def test_a_column_that_names_no_precision_is_no_lower_one() -> None:
+    # cpu at FP16 beside the gpu: two measurements, not FP16 against a lower precision
+    text = (
+        "| benchmark model | cpu time(thread 1,fp16, ms) | gpu time(ms) |\n|---|---|---|\n"
+        "| DenseNet 121 | 65.70 | 45.83 |\n"
+    )
+    found = _found(text)
+    assert not found[65.70][0].endswith("(baseline)")
+    assert found[45.83][2].conditions.baseline == []
+    quantized = text.replace("gpu time(ms)", "int8 time(ms)")
+    assert _found(quantized)[65.70][0].endswith("(baseline)")

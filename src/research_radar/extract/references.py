@@ -124,8 +124,15 @@ def named_positions(labels: dict[int, str], stems: list[str]) -> dict[int, str]:
     return named if 0 < len(named) < len(labels) else {}
 
 
-def choose(plan: Plan, positions: int, named: dict[int, str] | None = None) -> Plan:
-    """Pick the compared systems among the columns or rows with numbers, when they differ."""
+def choose(
+    plan: Plan, positions: int, named: dict[int, str] | None = None, narrower: int | None = None
+) -> Plan:
+    """Pick the compared systems among the columns or rows with numbers, when they differ.
+
+    `narrower`: how many columns name a precision below the wide ones; a column that
+    names none (`| cpu time (fp16, ms) | gpu time (ms) |`) is another measurement, not a
+    lower precision. Rows leave it None: a row that names no precision is the project's
+    own, compared with the wide precision's row."""
     keys = plan.keys
     if positions < 2 or not (keys or named):
         return plan
@@ -164,7 +171,8 @@ def choose(plan: Plan, positions: int, named: dict[int, str] | None = None) -> P
     widest = [i for i, v in precisions.items() if wide and v == wide[0]]
     as_wide = [i for i, v in precisions.items() if wide and _WIDTH.get(v) == _WIDTH[wide[0]]]
     # `| fp16 |` beside `| bf16 |`: as wide as each other, neither is the other's reference
-    if widest and 0 < positions - len(as_wide) >= len(widest):
+    lower = positions - len(as_wide) if narrower is None else narrower
+    if widest and lower > 0 and positions - len(as_wide) >= len(widest):
         # FP16 beside INT4 (or beside our unnamed row): the wide precision is the reference,
         # unless most columns are at it (`| android (f16) | macos (f32) | linux (f32) |`:
         # platforms compared, each at its own precision, none the others' reference)
@@ -299,7 +307,8 @@ def column_plan(
         plan.keys.setdefault(c, Key("label", head[c]))
         plan.keys[c].ratio = 1.0
     named = named_positions({c: head[c] for c in metric_columns}, stems)
-    return choose(plan, len(metric_columns), named)
+    narrower = sum(1 for c in metric_columns if any(p not in _WIDTH for p in columns[c].precision))
+    return choose(plan, len(metric_columns), named, narrower)
 
 
 def compared_with(conditions: Conditions, own: Key | None, plan: Plan) -> Conditions:

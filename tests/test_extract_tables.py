@@ -295,6 +295,22 @@ def test_a_speedup_column_is_never_the_compared_systems_own() -> None:
     assert not found[180.0][0].endswith("(baseline)")
     assert not found[14.9][0].endswith("(baseline)")
     assert found[12.1][2].conditions.baseline != ["vLLM"]
+    # the speedup's header says vLLM over HF: HF's column is the reference
+    assert found[12.1][0].endswith("(baseline)")
+    assert found[14.9][2].conditions.baseline == found[180.0][2].conditions.baseline == ["HF"]
+
+
+def test_a_speedup_header_names_the_reference_column() -> None:
+    text = (
+        "| Model | Ours (tok/s) | vLLM (tok/s) | Speedup vs. vLLM |\n|---|---|---|---|\n"
+        "| Llama-7B | 180 | 120 | 1.5x |\n"
+    )
+    found = _found(text)
+    assert found[120.0][0].endswith("(baseline)") and not found[180.0][0].endswith("(baseline)")
+    assert found[180.0][2].conditions.baseline == ["vLLM"]
+    # units over a bar are no systems
+    units = "| Model | Speedup (ms/token) |\n|---|---|\n| Llama-7B | 1.9x |\n"
+    assert _found(units)[1.9][2].conditions.baseline == []
 
 
 def test_a_pair_cell_the_rows_speedup_explains_holds_the_compared_systems_number() -> None:

@@ -112,15 +112,17 @@ def compared_stems(compared: tuple[str, ...], cat: Catalog) -> list[str]:
             and re.search(r"[A-Z.]", stem)  # a name (`Hugging Face`, `llama.cpp`), not `kv size`
             and not cat.find("model", stem)  # a model's rows are compared by other rules
             and not cat.find("hardware", stem)
-            and stem.lower() not in stems
+            and stem.lower() not in {s.lower() for s in stems}
         ):
-            stems.append(stem.lower())
+            stems.append(stem)
     return stems
 
 
 def named_positions(labels: dict[int, str], stems: list[str]) -> dict[int, str]:
     """The positions whose label names a system the prose compares with, when some do not."""
-    named = {i: stem for i, text in labels.items() for stem in stems if stem in text.lower()}
+    named = {
+        i: stem for i, text in labels.items() for stem in stems if stem.lower() in text.lower()
+    }
     return named if 0 < len(named) < len(labels) else {}
 
 
@@ -306,7 +308,7 @@ def column_plan(
         # `| ROCM_AITER_FA | ... |` over `| **1.00x** |` in every row: the reference
         plan.keys.setdefault(c, Key("label", head[c]))
         plan.keys[c].ratio = 1.0
-    named = named_positions({c: head[c] for c in metric_columns}, stems)
+    named = named_positions({c: head[c] for c in metric_columns if c not in speedups}, stems)
     narrower = sum(1 for c in metric_columns if any(p not in _WIDTH for p in columns[c].precision))
     return choose(plan, len(metric_columns), named, narrower)
 

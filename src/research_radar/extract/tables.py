@@ -40,6 +40,7 @@ from research_radar.extract.references import (
 from research_radar.extract.rowplan import row_plan
 from research_radar.extract.tablepairs import compared_pairs
 from research_radar.extract.tablerows import header_load, read_row
+from research_radar.extract.units import UNIT_PATTERN
 from research_radar.models import Conditions, Metric
 
 __all__ = ["TableClaim", "read_table"]
@@ -118,6 +119,14 @@ def read_table(
     column_load = header_load(head)
     metric_columns = sorted({c for r in parsed for c, found in enumerate(r.metrics) if found})
     stems = compared_stems(compared, cat)
+    # `| HF | vLLM | Speedup (vLLM/HF) |`: the system a speedup column is to is compared
+    stems += [
+        b
+        for h, c in zip(head, columns, strict=True)
+        if _SPEEDUP_HEAD.search(h)
+        for b in c.baseline
+        if len(b) >= 2 and b.lower() not in {s.lower() for s in stems}
+    ]
     by_column = column_plan(head, columns, metric_columns, stems, parsed, project)
     by_row = (
         Plan() if by_column.references else row_plan(parsed, metric_columns, cat, stems, project)
@@ -151,7 +160,27 @@ def _merged_header(head: list[str], cells: list[str]) -> list[str]:
 def _column_conditions(head: str, cat: Catalog) -> Conditions:
     if not head:
         return Conditions()
-    return find_conditions(head, cat)
+    found = find_conditions(head, cat)
+    ratio = _RATIO_OF.search(head)
+    if ratio and not found.baseline and all(_named_system(p) for p in ratio.groups()):
+        # `Speedup (vLLM/HF)`: a ratio to the system below the bar
+        own, theirs = (cat.names("software", part) or [part.strip()] for part in ratio.groups())
+        if own[0] != theirs[0]:
+            return found.model_copy(update={"baseline": theirs[:1]})
+    return found
+
+
+def _named_system(text: str) -> bool:
+    """`HF`, `vLLM`: a system's name, not a unit (`ms/token`, `TFLOPS/W`)."""
+    return bool(re.search(r"[A-Z]", text)) and not re.fullmatch(UNIT_PATTERN, text, re.I)
+
+
+_SPEEDUP_HEAD = re.compile(r"speed-?up|ratio|加速|倍数", re.I)
+_RATIO_OF = re.compile(
+    r"(?:speed-?up|ratio|加速比?|倍数)\W{0,3}([A-Za-z][\w.+-]{0,30})\s?/\s?([A-Za-z][\w.+-]{0,30})\)?$",
+    re.I,
+)
+"""`Speedup (vLLM/HF)`, `加速比 (Ours/PyTorch)`: the ratio of the first system to the second."""
 
 
 # --------------------------------------------------------------------------- claims

@@ -132,14 +132,10 @@ def extract_claims(
         made = [c for cell in cells for c in _table_claims(cell, where, reporter, block_ctx, cat)]
         if made:
             end_lead()  # the reader's numbers never change how the rules read what follows
-        read = read_table_cells(header, table, cells, cat, numbers)
-        if read:
-            # read again with the reader's numbers: every number of the table, whoever
-            # read it, takes its row's and column's conditions and the table's reference
+        if read := read_table_cells(header, table, cells, cat, numbers):
+            # read again with them: each number, whoever read it, takes the table's conditions
             cells = read_table(header, table, cat, tuple(compared), project, read)
-            made = [
-                c for cell in cells for c in _table_claims(cell, where, reporter, block_ctx, cat)
-            ]
+            made = [c for one in cells for c in _table_claims(one, where, reporter, block_ctx, cat)]
         claims.extend(made)
         table.clear()
 

@@ -3,7 +3,10 @@ reference column or row, baselines named in prose above a table (issue #14)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import numpy as np
+import pytest
 
 from research_radar.extract.claims import extract_claims
 from research_radar.extract.compared import is_baseline_metric
@@ -360,3 +363,32 @@ def test_a_column_that_names_no_precision_is_no_lower_one() -> None:
     assert found[45.83][2].conditions.baseline == []
     quantized = text.replace("gpu time(ms)", "int8 time(ms)")
     assert _found(quantized)[65.70][0].endswith("(baseline)")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "| Model | Prefill | Decode |\n|---|---|---|\n| | (tok/s) 2024 | (tok/s) 2025 |\n"
+            "| Llama-3-8B | 1200 | 80 |\n",
+            id="second-header-row",
+        ),
+        pytest.param(
+            "| Precision | Baichuan2-7B |\n|---|---|\n| bf16 | 15.3 ms |\n| 8bits | 8.0 ms |\n",
+            id="numbers-in-labels",
+        ),
+        pytest.param(
+            "| Model | PyTorch | vLLM | Speedup |\n|---|---|---|---|\n| Llama | 41.5 | 20.7 | 2.0x |\n",
+            id="columns-without-unit",
+        ),
+    ],
+)
+def test_the_reader_never_changes_what_the_rules_read_in_a_table(text: str) -> None:
+    def numbers(claims: list[Claim]) -> Counter[tuple[int, float, str]]:
+        return Counter((c.line or 0, m.value, m.unit) for c in claims for m in c.metrics)
+
+    ruled = numbers(extract_claims(text, reader=_constant(-30.0)))
+    assert ruled
+    read = numbers(extract_claims(text, reader=_constant(30.0)))
+    assert not ruled - read  # every number of the rules, read again, once
+    assert all(n == 1 for n in read.values())  # and no number twice

@@ -134,7 +134,7 @@ def extract_claims(
             end_lead()  # the reader's numbers never change how the rules read what follows
         if read := read_table_cells(header, table, cells, cat, numbers):
             # read again with them: each number, whoever read it, takes the table's conditions
-            cells = read_table(header, table, cat, tuple(compared), project, read)
+            cells = read_table(header, table, cat, tuple(compared), project, read, bool(cells))
             made = [c for one in cells for c in _table_claims(one, where, reporter, block_ctx, cat)]
         claims.extend(made)
         table.clear()

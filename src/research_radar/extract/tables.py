@@ -74,6 +74,7 @@ def read_table(
     compared: tuple[str, ...] = (),
     project: str = "",
     extra: Mapping[tuple[int, int], list[Metric]] | None = None,
+    ruled: bool = False,
 ) -> list[TableClaim]:
     """The claims of one table: its header cells and its rows, in order.
 
@@ -83,12 +84,16 @@ def read_table(
     table is in: a row or column named after it holds the project's own numbers.
     `extra` holds the numbers the number reader took, by row (its index in `rows`) and
     column: they are read with the rules' own, so that they get the same conditions,
-    reference and baseline (issue #14)."""
+    reference and baseline (issue #14). When the rules read numbers of the table
+    (`ruled`), the rows they read as header rows stay header rows, so that the rules read
+    the same numbers again; the reader's numbers there keep their row's and column's
+    conditions only."""
     by_cell: dict[int, dict[int, list[Metric]]] = {}
     for (at, column), metrics in (extra or {}).items():
         by_cell.setdefault(at, {})[column] = metrics
     head = [clean_text(h) for h in header]
     parsed: list[Row] = []
+    unplaced: list[Row] = []
     previous_label, group = "", Conditions()
     for at, segment in enumerate(rows):
         raw = split_cells(segment.text)
@@ -105,8 +110,10 @@ def read_table(
             cells = [f"{previous_label} {cells[0]}", *cells[1:]]
         row = read_row(segment, head, cells, cat, by_cell.get(at))
         row.own = _under_labels(row.own, [group.model_copy(update={"software": []})])
-        if not row.has_metrics and not any(r.has_metrics for r in parsed) and len(parsed) < 2:
+        if not parsed and not _has_numbers(row, by_cell.get(at, {}) if ruled else {}):
             head = _merged_header(head, cells)
+            if row.has_metrics:
+                unplaced.append(row)  # the reader's numbers in a row the rules read as a header
             continue
         if cells and cells[0] and not variant:
             previous_label = cells[0]
@@ -117,7 +124,16 @@ def read_table(
     head += [""] * (width - len(head))
     columns = [_column_conditions(h, cat) for h in head]
     column_load = header_load(head)
-    metric_columns = sorted({c for r in parsed for c, found in enumerate(r.metrics) if found})
+    # the reader's numbers in the first column (`| 8bits |`) leave it the rows' labels
+    read = {id(m) for found in (extra or {}).values() for m in found}
+    metric_columns = sorted(
+        {
+            c
+            for r in parsed
+            for c, found in enumerate(r.metrics)
+            if any(c or id(m) not in read for m in found)
+        }
+    )
     stems = compared_stems(compared, cat)
     # `| HF | vLLM | Speedup (vLLM/HF) |`: the system a speedup column is to is compared
     stems += [
@@ -136,6 +152,11 @@ def read_table(
     for row in parsed:
         row.own = _under_labels(row.own, labels)
         row.versus = compared_pairs(row, head)
+    for row in unplaced:
+        for column, found in enumerate(row.metrics):
+            if found:
+                conditions = _cell_conditions(row.own, columns[column], column_load.get(column, {}))
+                claims.append(TableClaim(row.segment.line, _row_text(row, head), found, conditions))
     reference_rows = [parsed[i] for i in by_row.references]
     for index, row in enumerate(parsed):
         against = Compared(row, by_column.references, reference_rows)
@@ -143,6 +164,12 @@ def read_table(
             _row_claims(row, index, columns, column_load, by_column, by_row, head, against)
         )
     return claims
+
+
+def _has_numbers(row: Row, extra: Mapping[int, list[Metric]]) -> bool:
+    """Whether the row holds numbers other than the `extra` ones."""
+    others = {id(m) for found in extra.values() for m in found}
+    return any(id(m) not in others for found in row.metrics for m in found)
 
 
 def _merged_header(head: list[str], cells: list[str]) -> list[str]:

@@ -912,8 +912,8 @@ def test_a_table_row_of_the_system_the_prose_compares_with_is_the_baseline() -> 
         "| Hugging Face FP16 | 384.89 |\n| Hugging Face FP32 | 314.19 |\n"
     )
     found = {m.value: (m.name, c.conditions) for c in extract_claims(text) for m in c.metrics}
-    assert found[1109.08][1].baseline == ["hugging face"]
-    assert found[365.46][1].baseline == ["hugging face"]
+    assert found[1109.08][1].baseline == ["Hugging Face"]
+    assert found[365.46][1].baseline == ["Hugging Face"]
     assert found[384.89][0].endswith("(baseline)") and found[314.19][0].endswith("(baseline)")
     assert not found[1109.08][0].endswith("(baseline)")
 

@@ -127,3 +127,68 @@ def test_a_listed_comparison_does_not_stop_a_split_by_gpu_count() -> None:
     assert found[30.0].conditions.load.get("gpus") == "2"
     assert found[75.0].conditions.load.get("gpus") == "16"
     assert found[75.0].conditions.baseline == ["vLLM", "TGI"]
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "baseline"),
+    [
+        pytest.param("我们的推理速度达到 vLLM 的 1.5 倍。", 1.5, ["vLLM"], id="reaches-n-times"),
+        pytest.param("吞吐量为 HuggingFace 的 3 倍。", 3.0, ["HuggingFace"], id="is-n-times"),
+        pytest.param(
+            "Our kernel is 1.4x faster than vanilla attention.",
+            1.4,
+            ["vanilla attention"],
+            id="plain-reference",
+        ),
+        pytest.param(
+            "## What helps vs. what doesn't\n\nThe cache cuts latency by 30%.",
+            30.0,
+            [],
+            id="words-after-vs",
+        ),
+        pytest.param("Prefill is 2x over memory due to paging.", 2.0, [], id="words-after-over"),
+        pytest.param("吞吐相比提升 2 倍，标志着线性扩展。", 2.0, [], id="zh-words-after-cue"),
+    ],
+)
+def test_a_compared_system_is_a_name_or_a_plain_reference_never_a_fragment(
+    text: str, value: float, baseline: list[str]
+) -> None:
+    [claim] = [c for c in extract_claims(text) if any(m.value == value for m in c.metrics)]
+    assert claim.conditions.baseline == baseline
+
+
+@pytest.mark.parametrize(
+    ("text", "theirs", "own"),
+    [
+        pytest.param(
+            "Decode throughput reaches 120 tok/s (baseline: 45 tok/s).", 45.0, 120.0, id="label"
+        ),
+        pytest.param(
+            "With TensorRT-LLM it reaches 300 tok/s, up from 120 tok/s with HF Transformers.",
+            120.0,
+            300.0,
+            id="up-from",
+        ),
+        pytest.param("相比 vLLM 的 45 tok/s，我们达到 120 tok/s。", 45.0, 120.0, id="zh-compared"),
+        pytest.param("吞吐从 45 tok/s 提升到 120 tok/s。", 45.0, 120.0, id="zh-from-to"),
+        pytest.param(
+            "The INT4 model runs at 120 tok/s, compared with 45 tok/s for the FP16 model.",
+            45.0,
+            120.0,
+            id="split-clauses",
+        ),
+    ],
+)
+def test_the_compared_systems_own_number_is_named_as_the_baselines(
+    text: str, theirs: float, own: float
+) -> None:
+    names = {m.value: m.name for c in extract_claims(text) for m in c.metrics}
+    assert names[theirs].endswith("(baseline)")
+    assert not names[own].endswith("(baseline)")
+
+
+def test_a_ratio_after_the_word_baseline_is_no_baselines_number() -> None:
+    names = {
+        m.value: m.name for c in extract_claims("Speedup over baseline: 2.1x.") for m in c.metrics
+    }
+    assert not names[2.1].endswith("(baseline)")

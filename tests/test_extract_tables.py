@@ -3,8 +3,20 @@ reference column or row, baselines named in prose above a table (issue #14)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
+import numpy as np
+import pytest
+
 from research_radar.extract.claims import extract_claims
-from research_radar.models import Claim
+from research_radar.extract.compared import is_baseline_metric
+from research_radar.extract.reader import BUCKETS, LearnedReader
+from research_radar.models import Claim, Conditions
+
+
+def _constant(bias: float) -> LearnedReader:
+    """A reader that takes every number the rules left (bias > 0) or none (bias < 0)."""
+    return LearnedReader(np.zeros(BUCKETS, dtype=np.float32), bias, 0.5)
 
 
 def _found(text: str, where: str = "") -> dict[float, tuple[str, str, Claim]]:
@@ -235,3 +247,148 @@ def test_a_chinese_own_system_column_and_full_width_units_in_a_header() -> None:
         ("首字延迟", "ms"),
     ]
     assert found[30.0][2].conditions.baseline == ["vLLM"]
+
+
+def _conditions_by_value(claims: list[Claim]) -> dict[float, tuple[bool, Conditions]]:
+    """value -> (named as the compared system's, conditions) of every number."""
+    return {m.value: (is_baseline_metric(m), c.conditions) for c in claims for m in c.metrics}
+
+
+_LATENCY_TABLE = (
+    "## Decode latency on an A100\n\nLlama-2 13B at batch 8, FP16.\n\n"
+    "| Prompt | PyTorch{unit} | vLLM{unit} | Speedup |\n|---|---|---|---|\n"
+    "| short | 41.5 | 20.7 | 2.0x |\n| long | 83.1 | 30.2 | 2.75x |\n"
+)
+
+
+def test_numbers_the_reader_takes_get_the_tables_reference_as_the_rules_ones_do() -> None:
+    # the same table twice: with a unit in its header the rules read every cell; without
+    # one they read only the speedups and the number reader the rest. Whoever read a
+    # number, it has the same conditions, and the reference column's are the baseline's
+    ruled = extract_claims(_LATENCY_TABLE.format(unit=" (ms)"), reader=_constant(-30.0))
+    read = extract_claims(_LATENCY_TABLE.format(unit=""), reader=_constant(30.0))
+    by_rules, by_reader = _conditions_by_value(ruled), _conditions_by_value(read)
+    assert {41.5, 20.7, 2.0, 83.1} <= set(by_rules)
+    for value, (reference, conditions) in by_rules.items():
+        assert by_reader[value] == (reference, conditions), value
+    assert by_reader[41.5][0] and not by_reader[20.7][0]
+    assert by_reader[20.7][1].baseline == ["PyTorch"]
+    assert by_reader[30.2][1].load.get("batch") == "8"
+
+
+def test_a_precision_most_columns_share_is_no_reference() -> None:
+    # platforms side by side, each at its own precision: no column is the others' reference
+    text = (
+        "| model | android (f16) | macos (f32) | linux (f32) | windows (f32) |\n"
+        "|---|---|---|---|---|\n| qwen-int4 | 22.2 tok/s | 19.9 tok/s | 35.8 tok/s | 33.4 tok/s |\n"
+    )
+    found = _found(text)
+    assert not any(name.endswith("(baseline)") for name, _, _ in found.values())
+    assert all(c.conditions.baseline == [] for _, _, c in found.values())
+
+
+def test_a_speedup_column_is_never_the_compared_systems_own() -> None:
+    # `Speedup (vLLM/HF)` names vLLM, but holds ratios, not vLLM's numbers: vLLM's column
+    # is no reference, and `HF`, an unknown name before a known one, is not the project's
+    text = (
+        "| Model | HF | vLLM | Speedup (vLLM/HF) |\n|---|---|---|---|\n"
+        "| Llama-7B | 12.1 tok/s | 180 tok/s | 14.9x |\n"
+    )
+    found = _found(text)
+    assert not found[180.0][0].endswith("(baseline)")
+    assert not found[14.9][0].endswith("(baseline)")
+    assert found[12.1][2].conditions.baseline != ["vLLM"]
+    # the speedup's header says vLLM over HF: HF's column is the reference
+    assert found[12.1][0].endswith("(baseline)")
+    assert found[14.9][2].conditions.baseline == found[180.0][2].conditions.baseline == ["HF"]
+
+
+def test_a_speedup_header_names_the_reference_column() -> None:
+    text = (
+        "| Model | Ours (tok/s) | vLLM (tok/s) | Speedup vs. vLLM |\n|---|---|---|---|\n"
+        "| Llama-7B | 180 | 120 | 1.5x |\n"
+    )
+    found = _found(text)
+    assert found[120.0][0].endswith("(baseline)") and not found[180.0][0].endswith("(baseline)")
+    assert found[180.0][2].conditions.baseline == ["vLLM"]
+    # units over a bar are no systems
+    units = "| Model | Speedup (ms/token) |\n|---|---|\n| Llama-7B | 1.9x |\n"
+    assert _found(units)[1.9][2].conditions.baseline == []
+
+
+def test_a_pair_cell_the_rows_speedup_explains_holds_the_compared_systems_number() -> None:
+    text = (
+        "| Case | FFPA / SDPA | TFLOPS | speedup |\n|---|---|---|---|\n"
+        "| self-attn | 45.40 / 74.76 ms | 97 / 59 TFLOPS | 1.65x |\n"
+        "| causal | 25.11 / 37.31 ms | 88 / 59 TFLOPS | 1.49x |\n"
+    )
+    found = _found(text)
+    # the longer time, the lower rate: SDPA's, named as the compared system's
+    for theirs in (74.76, 59.0, 37.31):
+        assert found[theirs][0].endswith("(baseline)"), theirs
+        assert found[theirs][2].conditions.baseline == []
+    for own in (45.40, 97.0, 1.65, 25.11, 88.0, 1.49):
+        assert not found[own][0].endswith("(baseline)"), own
+        assert found[own][2].conditions.baseline == ["SDPA"], own
+
+
+def test_a_pair_cell_no_speedup_explains_is_left_as_it_is() -> None:
+    text = (
+        "| Case | FFPA / SDPA | speedup |\n|---|---|---|\n| self-attn | 45.40 / 74.76 ms | 3.2x |\n"
+    )
+    found = _found(text)
+    assert not any(name.endswith("(baseline)") for name, _, _ in found.values())
+
+
+def test_a_one_x_row_per_group_is_the_reference_of_every_group() -> None:
+    text = (
+        "| Conc. | Method | Tok/s | Spd. |\n|---|---|---|---|\n"
+        "| c4 | AR | 287.9 | 1.00x |\n| c4 | MTP-3 | 495.5 | 1.72x |\n"
+        "| c8 | AR | 426.3 | 1.00x |\n| c8 | MTP-3 | 690.1 | 1.62x |\n"
+    )
+    found = _found(text)
+    assert found[287.9][0].endswith("(baseline)") and found[426.3][0].endswith("(baseline)")
+    assert found[495.5][2].conditions.baseline == ["AR"]
+    assert found[1.62][2].conditions.baseline == ["AR"]
+
+
+def test_a_column_that_names_no_precision_is_no_lower_one() -> None:
+    # cpu at FP16 beside the gpu: two measurements, not FP16 against a lower precision
+    text = (
+        "| benchmark model | cpu time(thread 1,fp16, ms) | gpu time(ms) |\n|---|---|---|\n"
+        "| DenseNet 121 | 65.70 | 45.83 |\n"
+    )
+    found = _found(text)
+    assert not found[65.70][0].endswith("(baseline)")
+    assert found[45.83][2].conditions.baseline == []
+    quantized = text.replace("gpu time(ms)", "int8 time(ms)")
+    assert _found(quantized)[65.70][0].endswith("(baseline)")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param(
+            "| Model | Prefill | Decode |\n|---|---|---|\n| | (tok/s) 2024 | (tok/s) 2025 |\n"
+            "| Llama-3-8B | 1200 | 80 |\n",
+            id="second-header-row",
+        ),
+        pytest.param(
+            "| Precision | Baichuan2-7B |\n|---|---|\n| bf16 | 15.3 ms |\n| 8bits | 8.0 ms |\n",
+            id="numbers-in-labels",
+        ),
+        pytest.param(
+            "| Model | PyTorch | vLLM | Speedup |\n|---|---|---|---|\n| Llama | 41.5 | 20.7 | 2.0x |\n",
+            id="columns-without-unit",
+        ),
+    ],
+)
+def test_the_reader_never_changes_what_the_rules_read_in_a_table(text: str) -> None:
+    def numbers(claims: list[Claim]) -> Counter[tuple[int, float, str]]:
+        return Counter((c.line or 0, m.value, m.unit) for c in claims for m in c.metrics)
+
+    ruled = numbers(extract_claims(text, reader=_constant(-30.0)))
+    assert ruled
+    read = numbers(extract_claims(text, reader=_constant(30.0)))
+    assert not ruled - read  # every number of the rules, read again, once
+    assert all(n == 1 for n in read.values())  # and no number twice

@@ -23,6 +23,8 @@ from research_radar.extract import (
     metrics,
     scopes,
     stated,
+    tablepairs,
+    tablerows,
     tables,
 )
 from research_radar.extract.prefilter import Probe
@@ -35,8 +37,9 @@ _MODULES = (cells, claims, conditions, context, kinds, loads, markdown, metrics,
 
 
 def _patterns() -> list[re.Pattern[str]]:
-    found = [v for m in (*_MODULES, tables) for v in vars(m).values() if isinstance(v, re.Pattern)]
-    found += [rx for _, rx in tables._HEADER_LOAD]
+    modules = (*_MODULES, tables, tablerows, tablepairs)
+    found = [v for m in modules for v in vars(m).values() if isinstance(v, re.Pattern)]
+    found += [rx for _, rx in tablerows._HEADER_LOAD]
     return list(dict.fromkeys(found))
 
 

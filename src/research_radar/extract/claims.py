@@ -138,16 +138,21 @@ def extract_claims(
         if not table:
             return  # no rows: no claims (and no header cells to clean for nothing)
         cells = read_table(header, table, cat, tuple(compared), project)
-        for cell in cells:
-            found = _table_claims(cell, where, reporter, block_ctx, cat)
-            if found:
-                end_lead()
-            if cell.label_model:
-                first = len(claims)
-                labelled.update(dict.fromkeys(range(first, first + len(found)), cell.label_model))
-            claims.extend(found)
-        for cell in read_table_cells(header, table, cells, cat, numbers):
-            claims.extend(_table_claims(cell, where, reporter, block_ctx, cat))
+
+        def claims_of(cell: TableClaim) -> list[Claim]:
+            return _table_claims(cell, where, reporter, block_ctx, cat)
+
+        made = [(c, cell.label_model) for cell in cells for c in claims_of(cell)]
+        if made:
+            end_lead()  # the reader's numbers never change how the rules read what follows
+        if read := read_table_cells(header, table, cells, cat, numbers):
+            # read again with them: each number, whoever read it, takes the table's conditions
+            cells = read_table(header, table, cat, tuple(compared), project, read, bool(cells))
+            made = [(c, one.label_model) for one in cells for c in claims_of(one)]
+        for claim, label in made:
+            if label:
+                labelled[len(claims)] = label
+            claims.append(claim)
         table.clear()
         introduced.names, introduced.load = {}, {}
 

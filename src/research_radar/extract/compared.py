@@ -81,12 +81,39 @@ _RANGE = re.compile(
 )
 
 
-def _before_values(text: str, items: list[tuple[int, Metric]]) -> set[int]:
-    """`4109 → 4517 tok/s`, `from 9.1 s to 3.8 s`: the number before the change is the
-    compared (earlier) system's, when the one after it has the same unit."""
+_FROM_TO_ZH = re.compile(
+    rf"从\s?(?P<a>{NUMBER_PATTERN})\s?(?P<ua>{UNIT_PATTERN})?\s?[\u4e00-\u9fff]{{0,4}}?(?:到|至)\s?(?=\d)"
+)
+"""`从 45 tok/s 提升到 120 tok/s`."""
+_ANNOUNCED = re.compile(
+    r"(?:(?<![A-Za-z])(?:baseline|up from|down from)|基线|相比\s?[^\s，。；,;]{1,24}?\s?的)"
+    r"\s?[:：]?\s?(?=\d)",
+    re.I,
+)
+"""`(baseline: 45 tok/s)`, `up from 120 tok/s`, `相比 vLLM 的 45 tok/s`: the number that
+follows is the compared system's."""
+
+
+def _announced(text: str, items: list[tuple[int, Metric]]) -> set[int]:
+    """The numbers announced as the compared system's, beside one of the claim's own in
+    the same unit (`reaches 120 tok/s (baseline: 45 tok/s)`)."""
     units = dict(items)
     found: set[int] = set()
-    for pattern in (ARROW, FROM_TO):
+    for match in _ANNOUNCED.finditer(text):
+        metric = units.get(match.end())
+        if metric is None or metric.unit in _RATIOS:
+            continue
+        if any(at != match.end() and m.unit == metric.unit for at, m in items):
+            found.add(match.end())
+    return found
+
+
+def _before_values(text: str, items: list[tuple[int, Metric]]) -> set[int]:
+    """`4109 → 4517 tok/s`, `from 9.1 s to 3.8 s`, `从 45 提升到 120`: the number before
+    the change is the compared (earlier) system's, when the one after it has the same unit."""
+    units = dict(items)
+    found: set[int] = _announced(text, items)
+    for pattern in (ARROW, FROM_TO, _FROM_TO_ZH):
         for match in pattern.finditer(text):
             if _RANGE.search(text, max(0, match.start() - 30), match.start()):
                 continue  # `speedups range from 2.37x to 6.17x`: a span, not a change

@@ -47,7 +47,7 @@ _CJK_BEFORE = re.compile(
     r"(?:与|和|跟|同)\s?(?:(?:原始|原版|原生|默认|传统|标准)\s?(?=[A-Za-z]))?"
     r"((?:[A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}\s?[、/]\s?){0,4}"
     r"[A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}|[\u4e00-\u9fff]{2,8}?)\s?"
-    r"(?:相比|比较|对比)|是\s?([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2})\s?的\s?[\d.]+\s?倍"
+    r"(?:相比|比较|对比)|(?:是|为|达到?|相当于)\s?([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2})\s?的\s?[\d.]+\s?倍"
 )
 _NEGATED = re.compile(r"(?:\b(?:not|never|no|without)\s+(?:\w+\s+)?|[未不没无]\s*)$", re.I)
 BASELINE_WORDS = re.compile(
@@ -92,6 +92,19 @@ _STOP_WORDS = {
     "reaches",
     "gives",
 }
+_SYSTEM_LIKE = re.compile(
+    r"[A-Z\d.+_]|\b(?:baseline|original|vanilla|naive|native|default|standard|plain|eager|stock|"
+    r"previous|prior|reference|full-precision|dense|sequential|autoregressive|"
+    r"greedy|custom|uncompressed|unquantized|single|best|(?:un-?|non-)?optimi[sz]ed)\b"
+)
+"""What a compared system named in lower case looks like: a name, or a plain reference."""
+_CJK_REFERENCE = re.compile(
+    r"原始|原版|原生|原模型|默认|基线|基准|标准|传统|朴素|稠密|密集|初代|前代|上一代|单卡|单机|单个|"
+    r"未优化|优化前|量化前|全精度|半精度|自回归|现有|官方|常规|普通|开源|同等|^其[他它]|"
+    r"(?:模型|方法|方案|系统|版本|库|框架|实现|引擎|算法|内核|方式|策略|配置|副本|服务)$"
+)
+"""What a compared system named in Chinese words looks like: a plain reference (`原始版本`,
+`其他图像处理库`, `量化模型`), not the words that happen to follow a cue (`标志着线性`)."""
 _CJK_WHEN = {"当前", "目前", "现在", "现有", "此前", "之前", "以前", "以往", "过去"}
 """Words of time that can follow a comparison cue but never name the compared system
 (`相较于当前的 SOTA 系统`)."""
@@ -310,7 +323,9 @@ def _target(after: str, cat: Catalog) -> str:
                 break
             words.append(word)
         name = " ".join(words).rstrip(".")
-        return "" if words[:1] == ["total"] else name  # `4.2% of the total TTFT`: a share
+        # `4.2% of the total TTFT`: a share; `vs. what doesn't`, `over memory due to`: words,
+        # not a system (a name is capitalised, or a plain reference: `vanilla decoding`)
+        return name if _SYSTEM_LIKE.search(name) and words[:1] != ["total"] else ""
     cjk = re.match(r"[\u4e00-\u9fff]{1,12}", after)
     if cjk:
         # the name ends at a stop word (`其他图像处理库性能高`), read a little past 8 characters
@@ -318,5 +333,5 @@ def _target(after: str, cat: Catalog) -> str:
         if _CJK_NOT_A_NAME.match(head) or head in _CJK_WHEN:
             # `对比如下`, `对比结果`, `对比了两种配置`: nothing is named after the cue
             return ""
-        return head if len(head) >= 2 else ""
+        return head if len(head) >= 2 and _CJK_REFERENCE.search(head) else ""
     return ""

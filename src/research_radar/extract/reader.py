@@ -30,11 +30,10 @@ import numpy as np
 import numpy.typing as npt
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.conditions import find_conditions
 from research_radar.extract.markdown import Segment, clean_text, split_cells
 from research_radar.extract.readercues import Candidate, prose_candidates, table_candidates
 from research_radar.extract.tables import TableClaim
-from research_radar.models import Conditions, Metric
+from research_radar.models import Metric
 
 __all__ = [
     "BUCKETS",
@@ -143,37 +142,23 @@ def read_table_cells(
     found: Sequence[TableClaim],
     cat: Catalog,
     reader: NumberReader,
-) -> list[TableClaim]:
-    """The measurements of a table's cells that the rules' claims `found` left out.
-
-    A taken cell's conditions are its row's as the rules read them (or what its row
-    names) with what its column header names."""
+) -> dict[tuple[int, int], list[Metric]]:
+    """The measurements of a table's cells that the rules' claims `found` left out, by
+    row (its index in `rows`) and column: `extract.tables` reads them with the rules' own,
+    so that they take the same conditions, reference and baseline."""
     taken: dict[int, Counter[float]] = {}
     for claim in found:
         taken.setdefault(claim.line, Counter()).update(m.value for m in claim.metrics)
     candidates = table_candidates(header, rows, taken, everything=reader.everything)
     chosen = [c for c, ok in zip(candidates, reader.accept(candidates), strict=True) if ok]
-    if not chosen:
-        return []
-    row_of = {c.line: c for c in reversed(found) if not c.reference}
     head = [clean_text(h) for h in header]
-    by_row: dict[tuple[int, int], list[Metric]] = {}
+    by_cell: dict[tuple[int, int], list[Metric]] = {}
     for candidate in chosen:
         if candidate.taken or _models_both_ways(head, rows[candidate.row], candidate, cat):
             continue
         metric = Metric(name=candidate.name, value=candidate.value, unit=candidate.unit)
-        by_row.setdefault((candidate.row, candidate.column), []).append(metric)
-    claims: list[TableClaim] = []
-    for (index, column), metrics in by_row.items():
-        segment = rows[index]
-        cells = [clean_text(c) for c in split_cells(segment.text)]
-        text = "; ".join(f"{h}: {c}" if h else c for h, c in zip(head, cells, strict=False) if c)
-        ruled = row_of.get(segment.line)
-        base = ruled.conditions if ruled else find_conditions(" | ".join(cells), cat)
-        column_head = head[column] if column < len(head) else ""
-        conditions = _with_column(base, find_conditions(column_head, cat) if column_head else None)
-        claims.append(TableClaim(segment.line, text, metrics, conditions))
-    return claims
+        by_cell.setdefault((candidate.row, candidate.column), []).append(metric)
+    return by_cell
 
 
 def _models_both_ways(head: list[str], row: Segment, candidate: Candidate, cat: Catalog) -> bool:
@@ -182,20 +167,6 @@ def _models_both_ways(head: list[str], row: Segment, candidate: Candidate, cat: 
     column = head[candidate.column] if candidate.column < len(head) else ""
     label = clean_text(split_cells(row.text)[0])
     return bool(column and cat.names("model", column) and cat.names("model", label))
-
-
-def _with_column(row: Conditions, column: Conditions | None) -> Conditions:
-    if column is None:
-        return row
-    update: dict[str, object] = {
-        name: list(getattr(column, name))
-        for name in ("hardware", "model", "precision")
-        if getattr(column, name)
-    }
-    if column.load:
-        # `| 并行配置 | 8卡 | 16卡 |`: the column's load holds for its cells (issue #14)
-        update["load"] = {**row.load, **column.load}
-    return row.model_copy(update=update) if update else row
 
 
 def read_sentence(

@@ -13,7 +13,6 @@ from dataclasses import dataclass, field
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.cells import head_name
-from research_radar.extract.conditions import find_conditions
 from research_radar.extract.markdown import Segment
 from research_radar.extract.metrics import metric_words
 from research_radar.models import Conditions, Metric
@@ -22,10 +21,15 @@ __all__ = [
     "Key",
     "Plan",
     "Row",
+    "WIDE_PRECISIONS",
+    "add_others",
+    "choose",
     "column_plan",
     "compared_stems",
     "compared_with",
-    "row_plan",
+    "named_positions",
+    "own_key",
+    "system_key",
 ]
 
 
@@ -35,12 +39,9 @@ _REFERENCE_WORD = re.compile(
 """A column or row label naming the compared system (`Baseline`, `Before PR #12`, `原始`)."""
 
 
-_PLAIN_WORD = re.compile(r"^\W*(?:native|vanilla|naive|eager|原生)", re.I)
-"""A row label naming the plain system others improve on (`nativetorch`, `vanilla`)."""
-
-
-_WIDE_PRECISIONS = ("FP32", "TF32", "BF16", "FP16")
+WIDE_PRECISIONS = ("FP32", "TF32", "BF16", "FP16")
 """The precisions a lower one is compared with, widest first."""
+_WIDTH = {"FP32": 32, "TF32": 32, "BF16": 16, "FP16": 16}
 
 
 @dataclass
@@ -53,6 +54,8 @@ class Row:
     own: Conditions
     bits: list[str] = field(default_factory=list)
     """The precision a `bits` column gives the row (`8` -> `8-bit`)."""
+    versus: list[str] = field(default_factory=list)
+    """The system a pair cell's compared number is of (`FFPA / SDPA`: SDPA)."""
 
     @property
     def has_metrics(self) -> bool:
@@ -79,7 +82,7 @@ class Plan:
         return list(dict.fromkeys(self.keys[i].value for i in self.references))
 
 
-def _key(conditions: Conditions, text: str, cat: Catalog | None = None) -> Key | None:
+def system_key(conditions: Conditions, text: str, cat: Catalog | None = None) -> Key | None:
     word = bool(_REFERENCE_WORD.search(text))
     if len(set(conditions.software)) == 1:
         return Key("software", conditions.software[0], word)
@@ -89,7 +92,7 @@ def _key(conditions: Conditions, text: str, cat: Catalog | None = None) -> Key |
         return Key("software", min(named, key=lambda m: m.start).name, word)
     if len(set(conditions.precision)) == 1:
         return Key("precision", conditions.precision[0], word)
-    wide = [p for p in _WIDE_PRECISIONS if p in conditions.precision]
+    wide = [p for p in WIDE_PRECISIONS if p in conditions.precision]
     if wide and len(wide) == len(set(conditions.precision)):
         return Key("precision", wide[0], word)  # `bf16 / fp16`: either wide one
     if word:
@@ -109,20 +112,29 @@ def compared_stems(compared: tuple[str, ...], cat: Catalog) -> list[str]:
             and re.search(r"[A-Z.]", stem)  # a name (`Hugging Face`, `llama.cpp`), not `kv size`
             and not cat.find("model", stem)  # a model's rows are compared by other rules
             and not cat.find("hardware", stem)
-            and stem.lower() not in stems
+            and stem.lower() not in {s.lower() for s in stems}
         ):
-            stems.append(stem.lower())
+            stems.append(stem)
     return stems
 
 
-def _named(labels: dict[int, str], stems: list[str]) -> dict[int, str]:
+def named_positions(labels: dict[int, str], stems: list[str]) -> dict[int, str]:
     """The positions whose label names a system the prose compares with, when some do not."""
-    named = {i: stem for i, text in labels.items() for stem in stems if stem in text.lower()}
+    named = {
+        i: stem for i, text in labels.items() for stem in stems if stem.lower() in text.lower()
+    }
     return named if 0 < len(named) < len(labels) else {}
 
 
-def _choose(plan: Plan, positions: int, named: dict[int, str] | None = None) -> Plan:
-    """Pick the compared systems among the columns or rows with numbers, when they differ."""
+def choose(
+    plan: Plan, positions: int, named: dict[int, str] | None = None, narrower: int | None = None
+) -> Plan:
+    """Pick the compared systems among the columns or rows with numbers, when they differ.
+
+    `narrower`: how many columns name a precision below the wide ones; a column that
+    names none (`| cpu time (fp16, ms) | gpu time (ms) |`) is another measurement, not a
+    lower precision. Rows leave it None: a row that names no precision is the project's
+    own, compared with the wide precision's row."""
     keys = plan.keys
     if positions < 2 or not (keys or named):
         return plan
@@ -157,10 +169,16 @@ def _choose(plan: Plan, positions: int, named: dict[int, str] | None = None) -> 
         plan.references = [i for i, k in sorted(software.items()) if _stem(k.value) != own]
         return plan
     precisions = {i: k.value for i, k in keys.items() if k.kind == "precision"}
-    wide = [p for p in _WIDE_PRECISIONS if p in precisions.values()]
-    if wide and sum(1 for v in precisions.values() if v != wide[0]) + positions - len(keys) > 0:
-        # FP16 beside INT4 (or beside our unnamed row): the wide precision is the reference
-        plan.references = [i for i, v in precisions.items() if v == wide[0]]
+    wide = [p for p in WIDE_PRECISIONS if p in precisions.values()]
+    widest = [i for i, v in precisions.items() if wide and v == wide[0]]
+    as_wide = [i for i, v in precisions.items() if wide and _WIDTH.get(v) == _WIDTH[wide[0]]]
+    # `| fp16 |` beside `| bf16 |`: as wide as each other, neither is the other's reference
+    lower = positions - len(as_wide) if narrower is None else narrower
+    if widest and lower > 0 and positions - len(as_wide) >= len(widest):
+        # FP16 beside INT4 (or beside our unnamed row): the wide precision is the reference,
+        # unless most columns are at it (`| android (f16) | macos (f32) | linux (f32) |`:
+        # platforms compared, each at its own precision, none the others' reference)
+        plan.references = widest
     return plan
 
 
@@ -180,7 +198,7 @@ _OURS = re.compile(
 _OURS_KEY = "ours"
 
 
-def _own_key(label: str, project: str = "") -> Key | None:
+def own_key(label: str, project: str = "") -> Key | None:
     """`Ours`, or the repository's own name (`ZhiLight` in zhihu/ZhiLight)."""
     if _OURS.match(label) or _OURS_LAST.search(label):
         return Key("software", _OURS_KEY)
@@ -196,7 +214,7 @@ _OURS_LAST = re.compile(r"\s\W*(?:ours|本文|我们的?|本(?:系统|方案|项
 """`Latency (ms) Ours`: a group header over the project's own column."""
 
 
-def _others(plan: Plan, labels: dict[int, str]) -> None:
+def add_others(plan: Plan, labels: dict[int, str]) -> None:
     """Beside a column or row of the project's own numbers (`Ours`), the others named by
     a label the catalogue does not know (`HF`) are systems compared with it."""
     if not any(k.kind == "software" and k.value == _OURS_KEY for k in plan.keys.values()):
@@ -228,7 +246,7 @@ def _new_systems(plan: Plan, labels: dict[int, str], columns: list[Conditions]) 
         and not _SUMMARY_ROW.search(name)
         and not any(getattr(columns[i], f) for f in ("hardware", "model", "precision"))
     ]
-    if plan.keys and new and all(i in names for i in plan.keys):
+    if plan.keys and new and all(i in names and i < min(new) for i in plan.keys):
         for i in new:
             plan.keys[i] = Key("software", _OURS_KEY)
 
@@ -258,6 +276,18 @@ def _unit_columns(rows: list[Row], metric_columns: list[int]) -> list[int]:
     return found
 
 
+def _speedup_columns(rows: list[Row], metric_columns: list[int]) -> set[int]:
+    """The columns of ratios (`1.8x`), not all of 1: `| Speedup (vLLM/HF) |` names the
+    systems it compares, yet holds neither system's own numbers."""
+    found = set()
+    for c in metric_columns:
+        values = [m for row in rows if c < len(row.metrics) for m in row.metrics[c]]
+        ratios = values and all(m.unit == "x" for m in values)
+        if ratios and not all(abs(m.value - 1.0) < 1e-9 for m in values):
+            found.add(c)
+    return found
+
+
 def column_plan(
     head: list[str],
     columns: list[Conditions],
@@ -267,86 +297,20 @@ def column_plan(
     project: str = "",
 ) -> Plan:
     plan = Plan()
+    speedups = _speedup_columns(rows, metric_columns)
     for c in metric_columns:
-        key = _own_key(head[c], project) or _key(columns[c], head[c])
-        if key is not None:
+        key = own_key(head[c], project) or system_key(columns[c], head[c])
+        if key is not None and c not in speedups:
             plan.keys[c] = key
     _new_systems(plan, {c: head[c] for c in metric_columns}, columns)
-    _others(plan, {c: head[c] for c in metric_columns})
+    add_others(plan, {c: head[c] for c in metric_columns})
     for c in _unit_columns(rows, metric_columns):
         # `| ROCM_AITER_FA | ... |` over `| **1.00x** |` in every row: the reference
         plan.keys.setdefault(c, Key("label", head[c]))
         plan.keys[c].ratio = 1.0
-    named = _named({c: head[c] for c in metric_columns}, stems)
-    return _choose(plan, len(metric_columns), named)
-
-
-def row_plan(
-    rows: list[Row], metric_columns: list[int], cat: Catalog, stems: list[str], project: str = ""
-) -> Plan:
-    plan = Plan()
-    labels: dict[int, str] = {}
-    for index, row in enumerate(rows):
-        label = " ".join(
-            c for i, c in enumerate(row.cells) if i not in metric_columns and c and i < 2
-        )
-        if not label:
-            continue
-        if row.has_metrics:
-            labels[index] = label
-        conditions = find_conditions(label, cat)
-        if not conditions.precision and row.bits:
-            conditions = conditions.model_copy(update={"precision": row.bits})
-        key = _own_key(label, project) or _key(conditions, label, cat)
-        ratios = [m.value for found in row.metrics for m in found if m.unit == "x"]
-        ratio = ratios[0] if ratios and all(r == ratios[0] for r in ratios) else None
-        if key is None and ratio is not None and abs(ratio - 1.0) < 1e-9:
-            key = Key("label", label)
-        elif key is None and _PLAIN_WORD.match(label):
-            key = Key("label", label, reference_word=True)
-        if key is not None:
-            key.ratio = ratio
-            plan.keys[index] = key
-    # a system is named by the row's first cell (`国内模型 A (API)`, not with its `✘`)
-    _others(plan, {i: rows[i].cells[0] if rows[i].cells else label for i, label in labels.items()})
-    if not _precisions_compared(rows):
-        plan.keys = {i: k for i, k in plan.keys.items() if k.kind != "precision"}
-    named = _named(labels, stems)
-    plan = _choose(plan, sum(1 for row in rows if row.has_metrics), named)
-    if not plan.references:
-        _originals(plan, rows, labels)
-    return plan
-
-
-def _originals(plan: Plan, rows: list[Row], labels: dict[int, str]) -> None:
-    """`Baichuan2-13B-Chat` above `Baichuan2-13B-Chat-4bits`: beside a model's rows at a
-    low precision, its row that names none is the original model, their reference."""
-    quantized = {
-        tuple(rows[i].own.model)
-        for i, k in plan.keys.items()
-        if k.kind == "precision" and k.value not in _WIDE_PRECISIONS and rows[i].own.model
-    }
-    found = [
-        i
-        for i in labels
-        if i not in plan.keys
-        and rows[i].has_metrics
-        and not rows[i].own.precision
-        and tuple(rows[i].own.model) in quantized
-    ]
-    for i in found:
-        plan.keys[i] = Key("label", labels[i])
-    plan.references = found
-
-
-def _precisions_compared(rows: list[Row]) -> bool:
-    """Whether some model is measured at two precisions: `GLM-4.5 (BF16)` above
-    `DeepSeek-V3.1 (FP8)` are two models, neither the other's reference."""
-    by_model: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
-    for row in rows:
-        if row.has_metrics:
-            by_model.setdefault(tuple(row.own.model), set()).add(tuple(row.own.precision))
-    return len(by_model) < 2 or any(len(found) > 1 for found in by_model.values())
+    named = named_positions({c: head[c] for c in metric_columns if c not in speedups}, stems)
+    narrower = sum(1 for c in metric_columns if any(p not in _WIDTH for p in columns[c].precision))
+    return choose(plan, len(metric_columns), named, narrower)
 
 
 def compared_with(conditions: Conditions, own: Key | None, plan: Plan) -> Conditions:

@@ -23,34 +23,26 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 
-from research_radar.extract.brcells import broken_cells, read_lines
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.cells import (
-    bare_cell,
-    head_name,
-    header_named,
-    header_unit,
-    names_metric,
-    row_unit,
-)
 from research_radar.extract.comparable import Compared
 from research_radar.extract.compared import BASELINE_SUFFIX, is_baseline_metric
 from research_radar.extract.conditions import find_conditions, format_repeats
 from research_radar.extract.markdown import Segment, clean_text, split_cells
-from research_radar.extract.metrics import find_metrics, metric_words
 from research_radar.extract.references import (
     Plan,
     Row,
     column_plan,
     compared_stems,
     compared_with,
-    row_plan,
 )
 from research_radar.extract.rowlabels import group_model, model_labels, table_wide
-from research_radar.extract.units import NUMBER_PATTERN, parse_number
+from research_radar.extract.rowplan import row_plan
+from research_radar.extract.tablepairs import compared_pairs
+from research_radar.extract.tablerows import header_load, read_row
+from research_radar.extract.units import UNIT_PATTERN
 from research_radar.models import Conditions, Metric
 
 __all__ = ["TableClaim", "read_table"]
@@ -71,57 +63,6 @@ class TableClaim:
     else in scope names one (`extract.rowlabels`)."""
 
 
-_HEADER_LOAD = (
-    ("context", re.compile(r"context|ctx|上下文|^T$", re.I)),
-    (
-        "output",
-        re.compile(
-            r"completion tokens|output tokens|OSL|output[ _]?(?:seq(?:uence)?[ _]?)?len|"
-            r"(?:decode|generation)[ _]len|输出(?:长度|token|词元)",
-            re.I,
-        ),
-    ),
-    (
-        "prompt",
-        re.compile(
-            r"prompt|ISL|input[ _]?(?:seq(?:uence)?[ _]?)?len|input tokens|prefill[ _]len|T_pp|"
-            r"seq(?:uence)?[ _]?len|输入(?:长度|token|词元)",
-            re.I,
-        ),
-    ),
-    (
-        "batch",
-        re.compile(
-            r"^batch|\bbatch[ _-]?size|^bs$|^micro[ _]?b(?:atch[ _]?)?s(?:ize|z)$|批大小|批次", re.I
-        ),
-    ),
-    ("concurrency", re.compile(r"concurrency|^conc|并发", re.I)),
-    (
-        "gpus",
-        re.compile(
-            r"^(?:#\s?|num(?:ber of)?[_ ]?)(?:GPUs?|cards?)$|^(?:GPUs?|cards?)[_ ]?(?:num(?:ber)?s?|count|#)$|"
-            r"显卡数量?|卡数|GPU\s?数",
-            re.I,
-        ),
-    ),
-    ("tp", re.compile(r"^TP(?:\s?size)?$|tensor[_ ]parallel", re.I)),
-    ("ep", re.compile(r"#\s?EP\b|^EP(?:\s?size)?$|expert[_ ]parallel", re.I)),
-    ("rate", re.compile(r"^(?:QPS|RPS|request[_ ]rate)$", re.I)),
-    ("runs", re.compile(r"^(?:samples|runs|repeats|n)$", re.I)),
-)
-_LOAD_CELL = re.compile(
-    r"(?:[A-Za-z]{1,3}\s?[=:]?\s?)?[~≈]?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[Kk]?)(?:\s?±.*)?"
-    r"(?:\s?(?:tokens?|toks?|t))?[\s†*]*",
-    re.I,
-)
-"""A load cell: `1024`, `2K`, `2,048 t`, and `c4`, `bs8` under a load column's header."""
-_BARE = re.compile(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*\\]*(?:\([^()]*\))?")
-"""A number alone in its cell, perhaps with a spread or a note: `25.12 (2 on GPU)`."""
-_PAIR_CELL = re.compile(rf"({NUMBER_PATTERN})\s?/\s?({NUMBER_PATTERN})")
-_LEAD_NUMBER = re.compile(rf"[~≈]?({NUMBER_PATTERN})(?=\s?[(（])")
-_SIZE_CELL = re.compile(r"(?<![\w.-])([A-Za-z][\w.-]*) \| (\d+(?:\.\d+)?[BbMm])(?= \||$)")
-_BITS_HEAD = re.compile(r"w?bits?|bit[- ]?width|#\s?bits|位宽|量化位数", re.I)
-"""A column of bit widths: each row's precision."""
 _MARKS = re.compile(r"[↑↓⬆⬇]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+$|\^[a-z*†‡]{1,2}$")
 """`100 ↑`: a cell's better-is-higher mark; a footnote mark (`12.3¹`, `20.1^a`)."""
 _MATH = re.compile(r"\$([-+−]?[\d.,]+)\$")
@@ -137,17 +78,29 @@ def read_table(
     cat: Catalog,
     compared: tuple[str, ...] = (),
     project: str = "",
+    extra: Mapping[tuple[int, int], list[Metric]] | None = None,
+    ruled: bool = False,
 ) -> list[TableClaim]:
     """The claims of one table: its header cells and its rows, in order.
 
     `compared` names the systems the document's prose compares with (`2.9x faster than
     Hugging Face FP16`): a row or column of one of them holds the compared system's numbers,
     even when the project's own system comes first. `project` names the repository the
-    table is in: a row or column named after it holds the project's own numbers."""
+    table is in: a row or column named after it holds the project's own numbers.
+    `extra` holds the numbers the number reader took, by row (its index in `rows`) and
+    column: they are read with the rules' own, so that they get the same conditions,
+    reference and baseline (issue #14). When the rules read numbers of the table
+    (`ruled`), the rows they read as header rows stay header rows, so that the rules read
+    the same numbers again; the reader's numbers there keep their row's and column's
+    conditions only."""
+    by_cell: dict[int, dict[int, list[Metric]]] = {}
+    for (at, column), metrics in (extra or {}).items():
+        by_cell.setdefault(at, {})[column] = metrics
     head = [clean_text(h) for h in header]
     parsed: list[Row] = []
+    unplaced: list[Row] = []
     previous_label, group = "", Conditions()
-    for segment in rows:
+    for at, segment in enumerate(rows):
         raw = split_cells(segment.text)
         cells = [_MARKS.sub("", _MATH.sub(r"\1", clean_text(c))).strip() for c in raw]
         variant = bool(raw) and _VARIANT.match(raw[0]) is not None
@@ -161,10 +114,12 @@ def read_table(
         elif variant and previous_label:
             # `| - int8 | 323.3 |` below `| OpenNMT-py 3.0.4 | 275.8 |`: that system, int8
             cells = [f"{previous_label} {cells[0]}", *cells[1:]]
-        row = _read_row(segment, head, cells, cat)
+        row = read_row(segment, head, cells, cat, by_cell.get(at))
         row.own = _under_labels(row.own, [group.model_copy(update={"software": []})])
-        if not row.has_metrics and not any(r.has_metrics for r in parsed) and len(parsed) < 2:
+        if not parsed and not _has_numbers(row, by_cell.get(at, {}) if ruled else {}):
             head = _merged_header(head, cells)
+            if row.has_metrics:
+                unplaced.append(row)  # the reader's numbers in a row the rules read as a header
             continue
         if cells and cells[0] and not variant:
             previous_label = cells[0]
@@ -174,9 +129,26 @@ def read_table(
     width = max(len(head), *(len(r.cells) for r in parsed))
     head += [""] * (width - len(head))
     columns = [_column_conditions(h, cat) for h in head]
-    column_load = _header_load(head)
-    metric_columns = sorted({c for r in parsed for c, found in enumerate(r.metrics) if found})
+    column_load = header_load(head)
+    # the reader's numbers in the first column (`| 8bits |`) leave it the rows' labels
+    read = {id(m) for found in (extra or {}).values() for m in found}
+    metric_columns = sorted(
+        {
+            c
+            for r in parsed
+            for c, found in enumerate(r.metrics)
+            if any(c or id(m) not in read for m in found)
+        }
+    )
     stems = compared_stems(compared, cat)
+    # `| HF | vLLM | Speedup (vLLM/HF) |`: the system a speedup column is to is compared
+    stems += [
+        b
+        for h, c in zip(head, columns, strict=True)
+        if _SPEEDUP_HEAD.search(h)
+        for b in c.baseline
+        if len(b) >= 2 and b.lower() not in {s.lower() for s in stems}
+    ]
     by_column = column_plan(head, columns, metric_columns, stems, parsed, project)
     by_row = (
         Plan() if by_column.references else row_plan(parsed, metric_columns, cat, stems, project)
@@ -186,7 +158,13 @@ def read_table(
     claims: list[TableClaim] = []
     for row in parsed:
         row.own = _under_labels(row.own, labels)
+        row.versus = compared_pairs(row, head)
     fallback = model_labels(head, metric_columns, parsed, cat)
+    for row in unplaced:
+        for column, found in enumerate(row.metrics):
+            if found:
+                conditions = _cell_conditions(row.own, columns[column], column_load.get(column, {}))
+                claims.append(TableClaim(row.segment.line, _row_text(row, head), found, conditions))
     reference_rows = [parsed[i] for i in by_row.references]
     for index, row in enumerate(parsed):
         against = Compared(row, by_column.references, reference_rows)
@@ -195,6 +173,12 @@ def read_table(
             made = [dataclasses.replace(c, label_model=fallback[index]) for c in made]
         claims.extend(made)
     return claims
+
+
+def _has_numbers(row: Row, extra: Mapping[int, list[Metric]]) -> bool:
+    """Whether the row holds numbers other than the `extra` ones."""
+    others = {id(m) for found in extra.values() for m in found}
+    return any(id(m) not in others for found in row.metrics for m in found)
 
 
 def _merged_header(head: list[str], cells: list[str]) -> list[str]:
@@ -212,132 +196,27 @@ def _merged_header(head: list[str], cells: list[str]) -> list[str]:
 def _column_conditions(head: str, cat: Catalog) -> Conditions:
     if not head:
         return Conditions()
-    return find_conditions(head, cat)
+    found = find_conditions(head, cat)
+    ratio = _RATIO_OF.search(head)
+    if ratio and not found.baseline and all(_named_system(p) for p in ratio.groups()):
+        # `Speedup (vLLM/HF)`: a ratio to the system below the bar
+        own, theirs = (cat.names("software", part) or [part.strip()] for part in ratio.groups())
+        if own[0] != theirs[0]:
+            return found.model_copy(update={"baseline": theirs[:1]})
+    return found
 
 
-_GPU_COUNT_HEAD = re.compile(r"(\d{1,4})\s?[x×]?\s?(?:GPUs?|cards?|卡|张卡)", re.I)
+def _named_system(text: str) -> bool:
+    """`HF`, `vLLM`: a system's name, not a unit (`ms/token`, `TFLOPS/W`)."""
+    return bool(re.search(r"[A-Z]", text)) and not re.fullmatch(UNIT_PATTERN, text, re.I)
 
 
-def _header_load(head: list[str]) -> dict[int, dict[str, str]]:
-    """`| Seq Len | 256 | 512 |`: each column's load value, when the header holds them."""
-    counted = {c: _GPU_COUNT_HEAD.fullmatch(h) for c, h in enumerate(head) if c}
-    gpus = {c: {"gpus": m.group(1)} for c, m in counted.items() if m}
-    if len(gpus) >= 2:
-        return gpus  # `| | 1 GPU | 2 GPU | 4 GPU |`, `| 单卡 | 8卡 |`
-    role = _load_role(head[0]) if head else None
-    if role is None:
-        return {}
-    values = {c: _LOAD_CELL.fullmatch(h) for c, h in enumerate(head) if c}
-    found = {c: m.group(1).replace(",", "") for c, m in values.items() if m}
-    if len(found) < 2:
-        return {}
-    return {c: {role: value} for c, value in found.items()}
-
-
-@lru_cache(maxsize=4096)
-def _load_role(head: str) -> str | None:
-    """The load a column header names (`Seq Len`: prompt), read once per header (#19)."""
-    return next((key for key, rx in _HEADER_LOAD if rx.search(head)), None)
-
-
-def _read_row(segment: Segment, head: list[str], cells: list[str], cat: Catalog) -> Row:
-    """One row's numbers per column; cells under a load column become load."""
-    header = head + [""] * max(0, len(cells) - len(head))
-    # `| Mistral | 7B |`: a model and its size in two cells name `Mistral-7B`
-    own = find_conditions(_SIZE_CELL.sub(r"\1-\2", " | ".join(cells)), cat)
-    load = dict(own.load)
-    per_column: list[list[Metric]] = []
-    flat: list[Metric] = []
-    bits: list[str] = []
-    broken = broken_cells(segment.text)
-    for column, (name, cell) in enumerate(zip(header, cells, strict=False)):
-        if column in segment.copies:
-            per_column.append([])  # a `colspan` cell's numbers were read in its first column
-            continue
-        if _BITS_HEAD.fullmatch(name) and re.fullmatch(r"\d{1,2}", cell):
-            # `| bits | ... |` over `| 16 |`, `| 8 |`: the row's precision (`8-bit`)
-            bits.extend(cat.names("precision", f"{cell}-bit"))
-            per_column.append([])
-            continue
-        role = _load_role(name)
-        as_load = _LOAD_CELL.fullmatch(cell)
-        if role and as_load and not header_unit(name):
-            load[role] = as_load.group(1).replace(",", "")
-            per_column.append([])
-            continue
-        bare = _BARE.fullmatch(cell)
-        context = f"{name} {cells[0]}" if column else name  # `| 单GPU显存消耗 | 76GB |`
-        found = [header_named(m, name) for m in find_metrics(cell, cat, own, context)]
-        fallback = (row_unit(cells[0]) if column else "") or segment.unit
-        if column in broken and (
-            read := read_lines(broken[column], name, flat, cat, own, fallback)
-        ):
-            found = read  # `| 123.4<br>245.6 (+99.0%) |`: each line a cell (extract.brcells)
-        elif not found and bare:
-            found = bare_cell(name, bare.group(1).rstrip("Kk"), flat, cat, fallback) or (
-                _corner_cell(header[0], cells[0], bare.group(1), flat, cat, fallback)
-                if column
-                else []
-            )
-            if not found and segment.score and column and not _header_load(head[:1] + [name]):
-                # `| ChatGLM3-6B | 6.215 |` below `Measure the perplexity ...:`
-                found = [Metric(name=segment.score, value=parse_number(bare.group(1)), unit="")]
-            if not found and column and (label := _scored_label(name, cells[:column], cat)):
-                # `| MMLU(0-shot) | 76.6 |` under `| | InternLM3-8B-Instruct |`: a model's score
-                found = [Metric(name=label, value=parse_number(bare.group(1)), unit="")]
-            if column and found and metric_words(cells[0]) and not metric_words(name):
-                # `| TTFT (ms) | 120 | 80 |` under `| Metric | A100 | H100 |`: the row names it
-                row_name = head_name(cells[0])
-                found = [m.model_copy(update={"name": row_name}) for m in found]
-        elif not found and (pair := _PAIR_CELL.fullmatch(cell)):
-            # `| 1200 / 80 |` under `Prefill / Decode (tok/s)`: one number for each name
-            names = [*head_name(name).split("/"), "", ""]
-            found = [
-                metric.model_copy(update={"name": label.strip() or metric.name})
-                for raw, label in zip(pair.groups(), names, strict=False)
-                for metric in bare_cell(name, raw, flat, cat, fallback)
-            ]
-        elif (
-            found
-            and (lead := _LEAD_NUMBER.match(cell))
-            and header_unit(name)
-            and all(abs(m.value - parse_number(lead.group(1))) > 1e-12 for m in found)
-        ):
-            # `| 25.3 (1.8x) |` under `Latency (ms)`: the cell's own number, then a ratio
-            found = [*bare_cell(name, lead.group(1), flat, cat), *found]
-        per_column.append(found)
-        flat.extend(found)
-    update: dict[str, object] = {"load": load, "repeats": format_repeats(load)}
-    if bits and not own.precision:
-        update["precision"] = bits
-    conditions = own.model_copy(update=update)
-    return Row(segment, cells, per_column, load, conditions, bits)
-
-
-def _scored_label(head: str, before: list[str], cat: Catalog) -> str:
-    """The row label that names what a model's column scores, or ''.
-
-    A bare number with no unit anywhere, under a column named after a model, is that
-    model's score on what the row is labelled with (the label nearest to its left)."""
-    if not cat.names("model", head):
-        return ""
-    labels = [c for c in before if c and not _BARE.fullmatch(c)]
-    if not labels or cat.names("model", labels[-1]):
-        return ""
-    return labels[-1]
-
-
-def _corner_cell(
-    corner: str, label: str, raw: str, flat: list[Metric], cat: Catalog, fallback: str
-) -> list[Metric]:
-    """`| Perplexity | sym_int4 | fp16 |`, `| Throughput | Before | After |`: the corner
-    cell names the numbers of every column (unless the row label names its own)."""
-    if not names_metric(corner) or metric_words(label):
-        return []
-    return bare_cell(corner, raw.rstrip("Kk"), flat, cat, fallback)
-
-
-# --------------------------------------------------------------------------- reference
+_SPEEDUP_HEAD = re.compile(r"speed-?up|ratio|加速|倍数", re.I)
+_RATIO_OF = re.compile(
+    r"(?:speed-?up|ratio|加速比?|倍数)\W{0,3}([A-Za-z][\w.+-]{0,30})\s?/\s?([A-Za-z][\w.+-]{0,30})\)?$",
+    re.I,
+)
+"""`Speedup (vLLM/HF)`, `加速比 (Ours/PyTorch)`: the ratio of the first system to the second."""
 
 
 # --------------------------------------------------------------------------- claims
@@ -358,6 +237,13 @@ def _row_claims(
     for column, found in enumerate(row.metrics):
         if not found:
             continue
+        theirs = [m for m in found if is_baseline_metric(m)]
+        if row.versus and theirs and len(theirs) < len(found):
+            # `| 45.40 / 74.76 ms |`: the compared system's number is a claim of its own
+            plain = _cell_conditions(row.own, columns[column], column_load.get(column, {}))
+            plain = plain.model_copy(update={"software": row.versus})
+            groups.append((plain, True, theirs))
+            found = [m for m in found if not is_baseline_metric(m)]
         if all(is_baseline_metric(m) for m in found) and groups:
             # a compared system's column (`| prefill tok/s | llama.cpp |`): part of the row's claim
             groups[0][2].extend(found)
@@ -376,6 +262,8 @@ def _row_claims(
                 plan is by_row, column, found
             ):
                 conditions = compared_with(conditions, plan.keys.get(position), plan)
+        if row.versus and not reference and not conditions.baseline:
+            conditions = conditions.model_copy(update={"baseline": row.versus})
         for group in groups:
             if group[0] == conditions and group[1] == reference:
                 group[2].extend(found)
@@ -422,6 +310,3 @@ def _as_reference(metric: Metric) -> Metric:
     if is_baseline_metric(metric):
         return metric
     return metric.model_copy(update={"name": f"{metric.name}{BASELINE_SUFFIX}"})
-
-
-# --------------------------------------------------------------------------- cells

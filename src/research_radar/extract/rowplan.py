@@ -1,0 +1,123 @@
+"""Which row of a table is the compared system: the 1.0x row (one per group when each
+names the same system), a plain row (`vanilla`, `nativetorch`), the systems beside the
+project's own, the widest precision, or a model's original row beside its quantised ones.
+
+Pure. A building block of `research_radar.extract.tables`; callers outside this package
+use `research_radar.extract.claims` instead.
+"""
+
+from __future__ import annotations
+
+import re
+
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.conditions import find_conditions
+from research_radar.extract.references import (
+    WIDE_PRECISIONS,
+    Key,
+    Plan,
+    Row,
+    add_others,
+    choose,
+    named_positions,
+    own_key,
+    system_key,
+)
+
+__all__ = ["row_plan"]
+
+
+_PLAIN_WORD = re.compile(r"^\W*(?:native|vanilla|naive|eager|原生)", re.I)
+"""A row label naming the plain system others improve on (`nativetorch`, `vanilla`)."""
+
+
+def row_plan(
+    rows: list[Row], metric_columns: list[int], cat: Catalog, stems: list[str], project: str = ""
+) -> Plan:
+    plan = Plan()
+    labels: dict[int, str] = {}
+    for index, row in enumerate(rows):
+        label = " ".join(
+            c for i, c in enumerate(row.cells) if i not in metric_columns and c and i < 2
+        )
+        if not label:
+            continue
+        if row.has_metrics:
+            labels[index] = label
+        conditions = find_conditions(label, cat)
+        if not conditions.precision and row.bits:
+            conditions = conditions.model_copy(update={"precision": row.bits})
+        key = own_key(label, project) or system_key(conditions, label, cat)
+        ratios = [m.value for found in row.metrics for m in found if m.unit == "x"]
+        ratio = ratios[0] if ratios and all(r == ratios[0] for r in ratios) else None
+        if key is None and ratio is not None and abs(ratio - 1.0) < 1e-9:
+            key = Key("label", label)
+        elif key is None and _PLAIN_WORD.match(label):
+            key = Key("label", label, reference_word=True)
+        if key is not None:
+            key.ratio = ratio
+            plan.keys[index] = key
+    # a system is named by the row's first cell (`国内模型 A (API)`, not with its `✘`)
+    add_others(
+        plan, {i: rows[i].cells[0] if rows[i].cells else label for i, label in labels.items()}
+    )
+    if not _precisions_compared(rows):
+        plan.keys = {i: k for i, k in plan.keys.items() if k.kind != "precision"}
+    if _grouped_references(plan, rows, metric_columns):
+        return plan
+    named = named_positions(labels, stems)
+    plan = choose(plan, sum(1 for row in rows if row.has_metrics), named)
+    if not plan.references:
+        _originals(plan, rows, labels)
+    return plan
+
+
+def _grouped_references(plan: Plan, rows: list[Row], metric_columns: list[int]) -> bool:
+    """`| c4 | AR | 287.9 | 1.00x |` above `| | MTP-3 | 495.5 | 1.72x |`, and again for
+    c8, c16: a 1.0x row per group, each naming the same system, is the reference of all."""
+    unit = [i for i, k in plan.keys.items() if k.ratio is not None and abs(k.ratio - 1.0) < 1e-9]
+    measured = [i for i, row in enumerate(rows) if row.has_metrics]
+    if len(unit) < 2 or len(unit) == len(measured):
+        return False
+    width = min(len(rows[i].cells) for i in unit)
+    for column in reversed(range(width)):
+        names = {rows[i].cells[column] for i in unit}
+        name = names.pop() if len(names) == 1 else ""
+        others = {rows[i].cells[column] for i in measured if i not in unit}
+        if name and column not in metric_columns and name not in others and name.strip("-–—"):
+            for i in unit:
+                plan.keys[i] = Key("label", name, ratio=1.0)
+            plan.references = unit
+            return True
+    return False
+
+
+def _originals(plan: Plan, rows: list[Row], labels: dict[int, str]) -> None:
+    """`Baichuan2-13B-Chat` above `Baichuan2-13B-Chat-4bits`: beside a model's rows at a
+    low precision, its row that names none is the original model, their reference."""
+    quantized = {
+        tuple(rows[i].own.model)
+        for i, k in plan.keys.items()
+        if k.kind == "precision" and k.value not in WIDE_PRECISIONS and rows[i].own.model
+    }
+    found = [
+        i
+        for i in labels
+        if i not in plan.keys
+        and rows[i].has_metrics
+        and not rows[i].own.precision
+        and tuple(rows[i].own.model) in quantized
+    ]
+    for i in found:
+        plan.keys[i] = Key("label", labels[i])
+    plan.references = found
+
+
+def _precisions_compared(rows: list[Row]) -> bool:
+    """Whether some model is measured at two precisions: `GLM-4.5 (BF16)` above
+    `DeepSeek-V3.1 (FP8)` are two models, neither the other's reference."""
+    by_model: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
+    for row in rows:
+        if row.has_metrics:
+            by_model.setdefault(tuple(row.own.model), set()).add(tuple(row.own.precision))
+    return len(by_model) < 2 or any(len(found) > 1 for found in by_model.values())

@@ -1,0 +1,220 @@
+"""A table row -> its numbers per column, and the load its cells or the header give.
+
+Pure. A building block of `research_radar.extract.tables`; callers outside this package
+use `research_radar.extract.claims` instead. A cell's number takes its unit from the cell,
+its column header, its row label, the caption or the paragraph above the table; a cell
+under a load column (`| Batch | ... |` over `| 8 |`) is the row's load, not a number.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+
+from research_radar.extract.brcells import broken_cells, read_lines
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.cells import (
+    bare_cell,
+    head_name,
+    header_named,
+    header_unit,
+    names_metric,
+    row_unit,
+)
+from research_radar.extract.conditions import find_conditions, format_repeats
+from research_radar.extract.markdown import Segment
+from research_radar.extract.metrics import find_metrics, metric_words
+from research_radar.extract.references import Row
+from research_radar.extract.units import NUMBER_PATTERN, parse_number
+from research_radar.models import Metric
+
+__all__ = ["header_load", "read_row"]
+
+
+_HEADER_LOAD = (
+    ("context", re.compile(r"context|ctx|上下文|^T$", re.I)),
+    (
+        "output",
+        re.compile(
+            r"completion tokens|output tokens|OSL|output[ _]?(?:seq(?:uence)?[ _]?)?len|"
+            r"(?:decode|generation)[ _]len|输出(?:长度|token|词元)",
+            re.I,
+        ),
+    ),
+    (
+        "prompt",
+        re.compile(
+            r"prompt|ISL|input[ _]?(?:seq(?:uence)?[ _]?)?len|input tokens|prefill[ _]len|T_pp|"
+            r"seq(?:uence)?[ _]?len|输入(?:长度|token|词元)",
+            re.I,
+        ),
+    ),
+    (
+        "batch",
+        re.compile(
+            r"^batch|\bbatch[ _-]?size|^bs$|^micro[ _]?b(?:atch[ _]?)?s(?:ize|z)$|批大小|批次", re.I
+        ),
+    ),
+    ("concurrency", re.compile(r"concurrency|^conc|并发", re.I)),
+    (
+        "gpus",
+        re.compile(
+            r"^(?:#\s?|num(?:ber of)?[_ ]?)(?:GPUs?|cards?)$|^(?:GPUs?|cards?)[_ ]?(?:num(?:ber)?s?|count|#)$|"
+            r"显卡数量?|卡数|GPU\s?数",
+            re.I,
+        ),
+    ),
+    ("tp", re.compile(r"^TP(?:\s?size)?$|tensor[_ ]parallel", re.I)),
+    ("ep", re.compile(r"#\s?EP\b|^EP(?:\s?size)?$|expert[_ ]parallel", re.I)),
+    ("rate", re.compile(r"^(?:QPS|RPS|request[_ ]rate)$", re.I)),
+    ("runs", re.compile(r"^(?:samples|runs|repeats|n)$", re.I)),
+)
+_LOAD_CELL = re.compile(
+    r"(?:[A-Za-z]{1,3}\s?[=:]?\s?)?[~≈]?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[Kk]?)(?:\s?±.*)?"
+    r"(?:\s?(?:tokens?|toks?|t))?[\s†*]*",
+    re.I,
+)
+"""A load cell: `1024`, `2K`, `2,048 t`, and `c4`, `bs8` under a load column's header."""
+_BARE = re.compile(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*\\]*(?:\([^()]*\))?")
+"""A number alone in its cell, perhaps with a spread or a note: `25.12 (2 on GPU)`."""
+_PAIR_CELL = re.compile(rf"({NUMBER_PATTERN})\s?/\s?({NUMBER_PATTERN})")
+_LEAD_NUMBER = re.compile(rf"[~≈]?({NUMBER_PATTERN})(?=\s?[(（])")
+_SIZE_CELL = re.compile(r"(?<![\w.-])([A-Za-z][\w.-]*) \| (\d+(?:\.\d+)?[BbMm])(?= \||$)")
+_BITS_HEAD = re.compile(r"w?bits?|bit[- ]?width|#\s?bits|位宽|量化位数", re.I)
+"""A column of bit widths: each row's precision."""
+
+_GPU_COUNT_HEAD = re.compile(r"(\d{1,4})\s?[x×]?\s?(?:GPUs?|cards?|卡|张卡)", re.I)
+
+
+def header_load(head: list[str]) -> dict[int, dict[str, str]]:
+    """`| Seq Len | 256 | 512 |`: each column's load value, when the header holds them."""
+    counted = {c: _GPU_COUNT_HEAD.fullmatch(h) for c, h in enumerate(head) if c}
+    gpus = {c: {"gpus": m.group(1)} for c, m in counted.items() if m}
+    if len(gpus) >= 2:
+        return gpus  # `| | 1 GPU | 2 GPU | 4 GPU |`, `| 单卡 | 8卡 |`
+    role = _load_role(head[0]) if head else None
+    if role is None:
+        return {}
+    values = {c: _LOAD_CELL.fullmatch(h) for c, h in enumerate(head) if c}
+    found = {c: m.group(1).replace(",", "") for c, m in values.items() if m}
+    if len(found) < 2:
+        return {}
+    return {c: {role: value} for c, value in found.items()}
+
+
+@lru_cache(maxsize=4096)
+def _load_role(head: str) -> str | None:
+    """The load a column header names (`Seq Len`: prompt), read once per header (#19)."""
+    return next((key for key, rx in _HEADER_LOAD if rx.search(head)), None)
+
+
+def read_row(
+    segment: Segment,
+    head: list[str],
+    cells: list[str],
+    cat: Catalog,
+    extra: Mapping[int, list[Metric]] | None = None,
+) -> Row:
+    """One row's numbers per column; cells under a load column become load.
+
+    `extra` holds, per column, numbers read by something other than these rules (the
+    number reader): they join the column's numbers, so the row's and the table's
+    conditions and references hold for them as for the rules' own (issue #14)."""
+    header = head + [""] * max(0, len(cells) - len(head))
+    # `| Mistral | 7B |`: a model and its size in two cells name `Mistral-7B`
+    own = find_conditions(_SIZE_CELL.sub(r"\1-\2", " | ".join(cells)), cat)
+    load = dict(own.load)
+    per_column: list[list[Metric]] = []
+    flat: list[Metric] = []
+    bits: list[str] = []
+    broken = broken_cells(segment.text)
+    for column, (name, cell) in enumerate(zip(header, cells, strict=False)):
+        if column in segment.copies:
+            per_column.append([])  # a `colspan` cell's numbers were read in its first column
+            continue
+        if _BITS_HEAD.fullmatch(name) and re.fullmatch(r"\d{1,2}", cell):
+            # `| bits | ... |` over `| 16 |`, `| 8 |`: the row's precision (`8-bit`)
+            bits.extend(cat.names("precision", f"{cell}-bit"))
+            per_column.append([])
+            continue
+        role = _load_role(name)
+        as_load = _LOAD_CELL.fullmatch(cell)
+        if role and as_load and not header_unit(name):
+            load[role] = as_load.group(1).replace(",", "")
+            per_column.append([])
+            continue
+        bare = _BARE.fullmatch(cell)
+        context = f"{name} {cells[0]}" if column else name  # `| 单GPU显存消耗 | 76GB |`
+        found = [header_named(m, name) for m in find_metrics(cell, cat, own, context)]
+        fallback = (row_unit(cells[0]) if column else "") or segment.unit
+        if column in broken and (
+            read := read_lines(broken[column], name, flat, cat, own, fallback)
+        ):
+            found = read  # `| 123.4<br>245.6 (+99.0%) |`: each line a cell (extract.brcells)
+        elif not found and bare:
+            found = bare_cell(name, bare.group(1).rstrip("Kk"), flat, cat, fallback) or (
+                _corner_cell(header[0], cells[0], bare.group(1), flat, cat, fallback)
+                if column
+                else []
+            )
+            if not found and segment.score and column and not header_load(head[:1] + [name]):
+                # `| ChatGLM3-6B | 6.215 |` below `Measure the perplexity ...:`
+                found = [Metric(name=segment.score, value=parse_number(bare.group(1)), unit="")]
+            if not found and column and (label := _scored_label(name, cells[:column], cat)):
+                # `| MMLU(0-shot) | 76.6 |` under `| | InternLM3-8B-Instruct |`: a model's score
+                found = [Metric(name=label, value=parse_number(bare.group(1)), unit="")]
+            if column and found and metric_words(cells[0]) and not metric_words(name):
+                # `| TTFT (ms) | 120 | 80 |` under `| Metric | A100 | H100 |`: the row names it
+                row_name = head_name(cells[0])
+                found = [m.model_copy(update={"name": row_name}) for m in found]
+        elif not found and (pair := _PAIR_CELL.fullmatch(cell)):
+            # `| 1200 / 80 |` under `Prefill / Decode (tok/s)`: one number for each name
+            names = [*head_name(name).split("/"), "", ""]
+            found = [
+                metric.model_copy(update={"name": label.strip() or metric.name})
+                for raw, label in zip(pair.groups(), names, strict=False)
+                for metric in bare_cell(name, raw, flat, cat, fallback)
+            ]
+        elif (
+            found
+            and (lead := _LEAD_NUMBER.match(cell))
+            and header_unit(name)
+            and all(abs(m.value - parse_number(lead.group(1))) > 1e-12 for m in found)
+        ):
+            # `| 25.3 (1.8x) |` under `Latency (ms)`: the cell's own number, then a ratio
+            found = [*bare_cell(name, lead.group(1), flat, cat), *found]
+        per_column.append(found)
+        flat.extend(found)
+    for column, metrics in (extra or {}).items():
+        if column < len(per_column):
+            have = {m.value for m in per_column[column]}
+            per_column[column].extend(m for m in metrics if m.value not in have)
+    update: dict[str, object] = {"load": load, "repeats": format_repeats(load)}
+    if bits and not own.precision:
+        update["precision"] = bits
+    conditions = own.model_copy(update=update)
+    return Row(segment, cells, per_column, load, conditions, bits)
+
+
+def _scored_label(head: str, before: list[str], cat: Catalog) -> str:
+    """The row label that names what a model's column scores, or ''.
+
+    A bare number with no unit anywhere, under a column named after a model, is that
+    model's score on what the row is labelled with (the label nearest to its left)."""
+    if not cat.names("model", head):
+        return ""
+    labels = [c for c in before if c and not _BARE.fullmatch(c)]
+    if not labels or cat.names("model", labels[-1]):
+        return ""
+    return labels[-1]
+
+
+def _corner_cell(
+    corner: str, label: str, raw: str, flat: list[Metric], cat: Catalog, fallback: str
+) -> list[Metric]:
+    """`| Perplexity | sym_int4 | fp16 |`, `| Throughput | Before | After |`: the corner
+    cell names the numbers of every column (unless the row label names its own)."""
+    if not names_metric(corner) or metric_words(label):
+        return []
+    return bare_cell(corner, raw.rstrip("Kk"), flat, cat, fallback)

@@ -251,3 +251,35 @@ def test_finding_keys_are_counted_as_listed(store: Store) -> None:
         listed = {finding.project_key for finding in store.load_findings(before=before)}
         assert count_finding_keys(store, before=before) == len(listed)
     assert count_finding_keys(store, before=date(2026, 8, 2)) == 4
+
+
+def test_links_written_before_in_the_transaction_are_not_written_again(store: Store) -> None:
+    """`save_projects(linked=…)` leaves the links the transaction wrote as they are and
+    writes the others; the table ends as it would with every link written twice."""
+    from research_radar.models import Project
+    from research_radar.store.schema import project_sources
+
+    links = {
+        ("gh:o/a", "gh:o/a"): ("primary", "report 1"),
+        ("gh:o/a", "arxiv:2601.00001"): ("part-of", "report 1"),
+        ("gh:o/a", "gh:o/odd"): ("primary", "an odd relation"),
+    }
+    project = Project(
+        key="gh:o/a", name="a", sources=["gh:o/a", "arxiv:2601.00001", "gh:o/odd", "gh:o/b"]
+    )
+
+    def table() -> list[tuple[str, str, str, str]]:
+        with store.engine.connect() as conn:
+            rows = conn.execute(select(project_sources).order_by(project_sources.c.source_key))
+            return [tuple(row) for row in rows]
+
+    tables = []
+    for linked in (None, links):
+        with store.transaction() as conn:
+            conn.execute(project_sources.delete())
+            store.save_project_sources(conn, links)
+            store.save_projects(conn, [project], linked=linked)
+        tables.append(table())
+    assert tables[0] == tables[1]
+    assert ("gh:o/a", "gh:o/odd", "part-of", "an odd relation") in tables[1]
+    assert ("gh:o/a", "gh:o/b", "part-of", "") in tables[1]

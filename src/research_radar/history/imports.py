@@ -232,7 +232,9 @@ def _save_findings(
 
     `existing`: the stored projects the plan names, read before the transaction wrote."""
     store.save_projects(
-        conn, [_merged(existing.get(key), project) for key, project in plan.projects.items()]
+        conn,
+        [_merged(existing.get(key), project) for key, project in plan.projects.items()],
+        linked=plan.links,  # written by `_save_identities`: not again (#19)
     )
     store.save_findings(conn, plan.findings, plan.origins)
     return store.save_corrections(conn, plan.corrections)

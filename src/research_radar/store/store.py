@@ -672,9 +672,27 @@ class Store:
     def save_project(self, conn: Connection, project: Project) -> None:
         self.save_projects(conn, [project])
 
-    def save_projects(self, conn: Connection, items: Iterable[Project]) -> None:
-        """Insert or update projects and their links to sources."""
+    def save_projects(
+        self,
+        conn: Connection,
+        items: Iterable[Project],
+        *,
+        linked: Mapping[tuple[str, str], tuple[str, str]] | None = None,
+    ) -> None:
+        """Insert or update projects and their links to sources.
+
+        `linked`: links this transaction wrote already (`save_project_sources`), which are
+        not written again where they hold the relation a project gives that source (every
+        writer gives a source the same relation to a project: `primary` to its own key).
+        """
         rows, links = project_rows(items, _now())
+        if linked:
+            links = [
+                link
+                for link in links
+                if linked.get((link["project_key"], link["source_key"]), ("",))[0]
+                != link["relation"]
+            ]
         update = ("name", "fork_of", "derivative", "family", "data")
         _upsert_many(conn, projects, ["key"], rows, update)
         _upsert_many(conn, project_sources, ["project_key", "source_key"], links, ("relation",))

@@ -184,7 +184,7 @@ def test_cursors_and_claims_are_saved_in_one_batch_as_one_by_one(store: Store) -
 
 
 def test_a_large_batch_of_raw_responses_is_kept_as_one_by_one(store: Store) -> None:
-    from research_radar.store.store import RawRecord
+    from research_radar.store.rows import RawRecord
 
     bodies = [f"body {n} ".encode() * (n % 50 + 1) for n in range(300)]
     with store.transaction() as conn:

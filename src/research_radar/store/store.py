@@ -72,7 +72,7 @@ from research_radar.store.schema import (
 from research_radar.store.upserts import chunks as _chunks
 from research_radar.store.upserts import upsert_many as _upsert_many
 
-__all__ = ["RawRecord", "Store", "content_hash", "open_store", "upgrade_store"]
+__all__ = ["Store", "open_store", "upgrade_store"]
 
 log = logging.getLogger(__name__)
 

@@ -128,7 +128,7 @@ def load_family_neighbourhood(
         stored = conn.execute(select(func.count()).select_from(family_entries)).scalar() or 0
         if not stored:
             return set()
-        if whole if whole is not None else stored <= _WHOLE * len(queries):
+        if whole if whole is not None else stored <= min(_WHOLE * len(queries), _WHOLE_MOST):
             rows = conn.execute(
                 select(family_bands.c.project_key, family_bands.c.tree, family_bands.c.band)
             )
@@ -146,6 +146,9 @@ _WHOLE = 20
 """Stored entries per query up to which `load_family_neighbourhood` reads every forest
 key at once (one scan) rather than the ranges around each query's (a statement per
 `_AROUND` of them): many queries against a small index, as a large first run has."""
+_WHOLE_MOST = 25_000
+"""Stored entries beyond which the index is never read whole (its forest keys held in
+memory at once: about 70 MB at this size)."""
 
 
 Group = tuple[bytes, list[str]]

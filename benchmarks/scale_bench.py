@@ -520,7 +520,8 @@ def _sha(body: bytes) -> str:
 def goal_store(tmp: Path, sizes: Sizes) -> Result:
     """4a: the store's batched writes against plain sqlite3 doing the same work."""
     from research_radar.models import Finding
-    from research_radar.store.store import RawRecord, open_store
+    from research_radar.store.rows import RawRecord
+    from research_radar.store.store import open_store
 
     rng = random.Random(17)
     bodies = [(_phrase(rng, 400) + str(n)).encode() for n in range(sizes.store_rows)]

@@ -20,7 +20,8 @@ from research_radar.errors import SourceError
 from research_radar.replay.server import Fault, ReplayServer, sample_root, serve_replay
 from research_radar.sample.demo import SAMPLE_SINCE, open_sample, sample_settings
 from research_radar.sources.http import RetryPolicy
-from research_radar.store.store import RawRecord, Store
+from research_radar.store.rows import RawRecord
+from research_radar.store.store import Store
 
 NOW = datetime(2026, 11, 30, tzinfo=UTC)
 

@@ -224,3 +224,44 @@ def test_scores_round_as_python_rounds_them() -> None:
     near = [math.nextafter(x, side) for x in halves for side in (0.0, 1.0)]
     values = [draw.random() for _ in range(5000)] + halves + near + [0.0, 1.0, 0.15, 0.25]
     assert _rounded(np.array(values)).tolist() == [round(x, 4) for x in values]
+
+
+@pytest.mark.parametrize("k", [1, 7, 40])
+def test_reads_that_skip_prefixes_no_key_shares_read_what_every_prefix_reads(k: int) -> None:
+    """Given each tree's widest prefix shared with a stored key (`reach`), a query asks
+    for no range of a wider prefix, and still reads the same keys in the same order."""
+    import bisect
+
+    from research_radar.resolve.minhash import forest_reads, shared_width
+
+    findings = _stream(300, seed=5)
+    index = FamilyIndex()
+    signatures = index.signatures(findings)
+    forest = Forest(index.trees)
+    tables: list[dict[bytes, list[str]]] = [{} for _ in range(index.trees)]
+    for finding, signature in zip(findings[:250], signatures[:250], strict=True):
+        for tree, band in enumerate(forest.bands(signature)):
+            tables[tree].setdefault(band, []).append(finding.project_key)
+    ordered = [sorted(table) for table in tables]
+    asked: list[tuple[int, bytes, bytes]] = []
+
+    def segment(tree: int, lo: bytes, hi: bytes):  # type: ignore[no-untyped-def]
+        asked.append((tree, lo, hi))
+        keys = ordered[tree]
+        for at in range(bisect.bisect_left(keys, lo), bisect.bisect_left(keys, hi)):
+            yield keys[at], tables[tree][keys[at]]
+
+    skipped = 0
+    for signature in [*signatures[250:], *signatures[:5]]:  # new keys, and stored ones
+        bands = forest.bands(signature)
+        reach = []
+        for tree, band in enumerate(bands):
+            at = bisect.bisect_left(ordered[tree], band)
+            reach.append(shared_width(band, ordered[tree][max(at - 1, 0) : at + 1]))
+        asked.clear()
+        every = forest_reads(bands, k, segment)
+        all_asked = len(asked)
+        asked.clear()
+        assert forest_reads(bands, k, segment, reach) == every
+        skipped += all_asked - len(asked)
+    assert skipped > 0

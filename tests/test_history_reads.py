@@ -35,12 +35,13 @@ def _earlier(count: int, seed: int) -> list[Finding]:
     ]
 
 
+@pytest.mark.parametrize("whole", [False, True, None], ids=["ranges", "whole", "chosen"])
 @pytest.mark.parametrize("k", [1, 3, 40, 1000])
 def test_the_family_neighbourhood_read_from_the_store_is_the_whole_forests(
-    store: Store, k: int
+    store: Store, k: int, whole: bool | None
 ) -> None:
-    """Read range by range (pages of `k` keys, so k=1 reads many pages), the projects a
-    forest needs are those the forest of every stored key needs."""
+    """Read range by range (pages of `k` keys, so k=1 reads many pages) or all at once,
+    the projects a forest needs are those the forest of every stored key needs."""
     with store.transaction() as conn:
         store.save_findings(conn, _earlier(300, seed=4))
     index_history(store, before=date(2026, 10, 25))
@@ -64,10 +65,18 @@ def test_the_family_neighbourhood_read_from_the_store_is_the_whole_forests(
             )
         ]
     assert len({key for key, _, _ in rows}) == 300
-    read = load_family_neighbourhood(store, bands, k)
+    read = load_family_neighbourhood(store, bands, k, whole=whole)
     assert read == forest_neighbourhood(bands, rows, k)
     if k <= 40:
         assert len(read) < 300  # not the whole history
+
+
+def test_an_empty_family_index_has_no_neighbourhood(store: Store) -> None:
+    index = FamilyIndex()
+    query = Finding(project_key="gh:o/q", name="q", date=date(2026, 10, 25), mechanism="kv")
+    bands = [index.bands(signature) for signature in index.signatures([query])]
+    assert load_family_neighbourhood(store, bands, 5, whole=False) == set()
+    assert load_family_neighbourhood(store, bands, 5, whole=True) == set()
 
 
 def test_earlier_findings_are_found_by_the_loose_form_of_their_name(store: Store) -> None:

@@ -184,7 +184,7 @@ def test_cursors_and_claims_are_saved_in_one_batch_as_one_by_one(store: Store) -
 
 
 def test_a_large_batch_of_raw_responses_is_kept_as_one_by_one(store: Store) -> None:
-    from research_radar.store.store import RawRecord
+    from research_radar.store.rows import RawRecord
 
     bodies = [f"body {n} ".encode() * (n % 50 + 1) for n in range(300)]
     with store.transaction() as conn:
@@ -196,8 +196,29 @@ def test_a_large_batch_of_raw_responses_is_kept_as_one_by_one(store: Store) -> N
             select(raw_responses.c.request_key, raw_responses.c.body).order_by(raw_responses.c.id)
         ).all()
     assert [key for key, _ in kept] == [f"/repos/o/p{n}" for n in range(300)]
-    assert [bytes(body) for _, body in kept] == [gzip.compress(b, mtime=0) for b in bodies]
+    assert [gzip.decompress(body) for _, body in kept] == bodies
+    assert all(
+        len(body) < len(raw) for (_, body), raw in zip(kept, bodies, strict=True) if len(raw) > 200
+    )
     assert store.load_raw("github", "/repos/o/p299")["body"] == bodies[299]  # type: ignore[index]
+
+
+def test_raw_responses_kept_at_any_compression_level_read_back(store: Store) -> None:
+    """Stores made before kept bodies at gzip's default level 9; they read back as ever."""
+    body = b"an older response " * 40
+    with store.transaction() as conn:
+        conn.execute(
+            raw_responses.insert().values(
+                source="github",
+                request_key="/repos/o/old",
+                status=200,
+                headers={},
+                body=gzip.compress(body, compresslevel=9, mtime=0),
+                content_hash="0" * 64,
+                fetched_at=datetime(2026, 1, 1, tzinfo=UTC),
+            )
+        )
+    assert store.load_raw("github", "/repos/o/old")["body"] == body  # type: ignore[index]
 
 
 def test_upserts_are_portable_to_postgresql() -> None:
@@ -230,3 +251,35 @@ def test_finding_keys_are_counted_as_listed(store: Store) -> None:
         listed = {finding.project_key for finding in store.load_findings(before=before)}
         assert count_finding_keys(store, before=before) == len(listed)
     assert count_finding_keys(store, before=date(2026, 8, 2)) == 4
+
+
+def test_links_written_before_in_the_transaction_are_not_written_again(store: Store) -> None:
+    """`save_projects(linked=…)` leaves the links the transaction wrote as they are and
+    writes the others; the table ends as it would with every link written twice."""
+    from research_radar.models import Project
+    from research_radar.store.schema import project_sources
+
+    links = {
+        ("gh:o/a", "gh:o/a"): ("primary", "report 1"),
+        ("gh:o/a", "arxiv:2601.00001"): ("part-of", "report 1"),
+        ("gh:o/a", "gh:o/odd"): ("primary", "an odd relation"),
+    }
+    project = Project(
+        key="gh:o/a", name="a", sources=["gh:o/a", "arxiv:2601.00001", "gh:o/odd", "gh:o/b"]
+    )
+
+    def table() -> list[tuple[str, str, str, str]]:
+        with store.engine.connect() as conn:
+            rows = conn.execute(select(project_sources).order_by(project_sources.c.source_key))
+            return [tuple(row) for row in rows]
+
+    tables = []
+    for linked in (None, links):
+        with store.transaction() as conn:
+            conn.execute(project_sources.delete())
+            store.save_project_sources(conn, links)
+            store.save_projects(conn, [project], linked=linked)
+        tables.append(table())
+    assert tables[0] == tables[1]
+    assert ("gh:o/a", "gh:o/odd", "part-of", "an odd relation") in tables[1]
+    assert ("gh:o/a", "gh:o/b", "part-of", "") in tables[1]

@@ -3,6 +3,7 @@ from __future__ import annotations
 from datetime import UTC, date, datetime
 from pathlib import Path
 
+import pytest
 from sqlalchemy import (
     JSON,
     Boolean,
@@ -71,3 +72,36 @@ def test_a_stored_key_is_updated_or_kept(tmp_path: Path) -> None:
     again = {**first, "value": "b", "label": "again"}
     assert _rows(path, [again]) == [(1, "a", None, None, False, "first")]
     assert _rows(path, [again], update=("value",)) == [(1, "b", None, None, False, "first")]
+
+
+def test_serialised_json_is_written_as_it_is_and_reads_back_as_json(tmp_path: Path) -> None:
+    """A `JsonText` value is the column's JSON already: read back as what it encodes, on
+    the driver's path and on SQLAlchemy's (a row that leaves a default out); the text is
+    stored as given, not encoded again."""
+    from research_radar.store.upserts import JsonText
+
+    rows = [
+        {"key": n, "value": JsonText(text), "day": None, "at": None, "flag": None}
+        for n, text in enumerate(['{"a": [1, "二"]}', "123", '"x"', "null"])
+    ]
+    expected = [{"a": [1, "二"]}, 123, "x", None]
+    assert [row[1] for row in _rows(tmp_path / "d.db", [{**r, "label": "y"} for r in rows])] == (
+        expected
+    )
+    assert [row[1] for row in _rows(tmp_path / "e.db", rows)] == expected  # default: SQLAlchemy
+    engine = create_engine(f"sqlite:///{tmp_path / 'd.db'}")
+    with engine.connect() as conn:
+        stored = conn.exec_driver_sql("SELECT value FROM things WHERE key = 0").scalar()
+    engine.dispose()
+    assert stored == '{"a": [1, "二"]}'
+
+
+def test_serialised_and_plain_values_of_one_column_are_refused(tmp_path: Path) -> None:
+    from research_radar.store.upserts import JsonText
+
+    rows: list[dict[str, object]] = [
+        {"key": 1, "value": JsonText("{}"), "day": None, "at": None, "flag": None},
+        {"key": 2, "value": {}, "day": None, "at": None, "flag": None},
+    ]
+    with pytest.raises(TypeError, match="serialised"):
+        _rows(tmp_path / "f.db", rows)

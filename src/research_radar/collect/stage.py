@@ -46,7 +46,8 @@ from research_radar.errors import RadarError, SourceError
 from research_radar.sources import arxiv as arxiv_source
 from research_radar.sources import github as gh
 from research_radar.sources.http import RetryPolicy
-from research_radar.store.store import RawRecord, Store
+from research_radar.store.rows import RawRecord
+from research_radar.store.store import Store
 
 __all__ = [
     "SOURCE_NAMES",

@@ -23,10 +23,11 @@ from research_radar.history.plan import HistoryPlan, build_import
 from research_radar.history.reading import EntryFacts, read_reports
 from research_radar.models import Project
 from research_radar.report.parse import ParsedReport
+from research_radar.store.rows import content_hash
 from research_radar.store.schema import corrections as corrections_table
 from research_radar.store.schema import project_sources
 from research_radar.store.schema import reports as reports_table
-from research_radar.store.store import Store, content_hash
+from research_radar.store.store import Store
 from research_radar.textinput import read_text_input
 
 __all__ = ["ImportSummary", "import_reports", "import_texts", "load_projects", "load_report_dates"]
@@ -232,7 +233,9 @@ def _save_findings(
 
     `existing`: the stored projects the plan names, read before the transaction wrote."""
     store.save_projects(
-        conn, [_merged(existing.get(key), project) for key, project in plan.projects.items()]
+        conn,
+        [_merged(existing.get(key), project) for key, project in plan.projects.items()],
+        linked=plan.links,  # written by `_save_identities`: not again (#19)
     )
     store.save_findings(conn, plan.findings, plan.origins)
     return store.save_corrections(conn, plan.corrections)

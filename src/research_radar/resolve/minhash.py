@@ -24,6 +24,7 @@ __all__ = [
     "forest_neighbourhood",
     "forest_reads",
     "key_after",
+    "shared_width",
 ]
 
 BAND_WIDTH = 4
@@ -238,7 +239,9 @@ Segment = Callable[[int, bytes, bytes], Iterable[tuple[bytes, Sequence[str]]]]
 keys under it; read lazily, so a query that stops early leaves the rest unread."""
 
 
-def forest_reads(bands: Sequence[bytes], k: int, segment: Segment) -> set[str]:
+def forest_reads(
+    bands: Sequence[bytes], k: int, segment: Segment, reach: Sequence[int] | None = None
+) -> set[str]:
     """The keys under every forest key that `Forest.query_bands(bands, k)` reads in the
     forest that `segment` reads (each key at version 0), asking `segment` only for the
     ranges the query reaches, in its order (#19).
@@ -246,14 +249,22 @@ def forest_reads(bands: Sequence[bytes], k: int, segment: Segment) -> set[str]:
     The query reads, width by width and tree by tree, the new ends of its range of keys
     with the query's prefix: the keys from the shorter prefix's first key up to the
     longer one's range, then from the end of that range to the shorter one's last key.
+
+    `reach`: per tree, the widest prefix the query's key shares with a key of that tree
+    (`shared_width`), if known: the ranges of wider prefixes hold no key and are not
+    asked for. Leaving them out reads the same keys in the same order, since a range
+    that grows around an empty one reads what it would have read from the query's key.
     """
     found: set[str] = set()
     needed: set[str] = set()
     size = len(bands[0])
     bounds = [(band, band) for band in bands]
     """Per tree: the range of keys read so far, [low, high)."""
-    for width in range(size, 0, -BAND_WIDTH):
+    widest = size if reach is None else min(size, max(reach, default=0))
+    for width in range(widest, 0, -BAND_WIDTH):
         for tree, band in enumerate(bands):
+            if reach is not None and reach[tree] < width:
+                continue
             prefix = band[:width]
             low, high = bounds[tree]
             top = key_after(prefix, size)
@@ -271,6 +282,22 @@ def forest_reads(bands: Sequence[bytes], k: int, segment: Segment) -> set[str]:
                         if len(found) >= k:
                             return needed
     return needed
+
+
+def shared_width(band: bytes, others: Iterable[bytes]) -> int:
+    """The widest prefix of whole hash values (in bytes, a multiple of `BAND_WIDTH`) that
+    a forest key shares with one of `others`; of a tree's keys, the two next to it in
+    order share the widest (`forest_reads`' `reach`)."""
+    widest = 0
+    for other in others:
+        width = 0
+        while (
+            width < len(band)
+            and band[width : width + BAND_WIDTH] == other[width : width + BAND_WIDTH]
+        ):
+            width += BAND_WIDTH
+        widest = max(widest, width)
+    return widest
 
 
 def key_after(prefix: bytes, size: int) -> bytes:
@@ -308,7 +335,13 @@ def forest_neighbourhood(
         for at in range(bisect.bisect_left(keys, lo), bisect.bisect_left(keys, hi)):
             yield keys[at], tables[tree][keys[at]]
 
+    def reach(tree: int, band: bytes) -> int:
+        keys = ordered[tree]
+        at = bisect.bisect_left(keys, band)
+        return shared_width(band, keys[max(at - 1, 0) : at + 1])
+
     needed: set[str] = set()
     for bands in queries:
-        needed |= forest_reads(bands, k, segment)
+        widths = [reach(tree, band) for tree, band in enumerate(bands)]
+        needed |= forest_reads(bands, k, segment, widths)
     return needed

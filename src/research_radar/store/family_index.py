@@ -15,7 +15,13 @@ from typing import Any
 from sqlalchemy import Connection, bindparam, func, literal_column, select, union_all, update
 
 from research_radar.models import Finding
-from research_radar.resolve.minhash import BAND_WIDTH, forest_reads, key_after
+from research_radar.resolve.minhash import (
+    BAND_WIDTH,
+    forest_neighbourhood,
+    forest_reads,
+    key_after,
+    shared_width,
+)
 from research_radar.store.schema import family_bands, family_entries, family_terms, findings
 from research_radar.store.store import Store
 
@@ -103,9 +109,14 @@ def load_newest_family_date(store: Store) -> date | None:
     return value if isinstance(value, date) else None
 
 
-def load_family_neighbourhood(store: Store, queries: Sequence[Sequence[bytes]], k: int) -> set[str]:
+def load_family_neighbourhood(
+    store: Store, queries: Sequence[Sequence[bytes]], k: int, *, whole: bool | None = None
+) -> set[str]:
     """The stored projects a forest needs to answer each query (its forest key per tree)
     as the forest of every stored entry would (`forest_reads`, asking for `k`).
+
+    `whole`: read every stored forest key at once (True) or only the ranges the queries
+    reach (False); None chooses by the index's size against the queries' (`_WHOLE`).
 
     Only the forest keys a query reads are read: around each query's key the nearest
     keys on either side, in one statement for many queries, and further ranges a page
@@ -114,12 +125,30 @@ def load_family_neighbourhood(store: Store, queries: Sequence[Sequence[bytes]], 
     if not queries:
         return set()
     with store.engine.connect() as conn:
+        stored = conn.execute(select(func.count()).select_from(family_entries)).scalar() or 0
+        if not stored:
+            return set()
+        if whole if whole is not None else stored <= min(_WHOLE * len(queries), _WHOLE_MOST):
+            rows = conn.execute(
+                select(family_bands.c.project_key, family_bands.c.tree, family_bands.c.band)
+            )
+            return forest_neighbourhood(queries, [(a, b, bytes(c)) for a, b, c in rows], k)
         reader = _BandReader(conn, len(queries[0][0]), max(k, 1))
         reader.prefetch([(tree, band) for bands in queries for tree, band in enumerate(bands)])
         needed: set[str] = set()
         for bands in queries:
-            needed |= forest_reads(bands, k, reader.segment)
+            reach = [reader.reach[tree, band] for tree, band in enumerate(bands)]
+            needed |= forest_reads(bands, k, reader.segment, reach)
     return needed
+
+
+_WHOLE = 20
+"""Stored entries per query up to which `load_family_neighbourhood` reads every forest
+key at once (one scan) rather than the ranges around each query's (a statement per
+`_AROUND` of them): many queries against a small index, as a large first run has."""
+_WHOLE_MOST = 25_000
+"""Stored entries beyond which the index is never read whole (its forest keys held in
+memory at once: about 70 MB at this size)."""
 
 
 Group = tuple[bytes, list[str]]
@@ -138,6 +167,9 @@ class _BandReader:
         self._near = {}
         """Per tree and first hash value: ranges [lo, hi) read whole, each with its forest
         keys and their projects, in order."""
+        self.reach: dict[tuple[int, bytes], int] = {}
+        """Per (tree, forest key) prefetched: the widest prefix it shares with a stored key
+        of the tree (`forest_reads`' `reach`)."""
 
     def prefetch(self, around: Sequence[tuple[int, bytes]]) -> None:
         """Read, for each (tree, forest key), up to a page of keys on either side of it
@@ -171,6 +203,9 @@ class _BandReader:
     ) -> None:
         first = band[:BAND_WIDTH]
         lo, hi = first, key_after(first, self._size)
+        nearest = [max(below)[0]] if below else []
+        nearest += [min(above)[0]] if above else []
+        self.reach[tree, band] = shared_width(band, nearest)
         rows = sorted(below + above)
         if len(below) == _NEAR:  # the lowest key's projects may go on below the page
             lowest = min(value for value, _ in below)

@@ -14,18 +14,13 @@ insert), one executemany per table rather than a select and a write per row.
 
 from __future__ import annotations
 
-import functools
 import gzip
-import hashlib
-import json
 import logging
 import os
 import socket
 import weakref
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
@@ -48,6 +43,16 @@ from research_radar.config import is_database_url
 from research_radar.errors import StorageError
 from research_radar.models import Claim, Correction, Finding, Project, Snapshot, Source
 from research_radar.store.fresh import HEAD, create_fresh, current_revision
+from research_radar.store.rows import (
+    RawRecord,
+    claim_rows,
+    content_hash,
+    finding_rows,
+    project_rows,
+    raw_rows,
+    snapshot_rows,
+    source_rows,
+)
 from research_radar.store.schema import (
     aliases,
     claims,
@@ -67,7 +72,7 @@ from research_radar.store.schema import (
 from research_radar.store.upserts import chunks as _chunks
 from research_radar.store.upserts import upsert_many as _upsert_many
 
-__all__ = ["RawRecord", "Store", "content_hash", "open_store", "upgrade_store"]
+__all__ = ["Store", "open_store", "upgrade_store"]
 
 log = logging.getLogger(__name__)
 
@@ -227,19 +232,6 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-@dataclass(frozen=True)
-class RawRecord:
-    """A raw response to keep (`Store.save_raws`)."""
-
-    request_key: str
-    body: bytes
-    status: int = 200
-    etag: str | None = None
-    last_modified: str | None = None
-    headers: Mapping[str, str] = field(default_factory=dict)
-    fetched_at: datetime | None = None
-
-
 _RUN_LOCK = 0x52414441524E  # the PostgreSQL advisory lock of a run ("RADARN")
 
 
@@ -257,26 +249,6 @@ def _owner_gone(summary: Any) -> bool:
     except PermissionError:
         return False
     return False
-
-
-_GZIP_THREADS = 2
-"""Threads compressing a large batch of raw responses: zlib lets go of the interpreter
-lock while it compresses, and compressing was most of a large collect's write (#19)."""
-
-
-def _gzipped(bodies: Iterable[bytes]) -> list[bytes]:
-    """Each body gzip-compressed (mtime 0: the same bytes every time), in order."""
-    items = list(bodies)
-    if len(items) < 64:
-        return [gzip.compress(body, mtime=0) for body in items]
-    with ThreadPoolExecutor(max_workers=_GZIP_THREADS) as pool:
-        return list(pool.map(functools.partial(gzip.compress, mtime=0), items))
-
-
-def content_hash(data: bytes | str) -> str:
-    """SHA-256 hex digest of bytes or UTF-8 text."""
-    raw = data.encode("utf-8") if isinstance(data, str) else data
-    return hashlib.sha256(raw).hexdigest()
 
 
 class Store:
@@ -465,22 +437,7 @@ class Store:
 
     def save_raws(self, conn: Connection, source: str, records: Iterable[RawRecord]) -> int:
         """Keep raw responses, gzip-compressed, once each by content. Returns how many were new."""
-        now = _now()
-        records = list(records)
-        rows = [
-            {
-                "source": source,
-                "request_key": record.request_key,
-                "status": record.status,
-                "etag": record.etag,
-                "last_modified": record.last_modified,
-                "headers": dict(record.headers),
-                "body": body,
-                "content_hash": content_hash(record.body),
-                "fetched_at": record.fetched_at or now,
-            }
-            for record, body in zip(records, _gzipped(r.body for r in records), strict=True)
-        ]
+        rows = raw_rows(source, list(records), _now())
         return _upsert_many(conn, raw_responses, ["source", "request_key", "content_hash"], rows)
 
     def load_raw(self, source: str, request_key: str) -> dict[str, Any] | None:
@@ -572,19 +529,7 @@ class Store:
         self, conn: Connection, items: Iterable[Source], *, only_new: bool = False
     ) -> None:
         """Insert or update sources; with `only_new`, leave sources already kept as they are."""
-        now = _now()
-        rows = [
-            {
-                "key": source.key,
-                "kind": source.kind.value,
-                "url": source.url,
-                "title": source.title,
-                "data": source.model_dump(mode="json"),
-                "updated_at": now,
-                "first_seen_at": now,
-            }
-            for source in items
-        ]
+        rows = source_rows(items, _now())
         update = () if only_new else ("kind", "url", "title", "data", "updated_at")
         _upsert_many(conn, sources, ["key"], rows, update)
 
@@ -615,17 +560,7 @@ class Store:
         self.save_snapshots(conn, [snapshot])
 
     def save_snapshots(self, conn: Connection, items: Iterable[Snapshot]) -> None:
-        now = _now()
-        rows = [
-            {
-                "source_key": snapshot.source_key,
-                "version": snapshot.version,
-                "version_date": snapshot.version_date,
-                "data": snapshot.model_dump(mode="json"),
-                "observed_at": now,
-            }
-            for snapshot in items
-        ]
+        rows = snapshot_rows(items, _now())
         _upsert_many(conn, snapshots, ["source_key", "version"], rows, ("version_date", "data"))
 
     def load_snapshots(self, source_key: str) -> list[Snapshot]:
@@ -665,21 +600,7 @@ class Store:
         self, conn: Connection, groups: Iterable[tuple[str, str, list[Claim]]]
     ) -> int:
         """`save_claims` of many (source key, version, claims) in one batch (#19)."""
-        rows = []
-        for source_key, version, items in groups:
-            for claim in items:
-                data = claim.model_dump(mode="json")
-                digest = content_hash(source_key + version + json.dumps(data, sort_keys=True))
-                rows.append(
-                    {
-                        "source_key": source_key,
-                        "version": version,
-                        "kind": claim.kind.value,
-                        "data": data,
-                        "hash": digest,
-                    }
-                )
-        return _upsert_many(conn, claims, ["hash"], rows)
+        return _upsert_many(conn, claims, ["hash"], claim_rows(groups))
 
     def load_claims(self, source_key: str, version: str | None = None) -> list[Claim]:
         query = select(claims.c.data).where(claims.c.source_key == source_key).order_by(claims.c.id)
@@ -700,23 +621,9 @@ class Store:
         origins: Sequence[str] | None = None,
     ) -> None:
         """Insert or update findings; `origins` gives each one's origin (default "radar")."""
-        now = _now()
-        rows = [
-            {
-                "project_key": finding.project_key,
-                "date": finding.date,
-                "origin": origin,
-                "name": finding.name,
-                "family": finding.family,
-                "data": finding.model_dump(mode="json"),
-                "created_at": now,
-                "family_indexed": False,
-                "name_slug": None,
-            }
-            for finding, origin in zip(
-                items, origins if origins is not None else ["radar"] * len(items), strict=True
-            )
-        ]
+        rows = finding_rows(
+            items, origins if origins is not None else ["radar"] * len(items), _now()
+        )
         update = ("name", "family", "data", "family_indexed", "name_slug")
         _upsert_many(conn, findings, ["project_key", "date", "origin"], rows, update)
 
@@ -765,30 +672,26 @@ class Store:
     def save_project(self, conn: Connection, project: Project) -> None:
         self.save_projects(conn, [project])
 
-    def save_projects(self, conn: Connection, items: Iterable[Project]) -> None:
-        """Insert or update projects and their links to sources."""
-        now = _now()
-        rows, links = [], []
-        for project in items:
-            rows.append(
-                {
-                    "key": project.key,
-                    "name": project.name,
-                    "fork_of": project.fork_of,
-                    "derivative": project.derivative,
-                    "family": project.family,
-                    "data": project.model_dump(mode="json"),
-                    "created_at": now,
-                }
-            )
-            links += [
-                {
-                    "project_key": project.key,
-                    "source_key": source_key,
-                    "relation": "primary" if source_key == project.key else "part-of",
-                    "evidence": "",
-                }
-                for source_key in project.sources
+    def save_projects(
+        self,
+        conn: Connection,
+        items: Iterable[Project],
+        *,
+        linked: Mapping[tuple[str, str], tuple[str, str]] | None = None,
+    ) -> None:
+        """Insert or update projects and their links to sources.
+
+        `linked`: links this transaction wrote already (`save_project_sources`), which are
+        not written again where they hold the relation a project gives that source (every
+        writer gives a source the same relation to a project: `primary` to its own key).
+        """
+        rows, links = project_rows(items, _now())
+        if linked:
+            links = [
+                link
+                for link in links
+                if linked.get((link["project_key"], link["source_key"]), ("",))[0]
+                != link["relation"]
             ]
         update = ("name", "fork_of", "derivative", "family", "data")
         _upsert_many(conn, projects, ["key"], rows, update)

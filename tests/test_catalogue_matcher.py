@@ -124,3 +124,21 @@ def test_fold_table_is_complete() -> None:
 )
 def test_pattern_needles(pattern: str, needle: str | None) -> None:
     assert pattern_needle(pattern) == needle
+
+
+def test_aliases_searched_apart_match_as_their_alternation() -> None:
+    """A few live aliases are searched one by one (`_first_of`): the same matches, in the
+    same order, as the regex of their alternation, overlaps and neighbours included."""
+    rng = random.Random(5)
+    pieces = ["a", "ab", "abc", "b", "ba", "c", "a b", "a-b", "bc", "1x"]
+    compared = 0
+    for _ in range(3000):
+        chosen = set(rng.sample(pieces, rng.randrange(1, 7)))
+        aliases = sorted(chosen, key=lambda alias: (-len(alias), alias))
+        text = "".join(rng.choice("abc -x1_") for _ in range(rng.randrange(0, 30)))
+        whole = catalog_module._literal_regex(aliases)
+        apart = [catalog_module._literal_regex([alias]) for alias in aliases]
+        expected = [m.span() for m in whole.finditer(text)]
+        assert [m.span() for m in catalog_module._first_of(apart, text)] == expected, text
+        compared += bool(expected)
+    assert compared > 400

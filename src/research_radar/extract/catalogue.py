@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
@@ -104,6 +105,9 @@ class _FieldIndex:
     subsets: dict[tuple[int, ...], re.Pattern[str]] = dataclasses.field(
         default_factory=dict, compare=False, repr=False
     )
+    alone: dict[int, re.Pattern[str]] = dataclasses.field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     @cached_property
     def literal(self) -> re.Pattern[str] | None:
@@ -120,20 +124,56 @@ class _FieldIndex:
     def pattern_index(self) -> NeedleIndex:
         return NeedleIndex(self.pattern_needles)
 
-    def literal_for(self, probe: Probe) -> re.Pattern[str] | None:
-        """`literal` without the alternatives that cannot match in the probe's text."""
+    def literal_matches(self, probe: Probe) -> Iterator[re.Match[str]]:
+        """`literal.finditer` over the probe's text, run with only the aliases that
+        could match there: a few are each searched alone (`_first_of`), more in one
+        regex of just them (issue #19)."""
         alive = tuple(self.alias_index.candidates(probe))
         if not alive:
-            return None
-        if len(alive) == len(self.aliases):
-            return self.literal
-        regex = self.subsets.get(alive)
+            return iter(())
+        if len(alive) <= _APART:
+            return _first_of([self._alias(n) for n in alive], probe.text)
+        regex = self.literal if len(alive) == len(self.aliases) else self.subsets.get(alive)
         if regex is None:
             if len(self.subsets) > 4096:
                 self.subsets.clear()
             regex = _literal_regex([self.aliases[n] for n in alive])
             self.subsets[alive] = regex
+        return regex.finditer(probe.text)
+
+    def _alias(self, n: int) -> re.Pattern[str]:
+        """Alias `n` alone, as `literal` reads it."""
+        regex = self.alone.get(n)
+        if regex is None:
+            regex = self.alone[n] = _literal_regex([self.aliases[n]])
         return regex
+
+
+_APART = 12
+"""Up to this many live aliases are searched one by one: compiling a regex of them all
+costs more than a dozen searches of one statement."""
+
+
+def _first_of(regexes: list[re.Pattern[str]], text: str) -> Iterator[re.Match[str]]:
+    """The matches of the alternation of `regexes` (`a|b|c`, in that order): each next
+    match starts where the first of theirs does, and is the first regex's that matches
+    there, as `re` tries an alternation's branches. None of them matches empty."""
+    nexts: dict[int, re.Match[str]] = {}
+    for n, regex in enumerate(regexes):
+        if found := regex.search(text):
+            nexts[n] = found
+    while nexts:
+        start = min(found.start() for found in nexts.values())
+        first = min(n for n, found in nexts.items() if found.start() == start)
+        match = nexts[first]
+        yield match
+        end = match.end()
+        for n, found in list(nexts.items()):
+            if found.start() < end:  # overlapped: its next match starts from `end`
+                if again := regexes[n].search(text, end):
+                    nexts[n] = again
+                else:
+                    del nexts[n]
 
 
 @dataclass(frozen=True)
@@ -165,12 +205,10 @@ class Catalog:
         index = self._index[field_name]
         probe = probe_of(text)
         found: list[tuple[int, int, int, str]] = []
-        literal = index.literal_for(probe)
-        if literal is not None:
-            for match in literal.finditer(text):
-                hit = index.lookup.get(_norm(match.group(0)))
-                if hit and match.end() > match.start():
-                    found.append((match.start(), match.end(), hit[0], hit[1]))
+        for match in index.literal_matches(probe):
+            hit = index.lookup.get(_norm(match.group(0)))
+            if hit and match.end() > match.start():
+                found.append((match.start(), match.end(), hit[0], hit[1]))
         for n in index.pattern_index.candidates(probe):
             rank, entry = index.patterns[n]
             for match in entry.regex.finditer(text):
@@ -209,7 +247,10 @@ class Catalog:
 
 
 def _norm(alias: str) -> str:
-    return re.sub(r"[\s\-]+", "", alias).lower()
+    return _SEPARATORS.sub("", alias).lower()
+
+
+_SEPARATORS = re.compile(r"[\s\-]+")
 
 
 def _build_index(entries: tuple[Entry, ...], field_name: str) -> _FieldIndex:

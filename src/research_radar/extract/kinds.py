@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import NamedTuple
 
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.screened import search
@@ -79,32 +80,45 @@ _PERF_WORDS = re.compile(
 
 def kind_of(text: str, metrics: list[Metric]) -> ClaimKind | None:
     said = _said(text)
-    if said[_NEGATIVE]:
+    if said.negative:
         return ClaimKind.NEGATIVE
     if metrics:
         units = {m.unit for m in metrics}
         named_quality = any(_QUALITY.search(m.name) for m in metrics)
-        if (units & PERF_UNITS) or (said[_PERF_WORDS] and not named_quality):
+        if (units & PERF_UNITS) or (said.perf_words and not named_quality):
             return ClaimKind.PERFORMANCE
-        return ClaimKind.QUALITY if (said[_QUALITY] or named_quality) else ClaimKind.PERFORMANCE
-    if said[_CORRECTNESS]:
+        return ClaimKind.QUALITY if (said.quality or named_quality) else ClaimKind.PERFORMANCE
+    if said.correctness:
         return ClaimKind.CORRECTNESS
-    if said[_LIMITATION]:
+    if said.limitation:
         return ClaimKind.LIMITATION
-    if said[_STATUS]:
+    if said.status:
         return ClaimKind.STATUS
     return None
 
 
+class _Said(NamedTuple):
+    """Which of the kind patterns a statement matches (by name, not by pattern: hashing
+    a compiled pattern hashes its whole program, issue #19)."""
+
+    negative: bool
+    perf_words: bool
+    quality: bool
+    correctness: bool
+    limitation: bool
+    status: bool
+    hedge: bool
+
+
 @lru_cache(maxsize=16384)
-def _said(text: str) -> dict[re.Pattern[str], bool]:
+def _said(text: str) -> _Said:
     """Which of the kind patterns a statement matches, read once per statement; each
     pattern runs only where its needles are (issue #19)."""
     probe = probe_of(text)
     kinds = (_NEGATIVE, _PERF_WORDS, _QUALITY, _CORRECTNESS, _LIMITATION, _STATUS, _HEDGE)
-    return {pattern: search(pattern, probe) is not None for pattern in kinds}
+    return _Said(*(search(pattern, probe) is not None for pattern in kinds))
 
 
 def is_hedged(text: str) -> bool:
     """`reportedly`, `据称`: the statement relays someone else's claim."""
-    return _said(text)[_HEDGE]
+    return _said(text).hedge

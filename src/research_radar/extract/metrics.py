@@ -157,12 +157,18 @@ def _blocked_spans(text: str, cat: Catalog) -> list[tuple[int, int]]:
 class _Found:
     """Metrics found so far in one statement, and the number spans they use."""
 
-    blocked: list[tuple[int, int]]
+    text: str
+    cat: Catalog
     items: list[tuple[int, Metric]] = field(default_factory=list)
     spans: list[tuple[int, int]] = field(default_factory=list)
+    _blocked: list[tuple[int, int]] | None = None
+    """`_blocked_spans` of the text, read when a rule first finds a number: most table
+    cells and many statements have none to ask about (issue #19)."""
 
     def free(self, span: tuple[int, int]) -> bool:
-        return all(span[1] <= a or span[0] >= b for a, b in self.blocked + self.spans)
+        if self._blocked is None:
+            self._blocked = _blocked_spans(self.text, self.cat)
+        return all(span[1] <= a or span[0] >= b for a, b in self._blocked + self.spans)
 
     def add(self, span: tuple[int, int], metric: Metric) -> None:
         self.items.append((span[0], metric))
@@ -196,7 +202,7 @@ repeat within a document (issue #19)."""
 
 def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
     probe = probe_of(text)  # the rules run only where their needles are (issue #19)
-    found = _Found(_blocked_spans(text, cat))
+    found = _Found(text, cat)
     for match in _METRIC.finditer(text):
         if found.free(match.span("num")):
             for span, metric in _unit_metrics(text, match, cat, context):
@@ -251,11 +257,10 @@ def _unit_metrics(
     text: str, match: re.Match[str], cat: Catalog, context: str = ""
 ) -> list[tuple[tuple[int, int], Metric]]:
     unit = canonical_unit(match.group("unit"))
-    rest = text[match.end() :]
     counted = (
         unit == "x" and match.group("unit") != "倍"
     )  # `11倍 GPU 显存`: a ratio, never `11x GPU`
-    if counted and re.match(r"\s?(?:\d|[A-Za-z])", rest) and _is_count(rest, cat):
+    if counted and _COUNTED.match(text, match.end()) and _is_count(text[match.end() :], cat):
         return []
     window = text[max(0, match.start() - 30) : match.end() + 24] + " " + context
     if unit in _MEMORY_UNITS and (not _MEMORY_CONTEXT.search(window) or _is_spec(text, match)):
@@ -296,11 +301,15 @@ def _fractions(text: str, found: _Found) -> None:
     """`9/20 tasks`, `515/539 drafts accepted`: counts out of a total."""
     if not search(_FRACTION_CONTEXT, probe_of(text)):
         return
-    for match in re.finditer(r"(?<![\w./])(\d{1,4})/(\d{1,4})(?![\w/]|\.\d)", text):
+    for match in _FRACTION.finditer(text):
         numerator, denominator = int(match.group(1)), int(match.group(2))
         if denominator > 0 and numerator <= denominator and found.free(match.span(1)):
             metric = Metric(name="count", value=float(numerator), unit=f"/{denominator}")
             found.add(match.span(1), metric)
+
+
+_COUNTED = re.compile(r"\s?(?:\d|[A-Za-z])")
+_FRACTION = re.compile(r"(?<![\w./])(\d{1,4})/(\d{1,4})(?![\w/]|\.\d)")
 
 
 def _is_count(rest: str, cat: Catalog) -> bool:
@@ -362,9 +371,12 @@ def metric_words(text: str) -> list[re.Match[str]]:
     return [
         m
         for m in found
-        if not re.match(r"[A-Za-z]", text[m.start() - 1 : m.start()] or " ")
-        and not re.match(r"[A-Za-z]", text[m.end() : m.end() + 1] or " ")
+        if not _LETTER.match(text[m.start() - 1 : m.start()] or " ")
+        and not _LETTER.match(text[m.end() : m.end() + 1] or " ")
     ]
+
+
+_LETTER = re.compile(r"[A-Za-z]")
 
 
 def _propagated(text: str, found: _Found) -> None:
@@ -380,24 +392,43 @@ def _propagated(text: str, found: _Found) -> None:
                 _add_bare(text, found, match.span("a"), unit)
                 if not target:
                     _add_bare(text, found, _number_at(text, match.end()), unit)
+    if not found.items and not _COMPARE_CUE.search(text):
+        return  # no number to link a bare one to, and no cue to link it across
     by_position = dict(found.items)
-    for number in re.finditer(NUMBER_PATTERN, text):
-        if found.free(number.span()):
-            _compare(text, found, number, by_position)
+    backs: list[tuple[Metric, int]] | None = None
+    for number in _NUMBER.finditer(text):
+        gap = _COMPARE_GAP.match(text, number.end())
+        if not (gap or by_position) or not found.free(number.span()):
+            continue  # (`_compare` would link it to nothing)
+        if backs is None and by_position:
+            backs = _compared_ends(text, by_position)
+        _compare(text, found, number, gap, backs or [])
+
+
+def _compared_ends(text: str, by_position: dict[int, Metric]) -> list[tuple[Metric, int]]:
+    """Each measured number's metric, and where a `vs` / `对` after it ends (or -1)."""
+    ends = []
+    for start, metric in by_position.items():
+        back = _COMPARE_GAP.match(text, _end_of_metric(text, start))
+        ends.append((metric, back.end() if back else -1))
+    return ends
 
 
 def _compare(
-    text: str, found: _Found, number: re.Match[str], by_position: dict[int, Metric]
+    text: str,
+    found: _Found,
+    number: re.Match[str],
+    gap: re.Match[str] | None,
+    backs: list[tuple[Metric, int]],
 ) -> None:
-    """Link a bare number to a measured one across `vs` / `对` in either direction."""
-    gap = _COMPARE_GAP.match(text, number.end())
+    """Link a bare number to a measured one across `vs` / `对` in either direction
+    (`gap`: the cue after the number; `backs`: `_compared_ends`)."""
     target = _METRIC.match(text, gap.end()) if gap else None
     if target and canonical_unit(target.group("unit")) in PERF_UNITS | {"%"}:
         _add_bare(text, found, number.span(), canonical_unit(target.group("unit")))
         return
-    for start, metric in by_position.items():
-        back = _COMPARE_GAP.match(text, _end_of_metric(text, start))
-        if back and back.end() == number.start() and not _METRIC.match(text, number.start()):
+    for metric, end in backs:
+        if end == number.start() and not _METRIC.match(text, number.start()):
             name = metric.name
             found.add(
                 number.span(),
@@ -410,13 +441,19 @@ def _end_of_metric(text: str, start: int) -> int:
     match = _METRIC.match(text, start) or _NAMED.match(text, start)
     if match:
         return match.end()
-    number = re.compile(rf"{NUMBER_PATTERN}(?:/\d+)?").match(text, start)
+    number = _NUMBER_OF.match(text, start)
     return number.end() if number else start
 
 
 def _number_at(text: str, position: int) -> tuple[int, int]:
-    number = re.compile(NUMBER_PATTERN).match(text, position)
+    number = _NUMBER.match(text, position)
     return number.span() if number else (position, position)
+
+
+_NUMBER = re.compile(NUMBER_PATTERN)
+_COMPARE_CUE = re.compile(r"vs|versus|对|compared (?:with|to)", re.I)
+"""What every `_COMPARE_GAP` match holds."""
+_NUMBER_OF = re.compile(rf"{NUMBER_PATTERN}(?:/\d+)?")
 
 
 def _add_bare(text: str, found: _Found, span: tuple[int, int], unit: str) -> None:
@@ -425,13 +462,15 @@ def _add_bare(text: str, found: _Found, span: tuple[int, int], unit: str) -> Non
         found.add(span, Metric(name=name, value=parse_number(text[span[0] : span[1]]), unit=unit))
 
 
+_PAIR = re.compile(
+    rf"({NUMBER_PATTERN})\s?(?:vs\.?|versus)\s?({NUMBER_PATTERN})(?!\s?(?:{UNIT_PATTERN}|[/\d]))",
+    re.I,
+)
+
+
 def _bare_pairs(text: str, found: _Found) -> None:
     """`4147 vs 927 at 2K` after `prefill 1795 vs 927 tok/s`: the pair takes that unit."""
-    pair = re.compile(
-        rf"({NUMBER_PATTERN})\s?(?:vs\.?|versus)\s?({NUMBER_PATTERN})(?!\s?(?:{UNIT_PATTERN}|[/\d]))",
-        re.I,
-    )
-    for match in pair.finditer(text):
+    for match in finditer(_PAIR, probe_of(text)):
         if not (found.free(match.span(1)) and found.free(match.span(2))):
             continue
         earlier = [m for at, m in found.items if at < match.start() and m.unit not in _RATIOS]

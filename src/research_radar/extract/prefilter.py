@@ -1,13 +1,17 @@
 """Cheap tests that tell when a regular expression cannot match a text (issue #19).
 
 Pure. A building block of the extract modules. `Probe` holds a statement as the tests
-read it (folded, its words, whether it has a digit); `Needles` are what every match of a
-pattern must contain (literal strings, one of each clause, and perhaps a digit) and tell
-whether a probe's text could hold a match; `NeedleIndex` asks that of many patterns at
-once. The needles of a pattern are read from its source by `regexneedles.needles_of`;
-`screened` runs a regex only where its needles are. What the reader does not understand
-it leaves out, so needles only ever narrow what is run, never what is found
-(tests/test_prefilter.py compares both).
+read it (folded, the needles it holds, whether it has a digit); `Needles` are what every
+match of a pattern must contain (literal strings, one of each clause, and perhaps a
+digit) and tell whether a probe's text could hold a match; `NeedleIndex` asks that of
+many patterns at once. The needles of a pattern are read from its source by
+`regexneedles.needles_of`; `screened` runs a regex only where its needles are. What the
+reader does not understand it leaves out, so needles only ever narrow what is run, never
+what is found (tests/test_prefilter.py compares both).
+
+Every needle string of every `Needles` joins one vocabulary when first used; a probe
+works out once which of them its text holds (`Probe.present`), so a needle test is a few
+set operations, whatever the length of the text.
 """
 
 from __future__ import annotations
@@ -70,11 +74,10 @@ class Probe:
 
     @property
     def present(self) -> frozenset[str]:
-        """The needles of every `NeedleIndex` that are runs of ASCII letters and digits
-        and occur in the text."""
+        """The needle strings of every `Needles` used so far that occur in the folded
+        text."""
         if self._version != _VOCABULARY.version:
-            held = _VOCABULARY.held
-            self._present = frozenset().union(*[held(word) for word in self.words])
+            self._present = _VOCABULARY.present(self)
             self._version = _VOCABULARY.version
         return self._present
 
@@ -96,7 +99,7 @@ class Needles:
     """What every match of a pattern contains."""
 
     clauses: tuple[frozenset[str], ...] = ()
-    """Each clause: one of its strings (folded) is in the text."""
+    """Each clause: one of its strings (folded, never empty) is in the text."""
     digit: bool = False
     """Every match holds a digit (`\\d`, `[0-9]`)."""
 
@@ -104,89 +107,80 @@ class Needles:
         """False when no match can exist in the probe's text."""
         if self.digit and not probe.has_digit:
             return False
-        if not self.clauses:
+        clauses = self._known  # first: it adds the strings to the vocabulary
+        if not clauses:
             return True
-        parts = self._parts  # first: it adds the words to the vocabulary
         present = probe.present
-        for words, others in parts:
-            if not words.isdisjoint(present):
-                continue
-            folded = probe.folded
-            for needle in others:
-                if needle in folded:
-                    break
-            else:
-                return False
-        return True
+        return all(not clause.isdisjoint(present) for clause in clauses)
 
     @cached_property
-    def _parts(self) -> tuple[tuple[frozenset[str], tuple[str, ...]], ...]:
-        """Each clause's words (looked up in `Probe.present`) and its other strings."""
-        parts = tuple(
-            (
-                frozenset(s for s in clause if _WORD.fullmatch(s)),
-                tuple(s for s in clause if not _WORD.fullmatch(s)),
-            )
-            for clause in self.clauses
-        )
-        _VOCABULARY.add(word for words, _ in parts for word in words)
-        return parts
-
-    @cached_property
-    def word_clause(self) -> frozenset[str] | None:
-        """Words (runs of ASCII letters and digits) one of which is in every text the
-        needles could match: the longest word of each string of the best clause whose
-        strings all hold one (`phi-` holds `phi`), or None."""
-        for clause in self.clauses:  # best first
-            words = [max(_WORD.findall(s), key=len, default="") for s in clause]
-            if all(words):
-                return frozenset(words)
-        return None
-
-    @cached_property
-    def only_words(self) -> bool:
-        """Whether `word_clause` alone decides: one clause of words, no digit needed."""
-        return (
-            len(self.clauses) == 1
-            and not self.digit
-            and all(_WORD.fullmatch(s) for s in self.clauses[0])
-        )
+    def _known(self) -> tuple[frozenset[str], ...]:
+        """The clauses, once their strings are in the vocabulary `Probe.present` reads."""
+        _VOCABULARY.add(s for clause in self.clauses for s in clause)
+        return self.clauses
 
 
 class _Vocabulary:
-    """The needles of every `NeedleIndex` that are runs of ASCII letters and digits.
+    """The needle strings of every `Needles` used so far.
 
-    Such a needle is in a folded text exactly when one of the text's words (runs of
-    them) holds it. Words repeat across a document, so what each holds is worked out
-    once, for all the indexes together.
+    A string that is a run of ASCII letters and digits is in a folded text exactly when
+    one of the text's words (runs of them) holds it. Words repeat across a document, so
+    what each holds is worked out once. Any other string is looked up in the text when
+    the text holds its first character.
     """
 
     def __init__(self) -> None:
         self.needles: set[str] = set()
+        self.words: set[str] = set()
         self.longest = 0
         self.version = 0
+        self._by_first: dict[str, tuple[str, ...]] = {}
+        self._firsts: frozenset[str] = frozenset()
         self._held: dict[str, frozenset[str]] = {}
 
     def add(self, needles: Iterable[str]) -> None:
         new = set(needles) - self.needles
-        if new:
-            self.needles = self.needles | new  # a new set: a reader may be iterating the old
-            self.longest = max(self.longest, *map(len, new))
-            self.version += 1
-            self._held.clear()
+        if not new:
+            return
+        # new sets, not updates: a reader may be iterating the old ones
+        self.needles = self.needles | new
+        words = {s for s in new if _WORD.fullmatch(s)}
+        if words:
+            self.words = self.words | words
+            self.longest = max(self.longest, *map(len, words))
+        by_first = dict(self._by_first)
+        for s in sorted(new - words):
+            by_first[s[0]] = (*by_first.get(s[0], ()), s)
+        self._by_first = by_first
+        self._firsts = frozenset(by_first)
+        self.version += 1
+        self._held.clear()
+
+    def present(self, probe: Probe) -> frozenset[str]:
+        """The needle strings in the probe's folded text."""
+        held = self.held
+        found = frozenset().union(*[held(word) for word in probe.words])
+        folded = probe.folded
+        firsts = self._firsts.intersection(folded)
+        if firsts:
+            by_first = self._by_first
+            others = [s for c in firsts for s in by_first[c] if s in folded]
+            if others:
+                found = found.union(others)
+        return found
 
     def held(self, word: str) -> frozenset[str]:
-        """The needles a word holds."""
+        """The word needles a word holds."""
         found = self._held.get(word)
         if found is None:
             if len(word) > 24:  # a long run (a checksum): look each needle up instead
-                found = frozenset(n for n in self.needles if n in word)
+                found = frozenset(n for n in self.words if n in word)
             else:
                 found = frozenset(
                     word[i:j]
                     for i in range(len(word))
                     for j in range(i + 1, min(len(word), i + self.longest) + 1)
-                ).intersection(self.needles)
+                ).intersection(self.words)
             if len(self._held) > 65536:
                 self._held.clear()
             self._held[word] = found
@@ -197,35 +191,49 @@ _VOCABULARY = _Vocabulary()
 
 
 class NeedleIndex:
-    """Many patterns' needles, indexed by word: which of them could match a text.
+    """Many patterns' needles, indexed by the strings of their first clause: which of
+    them could match a text.
 
-    A text costs a few set operations (`Probe.present`), not a test per pattern.
+    The answer depends only on the needle strings a text holds and on whether it has a
+    digit, so it is worked out once per such pair (issue #19).
     """
 
     def __init__(self, needles: Iterable[Needles]) -> None:
         self.needles = tuple(needles)
-        by_word: dict[str, list[int]] = {}
+        by_string: dict[str, list[int]] = {}
         always: list[int] = []
         for n, needle in enumerate(self.needles):
-            clause = needle.word_clause
-            if clause is None:
+            if not needle.clauses:
                 always.append(n)
-            for word in clause or ():
-                by_word.setdefault(word, []).append(n)
-        self._by_word = {word: tuple(found) for word, found in by_word.items()}
-        self._words = frozenset(by_word)
+            for string in needle.clauses[0] if needle.clauses else ():
+                by_string.setdefault(string, []).append(n)
+        self._by_string = {string: tuple(found) for string, found in by_string.items()}
         self._always = tuple(always)
-        # needles that are one word clause alone: found by the index, nothing to test
-        self._settled = frozenset(n for n, needle in enumerate(self.needles) if needle.only_words)
-        _VOCABULARY.add(self._words)
+        # one clause and no digit: found by the index, nothing left to test
+        self._settled = frozenset(
+            n
+            for n, needle in enumerate(self.needles)
+            if len(needle.clauses) == 1 and not needle.digit
+        )
+        self._strings = frozenset(s for needle in self.needles for c in needle.clauses for s in c)
+        self._known: dict[tuple[frozenset[str], bool], tuple[int, ...]] = {}
+        _VOCABULARY.add(self._strings)  # now: a probe's needles are then known for good
 
     def candidates(self, probe: Probe) -> list[int]:
         """Indices, in order, of the patterns whose needles are all in the text."""
-        words = probe.present & self._words
-        if not words and not self._always:
-            return []
-        found = set(self._always)
-        for word in words:
-            found.update(self._by_word[word])
+        key = (probe.present & self._strings, probe.has_digit)
+        found = self._known.get(key)
+        if found is None:
+            found = self._candidates(probe, key[0])
+            if len(self._known) > 16384:
+                self._known.clear()
+            self._known[key] = found
+        return list(found)
+
+    def _candidates(self, probe: Probe, present: frozenset[str]) -> tuple[int, ...]:
+        alive = set(self._always)
+        by_string = self._by_string
+        for string in present:
+            alive.update(by_string.get(string, ()))
         settled, needles = self._settled, self.needles
-        return sorted([n for n in found if n in settled or needles[n].could_match(probe)])
+        return tuple(sorted(n for n in alive if n in settled or needles[n].could_match(probe)))

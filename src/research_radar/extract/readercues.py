@@ -20,6 +20,8 @@ from research_radar.extract.cells import head_name, header_unit, row_unit
 from research_radar.extract.durations import duration_spans
 from research_radar.extract.markdown import Segment, clean_text, split_cells
 from research_radar.extract.metrics import metric_words
+from research_radar.extract.prefilter import probe_of
+from research_radar.extract.screened import search
 from research_radar.extract.units import (
     DEFAULT_METRIC_NAMES,
     NUMBER_PATTERN,
@@ -308,10 +310,9 @@ def prose_candidates(
     if not matches:
         return []
     left = Counter(taken)
-    spans = duration_spans(text)
-    sentence = ["p", f"block:{segment.block}", f"nnum{min(len(matches), 5)}"]
-    if _METRIC_HINT.search(text):
-        sentence.append("smetric")
+    spans: list[tuple[int, int]] | None = None
+    sentence: list[str] | None = None
+    # what the whole sentence says is read at its first number the rules left (#19)
     candidates: list[Candidate] = []
     for match in matches:
         raw = match.group(0)
@@ -321,6 +322,8 @@ def prose_candidates(
             left[value] -= 1
             if not everything:
                 continue
+        if spans is None:
+            spans = duration_spans(text)
         start, end = match.span()
         before, after = text[max(0, start - 40) : start], text[end : end + 40]
         unit = _unit_after(after)
@@ -335,6 +338,10 @@ def prose_candidates(
             # a run uses, `peak 21 GB`); `arXiv:2409.10516` is an id; `0.6B`, `4000-token
             # generations`, `8-bit`: a size or a setting
             continue
+        if sentence is None:
+            sentence = ["p", f"block:{segment.block}", f"nnum{min(len(matches), 5)}"]
+            if search(_METRIC_HINT, probe_of(text)):
+                sentence.append("smetric")
         cues = [
             *sentence,
             "sread" if len(taken) - hit > 0 else "snone",

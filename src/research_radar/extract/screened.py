@@ -17,7 +17,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import cache
 
 from research_radar.extract.prefilter import Needles, Probe
 from research_radar.extract.regexneedles import branches_of, needles_of
@@ -107,8 +106,20 @@ class _Plan:
     pattern has one, or ones that cannot be read alone (a back-reference)."""
 
 
-@cache
 def _plan(regex: re.Pattern[str]) -> _Plan:
+    """The plan of a pattern, made on its first use. Kept by the pattern's id: hashing a
+    compiled pattern hashes its whole program, every time (issue #19)."""
+    known = _PLANS.get(id(regex))
+    if known is None or known[0] is not regex:
+        known = _PLANS[id(regex)] = (regex, _made_plan(regex))
+    return known[1]
+
+
+_PLANS: dict[int, tuple[re.Pattern[str], _Plan]] = {}
+"""The plans made, by the id of their pattern (kept alive here, so the id stays its)."""
+
+
+def _made_plan(regex: re.Pattern[str]) -> _Plan:
     needles = needles_of(regex.pattern, regex.flags)
     parts = branches_of(regex.pattern)
     if len(parts) < 2 or regex.flags & re.VERBOSE or _REFERS.search(regex.pattern):

@@ -174,24 +174,6 @@ def read_sentence(
 ) -> list[Metric]:
     """The measurements of one sentence that the rules' `metrics` left out."""
     taken = tuple(m.value for m in metrics)
-    if reader.everything or not isinstance(reader, LearnedReader):
-        return _read_sentence(segment, taken, reader)  # (a recorder sees every call)
-    # what the bundled reader reads in a sentence, remembered: statements repeat (#19)
-    key = (segment.text, segment.block, taken)
-    known = _READ.get(key)
-    if known is None or known[0] is not reader:
-        if len(_READ) > 16384:
-            _READ.clear()
-        known = _READ[key] = (reader, _read_sentence(segment, taken, reader))
-    return [metric.model_copy() for metric in known[1]]  # callers own what they get
-
-
-_READ: dict[tuple[str, str, tuple[float, ...]], tuple[LearnedReader, list[Metric]]] = {}
-
-
-def _read_sentence(
-    segment: Segment, taken: tuple[float, ...], reader: NumberReader
-) -> list[Metric]:
     candidates = prose_candidates(segment, taken, everything=reader.everything)
     return [
         Metric(name=c.name, value=c.value, unit=c.unit)

@@ -28,6 +28,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import shutil
 import sqlite3
 import statistics
@@ -145,7 +146,9 @@ def _child(argv: list[str], cwd: Path, timeout: float = 1800.0) -> Run:
         started = time.perf_counter()
         proc = subprocess.Popen(argv, cwd=cwd, stdout=handle, stderr=subprocess.STDOUT, env=env)
         deadline = started + timeout
+        high = 0  # the child's own high-water RSS in kB, as last read (it only grows)
         while True:
+            high = max(high, _high_water_kb(proc.pid))
             pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
             if pid:
                 break
@@ -159,7 +162,24 @@ def _child(argv: list[str], cwd: Path, timeout: float = 1800.0) -> Run:
     output = log.read_text(encoding="utf-8", errors="replace")
     log.unlink()
     cpu = usage.ru_utime + usage.ru_stime
-    return Run(seconds, usage.ru_maxrss / 1024, proc.returncode, output, cpu)
+    return Run(seconds, (high or usage.ru_maxrss) / 1024, proc.returncode, output, cpu)
+
+
+def _high_water_kb(pid: int) -> int:
+    """The process's peak RSS so far (`VmHWM`), of its own program only.
+
+    `ru_maxrss` is no measure of a child's memory: Linux carries the peak of the address
+    space a process had before `exec` into it, and a child started with vfork had this
+    benchmark's, which grows with the goals run in-process before (the pipeline runs).
+    `VmHWM` belongs to the address space the child's `exec` made; it only grows, so the
+    last reading, at most a polling interval before the child ends, is its peak.
+    """
+    try:
+        status = Path(f"/proc/{pid}/status").read_text(encoding="ascii", errors="replace")
+    except OSError:
+        return 0  # not Linux, or the child has just ended
+    found = re.search(r"^VmHWM:\s+(\d+)\s+kB", status, re.M)
+    return int(found.group(1)) if found else 0
 
 
 def _radar(args: list[str], cwd: Path, timeout: float = 1800.0) -> Run:

@@ -226,11 +226,13 @@ def test_more_load_phrasings(text: str, key: str, value: str) -> None:
         pytest.param("Throughput reached 5.53 requests/s.", id="a-rate-measured"),
         pytest.param("Input sequence length 512, output sequence length 32.", id="io-lengths"),
         pytest.param("It runs on a single H100.", id="single-not-counted"),
+        pytest.param("FlashAttention-2 runs 2x faster.", id="a-name-version-not-runs"),
     ],
 )
 def test_what_is_not_that_load(text: str) -> None:
     load = find_conditions(text, default_catalog()).load
     assert "rate" not in load and "gpus" not in load and load.get("prompt") in (None, "512")
+    assert "runs" not in load
 
 
 def test_an_output_sequence_length_is_not_a_second_prompt_length() -> None:

@@ -166,7 +166,8 @@ LOAD_RULES = (
     _rule("seeds", r"(\d+)\s*(?:fixed\s+)?seeds"),
     _rule("sampling", r"\bgreedy\b|贪心", "greedy"),
     _rule("temperature", r"temperature\s*[=:：]?\s*(\d+(?:\.\d+)?)"),
-    _rule("runs", r"(\d+)\s*(?:runs|repeats|repetitions|trials|次(?:重复|运行|复测))"),
+    # `5 runs`, never the version of a name (`FlashAttention-2 runs 2x faster`)
+    _rule("runs", r"(?<![\w.-])(\d+)\s*(?:runs|repeats|repetitions|trials|次(?:重复|运行|复测))"),
     _rule("runs", r"重复\s*(\d+)\s*次|每(?:项|组|个配置|配置)?\s*(\d+)\s*次"),
     _rule("runs", r"(\d+)\s*iterations"),
     _rule("runs", r"单次运行|single run", "1"),

@@ -66,11 +66,11 @@ _MARKED_PIN = re.compile(
 _AFTER_DATE = re.compile(
     r"^`?\s*[（(，,、]?\s*(?:提交于\s*)?(?P<d>(?:20\d\d-)?\d{1,2}-\d{1,2}|\d{1,2}/\d{1,2})(?!\d)"
 )
-_PERF = re.compile(
-    r"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*"
-    r"(?P<unit>tok/s|tokens?/s|TPS|ms\b|[uµμ]s\b|s/it|it/s|s(?![A-Za-z0-9/])|毫秒|微秒|秒"
-    r"|×|x(?![A-Za-z0-9])|倍|%|fps|GB/s)"
+_UNITS = (
+    r"tok/s|tokens?/s|TPS|ms\b|[uµμ]s\b|s/it|it/s|s(?![A-Za-z0-9/])|毫秒|微秒|秒|×|倍|%|fps|GB/s"
 )
+"""The units a performance number is checked with, in the report and in the source."""
+_PERF = re.compile(rf"(?<![\w.])(?P<num>\d+(?:\.\d+)?)\s*(?P<unit>{_UNITS}|x(?![A-Za-z0-9]))")
 _UNIT_CLASS = {
     "tok/s": "throughput",
     "token/s": "throughput",
@@ -94,10 +94,7 @@ _UNIT_CLASS = {
     "fps": "fps",
     "GB/s": "bandwidth",
 }
-_FILE_UNIT = re.compile(
-    r"^\s*(tok/s|tokens?/s|TPS|tps|ms\b|[uµμ]s\b|s/it|it/s|s(?![A-Za-z0-9/])|毫秒|微秒|秒"
-    r"|×|x\b|倍|%|fps|GB/s)"
-)
+_FILE_UNIT = re.compile(rf"^\s*({_UNITS}|tps|x\b)")
 _REF_GROUP = re.compile(
     r"(?:(?P<repo>[A-Za-z0-9][\w.-]*/[\w.-]+)#|(?<![\w/&])#)(?P<first>\d{1,6})"
     r"(?P<more>(?:\s*[/、,，]\s*#\d{1,6})*)"

@@ -51,6 +51,7 @@ def test_building_blocks_export_what_the_package_shares() -> None:
         "find_conditions",
         "format_repeats",
         "tidy_conditions",
+        "with_load",
     }
     assert set(markdown_module.__all__) == {
         "Segment",

@@ -22,6 +22,7 @@ __all__ = [
     "find_conditions",
     "format_repeats",
     "tidy_conditions",
+    "with_load",
 ]
 
 
@@ -217,6 +218,11 @@ def format_repeats(load: dict[str, str]) -> str | None:
     """The `repeats` summary of a load (`runs 5, percentiles p50,p99`), or None."""
     parts = [f"{key} {load[key]}" for key in _REPEAT_KEYS if key in load]
     return ", ".join(parts) or None
+
+
+def with_load(conditions: Conditions, load: dict[str, str]) -> Conditions:
+    """The conditions with `load` in place of theirs, and its `repeats` summary."""
+    return conditions.model_copy(update={"load": load, "repeats": format_repeats(load)})
 
 
 _AS_BASELINE = re.compile(

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.conditions import find_conditions, format_repeats
+from research_radar.extract.conditions import find_conditions, format_repeats, with_load
 from research_radar.extract.loads import several_values
 from research_radar.extract.markdown import Segment, clean_text, split_cells
 from research_radar.extract.prefilter import probe_of
@@ -159,7 +159,7 @@ def _setup(text: str, cat: Catalog) -> Conditions:
     if not several:
         return conditions
     load = {k: v for k, v in conditions.load.items() if k not in several}
-    return conditions.model_copy(update={"load": load, "repeats": format_repeats(load)})
+    return with_load(conditions, load)
 
 
 def _title(headings: list[Segment], end: int, cat: Catalog) -> list[Scope]:

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.conditions import format_repeats
+from research_radar.extract.conditions import with_load
 from research_radar.extract.loads import read_load
 from research_radar.extract.markdown import Segment, clean_text
 from research_radar.models import Claim
@@ -77,9 +77,6 @@ def with_workloads(claim: Claim, workloads: list[Workload]) -> Claim:
         missing = {k: v for k, v in workload.load.items() if k not in claim.conditions.load}
         if not missing:
             return claim
-        load = {**claim.conditions.load, **missing}
-        conditions = claim.conditions.model_copy(
-            update={"load": load, "repeats": format_repeats(load)}
-        )
+        conditions = with_load(claim.conditions, {**claim.conditions.load, **missing})
         return claim.model_copy(update={"conditions": conditions})
     return claim

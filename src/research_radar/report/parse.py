@@ -32,7 +32,6 @@ _DATE_HEADING = re.compile(
     r"^(?:#{1,6}\s*)?(?P<date>20\d\d-\d\d-\d\d)\s*(?:[｜|]\s*|\s+)(?P<title>.*)$"
 )
 _URL = re.compile(r"https?://[^\s，。；、）)\]>\"'`|]+")
-_SHA = re.compile(r"(?<![0-9a-f])[0-9a-f]{7,40}(?![0-9a-f])")
 _EVIDENCE_START = re.compile(r"^\s*(?:[-*]\s*)?(?:\*\*)?\[?(?P<id>[SE]\d{1,6})\]?(?:\*\*)?[\s:：]")
 _EVIDENCE_REF = re.compile(r"(?<![A-Za-z0-9_\-.])\[?([SE]\d{1,6})\]?(?![0-9A-Za-z_\-])")
 _CUTOFF = re.compile(
@@ -257,9 +256,6 @@ def _name_or_repo(name: str, cell: str, repo: str | None) -> str:
         return name
     short, written = _slug(repo.split("/")[1]), _slug(name)
     return name if written in short or short in written else repo
-
-
-_NAME_SPLITTERS = ("｜", "|")
 
 
 def entry_name(cell: str) -> str:

@@ -85,7 +85,6 @@ _TRACKING = re.compile(
     r"_hsenc|_hsmi|spm|share_source|vd_source|si|source|from)$",
     re.IGNORECASE,
 )
-_SCHEMES = ("gh:", "arxiv:", "doi:", "url:", "name:")
 
 
 @dataclass(frozen=True, order=True)

@@ -38,7 +38,6 @@ _OFFICIAL = re.compile(
     r"(?:contains|implements|accompanies)|paper\s*[:：]|官方实现|官方代码|论文|本仓库|citation|cite",
     re.IGNORECASE,
 )
-_CODE_AT = re.compile(r"code|github|implementation|代码|源码", re.IGNORECASE)
 _BLOG_WORDS = re.compile(r"blog|post|article|write-?up|博客|文章", re.IGNORECASE)
 
 

@@ -236,3 +236,36 @@ def test_every_bundled_pattern_has_a_needle() -> None:
         if entry.template and not needles_of(entry.source, re.I).clauses
     ]
     assert bare == []
+
+
+@pytest.mark.parametrize(
+    ("field", "text", "names"),
+    [
+        pytest.param(
+            "model",
+            "Qwen-1.5-72B, Qwen 2.5 7B and Qwen-72B",
+            ["Qwen1.5-72B", "Qwen2.5-7B", "Qwen-72B"],
+            id="qwen-version-after-a-separator",
+        ),
+        pytest.param(
+            "model",
+            "DeepSeek R1 671B, R1-Distill-Llama-8B, gpt-oss:20b, Llama-2-Chat-70B, GPT-J 6B",
+            [
+                "DeepSeek-R1-671B",
+                "DeepSeek-R1-Distill-Llama-8B",
+                "gpt-oss-20b",
+                "Llama-2-70B",
+                "GPT-J-6B",
+            ],
+            id="sizes-as-pages-space-them",
+        ),
+        pytest.param(
+            "hardware",
+            "沐曦曦云C500、天数智芯天垓100、智铠100、昆仑芯2代",
+            ["MetaX C500", "Iluvatar BI-V100", "Iluvatar MR-V100", "Kunlun Gen 2"],
+            id="chinese-product-names",
+        ),
+    ],
+)
+def test_spellings_of_the_field(field: str, text: str, names: list[str]) -> None:
+    assert _names(field, text) == names

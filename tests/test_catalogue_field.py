@@ -269,3 +269,49 @@ def test_every_bundled_pattern_has_a_needle() -> None:
 )
 def test_spellings_of_the_field(field: str, text: str, names: list[str]) -> None:
     assert _names(field, text) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        pytest.param(
+            "MNN vs ncnn vs TNN vs Paddle Lite on the phone",
+            ["MNN", "ncnn", "TNN", "Paddle Lite"],
+            id="edge-runtimes",
+        ),
+        pytest.param(
+            "MindIE on CANN, vllm-ascend and MindSpore",
+            ["MindIE", "CANN", "vLLM-Ascend", "MindSpore"],
+            id="ascend-stack",
+        ),
+        pytest.param(
+            "compared with HuggingFace Transformers, LightLLM and DeepSpeed-MII",
+            ["Hugging Face Transformers", "LightLLM", "DeepSpeed-MII"],
+            id="serving-baselines",
+        ),
+        pytest.param(
+            "TFLite, Core ML, ExecuTorch and QNN",
+            ["TensorFlow Lite", "Core ML", "ExecuTorch", "QNN"],
+            id="mobile-runtimes",
+        ),
+        pytest.param(
+            "Triton Inference Server beside OneDiff and stable-fast",
+            ["Triton Inference Server", "OneDiff", "stable-fast"],
+            id="longest-name-wins",
+        ),
+    ],
+)
+def test_software_of_the_field(text: str, names: list[str]) -> None:
+    assert _names("software", text) == names
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("vision transformers at scale", id="transformers-word"),
+        pytest.param("an eagle and a medusa", id="decoding-methods-and-words"),
+        pytest.param("a candle in metal", id="words"),
+    ],
+)
+def test_words_are_not_software(text: str) -> None:
+    assert _names("software", text) == []

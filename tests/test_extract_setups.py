@@ -296,7 +296,7 @@ def test_a_table_of_set_up_keys_and_values_sets_up_its_section() -> None:
     )
     found = _numbers(extract_claims(text))
     # the row `GPU | nvidia_a100-sxm4-80gb` holds for its section, above the table too
-    assert found[4078].conditions.hardware == ["A100"]
+    assert found[4078].conditions.hardware == ["A100 80 GB"]
     assert found[3939].conditions.load["gpus"] == "16"
     assert found[12.5].conditions.hardware == []
 
@@ -364,7 +364,7 @@ def test_a_chinese_note_below_a_table_sets_it_up() -> None:
         "> 使用官方实现，batch size = 1，bf16 精度，测试硬件为 A100-SXM4-80G\n"
     )
     claim = _numbers(extract_claims(text))[44.62]
-    assert claim.conditions.hardware == ["A100"]
+    assert claim.conditions.hardware == ["A100 80 GB"]
     assert claim.conditions.load["batch"] == "1"
 
 

@@ -10,8 +10,8 @@ reader does not understand it leaves out, so needles only ever narrow what is ru
 what is found (tests/test_prefilter.py compares both).
 
 Every needle string of every `Needles` joins one vocabulary when first used; a probe
-works out once which of them its text holds (`Probe.present`), so a needle test is a few
-set operations, whatever the length of the text.
+works out once which of them its text holds (`Probe.present`, one pass of an Aho-Corasick
+automaton), so a needle test is a few set operations, whatever the length of the text.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+
+from ahocorasick_rs import AhoCorasick, MatchKind
 
 __all__ = [
     "NeedleIndex",
@@ -33,7 +35,6 @@ __all__ = [
 # trying every code point; tests/test_catalogue_matcher.py checks the table is complete).
 _FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
 _DIGIT = re.compile(r"\d")
-_WORD = re.compile(r"[a-z0-9]+")
 
 
 def fold(text: str) -> str:
@@ -45,16 +46,15 @@ def fold(text: str) -> str:
 
 
 class Probe:
-    """A statement as the needle tests read it: folded (`fold`), its words and digits.
+    """A statement as the needle tests read it: folded (`fold`), its needles and digits.
 
     Each is worked out on first use (plain slots: probes are read very often)."""
 
-    __slots__ = ("_digit", "_folded", "_present", "_version", "_words", "text")
+    __slots__ = ("_digit", "_folded", "_present", "_version", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._folded: str | None = None
-        self._words: frozenset[str] | None = None
         self._digit: bool | None = None
         self._present: frozenset[str] = frozenset()
         self._version = -1
@@ -64,13 +64,6 @@ class Probe:
         if self._folded is None:
             self._folded = fold(self.text)
         return self._folded
-
-    @property
-    def words(self) -> frozenset[str]:
-        """The runs of ASCII letters and digits of the folded text."""
-        if self._words is None:
-            self._words = frozenset(_WORD.findall(self.folded))
-        return self._words
 
     @property
     def present(self) -> frozenset[str]:
@@ -111,7 +104,7 @@ class Needles:
         if not clauses:
             return True
         present = probe.present
-        return all(not clause.isdisjoint(present) for clause in clauses)
+        return not any(map(present.isdisjoint, clauses))  # no generator: called very often
 
     @cached_property
     def _known(self) -> tuple[frozenset[str], ...]:
@@ -123,20 +116,22 @@ class Needles:
 class _Vocabulary:
     """The needle strings of every `Needles` used so far.
 
-    A string that is a run of ASCII letters and digits is in a folded text exactly when
-    one of the text's words (runs of them) holds it. Words repeat across a document, so
-    what each holds is worked out once. Any other string is looked up in the text when
-    the text holds its first character.
+    Which of them a folded text holds is found in one pass: an Aho-Corasick automaton
+    reports every occurrence of the strings of two or more characters, and the
+    one-character ones are the text's own characters. Strings added since the automaton
+    was built are looked up one by one until there are enough of them to build it again
+    (issue #19).
     """
 
     def __init__(self) -> None:
         self.needles: set[str] = set()
-        self.words: set[str] = set()
-        self.longest = 0
         self.version = 0
-        self._by_first: dict[str, tuple[str, ...]] = {}
-        self._firsts: frozenset[str] = frozenset()
-        self._held: dict[str, frozenset[str]] = {}
+        self._singles: frozenset[str] = frozenset()
+        self._built: tuple[str, ...] = ()
+        """The strings the automaton finds, in its pattern order."""
+        self._automaton: AhoCorasick | None = None
+        self._pending: tuple[str, ...] = ()
+        """Strings of two or more characters the automaton does not hold yet."""
 
     def add(self, needles: Iterable[str]) -> None:
         new = set(needles) - self.needles
@@ -144,47 +139,35 @@ class _Vocabulary:
             return
         # new sets, not updates: a reader may be iterating the old ones
         self.needles = self.needles | new
-        words = {s for s in new if _WORD.fullmatch(s)}
-        if words:
-            self.words = self.words | words
-            self.longest = max(self.longest, *map(len, words))
-        by_first = dict(self._by_first)
-        for s in sorted(new - words):
-            by_first[s[0]] = (*by_first.get(s[0], ()), s)
-        self._by_first = by_first
-        self._firsts = frozenset(by_first)
+        singles = {s for s in new if len(s) == 1}
+        if singles:
+            self._singles = self._singles | singles
+        self._pending = (*self._pending, *sorted(new - singles))
+        if len(self._pending) > _PENDING:
+            built = (*self._built, *self._pending)
+            self._automaton = AhoCorasick(built, matchkind=MatchKind.Standard)
+            self._built, self._pending = built, ()
         self.version += 1
-        self._held.clear()
 
     def present(self, probe: Probe) -> frozenset[str]:
         """The needle strings in the probe's folded text."""
-        held = self.held
-        found = frozenset().union(*[held(word) for word in probe.words])
         folded = probe.folded
-        firsts = self._firsts.intersection(folded)
-        if firsts:
-            by_first = self._by_first
-            others = [s for c in firsts for s in by_first[c] if s in folded]
+        found = self._singles.intersection(folded)
+        if self._automaton is not None:
+            built = self._built
+            hits = self._automaton.find_matches_as_indexes(folded, overlapping=True)
+            if hits:
+                found = found.union([built[n] for n, _start, _end in hits])
+        if self._pending:
+            others = [s for s in self._pending if s in folded]
             if others:
                 found = found.union(others)
         return found
 
-    def held(self, word: str) -> frozenset[str]:
-        """The word needles a word holds."""
-        found = self._held.get(word)
-        if found is None:
-            if len(word) > 24:  # a long run (a checksum): look each needle up instead
-                found = frozenset(n for n in self.words if n in word)
-            else:
-                found = frozenset(
-                    word[i:j]
-                    for i in range(len(word))
-                    for j in range(i + 1, min(len(word), i + self.longest) + 1)
-                ).intersection(self.words)
-            if len(self._held) > 65536:
-                self._held.clear()
-            self._held[word] = found
-        return found
+
+_PENDING = 48
+"""How many strings may wait outside the automaton: building it costs about as much as
+looking this many strings up in a few hundred statements."""
 
 
 _VOCABULARY = _Vocabulary()

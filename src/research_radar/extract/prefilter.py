@@ -34,14 +34,15 @@ __all__ = [
 # Under re.IGNORECASE these match an ASCII letter but do not lower-case to it (found by
 # trying every code point; tests/test_catalogue_matcher.py checks the table is complete).
 _FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+_FOLDED = re.compile("[\u0130\u0131\u017f\u212a]")
 _DIGIT = re.compile(r"\d")
 
 
 def fold(text: str) -> str:
     """The text as needles are looked up in: every character that matches an ASCII
     letter under re.IGNORECASE is that letter in lower case."""
-    if text.isascii():
-        return text.lower()
+    if text.isascii() or not _FOLDED.search(text):
+        return text.lower()  # (translating a long non-ASCII text costs more than lower())
     return text.translate(_FOLD).lower()
 
 

@@ -321,8 +321,8 @@ def prose_candidates(
 ) -> list[Candidate]:
     """The numbers of one sentence or list item, with their cues (see `table_candidates`)."""
     text = segment.text
-    if len(text) > _LONGEST:
-        return []
+    if len(text) > _LONGEST or not probe_of(text).has_digit:
+        return []  # (every number holds a digit: most sentences are passed over at once)
     matches = list(_NUMBER.finditer(text))
     if not matches:
         return []

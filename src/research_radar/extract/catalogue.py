@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from typing import Any
 
 from research_radar.extract.nameneedles import alias_needle
@@ -102,9 +102,8 @@ class _FieldIndex:
     """The alternatives of `literal`, in its order."""
     alias_needles: tuple[str | None, ...] = ()
     pattern_needles: tuple[Needles, ...] = ()
-    subsets: dict[tuple[int, ...], re.Pattern[str]] = dataclasses.field(
-        default_factory=dict, compare=False, repr=False
-    )
+    anchors: tuple[str | None, ...] = ()
+    """Per alias, what the folded text holds where a match of it starts (`_anchor`)."""
     alone: dict[int, re.Pattern[str]] = dataclasses.field(
         default_factory=dict, compare=False, repr=False
     )
@@ -126,20 +125,14 @@ class _FieldIndex:
 
     def literal_matches(self, probe: Probe) -> Iterator[re.Match[str]]:
         """`literal.finditer` over the probe's text, run with only the aliases that
-        could match there: a few are each searched alone (`_first_of`), more in one
-        regex of just them (issue #19)."""
-        alive = tuple(self.alias_index.candidates(probe))
+        could match there, each searched alone from where its anchor is (`_first_of`):
+        no regex of a set of them is compiled (issue #19)."""
+        alive = self.alias_index.candidates(probe)
         if not alive:
             return iter(())
-        if len(alive) <= _APART:
-            return _first_of([self._alias(n) for n in alive], probe.text)
-        regex = self.literal if len(alive) == len(self.aliases) else self.subsets.get(alive)
-        if regex is None:
-            if len(self.subsets) > 4096:
-                self.subsets.clear()
-            regex = _literal_regex([self.aliases[n] for n in alive])
-            self.subsets[alive] = regex
-        return regex.finditer(probe.text)
+        text, folded = probe.text, probe.folded
+        anchors = self.anchors if len(folded) == len(text) else (None,) * len(self.aliases)
+        return _first_of([self._alias(n) for n in alive], text, [anchors[n] for n in alive], folded)
 
     def _alias(self, n: int) -> re.Pattern[str]:
         """Alias `n` alone, as `literal` reads it."""
@@ -149,18 +142,49 @@ class _FieldIndex:
         return regex
 
 
-_APART = 12
-"""Up to this many live aliases are searched one by one: compiling a regex of them all
-costs more than a dozen searches of one statement."""
+def _anchor(alias: str) -> str | None:
+    """What the folded text holds where a match of the alias starts: its first part in
+    lower case (a name starts after a zero-width boundary, and an ASCII character matches
+    under re.IGNORECASE only what folds to it); None for a part that is not ASCII."""
+    first = re.split(r"[\s\-]+", alias.strip())[0]
+    return first.lower() if first and first.isascii() else None
 
 
-def _first_of(regexes: list[re.Pattern[str]], text: str) -> Iterator[re.Match[str]]:
+def _searcher(
+    regex: re.Pattern[str], text: str, anchor: str | None, folded: str
+) -> Callable[[int], re.Match[str] | None]:
+    """`regex.search(text, pos)`, tried only where the folded text holds the anchor."""
+    if anchor is None:
+        return partial(regex.search, text)
+
+    def search(pos: int) -> re.Match[str] | None:
+        at = folded.find(anchor, pos)
+        while at >= 0:
+            if found := regex.match(text, at):
+                return found
+            at = folded.find(anchor, at + 1)
+        return None
+
+    return search
+
+
+def _first_of(
+    regexes: list[re.Pattern[str]],
+    text: str,
+    anchors: list[str | None] | None = None,
+    folded: str = "",
+) -> Iterator[re.Match[str]]:
     """The matches of the alternation of `regexes` (`a|b|c`, in that order): each next
     match starts where the first of theirs does, and is the first regex's that matches
-    there, as `re` tries an alternation's branches. None of them matches empty."""
+    there, as `re` tries an alternation's branches. None of them matches empty.
+
+    `anchors` (with the `folded` text, as long as `text`): per regex, what the folded
+    text holds where each of its matches starts, or None."""
+    marks = anchors or [None] * len(regexes)
+    searches = [_searcher(rx, text, mark, folded) for rx, mark in zip(regexes, marks, strict=True)]
     nexts: dict[int, re.Match[str]] = {}
-    for n, regex in enumerate(regexes):
-        if found := regex.search(text):
+    for n, search in enumerate(searches):
+        if found := search(0):
             nexts[n] = found
     while nexts:
         start = min(found.start() for found in nexts.values())
@@ -170,7 +194,7 @@ def _first_of(regexes: list[re.Pattern[str]], text: str) -> Iterator[re.Match[st
         end = match.end()
         for n, found in list(nexts.items()):
             if found.start() < end:  # overlapped: its next match starts from `end`
-                if again := regexes[n].search(text, end):
+                if again := searches[n](end):
                     nexts[n] = again
                 else:
                     del nexts[n]
@@ -274,6 +298,7 @@ def _build_index(entries: tuple[Entry, ...], field_name: str) -> _FieldIndex:
         ordered,
         tuple(alias_needle(alias) for alias in ordered),
         tuple(needles_of(entry.source, re.I) for _rank, entry in patterns),
+        tuple(_anchor(alias) for alias in ordered),
     )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pytest
@@ -139,10 +140,12 @@ def test_aliases_searched_apart_match_as_their_alternation() -> None:
         text = "".join(rng.choice("abcABC -x1_ksKSſ\u212a上") for _ in range(rng.randrange(0, 30)))
         whole = catalog_module._literal_regex(aliases)
         apart = [catalog_module._literal_regex([alias]) for alias in aliases]
-        anchors = [catalog_module._anchor(alias) for alias in aliases]
         expected = [m.span() for m in whole.finditer(text)]
-        assert [m.span() for m in catalog_module._first_of(apart, text)] == expected, text
-        anchored = catalog_module._first_of(apart, text, anchors, fold(text))
-        assert [m.span() for m in anchored] == expected, text
+        searches = [partial(regex.search, text) for regex in apart]
+        assert [m.span() for m in catalog_module._first_of(searches)] == expected, text
+        anchors = tuple(catalog_module._anchor(alias) for alias in aliases)
+        index = catalog_module._FieldIndex({}, (), tuple(aliases), anchors=anchors)
+        anchored = [index.search(n, text, fold(text)) for n in range(len(aliases))]
+        assert [m.span() for m in catalog_module._first_of(anchored)] == expected, text
         compared += bool(expected)
     assert compared > 200

@@ -88,7 +88,7 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
     if pair:
         load["prompt"], load["output"] = (re.sub(r"[,\s]", "", g) for g in pair.groups() if g)
     for rule, matches in zip(LOAD_RULES, load_rule_matches(text), strict=True):
-        if rule.key in load or not matches:
+        if not matches or rule.key in load:
             continue
         match = matches[0]
         if rule.key == "gpus":
@@ -141,7 +141,7 @@ def several_values(text: str) -> set[str]:
 def load_rule_matches(text: str) -> tuple[tuple[re.Match[str], ...], ...]:
     """Each of `LOAD_RULES`' matches in a text, in order; read once per text, for the load
     and for the numbers it blocks from being metrics (issue #19)."""
-    alive = set(_LOAD_INDEX.candidates(probe_of(text)))
-    return tuple(
-        tuple(rule.regex.finditer(text)) if n in alive else () for n, rule in enumerate(LOAD_RULES)
-    )
+    found: list[tuple[re.Match[str], ...]] = [()] * len(LOAD_RULES)
+    for n in _LOAD_INDEX.candidates(probe_of(text)):
+        found[n] = tuple(LOAD_RULES[n].regex.finditer(text))
+    return tuple(found)

@@ -70,9 +70,10 @@ class Probe:
     def present(self) -> frozenset[str]:
         """The needle strings of every `Needles` used so far that occur in the folded
         text."""
-        if self._version != _VOCABULARY.version:
-            self._present = _VOCABULARY.present(self)
-            self._version = _VOCABULARY.version
+        version = _VOCABULARY.version  # (read first: strings added meanwhile are looked up again)
+        if self._version != version:
+            self._present = _VOCABULARY.present(self, self._present, self._version)
+            self._version = version
         return self._present
 
     @property
@@ -120,8 +121,8 @@ class _Vocabulary:
     Which of them a folded text holds is found in one pass: an Aho-Corasick automaton
     reports every occurrence of the strings of two or more characters, and the
     one-character ones are the text's own characters. Strings added since the automaton
-    was built are looked up one by one until there are enough of them to build it again
-    (issue #19).
+    was built are looked up one by one until there are enough of them to build it again;
+    a probe read before a few strings were added looks up only those (issue #19).
     """
 
     def __init__(self) -> None:
@@ -133,6 +134,10 @@ class _Vocabulary:
         self._automaton: AhoCorasick | None = None
         self._pending: tuple[str, ...] = ()
         """Strings of two or more characters the automaton does not hold yet."""
+        self._order: list[str] = []
+        """Every string, in the order added."""
+        self._sizes: list[int] = [0]
+        """Per version, how many strings `_order` held."""
 
     def add(self, needles: Iterable[str]) -> None:
         new = set(needles) - self.needles
@@ -148,11 +153,19 @@ class _Vocabulary:
             built = (*self._built, *self._pending)
             self._automaton = AhoCorasick(built, matchkind=MatchKind.Standard)
             self._built, self._pending = built, ()
+        self._order.extend(sorted(new))
+        self._sizes.append(len(self._order))
         self.version += 1
 
-    def present(self, probe: Probe) -> frozenset[str]:
-        """The needle strings in the probe's folded text."""
+    def present(self, probe: Probe, known: frozenset[str], version: int) -> frozenset[str]:
+        """The needle strings in the probe's folded text, given those it held among the
+        strings of an earlier `version` (-1: none known)."""
         folded = probe.folded
+        if version >= 0:
+            added = self._order[self._sizes[version] :]
+            if len(added) <= _PENDING:
+                held = [s for s in added if s in folded]
+                return known.union(held) if held else known
         found = self._singles.intersection(folded)
         if self._automaton is not None:
             built = self._built

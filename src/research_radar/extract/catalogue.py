@@ -14,7 +14,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import cached_property, lru_cache, partial
 from typing import Any
 
 from research_radar.extract.nameneedles import alias_needle
@@ -71,7 +71,7 @@ class Entry:
         """The canonical name for one match of this entry."""
         if not self.template:
             return self.name
-        return _render(self.template, match.groupdict())
+        return _rendered(self.template, tuple(match.groupdict().items()))
 
 
 @dataclass(frozen=True)
@@ -331,6 +331,13 @@ def _with_memory(mention: Mention, text: str) -> Mention:
     return Mention(mention.field, name, mention.start, match.end())
 
 
+@lru_cache(maxsize=8192)
+def _rendered(template: str, groups: tuple[tuple[str, str | None], ...]) -> str:
+    """`_render`, once per template and groups: a page names the same parts again and
+    again (issue #19)."""
+    return _render(template, dict(groups))
+
+
 def _render(template: str, groups: dict[str, str | None]) -> str:
     """Fill `{group}` slots; drop `[...]` segments whose groups are empty.
 
@@ -346,13 +353,17 @@ def _render(template: str, groups: dict[str, str | None]) -> str:
 
     def optional(match: re.Match[str]) -> str:
         inner = match.group(1)
-        slots = re.findall(r"\{(\w+)\}", inner)
+        slots = _SLOT.findall(inner)
         if any(not groups.get(slot) for slot in slots):
             return ""
-        return re.sub(r"\{(\w+)\}", lambda m: value(m.group(1)), inner)
+        return _SLOT.sub(lambda m: value(m.group(1)), inner)
 
-    text = re.sub(r"\[([^\[\]]*)\]", optional, template)
-    return re.sub(r"\{(\w+)\}", lambda m: value(m.group(1)), text)
+    text = _OPTIONAL.sub(optional, template) if "[" in template else template
+    return _SLOT.sub(lambda m: value(m.group(1)), text) if "{" in text else text
+
+
+_OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
+_SLOT = re.compile(r"\{(\w+)\}")
 
 
 def alias_regex(alias: str) -> str:

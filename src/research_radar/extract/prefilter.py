@@ -130,7 +130,7 @@ class _Vocabulary:
         self.version = 0
         self._singles: frozenset[str] = frozenset()
         self._built: tuple[str, ...] = ()
-        """The strings the automaton finds, in its pattern order."""
+        """The strings the automaton finds."""
         self._automaton: AhoCorasick | None = None
         self._pending: tuple[str, ...] = ()
         """Strings of two or more characters the automaton does not hold yet."""
@@ -151,7 +151,7 @@ class _Vocabulary:
         self._pending = (*self._pending, *sorted(new - singles))
         if len(self._pending) > _PENDING:
             built = (*self._built, *self._pending)
-            self._automaton = AhoCorasick(built, matchkind=MatchKind.Standard)
+            self._automaton = AhoCorasick(built, matchkind=MatchKind.Standard, store_patterns=True)
             self._built, self._pending = built, ()
         self._order.extend(sorted(new))
         self._sizes.append(len(self._order))
@@ -168,10 +168,9 @@ class _Vocabulary:
                 return known.union(held) if held else known
         found = self._singles.intersection(folded)
         if self._automaton is not None:
-            built = self._built
-            hits = self._automaton.find_matches_as_indexes(folded, overlapping=True)
+            hits = self._automaton.find_matches_as_strings(folded, overlapping=True)
             if hits:
-                found = found.union([built[n] for n, _start, _end in hits])
+                found = found.union(hits)
         if self._pending:
             others = [s for s in self._pending if s in folded]
             if others:

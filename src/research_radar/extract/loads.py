@@ -15,6 +15,7 @@ from functools import lru_cache
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.loadrules import LOAD_RULES
 from research_radar.extract.prefilter import NeedleIndex, probe_of
+from research_radar.extract.screened import finditer
 
 __all__ = ["load_rule_matches", "read_load", "several_values"]
 
@@ -103,7 +104,8 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
             load[rule.key] = re.sub(r"[,\s]", "", raw)
     if "context" in load and load["context"] in (load.get("prompt"), load.get("output")):
         del load["context"]  # `1k/1k`, `Prompt length: 2.8k` read as a context too
-    percentiles = dict.fromkeys(f"p{m}" for m in _PERCENTILE.findall(text))
+    probe = probe_of(text)
+    percentiles = dict.fromkeys(f"p{m.group(1)}" for m in finditer(_PERCENTILE, probe))
     if percentiles:
         load["percentiles"] = ",".join(percentiles)
     for mention in cat.find("hardware", text):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from functools import partial
 from typing import TYPE_CHECKING
 
 import pytest
@@ -127,18 +128,24 @@ def test_pattern_needles(pattern: str, needle: str | None) -> None:
 
 
 def test_aliases_searched_apart_match_as_their_alternation() -> None:
-    """A few live aliases are searched one by one (`_first_of`): the same matches, in the
-    same order, as the regex of their alternation, overlaps and neighbours included."""
+    """Live aliases are searched one by one (`_first_of`), each where its anchor is: the
+    same matches, in the same order, as the regex of their alternation, overlaps,
+    neighbours and characters that match ASCII letters under re.IGNORECASE included."""
     rng = random.Random(5)
-    pieces = ["a", "ab", "abc", "b", "ba", "c", "a b", "a-b", "bc", "1x"]
+    pieces = ["a", "ab", "abc", "b", "ba", "c", "a b", "a-b", "bc", "1x", "Ks", "S-K", "上a"]
     compared = 0
     for _ in range(3000):
         chosen = set(rng.sample(pieces, rng.randrange(1, 7)))
         aliases = sorted(chosen, key=lambda alias: (-len(alias), alias))
-        text = "".join(rng.choice("abc -x1_") for _ in range(rng.randrange(0, 30)))
+        text = "".join(rng.choice("abcABC -x1_ksKSſ\u212a上") for _ in range(rng.randrange(0, 30)))
         whole = catalog_module._literal_regex(aliases)
         apart = [catalog_module._literal_regex([alias]) for alias in aliases]
         expected = [m.span() for m in whole.finditer(text)]
-        assert [m.span() for m in catalog_module._first_of(apart, text)] == expected, text
+        searches = [partial(regex.search, text) for regex in apart]
+        assert [m.span() for m in catalog_module._first_of(searches)] == expected, text
+        anchors = tuple(catalog_module._anchor(alias) for alias in aliases)
+        index = catalog_module._FieldIndex({}, (), tuple(aliases), anchors=anchors)
+        anchored = [index.search(n, text, fold(text)) for n in range(len(aliases))]
+        assert [m.span() for m in catalog_module._first_of(anchored)] == expected, text
         compared += bool(expected)
-    assert compared > 400
+    assert compared > 200

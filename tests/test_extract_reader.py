@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import io
+from importlib import resources
 
 import numpy as np
 import pytest
 
 from research_radar.extract import reader as reader_module
 from research_radar.extract.claims import extract_claims
-from research_radar.extract.reader import BUCKETS, LearnedReader, default_reader, load_reader
+from research_radar.extract.reader import (
+    BUCKETS,
+    MODEL_FILE,
+    LearnedReader,
+    default_reader,
+    load_reader,
+)
 from research_radar.models import Claim
 
 DECODE_TABLE = """## Decode speed on a Raspberry Pi 5
@@ -121,11 +128,27 @@ def test_reading_is_deterministic() -> None:
 
 def test_the_bundled_reader_loads_and_a_wrong_shape_is_refused() -> None:
     bundled = default_reader()
-    assert bundled.weights.shape == (BUCKETS,) and 0.0 < bundled.threshold < 1.0
+    assert len(bundled.weights) == BUCKETS and 0.0 < bundled.threshold < 1.0
     buffer = io.BytesIO()
     np.savez(buffer, weights=np.zeros(3, dtype=np.float32), scalars=np.array([0.0, 0.5]))
     with pytest.raises(ValueError, match="shape"):
         load_reader(buffer.getvalue())
+
+
+def test_the_arrays_are_read_as_numpy_reads_them() -> None:
+    """The reader's arrays, read without numpy, hold numpy's float32 values (a float64
+    array is rounded as numpy's astype rounds it)."""
+    data = resources.files("research_radar").joinpath(MODEL_FILE).read_bytes()
+    with np.load(io.BytesIO(data)) as arrays:
+        expected = arrays["weights"].astype(np.float32).tolist()
+        bias, threshold = arrays["scalars"].tolist()
+    bundled = load_reader(data)
+    assert list(bundled.weights) == expected
+    assert (bundled.bias, bundled.threshold) == (bias, threshold)
+    wide = np.random.default_rng(7).normal(size=BUCKETS) / 3
+    buffer = io.BytesIO()
+    np.savez_compressed(buffer, weights=wide, scalars=np.array([0.25, 0.5]))
+    assert list(load_reader(buffer.getvalue()).weights) == wide.astype(np.float32).tolist()
 
 
 def test_a_number_too_long_for_a_float_is_no_crash() -> None:

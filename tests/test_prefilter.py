@@ -168,6 +168,22 @@ def test_needles_read_after_the_probe_read_its_words() -> None:
     assert not needles_of(r"over\s+qwvzjy", re.I).could_match(probe)
 
 
+def test_a_probe_reads_the_needles_added_after_it() -> None:
+    """A probe whose needles were found looks up the strings added since: a few one by one,
+    many through the vocabulary again."""
+    probe = Probe("zqxa1 and zqxb2 sit beside wvq-7 here")
+    assert probe.present is not None
+    few = needles_of(r"zqxb2|wvq-7|zqxc3")
+    assert few.could_match(probe)
+    assert not needles_of(r"zqxc3|zqxd4").could_match(probe)
+    many = [f"ykv{n:03d}" for n in range(80)]
+    assert not needles_of("|".join(many)).could_match(probe)
+    assert needles_of("|".join([*many, "zqxa1"])).could_match(probe)
+    later = Probe("ykv042 only")
+    assert needles_of("|".join(many)).could_match(later)
+    assert not needles_of(r"zqxb2|wvq-7").could_match(later)
+
+
 def test_a_statement_read_again_gives_a_fresh_equal_result(tmp_path: Path) -> None:
     """Conditions and metrics are remembered per statement: callers still own what they
     get, and another catalogue reads the statement again."""

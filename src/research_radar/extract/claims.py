@@ -201,10 +201,10 @@ def extract_claims(
                 block_ctx.merge(lead_ctx)  # `* data_type = FP16` / `TP means ...` / a table
             block_ctx.merge(caption_ctx)
             block_ctx.merge(introduced)
-        if segment.block == "prose" and _INTRODUCES.search(segment.text):
+        probe = probe_of(segment.text)  # the rules below run only where they could match
+        if segment.block == "prose" and search(_INTRODUCES, probe):
             introduced = Context()
             introduced.update(find_conditions(segment.text, cat), with_baseline=False)
-        probe = probe_of(segment.text)  # the rules below run only where they could match
         if segment.block == "prose" and match(_CAPTION, probe):
             # `Figure 6: Concurrent requests throughput (Llama-3.2-1B, NVIDIA H100, ...)`:
             # the set-up of the paragraphs that discuss the figure, below it
@@ -223,7 +223,7 @@ def extract_claims(
             for one in made:
                 compared.update(dict.fromkeys(one.conditions.baseline))
             end_lead()
-            if segment.block != "prose" or not _INTRODUCES.search(segment.text):
+            if segment.block != "prose" or not search(_INTRODUCES, probe):
                 introduced = Context()  # what the introduction introduced has been read
             if segment.text.rstrip().endswith((":", "：")):
                 # `7B 模型的千卡训练可以达到 >180 TFLOPS：` over a table: a number of its

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 
 from research_radar.extract.conditions import BASELINE_WORDS
+from research_radar.extract.prefilter import probe_of
+from research_radar.extract.screened import finditer
 from research_radar.extract.units import NUMBER_PATTERN, UNIT_PATTERN
 from research_radar.models import Metric
 
@@ -54,7 +56,7 @@ def baseline_values(text: str, items: list[tuple[int, Metric]]) -> list[Metric]:
     own, in the same unit, are renamed: `2.1x vs llama.cpp` has no baseline value.
     """
     baseline: set[int] = set()
-    for cue in _PAIR_CUE.finditer(text):
+    for cue in finditer(_PAIR_CUE, probe_of(text)):  # run where a cue could be (#19)
         end = _CLAUSE_END.search(text, cue.end())
         stop = end.start() if end else len(text)
         later = [(at, m) for at, m in items if cue.end() <= at < stop]
@@ -99,7 +101,7 @@ def _announced(text: str, items: list[tuple[int, Metric]]) -> set[int]:
     the same unit (`reaches 120 tok/s (baseline: 45 tok/s)`)."""
     units = dict(items)
     found: set[int] = set()
-    for match in _ANNOUNCED.finditer(text):
+    for match in finditer(_ANNOUNCED, probe_of(text)):
         metric = units.get(match.end())
         if metric is None or metric.unit in _RATIOS:
             continue
@@ -113,8 +115,9 @@ def _before_values(text: str, items: list[tuple[int, Metric]]) -> set[int]:
     the change is the compared (earlier) system's, when the one after it has the same unit."""
     units = dict(items)
     found: set[int] = _announced(text, items)
+    probe = probe_of(text)
     for pattern in (ARROW, FROM_TO, _FROM_TO_ZH):
-        for match in pattern.finditer(text):
+        for match in finditer(pattern, probe):
             if _RANGE.search(text, max(0, match.start() - 30), match.start()):
                 continue  # `speedups range from 2.37x to 6.17x`: a span, not a change
             before, after = units.get(match.start("a")), units.get(match.end())

@@ -15,6 +15,7 @@ from functools import lru_cache
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.loadrules import LOAD_RULES
 from research_radar.extract.prefilter import NeedleIndex, probe_of
+from research_radar.extract.screened import finditer
 
 __all__ = ["load_rule_matches", "read_load", "several_values"]
 
@@ -88,7 +89,7 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
     if pair:
         load["prompt"], load["output"] = (re.sub(r"[,\s]", "", g) for g in pair.groups() if g)
     for rule, matches in zip(LOAD_RULES, load_rule_matches(text), strict=True):
-        if rule.key in load or not matches:
+        if not matches or rule.key in load:
             continue
         match = matches[0]
         if rule.key == "gpus":
@@ -103,7 +104,8 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
             load[rule.key] = re.sub(r"[,\s]", "", raw)
     if "context" in load and load["context"] in (load.get("prompt"), load.get("output")):
         del load["context"]  # `1k/1k`, `Prompt length: 2.8k` read as a context too
-    percentiles = dict.fromkeys(f"p{m}" for m in _PERCENTILE.findall(text))
+    probe = probe_of(text)
+    percentiles = dict.fromkeys(f"p{m.group(1)}" for m in finditer(_PERCENTILE, probe))
     if percentiles:
         load["percentiles"] = ",".join(percentiles)
     for mention in cat.find("hardware", text):
@@ -141,7 +143,7 @@ def several_values(text: str) -> set[str]:
 def load_rule_matches(text: str) -> tuple[tuple[re.Match[str], ...], ...]:
     """Each of `LOAD_RULES`' matches in a text, in order; read once per text, for the load
     and for the numbers it blocks from being metrics (issue #19)."""
-    alive = set(_LOAD_INDEX.candidates(probe_of(text)))
-    return tuple(
-        tuple(rule.regex.finditer(text)) if n in alive else () for n, rule in enumerate(LOAD_RULES)
-    )
+    found: list[tuple[re.Match[str], ...]] = [()] * len(LOAD_RULES)
+    for n in _LOAD_INDEX.candidates(probe_of(text)):
+        found[n] = tuple(LOAD_RULES[n].regex.finditer(text))
+    return tuple(found)

@@ -382,8 +382,9 @@ _LETTER = re.compile(r"[A-Za-z]")
 def _propagated(text: str, found: _Found) -> None:
     """Bare numbers compared with a measured one take its unit (`74 vs 38 tok/s`)."""
     last_unit = ""
+    probe = probe_of(text)
     for pattern in (ARROW, FROM_TO):
-        for match in pattern.finditer(text):
+        for match in finditer(pattern, probe):
             target = _METRIC.match(text, match.end())
             own = canonical_unit(match.group("ua")) if match.group("ua") else last_unit
             unit = canonical_unit(target.group("unit")) if target else own

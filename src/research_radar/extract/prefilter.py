@@ -10,8 +10,8 @@ reader does not understand it leaves out, so needles only ever narrow what is ru
 what is found (tests/test_prefilter.py compares both).
 
 Every needle string of every `Needles` joins one vocabulary when first used; a probe
-works out once which of them its text holds (`Probe.present`), so a needle test is a few
-set operations, whatever the length of the text.
+works out once which of them its text holds (`Probe.present`, one pass of an Aho-Corasick
+automaton), so a needle test is a few set operations, whatever the length of the text.
 """
 
 from __future__ import annotations
@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+
+from ahocorasick_rs import AhoCorasick, MatchKind
 
 __all__ = [
     "NeedleIndex",
@@ -32,29 +34,28 @@ __all__ = [
 # Under re.IGNORECASE these match an ASCII letter but do not lower-case to it (found by
 # trying every code point; tests/test_catalogue_matcher.py checks the table is complete).
 _FOLD = str.maketrans({"\u0130": "i", "\u0131": "i", "\u017f": "s", "\u212a": "k"})
+_FOLDED = re.compile("[\u0130\u0131\u017f\u212a]")
 _DIGIT = re.compile(r"\d")
-_WORD = re.compile(r"[a-z0-9]+")
 
 
 def fold(text: str) -> str:
     """The text as needles are looked up in: every character that matches an ASCII
     letter under re.IGNORECASE is that letter in lower case."""
-    if text.isascii():
-        return text.lower()
+    if text.isascii() or not _FOLDED.search(text):
+        return text.lower()  # (translating a long non-ASCII text costs more than lower())
     return text.translate(_FOLD).lower()
 
 
 class Probe:
-    """A statement as the needle tests read it: folded (`fold`), its words and digits.
+    """A statement as the needle tests read it: folded (`fold`), its needles and digits.
 
     Each is worked out on first use (plain slots: probes are read very often)."""
 
-    __slots__ = ("_digit", "_folded", "_present", "_version", "_words", "text")
+    __slots__ = ("_digit", "_folded", "_present", "_version", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._folded: str | None = None
-        self._words: frozenset[str] | None = None
         self._digit: bool | None = None
         self._present: frozenset[str] = frozenset()
         self._version = -1
@@ -66,19 +67,13 @@ class Probe:
         return self._folded
 
     @property
-    def words(self) -> frozenset[str]:
-        """The runs of ASCII letters and digits of the folded text."""
-        if self._words is None:
-            self._words = frozenset(_WORD.findall(self.folded))
-        return self._words
-
-    @property
     def present(self) -> frozenset[str]:
         """The needle strings of every `Needles` used so far that occur in the folded
         text."""
-        if self._version != _VOCABULARY.version:
-            self._present = _VOCABULARY.present(self)
-            self._version = _VOCABULARY.version
+        version = _VOCABULARY.version  # (read first: strings added meanwhile are looked up again)
+        if self._version != version:
+            self._present = _VOCABULARY.present(self, self._present, self._version)
+            self._version = version
         return self._present
 
     @property
@@ -111,7 +106,7 @@ class Needles:
         if not clauses:
             return True
         present = probe.present
-        return all(not clause.isdisjoint(present) for clause in clauses)
+        return not any(map(present.isdisjoint, clauses))  # no generator: called very often
 
     @cached_property
     def _known(self) -> tuple[frozenset[str], ...]:
@@ -123,20 +118,26 @@ class Needles:
 class _Vocabulary:
     """The needle strings of every `Needles` used so far.
 
-    A string that is a run of ASCII letters and digits is in a folded text exactly when
-    one of the text's words (runs of them) holds it. Words repeat across a document, so
-    what each holds is worked out once. Any other string is looked up in the text when
-    the text holds its first character.
+    Which of them a folded text holds is found in one pass: an Aho-Corasick automaton
+    reports every occurrence of the strings of two or more characters, and the
+    one-character ones are the text's own characters. Strings added since the automaton
+    was built are looked up one by one until there are enough of them to build it again;
+    a probe read before a few strings were added looks up only those (issue #19).
     """
 
     def __init__(self) -> None:
         self.needles: set[str] = set()
-        self.words: set[str] = set()
-        self.longest = 0
         self.version = 0
-        self._by_first: dict[str, tuple[str, ...]] = {}
-        self._firsts: frozenset[str] = frozenset()
-        self._held: dict[str, frozenset[str]] = {}
+        self._singles: frozenset[str] = frozenset()
+        self._built: tuple[str, ...] = ()
+        """The strings the automaton finds."""
+        self._automaton: AhoCorasick | None = None
+        self._pending: tuple[str, ...] = ()
+        """Strings of two or more characters the automaton does not hold yet."""
+        self._order: list[str] = []
+        """Every string, in the order added."""
+        self._sizes: list[int] = [0]
+        """Per version, how many strings `_order` held."""
 
     def add(self, needles: Iterable[str]) -> None:
         new = set(needles) - self.needles
@@ -144,47 +145,42 @@ class _Vocabulary:
             return
         # new sets, not updates: a reader may be iterating the old ones
         self.needles = self.needles | new
-        words = {s for s in new if _WORD.fullmatch(s)}
-        if words:
-            self.words = self.words | words
-            self.longest = max(self.longest, *map(len, words))
-        by_first = dict(self._by_first)
-        for s in sorted(new - words):
-            by_first[s[0]] = (*by_first.get(s[0], ()), s)
-        self._by_first = by_first
-        self._firsts = frozenset(by_first)
+        singles = {s for s in new if len(s) == 1}
+        if singles:
+            self._singles = self._singles | singles
+        self._pending = (*self._pending, *sorted(new - singles))
+        if len(self._pending) > _PENDING:
+            built = (*self._built, *self._pending)
+            self._automaton = AhoCorasick(built, matchkind=MatchKind.Standard, store_patterns=True)
+            self._built, self._pending = built, ()
+        self._order.extend(sorted(new))
+        self._sizes.append(len(self._order))
         self.version += 1
-        self._held.clear()
 
-    def present(self, probe: Probe) -> frozenset[str]:
-        """The needle strings in the probe's folded text."""
-        held = self.held
-        found = frozenset().union(*[held(word) for word in probe.words])
+    def present(self, probe: Probe, known: frozenset[str], version: int) -> frozenset[str]:
+        """The needle strings in the probe's folded text, given those it held among the
+        strings of an earlier `version` (-1: none known)."""
         folded = probe.folded
-        firsts = self._firsts.intersection(folded)
-        if firsts:
-            by_first = self._by_first
-            others = [s for c in firsts for s in by_first[c] if s in folded]
+        if version >= 0:
+            added = self._order[self._sizes[version] :]
+            if len(added) <= _PENDING:
+                held = [s for s in added if s in folded]
+                return known.union(held) if held else known
+        found = self._singles.intersection(folded)
+        if self._automaton is not None:
+            hits = self._automaton.find_matches_as_strings(folded, overlapping=True)
+            if hits:
+                found = found.union(hits)
+        if self._pending:
+            others = [s for s in self._pending if s in folded]
             if others:
                 found = found.union(others)
         return found
 
-    def held(self, word: str) -> frozenset[str]:
-        """The word needles a word holds."""
-        found = self._held.get(word)
-        if found is None:
-            if len(word) > 24:  # a long run (a checksum): look each needle up instead
-                found = frozenset(n for n in self.words if n in word)
-            else:
-                found = frozenset(
-                    word[i:j]
-                    for i in range(len(word))
-                    for j in range(i + 1, min(len(word), i + self.longest) + 1)
-                ).intersection(self.words)
-            if len(self._held) > 65536:
-                self._held.clear()
-            self._held[word] = found
-        return found
+
+_PENDING = 48
+"""How many strings may wait outside the automaton: building it costs about as much as
+looking this many strings up in a few hundred statements."""
 
 
 _VOCABULARY = _Vocabulary()

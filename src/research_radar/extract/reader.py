@@ -10,30 +10,37 @@ probability reaches the threshold picked by cross-validation. A number it takes 
 its value as written, and carries the unit and metric name of its cell or sentence.
 
 The weights were fitted with scikit-learn by `benchmarks/train_reader.py` on the
-labelled tune documents and ship as plain arrays in `research_radar/data/reader.npz`:
-scoring needs numpy only and is loaded once, when first needed (issue #14).
+labelled tune documents and ship as plain arrays in `research_radar/data/reader.npz`,
+loaded once, when first needed (issue #14). Reading them and scoring need no numpy (its
+import costs a quarter of a second at every start, issue #19); `probabilities`, for
+training and checks, imports it.
 """
 
 from __future__ import annotations
 
+import ast
 import functools
 import io
 import math
+import sys
+import zipfile
 import zlib
+from array import array
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Protocol
-
-import numpy as np
-import numpy.typing as npt
+from typing import TYPE_CHECKING, Protocol
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.markdown import Segment, clean_text, split_cells
 from research_radar.extract.readercues import Candidate, prose_candidates, table_candidates
 from research_radar.extract.tables import TableClaim
 from research_radar.models import Metric
+
+if TYPE_CHECKING:
+    import numpy as np
+    import numpy.typing as npt
 
 __all__ = [
     "BUCKETS",
@@ -84,7 +91,8 @@ class NumberReader(Protocol):
 class LearnedReader:
     """A logistic model over hashed cues."""
 
-    weights: npt.NDArray[np.float32]
+    weights: Collection[float]
+    """One weight per cue bucket (float32 values)."""
     bias: float
     threshold: float
     """The probability from which a number is read as a measurement."""
@@ -93,6 +101,8 @@ class LearnedReader:
     _limit: float = field(init=False, repr=False, compare=False)
 
     def probabilities(self, candidates: Sequence[Candidate]) -> npt.NDArray[np.float64]:
+        import numpy as np  # (training and checks only: reading needs none)
+
         if not candidates:
             return np.zeros(0)
         sizes = [len(c.cues) for c in candidates]
@@ -100,7 +110,8 @@ class LearnedReader:
             (cue_index(cue) for c in candidates for cue in c.cues), dtype=np.int64
         )
         items = np.repeat(np.arange(len(candidates)), sizes)
-        logits = np.bincount(items, self.weights[columns], minlength=len(candidates)) + self.bias
+        weights = np.asarray(self.weights, dtype=np.float32)
+        logits = np.bincount(items, weights[columns], minlength=len(candidates)) + self.bias
         probabilities: npt.NDArray[np.float64] = 1.0 / (1.0 + np.exp(-logits))
         return probabilities
 
@@ -118,12 +129,29 @@ class LearnedReader:
 
 def load_reader(data: bytes) -> LearnedReader:
     """A reader from the bytes of a `reader.npz` file."""
-    with np.load(io.BytesIO(data)) as arrays:
-        weights = arrays["weights"].astype(np.float32)
-        bias, threshold = (float(v) for v in arrays["scalars"])
-    if weights.shape != (BUCKETS,):
-        raise ValueError(f"reader weights have shape {weights.shape}, expected ({BUCKETS},)")
-    return LearnedReader(weights, bias, threshold)
+    with zipfile.ZipFile(io.BytesIO(data)) as arrays:
+        shape, weights = _npy(arrays.read("weights.npy"))
+        _, scalars = _npy(arrays.read("scalars.npy"))
+    if shape != (BUCKETS,):
+        raise ValueError(f"reader weights have shape {shape}, expected ({BUCKETS},)")
+    bias, threshold = (float(v) for v in scalars)
+    return LearnedReader(array("f", weights), bias, threshold)
+
+
+def _npy(data: bytes) -> tuple[tuple[int, ...], array[float]]:
+    """The shape and values of a `.npy` array of little-endian floats (format 1.0-3.0)."""
+    if data[:6] != b"\x93NUMPY":
+        raise ValueError("not a .npy array")
+    start = 10 if data[6] == 1 else 12  # format 2.0 and 3.0 give the header's size in 4 bytes
+    size = int.from_bytes(data[8:start], "little")
+    header = ast.literal_eval(data[start : start + size].decode("latin1"))
+    if header["descr"] not in ("<f4", "<f8") or header["fortran_order"]:
+        raise ValueError(f"reader arrays must be little-endian floats, not {header['descr']}")
+    values = array("f") if header["descr"] == "<f4" else array("d")
+    values.frombytes(data[start + size :])
+    if sys.byteorder == "big":
+        values.byteswap()
+    return tuple(header["shape"]), values
 
 
 @functools.cache

@@ -206,10 +206,13 @@ def table_candidates(
         marks.append(row_marks)
     rows_count = max(1, sum(1 for r in data if r))
     column_cues = [_column_cues(h, column) for column, h in enumerate(head)]
+    names: dict[tuple[int, str, str], str] = {}
+    """The metric name per column, row label and unit: worked out once per table."""
     candidates: list[Candidate] = []
     for index, (segment, row, row_marks) in enumerate(zip(rows, data, marks, strict=True)):
         label = row[0] if row else ""
         label_cues = _words(label, "r:", 6) + (["r:empty"] if not label else [])
+        labelled: list[str] | None = None  # what the label is, read at the row's first number
         row_read = sum(1 for m in row_marks if any(hit for _, _, hit in m))
         for column, (cell, found) in enumerate(zip(row, row_marks, strict=False)):
             if column in segment.copies:
@@ -224,6 +227,8 @@ def table_candidates(
                     continue
                 own = _unit_after(after)
                 unit = own or _table_unit(head[column], label, segment.unit, column)
+                if labelled is None:
+                    labelled = _label_cues(label)
                 cues = [
                     "t",
                     *column_cues[column],
@@ -238,16 +243,19 @@ def table_candidates(
                     "sunit" if segment.unit else "",
                     "score" if segment.score else "",
                     "multi" if len(found) > 1 else "",
-                    "label:num" if _BARE.fullmatch(label) else "",
-                    "label:unit" if row_unit(label) else "",
-                    "label:metric" if metric_words(label) else "",
+                    *labelled,
                 ]
+                name = names.get((column, label, unit))
+                if name is None:
+                    name = names[column, label, unit] = _table_name(
+                        head[column], head[0], label, unit
+                    )
                 candidates.append(
                     Candidate(
                         segment.line,
                         raw,
                         unit,
-                        _table_name(head[column], head[0], label, unit),
+                        name,
                         tuple(c for c in cues if c),
                         hit,
                         index,
@@ -255,6 +263,15 @@ def table_candidates(
                     )
                 )
     return candidates
+
+
+def _label_cues(label: str) -> list[str]:
+    """What a row label is: a number, a unit, a metric's name."""
+    return [
+        "label:num" if _BARE.fullmatch(label) else "",
+        "label:unit" if row_unit(label) else "",
+        "label:metric" if metric_words(label) else "",
+    ]
 
 
 def _not_a_reading(after: str, start: int, durations: Sequence[tuple[int, int]]) -> bool:
@@ -304,8 +321,8 @@ def prose_candidates(
 ) -> list[Candidate]:
     """The numbers of one sentence or list item, with their cues (see `table_candidates`)."""
     text = segment.text
-    if len(text) > _LONGEST:
-        return []
+    if len(text) > _LONGEST or not probe_of(text).has_digit:
+        return []  # (every number holds a digit: most sentences are passed over at once)
     matches = list(_NUMBER.finditer(text))
     if not matches:
         return []

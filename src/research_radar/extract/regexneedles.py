@@ -40,7 +40,7 @@ def needles_of(pattern: str, flags: int = 0) -> Needles:
     except _Unknown:
         return Needles()
     ranked = sorted(info.clauses, key=_score, reverse=True)
-    chosen = [clause for clause in ranked if _score(clause) >= 1][:_MAX_CLAUSES]
+    chosen = [clause for clause in ranked if _score(clause) > 0][:_MAX_CLAUSES]
     return Needles(tuple(chosen), info.digit)
 
 

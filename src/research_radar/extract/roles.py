@@ -14,6 +14,8 @@ import re
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.markdown import Segment
+from research_radar.extract.prefilter import probe_of
+from research_radar.extract.screened import finditer
 from research_radar.models import Claim
 
 __all__ = ["find_roles", "with_roles"]
@@ -32,7 +34,7 @@ def find_roles(segments: list[Segment], cat: Catalog) -> dict[str, str]:
     for segment in segments:
         if segment.block not in ("prose", "list"):
             continue
-        for match in _ROLE.finditer(segment.text):
+        for match in finditer(_ROLE, probe_of(segment.text)):  # where CPU, GPU or NPU is
             mentions = cat.find("hardware", segment.text[match.end() : match.end() + 80])
             if mentions and mentions[0].start <= _NEAR:
                 roles.setdefault(match.group(1).upper(), mentions[0].name)

@@ -25,7 +25,9 @@ from research_radar.extract.cells import (
 from research_radar.extract.conditions import find_conditions, format_repeats
 from research_radar.extract.markdown import Segment
 from research_radar.extract.metrics import find_metrics, metric_words
+from research_radar.extract.prefilter import NeedleIndex, probe_of
 from research_radar.extract.references import Row
+from research_radar.extract.regexneedles import needles_of
 from research_radar.extract.units import NUMBER_PATTERN, parse_number
 from research_radar.models import Metric
 
@@ -70,6 +72,7 @@ _HEADER_LOAD = (
     ("rate", re.compile(r"^(?:QPS|RPS|request[_ ]rate)$", re.I)),
     ("runs", re.compile(r"^(?:samples|runs|repeats|n)$", re.I)),
 )
+_HEADER_LOAD_INDEX = NeedleIndex(needles_of(rx.pattern, rx.flags) for _key, rx in _HEADER_LOAD)
 _LOAD_CELL = re.compile(
     r"(?:[A-Za-z]{1,3}\s?[=:]?\s?)?[~≈]?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[Kk]?)(?:\s?±.*)?"
     r"(?:\s?(?:tokens?|toks?|t))?[\s†*]*",
@@ -106,7 +109,8 @@ def header_load(head: list[str]) -> dict[int, dict[str, str]]:
 @lru_cache(maxsize=4096)
 def _load_role(head: str) -> str | None:
     """The load a column header names (`Seq Len`: prompt), read once per header (#19)."""
-    return next((key for key, rx in _HEADER_LOAD if rx.search(head)), None)
+    alive = _HEADER_LOAD_INDEX.candidates(probe_of(head))  # the rules that could match
+    return next((_HEADER_LOAD[n][0] for n in alive if _HEADER_LOAD[n][1].search(head)), None)
 
 
 def read_row(

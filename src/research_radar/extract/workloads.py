@@ -53,6 +53,8 @@ def find_workloads(segments: list[Segment], cat: Catalog) -> list[Workload]:
     for segment in segments:
         if segment.block not in ("list", "prose"):
             continue
+        if ":" not in segment.text and "：" not in segment.text:
+            continue  # (a definition has its colon; cleaning the text adds none)
         match = _DEFINITION.match(clean_text(segment.text))
         if not match:
             continue

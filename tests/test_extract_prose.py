@@ -192,3 +192,25 @@ def test_a_ratio_after_the_word_baseline_is_no_baselines_number() -> None:
         m.value: m.name for c in extract_claims("Speedup over baseline: 2.1x.") for m in c.metrics
     }
     assert not names[2.1].endswith("(baseline)")
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        pytest.param(
+            "Our engine reaches a 2.1x speedup (120 tok/s vs. 57 tok/s) over vLLM.",
+            {2.1: "speedup", 120.0: "throughput", 57.0: "throughput (baseline)"},
+            id="en",
+        ),
+        pytest.param(
+            "加速 2 倍，从 30 ms 降到 15 ms。",
+            {2.0: "加速", 30.0: "latency (baseline)", 15.0: "latency"},
+            id="zh",
+        ),
+    ],
+)
+def test_a_speedup_word_names_the_ratio_not_the_absolute_numbers_beside_it(
+    text: str, names: dict[float, str]
+) -> None:
+    [claim] = [c for c in extract_claims(text) if c.metrics]
+    assert {m.value: m.name for m in claim.metrics} == names

@@ -36,9 +36,14 @@ _BR = re.compile(r"<br\s*/?>", re.I)
 _MARKER_LINE = re.compile(r"^<!-- research-radar:[^\n]*-->[ \t]*$", re.M)
 _URL = re.compile(r"https?://[^\s，。；、）()（\]\[<>\"'`|\ue000]+", re.I)
 _TRAILING = ".,;:!?*_~"
-_PLAIN_LINK = re.compile(r"https?://[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[A-Za-z0-9/._~#+=-]*)?")
+_PLAIN_LINK = re.compile(
+    r"https?://(?![a-z0-9.-]{254})(?!(?:[a-z0-9-]+\.)*xn--)[a-z0-9-]+(?:\.[a-z0-9-]+)+"
+    r"(?:/[A-Za-z0-9/._~#+=-]*)?"
+)
 """A link markdown-it's normalisation leaves as it is: ASCII, a lower-case host, no port,
-user, query or escape; most of a report's links are such."""
+user, query or escape; most of a report's links are such. The host is at most 253
+characters (a longer one fails its IDNA step) and has no punycode label (`xn--`, which it
+decodes)."""
 
 
 @dataclass(frozen=True)

@@ -372,11 +372,13 @@ def assess_stage(
         run.stage("assess") as counts,
         aside(search, fork=asked and len(kept) >= FORK_MIN) as searched,
     ):
-        index = load_family_index(store, before=day, queries=kept)
+        # each kept finding is signed once, for the index's neighbourhood and its family
+        signatures = FamilyIndex().signatures(kept)
+        index = load_family_index(store, before=day, queries=kept, signatures=signatures)
         familied = []
-        for finding in kept:
+        for finding, signature in zip(kept, signatures, strict=True):
             parent = finding.related
-            finding = assign_family(finding, index)
+            finding = assign_family(finding, index, signature=signature)
             related = list(dict.fromkeys([*parent, *finding.related]))[:3]
             finding = finding.model_copy(update={"related": related})
             if related and not (finding.differs or finding.differs_pending):

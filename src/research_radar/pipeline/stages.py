@@ -75,8 +75,16 @@ Progress = Callable[[str, str], None]
 class StageRecorder:
     """Records stages of one run in the store."""
 
-    def __init__(self, store: Store, run_id: int, progress: Progress | None):
+    def __init__(
+        self,
+        store: Store,
+        run_id: int,
+        progress: Progress | None,
+        settle: Callable[[], object] | None = None,
+    ):
+        """`settle`: called after each stage that ended well (`pipeline.run`'s `gc.freeze`)."""
         self.store, self.run_id, self.progress = store, run_id, progress
+        self.settle = settle
         self.counts: dict[str, dict[str, Any]] = {}
 
     @contextmanager
@@ -95,6 +103,8 @@ class StageRecorder:
         errors = counts.pop("errors", {})
         self.store.end_stage(stage_id, "ok" if not errors else "partial", counts, errors)
         self.counts[name] = counts
+        if self.settle:
+            self.settle()
         if self.progress:
             self.progress(name, "done")
 

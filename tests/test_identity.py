@@ -149,10 +149,32 @@ def test_arxiv_version_and_pr_ref() -> None:
         pytest.param("NInfer（原 ninfer-lite）是模型专属引擎", ["ninfer-lite"], id="paren-yuan"),
         pytest.param("旧名：Strata-Lite", ["Strata-Lite"], id="jiuming"),
         pytest.param("原文/源码均可读（原论文为准）", [], id="not-a-rename"),
+        # a letter that re.I matches to an ASCII one (long s): the words are not skipped
+        pytest.param("Previou\u017fly known as Fast Engine.", ["Fast Engine"], id="long-s"),
+        pytest.param("TRANSFERRED FROM acme/old", ["acme/old"], id="upper-case"),
     ],
 )
 def test_find_same_as(text: str, names: list[str]) -> None:
     assert find_same_as(text) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "keys"),
+    [
+        pytest.param(
+            "Code: https://github.com/acme/engine, paper arXiv:2401.12345",
+            ["gh:acme/engine", "arxiv:2401.12345"],
+            id="url-and-arxiv",
+        ),
+        pytest.param("pinned acme/engine@abcdef1 here", ["gh:acme/engine"], id="at-sha"),
+        pytest.param("CANONICAL repo: acme/engine", ["gh:acme/engine"], id="canonical"),
+        pytest.param("论文 2401.12345", ["arxiv:2401.12345"], id="lunwen"),
+        pytest.param("Paper 2401.12345", ["arxiv:2401.12345"], id="paper"),
+        pytest.param("no reference at all, only words", [], id="none"),
+    ],
+)
+def test_find_keys(text: str, keys: list[str]) -> None:
+    assert identity.find_keys(text) == keys
 
 
 def test_find_part_of_readme_paper_and_blog() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 from collections.abc import Iterator
@@ -152,6 +153,19 @@ def test_crash_mid_run_leaves_store_consistent_and_rerun_completes(
     assert code == 0, output
     keys = [f.project_key for f in store.load_findings(on=SAMPLE_DATE)]
     assert len(keys) == len(set(keys)) == len(json.loads(output)["findings"])
+
+
+def test_a_run_hands_what_it_froze_back_to_the_garbage_collector(
+    tmp_path: Path, db_url: str
+) -> None:
+    # a run freezes what each stage leaves out of later collections (#19); a process that
+    # froze nothing itself gets every object back, and its collector's thresholds
+    assert gc.get_freeze_count() == 0, "the test runner froze objects: nothing to check"
+    thresholds = gc.get_threshold()
+    code, output = _daily(db_url, "--out", str(tmp_path / "report.md"))
+    assert code == 0, output
+    assert gc.get_freeze_count() == 0
+    assert gc.get_threshold() == thresholds
 
 
 def test_stages_are_recorded(

@@ -130,13 +130,20 @@ def embedding_similarity(queries: Sequence[str], documents: Sequence[str]) -> np
 
 
 def _embedded_rows(
-    queries: Sequence[str], documents: Sequence[str]
+    queries: Sequence[str], documents: Sequence[str], same: Sequence[int | None] = ()
 ) -> Callable[[int, int], np.ndarray]:
-    """`embedding_similarity` of the queries [lo, hi), the texts embedded once."""
+    """`embedding_similarity` of the queries [lo, hi), the texts embedded once.
+
+    `same`: for each document, the query whose text it is (None: another text), whose
+    vector it takes: each of the day's findings is a query and a candidate (#19). A text's
+    vector does not depend on the texts embedded with it."""
     from research_radar.classify.learned import embed
 
-    vectors = embed([*queries, *documents])
-    left, right = vectors[: len(queries)], vectors[len(queries) :]
+    same = same or [None] * len(documents)
+    fresh = [document for document, row in zip(documents, same, strict=True) if row is None]
+    vectors = embed([*queries, *fresh])
+    left, others = vectors[: len(queries)], iter(range(len(queries), len(vectors)))
+    right = vectors[[next(others) if row is None else row for row in same]]
 
     def rows(lo: int, hi: int) -> np.ndarray:
         scores: np.ndarray = left[lo:hi] @ right.T
@@ -152,13 +159,17 @@ last bit of a float32, so a day of at most this many findings is scored as one b
 
 
 def _score_rows(
-    similarity: Similarity, queries: Sequence[str], documents: Sequence[str]
+    similarity: Similarity,
+    queries: Sequence[str],
+    documents: Sequence[str],
+    same: Sequence[int | None] = (),
 ) -> Callable[[int, int], np.ndarray]:
-    """The similarity of the queries [lo, hi) to every document."""
+    """The similarity of the queries [lo, hi) to every document (`same`: see
+    `_embedded_rows`)."""
     if not queries or not documents:
         return lambda lo, hi: np.zeros((len(queries[lo:hi]), len(documents)))
     if similarity is embedding_similarity:
-        return _embedded_rows(queries, documents)
+        return _embedded_rows(queries, documents, same)
     return lambda lo, hi: similarity(queries[lo:hi], documents)
 
 
@@ -226,9 +237,17 @@ def search_prior_art(
     ]
     pool = _dedup(pool)
     texts = texts or {}
-    score_rows = _score_rows(
-        similarity, [finding_text(f) for f in findings], [c.text for c in pool]
-    )
+    queries = [finding_text(f) for f in findings]
+    row_of = {f.project_key: row for row, f in enumerate(findings)}
+    same = [
+        row
+        if candidate.origin == "today"
+        and (row := row_of.get(candidate.key)) is not None
+        and queries[row] == candidate.text
+        else None
+        for candidate in pool
+    ]
+    score_rows = _score_rows(similarity, queries, [c.text for c in pool], same)
     columns = _PoolColumns.of(pool)
     results = []
     block = np.zeros((0, len(pool)))

@@ -71,9 +71,18 @@ def _parts(signature: Signature) -> tuple[frozenset[str], bytes]:
     return signature.tokens, signature.hashvalues
 
 
-def load_family_index(store: Store, *, before: date, queries: Sequence[Finding]) -> FamilyIndex:
+def load_family_index(
+    store: Store,
+    *,
+    before: date,
+    queries: Sequence[Finding],
+    signatures: Sequence[Signature] | None = None,
+) -> FamilyIndex:
     """A family index that answers `queries` as the index of every finding before a day
     would: the neighbourhood of the queries, weighed by the whole index's frequencies.
+
+    `signatures`: the queries' (`FamilyIndex.signatures`), when the caller computed them to
+    pass on to `assign_family` too; else they are computed here.
 
     A run dated before findings already indexed (a back-dated run) rebuilds the index of
     the findings before its day instead, in memory.
@@ -85,7 +94,8 @@ def load_family_index(store: Store, *, before: date, queries: Sequence[Finding])
         for finding in store.load_findings(before=before):
             index.add(finding)
         return index
-    signatures = index.signatures(queries)
+    if signatures is None:
+        signatures = index.signatures(queries)
     # only the entries the queries' forest searches can reach (issue #19)
     bands = [index.bands(sig) for sig in signatures]
     keys = load_family_neighbourhood(store, bands, index.candidates)

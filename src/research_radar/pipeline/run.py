@@ -14,6 +14,9 @@ run on the same day writes the same report (the cut-off of the first run is kept
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import date, datetime, time, timedelta
 from pathlib import Path
@@ -196,7 +199,7 @@ def run_daily(
     waiting = (
         (lambda: progress("waiting for another run on this store", "wait")) if progress else None
     )
-    with store.exclusive(waiting=waiting):
+    with store.exclusive(waiting=waiting), _settling() as settle:
         return _run_daily(
             store,
             settings,
@@ -209,7 +212,35 @@ def run_daily(
             force=force,
             progress=progress,
             label=label,
+            settle=settle,
         )
+
+
+_YOUNG = 10_000
+"""Allocations between two collections of the young generation during a run (Python's
+default: 700), as the `radar` command sets for its whole process."""
+
+
+@contextmanager
+def _settling() -> Iterator[Callable[[], object]]:
+    """A function to call after each stage: it leaves what the run holds so far out of the
+    garbage collector's later passes (`gc.freeze`).
+
+    What a stage leaves (sources, claims, findings) mostly lives to the end of the run, and
+    a full collection walked all of it again during each later stage: about a fifth of the
+    CPU of the stages after collect over 10,000 candidates (#19). On leaving, the run's
+    objects are handed back to the collector, unless the process had frozen objects of
+    its own before (the `radar` command does: it keeps everything to its end).
+    """
+    frozen_before = gc.get_freeze_count() > 0
+    thresholds = gc.get_threshold()
+    gc.set_threshold(max(thresholds[0], _YOUNG), *thresholds[1:])
+    try:
+        yield gc.freeze
+    finally:
+        gc.set_threshold(*thresholds)
+        if not frozen_before:
+            gc.unfreeze()
 
 
 def _run_daily(
@@ -225,6 +256,7 @@ def _run_daily(
     force: bool,
     progress: Progress | None,
     label: str,
+    settle: Callable[[], object] | None = None,
 ) -> DailyResult:
     published: Any = None
     refused: str | None = None
@@ -232,7 +264,7 @@ def _run_daily(
     cutoff = cutoff or _kept_cutoff(store, day, language) or default_cutoff(day)
     run_id = store.start_run(label)
     before = journal.mark(store)
-    run = StageRecorder(store, run_id, progress)
+    run = StageRecorder(store, run_id, progress, settle)
     try:
         taxonomy = load_taxonomy(settings.profile)
         # the claims of a long list are extracted by a forked process while collect writes

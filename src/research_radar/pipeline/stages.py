@@ -75,8 +75,16 @@ Progress = Callable[[str, str], None]
 class StageRecorder:
     """Records stages of one run in the store."""
 
-    def __init__(self, store: Store, run_id: int, progress: Progress | None):
+    def __init__(
+        self,
+        store: Store,
+        run_id: int,
+        progress: Progress | None,
+        settle: Callable[[], object] | None = None,
+    ):
+        """`settle`: called after each stage that ended well (`pipeline.run`'s `gc.freeze`)."""
         self.store, self.run_id, self.progress = store, run_id, progress
+        self.settle = settle
         self.counts: dict[str, dict[str, Any]] = {}
 
     @contextmanager
@@ -95,6 +103,8 @@ class StageRecorder:
         errors = counts.pop("errors", {})
         self.store.end_stage(stage_id, "ok" if not errors else "partial", counts, errors)
         self.counts[name] = counts
+        if self.settle:
+            self.settle()
         if self.progress:
             self.progress(name, "done")
 
@@ -372,11 +382,13 @@ def assess_stage(
         run.stage("assess") as counts,
         aside(search, fork=asked and len(kept) >= FORK_MIN) as searched,
     ):
-        index = load_family_index(store, before=day, queries=kept)
+        # each kept finding is signed once, for the index's neighbourhood and its family
+        signatures = FamilyIndex().signatures(kept)
+        index = load_family_index(store, before=day, queries=kept, signatures=signatures)
         familied = []
-        for finding in kept:
+        for finding, signature in zip(kept, signatures, strict=True):
             parent = finding.related
-            finding = assign_family(finding, index)
+            finding = assign_family(finding, index, signature=signature)
             related = list(dict.fromkeys([*parent, *finding.related]))[:3]
             finding = finding.model_copy(update={"related": related})
             if related and not (finding.differs or finding.differs_pending):

@@ -259,9 +259,16 @@ _ARXIV_IN_TEXT = re.compile(
 )
 
 
+_MAY_REFER = re.compile(r"://|@|canonical|arxiv|paper|论文", re.I)
+"""What every reference `find_keys` reads contains (each of its patterns needs one): most
+lines of a README have none, and one search rules them out (#19)."""
+
+
 def find_keys(text: str) -> list[str]:
     """Canonical keys of every reference in prose: URLs, `owner/repo@sha`, `canonical owner/repo`,
     `arXiv:NNNN.NNNNN` and "论文 NNNN.NNNNN". In order of first appearance, no duplicates."""
+    if _MAY_REFER.search(text) is None:
+        return []
     found: dict[str, int] = {}
     hits: list[tuple[int, str]] = []
     for match in _URL_IN_TEXT.finditer(text):
@@ -289,10 +296,27 @@ _SAME_AS = [
 ]
 
 
+_SAME_AS_WORDS: list[tuple[str, ...]] = [
+    ("formerly", "previously"),
+    (),
+    ("formerly",),
+    ("renamed", "moved", "transferred"),
+    ("名",),
+    ("原",),
+]
+"""Words one of which each `_SAME_AS` pattern needs (lower case; none: always searched).
+Most texts have none of them, and looking for words is cheaper than the patterns (#19)."""
+_FOLDS_TO_ASCII = re.compile("[\u0130\u0131\u212a\u017f]")
+"""The letters `re.I` matches to ASCII ones (İ ı K ſ): a text with one is searched in full."""
+
+
 def find_same_as(text: str) -> list[str]:
     """Former names stated in prose ("formerly X", "renamed from X", "原名 X", "X（原 Y）"...)."""
     names: dict[str, None] = {}
-    for pattern in _SAME_AS:
+    lower = None if _FOLDS_TO_ASCII.search(text) else text.lower()
+    for pattern, words in zip(_SAME_AS, _SAME_AS_WORDS, strict=True):
+        if lower is not None and words and not any(word in lower for word in words):
+            continue
         for match in pattern.finditer(text):
             name = match.group("name").strip().rstrip(".,;:)").strip("`\"'”’")
             if name and name.lower() not in {"the", "a", "an", "it", "this"}:

@@ -46,6 +46,7 @@ from research_radar.errors import RadarError, SourceError
 from research_radar.sources import arxiv as arxiv_source
 from research_radar.sources import github as gh
 from research_radar.sources.http import RetryPolicy
+from research_radar.sources.transport import WireTransport
 from research_radar.store.rows import RawRecord
 from research_radar.store.store import Store
 
@@ -400,7 +401,10 @@ def collect(
     timeout = policy.timeout
 
     def make_client() -> httpx.Client:
-        return httpx.Client(headers={"User-Agent": "research-radar"}, timeout=timeout)
+        # the pooled HTTP/1.1 transport: a third of each request's CPU less (#19)
+        return httpx.Client(
+            headers={"User-Agent": "research-radar"}, timeout=timeout, transport=WireTransport()
+        )
 
     http = client or make_client()
     counter = _RequestCounter()

@@ -56,6 +56,7 @@ class ReplayData:
         for path in sorted((root / "github" / "repos").glob("*/*.json")):
             repo = json.loads(path.read_text(encoding="utf-8"))
             repo["_dir"] = str(path.with_suffix(""))
+            repo["_file"] = str(path)
             self.repos[str(repo["full_name"]).lower()] = repo
         renames = root / "github" / "renames.json"
         raw = json.loads(renames.read_text(encoding="utf-8")) if renames.is_file() else {}
@@ -78,8 +79,11 @@ def _load_papers(folder: Path) -> list[ET.Element]:
 
 
 def json_reply(status: int, data: Any, headers: dict[str, str] | None = None) -> Reply:
-    """A JSON answer (UTF-8, indented) with optional extra headers."""
-    body = json.dumps(data, ensure_ascii=False, indent=1).encode("utf-8")
+    """A JSON answer (UTF-8) with optional extra headers.
+
+    Not indented: json's C encoder writes only unindented JSON, and the indented Python
+    one was most of the server's time per answer (#19)."""
+    body = json.dumps(data, ensure_ascii=False).encode("utf-8")
     return Reply(status, body, dict(headers or {}))
 
 
@@ -181,8 +185,8 @@ def _repo(
     if name.lower() not in data.repos:
         return _not_found(name)
     repo = data.repos[name.lower()]
-    if rest == "":
-        return json_reply(200, _public_repo(repo))
+    if rest == "":  # the repository JSON as recorded: encoded once, when it was recorded
+        return Reply(200, Path(repo["_file"]).read_bytes())
     return _repo_sub(data, repo, rest, method, query, payload, base, accept)
 
 

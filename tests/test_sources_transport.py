@@ -15,11 +15,11 @@ import pytest
 
 from research_radar.replay.server import Fault, serve_replay
 from research_radar.sources import transport as transport_module
-from research_radar.sources.transport import WireTransport
+from research_radar.sources.transport import NoCookies, WireTransport
 
 
 def test_exported_members() -> None:
-    assert transport_module.__all__ == ["WireTransport"]
+    assert transport_module.__all__ == ["NoCookies", "WireTransport"]
 
 
 # -- a server that misbehaves on purpose ------------------------------------------------
@@ -79,6 +79,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._answer(304, b"", {"ETag": '"abc"'})
         elif self.path == "/moved":
             self._answer(301, b"", {"Location": "/plain?from=moved", "Content-Length": "0"})
+        elif self.path == "/cookie":
+            self._answer(200, b"", {"Content-Length": "0", "Set-Cookie": "session=abc; Path=/"})
         elif self.path == "/slow":
             time.sleep(0.5)
             self._answer(200, b"late", {"Content-Length": "4"})
@@ -205,3 +207,12 @@ def test_replay_faults_raise_what_httpx_raises(wire: httpx.Client) -> None:
             wire.get(f"{replay.url}/repos/Neroued/ninfer")
         with pytest.raises(httpx.TimeoutException):
             wire.get(f"{replay.url}/rate_limit", timeout=0.1)
+
+
+def test_no_cookies_keeps_none(server: _Server) -> None:
+    with httpx.Client(transport=WireTransport()) as kept:
+        kept.get(f"{server.url}/cookie")
+        assert dict(kept.cookies) == {"session": "abc"}  # httpx keeps it by default
+    with httpx.Client(transport=WireTransport(), cookies=NoCookies()) as cookie_free:
+        assert cookie_free.get(f"{server.url}/cookie").headers["set-cookie"]
+        assert dict(cookie_free.cookies) == {}

@@ -15,11 +15,11 @@ import pytest
 
 from research_radar.replay.server import Fault, serve_replay
 from research_radar.sources import transport as transport_module
-from research_radar.sources.transport import NoCookies, WireTransport
+from research_radar.sources.transport import StatelessClient, WireTransport
 
 
 def test_exported_members() -> None:
-    assert transport_module.__all__ == ["NoCookies", "WireTransport"]
+    assert transport_module.__all__ == ["StatelessClient", "WireTransport"]
 
 
 # -- a server that misbehaves on purpose ------------------------------------------------
@@ -209,10 +209,12 @@ def test_replay_faults_raise_what_httpx_raises(wire: httpx.Client) -> None:
             wire.get(f"{replay.url}/rate_limit", timeout=0.1)
 
 
-def test_no_cookies_keeps_none(server: _Server) -> None:
+def test_a_stateless_client_keeps_no_cookie(server: _Server) -> None:
     with httpx.Client(transport=WireTransport()) as kept:
         kept.get(f"{server.url}/cookie")
         assert dict(kept.cookies) == {"session": "abc"}  # httpx keeps it by default
-    with httpx.Client(transport=WireTransport(), cookies=NoCookies()) as cookie_free:
-        assert cookie_free.get(f"{server.url}/cookie").headers["set-cookie"]
-        assert dict(cookie_free.cookies) == {}
+    with StatelessClient(transport=WireTransport()) as stateless:
+        assert stateless.get(f"{server.url}/cookie").headers["set-cookie"]
+        assert dict(stateless.cookies) == {}
+        moved = stateless.get(f"{server.url}/moved", follow_redirects=True)
+        assert moved.json()["path"] == "/plain?from=moved"

@@ -21,12 +21,11 @@ import socket
 import ssl
 import threading
 from collections.abc import Callable
-from http.cookiejar import CookieJar
 from typing import Any, BinaryIO
 
 import httpx
 
-__all__ = ["NoCookies", "WireTransport"]
+__all__ = ["StatelessClient", "WireTransport"]
 
 Origin = tuple[str, str, int]
 """(scheme, host, port)."""
@@ -39,14 +38,32 @@ _MAX_HEADERS = 200
 _NO_BODY = frozenset({204, 304})
 
 
-class NoCookies(CookieJar):
-    """A cookie jar that keeps no cookie, for a client of stateless APIs.
+class _NoCookies(httpx.Cookies):
+    """Cookies that stay empty: an answer's are not looked for."""
 
-    httpx looks for cookies in every answer, copying its headers into an email message
-    on the way: a tenth of a request's CPU for a client that needs none (#19)."""
-
-    def extract_cookies(self, response: Any, request: Any) -> None:
+    def extract_cookies(self, response: httpx.Response) -> None:
         """Keep nothing."""
+
+
+class StatelessClient(httpx.Client):
+    """An httpx client that keeps no cookies, for stateless APIs (GitHub's, arXiv's).
+
+    httpx looks for cookies in every answer, copying its request into a urllib request
+    and its headers into an email message on the way: a tenth of a request's CPU, for a
+    client that needs none (#19). Takes httpx.Client's arguments (`cookies` aside).
+    """
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self._none = _NoCookies()
+
+    @property
+    def cookies(self) -> httpx.Cookies:
+        return self._none
+
+    @cookies.setter
+    def cookies(self, cookies: Any) -> None:
+        self._none = _NoCookies()
 
 
 class _Connection:

@@ -9,7 +9,6 @@ adds the ETag and sends the `Reply`.
 from __future__ import annotations
 
 import base64
-import functools
 import hashlib
 import json
 import re
@@ -268,22 +267,10 @@ def _repo_sub(
         items: list[dict[str, Any]] = json.loads(recorded.decode("utf-8")) if recorded else []
         found = [i for i in items if str(i.get("number", i.get("sha"))) == number[0]]
         return json_reply(200, found[0]) if found else _not_found(rest)
-    body, count = _list_page(name, recorded, tuple(sorted(query.items())))
-    return Reply(200, body, page_of(count, query, base + rest)[1])
-
-
-@functools.lru_cache(maxsize=256)
-def _list_page(name: str, recorded: bytes, query: tuple[tuple[str, str], ...]) -> tuple[bytes, int]:
-    """The body of the page `query` asks for of list endpoint `name` over a recorded file's
-    bytes, and how many items the filters keep.
-
-    A pure function of its arguments, kept for the recently asked: a large corpus of copies
-    (the scale benchmark's) shares its lists, whose indented JSON was most of the server's
-    time (#19)."""
     items = json.loads(recorded.decode("utf-8")) if recorded else []
-    kept = filter_items(name, items, dict(query))
-    where, _ = page_of(len(kept), dict(query), "")
-    return json_reply(200, kept[where]).body, len(kept)
+    kept = filter_items(name, items, query)
+    where, headers = page_of(len(kept), query, base + rest)
+    return json_reply(200, kept[where], headers)
 
 
 def _readme(path: Path, repo: dict[str, Any], accept: str) -> Reply:

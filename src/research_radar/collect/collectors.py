@@ -93,7 +93,7 @@ def _gh_repo(api: gh.GitHubApi, name: str) -> tuple[list[RawResponse], Source, S
     full = str(repo["full_name"])
     sub = replace(api, offline=raw_repo.from_cache)
     readme = gh.fetch_readme(sub, full)
-    commits = gh.fetch_commits(sub, full, sha=repo.get("default_branch"))
+    commits = gh.fetch_commits(sub, full, sha=repo.get("default_branch"), per_page=gh.COMMITS_KEPT)
     tags, releases = gh.fetch_tags(sub, full), gh.fetch_releases(sub, full)
     renamed = []
     if raw_repo.redirected_from and raw_repo.redirected_from.lower() != f"/repos/{full}".lower():

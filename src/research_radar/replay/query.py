@@ -183,7 +183,7 @@ def filter_items(
     name: str, items: list[dict[str, Any]], query: dict[str, str]
 ) -> list[dict[str, Any]]:
     """The items of list endpoint `name` that `since`/`until` and `state` keep."""
-    if name == "commits":
+    if name == "commits" and (query.get("since") or query.get("until")):
         dated = [(_parse_date(c["commit"]["committer"]["date"]), c) for c in items]
         low = _parse_date(query["since"]) if query.get("since") else None
         high = _parse_date(query["until"]) if query.get("until") else None

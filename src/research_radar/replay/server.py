@@ -30,6 +30,8 @@ import threading
 import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from http import HTTPStatus
+from http.client import HTTPMessage
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import TracebackType
@@ -96,6 +98,10 @@ class RecordedRequest:
     status: int
 
 
+_MAX_LINE = 65_536
+_MAX_HEADERS = 100
+
+
 def _etag(body: bytes) -> str:
     return '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
@@ -105,6 +111,7 @@ def _etag(body: bytes) -> str:
 
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
+    raw_requestline: bytes  # set by handle_one_request before parse_request
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True
     """TCP_NODELAY: a keep-alive reply goes out at once, not after Nagle's ~40 ms wait for
@@ -112,6 +119,40 @@ class _Handler(BaseHTTPRequestHandler):
 
     def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib name
         """Quiet: the server keeps its own request log."""
+
+    def parse_request(self) -> bool:
+        """The request line and headers, as the stdlib reads them but without its email
+        parser (a third of the server's time per request, #19): HTTP/1.0 and 1.1 only."""
+        self.command = ""
+        self.request_version = self.default_request_version
+        self.close_connection = True
+        self.requestline = str(self.raw_requestline, "iso-8859-1").rstrip("\r\n")
+        words = self.requestline.split()
+        if len(words) != 3 or words[2] not in ("HTTP/1.0", "HTTP/1.1"):
+            self.send_error(HTTPStatus.BAD_REQUEST, f"Bad request line ({self.requestline!r})")
+            return False
+        self.command, self.path, self.request_version = words
+        if self.path.startswith("//"):  # as the stdlib does (an open redirect otherwise)
+            self.path = "/" + self.path.lstrip("/")
+        headers = HTTPMessage()
+        for _ in range(_MAX_HEADERS):
+            line = self.rfile.readline(_MAX_LINE + 1)
+            if line in (b"\r\n", b"\n", b""):
+                break
+            name, colon, value = str(line, "iso-8859-1").partition(":")
+            if not colon or len(line) > _MAX_LINE:
+                self.send_error(HTTPStatus.BAD_REQUEST, "Malformed header line")
+                return False
+            headers.set_raw(name, value.strip())
+        else:
+            self.send_error(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "Too many headers")
+            return False
+        self.headers = headers
+        connection = headers.get("Connection", "").lower()
+        self.close_connection = connection == "close" or (
+            self.request_version == "HTTP/1.0" and connection != "keep-alive"
+        )
+        return True
 
     def do_GET(self) -> None:
         self._serve("GET")
@@ -139,19 +180,25 @@ class _Handler(BaseHTTPRequestHandler):
         self._send(reply, truncate=bool(fault and fault.kind == "truncated"))
 
     def _send(self, reply: Reply, *, truncate: bool = False) -> None:
-        self.send_response(reply.status)
-        self.send_header("Content-Type", reply.content_type)
-        self.send_header("Content-Length", str(len(reply.body)))
-        self.send_header("X-RateLimit-Limit", "5000")
+        """The status line, headers and body in one write (as `send_response`,
+        `send_header` and `end_headers` would, with less of the server's time, #19)."""
         reply.headers.setdefault("X-RateLimit-Remaining", "4999")
         reply.headers.setdefault("X-RateLimit-Reset", str(int(time.time()) + 3600))
-        for name, value in reply.headers.items():
-            self.send_header(name, value)
+        phrase = self.responses[reply.status][0] if reply.status in self.responses else ""
+        head = [
+            f"{self.protocol_version} {reply.status} {phrase}",
+            f"Server: {self.version_string()}",
+            f"Date: {self.date_time_string()}",
+            f"Content-Type: {reply.content_type}",
+            f"Content-Length: {len(reply.body)}",
+            "X-RateLimit-Limit: 5000",
+            *(f"{name}: {value}" for name, value in reply.headers.items()),
+        ]
         if truncate:
-            self.send_header("Connection", "close")
+            head.append("Connection: close")
             self.close_connection = True
-        self.end_headers()
-        self.wfile.write(reply.body[: len(reply.body) // 2] if truncate else reply.body)
+        body = reply.body[: len(reply.body) // 2] if truncate else reply.body
+        self.wfile.write(("\r\n".join(head) + "\r\n\r\n").encode("latin-1") + body)
 
     def _fault(self, fault: Fault) -> Reply:
         if fault.kind == "timeout":

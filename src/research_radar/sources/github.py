@@ -26,6 +26,7 @@ from research_radar.resolve.keys import github_key
 from research_radar.sources.http import RawResponse, ResponseCache, RetryPolicy
 
 __all__ = [
+    "COMMITS_KEPT",
     "RELEASES_PER_PAGE",
     "TAGS_PER_PAGE",
     "GitHubApi",
@@ -134,6 +135,9 @@ def fetch_readme(api: GitHubApi, full_name: str, ref: str | None = None) -> RawR
 
 TAGS_PER_PAGE = 30
 RELEASES_PER_PAGE = 10
+COMMITS_KEPT = 10
+"""The newest commits a snapshot keeps (its head among them): all a repository's collect
+asks for (#19)."""
 
 
 def fetch_tags(api: GitHubApi, full_name: str, per_page: int = TAGS_PER_PAGE) -> RawResponse:
@@ -349,7 +353,7 @@ def _repo(
         content_hash=hashlib.sha256(readme.encode("utf-8")).hexdigest(),
         meta={
             "default_branch": repo.get("default_branch"),
-            "commits": commits[:10],
+            "commits": commits[:COMMITS_KEPT],
             "releases": meta["releases"][:3],
         },
     )

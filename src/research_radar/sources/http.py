@@ -208,8 +208,18 @@ def _attempt(
     return answer, f"HTTP {answer.status_code}", False
 
 
+def _kept_headers(response: httpx.Response) -> dict[str, str]:
+    """The headers of `_KEEP_HEADERS` that the answer has, a repeated one joined with ", "
+    as httpx joins it; read in one pass (each `headers[name]` scans them all, #19)."""
+    found: dict[str, str] = {}
+    for name, value in response.headers.multi_items():
+        if name in _KEEP_HEADERS:
+            found[name] = f"{found[name]}, {value}" if name in found else value
+    return {name: found[name] for name in _KEEP_HEADERS if name in found}
+
+
 def _raw(key: str, response: httpx.Response, cached: RawResponse | None) -> RawResponse:
-    headers = {k: response.headers[k] for k in _KEEP_HEADERS if k in response.headers}
+    headers = _kept_headers(response)
     moved = next((r for r in response.history if r.status_code in (301, 302, 307, 308)), None)
     redirected = moved.request.url.path if moved is not None else None
     if response.status_code == 304 and cached is not None:
@@ -220,7 +230,7 @@ def _raw(key: str, response: httpx.Response, cached: RawResponse | None) -> RawR
         key,
         response.status_code,
         response.content,
-        response.headers.get("ETag"),
+        headers.get("etag"),
         headers,
         redirected,
         str(response.url),

@@ -8,9 +8,9 @@ raw response is gzip-compressed at a fast level. What a read gives back is the s
 
 from __future__ import annotations
 
-import gzip
 import hashlib
 import json
+import zlib
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -66,9 +66,15 @@ _GZIP_PARTS = 8
 CPU again as the compressing (50,000 responses: 3.8 s against 2.6 s)."""
 
 
+_GZIP_WBITS = 16 + zlib.MAX_WBITS
+"""zlib's gzip container (header with mtime 0: the same bytes every time)."""
+
+
 def _gzip_all(bodies: Sequence[bytes]) -> list[bytes]:
-    """Each body gzip-compressed (mtime 0: the same bytes every time), in order."""
-    return [gzip.compress(body, compresslevel=GZIP_LEVEL, mtime=0) for body in bodies]
+    """Each body gzip-compressed, in order. zlib writes the gzip container itself in 60 %
+    of the CPU time `gzip.compress` takes for a response of a few KB (#19); either reads
+    back with `gzip.decompress`."""
+    return [zlib.compress(body, GZIP_LEVEL, _GZIP_WBITS) for body in bodies]
 
 
 def _gzipped(bodies: Sequence[bytes]) -> list[bytes]:

@@ -1,0 +1,63 @@
+"""The collect stage's client: httpx's, without a cookie jar."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import httpx
+import pytest
+
+from research_radar.sources.stateless import StatelessClient
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib name
+        """Quiet."""
+
+    def do_GET(self) -> None:
+        if self.path == "/cookie":
+            headers = {"Content-Length": "0", "Set-Cookie": "session=abc; Path=/"}
+            body = b""
+        elif self.path == "/moved":
+            headers, body = {"Location": "/plain?from=moved", "Content-Length": "0"}, b""
+            self.send_response(301)
+            for name, value in headers.items():
+                self.send_header(name, value)
+            self.end_headers()
+            return
+        else:
+            body = self.path.encode()
+            headers = {"Content-Length": str(len(body))}
+        self.send_response(200)
+        for name, value in headers.items():
+            self.send_header(name, value)
+        self.end_headers()
+        self.wfile.write(body)
+
+
+@pytest.fixture
+def url() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_stateless_client_keeps_no_cookie_and_still_follows_redirects(url: str) -> None:
+    with httpx.Client() as kept:
+        kept.get(f"{url}/cookie")
+        assert dict(kept.cookies) == {"session": "abc"}  # httpx keeps it by default
+    with StatelessClient(timeout=2.0) as stateless:
+        assert stateless.get(f"{url}/cookie").headers["set-cookie"]
+        assert dict(stateless.cookies) == {}
+        stateless.cookies = {"set": "by hand"}
+        assert dict(stateless.cookies) == {}
+        moved = stateless.get(f"{url}/moved", follow_redirects=True)
+        assert moved.text == "/plain?from=moved"

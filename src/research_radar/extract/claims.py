@@ -30,6 +30,7 @@ from research_radar.extract.benchmark_json import parse_benchmark_json
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.clauses import split_by_clause
+from research_radar.extract.commandblocks import command_blocks
 from research_radar.extract.compared import is_baseline_metric
 from research_radar.extract.conditions import (
     find_conditions,
@@ -250,7 +251,7 @@ def extract_claims(
         if lead and not surveyed and not defines(segment.text, cat):
             add_to_lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
     end_table()
-    return with_document_scopes(claims, segments, cat, labelled)
+    return with_document_scopes(claims, segments, cat, labelled, command_blocks(text))
 
 
 def extract_file(

@@ -11,6 +11,8 @@ row's `Model` column writes (`extract.rowlabels`) (issue #14).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.markdown import Segment
 from research_radar.extract.roles import find_roles, with_roles
@@ -22,15 +24,20 @@ __all__ = ["with_document_scopes"]
 
 
 def with_document_scopes(
-    claims: list[Claim], segments: list[Segment], cat: Catalog, labelled: dict[int, str]
+    claims: list[Claim],
+    segments: list[Segment],
+    cat: Catalog,
+    labelled: dict[int, str],
+    commands: Sequence[tuple[int, str]] = (),
 ) -> list[Claim]:
     """The claims completed from what their document states for them.
 
     Args:
         labelled: claim index -> the uncatalogued model its row's `Model` column writes,
             the claim's model when nothing else names one.
+        commands: the document's benchmark-command blocks (`extract.commandblocks`).
     """
-    scopes = find_scopes(segments, cat)
+    scopes = find_scopes(segments, cat, commands)
     if scopes:
         claims = [
             c.model_copy(update={"conditions": with_scopes(c.conditions, c.line or 0, scopes)})

@@ -49,7 +49,34 @@ _NOT_A_RATE = r"(?!\s?(?:/|per\b|每|a second))"
 """`generates 100 tokens/s` is a throughput, not an output length."""
 
 
+_V = r"(?:\s+|\s?=\s?)(\d+[Kk]?)(?![\w.,]|\s+\d)"
+"""A flag's one value (`--input-len 1024`, `--output_len=128`); a list (`-p 512,1024`,
+`--batch-size 1 2 4`) gives alternatives, none of them the load."""
+_R = r"(?:\s+|\s?=\s?)(\d+(?:\.\d+)?)(?![\w.,]|\s+\d)"
+
+# The flags and config keys of the field's benchmark tools, first: a command line's flag
+# is its author's load as written (`--input-len 1024 --output-len 128` is not an output of
+# 1024). vLLM `vllm bench serve`/`benchmark_serving.py`/`benchmark_throughput.py`, SGLang
+# `bench_serving`/`bench_one_batch`, TensorRT-LLM `trtllm-bench` and its `prepare_dataset`
+# (`token-norm-dist --input-mean`), llama.cpp `llama-bench` (`--n-prompt`, `--n-gen`).
+# Caps (`--max-num-seqs`, `--max-model-len`, `--max_batch_size`) are settings, not loads.
+_FLAG_RULES = (
+    ("prompt", r"--(?:(?:random|sonnet)[-_])?(?:input|prompt)[-_](?:len(?:gth)?|tokens)" + _V),
+    ("prompt", r"--random[-_]input" + _V),
+    ("prompt", r"--(?:n[-_]prompt|input[-_]mean|isl)" + _V),
+    ("output", r"--(?:(?:random|sharegpt|sonnet)[-_])?output[-_](?:len(?:gth)?|tokens)" + _V),
+    ("output", r"--random[-_]output" + _V),
+    ("output", r"--(?:n[-_]gen|output[-_]mean|osl|max[-_]new[-_]tokens|max[-_]tokens)" + _V),
+    ("batch", r"--batch[-_]size" + _V),
+    ("concurrency", r"--(?:max[-_])?concurrency" + _V),
+    ("rate", r"--request[-_]rate" + _R),
+    ("tp", r"--(?:tp[-_]size|tensor[-_]parallel[-_]size)" + _V),
+    ("ep", r"--(?:ep[-_]size|expert[-_]parallel[-_]size)" + _V),
+)
+
+
 LOAD_RULES = (
+    *(_rule(key, pattern) for key, pattern in _FLAG_RULES),
     _rule(
         "batch",
         # `--max-batch-size 32` caps the batch: a setting, not the batch measured
@@ -111,7 +138,7 @@ LOAD_RULES = (
     ),
     _rule(
         "prompt",
-        r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?(?:prompt|input)(?!s\b)"
+        r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)(?!\s*--)[\s-]*(?:token[\s-]+)?(?:prompt|input)(?!s\b)"
         r"(?!s? tokens/s|[\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
     ),
     _rule(
@@ -141,7 +168,10 @@ LOAD_RULES = (
         r"(?<![A-Za-z])out(?=\s?=)|"
         r"输出(?:上限|长度)?)\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
     ),
-    _rule("output", r"(?<![\w-])-n (\d{1,6})(?!\d|\.\d)"),
+    # `-n 128` is llama.cpp's generation length; `head -n 4`, `mpirun -n 8` are not
+    _rule(
+        "output", r"(?<![\w-])(?<!head )(?<!tail )(?<!mpirun )(?<!mpiexec )-n (\d{1,6})(?!\d|\.\d)"
+    ),
     _rule(
         "output",
         r"(?<![\d.])(\d[\d,]*[Kk]?)\s(?:new|generated|decode)\s(?:output\s)?tokens" + _NOT_A_RATE,
@@ -150,7 +180,7 @@ LOAD_RULES = (
     _rule("output", r"(?<![A-Za-z])(?:decode|output)\s(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
     _rule(
         "output",
-        r"(?<![\d.x×])(\d(?:[\d,]*\d)?[Kk]?)[\s-]*(?:token[\s-]+)?output"
+        r"(?<![\d.x×])(\d(?:[\d,]*\d)?[Kk]?)(?!\s*--)[\s-]*(?:token[\s-]+)?output"
         r"(?![\s_]throughput|\s?tok(?:en)?s?\s?/\s?s|\s(?:image|video|frame|resolution))",
     ),
     # one rule per spelling, each with a word every match holds: a rule runs only where

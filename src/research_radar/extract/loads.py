@@ -136,7 +136,27 @@ def several_values(text: str) -> set[str]:
         for match in matches:
             raw = rule.fixed or next((g for g in match.groups() if g), "")
             values.setdefault(rule.key, set()).add(re.sub(r"[,\s]", "", raw))
-    return {key for key, found in values.items() if len(found) > 1}
+    several = {key for key, found in values.items() if len(found) > 1}
+    if "-" in text:
+        # `--batch-size 1 2 4`, `-p 512,1024`: a flag given a list sweeps its key
+        for flag in _FLAG_LIST.finditer(text):
+            several.update(_flag_keys(flag.group(0)))
+    return several
+
+
+_FLAG_LIST = re.compile(
+    r"(?<![\w-])--?[A-Za-z][\w-]*(?:\s+|\s?=\s?)(\d+)(?:\s?,\s?|\s+)\d+(?![\w.>])"
+)
+
+
+def _flag_keys(flag: str) -> set[str]:
+    """The load keys a flag with a list of values names (`--batch-size 1 2 4` -> batch)."""
+    first = re.sub(r"^(\S+?(?:\s+|\s?=\s?)\d+).*", r"\1", flag)
+    return {
+        rule.key
+        for rule, matches in zip(LOAD_RULES, load_rule_matches(first), strict=True)
+        if matches
+    }
 
 
 @lru_cache(maxsize=16384)

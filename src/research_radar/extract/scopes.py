@@ -19,6 +19,7 @@ A claim takes from the scopes around it, innermost first, only the fields it has
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from research_radar.extract.catalogue import Catalog
@@ -89,8 +90,15 @@ class Scope:
                 self.load.pop(key)
 
 
-def find_scopes(segments: list[Segment], cat: Catalog) -> list[Scope]:
-    """The set-up scopes of a document's segments, innermost (shortest) first."""
+def find_scopes(
+    segments: list[Segment], cat: Catalog, commands: Sequence[tuple[int, str]] = ()
+) -> list[Scope]:
+    """The set-up scopes of a document's segments, innermost (shortest) first.
+
+    Args:
+        commands: the benchmark-command blocks of the document (`extract.commandblocks`):
+            each sets up the load of its section from its line to the next such block.
+    """
     if not segments:
         return []
     end = max(s.line for s in segments) + 1
@@ -126,6 +134,7 @@ def find_scopes(segments: list[Segment], cat: Catalog) -> list[Scope]:
         if not keyed:
             scope.names = {k: v for k, v in scope.names.items() if len(v) == 1}
         scopes.append(scope)
+    scopes.extend(_command_scopes(commands, spans, end, cat))
     scopes.extend(_title(headings, end, cat))
     scopes.extend(_evaluation_lines(segments, spans, end, cat))
     scopes.extend(_notes_below_tables(segments, cat))
@@ -160,6 +169,27 @@ def _setup(text: str, cat: Catalog) -> Conditions:
         return conditions
     load = {k: v for k, v in conditions.load.items() if k not in several}
     return with_load(conditions, load)
+
+
+def _command_scopes(
+    commands: Sequence[tuple[int, str]],
+    spans: list[tuple[Segment, int]],
+    end: int,
+    cat: Catalog,
+) -> list[Scope]:
+    """`vllm bench serve --random-input-len 1024 ...` above a table: the load its flags
+    give holds below it in its section, up to the next command block (names are left to
+    the page's prose: a command's `--model` is a path)."""
+    scopes: list[Scope] = []
+    for n, (line, text) in enumerate(commands):
+        section = next(((h, e) for h, e in reversed(spans) if h.line < line <= e), None)
+        last = section[1] if section else end
+        if n + 1 < len(commands):
+            last = min(last, commands[n + 1][0] - 1)
+        scope = Scope(line, last, load=dict(_setup(text, cat).load))
+        if scope.load:
+            scopes.append(scope)
+    return scopes
 
 
 def _title(headings: list[Segment], end: int, cat: Catalog) -> list[Scope]:

@@ -1,0 +1,73 @@
+"""Fenced blocks that run a benchmark tool -> the command lines that set up the numbers
+below them (issue #14).
+
+Pure. A building block of `research_radar.extract.claims`; callers outside this package
+use `research_radar.extract.claims` instead.
+
+Authors write the load of a result table as the command that made it, in a code block
+above the table (`vllm bench serve --random-input-len 1024 --random-output-len 128
+--max-concurrency 64`). The Markdown reader skips code, so such a block is found here, on
+the raw lines: a fenced block, not tagged with a programming language other than a shell's,
+whose lines call one of the field's benchmark tools. Its command lines (joined over `\\`
+continuations) are one set-up text; a flag it gives several values of is a list of
+alternatives, which `extract.scopes` drops like any set-up's.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["command_blocks"]
+
+_FENCE = re.compile(r"\s*(`{3,}|~{3,})\s*([\w+#.-]*)")
+_SHELLS = frozenset(["", "bash", "sh", "shell", "console", "zsh", "text", "txt", "shell-session"])
+_TOOL = re.compile(
+    r"vllm\s+bench\b|benchmark_(?:serving|throughput|latency)\b|"
+    r"\bbench_(?:serving|one_batch|one_batch_server|offline_throughput)\b|"
+    r"trtllm-bench\b|prepare_dataset\b|llama-bench\b|llama-batched-bench\b|genai-perf\b"
+)
+"""vLLM, SGLang, TensorRT-LLM, llama.cpp and Triton's benchmark tools."""
+
+
+def command_blocks(text: str) -> list[tuple[int, str]]:
+    """Each benchmark-command block of a Markdown text: its first line (1-based) and its
+    command lines joined into one text."""
+    if "bench" not in text and "prepare_dataset" not in text and "genai-perf" not in text:
+        return []
+    lines = text.splitlines()
+    blocks: list[tuple[int, str]] = []
+    index = 0
+    while index < len(lines):
+        opening = _FENCE.match(lines[index])
+        if opening is None or not lines[index].lstrip().startswith(("```", "~~~")):
+            index += 1
+            continue
+        marker = opening.group(1)
+        end = next(
+            (e for e in range(index + 1, len(lines)) if lines[e].strip().startswith(marker)),
+            len(lines),
+        )
+        if opening.group(2).lower() in _SHELLS:
+            body = lines[index + 1 : end]
+            commands = _commands(body)
+            if commands:
+                blocks.append((index + 1, " ; ".join(commands)))
+        index = end + 1
+    return blocks
+
+
+def _commands(body: list[str]) -> list[str]:
+    """The tool calls among a block's lines, each joined over its `\\` continuations."""
+    joined: list[str] = []
+    current = ""
+    for line in body:
+        stripped = line.strip()
+        current = f"{current} {stripped.rstrip(chr(92)).strip()}".strip()
+        if stripped.endswith("\\"):
+            continue
+        if current:
+            joined.append(current)
+        current = ""
+    if current:
+        joined.append(current)
+    return [command for command in joined if _TOOL.search(command)]

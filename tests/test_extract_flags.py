@@ -1,0 +1,177 @@
+"""The load as benchmark tools' command-line flags and config keys write it (issue #14):
+vLLM, SGLang, TensorRT-LLM and llama.cpp flags in prose and in a command block above a
+result table, and the shell commands and sweeps that are no load."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_radar.extract.cataloguefiles import default_catalog
+from research_radar.extract.claims import extract_claims
+from research_radar.extract.commandblocks import command_blocks
+from research_radar.extract.conditions import find_conditions
+from research_radar.extract.loads import several_values
+from research_radar.models import Claim
+
+
+def _numbers(claims: list[Claim]) -> dict[float, Claim]:
+    return {metric.value: claim for claim in claims for metric in claim.metrics}
+
+
+def _load(text: str) -> dict[str, str]:
+    return dict(find_conditions(text, default_catalog()).load)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "vllm bench serve --dataset-name random --random-input-len 1024 "
+            "--random-output-len 128 --max-concurrency 64 --request-rate 4.5 -tp 8",
+            {"prompt": "1024", "output": "128", "concurrency": "64", "rate": "4.5", "tp": "8"},
+            id="vllm-bench-serve",
+        ),
+        pytest.param(
+            "python benchmarks/benchmark_throughput.py --input-len 1024 --output-len 128 "
+            "--tensor-parallel-size=4",
+            {"prompt": "1024", "output": "128", "tp": "4"},
+            id="vllm-throughput",
+        ),
+        pytest.param(
+            "python -m sglang.bench_serving --random-input 2048 --random-output 256 "
+            "--tp-size 4 --ep-size 8",
+            {"prompt": "2048", "output": "256", "tp": "4", "ep": "8"},
+            id="sglang-bench-serving",
+        ),
+        pytest.param(
+            "python -m sglang.bench_one_batch --batch-size 32 --input-len 256 --output-len 32",
+            {"batch": "32", "prompt": "256", "output": "32"},
+            id="sglang-one-batch",
+        ),
+        pytest.param(
+            "python prepare_dataset.py token-norm-dist --input-mean 128 --output-mean 2048 "
+            "--num-requests 3000",
+            {"prompt": "128", "output": "2048"},
+            id="trtllm-dataset",
+        ),
+        pytest.param(
+            "trtllm-bench --model m throughput --tp 2 --ep 2 --concurrency 32",
+            {"tp": "2", "ep": "2", "concurrency": "32"},
+            id="trtllm-bench",
+        ),
+        pytest.param(
+            "./llama-bench -m model.gguf --n-prompt 512 --n-gen 64 -ngl 99",
+            {"prompt": "512", "output": "64"},
+            id="llama-bench-long",
+        ),
+        pytest.param("Decoding runs --output-len 14336 tokens.", {"output": "14336"}, id="long"),
+        pytest.param("gen_kwargs: --output_len=128", {"output": "128"}, id="underscore"),
+        pytest.param("--max-new-tokens 64 on each prompt", {"output": "64"}, id="hf-flag"),
+        pytest.param("model.generate(ids, max_new_tokens=256)", {"output": "256"}, id="hf-kw"),
+    ],
+)
+def test_a_benchmark_tool_flag_is_its_load(text: str, expected: dict[str, str]) -> None:
+    load = _load(text)
+    assert {key: load.get(key) for key in expected} == expected
+
+
+def test_flags_are_read_by_their_own_name_not_by_the_number_before_the_next_flag() -> None:
+    # `1024 --output-len` is the input length followed by a flag, not an output of 1024
+    load = _load("benchmark_serving.py --input-len 1024 --output-len 128")
+    assert (load["prompt"], load["output"]) == ("1024", "128")
+    assert several_values("benchmark_serving.py --input-len 1024 --output-len 128") == set()
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        pytest.param("head -n 4 results.csv", "output", id="head-n"),
+        pytest.param("tail -n 20 server.log", "output", id="tail-n"),
+        pytest.param("mpirun -n 8 python bench.py", "output", id="mpirun-n"),
+        pytest.param("vllm serve m --max-num-seqs 256", "batch", id="cap-seqs"),
+        pytest.param("trtllm-bench throughput --max_batch_size 512", "batch", id="cap-batch"),
+    ],
+)
+def test_a_shell_option_or_a_cap_is_no_load(text: str, key: str) -> None:
+    assert key not in _load(text)
+
+
+def test_a_flag_given_several_values_sweeps_them() -> None:
+    assert "batch" in several_values("torchrun train.py --batch-size 1 2 4 8 --lr 3e-4")
+    assert "prompt" in several_values("./llama-bench -p 512,1024,2048 -n 128")
+    assert "output" not in several_values("./llama-bench -p 512,1024,2048 -n 128")
+
+
+_TABLE = "| Model | Output tok/s | Mean TTFT (ms) |\n| --- | --- | --- |\n"
+
+
+def test_a_command_block_above_a_table_sets_up_its_rows() -> None:
+    text = (
+        "## Serving on H100\n\n"
+        "```bash\n"
+        "vllm bench serve --model meta-llama/Llama-3.1-8B-Instruct \\\n"
+        "  --dataset-name random --random-input-len 2048 --random-output-len 128 \\\n"
+        "  --max-concurrency 64 --num-prompts 1000\n"
+        "```\n\n" + _TABLE + "| Llama-3.1-8B | 5123.4 | 85.2 |\n"
+    )
+    row = _numbers(extract_claims(text))[5123.4]
+    assert row.conditions.load["prompt"] == "2048"
+    assert row.conditions.load["output"] == "128"
+    assert row.conditions.load["concurrency"] == "64"
+
+
+def test_each_command_block_sets_up_the_table_below_it_only() -> None:
+    text = (
+        "## Results\n\n"
+        "```\npython3 -m sglang.bench_serving --random-input 1024 --random-output 1024\n```\n\n"
+        + _TABLE
+        + "| Qwen3-8B | 4100.5 | 40.1 |\n\n"
+        "```\npython3 -m sglang.bench_serving --random-input 8192 --random-output 1024\n```\n\n"
+        + _TABLE
+        + "| Qwen3-8B | 2100.5 | 190.3 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[4100.5].conditions.load["prompt"] == "1024"
+    assert found[2100.5].conditions.load["prompt"] == "8192"
+    assert found[2100.5].conditions.load["output"] == "1024"
+
+
+def test_a_block_sweeping_a_flag_sets_up_none_of_its_values() -> None:
+    text = (
+        "## Throughput\n\n"
+        "```bash\n"
+        "for bs in 1 8; do\n"
+        "python benchmark_latency.py --batch-size 1 --input-len 512 --output-len 128\n"
+        "python benchmark_latency.py --batch-size 8 --input-len 512 --output-len 128\n"
+        "done\n"
+        "```\n\n" + _TABLE + "| Llama-2-7B | 812.5 | 30.5 |\n"
+    )
+    row = _numbers(extract_claims(text))[812.5]
+    assert "batch" not in row.conditions.load  # alternatives, not the set-up
+    assert row.conditions.load["prompt"] == "512"
+
+
+def test_a_code_block_that_runs_no_benchmark_tool_sets_up_nothing() -> None:
+    text = (
+        "## Results\n\n"
+        "```bash\nhead -n 4 results.csv\npython train.py --batch-size 64\n```\n\n"
+        + _TABLE
+        + "| Llama-2-7B | 812.5 | 30.5 |\n"
+    )
+    row = _numbers(extract_claims(text))[812.5]
+    assert "output" not in row.conditions.load and "batch" not in row.conditions.load
+    assert command_blocks(text) == []
+
+
+def test_a_python_block_is_code_not_a_command() -> None:
+    text = "```python\nos.system('vllm bench serve --random-input-len 64')\n```\n"
+    assert command_blocks(text) == []
+
+
+def test_a_sentence_naming_a_flag_gives_its_load() -> None:
+    text = (
+        "We ran `benchmark_serving.py` with `--request-rate 4` and `--num-prompts 1000`; "
+        "the mean TTFT was 85.2 ms on one H100.\n"
+    )
+    claim = _numbers(extract_claims(text))[85.2]
+    assert claim.conditions.load["rate"] == "4"

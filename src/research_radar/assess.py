@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from datetime import UTC, datetime
 
-from research_radar.extract.claims import own_metrics
+from research_radar.extract.claimviews import own_metrics
 from research_radar.models import (
     Claim,
     ClaimKind,

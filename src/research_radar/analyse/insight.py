@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from research_radar.analyse.difference import targets
 from research_radar.assess import headline_claims
-from research_radar.extract.claims import own_metrics
+from research_radar.extract.claimviews import own_metrics
 from research_radar.models import Finding, Insight
 
 __all__ = ["QUOTE_CHARS", "insight"]

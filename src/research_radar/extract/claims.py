@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 from research_radar.extract.benchmark_json import parse_benchmark_json
 from research_radar.extract.catalogue import Catalog
@@ -62,7 +61,7 @@ from research_radar.extract.screened import match, search
 from research_radar.extract.tables import TableClaim, read_table
 from research_radar.models import Claim, ClaimKind, Conditions, Metric
 
-__all__ = ["claim_to_json", "extract_claims", "extract_document", "extract_file", "own_metrics"]
+__all__ = ["extract_claims", "extract_document", "extract_file"]
 
 
 # --------------------------------------------------------------------------- public API
@@ -279,36 +278,6 @@ def extract_document(
             return extract_claims(text, where, reporter, catalog=catalog)
         return parse_benchmark_json(data, name, where, reporter, catalog=catalog)
     return extract_claims(text, where, reporter, catalog=catalog)
-
-
-def own_metrics(claim: Claim) -> list[Metric]:
-    """The claim's own numbers: its metrics without the compared system's values.
-
-    In `prefill 963 vs 763 tok/s` the 763 is llama.cpp's, named `prefill (baseline)`
-    (a table column names the system: `prefill (llama.cpp baseline)`).
-    """
-    return [metric for metric in claim.metrics if not is_baseline_metric(metric)]
-
-
-def claim_to_json(claim: Claim) -> dict[str, Any]:
-    """The JSON shape `radar extract --json` prints for one claim."""
-    conditions = claim.conditions
-    return {
-        "kind": claim.kind.value,
-        "text": claim.text,
-        "metrics": [m.model_dump() for m in claim.metrics],
-        "conditions": {
-            "hardware": conditions.hardware,
-            "model": conditions.model,
-            "precision": conditions.precision,
-            "baseline": conditions.baseline,
-            "software": conditions.software,
-            "load": conditions.load,
-        },
-        "line": claim.line,
-        "where": claim.where,
-        "complete": claim.complete,
-    }
 
 
 # --------------------------------------------------------------------------- claims

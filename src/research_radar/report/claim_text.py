@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from research_radar.extract.claims import own_metrics
+from research_radar.extract.claimviews import own_metrics
 from research_radar.models import Claim, ClaimKind, Finding, Metric
 
 __all__ = ["claim_conditions", "claim_text", "labelled", "limits", "number", "values"]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from research_radar.extract.claims import own_metrics
+from research_radar.extract.claimviews import own_metrics
 from research_radar.models import Claim, ClaimKind, Finding
 from research_radar.report.claim_text import claim_conditions, labelled, limits
 from research_radar.report.wording import proposal_parts, strings

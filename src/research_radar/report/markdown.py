@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Protocol
 
-from research_radar.extract.claims import own_metrics
+from research_radar.extract.claimviews import own_metrics
 from research_radar.models import BEIJING, ClaimKind, Finding, Report
 from research_radar.report.claim_text import claim_text, limits, values
 from research_radar.report.compose import split_sections

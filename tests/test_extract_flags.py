@@ -175,3 +175,35 @@ def test_a_sentence_naming_a_flag_gives_its_load() -> None:
     )
     claim = _numbers(extract_claims(text))[85.2]
     assert claim.conditions.load["rate"] == "4"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("llama 7B Q4_0 | CUDA | pp512 | 6021.55", {"prompt": "512"}, id="pp512"),
+        pytest.param("llama 7B Q4_0 | CUDA | pp 512 | 6021.55", {"prompt": "512"}, id="pp-512"),
+        pytest.param("With TP=4, PP=2 it reaches 1000 tok/s.", {"tp": "4"}, id="PP=2"),
+        pytest.param(
+            "vllm bench serve -tp 4 -pp 2 --random-input-len 1024",
+            {"tp": "4", "prompt": "1024"},
+            id="-pp 2",
+        ),
+        pytest.param("python -m sglang.bench_one_batch --pp-size 2", {}, id="--pp-size"),
+    ],
+)
+def test_pp_is_a_prompt_length_only_as_llama_bench_writes_it(
+    text: str, expected: dict[str, str]
+) -> None:
+    """`pp512` is llama-bench's prompt processing of 512 tokens; `PP=2`, `-pp 2` and
+    `--pp-size 2` are pipeline parallelism, no prompt length."""
+    assert {k: v for k, v in _load(text).items() if k in ("prompt", "tp")} == expected
+
+
+def test_a_pipeline_parallel_flag_does_not_turn_the_prompt_length_into_a_sweep() -> None:
+    text = (
+        "# Bench\n\n```bash\nvllm bench serve -tp 4 -pp 2 --random-input-len 1024 "
+        "--random-output-len 128\n```\n\n| Model | Throughput (tok/s) |\n|---|---|\n"
+        "| Llama-3-8B | 1200 |\n"
+    )
+    load = _numbers(extract_claims(text))[1200.0].conditions.load
+    assert (load.get("prompt"), load.get("output"), load.get("tp")) == ("1024", "128", "4")

@@ -133,9 +133,12 @@ LOAD_RULES = (
         "prompt",
         r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gth)?|prompt[\s_]len(?:gth)?|"
         r"prefill[\s_]len(?:gth)?|(?:prompt|input)[\s_]tokens(?=\s?[=:：])|prompt tokens|"
-        r"(?<![A-Za-z])pp|seq[\s_]?len(?:gth)?|(?<!output\s)(?<!output_)(?<!input\s)sequence[\s_]len(?:gth)?|"
+        r"seq[\s_]?len(?:gth)?|(?<!output\s)(?<!output_)(?<!input\s)sequence[\s_]len(?:gth)?|"
         r"(?<![A-Za-z_])in(?=\s?=))\s*(?:of\s|is\s)?[=:：]?\s*(?:\((?:just|only|about)?\s?)?" + _K,
     ),
+    # llama-bench's `pp512` (prompt processing); `PP=2`, `-pp 2`, `--pp-size` are pipeline
+    # parallelism
+    _rule("prompt", r"(?<![A-Za-z-])pp\s?(\d{2,6})(?![\d.,]|\s?[x×])"),
     _rule(
         "prompt",
         r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)(?!\s*--)[\s-]*(?:token[\s-]+)?(?:prompt|input)(?!s\b)"

@@ -122,7 +122,7 @@ def test_the_tool_block_reader_keeps_line_numbers_and_leaves_code_alone() -> Non
     assert not any(line.startswith("```") for line in read)
     code = ["```python", "x = 1", "y = 2", "```"]
     assert toolblocks.unfence_tool_output(code) is code
-    assert toolblocks.__all__ == ["unfence_tool_output"]
+    assert toolblocks.__all__ == ["fenced_blocks", "unfence_tool_output"]
 
 
 def test_a_unit_said_in_a_setup_section_holds_for_later_tables() -> None:
@@ -269,3 +269,21 @@ def test_each_tool_block_takes_the_load_of_its_own_settings_lines() -> None:
     assert found[811.42][2].conditions.load["concurrency"] == "16"
     assert found[1911.42][2].conditions.load["concurrency"] == "64"
     assert found[157.31][2].conditions.load["concurrency"] == "64"
+
+
+def test_fenced_blocks_pair_each_fence_with_its_own_closing_and_run_an_unclosed_one_to_the_end() -> (
+    None
+):
+    lines = [
+        "text with ``` inside",
+        "````bash",
+        "```",
+        "````",
+        "~~~ Python",
+        "code",
+        "```",
+        "~~~",
+        "```",
+        "left open",
+    ]
+    assert list(toolblocks.fenced_blocks(lines)) == [(1, 3, "bash"), (4, 7, "python"), (8, 10, "")]

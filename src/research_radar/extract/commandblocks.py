@@ -17,9 +17,10 @@ from __future__ import annotations
 
 import re
 
+from research_radar.extract.toolblocks import fenced_blocks
+
 __all__ = ["command_blocks"]
 
-_FENCE = re.compile(r"\s*(`{3,}|~{3,})\s*([\w+#.-]*)")
 _SHELLS = frozenset(["", "bash", "sh", "shell", "console", "zsh", "text", "txt", "shell-session"])
 _TOOL = re.compile(
     r"vllm\s+bench\b|benchmark_(?:serving|throughput|latency)\b|"
@@ -36,23 +37,11 @@ def command_blocks(text: str) -> list[tuple[int, str]]:
         return []
     lines = text.splitlines()
     blocks: list[tuple[int, str]] = []
-    index = 0
-    while index < len(lines):
-        opening = _FENCE.match(lines[index])
-        if opening is None or not lines[index].lstrip().startswith(("```", "~~~")):
-            index += 1
-            continue
-        marker = opening.group(1)
-        end = next(
-            (e for e in range(index + 1, len(lines)) if lines[e].strip().startswith(marker)),
-            len(lines),
-        )
-        if opening.group(2).lower() in _SHELLS:
-            body = lines[index + 1 : end]
-            commands = _commands(body)
+    for index, end, tag in fenced_blocks(lines):
+        if tag in _SHELLS:
+            commands = _commands(lines[index + 1 : end])
             if commands:
                 blocks.append((index + 1, " ; ".join(commands)))
-        index = end + 1
     return blocks
 
 

@@ -23,10 +23,11 @@ lines, dividers, totals) is blanked. A block tagged with a programming language 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from research_radar.extract.units import UNIT_PATTERN
 
-__all__ = ["unfence_tool_output"]
+__all__ = ["fenced_blocks", "unfence_tool_output"]
 
 
 _FENCE = re.compile(r"\s*(`{3,}|~{3,})\s*([\w+#.-]*)")
@@ -127,12 +128,12 @@ _BOX_BAR = re.compile(r"[│┃║]")
 _PIPE_SEPARATOR = re.compile(r"\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)+\|?\s*")
 
 
-def unfence_tool_output(lines: list[str]) -> list[str]:
-    """`lines` with each fenced block of tool output made readable and its fence removed;
-    other fenced blocks left as they are. As many lines as given."""
+def fenced_blocks(lines: list[str]) -> Iterator[tuple[int, int, str]]:
+    """Each fenced block of `lines`: the indexes of its opening and closing fence lines and
+    its tag, lower-cased (`bash`, or empty). An unclosed fence is code to the end, as the
+    Markdown reader takes it: its closing index is `len(lines)`, and it is the last."""
     # only the lines that can be fences are looked at (a README is mostly prose)
     fences = [i for i, line in enumerate(lines) if ("```" in line or "~~~" in line)]
-    out = lines
     position = 0
     while position < len(fences):
         index = fences[position]
@@ -150,9 +151,20 @@ def unfence_tool_output(lines: list[str]) -> list[str]:
             None,
         )
         if closing is None:
-            break  # an unclosed fence: code to the end, as the reader takes it
-        end, position = fences[closing], closing + 1
-        if opening.group(2).lower() not in _CODE_LANGUAGES and _may_be_output(lines, index, end):
+            yield index, len(lines), opening.group(2).lower()
+            return
+        yield index, fences[closing], opening.group(2).lower()
+        position = closing + 1
+
+
+def unfence_tool_output(lines: list[str]) -> list[str]:
+    """`lines` with each fenced block of tool output made readable and its fence removed;
+    other fenced blocks left as they are. As many lines as given."""
+    out = lines
+    for index, end, tag in fenced_blocks(lines):
+        if end == len(lines):
+            break  # an unclosed fence: code to the end
+        if tag not in _CODE_LANGUAGES and _may_be_output(lines, index, end):
             readable = _tool_lines(lines[index + 1 : end])
             if readable is not None:
                 out = out if out is not lines else list(lines)

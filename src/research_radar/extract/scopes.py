@@ -128,7 +128,7 @@ def find_scopes(
         keyed = match(_SETUP_LINE, probe_of(text))
         if not keyed and not match(_CONFIG_LINE, probe_of(text)):
             continue
-        section = next(((h, e) for h, e in reversed(spans) if h.line < segment.line <= e), None)
+        section = _section_of(spans, segment.line)
         scope = Scope(section[0].line, section[1]) if section else Scope(1, end)
         scope.add(_setup(text, cat))
         if not keyed:
@@ -171,6 +171,11 @@ def _setup(text: str, cat: Catalog) -> Conditions:
     return with_load(conditions, load)
 
 
+def _section_of(spans: list[tuple[Segment, int]], line: int) -> tuple[Segment, int] | None:
+    """The innermost section holding `line`: its heading and its last line."""
+    return next(((h, e) for h, e in reversed(spans) if h.line < line <= e), None)
+
+
 def _command_scopes(
     commands: Sequence[tuple[int, str]],
     spans: list[tuple[Segment, int]],
@@ -182,7 +187,7 @@ def _command_scopes(
     the page's prose: a command's `--model` is a path)."""
     scopes: list[Scope] = []
     for n, (line, text) in enumerate(commands):
-        section = next(((h, e) for h, e in reversed(spans) if h.line < line <= e), None)
+        section = _section_of(spans, line)
         last = section[1] if section else end
         if n + 1 < len(commands):
             last = min(last, commands[n + 1][0] - 1)

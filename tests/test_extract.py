@@ -62,6 +62,7 @@ def test_building_blocks_export_what_the_package_shares() -> None:
         "NUMBER_BODY",
         "NUMBER_PATTERN",
         "PERF_UNITS",
+        "RATIO_UNITS",
         "UNIT_PATTERN",
         "canonical_unit",
         "parse_number",

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from research_radar.extract.references import Row
+from research_radar.extract.units import RATIO_UNITS
 from research_radar.models import Metric
 
 __all__ = ["Compared"]
@@ -29,7 +30,7 @@ class Compared:
     rows: list[Row]
 
     def has(self, by_row: bool, column: int, found: list[Metric]) -> bool:
-        if any(m.unit in _RATIO_UNITS for m in found):
+        if any(m.unit in RATIO_UNITS for m in found):
             return True
         if not by_row:
             return any(_holds(self.row, c) for c in self.columns)
@@ -49,4 +50,3 @@ def _holds(row: Row, column: int) -> bool:
 
 
 _NO_RESULT = re.compile(r"\s*(?:[-–—/*]*|None|N/?A|null|nan|TBD|待测|无)\s*", re.I)
-_RATIO_UNITS = frozenset({"x", "%", "pp"})

@@ -12,7 +12,7 @@ import re
 from research_radar.extract.conditions import BASELINE_WORDS
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.screened import finditer
-from research_radar.extract.units import NUMBER_PATTERN, UNIT_PATTERN
+from research_radar.extract.units import NUMBER_PATTERN, RATIO_UNITS, UNIT_PATTERN
 from research_radar.models import Metric
 
 __all__ = [
@@ -45,7 +45,6 @@ _PAIR_CUE = re.compile(
 )
 """`A vs B`: what follows the cue, up to the end of the clause, is the compared system's."""
 _CLAUSE_END = re.compile(r"[;；。，:：(（=→]|[,.]\s|\s(?:but|while|and|whereas)\s|但|而")
-_RATIOS = {"x", "%", "pp"}
 
 
 def baseline_values(text: str, items: list[tuple[int, Metric]]) -> list[Metric]:
@@ -61,7 +60,7 @@ def baseline_values(text: str, items: list[tuple[int, Metric]]) -> list[Metric]:
         stop = end.start() if end else len(text)
         later = [(at, m) for at, m in items if cue.end() <= at < stop]
         if cue.group("compared"):
-            later = [(at, m) for at, m in later if m.unit not in _RATIOS]
+            later = [(at, m) for at, m in later if m.unit not in RATIO_UNITS]
         later_units = {m.unit for _, m in later}
         left = _baseline_first(text, cue, stop)
         if left is not None:
@@ -103,7 +102,7 @@ def _announced(text: str, items: list[tuple[int, Metric]]) -> set[int]:
     found: set[int] = set()
     for match in finditer(_ANNOUNCED, probe_of(text)):
         metric = units.get(match.end())
-        if metric is None or metric.unit in _RATIOS:
+        if metric is None or metric.unit in RATIO_UNITS:
             continue
         if any(at != match.end() and m.unit == metric.unit for at, m in items):
             found.add(match.end())

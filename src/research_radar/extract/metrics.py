@@ -27,6 +27,7 @@ from research_radar.extract.units import (
     NUMBER_BODY,
     NUMBER_PATTERN,
     PERF_UNITS,
+    RATIO_UNITS,
     UNIT_PATTERN,
     canonical_unit,
     parse_number,
@@ -132,7 +133,6 @@ _COMPARE_GAP = re.compile(
 )
 
 
-_RATIOS = {"x", "%", "pp"}
 _SPEEDUP_WORDS = re.compile(
     r"faster|slower|higher|lower|more|less|fewer|better|worse|speed-?ups?|improvements?|increase|"
     r"reduction|reduced|boost|gains?|throughput|latency|over|vs\.?|versus|than|on|in|at|for|with|"
@@ -332,7 +332,7 @@ def _metric_name(text: str, start: int, end: int, unit: str, word: str | None) -
         named = _nearest_name(text, start, end)
         if named:
             return named
-    ratio = unit in _RATIO_UNITS
+    ratio = unit in RATIO_UNITS
     before = [
         m
         for m in _NAME_WORDS.finditer(text[max(0, start - 40) : start])
@@ -383,7 +383,6 @@ def metric_words(text: str) -> list[re.Match[str]]:
 
 _LETTER = re.compile(r"[A-Za-z]")
 _RATIO_WORDS = re.compile(r"speed-?up|加速", re.I)
-_RATIO_UNITS = frozenset({"x", "%", "pp"})
 """A speed-up names a ratio: `2.1x speedup (120 tok/s vs. 57 tok/s)` names the 2.1x, while
 its tok/s are the two systems' throughputs (the unit's own name)."""
 
@@ -483,7 +482,7 @@ def _bare_pairs(text: str, found: _Found) -> None:
     for match in finditer(_PAIR, probe_of(text)):
         if not (found.free(match.span(1)) and found.free(match.span(2))):
             continue
-        earlier = [m for at, m in found.items if at < match.start() and m.unit not in _RATIOS]
+        earlier = [m for at, m in found.items if at < match.start() and m.unit not in RATIO_UNITS]
         if earlier and earlier[-1].unit:
             for group in (1, 2):
                 metric = earlier[-1].model_copy(update={"value": parse_number(match.group(group))})

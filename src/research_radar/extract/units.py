@@ -15,6 +15,7 @@ __all__ = [
     "NUMBER_BODY",
     "NUMBER_PATTERN",
     "PERF_UNITS",
+    "RATIO_UNITS",
     "UNIT_PATTERN",
     "canonical_unit",
     "parse_number",
@@ -112,6 +113,10 @@ PERF_UNITS = {
     "img/s",
 }
 """Canonical units that make a metric a performance one."""
+
+
+RATIO_UNITS = frozenset({"x", "%", "pp"})
+"""Canonical units of a ratio between two measurements, not of a measurement itself."""
 
 
 DEFAULT_METRIC_NAMES = {

@@ -10,19 +10,19 @@ SQLite runs in WAL mode, so readers never wait for the writer; still, a stage re
 needs before its transaction or through the transaction's own connection (issue #19).
 Writes are batched `INSERT … ON CONFLICT` statements (SQLite's and PostgreSQL's dialect
 insert), one executemany per table rather than a select and a write per row.
+
+Opening a store (URL, pragmas, migrations, failure messages) is `store.opening`; the log
+of runs and stages, which `Store` inherits, is `store.runlog`.
 """
 
 from __future__ import annotations
 
 import gzip
 import logging
-import os
-import socket
 import weakref
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from datetime import UTC, date, datetime
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import (
@@ -31,18 +31,14 @@ from sqlalchemy import (
     Table,
     Text,
     cast,
-    create_engine,
-    event,
     func,
     select,
 )
-from sqlalchemy.exc import OperationalError, SQLAlchemyError
-from sqlalchemy.pool import NullPool
+from sqlalchemy.exc import OperationalError
 
-from research_radar.config import is_database_url
 from research_radar.errors import StorageError
 from research_radar.models import Claim, Correction, Finding, Project, Snapshot, Source
-from research_radar.store.fresh import HEAD, create_fresh, current_revision
+from research_radar.store.opening import connect_store, write_failure
 from research_radar.store.rows import (
     RawRecord,
     claim_rows,
@@ -53,6 +49,7 @@ from research_radar.store.rows import (
     snapshot_rows,
     source_rows,
 )
+from research_radar.store.runlog import RunLog
 from research_radar.store.schema import (
     aliases,
     claims,
@@ -63,94 +60,20 @@ from research_radar.store.schema import (
     projects,
     raw_responses,
     reports,
-    runs,
     snapshots,
     source_health,
     sources,
-    stage_runs,
 )
 from research_radar.store.upserts import chunks as _chunks
 from research_radar.store.upserts import upsert_many as _upsert_many
 
-__all__ = ["Store", "open_store", "upgrade_store"]
+__all__ = ["Store", "open_store"]
 
 log = logging.getLogger(__name__)
 
 
-def _migrations_dir() -> Path:
-    return Path(__file__).parent / "migrations"
-
-
-def upgrade_store(engine: Engine) -> None:
-    """Bring the schema to the newest Alembic revision.
-
-    Safe when several processes open a fresh store at once: a store already at the newest
-    revision is only read (so a read-only store opens), and a migration runs under a lock
-    (SQLite: an immediate write transaction; PostgreSQL: an advisory lock), so the second
-    process waits, then finds the schema made and changes nothing. An empty SQLite store
-    gets the migrations' result in one step (`store.fresh`, #19).
-    """
-    if _at_head(engine):
-        return
-    with _migration_lock(engine) as connection:
-        if create_fresh(connection):
-            return
-        from alembic import command
-        from alembic.config import Config
-
-        config = Config()
-        config.set_main_option("script_location", str(_migrations_dir()))
-        config.attributes["connection"] = connection
-        command.upgrade(config, "head")
-
-
-def _at_head(engine: Engine) -> bool:
-    """True when the store's schema is at the newest revision (read only)."""
-    with engine.connect() as connection:
-        current = current_revision(connection)
-    return current is not None and current == HEAD
-
-
-_MIGRATION_LOCK = 0x5241444152  # "RADAR": the PostgreSQL advisory lock of a migration
-
-
-@contextmanager
-def _migration_lock(engine: Engine) -> Iterator[Connection]:
-    """A connection in a transaction that no other process can migrate alongside."""
-    if engine.dialect.name == "sqlite":
-        # pysqlite would defer BEGIN to the first INSERT; take the write lock up front
-        locked = create_engine(
-            engine.url,
-            poolclass=NullPool,
-            connect_args={"isolation_level": None, "timeout": 60},
-        )
-        try:
-            with locked.connect() as connection:
-                connection.exec_driver_sql("BEGIN IMMEDIATE")
-                try:
-                    yield connection
-                except BaseException:
-                    connection.exec_driver_sql("ROLLBACK")
-                    raise
-                connection.exec_driver_sql("COMMIT")
-        finally:
-            locked.dispose()
-        return
-    with engine.begin() as connection:
-        if engine.dialect.name == "postgresql":
-            connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({_MIGRATION_LOCK})")
-        yield connection
-
-
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA busy_timeout=5000")
-    # WAL: a reader never waits for the writer, nor the writer for readers (issue #19);
-    # NORMAL is durable in WAL mode up to the last committed transaction.
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA synchronous=NORMAL")
-    cursor.close()
+def _now() -> datetime:
+    return datetime.now(UTC)
 
 
 def open_store(url: str) -> Store:
@@ -158,100 +81,10 @@ def open_store(url: str) -> Store:
 
     A file store's folder must exist: a mistyped path never leaves new folders behind.
     """
-    if not is_database_url(url):
-        path = Path(url).expanduser()
-        if path.is_dir():
-            raise StorageError(
-                f"the store {path} is a folder; give a file path, e.g. {path}/radar.db"
-            )
-        if not path.parent.is_dir():
-            raise StorageError(
-                f"cannot create the store {path}: the folder {path.parent} does not exist "
-                "(or is not a folder); create it first or pass another --db"
-            )
-        url = f"sqlite:///{path}"
-    try:
-        engine = create_engine(url)
-        if engine.dialect.name == "sqlite":
-            event.listen(engine, "connect", _sqlite_pragmas)
-        upgrade_store(engine)
-    except SQLAlchemyError as exc:
-        raise StorageError(_open_failure(url, exc)) from exc
-    except ModuleNotFoundError as exc:
-        raise StorageError(
-            f"cannot open the store {_safe_url(url)}: its database driver is not installed "
-            f"({exc.name}); for PostgreSQL run `pip install 'research-radar[postgres]'`"
-        ) from exc
-    return Store(engine)
+    return Store(connect_store(url))
 
 
-def _safe_url(url: str) -> str:
-    """A store URL without its password, fit for a message."""
-    from sqlalchemy.engine import make_url
-
-    try:
-        return make_url(url).render_as_string(hide_password=True)
-    except SQLAlchemyError:
-        return url
-
-
-def _open_failure(url: str, exc: SQLAlchemyError) -> str:
-    """Why a store could not be opened, and what to check: never advice that loses data."""
-    detail = " ".join(str(getattr(exc, "orig", None) or exc).split())
-    where = _safe_url(url)
-    if "readonly" in detail or "read-only" in detail:
-        return (
-            f"the store {where} is read-only and needs its schema created or upgraded; "
-            "open it once with write access"
-        )
-    if "file is not a database" in detail or "not a database" in detail:
-        return (
-            f"{where} is not a radar store (not an SQLite database); nothing was changed. "
-            "Pass --db (or RADAR_DB) with the path of your store, or a new file name"
-        )
-    return (
-        f"cannot open the store {where}: {exc.__class__.__name__}: {detail}. "
-        "Check --db / RADAR_DB and that the database is reachable; nothing was changed"
-    )
-
-
-def _write_failure(engine: Engine, exc: OperationalError) -> str:
-    detail = " ".join(str(exc.orig or exc).split())
-    where = _safe_url(str(engine.url))
-    if "readonly" in detail or "read-only" in detail:
-        return (
-            f"the store {where} is read-only: this command writes to it. "
-            "Use a writable copy (--db) or a read-only command such as `radar runs`"
-        )
-    if "locked" in detail:
-        return f"the store {where} is busy (locked by another process); try again shortly"
-    return f"the store {where} could not be written: {detail}"
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-_RUN_LOCK = 0x52414441524E  # the PostgreSQL advisory lock of a run ("RADARN")
-
-
-def _owner_gone(summary: Any) -> bool:
-    """True when a run's process ran on this machine and no longer exists."""
-    if not isinstance(summary, dict) or summary.get("host") != socket.gethostname():
-        return False
-    pid = summary.get("pid")
-    if not isinstance(pid, int) or pid == os.getpid():
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except PermissionError:
-        return False
-    return False
-
-
-class Store:
+class Store(RunLog):
     """Read and write domain objects. All writes go through `transaction()`."""
 
     def __init__(self, engine: Engine):
@@ -274,137 +107,7 @@ class Store:
             with self.engine.begin() as connection:
                 yield connection
         except OperationalError as exc:
-            raise StorageError(_write_failure(self.engine, exc)) from exc
-
-    # -- runs -------------------------------------------------------------------------
-
-    def start_run(self, command: str) -> int:
-        """Record a new run (marking earlier runs whose process died as interrupted)."""
-        self.mark_interrupted()
-        owner = {"pid": os.getpid(), "host": socket.gethostname()}
-        with self.transaction() as conn:
-            result = conn.execute(
-                runs.insert().values(
-                    command=command, started_at=_now(), status="running", summary=owner
-                )
-            )
-            return int(result.inserted_primary_key[0])  # type: ignore[index]
-
-    def end_run(self, run_id: int, status: str, summary: dict[str, Any]) -> None:
-        with self.transaction() as conn:
-            conn.execute(
-                runs.update()
-                .where(runs.c.id == run_id)
-                .values(ended_at=_now(), status=status, summary=summary)
-            )
-
-    def mark_interrupted(self) -> int:
-        """Mark as `interrupted` the runs still `running` whose process on this machine is
-        gone (killed, or the machine restarted). Returns how many were marked."""
-        with self.engine.connect() as conn:
-            rows = conn.execute(
-                select(runs.c.id, runs.c.summary).where(runs.c.status == "running")
-            ).all()
-        dead = [row[0] for row in rows if _owner_gone(row[1])]
-        if dead:
-            with self.transaction() as conn:
-                conn.execute(
-                    runs.update()
-                    .where(runs.c.id.in_(dead), runs.c.status == "running")
-                    .values(status="interrupted")
-                )
-        return len(dead)
-
-    @contextmanager
-    def exclusive(self, waiting: Callable[[], None] | None = None) -> Iterator[None]:
-        """Hold the store's run lock, so two runs on one shared store never interleave.
-
-        On PostgreSQL a session advisory lock: a second `radar daily` waits (calling
-        `waiting` once) until the first is done, then finds its work already stored. SQLite
-        serialises writers itself, so there it is a no-op. Nested calls on one Store hold
-        the one lock.
-        """
-        if self.engine.dialect.name != "postgresql" or self._exclusive_depth:
-            self._exclusive_depth += 1
-            try:
-                yield
-            finally:
-                self._exclusive_depth -= 1
-            return
-        self._exclusive_depth += 1
-        try:
-            with self._advisory_lock(waiting):
-                yield
-        finally:
-            self._exclusive_depth -= 1
-
-    @contextmanager
-    def _advisory_lock(self, waiting: Callable[[], None] | None) -> Iterator[None]:
-        with self.engine.connect() as conn:
-            got = conn.exec_driver_sql(f"SELECT pg_try_advisory_lock({_RUN_LOCK})").scalar()
-            if not got:
-                if waiting is not None:
-                    waiting()
-                conn.exec_driver_sql(f"SELECT pg_advisory_lock({_RUN_LOCK})")
-            conn.commit()
-            try:
-                yield
-            finally:
-                conn.exec_driver_sql(f"SELECT pg_advisory_unlock({_RUN_LOCK})")
-                conn.commit()
-
-    def start_stage(self, run_id: int, stage: str) -> int:
-        with self.transaction() as conn:
-            result = conn.execute(
-                stage_runs.insert().values(
-                    run_id=run_id, stage=stage, started_at=_now(), status="running"
-                )
-            )
-            return int(result.inserted_primary_key[0])  # type: ignore[index]
-
-    def end_stage(
-        self, stage_id: int, status: str, counts: dict[str, Any], errors: dict[str, Any]
-    ) -> None:
-        with self.transaction() as conn:
-            conn.execute(
-                stage_runs.update()
-                .where(stage_runs.c.id == stage_id)
-                .values(ended_at=_now(), status=status, counts=counts, errors=errors)
-            )
-
-    def load_runs(self, limit: int = 20) -> list[dict[str, Any]]:
-        with self.engine.connect() as conn:
-            rows = conn.execute(select(runs).order_by(runs.c.id.desc()).limit(limit)).mappings()
-            result = [dict(row) for row in rows]
-            for run in result:
-                if run["status"] == "running" and _owner_gone(run["summary"]):
-                    run["status"] = "interrupted"
-                stages = conn.execute(
-                    select(stage_runs)
-                    .where(stage_runs.c.run_id == run["id"])
-                    .order_by(stage_runs.c.id)
-                ).mappings()
-                run["stages"] = [dict(stage) for stage in stages]
-        return result
-
-    def last_stage_end(self, command_prefix: str, stage: str) -> datetime | None:
-        """When `stage` last ended in a run that finished ok and whose command starts with
-        `command_prefix` (e.g. the collect stage of the last complete `daily`)."""
-        query = (
-            select(stage_runs.c.ended_at)
-            .join(runs, runs.c.id == stage_runs.c.run_id)
-            .where(
-                runs.c.command.startswith(command_prefix),
-                runs.c.status == "ok",
-                stage_runs.c.stage == stage,
-                stage_runs.c.ended_at.is_not(None),
-            )
-            .order_by(stage_runs.c.ended_at.desc())
-            .limit(1)
-        )
-        with self.engine.connect() as conn:
-            row = conn.execute(query).first()
-        return None if row is None else row[0]
+            raise StorageError(write_failure(self.engine, exc)) from exc
 
     def source_keys_updated_after(self, moment: datetime | None) -> list[str]:
         """Keys of the sources saved after `moment` (every source when None)."""

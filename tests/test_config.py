@@ -6,13 +6,12 @@ import pytest
 
 from research_radar.config import (
     DEFAULT_DB,
-    Language,
-    Policy,
     Settings,
     is_database_url,
     load_settings,
 )
 from research_radar.errors import ConfigError
+from research_radar.settings_file import Language, Policy
 
 
 def test_defaults_without_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

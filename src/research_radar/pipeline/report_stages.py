@@ -9,7 +9,7 @@ from datetime import date, datetime
 from typing import Any
 
 from research_radar.classify.model import Taxonomy
-from research_radar.config import Language, Settings
+from research_radar.config import Settings
 from research_radar.cores import FORK_MIN, aside
 from research_radar.history import decide as history
 from research_radar.hostmap.index import HostIndex
@@ -19,6 +19,7 @@ from research_radar.pipeline.stages import StageRecorder
 from research_radar.report.compose import build_report
 from research_radar.report.html import stored_body
 from research_radar.report.markdown import render_markdown
+from research_radar.settings_file import Language
 from research_radar.store.history_reads import count_finding_keys, load_findings_of, load_keys_named
 from research_radar.store.store import Store
 

@@ -18,7 +18,7 @@ from research_radar.analyse.llm import LlmStats, write_insight
 from research_radar.classify.model import Taxonomy
 from research_radar.collect.stage import OnFound, collect, pending_keys
 from research_radar.collect.window import live_settings, live_window_start
-from research_radar.config import Policy, Settings
+from research_radar.config import Settings
 from research_radar.cores import FORK_MIN, aside
 from research_radar.history import decide as history
 from research_radar.history.families import load_family_index
@@ -49,6 +49,7 @@ from research_radar.pipeline.host import load_host
 from research_radar.resolve.families import FamilyIndex, assign_family
 from research_radar.resolve.keys import key_name, load_aliases_file
 from research_radar.resolve.projects import resolve
+from research_radar.settings_file import Policy
 from research_radar.store.history_reads import (
     load_findings_of,
     load_reported_repos,

@@ -93,7 +93,7 @@ LOAD_RULES = (
         r"(?:(?:使用|用)?(?:卡数|GPU\s?数量?|显卡数量?)|(?:number|num|#)\s?(?:of\s)?GPUs?)"
         r"\s*[=:：]\s*(\d{1,4})(?!\d|\.\d)",
     ),
-    _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?)?GPUs?\b"),
+    _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?|-)?GPUs?\b"),
     _rule("gpus", r"双卡|两张卡|两块卡|\btwo GPUs\b", "2"),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:张|块|个)?\s?(?:GPU\s?|显)?卡(?!顿|片)"),
     _rule(
@@ -131,10 +131,11 @@ LOAD_RULES = (
     ),
     _rule(
         "prompt",
-        r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gth)?|prompt[\s_]len(?:gth)?|"
+        r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gths?)?|prompt[\s_]len(?:gths?)?|"
         r"prefill[\s_]len(?:gth)?|(?:prompt|input)[\s_]tokens(?=\s?[=:：])|prompt tokens|"
         r"seq[\s_]?len(?:gth)?|(?<!output\s)(?<!output_)(?<!input\s)sequence[\s_]len(?:gth)?|"
-        r"(?<![A-Za-z_])in(?=\s?=))\s*(?:of\s|is\s)?[=:：]?\s*(?:\((?:just|only|about)?\s?)?" + _K,
+        r"(?<![A-Za-z_])in(?=\s?=))\s*(?:of\s|is\s|are\s)?[=:：]?\s*(?:\((?:just|only|about)?\s?)?"
+        + _K,
     ),
     # llama-bench's `pp512` (prompt processing); `PP=2`, `-pp 2`, `--pp-size` are pipeline
     # parallelism
@@ -160,16 +161,16 @@ LOAD_RULES = (
     ),
     _rule(
         "output",
-        r"generat(?:e|es|ed|ing)\s+(?:up to\s+)?(\d[\d,]*[Kk]?)\s+(?:new\s+|output\s+)?tokens"
+        r"(?:generat|decod)(?:e|es|ed|ing)\s+(?:up to\s+)?(\d[\d,]*[Kk]?)\s+(?:new\s+|output\s+)?tokens"
         + _NOT_A_RATE,
     ),
     _rule(
         "output",
-        r"(?:OSL|output(?:[\s_](?:sequence|seq|generation|tokens?))?[\s_]?len(?:gth)?|"
+        r"(?:OSL|output(?:[\s_](?:sequence|seq|generation|tokens?))?[\s_]?len(?:gths?)?|"
         r"(?:generation|decode|gen)[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
         r"output[\s_]tokens(?=\s?[=:：])|"
         r"(?<![A-Za-z])out(?=\s?=)|"
-        r"输出(?:上限|长度)?)\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
+        r"输出(?:上限|长度)?|输出(?:序列)?长度\s*(?:为|是))\s*(?:of\s|is\s|are\s)?[=:：]?\s*" + _K,
     ),
     # `-n 128` is llama.cpp's generation length; `head -n 4`, `mpirun -n 8` are not
     _rule(

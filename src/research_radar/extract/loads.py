@@ -53,8 +53,9 @@ _COUNT_AFTER = re.compile(
 
 _IO_PAIR = re.compile(
     r"(?:ISL\s?/\s?OSL|input\s?/\s?output|in\s?/\s?out|prompt\s?/\s?(?:output|generation|completion)|"
-    r"输入\s?/\s?输出)(?:\s(?:sequence\s)?(?:lengths?|tokens|len))?(?:\s?(?:长度|of|=|[:：]))?\s?"
-    r"(\d[\d,]*[Kk]?)\s?/\s?(\d[\d,]*[Kk]?)(?![\d.])",
+    r"输入(?:长度)?\s?/\s?输出(?:长度)?)(?:\s(?:sequence\s)?(?:lengths?|tokens|len))?"
+    r"(?:\s?(?:长度|of|=|[:：]|为|是|are|is))?\s?"
+    r"(\d[\d,]*[Kk]?)\s?/\s?(\d[\d,]*[Kk]?)(?!\d|\.\d)",
     re.I,
 )
 """`ISL/OSL 1k/1k`, `input/output lengths of 1024/128`: a prompt and an output length."""
@@ -66,10 +67,21 @@ _IO_SEQUENCE = re.compile(
 """`input 2048, output 128`, `输入 1024，输出 256`: a prompt and an output length."""
 _IN_OUT = re.compile(
     r"(?<![A-Za-z])in\s?[=:]?\s?(\d[\d,]*[Kk]?)\s?[,/;]?\s?out\s?[=:]?\s?(\d[\d,]*[Kk]?)(?!\d|\.\d|\s?of\b)|"
-    r"(?<![\w.])(\d[\d,]*[Kk]?)\s?in\s?[,/;]\s?(\d[\d,]*[Kk]?)\s?out\b",
+    r"(?<![\w.])(\d[\d,]*[Kk]?)\s?in\s?[,/;]\s?(\d[\d,]*[Kk]?)\s?out\b|"
+    r"(?<![\w.])(\d[\d,]*[Kk]?)-in\b[\s,/;]{1,3}(\d[\d,]*[Kk]?)-out\b",
     re.I,
 )
-"""`in 2k out 256`: the short form of a prompt and an output length."""
+"""`in 2k out 256`, `2K-in 256-out`: the short form of a prompt and an output length."""
+_IO_BOTH = re.compile(
+    r"(?<![A-Za-z])(?:input|prompt)\s(?:and|&)\s(?:output|generation)\s(?:sequence\s)?"
+    r"(?:lengths|tokens)\s(?:of|are|were|=)\s(\d[\d,]*[Kk]?)\s(?:and|&)\s(\d[\d,]*[Kk]?)"
+    r"(?!\d|\.\d)|"
+    r"输入(?:和|与|、)?输出(?:的)?(?:序列)?(?:长度|token\s?数)\s?(?:分别)?(?:为|是)\s?"
+    r"(\d[\d,]*[Kk]?)\s?(?:和|与|、|,|，)\s?(\d[\d,]*[Kk]?)(?!\d|\.\d)",
+    re.I,
+)
+"""`input and output lengths of 1024 and 512`, `输入输出长度分别为 1024 和 512`: the two
+lengths, in that order."""
 _K_PAIR = re.compile(
     r"(?<![\w./])(\d+(?:\.\d+)?[Kk])\s?/\s?(\d+(?:\.\d+)?[Kk]|\d{2,5})(?![\w/]|\.\d)"
 )
@@ -82,8 +94,10 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
     pair = _IO_PAIR.search(text) if "/" in text else None
     if not pair and ("nput" in text or "NPUT" in text or "输入" in text):
         pair = _IO_SEQUENCE.search(text)
-    if not pair and " out" in text.lower():
-        pair = _IN_OUT.search(text)
+    if not pair and ("out" in text or "OUT" in text or "Out" in text):
+        pair = _IN_OUT.search(text) or _IO_BOTH.search(text)
+    if not pair and "输出" in text:
+        pair = _IO_BOTH.search(text)
     if not pair and "/" in text:
         pair = _K_PAIR.search(text)
     if pair:

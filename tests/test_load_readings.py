@@ -1,0 +1,118 @@
+"""Load written in the ways benchmark pages write it (issue #14): lengths in prose
+(`decoding 256 tokens`, `input/output length of 1024/512.`, `2K-in 256-out`), Chinese
+lengths (`输出长度为 512`, `输入输出长度分别为 ...`), GPU counts (`an 8-GPU node`), and the
+note a table carries below it (a whole paragraph, or the items of a list)."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_radar.extract.cataloguefiles import default_catalog
+from research_radar.extract.claims import extract_claims
+from research_radar.extract.conditions import find_conditions
+from research_radar.models import Claim
+
+
+def _load(text: str) -> dict[str, str]:
+    return dict(find_conditions(text, default_catalog()).load)
+
+
+def _numbers(claims: list[Claim]) -> dict[float, Claim]:
+    return {metric.value: claim for claim in claims for metric in claim.metrics}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "Latency is the time taken when decoding 512 tokens.",
+            {"output": "512"},
+            id="decoding-n-tokens",
+        ),
+        pytest.param(
+            "Every request used an input/output length of 2048/256.",
+            {"prompt": "2048", "output": "256"},
+            id="io-pair-at-sentence-end",
+        ),
+        pytest.param(
+            "We set input lengths of 500 and output lengths of 1500 for the chat run",
+            {"prompt": "500", "output": "1500"},
+            id="plural-lengths",
+        ),
+        pytest.param(
+            "The input and output lengths are 4096 and 128 here",
+            {"prompt": "4096", "output": "128"},
+            id="input-and-output-are",
+        ),
+        pytest.param(
+            "A 4K-in 512-out workload on each node",
+            {"prompt": "4K", "output": "512"},
+            id="k-in-n-out",
+        ),
+        pytest.param(
+            "服务端测试中输入长度为 3000，输出长度为 600",
+            {"prompt": "3000", "output": "600"},
+            id="zh-output-wei",
+        ),
+        pytest.param(
+            "压测时输入输出长度分别为 2000 和 400",
+            {"prompt": "2000", "output": "400"},
+            id="zh-respectively",
+        ),
+        pytest.param(
+            "长文本场景：输入长度/输出长度 = 8192/1024",
+            {"prompt": "8192", "output": "1024"},
+            id="zh-length-slash",
+        ),
+        pytest.param("Training ran on one 8-GPU node.", {"gpus": "8"}, id="n-dash-gpu"),
+    ],
+)
+def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) -> None:
+    load = _load(text)
+    assert {key: load.get(key) for key in expected} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        pytest.param("The decoder emits 300 tokens/s on one GPU.", "output", id="a-rate"),
+        pytest.param("输出吞吐为 1500 tokens/s", "output", id="zh-output-rate"),
+        pytest.param("Model A100-80GB runs here.", "gpus", id="memory-size"),
+        pytest.param("We logged 12 in 2023 and 30 out of 40 later.", "prompt", id="in-out-words"),
+        pytest.param("input/output length of 1024/512.5 ms", "prompt", id="io-pair-on-a-decimal"),
+    ],
+)
+def test_look_alikes_of_a_load_are_not_read(text: str, key: str) -> None:
+    assert key not in _load(text)
+
+
+def test_a_note_below_a_table_is_read_whole() -> None:
+    text = (
+        "# Results\n\n"
+        "| Model | Throughput (tok/s) |\n|---|---|\n| Qwen2-7B | 812.5 |\n\n"
+        "Note that every number comes from a single H100 box. "
+        "They were all taken at batch size 32 with 64 concurrent requests.\n"
+    )
+    load = _numbers(extract_claims(text))[812.5].conditions.load
+    assert load.get("batch") == "32"
+    assert load.get("concurrency") == "64"
+
+
+def test_the_list_below_a_table_sets_it_up_item_by_item() -> None:
+    text = (
+        "# 性能\n\n"
+        "| 模型 | 吞吐 (tokens/s) |\n|---|---|\n| Qwen2-7B | 433.1 |\n\n"
+        "- 冷启动不计入。\n"
+        "- 表格中数据均为 bs=4 场景下测得。\n"
+    )
+    assert _numbers(extract_claims(text))[433.1].conditions.load.get("batch") == "4"
+
+
+def test_a_paragraph_after_the_note_sets_nothing_up_for_the_table() -> None:
+    text = (
+        "# Results\n\n"
+        "| Model | Throughput (tok/s) |\n|---|---|\n| Qwen2-7B | 640.2 |\n\n"
+        "Measured on one node.\n\n"
+        "Elsewhere we also tried batch size 64.\n"
+    )
+    assert "batch" not in _numbers(extract_claims(text))[640.2].conditions.load

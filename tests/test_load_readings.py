@@ -116,3 +116,50 @@ def test_a_paragraph_after_the_note_sets_nothing_up_for_the_table() -> None:
         "Elsewhere we also tried batch size 64.\n"
     )
     assert "batch" not in _numbers(extract_claims(text))[640.2].conditions.load
+
+
+@pytest.mark.parametrize(
+    ("table", "expected"),
+    [
+        pytest.param(
+            "| ISL/OSL | Throughput (tok/s) |\n|---|---|\n| 4096/512 | 321.5 |\n",
+            {"prompt": "4096", "output": "512"},
+            id="isl-osl-column",
+        ),
+        pytest.param(
+            "| Model | Input/Output | QPS |\n|---|---|---|\n| Qwen2-7B | 2k/256 | 321.5 |\n",
+            {"prompt": "2k", "output": "256"},
+            id="input-output-column",
+        ),
+        pytest.param(
+            "| Input | Output | Throughput (tok/s) |\n|---|---|---|\n| 3000 | 300 | 321.5 |\n",
+            {"prompt": "3000", "output": "300"},
+            id="input-and-output-columns",
+        ),
+        pytest.param(
+            "| 输入 | 输出 | 吞吐 (tokens/s) |\n|---|---|---|\n| 1500 | 150 | 321.5 |\n",
+            {"prompt": "1500", "output": "150"},
+            id="zh-input-and-output-columns",
+        ),
+        pytest.param(
+            "| Model | Prompt | Gen | Tokens/s |\n|---|---|---|---|\n| Qwen2-7B | 640 | 64 | 321.5 |\n",
+            {"prompt": "640", "output": "64"},
+            id="prompt-and-gen-columns",
+        ),
+        pytest.param(
+            "| ISL/OSL | 500/50 | 5000/500 |\n|---|---|---|\n| Throughput (tok/s) | 321.5 | 99.5 |\n",
+            {"prompt": "500", "output": "50"},
+            id="isl-osl-header-row",
+        ),
+    ],
+)
+def test_a_length_column_gives_each_row_its_load(table: str, expected: dict[str, str]) -> None:
+    load = _numbers(extract_claims(f"# Serving\n\n{table}"))[321.5].conditions.load
+    assert {key: load.get(key) for key in expected} == expected
+
+
+def test_input_and_output_columns_of_prices_stay_numbers() -> None:
+    table = "| Model | Input ($) | Output ($) |\n|---|---|---|\n| Qwen2-7B | 0.35 | 1.25 |\n"
+    claims = extract_claims(f"# Pricing\n\n{table}")
+    assert {0.35, 1.25} <= set(_numbers(claims))
+    assert all("output" not in claim.conditions.load for claim in claims)

@@ -40,7 +40,8 @@ _HEADER_LOAD = (
         "output",
         re.compile(
             r"completion tokens|output tokens|OSL|output[ _]?(?:seq(?:uence)?[ _]?)?len|"
-            r"(?:decode|generation)[ _]len|输出(?:长度|token|词元)",
+            r"(?:decode|generation)[ _]len|输出(?:长度|token|词元)|"
+            r"^(?:output|out|gen|generated(?: tokens)?|new tokens|输出)(?:\s?\(tokens?\))?$",
             re.I,
         ),
     ),
@@ -48,7 +49,7 @@ _HEADER_LOAD = (
         "prompt",
         re.compile(
             r"prompt|ISL|input[ _]?(?:seq(?:uence)?[ _]?)?len|input tokens|prefill[ _]len|T_pp|"
-            r"seq(?:uence)?[ _]?len|输入(?:长度|token|词元)",
+            r"seq(?:uence)?[ _]?len|输入(?:长度|token|词元)|^(?:input|in|输入)(?:\s?\(tokens?\))?$",
             re.I,
         ),
     ),
@@ -87,6 +88,15 @@ _SIZE_CELL = re.compile(r"(?<![\w.-])([A-Za-z][\w.-]*) \| (\d+(?:\.\d+)?[BbMm])(
 _BITS_HEAD = re.compile(r"w?bits?|bit[- ]?width|#\s?bits|位宽|量化位数", re.I)
 """A column of bit widths: each row's precision."""
 
+_IO_HEAD = re.compile(
+    r"ISL\s?/\s?OSL|input\s?/\s?output|(?<![A-Za-z])in\s?/\s?out(?![A-Za-z])|"
+    r"prompt\s?/\s?(?:output|gen\w*|completion|decode)|(?:input|prompt) ?(?:len\w*)?\s?/\s?"
+    r"(?:output|gen\w*) ?(?:len\w*)?|输入(?:长度)?\s?/\s?输出",
+    re.I,
+)
+"""A column of a prompt and an output length in each cell (`| ISL/OSL |` over `| 1k/128 |`)."""
+_IO_CELL = re.compile(r"(\d[\d,]*[Kk]?)\s?/\s?(\d[\d,]*[Kk]?)")
+
 _GPU_COUNT_HEAD = re.compile(r"(\d{1,4})\s?[x×]?\s?(?:GPUs?|cards?|卡|张卡)", re.I)
 
 
@@ -96,6 +106,15 @@ def header_load(head: list[str]) -> dict[int, dict[str, str]]:
     gpus = {c: {"gpus": m.group(1)} for c, m in counted.items() if m}
     if len(gpus) >= 2:
         return gpus  # `| | 1 GPU | 2 GPU | 4 GPU |`, `| 单卡 | 8卡 |`
+    if head and _IO_HEAD.search(head[0]):
+        pairs = {c: _IO_CELL.fullmatch(h) for c, h in enumerate(head) if c}
+        both = {
+            c: {"prompt": m.group(1).replace(",", ""), "output": m.group(2).replace(",", "")}
+            for c, m in pairs.items()
+            if m
+        }
+        if len(both) >= 2:
+            return both  # `| ISL/OSL | 128/128 | 2048/128 |`
     role = _load_role(head[0]) if head else None
     if role is None:
         return {}
@@ -140,6 +159,10 @@ def read_row(
         if _BITS_HEAD.fullmatch(name) and re.fullmatch(r"\d{1,2}", cell):
             # `| bits | ... |` over `| 16 |`, `| 8 |`: the row's precision (`8-bit`)
             bits.extend(cat.names("precision", f"{cell}-bit"))
+            per_column.append([])
+            continue
+        if (pair := _IO_CELL.fullmatch(cell)) and _IO_HEAD.search(name):
+            load["prompt"], load["output"] = (g.replace(",", "") for g in pair.groups())
             per_column.append([])
             continue
         role = _load_role(name)

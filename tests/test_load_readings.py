@@ -65,6 +65,32 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
             id="zh-length-slash",
         ),
         pytest.param("Training ran on one 8-GPU node.", {"gpus": "8"}, id="n-dash-gpu"),
+        pytest.param(
+            "The chat mix has 700-token prompts and 90-token outputs.",
+            {"prompt": "700", "output": "90"},
+            id="n-token-prompts",
+        ),
+        pytest.param("Concurrent users: 48", {"concurrency": "48"}, id="concurrent-users-colon"),
+        pytest.param("并发度 24 时首字延迟最低", {"concurrency": "24"}, id="zh-bingfadu"),
+        pytest.param("并发请求数为 12", {"concurrency": "12"}, id="zh-concurrent-requests"),
+        pytest.param("Deployment: TP: 4, one replica", {"tp": "4"}, id="tp-colon"),
+        pytest.param(
+            "Prompt: 900 tokens, completion: 90 tokens",
+            {"prompt": "900", "output": "90"},
+            id="prompt-colon-tokens",
+        ),
+        pytest.param(
+            "Each request is 3000 tokens in, 300 tokens out.",
+            {"prompt": "3000", "output": "300"},
+            id="tokens-in-tokens-out",
+        ),
+        pytest.param(
+            "每条请求输入 1500 tokens，生成 150 个 token",
+            {"prompt": "1500", "output": "150"},
+            id="zh-input-n-tokens",
+        ),
+        pytest.param("生成长度 640，批大小 2", {"output": "640", "batch": "2"}, id="zh-gen-length"),
+        pytest.param("prompt长度 4000 的场景", {"prompt": "4000"}, id="zh-prompt-length"),
     ],
 )
 def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) -> None:
@@ -80,6 +106,10 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("Model A100-80GB runs here.", "gpus", id="memory-size"),
         pytest.param("We logged 12 in 2023 and 30 out of 40 later.", "prompt", id="in-out-words"),
         pytest.param("input/output length of 1024/512.5 ms", "prompt", id="io-pair-on-a-decimal"),
+        pytest.param("We swept bs=2/4/16 on each GPU.", "batch", id="a-batch-sweep"),
+        pytest.param("We sent 6 prompts to warm up.", "prompt", id="a-count-of-prompts"),
+        pytest.param("Output: 75 tokens/s on average", "output", id="an-output-rate"),
+        pytest.param("生成 30 个 token/s 的速度", "output", id="zh-generation-rate"),
     ],
 )
 def test_look_alikes_of_a_load_are_not_read(text: str, key: str) -> None:

@@ -81,7 +81,7 @@ LOAD_RULES = (
         "batch",
         # `--max-batch-size 32` caps the batch: a setting, not the batch measured
         r"(?<![Mm]ax[\s_-])(?<![Mm]ax)(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs|(?<![A-Za-z])(?:micro_)?bsz)"
-        r"\s*[=:：]?\s*(\d+)(?!\d|\.\d)",
+        r"\s*[=:：]?\s*(\d+)(?!\d|\.\d|\s?/\s?\d)",  # `bs=1/8/32` sweeps the batch
     ),
     _rule("batch", r"批(?:大小|量)\s*(?:为|是)?\s*[=:：]?\s*(\d+)"),
     _rule("batch", r"(\d+)\s?的\s?批(?:量|次)?大小"),
@@ -98,7 +98,8 @@ LOAD_RULES = (
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:张|块|个)?\s?(?:GPU\s?|显)?卡(?!顿|片)"),
     _rule(
         "concurrency",
-        r"(?:max_concurrency|concurrency(?:\slevel)?|(?<![A-Za-z])conc|并发数?)\s*(?:of\s|为|是)?"
+        r"(?:max_concurrency|concurrency(?:\slevel)?|(?<![A-Za-z])conc|并发(?:数|度|请求数|用户数)?|"
+        r"concurrent\s(?:requests|users|clients)(?=\s?[=:：]))\s*(?:of\s|为|是)?"
         r"[=:：]?\s*(\d+)",
     ),
     _rule("concurrency", r"(?<![\d.])(\d+)\s+concurrency\b"),
@@ -142,7 +143,8 @@ LOAD_RULES = (
     _rule("prompt", r"(?<![A-Za-z-])pp\s?(\d{2,6})(?![\d.,]|\s?[x×])"),
     _rule(
         "prompt",
-        r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)(?!\s*--)[\s-]*(?:token[\s-]+)?(?:prompt|input)(?!s\b)"
+        r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)(?!\s*--)[\s-]*"
+        r"(?:token[\s-]+(?:prompt|input)s?\b|(?:prompt|input)(?!s\b))"
         r"(?!s? tokens/s|[\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
     ),
     _rule(
@@ -155,9 +157,12 @@ LOAD_RULES = (
     _rule("prompt", r"(?<![\w-])-p (\d{1,6})(?!\d|\.\d)"),
     _rule("prompt", r"(?<![A-Za-z])(?:prompt|input)\s(\d[\d,]*[Kk]?)(?=\s?/\s?\d)"),
     _rule("prompt", r"(\d[\d,]*[Kk]?)\s?的\s?(?:提示词?|输入)(?:序列)?长度"),
+    _rule("prompt", r"(?:prompt|input)\s?[:：]\s?(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
+    _rule("prompt", r"(?:输入|prompt\s?)\s?(\d[\d,]*[Kk]?)\s?个?\s?(?:tokens?|词元)" + _NOT_A_RATE),
     _rule(
         "prompt",
-        r"(?:输入|提示词?)\s?(?:序列)?(?:长度|token\s?数?|词元数?)\s*(?:为|是)?\s*[=:：]?\s*" + _K,
+        r"(?:输入|提示词?|prompt\s?)\s?(?:序列)?(?:长度|token\s?数?|词元数?)\s*(?:为|是)?\s*[=:：]?\s*"
+        + _K,
     ),
     _rule(
         "output",
@@ -170,7 +175,8 @@ LOAD_RULES = (
         r"(?:generation|decode|gen)[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
         r"output[\s_]tokens(?=\s?[=:：])|"
         r"(?<![A-Za-z])out(?=\s?=)|"
-        r"输出(?:上限|长度)?|输出(?:序列)?长度\s*(?:为|是))\s*(?:of\s|is\s|are\s)?[=:：]?\s*" + _K,
+        r"输出(?:上限|长度)?|(?:输出|生成)(?:序列)?长度\s*(?:为|是)?)\s*(?:of\s|is\s|are\s)?[=:：]?\s*"
+        + _K,
     ),
     # `-n 128` is llama.cpp's generation length; `head -n 4`, `mpirun -n 8` are not
     _rule(
@@ -181,6 +187,11 @@ LOAD_RULES = (
         r"(?<![\d.])(\d[\d,]*[Kk]?)\s(?:new|generated|decode)\s(?:output\s)?tokens" + _NOT_A_RATE,
     ),
     _rule("output", r"(\d[\d,]*[Kk]?)\s?的\s?(?:生成|输出)(?:序列)?长度"),
+    _rule(
+        "output",
+        r"(?:completion|output|generation)\s?[:：]\s?(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE,
+    ),
+    _rule("output", r"生成\s?(\d[\d,]*[Kk]?)\s?个?\s?(?:tokens?|词元)" + _NOT_A_RATE),
     _rule("output", r"(?<![A-Za-z])(?:decode|output)\s(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
     _rule(
         "output",
@@ -205,7 +216,7 @@ LOAD_RULES = (
     _rule("runs", r"重复\s*(\d+)\s*次|每(?:项|组|个配置|配置)?\s*(\d+)\s*次"),
     _rule("runs", r"(\d+)\s*iterations"),
     _rule("runs", r"单次运行|single run", "1"),
-    _rule("tp", r"(?<![A-Za-z])TP\s?[=-]?\s?(\d+)(?!\d|\.\d)"),
+    _rule("tp", r"(?<![A-Za-z])TP\s?[=:：-]?\s?(\d+)(?!\d|\.\d)"),
     _rule("tp", r"(?<![\d.])(\d+)-way (?:TP|tensor)"),
     _rule("tp", r"tensor_parallel_size\s*=\s*(\d+)"),
     _rule("tp", r"tensor[\s-]parallel(?:ism|[\s_-]?size)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)"),

@@ -68,7 +68,8 @@ _IO_SEQUENCE = re.compile(
 _IN_OUT = re.compile(
     r"(?<![A-Za-z])in\s?[=:]?\s?(\d[\d,]*[Kk]?)\s?[,/;]?\s?out\s?[=:]?\s?(\d[\d,]*[Kk]?)(?!\d|\.\d|\s?of\b)|"
     r"(?<![\w.])(\d[\d,]*[Kk]?)\s?in\s?[,/;]\s?(\d[\d,]*[Kk]?)\s?out\b|"
-    r"(?<![\w.])(\d[\d,]*[Kk]?)-in\b[\s,/;]{1,3}(\d[\d,]*[Kk]?)-out\b",
+    r"(?<![\w.])(\d[\d,]*[Kk]?)-in\b[\s,/;]{1,3}(\d[\d,]*[Kk]?)-out\b|"
+    r"(?<![\w.])(\d[\d,]*[Kk]?)\stokens\sin\s?[,/;]?\s(\d[\d,]*[Kk]?)\stokens\sout\b",
     re.I,
 )
 """`in 2k out 256`, `2K-in 256-out`: the short form of a prompt and an output length."""

@@ -116,6 +116,10 @@ def test_look_alikes_of_a_load_are_not_read(text: str, key: str) -> None:
     assert key not in _load(text)
 
 
+def test_a_rate_after_concurrent_users_is_no_concurrency() -> None:
+    assert _load("Ours trails at 16 concurrent users: 9.5 tok/s.").get("concurrency") == "16"
+
+
 def test_a_note_below_a_table_is_read_whole() -> None:
     text = (
         "# Results\n\n"

@@ -98,8 +98,8 @@ LOAD_RULES = (
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:张|块|个)?\s?(?:GPU\s?|显)?卡(?!顿|片)"),
     _rule(
         "concurrency",
-        r"(?:max_concurrency|concurrency(?:\slevel)?|(?<![A-Za-z])conc|并发(?:数|度|请求数|用户数)?|"
-        r"concurrent\s(?:requests|users|clients)(?=\s?[=:：]))\s*(?:of\s|为|是)?"
+        r"(?:max_concurrency|concurrency(?:\slevel)?|(?<![A-Za-z])conc|并发(?:数|度|请求数|用户数)?)"
+        r"\s*(?:of\s|为|是)?"
         r"[=:：]?\s*(\d+)",
     ),
     _rule("concurrency", r"(?<![\d.])(\d+)\s+concurrency\b"),
@@ -109,6 +109,11 @@ LOAD_RULES = (
     _rule(
         "concurrency",
         r"(?<![\d.])(\d+)\s+(?:parallel|simultaneous|concurrent)\s+(?:requests|clients|streams)\b",
+    ),
+    # `Concurrent requests: 64`, not `slower at 64 concurrent requests: 12.1 tok/s`
+    _rule(
+        "concurrency",
+        r"(?<![\d\s]\s)(?<!\d)concurrent\s(?:requests|users|clients)\s?[=:：]\s?(\d+)(?!\d|\.\d)",
     ),
     _rule(
         "rate",

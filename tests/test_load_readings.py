@@ -91,6 +91,20 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
         ),
         pytest.param("生成长度 640，批大小 2", {"output": "640", "batch": "2"}, id="zh-gen-length"),
         pytest.param("prompt长度 4000 的场景", {"prompt": "4000"}, id="zh-prompt-length"),
+        pytest.param(
+            "We fixed `input_len` at 700 and `output_len` at 70 for chat.",
+            {"prompt": "700", "output": "70"},
+            id="keys-in-code",
+        ),
+        pytest.param(
+            "a prompt length of 900 and 45 generation steps",
+            {"prompt": "900", "output": "45"},
+            id="generation-steps",
+        ),
+        pytest.param("served with a tensor parallelism degree of 2", {"tp": "2"}, id="tp-degree"),
+        pytest.param("Each box holds 4 H100 GPUs.", {"gpus": "4"}, id="n-part-gpus"),
+        pytest.param("训练使用 16 张 A800 显卡", {"gpus": "16"}, id="zh-n-part-cards"),
+        pytest.param("提示词 300 个 token 的请求", {"prompt": "300"}, id="zh-prompt-n-tokens"),
     ],
 )
 def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) -> None:
@@ -110,6 +124,10 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("We sent 6 prompts to warm up.", "prompt", id="a-count-of-prompts"),
         pytest.param("Output: 75 tokens/s on average", "output", id="an-output-rate"),
         pytest.param("生成 30 个 token/s 的速度", "output", id="zh-generation-rate"),
+        pytest.param("Peak concurrent requests: 900", "concurrency", id="peak-concurrency"),
+        pytest.param("In 2023 H100 GPUs were scarce.", "gpus", id="a-year-before-a-part"),
+        pytest.param("Rent costs $3 H100 GPU hours.", "gpus", id="a-price-before-a-part"),
+        pytest.param("50 denoising steps on one card", "output", id="diffusion-steps"),
     ],
 )
 def test_look_alikes_of_a_load_are_not_read(text: str, key: str) -> None:

@@ -113,7 +113,7 @@ LOAD_RULES = (
     # `Concurrent requests: 64`, not `slower at 64 concurrent requests: 12.1 tok/s`
     _rule(
         "concurrency",
-        r"(?<![\d\s]\s)(?<!\d)concurrent\s(?:requests|users|clients)\s?[=:：]\s?(\d+)(?!\d|\.\d)",
+        r"(?<![\d\s]\s)(?<!\d)(?<!peak\s)concurrent\s(?:requests|users|clients)\s?[=:：]\s?(\d+)(?!\d|\.\d)",
     ),
     _rule(
         "rate",
@@ -140,7 +140,7 @@ LOAD_RULES = (
         r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gths?)?|prompt[\s_]len(?:gths?)?|"
         r"prefill[\s_]len(?:gth)?|(?:prompt|input)[\s_]tokens(?=\s?[=:：])|prompt tokens|"
         r"seq[\s_]?len(?:gth)?|(?<!output\s)(?<!output_)(?<!input\s)sequence[\s_]len(?:gth)?|"
-        r"(?<![A-Za-z_])in(?=\s?=))\s*(?:of\s|is\s|are\s)?[=:：]?\s*(?:\((?:just|only|about)?\s?)?"
+        r"(?<![A-Za-z_])in(?=\s?=))\s*(?:of\s|is\s|are\s|at\s)?[=:：]?\s*(?:\((?:just|only|about)?\s?)?"
         + _K,
     ),
     # llama-bench's `pp512` (prompt processing); `PP=2`, `-pp 2`, `--pp-size` are pipeline
@@ -163,7 +163,10 @@ LOAD_RULES = (
     _rule("prompt", r"(?<![A-Za-z])(?:prompt|input)\s(\d[\d,]*[Kk]?)(?=\s?/\s?\d)"),
     _rule("prompt", r"(\d[\d,]*[Kk]?)\s?的\s?(?:提示词?|输入)(?:序列)?长度"),
     _rule("prompt", r"(?:prompt|input)\s?[:：]\s?(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
-    _rule("prompt", r"(?:输入|prompt\s?)\s?(\d[\d,]*[Kk]?)\s?个?\s?(?:tokens?|词元)" + _NOT_A_RATE),
+    _rule(
+        "prompt",
+        r"(?:输入|提示词?|prompt\s?)\s?(\d[\d,]*[Kk]?)\s?个?\s?(?:tokens?|词元)" + _NOT_A_RATE,
+    ),
     _rule(
         "prompt",
         r"(?:输入|提示词?|prompt\s?)\s?(?:序列)?(?:长度|token\s?数?|词元数?)\s*(?:为|是)?\s*[=:：]?\s*"
@@ -180,7 +183,7 @@ LOAD_RULES = (
         r"(?:generation|decode|gen)[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
         r"output[\s_]tokens(?=\s?[=:：])|"
         r"(?<![A-Za-z])out(?=\s?=)|"
-        r"输出(?:上限|长度)?|(?:输出|生成)(?:序列)?长度\s*(?:为|是)?)\s*(?:of\s|is\s|are\s)?[=:：]?\s*"
+        r"输出(?:上限|长度)?|(?:输出|生成)(?:序列)?长度\s*(?:为|是)?)\s*(?:of\s|is\s|are\s|at\s)?[=:：]?\s*"
         + _K,
     ),
     # `-n 128` is llama.cpp's generation length; `head -n 4`, `mpirun -n 8` are not
@@ -192,6 +195,8 @@ LOAD_RULES = (
         r"(?<![\d.])(\d[\d,]*[Kk]?)\s(?:new|generated|decode)\s(?:output\s)?tokens" + _NOT_A_RATE,
     ),
     _rule("output", r"(\d[\d,]*[Kk]?)\s?的\s?(?:生成|输出)(?:序列)?长度"),
+    # `a prompt length of 1900 and 60 generation steps`: one token a step
+    _rule("output", r"(?<![\d.])(\d[\d,]*[Kk]?)\s(?:generation|decoding|decode)\ssteps\b"),
     _rule(
         "output",
         r"(?:completion|output|generation)\s?[:：]\s?(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE,
@@ -224,7 +229,10 @@ LOAD_RULES = (
     _rule("tp", r"(?<![A-Za-z])TP\s?[=:：-]?\s?(\d+)(?!\d|\.\d)"),
     _rule("tp", r"(?<![\d.])(\d+)-way (?:TP|tensor)"),
     _rule("tp", r"tensor_parallel_size\s*=\s*(\d+)"),
-    _rule("tp", r"tensor[\s-]parallel(?:ism|[\s_-]?size)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)"),
+    _rule(
+        "tp",
+        r"tensor[\s-]parallel(?:ism|[\s_-]?size)?(?:\sdegree)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)",
+    ),
     _rule("ep", r"(?<![A-Za-z])EP\s?[=-]?\s?(\d+)(?!\d|\.\d)"),
     _rule("ep", r"(?<![\d.])(\d+)(?:-way)?\s?EP\b"),
     _rule("ep", r"expert[\s-]parallel(?:ism|\s?size)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)"),

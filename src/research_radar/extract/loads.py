@@ -49,6 +49,15 @@ _COUNT_AFTER = re.compile(
     r"\s?(?:(?:HBM\w*|PCIe|SXM\d?)\s?)?[×xX*]\s?(\d{1,3})(?![\d.]|\s?(?!GPUs?\b|cards?\b)[A-Za-z])"
 )
 """`H100 80GB HBM3 * 8`, `A100 x 2`: the count after the part."""
+_COUNT_NAMED = re.compile(
+    r"(?<![\w.,$])(?!(?:19|20)\d\d\s)(\d{1,4})\s?(?:个|张|块|台)?\s(?:(?:NVIDIA|AMD|Intel|Ascend|Huawei)\s)?$"
+)
+_GPUS_AFTER = re.compile(
+    r"\s?(?:\d+\s?GB\s)?(?:(?:SXM\d?|PCIe|HBM\w*)\s)?(?:GPUs|NPUs|accelerators|cards|GPU|NPU|卡|显卡)\b",
+    re.I,
+)
+"""`8 H800 GPUs`, `64 NVIDIA A100 80GB GPUs`: a count written before the part, and the word
+for the device after it."""
 
 
 _IO_PAIR = re.compile(
@@ -91,6 +100,7 @@ _K_PAIR = re.compile(
 
 def read_load(text: str, cat: Catalog) -> dict[str, str]:
     """The load a statement writes (none inherited)."""
+    text = _uncoded(text)
     load: dict[str, str] = {}
     pair = _IO_PAIR.search(text) if "/" in text else None
     if not pair and ("nput" in text or "NPUT" in text or "输入" in text):
@@ -128,6 +138,12 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
         after = _COUNT_AFTER.match(text, mention.end)
         if count and "gpus" not in load:
             load["gpus"] = next(g for g in count.groups() if g)
+        elif (
+            "gpus" not in load
+            and _GPUS_AFTER.match(text, mention.end)
+            and (named := _COUNT_NAMED.search(text, max(0, mention.start - 16), mention.start))
+        ):
+            load["gpus"] = named.group(1)  # `each node holds 8 H800 GPUs`
         elif after and "gpus" not in load:
             load["gpus"] = after.group(1)
         elif "gpus" not in load and (
@@ -174,10 +190,17 @@ def _flag_keys(flag: str) -> set[str]:
     }
 
 
+def _uncoded(text: str) -> str:
+    """`a `input_len` of 2048`: a key in code read as a word (a space for each backquote,
+    so that every match stands where it stands in the text)."""
+    return text.replace("`", " ") if "`" in text else text
+
+
 @lru_cache(maxsize=16384)
 def load_rule_matches(text: str) -> tuple[tuple[re.Match[str], ...], ...]:
     """Each of `LOAD_RULES`' matches in a text, in order; read once per text, for the load
     and for the numbers it blocks from being metrics (issue #19)."""
+    text = _uncoded(text)
     found: list[tuple[re.Match[str], ...]] = [()] * len(LOAD_RULES)
     for n in _LOAD_INDEX.candidates(probe_of(text)):
         found[n] = tuple(LOAD_RULES[n].regex.finditer(text))

@@ -128,10 +128,18 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("In 2023 H100 GPUs were scarce.", "gpus", id="a-year-before-a-part"),
         pytest.param("Rent costs $3 H100 GPU hours.", "gpus", id="a-price-before-a-part"),
         pytest.param("50 denoising steps on one card", "output", id="diffusion-steps"),
+        pytest.param("ISL=8K, OSL=512, 32 & 96 concurrent requests", "concurrency", id="c-list"),
+        pytest.param("We compare 2 and 4 GPUs.", "gpus", id="gpu-list"),
+        pytest.param("分别在 4 或 8 卡上测试", "gpus", id="zh-card-list"),
     ],
 )
 def test_look_alikes_of_a_load_are_not_read(text: str, key: str) -> None:
     assert key not in _load(text)
+
+
+def test_values_of_two_keys_joined_by_and_are_both_read() -> None:
+    assert _load("Run with batch size 4 and 24 GPUs.") == {"batch": "4", "gpus": "24"}
+    assert _load("TP 2 and 40 concurrent requests") == {"tp": "2", "concurrency": "40"}
 
 
 def test_a_rate_after_concurrent_users_is_no_concurrency() -> None:
@@ -208,6 +216,27 @@ def test_a_paragraph_after_the_note_sets_nothing_up_for_the_table() -> None:
 def test_a_length_column_gives_each_row_its_load(table: str, expected: dict[str, str]) -> None:
     load = _numbers(extract_claims(f"# Serving\n\n{table}"))[321.5].conditions.load
     assert {key: load.get(key) for key in expected} == expected
+
+
+@pytest.mark.parametrize(
+    ("head", "key"),
+    [
+        pytest.param("# Concurrent requests", "concurrency", id="concurrent-requests"),
+        pytest.param("Users", "concurrency", id="users"),
+        pytest.param("GPUs", "gpus", id="gpus"),
+        pytest.param("Request rate (req/s)", "rate", id="request-rate-with-unit"),
+    ],
+)
+def test_a_load_column_gives_each_row_its_value(head: str, key: str) -> None:
+    table = f"| {head} | TTFT (ms) |\n|---|---|\n| 6 | 321.5 |\n"
+    assert _numbers(extract_claims(f"# Serving\n\n{table}"))[321.5].conditions.load[key] == "6"
+
+
+def test_a_qps_column_with_its_unit_stays_a_measurement() -> None:
+    table = "| Engine | QPS | TTFT (ms) |\n|---|---|---|\n| vLLM | 7.5 | 321.5 |\n"
+    claims = extract_claims(f"# Serving\n\n{table}")
+    assert 7.5 in _numbers(claims)
+    assert "rate" not in _numbers(claims)[321.5].conditions.load
 
 
 def test_input_and_output_columns_of_prices_stay_numbers() -> None:

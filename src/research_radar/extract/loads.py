@@ -124,6 +124,8 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
             if (counted := next(found, None)) is None:
                 continue
             match = counted
+        if _listed(text, match):
+            continue  # `64 & 128 concurrent requests`: alternatives, neither the load
         raw = rule.fixed or next((g for g in match.groups() if g), "")
         if raw:
             load[rule.key] = re.sub(r"[,\s]", "", raw)
@@ -141,9 +143,9 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
         elif (
             "gpus" not in load
             and _GPUS_AFTER.match(text, mention.end)
-            and (named := _COUNT_NAMED.search(text, max(0, mention.start - 16), mention.start))
+            and (before := _COUNT_NAMED.search(text, max(0, mention.start - 16), mention.start))
         ):
-            load["gpus"] = named.group(1)  # `each node holds 8 H800 GPUs`
+            load["gpus"] = before.group(1)  # `each node holds 8 H800 GPUs`
         elif after and "gpus" not in load:
             load["gpus"] = after.group(1)
         elif "gpus" not in load and (
@@ -152,6 +154,28 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
             # `two H100`, `两张 A100`
             load["gpus"] = _WORDS[next(g for g in word.groups() if g).lower()]
     return load
+
+
+_LISTED = re.compile(r"(?<![\w.])\d+[Kk]?\s?(?:&|\band|\bor|和|或|、)\s?$")
+"""`64 & 128`, `2 and 4`, `8 或 16`: the last of a list of values."""
+
+
+def _listed(text: str, match: re.Match[str]) -> bool:
+    """Whether a rule's value is the last of a list of bare values (`64 & 128 concurrent
+    requests`); `TP 8 and 64 concurrent requests` lists two keys' values, not one key's."""
+    start = next((match.start(g) for g in range(1, match.re.groups + 1) if match.start(g) >= 0), -1)
+    if start <= 0:
+        return False
+    before = _LISTED.search(text, max(0, start - 12), start)
+    if before is None:
+        return False
+    end = before.start() + len(before.group(0).split()[0].rstrip("&、和或"))
+    for matches in load_rule_matches(text):
+        for other in matches:
+            groups = range(1, other.re.groups + 1)
+            if any(other.start(g) >= 0 and other.end(g) == end for g in groups):
+                return False  # that number is another key's value
+    return True
 
 
 def _start(match: re.Match[str]) -> int:

@@ -59,20 +59,32 @@ _HEADER_LOAD = (
             r"^batch|\bbatch[ _-]?size|^bs$|^micro[ _]?b(?:atch[ _]?)?s(?:ize|z)$|批大小|批次", re.I
         ),
     ),
-    ("concurrency", re.compile(r"concurrency|^conc|并发", re.I)),
+    (
+        "concurrency",
+        re.compile(r"concurrency|^conc|并发|^#?\s?concurrent|^(?:users|clients|streams)$", re.I),
+    ),
     (
         "gpus",
         re.compile(
             r"^(?:#\s?|num(?:ber of)?[_ ]?)(?:GPUs?|cards?)$|^(?:GPUs?|cards?)[_ ]?(?:num(?:ber)?s?|count|#)$|"
+            r"^(?:GPUs|NPUs|cards)$|"
             r"显卡数量?|卡数|GPU\s?数",
             re.I,
         ),
     ),
     ("tp", re.compile(r"^TP(?:\s?size)?$|tensor[_ ]parallel", re.I)),
     ("ep", re.compile(r"#\s?EP\b|^EP(?:\s?size)?$|expert[_ ]parallel", re.I)),
-    ("rate", re.compile(r"^(?:QPS|RPS|request[_ ]rate)$", re.I)),
+    (
+        "rate",
+        re.compile(
+            r"^(?:QPS|RPS|(?:request|arrival)[_ ]rate)(?:\s?\((?:req(?:uest)?s?/s|QPS|RPS)\))?$",
+            re.I,
+        ),
+    ),
     ("runs", re.compile(r"^(?:samples|runs|repeats|n)$", re.I)),
 )
+_RATE_HEAD = re.compile(r"(?:request|arrival)[_ ]rate\b", re.I)
+"""`Request rate (req/s)`: the rate sent, whose unit is no measurement's."""
 _HEADER_LOAD_INDEX = NeedleIndex(needles_of(rx.pattern, rx.flags) for _key, rx in _HEADER_LOAD)
 _LOAD_CELL = re.compile(
     r"(?:[A-Za-z]{1,3}\s?[=:]?\s?)?[~≈]?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[Kk]?)(?:\s?±.*)?"
@@ -167,7 +179,7 @@ def read_row(
             continue
         role = _load_role(name)
         as_load = _LOAD_CELL.fullmatch(cell)
-        if role and as_load and not header_unit(name):
+        if role and as_load and (not header_unit(name) or _RATE_HEAD.match(name)):
             load[role] = as_load.group(1).replace(",", "")
             per_column.append([])
             continue

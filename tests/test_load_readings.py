@@ -105,6 +105,13 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
         pytest.param("Each box holds 4 H100 GPUs.", {"gpus": "4"}, id="n-part-gpus"),
         pytest.param("训练使用 16 张 A800 显卡", {"gpus": "16"}, id="zh-n-part-cards"),
         pytest.param("提示词 300 个 token 的请求", {"prompt": "300"}, id="zh-prompt-n-tokens"),
+        pytest.param("批处理大小为 12 时", {"batch": "12"}, id="zh-batch-processing-size"),
+        pytest.param("batch size 设为 24", {"batch": "24"}, id="zh-batch-set-to"),
+        pytest.param(
+            "输出token数 256，序列长度 3000", {"output": "256", "prompt": "3000"}, id="zh-tokens"
+        ),
+        pytest.param("张量并行度为 2", {"tp": "2"}, id="zh-tp"),
+        pytest.param("QPS 为 3 时的延迟", {"rate": "3"}, id="zh-qps"),
     ],
 )
 def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) -> None:
@@ -129,6 +136,8 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("Rent costs $3 H100 GPU hours.", "gpus", id="a-price-before-a-part"),
         pytest.param("50 denoising steps on one card", "output", id="diffusion-steps"),
         pytest.param("ISL=8K, OSL=512, 32 & 96 concurrent requests", "concurrency", id="c-list"),
+        pytest.param("显存占用降低后可用 6 倍批大小", "batch", id="zh-times-the-batch"),
+        pytest.param("批量提升 3 倍", "batch", id="zh-batch-grows"),
         pytest.param("We compare 2 and 4 GPUs.", "gpus", id="gpu-list"),
         pytest.param("分别在 4 或 8 卡上测试", "gpus", id="zh-card-list"),
     ],

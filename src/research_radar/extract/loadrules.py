@@ -83,9 +83,12 @@ LOAD_RULES = (
         r"(?<![Mm]ax[\s_-])(?<![Mm]ax)(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs|(?<![A-Za-z])(?:micro_)?bsz)"
         r"\s*[=:：]?\s*(\d+)(?!\d|\.\d|\s?/\s?\d)",  # `bs=1/8/32` sweeps the batch
     ),
-    _rule("batch", r"批(?:大小|量)\s*(?:为|是)?\s*[=:：]?\s*(\d+)"),
+    _rule(
+        "batch",
+        r"批(?:处理)?(?:大小|量)\s*(?:为|是|设为|取)?\s*[=:：]?\s*(\d+)(?!\d|\.\d|\s?[倍%])",
+    ),
     _rule("batch", r"(\d+)\s?的\s?批(?:量|次)?大小"),
-    _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取)\s*(\d+)(?!\d|\.\d)"),
+    _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取|设为|设置为)\s*(\d+)(?!\d|\.\d)"),
     _rule("batch", r"(?<![A-Za-z])batch\s(?:of|with)\s(\d+)(?!\d|\.\d)(?!\s?(?:tokens|%))"),
     _rule("batch", r"batch[\s_-]?size\s+(?:of\s+(?:\w+\s+)?(?:is\s+)?|is\s+)(\d+)(?!\d|\.\d)"),
     _rule(
@@ -120,7 +123,7 @@ LOAD_RULES = (
         r"(?:(?<![A-Za-z])(?:at|@|under)\s+|[(,]\s?)(\d+(?:\.\d+)?)\s?"
         r"(?:QPS|RPS|req(?:uest)?s?/s|requests? per second)(?![A-Za-z])|"
         r"arrival[_ ]rate\s?(?:[:：=]|of)?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
-        r"(?:QPS|RPS|request[_ ]rate|(?<![A-Za-z_])rate)\s?=\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
+        r"(?:QPS|RPS|request[_ ]rate|(?<![A-Za-z_])rate)\s?(?:=|为)\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
         r"请求(?:速率|频率)\s*(?:为|是)?\s*[=:：]?\s*(\d+(?:\.\d+)?)|"
         r"(?<![A-Za-z])(?:at|@|under|with)\s(?:an?\s)?(?:QPS|RPS)\s?(?:of\s)?[:：]?\s?(\d+(?:\.\d+)?)(?!\d|\.\d|\s?[xX×%])|"
         r"request[_ ]rate\s?(?:[:：]|of)?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)",
@@ -140,6 +143,7 @@ LOAD_RULES = (
         r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gths?)?|prompt[\s_]len(?:gths?)?|"
         r"prefill[\s_]len(?:gth)?|(?:prompt|input)[\s_]tokens(?=\s?[=:：])|prompt tokens|"
         r"seq[\s_]?len(?:gth)?|(?<!output\s)(?<!output_)(?<!input\s)sequence[\s_]len(?:gth)?|"
+        r"(?<!输出)(?<!生成)(?<!输入)序列长度\s?(?:为|是)?|"
         r"(?<![A-Za-z_])in(?=\s?=))\s*(?:of\s|is\s|are\s|at\s)?[=:：]?\s*(?:\((?:just|only|about)?\s?)?"
         + _K,
     ),
@@ -180,6 +184,7 @@ LOAD_RULES = (
     _rule(
         "output",
         r"(?:OSL|output(?:[\s_](?:sequence|seq|generation|tokens?))?[\s_]?len(?:gths?)?|"
+        r"输出\s?(?:token|词元)\s?数|"
         r"(?:generation|decode|gen)[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
         r"output[\s_]tokens(?=\s?[=:：])|"
         r"(?<![A-Za-z])out(?=\s?=)|"
@@ -229,6 +234,7 @@ LOAD_RULES = (
     _rule("tp", r"(?<![A-Za-z])TP\s?[=:：-]?\s?(\d+)(?!\d|\.\d)"),
     _rule("tp", r"(?<![\d.])(\d+)-way (?:TP|tensor)"),
     _rule("tp", r"tensor_parallel_size\s*=\s*(\d+)"),
+    _rule("tp", r"张量并行(?:度|数|大小)?\s*(?:为|是)?\s*[=:：]?\s*(\d+)(?!\d|\.\d)"),
     _rule(
         "tp",
         r"tensor[\s-]parallel(?:ism|[\s_-]?size)?(?:\sdegree)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)",

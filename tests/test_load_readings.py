@@ -253,3 +253,24 @@ def test_input_and_output_columns_of_prices_stay_numbers() -> None:
     claims = extract_claims(f"# Pricing\n\n{table}")
     assert {0.35, 1.25} <= set(_numbers(claims))
     assert all("output" not in claim.conditions.load for claim in claims)
+
+
+def test_parts_named_over_a_length_column_are_no_lengths() -> None:
+    table = (
+        "| Sequence Length (ISL/OSL) | H200 | B200 |\n|---|---|---|\n| 500/5000 | 321.5 | 456.5 |\n"
+    )
+    claims = _numbers(extract_claims(f"# Serving\n\n{table}"))
+    assert claims[321.5].conditions.load["output"] == "5000"
+    assert claims[456.5].conditions.load["output"] == "5000"
+
+
+def test_parts_named_over_a_batch_column_are_no_batches() -> None:
+    table = "| Batch size | B200 | H100 |\n|---|---|---|\n| 6 | 321.5 | 456.5 |\n"
+    claims = _numbers(extract_claims(f"# Serving\n\n{table}"))
+    assert claims[321.5].conditions.load["batch"] == "6"
+
+
+def test_a_header_row_of_prompt_lengths_is_no_context() -> None:
+    table = "| Input length | 3K | 6K |\n|---|---|---|\n| TTFT (ms) | 321.5 | 456.5 |\n"
+    load = _numbers(extract_claims(f"# Serving\n\n{table}"))[321.5].conditions.load
+    assert load == {"prompt": "3K"}

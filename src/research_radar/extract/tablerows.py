@@ -83,15 +83,19 @@ _HEADER_LOAD = (
     ),
     ("runs", re.compile(r"^(?:samples|runs|repeats|n)$", re.I)),
 )
+_OWN_VALUE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[Kk]?(?![\w.])")
+"""`| 4K context |`: a header that writes its own load value names no column of values."""
 _RATE_HEAD = re.compile(r"(?:request|arrival)[_ ]rate\b", re.I)
 """`Request rate (req/s)`: the rate sent, whose unit is no measurement's."""
 _HEADER_LOAD_INDEX = NeedleIndex(needles_of(rx.pattern, rx.flags) for _key, rx in _HEADER_LOAD)
 _LOAD_CELL = re.compile(
-    r"(?:[A-Za-z]{1,3}\s?[=:]?\s?)?[~≈]?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[Kk]?)(?:\s?±.*)?"
+    r"(?:(?:bsz?|conc|c|n|tp|ep|pp|tg|isl|osl)\s?[=:]?\s?|[A-Za-z]{1,3}\s?[=:]\s?)?"
+    r"[~≈]?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[Kk]?)(?:\s?±.*)?"
     r"(?:\s?(?:tokens?|toks?|t))?[\s†*]*",
     re.I,
 )
-"""A load cell: `1024`, `2K`, `2,048 t`, and `c4`, `bs8` under a load column's header."""
+"""A load cell: `1024`, `2K`, `2,048 t`, and `c4`, `bs8`, `b=8` under a load column's header
+(not `H200`, `B200`: a part's name)."""
 _BARE = re.compile(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*\\]*(?:\([^()]*\))?")
 """A number alone in its cell, perhaps with a spread or a note: `25.12 (2 on GPU)`."""
 _PAIR_CELL = re.compile(rf"({NUMBER_PATTERN})\s?/\s?({NUMBER_PATTERN})")
@@ -177,7 +181,7 @@ def read_row(
             load["prompt"], load["output"] = (g.replace(",", "") for g in pair.groups())
             per_column.append([])
             continue
-        role = _load_role(name)
+        role = _load_role(name) if not _OWN_VALUE.search(name) else None
         as_load = _LOAD_CELL.fullmatch(cell)
         if role and as_load and (not header_unit(name) or _RATE_HEAD.match(name)):
             load[role] = as_load.group(1).replace(",", "")

@@ -274,3 +274,24 @@ def test_a_header_row_of_prompt_lengths_is_no_context() -> None:
     table = "| Input length | 3K | 6K |\n|---|---|---|\n| TTFT (ms) | 321.5 | 456.5 |\n"
     load = _numbers(extract_claims(f"# Serving\n\n{table}"))[321.5].conditions.load
     assert load == {"prompt": "3K"}
+
+
+def test_a_group_header_of_load_values_sets_the_columns_below_it() -> None:
+    table = (
+        "| Concurrency | 12 | | 48 | |\n|---|---|---|---|---|\n"
+        "| Engine | TTFT (ms) | TPOT (ms) | TTFT (ms) | TPOT (ms) |\n"
+        "| vLLM | 321.5 | 11.5 | 456.5 | 19.5 |\n"
+    )
+    claims = _numbers(extract_claims(f"# Serving\n\n{table}"))
+    assert claims[321.5].conditions.load["concurrency"] == "12"
+    assert claims[456.5].conditions.load["concurrency"] == "48"
+
+
+def test_column_labels_that_hold_a_count_are_no_load_values() -> None:
+    table = (
+        "| Batch size | 4 nodes, BF16 | 2 nodes, FP8 |\n|---|---|---|\n"
+        "| 2 | 321.5 tok/s | 456.5 tok/s |\n"
+    )
+    claims = _numbers(extract_claims(f"# Serving\n\n{table}"))
+    assert claims[321.5].conditions.load["batch"] == "2"
+    assert claims[456.5].conditions.load["batch"] == "2"

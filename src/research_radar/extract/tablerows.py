@@ -96,6 +96,26 @@ _LOAD_CELL = re.compile(
 )
 """A load cell: `1024`, `2K`, `2,048 t`, and `c4`, `bs8`, `b=8` under a load column's header
 (not `H200`, `B200`: a part's name)."""
+_LOAD_OVER = re.compile(r"(\d[\d,]*[Kk]?) (?![\d.])[A-Za-z\u4e00-\u9fff].*")
+"""`| Batch size | 1 | | 8 | |` over `| | vLLM | SGLang | vLLM | SGLang |`: the merged header
+`1 vLLM` is batch 1's column of vLLM."""
+
+
+def _load_over(head: list[str], column: int) -> re.Match[str] | None:
+    """`1 vLLM` when another column is `8 vLLM`: a value of the corner's load over the
+    names below it (a group header merged with its subheader), not `6 节点, BF16` beside
+    `3 节点, FP8`: labels that hold a count."""
+    found = _LOAD_OVER.fullmatch(head[column])
+    if found is None:
+        return None
+    value, rest = found.group(1), head[column][found.end(1) :]
+    for other in (h for c, h in enumerate(head) if c and c != column):
+        over = _LOAD_OVER.fullmatch(other)
+        if over and over.group(1) != value and other[over.end(1) :] == rest:
+            return found
+    return None
+
+
 _BARE = re.compile(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*\\]*(?:\([^()]*\))?")
 """A number alone in its cell, perhaps with a spread or a note: `25.12 (2 on GPU)`."""
 _PAIR_CELL = re.compile(rf"({NUMBER_PATTERN})\s?/\s?({NUMBER_PATTERN})")
@@ -134,7 +154,7 @@ def header_load(head: list[str]) -> dict[int, dict[str, str]]:
     role = _load_role(head[0]) if head else None
     if role is None:
         return {}
-    values = {c: _LOAD_CELL.fullmatch(h) for c, h in enumerate(head) if c}
+    values = {c: _LOAD_CELL.fullmatch(h) or _load_over(head, c) for c, h in enumerate(head) if c}
     found = {c: m.group(1).replace(",", "") for c, m in values.items() if m}
     if len(found) < 2:
         return {}

@@ -112,6 +112,12 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
         ),
         pytest.param("张量并行度为 2", {"tp": "2"}, id="zh-tp"),
         pytest.param("QPS 为 3 时的延迟", {"rate": "3"}, id="zh-qps"),
+        pytest.param(
+            "| Engine | Prefill (3000 tokens) | Decode (300 tokens) |",
+            {"prompt": "3000", "output": "300"},
+            id="lengths-in-parentheses",
+        ),
+        pytest.param("Request rate configured (RPS):   6.00", {"rate": "6.00"}, id="vllm-rps"),
     ],
 )
 def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) -> None:
@@ -295,3 +301,13 @@ def test_column_labels_that_hold_a_count_are_no_load_values() -> None:
     claims = _numbers(extract_claims(f"# Serving\n\n{table}"))
     assert claims[321.5].conditions.load["batch"] == "2"
     assert claims[456.5].conditions.load["batch"] == "2"
+
+
+def test_a_setup_line_below_a_table_sets_it_up() -> None:
+    text = (
+        "# Results\n\n"
+        "| Model | Throughput (tok/s) |\n|---|---|\n| Qwen2-7B | 321.5 |\n\n"
+        "Workload: 24 concurrent requests, 600 input tokens each.\n"
+    )
+    load = _numbers(extract_claims(text))[321.5].conditions.load
+    assert load.get("concurrency") == "24"

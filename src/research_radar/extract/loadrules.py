@@ -126,7 +126,7 @@ LOAD_RULES = (
         r"(?:QPS|RPS|request[_ ]rate|(?<![A-Za-z_])rate)\s?(?:=|为)\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
         r"请求(?:速率|频率)\s*(?:为|是)?\s*[=:：]?\s*(\d+(?:\.\d+)?)|"
         r"(?<![A-Za-z])(?:at|@|under|with)\s(?:an?\s)?(?:QPS|RPS)\s?(?:of\s)?[:：]?\s?(\d+(?:\.\d+)?)(?!\d|\.\d|\s?[xX×%])|"
-        r"request[_ ]rate\s?(?:[:：]|of)?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)",
+        r"request[_ ]rate(?: configured \(RPS\))?\s?(?:[:：]|of)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d)",
     ),
     _rule(
         "context",
@@ -164,6 +164,7 @@ LOAD_RULES = (
         "prompt", r"(?<![A-Za-z])(?:prompt|input|prefill)\s(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE
     ),
     _rule("prompt", r"(?<![\w-])-p (\d{1,6})(?!\d|\.\d)"),
+    _rule("prompt", r"(?:prompt|input|prefill)\s?\((\d[\d,]*[Kk]?)\s?(?:tokens?|toks?)\)"),
     _rule("prompt", r"(?<![A-Za-z])(?:prompt|input)\s(\d[\d,]*[Kk]?)(?=\s?/\s?\d)"),
     _rule("prompt", r"(\d[\d,]*[Kk]?)\s?的\s?(?:提示词?|输入)(?:序列)?长度"),
     _rule("prompt", r"(?:prompt|input)\s?[:：]\s?(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
@@ -207,6 +208,9 @@ LOAD_RULES = (
         r"(?:completion|output|generation)\s?[:：]\s?(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE,
     ),
     _rule("output", r"生成\s?(\d[\d,]*[Kk]?)\s?个?\s?(?:tokens?|词元)" + _NOT_A_RATE),
+    _rule(
+        "output", r"(?:decode|decoding|generation|output)\s?\((\d[\d,]*[Kk]?)\s?(?:tokens?|toks?)\)"
+    ),
     _rule("output", r"(?<![A-Za-z])(?:decode|output)\s(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
     _rule(
         "output",

@@ -144,12 +144,20 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("ISL=8K, OSL=512, 32 & 96 concurrent requests", "concurrency", id="c-list"),
         pytest.param("显存占用降低后可用 6 倍批大小", "batch", id="zh-times-the-batch"),
         pytest.param("批量提升 3 倍", "batch", id="zh-batch-grows"),
+        pytest.param("Concurrency: 2 / 6 / 24", "concurrency", id="concurrency-sweep"),
+        pytest.param("并发 3/9/27 三档", "concurrency", id="zh-concurrency-sweep"),
+        pytest.param("TP 2/4 on one node", "tp", id="tp-sweep"),
         pytest.param("We compare 2 and 4 GPUs.", "gpus", id="gpu-list"),
         pytest.param("分别在 4 或 8 卡上测试", "gpus", id="zh-card-list"),
     ],
 )
 def test_look_alikes_of_a_load_are_not_read(text: str, key: str) -> None:
     assert key not in _load(text)
+
+
+def test_a_count_beside_a_pair_of_lengths_is_read() -> None:
+    assert _load("bs=6, 2k/2k") == {"batch": "6", "prompt": "2k", "output": "2k"}
+    assert _load("on 6 GPUs/node")["gpus"] == "6"
 
 
 def test_values_of_two_keys_joined_by_and_are_both_read() -> None:

@@ -126,6 +126,8 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
             match = counted
         if _listed(text, match):
             continue  # `64 & 128 concurrent requests`: alternatives, neither the load
+        if rule.key in _COUNTS and match.re.groups and _swept(text, match):
+            continue  # `concurrency 1/8/32`: a sweep of the key
         raw = rule.fixed or next((g for g in match.groups() if g), "")
         if raw:
             load[rule.key] = re.sub(r"[,\s]", "", raw)
@@ -158,6 +160,17 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
 
 _LISTED = re.compile(r"(?<![\w.])\d+[Kk]?\s?(?:&|\band|\bor|和|或|、)\s?$")
 """`64 & 128`, `2 and 4`, `8 或 16`: the last of a list of values."""
+
+
+_COUNTS = frozenset({"batch", "concurrency", "gpus", "tp", "ep", "rate"})
+"""Keys whose value is never written as a pair (`1k/1k` is a prompt over an output)."""
+_SWEEP = re.compile(r"\s?/\s?\d")
+
+
+def _swept(text: str, match: re.Match[str]) -> bool:
+    """`concurrency 1/8/32`, `TP 2/4`: a slash after the value lists the values swept."""
+    end = next((match.end(g) for g in range(match.re.groups, 0, -1) if match.end(g) >= 0), -1)
+    return end > 0 and _SWEEP.match(text, end) is not None
 
 
 def _listed(text: str, match: re.Match[str]) -> bool:

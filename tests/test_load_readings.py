@@ -118,6 +118,10 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
             id="lengths-in-parentheses",
         ),
         pytest.param("Request rate configured (RPS):   6.00", {"rate": "6.00"}, id="vllm-rps"),
+        pytest.param("each with responses of 350 tokens", {"output": "350"}, id="responses-of"),
+        pytest.param("max output tokens 700", {"output": "700"}, id="max-output-tokens"),
+        pytest.param("then 90 completion tokens", {"output": "90"}, id="completion-tokens"),
+        pytest.param("driven with 7 requests per second", {"rate": "7"}, id="with-rps"),
     ],
 )
 def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) -> None:
@@ -147,6 +151,8 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("Concurrency: 2 / 6 / 24", "concurrency", id="concurrency-sweep"),
         pytest.param("并发 3/9/27 三档", "concurrency", id="zh-concurrency-sweep"),
         pytest.param("TP 2/4 on one node", "tp", id="tp-sweep"),
+        pytest.param("It serves 9 requests per second.", "rate", id="served-rps"),
+        pytest.param("outputs of 45 tokens/s each", "output", id="outputs-rate"),
         pytest.param("We compare 2 and 4 GPUs.", "gpus", id="gpu-list"),
         pytest.param("分别在 4 或 8 卡上测试", "gpus", id="zh-card-list"),
     ],

@@ -120,7 +120,7 @@ LOAD_RULES = (
     ),
     _rule(
         "rate",
-        r"(?:(?<![A-Za-z])(?:at|@|under)\s+|[(,]\s?)(\d+(?:\.\d+)?)\s?"
+        r"(?:(?<![A-Za-z])(?:at|@|under|with)\s+|[(,]\s?)(\d+(?:\.\d+)?)\s?"
         r"(?:QPS|RPS|req(?:uest)?s?/s|requests? per second)(?![A-Za-z])|"
         r"arrival[_ ]rate\s?(?:[:：=]|of)?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
         r"(?:QPS|RPS|request[_ ]rate|(?<![A-Za-z_])rate)\s?(?:=|为)\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
@@ -198,7 +198,8 @@ LOAD_RULES = (
     ),
     _rule(
         "output",
-        r"(?<![\d.])(\d[\d,]*[Kk]?)\s(?:new|generated|decode)\s(?:output\s)?tokens" + _NOT_A_RATE,
+        r"(?<![\d.])(\d[\d,]*[Kk]?)\s(?:new|generated|decode|completion)\s(?:output\s)?tokens"
+        + _NOT_A_RATE,
     ),
     _rule("output", r"(\d[\d,]*[Kk]?)\s?的\s?(?:生成|输出)(?:序列)?长度"),
     # `a prompt length of 1900 and 60 generation steps`: one token a step
@@ -208,6 +209,15 @@ LOAD_RULES = (
         r"(?:completion|output|generation)\s?[:：]\s?(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE,
     ),
     _rule("output", r"生成\s?(\d[\d,]*[Kk]?)\s?个?\s?(?:tokens?|词元)" + _NOT_A_RATE),
+    _rule(
+        "output",
+        r"(?<![A-Za-z])(?:outputs?|responses?|completions?)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens"
+        + _NOT_A_RATE,
+    ),
+    _rule(
+        "output",
+        r"max(?:imum)?[\s_]output[\s_](?:tokens|len(?:gth)?)\s*(?:of\s)?[=:：]?\s*(\d[\d,]*[Kk]?)(?!\d|\.\d)",
+    ),
     _rule(
         "output", r"(?:decode|decoding|generation|output)\s?\((\d[\d,]*[Kk]?)\s?(?:tokens?|toks?)\)"
     ),

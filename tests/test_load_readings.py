@@ -122,6 +122,8 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
         pytest.param("max output tokens 700", {"output": "700"}, id="max-output-tokens"),
         pytest.param("then 90 completion tokens", {"output": "90"}, id="completion-tokens"),
         pytest.param("driven with 7 requests per second", {"rate": "7"}, id="with-rps"),
+        pytest.param("`torchrun --nproc_per_node=4 infer.py`", {"gpus": "4"}, id="torchrun"),
+        pytest.param("`deepspeed --num_gpus 2 run.py`", {"gpus": "2"}, id="deepspeed-gpus"),
     ],
 )
 def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) -> None:
@@ -152,6 +154,7 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("并发 3/9/27 三档", "concurrency", id="zh-concurrency-sweep"),
         pytest.param("TP 2/4 on one node", "tp", id="tp-sweep"),
         pytest.param("It serves 9 requests per second.", "rate", id="served-rps"),
+        pytest.param("`llama-cli -ngl 99 -m q4.gguf`", "gpus", id="gpu-layers"),
         pytest.param("outputs of 45 tokens/s each", "output", id="outputs-rate"),
         pytest.param("We compare 2 and 4 GPUs.", "gpus", id="gpu-list"),
         pytest.param("分别在 4 或 8 卡上测试", "gpus", id="zh-card-list"),

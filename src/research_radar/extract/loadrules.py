@@ -72,6 +72,8 @@ _FLAG_RULES = (
     ("rate", r"--request[-_]rate" + _R),
     ("tp", r"--(?:tp[-_]size|tensor[-_]parallel[-_]size)" + _V),
     ("ep", r"--(?:ep[-_]size|expert[-_]parallel[-_]size)" + _V),
+    # torchrun's processes per node, one a GPU; `--num-gpus 8` (DeepSpeed, SGLang scripts)
+    ("gpus", r"--(?:nproc[-_]per[-_]node|num[-_]gpus|n[-_]gpus)" + _V),
 )
 
 

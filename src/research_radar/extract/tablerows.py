@@ -67,7 +67,7 @@ _HEADER_LOAD = (
         "gpus",
         re.compile(
             r"^(?:#\s?|num(?:ber of)?[_ ]?)(?:GPUs?|cards?)$|^(?:GPUs?|cards?)[_ ]?(?:num(?:ber)?s?|count|#)$|"
-            r"^(?:GPUs|NPUs|cards)$|"
+            r"^(?:GPUs|NPUs|cards)$|nproc[_-]per[_-]node|"
             r"显卡数量?|卡数|GPU\s?数",
             re.I,
         ),

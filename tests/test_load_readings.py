@@ -155,6 +155,7 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("TP 2/4 on one node", "tp", id="tp-sweep"),
         pytest.param("It serves 9 requests per second.", "rate", id="served-rps"),
         pytest.param("`llama-cli -ngl 99 -m q4.gguf`", "gpus", id="gpu-layers"),
+        pytest.param("训练需要超过 3,000 个 A100 GPU", "gpus", id="thousands-of-parts"),
         pytest.param("outputs of 45 tokens/s each", "output", id="outputs-rate"),
         pytest.param("We compare 2 and 4 GPUs.", "gpus", id="gpu-list"),
         pytest.param("分别在 4 或 8 卡上测试", "gpus", id="zh-card-list"),
@@ -328,3 +329,14 @@ def test_a_setup_line_below_a_table_sets_it_up() -> None:
     )
     load = _numbers(extract_claims(text))[321.5].conditions.load
     assert load.get("concurrency") == "24"
+
+
+def test_an_example_in_a_note_below_a_table_sets_nothing_up() -> None:
+    text = (
+        "# Flags\n\n"
+        "| Flag | Default |\n|---|---|\n| `--steps` | 321.5 |\n\n"
+        "Note: pass `--nproc_per_node` to pick the GPUs; for example, "
+        "`--nproc_per_node=4` runs on 4 GPUs.\n"
+    )
+    claims = _numbers(extract_claims(text))
+    assert "gpus" not in claims[321.5].conditions.load

@@ -138,7 +138,7 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
     if percentiles:
         load["percentiles"] = ",".join(percentiles)
     for mention in cat.find("hardware", text):
-        count = _COUNT.search(text[max(0, mention.start - 10) : mention.start])
+        count = _count_before(text, mention.start)
         after = _COUNT_AFTER.match(text, mention.end)
         if count and "gpus" not in load:
             load["gpus"] = next(g for g in count.groups() if g)
@@ -189,6 +189,17 @@ def _listed(text: str, match: re.Match[str]) -> bool:
             if any(other.start(g) >= 0 and other.end(g) == end for g in groups):
                 return False  # that number is another key's value
     return True
+
+
+def _count_before(text: str, at: int) -> re.Match[str] | None:
+    """`8x H100`, `on 8 H100` right before a part; not the tail of `4,000 个 A100` (the
+    window cuts the number)."""
+    start = max(0, at - 10)
+    count = _COUNT.search(text[start:at])
+    if count is None:
+        return None
+    first = start + next(count.start(g) for g in range(1, 4) if count.start(g) >= 0)
+    return None if first and text[first - 1] in "0123456789,." else count
 
 
 def _start(match: re.Match[str]) -> int:

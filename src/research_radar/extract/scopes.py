@@ -249,6 +249,10 @@ _NOTE_BELOW = re.compile(
 """A note or a caption right below a table (`Table 3: decode latency on Llama-2-70B`)."""
 
 
+_EXAMPLE = re.compile(r"例如|比如|\b(?:for example|for instance|e\.g\.)", re.I)
+"""`例如，--nproc_per_node=8 表示使用 8 个 GPU`: how to set a flag, not how the table ran."""
+
+
 def _notes_below_tables(segments: list[Segment], cat: Catalog) -> list[Scope]:
     """`Executed with 4 threads on a c5.2xlarge ... Xeon Platinum 8275CL CPU.` right below
     a table: the set-up of that table. The note's paragraph is read whole (`Note that the
@@ -269,19 +273,20 @@ def _notes_below_tables(segments: list[Segment], cat: Catalog) -> list[Scope]:
             note, kind = None, ""
             continue
         cue = match(_NOTE_BELOW, probe_of(segment.text))
+        said = Conditions() if _EXAMPLE.search(segment.text) else None
         if note is not None and segment.block == kind == "prose" and not segment.new_paragraph:
-            note.add(find_conditions(segment.text, cat))  # the note's next sentence
+            note.add(said or find_conditions(segment.text, cat))  # the note's next sentence
             continue
         if note is not None and segment.block == kind == "list":
             if cue:
-                note.add(find_conditions(segment.text, cat))
+                note.add(said or find_conditions(segment.text, cat))
             continue
         note, kind = None, ""
         if last and segment.block in ("prose", "list") and (cue or segment.block == "list"):
             # a list below the table: the items that read as notes, wherever they stand
             note, kind = Scope(first, last), segment.block
             if cue:
-                note.add(find_conditions(segment.text, cat))
+                note.add(said or find_conditions(segment.text, cat))
             scopes.append(note)
         first = last = 0
     return scopes

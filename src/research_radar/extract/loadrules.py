@@ -72,6 +72,8 @@ _FLAG_RULES = (
     ("rate", r"--request[-_]rate" + _R),
     ("tp", r"--(?:tp[-_]size|tensor[-_]parallel[-_]size)" + _V),
     ("ep", r"--(?:ep[-_]size|expert[-_]parallel[-_]size)" + _V),
+    # torchrun's processes per node, one a GPU; `--num-gpus 8` (DeepSpeed, SGLang scripts)
+    ("gpus", r"--(?:nproc[-_]per[-_]node|num[-_]gpus|n[-_]gpus)" + _V),
 )
 
 
@@ -81,11 +83,14 @@ LOAD_RULES = (
         "batch",
         # `--max-batch-size 32` caps the batch: a setting, not the batch measured
         r"(?<![Mm]ax[\s_-])(?<![Mm]ax)(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs|(?<![A-Za-z])(?:micro_)?bsz)"
-        r"\s*[=:：]?\s*(\d+)(?!\d|\.\d)",
+        r"\s*[=:：]?\s*(\d+)(?!\d|\.\d|\s?/\s?\d)",  # `bs=1/8/32` sweeps the batch
     ),
-    _rule("batch", r"批(?:大小|量)\s*(?:为|是)?\s*[=:：]?\s*(\d+)"),
+    _rule(
+        "batch",
+        r"批(?:处理)?(?:大小|量)\s*(?:为|是|设为|取)?\s*[=:：]?\s*(\d+)(?!\d|\.\d|\s?[倍%])",
+    ),
     _rule("batch", r"(\d+)\s?的\s?批(?:量|次)?大小"),
-    _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取)\s*(\d+)(?!\d|\.\d)"),
+    _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取|设为|设置为)\s*(\d+)(?!\d|\.\d)"),
     _rule("batch", r"(?<![A-Za-z])batch\s(?:of|with)\s(\d+)(?!\d|\.\d)(?!\s?(?:tokens|%))"),
     _rule("batch", r"batch[\s_-]?size\s+(?:of\s+(?:\w+\s+)?(?:is\s+)?|is\s+)(\d+)(?!\d|\.\d)"),
     _rule(
@@ -93,12 +98,13 @@ LOAD_RULES = (
         r"(?:(?:使用|用)?(?:卡数|GPU\s?数量?|显卡数量?)|(?:number|num|#)\s?(?:of\s)?GPUs?)"
         r"\s*[=:：]\s*(\d{1,4})(?!\d|\.\d)",
     ),
-    _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?)?GPUs?\b"),
+    _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?|-)?GPUs?\b"),
     _rule("gpus", r"双卡|两张卡|两块卡|\btwo GPUs\b", "2"),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:张|块|个)?\s?(?:GPU\s?|显)?卡(?!顿|片)"),
     _rule(
         "concurrency",
-        r"(?:max_concurrency|concurrency(?:\slevel)?|(?<![A-Za-z])conc|并发数?)\s*(?:of\s|为|是)?"
+        r"(?:max_concurrency|concurrency(?:\slevel)?|(?<![A-Za-z])conc|并发(?:数|度|请求数|用户数)?)"
+        r"\s*(?:of\s|为|是)?"
         r"[=:：]?\s*(\d+)",
     ),
     _rule("concurrency", r"(?<![\d.])(\d+)\s+concurrency\b"),
@@ -109,15 +115,20 @@ LOAD_RULES = (
         "concurrency",
         r"(?<![\d.])(\d+)\s+(?:parallel|simultaneous|concurrent)\s+(?:requests|clients|streams)\b",
     ),
+    # `Concurrent requests: 64`, not `slower at 64 concurrent requests: 12.1 tok/s`
+    _rule(
+        "concurrency",
+        r"(?<![\d\s]\s)(?<!\d)(?<!peak\s)concurrent\s(?:requests|users|clients)\s?[=:：]\s?(\d+)(?!\d|\.\d)",
+    ),
     _rule(
         "rate",
-        r"(?:(?<![A-Za-z])(?:at|@|under)\s+|[(,]\s?)(\d+(?:\.\d+)?)\s?"
+        r"(?:(?<![A-Za-z])(?:at|@|under|with)\s+|[(,]\s?)(\d+(?:\.\d+)?)\s?"
         r"(?:QPS|RPS|req(?:uest)?s?/s|requests? per second)(?![A-Za-z])|"
         r"arrival[_ ]rate\s?(?:[:：=]|of)?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
-        r"(?:QPS|RPS|request[_ ]rate|(?<![A-Za-z_])rate)\s?=\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
+        r"(?:QPS|RPS|request[_ ]rate|(?<![A-Za-z_])rate)\s?(?:=|为)\s?(\d+(?:\.\d+)?)(?!\d|\.\d)|"
         r"请求(?:速率|频率)\s*(?:为|是)?\s*[=:：]?\s*(\d+(?:\.\d+)?)|"
         r"(?<![A-Za-z])(?:at|@|under|with)\s(?:an?\s)?(?:QPS|RPS)\s?(?:of\s)?[:：]?\s?(\d+(?:\.\d+)?)(?!\d|\.\d|\s?[xX×%])|"
-        r"request[_ ]rate\s?(?:[:：]|of)?\s?(\d+(?:\.\d+)?)(?!\d|\.\d)",
+        r"request[_ ]rate(?: configured \(RPS\))?\s?(?:[:：]|of)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d)",
     ),
     _rule(
         "context",
@@ -131,17 +142,20 @@ LOAD_RULES = (
     ),
     _rule(
         "prompt",
-        r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gth)?|prompt[\s_]len(?:gth)?|"
+        r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gths?)?|prompt[\s_]len(?:gths?)?|"
         r"prefill[\s_]len(?:gth)?|(?:prompt|input)[\s_]tokens(?=\s?[=:：])|prompt tokens|"
         r"seq[\s_]?len(?:gth)?|(?<!output\s)(?<!output_)(?<!input\s)sequence[\s_]len(?:gth)?|"
-        r"(?<![A-Za-z_])in(?=\s?=))\s*(?:of\s|is\s)?[=:：]?\s*(?:\((?:just|only|about)?\s?)?" + _K,
+        r"(?<!输出)(?<!生成)(?<!输入)序列长度\s?(?:为|是)?|"
+        r"(?<![A-Za-z_])in(?=\s?=))\s*(?:of\s|is\s|are\s|at\s)?[=:：]?\s*(?:\((?:just|only|about)?\s?)?"
+        + _K,
     ),
     # llama-bench's `pp512` (prompt processing); `PP=2`, `-pp 2`, `--pp-size` are pipeline
     # parallelism
     _rule("prompt", r"(?<![A-Za-z-])pp\s?(\d{2,6})(?![\d.,]|\s?[x×])"),
     _rule(
         "prompt",
-        r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)(?!\s*--)[\s-]*(?:token[\s-]+)?(?:prompt|input)(?!s\b)"
+        r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)(?!\s*--)[\s-]*"
+        r"(?:token[\s-]+(?:prompt|input)s?\b|(?:prompt|input)(?!s\b))"
         r"(?!s? tokens/s|[\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
     ),
     _rule(
@@ -152,24 +166,33 @@ LOAD_RULES = (
         "prompt", r"(?<![A-Za-z])(?:prompt|input|prefill)\s(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE
     ),
     _rule("prompt", r"(?<![\w-])-p (\d{1,6})(?!\d|\.\d)"),
+    _rule("prompt", r"(?:prompt|input|prefill)\s?\((\d[\d,]*[Kk]?)\s?(?:tokens?|toks?)\)"),
     _rule("prompt", r"(?<![A-Za-z])(?:prompt|input)\s(\d[\d,]*[Kk]?)(?=\s?/\s?\d)"),
     _rule("prompt", r"(\d[\d,]*[Kk]?)\s?的\s?(?:提示词?|输入)(?:序列)?长度"),
+    _rule("prompt", r"(?:prompt|input)\s?[:：]\s?(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
     _rule(
         "prompt",
-        r"(?:输入|提示词?)\s?(?:序列)?(?:长度|token\s?数?|词元数?)\s*(?:为|是)?\s*[=:：]?\s*" + _K,
+        r"(?:输入|提示词?|prompt\s?)\s?(\d[\d,]*[Kk]?)\s?个?\s?(?:tokens?|词元)" + _NOT_A_RATE,
+    ),
+    _rule(
+        "prompt",
+        r"(?:输入|提示词?|prompt\s?)\s?(?:序列)?(?:长度|token\s?数?|词元数?)\s*(?:为|是)?\s*[=:：]?\s*"
+        + _K,
     ),
     _rule(
         "output",
-        r"generat(?:e|es|ed|ing)\s+(?:up to\s+)?(\d[\d,]*[Kk]?)\s+(?:new\s+|output\s+)?tokens"
+        r"(?:generat|decod)(?:e|es|ed|ing)\s+(?:up to\s+)?(\d[\d,]*[Kk]?)\s+(?:new\s+|output\s+)?tokens"
         + _NOT_A_RATE,
     ),
     _rule(
         "output",
-        r"(?:OSL|output(?:[\s_](?:sequence|seq|generation|tokens?))?[\s_]?len(?:gth)?|"
+        r"(?:OSL|output(?:[\s_](?:sequence|seq|generation|tokens?))?[\s_]?len(?:gths?)?|"
+        r"输出\s?(?:token|词元)\s?数|"
         r"(?:generation|decode|gen)[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
         r"output[\s_]tokens(?=\s?[=:：])|"
         r"(?<![A-Za-z])out(?=\s?=)|"
-        r"输出(?:上限|长度)?)\s*(?:of\s|is\s)?[=:：]?\s*" + _K,
+        r"输出(?:上限|长度)?|(?:输出|生成)(?:序列)?长度\s*(?:为|是)?)\s*(?:of\s|is\s|are\s|at\s)?[=:：]?\s*"
+        + _K,
     ),
     # `-n 128` is llama.cpp's generation length; `head -n 4`, `mpirun -n 8` are not
     _rule(
@@ -177,9 +200,29 @@ LOAD_RULES = (
     ),
     _rule(
         "output",
-        r"(?<![\d.])(\d[\d,]*[Kk]?)\s(?:new|generated|decode)\s(?:output\s)?tokens" + _NOT_A_RATE,
+        r"(?<![\d.])(\d[\d,]*[Kk]?)\s(?:new|generated|decode|completion)\s(?:output\s)?tokens"
+        + _NOT_A_RATE,
     ),
     _rule("output", r"(\d[\d,]*[Kk]?)\s?的\s?(?:生成|输出)(?:序列)?长度"),
+    # `a prompt length of 1900 and 60 generation steps`: one token a step
+    _rule("output", r"(?<![\d.])(\d[\d,]*[Kk]?)\s(?:generation|decoding|decode)\ssteps\b"),
+    _rule(
+        "output",
+        r"(?:completion|output|generation)\s?[:：]\s?(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE,
+    ),
+    _rule("output", r"生成\s?(\d[\d,]*[Kk]?)\s?个?\s?(?:tokens?|词元)" + _NOT_A_RATE),
+    _rule(
+        "output",
+        r"(?<![A-Za-z])(?:outputs?|responses?|completions?)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens"
+        + _NOT_A_RATE,
+    ),
+    _rule(
+        "output",
+        r"max(?:imum)?[\s_]output[\s_](?:tokens|len(?:gth)?)\s*(?:of\s)?[=:：]?\s*(\d[\d,]*[Kk]?)(?!\d|\.\d)",
+    ),
+    _rule(
+        "output", r"(?:decode|decoding|generation|output)\s?\((\d[\d,]*[Kk]?)\s?(?:tokens?|toks?)\)"
+    ),
     _rule("output", r"(?<![A-Za-z])(?:decode|output)\s(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
     _rule(
         "output",
@@ -204,10 +247,14 @@ LOAD_RULES = (
     _rule("runs", r"重复\s*(\d+)\s*次|每(?:项|组|个配置|配置)?\s*(\d+)\s*次"),
     _rule("runs", r"(\d+)\s*iterations"),
     _rule("runs", r"单次运行|single run", "1"),
-    _rule("tp", r"(?<![A-Za-z])TP\s?[=-]?\s?(\d+)(?!\d|\.\d)"),
+    _rule("tp", r"(?<![A-Za-z])TP\s?[=:：-]?\s?(\d+)(?!\d|\.\d)"),
     _rule("tp", r"(?<![\d.])(\d+)-way (?:TP|tensor)"),
     _rule("tp", r"tensor_parallel_size\s*=\s*(\d+)"),
-    _rule("tp", r"tensor[\s-]parallel(?:ism|[\s_-]?size)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)"),
+    _rule("tp", r"张量并行(?:度|数|大小)?\s*(?:为|是)?\s*[=:：]?\s*(\d+)(?!\d|\.\d)"),
+    _rule(
+        "tp",
+        r"tensor[\s-]parallel(?:ism|[\s_-]?size)?(?:\sdegree)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)",
+    ),
     _rule("ep", r"(?<![A-Za-z])EP\s?[=-]?\s?(\d+)(?!\d|\.\d)"),
     _rule("ep", r"(?<![\d.])(\d+)(?:-way)?\s?EP\b"),
     _rule("ep", r"expert[\s-]parallel(?:ism|\s?size)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)"),

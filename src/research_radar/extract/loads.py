@@ -49,12 +49,22 @@ _COUNT_AFTER = re.compile(
     r"\s?(?:(?:HBM\w*|PCIe|SXM\d?)\s?)?[×xX*]\s?(\d{1,3})(?![\d.]|\s?(?!GPUs?\b|cards?\b)[A-Za-z])"
 )
 """`H100 80GB HBM3 * 8`, `A100 x 2`: the count after the part."""
+_COUNT_NAMED = re.compile(
+    r"(?<![\w.,$])(?!(?:19|20)\d\d\s)(\d{1,4})\s?(?:个|张|块|台)?\s(?:(?:NVIDIA|AMD|Intel|Ascend|Huawei)\s)?$"
+)
+_GPUS_AFTER = re.compile(
+    r"\s?(?:\d+\s?GB\s)?(?:(?:SXM\d?|PCIe|HBM\w*)\s)?(?:GPUs|NPUs|accelerators|cards|GPU|NPU|卡|显卡)\b",
+    re.I,
+)
+"""`8 H800 GPUs`, `64 NVIDIA A100 80GB GPUs`: a count written before the part, and the word
+for the device after it."""
 
 
 _IO_PAIR = re.compile(
     r"(?:ISL\s?/\s?OSL|input\s?/\s?output|in\s?/\s?out|prompt\s?/\s?(?:output|generation|completion)|"
-    r"输入\s?/\s?输出)(?:\s(?:sequence\s)?(?:lengths?|tokens|len))?(?:\s?(?:长度|of|=|[:：]))?\s?"
-    r"(\d[\d,]*[Kk]?)\s?/\s?(\d[\d,]*[Kk]?)(?![\d.])",
+    r"输入(?:长度)?\s?/\s?输出(?:长度)?)(?:\s(?:sequence\s)?(?:lengths?|tokens|len))?"
+    r"(?:\s?(?:长度|of|=|[:：]|为|是|are|is))?\s?"
+    r"(\d[\d,]*[Kk]?)\s?/\s?(\d[\d,]*[Kk]?)(?!\d|\.\d)",
     re.I,
 )
 """`ISL/OSL 1k/1k`, `input/output lengths of 1024/128`: a prompt and an output length."""
@@ -66,10 +76,22 @@ _IO_SEQUENCE = re.compile(
 """`input 2048, output 128`, `输入 1024，输出 256`: a prompt and an output length."""
 _IN_OUT = re.compile(
     r"(?<![A-Za-z])in\s?[=:]?\s?(\d[\d,]*[Kk]?)\s?[,/;]?\s?out\s?[=:]?\s?(\d[\d,]*[Kk]?)(?!\d|\.\d|\s?of\b)|"
-    r"(?<![\w.])(\d[\d,]*[Kk]?)\s?in\s?[,/;]\s?(\d[\d,]*[Kk]?)\s?out\b",
+    r"(?<![\w.])(\d[\d,]*[Kk]?)\s?in\s?[,/;]\s?(\d[\d,]*[Kk]?)\s?out\b|"
+    r"(?<![\w.])(\d[\d,]*[Kk]?)-in\b[\s,/;]{1,3}(\d[\d,]*[Kk]?)-out\b|"
+    r"(?<![\w.])(\d[\d,]*[Kk]?)\stokens\sin\s?[,/;]?\s(\d[\d,]*[Kk]?)\stokens\sout\b",
     re.I,
 )
-"""`in 2k out 256`: the short form of a prompt and an output length."""
+"""`in 2k out 256`, `2K-in 256-out`: the short form of a prompt and an output length."""
+_IO_BOTH = re.compile(
+    r"(?<![A-Za-z])(?:input|prompt)\s(?:and|&)\s(?:output|generation)\s(?:sequence\s)?"
+    r"(?:lengths|tokens)\s(?:of|are|were|=)\s(\d[\d,]*[Kk]?)\s(?:and|&)\s(\d[\d,]*[Kk]?)"
+    r"(?!\d|\.\d)|"
+    r"输入(?:和|与|、)?输出(?:的)?(?:序列)?(?:长度|token\s?数)\s?(?:分别)?(?:为|是)\s?"
+    r"(\d[\d,]*[Kk]?)\s?(?:和|与|、|,|，)\s?(\d[\d,]*[Kk]?)(?!\d|\.\d)",
+    re.I,
+)
+"""`input and output lengths of 1024 and 512`, `输入输出长度分别为 1024 和 512`: the two
+lengths, in that order."""
 _K_PAIR = re.compile(
     r"(?<![\w./])(\d+(?:\.\d+)?[Kk])\s?/\s?(\d+(?:\.\d+)?[Kk]|\d{2,5})(?![\w/]|\.\d)"
 )
@@ -78,12 +100,15 @@ _K_PAIR = re.compile(
 
 def read_load(text: str, cat: Catalog) -> dict[str, str]:
     """The load a statement writes (none inherited)."""
+    text = _uncoded(text)
     load: dict[str, str] = {}
     pair = _IO_PAIR.search(text) if "/" in text else None
     if not pair and ("nput" in text or "NPUT" in text or "输入" in text):
         pair = _IO_SEQUENCE.search(text)
-    if not pair and " out" in text.lower():
-        pair = _IN_OUT.search(text)
+    if not pair and ("out" in text or "OUT" in text or "Out" in text):
+        pair = _IN_OUT.search(text) or _IO_BOTH.search(text)
+    if not pair and "输出" in text:
+        pair = _IO_BOTH.search(text)
     if not pair and "/" in text:
         pair = _K_PAIR.search(text)
     if pair:
@@ -99,6 +124,10 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
             if (counted := next(found, None)) is None:
                 continue
             match = counted
+        if _listed(text, match):
+            continue  # `64 & 128 concurrent requests`: alternatives, neither the load
+        if rule.key in _COUNTS and match.re.groups and _swept(text, match):
+            continue  # `concurrency 1/8/32`: a sweep of the key
         raw = rule.fixed or next((g for g in match.groups() if g), "")
         if raw:
             load[rule.key] = re.sub(r"[,\s]", "", raw)
@@ -109,10 +138,16 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
     if percentiles:
         load["percentiles"] = ",".join(percentiles)
     for mention in cat.find("hardware", text):
-        count = _COUNT.search(text[max(0, mention.start - 10) : mention.start])
+        count = _count_before(text, mention.start)
         after = _COUNT_AFTER.match(text, mention.end)
         if count and "gpus" not in load:
             load["gpus"] = next(g for g in count.groups() if g)
+        elif (
+            "gpus" not in load
+            and _GPUS_AFTER.match(text, mention.end)
+            and (before := _COUNT_NAMED.search(text, max(0, mention.start - 16), mention.start))
+        ):
+            load["gpus"] = before.group(1)  # `each node holds 8 H800 GPUs`
         elif after and "gpus" not in load:
             load["gpus"] = after.group(1)
         elif "gpus" not in load and (
@@ -121,6 +156,50 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
             # `two H100`, `两张 A100`
             load["gpus"] = _WORDS[next(g for g in word.groups() if g).lower()]
     return load
+
+
+_LISTED = re.compile(r"(?<![\w.])\d+[Kk]?\s?(?:&|\band|\bor|和|或|、)\s?$")
+"""`64 & 128`, `2 and 4`, `8 或 16`: the last of a list of values."""
+
+
+_COUNTS = frozenset({"batch", "concurrency", "gpus", "tp", "ep", "rate"})
+"""Keys whose value is never written as a pair (`1k/1k` is a prompt over an output)."""
+_SWEEP = re.compile(r"\s?/\s?\d")
+
+
+def _swept(text: str, match: re.Match[str]) -> bool:
+    """`concurrency 1/8/32`, `TP 2/4`: a slash after the value lists the values swept."""
+    end = next((match.end(g) for g in range(match.re.groups, 0, -1) if match.end(g) >= 0), -1)
+    return end > 0 and _SWEEP.match(text, end) is not None
+
+
+def _listed(text: str, match: re.Match[str]) -> bool:
+    """Whether a rule's value is the last of a list of bare values (`64 & 128 concurrent
+    requests`); `TP 8 and 64 concurrent requests` lists two keys' values, not one key's."""
+    start = next((match.start(g) for g in range(1, match.re.groups + 1) if match.start(g) >= 0), -1)
+    if start <= 0:
+        return False
+    before = _LISTED.search(text, max(0, start - 12), start)
+    if before is None:
+        return False
+    end = before.start() + len(before.group(0).split()[0].rstrip("&、和或"))
+    for matches in load_rule_matches(text):
+        for other in matches:
+            groups = range(1, other.re.groups + 1)
+            if any(other.start(g) >= 0 and other.end(g) == end for g in groups):
+                return False  # that number is another key's value
+    return True
+
+
+def _count_before(text: str, at: int) -> re.Match[str] | None:
+    """`8x H100`, `on 8 H100` right before a part; not the tail of `4,000 个 A100` (the
+    window cuts the number)."""
+    start = max(0, at - 10)
+    count = _COUNT.search(text[start:at])
+    if count is None:
+        return None
+    first = start + next(count.start(g) for g in range(1, 4) if count.start(g) >= 0)
+    return None if first and text[first - 1] in "0123456789,." else count
 
 
 def _start(match: re.Match[str]) -> int:
@@ -159,10 +238,17 @@ def _flag_keys(flag: str) -> set[str]:
     }
 
 
+def _uncoded(text: str) -> str:
+    """`a `input_len` of 2048`: a key in code read as a word (a space for each backquote,
+    so that every match stands where it stands in the text)."""
+    return text.replace("`", " ") if "`" in text else text
+
+
 @lru_cache(maxsize=16384)
 def load_rule_matches(text: str) -> tuple[tuple[re.Match[str], ...], ...]:
     """Each of `LOAD_RULES`' matches in a text, in order; read once per text, for the load
     and for the numbers it blocks from being metrics (issue #19)."""
+    text = _uncoded(text)
     found: list[tuple[re.Match[str], ...]] = [()] * len(LOAD_RULES)
     for n in _LOAD_INDEX.candidates(probe_of(text)):
         found[n] = tuple(LOAD_RULES[n].regex.finditer(text))

@@ -237,30 +237,57 @@ def _evaluation_lines(
 
 _NOTE_BELOW = re.compile(
     r"^\W{0,3}(?:(?:executed|measured|tested|benchmarked|run|ran|evaluated|obtained|collected|"
-    r"numbers|results?|all (?:numbers|results|measurements)|note)\b|"
-    r"测试|测得|实验|数据|以上|使用|采用|注|备注|说明)|"
+    r"numbers|results?|all (?:numbers|results|measurements|benchmarks|tests)|note|"
+    r"(?:the )?(?:numbers|results|data) (?:in|of|above)|in (?:the|this) table|"
+    r"we (?:ran|run|used|use|measured|tested|benchmarked)|these (?:numbers|results|benchmarks)|"
+    r"(?:the )?above|(?:test |benchmark )?(?:setup|settings?|config(?:uration)?|workload|"
+    r"environment)s?\s?:)\b|"
+    r"测试|测得|实验|数据|以上|上述|上表|表中|表格中?|使用|采用|注|备注|说明)|"
     r"^\W{0,3}(?:Table|Tab\.|表)\s?\d+\s?[:.：]",
     re.I,
 )
 """A note or a caption right below a table (`Table 3: decode latency on Llama-2-70B`)."""
 
 
+_EXAMPLE = re.compile(r"例如|比如|\b(?:for example|for instance|e\.g\.)", re.I)
+"""`例如，--nproc_per_node=8 表示使用 8 个 GPU`: how to set a flag, not how the table ran."""
+
+
 def _notes_below_tables(segments: list[Segment], cat: Catalog) -> list[Scope]:
     """`Executed with 4 threads on a c5.2xlarge ... Xeon Platinum 8275CL CPU.` right below
-    a table: the set-up of that table."""
+    a table: the set-up of that table. The note's paragraph is read whole (`Note that the
+    benchmarks run on an 8xA100. All of them run at batch size 1.`), and so is a list
+    below the table, item by item where an item reads as a note (`- 表格中数据均为单请求场景
+    （bs=1）`)."""
     scopes: list[Scope] = []
     first = last = 0
+    note: Scope | None = None
+    kind = ""
+    """The block the note below the last table is read from (a paragraph or a list)."""
     for segment in segments:
-        if segment.block == "table":
-            first, last = first or segment.line, segment.line
+        if segment.block == "table" or segment.header:
+            if segment.block == "table":
+                first, last = first or segment.line, segment.line
+            else:
+                first = segment.line
+            note, kind = None, ""
             continue
-        if segment.header:
-            first = segment.line
+        cue = match(_NOTE_BELOW, probe_of(segment.text))
+        said = Conditions() if _EXAMPLE.search(segment.text) else None
+        if note is not None and segment.block == kind == "prose" and not segment.new_paragraph:
+            note.add(said or find_conditions(segment.text, cat))  # the note's next sentence
             continue
-        if last and segment.block == "prose" and match(_NOTE_BELOW, probe_of(segment.text)):
-            scope = Scope(first, last)
-            scope.add(find_conditions(segment.text, cat))
-            scopes.append(scope)
+        if note is not None and segment.block == kind == "list":
+            if cue:
+                note.add(said or find_conditions(segment.text, cat))
+            continue
+        note, kind = None, ""
+        if last and segment.block in ("prose", "list") and (cue or segment.block == "list"):
+            # a list below the table: the items that read as notes, wherever they stand
+            note, kind = Scope(first, last), segment.block
+            if cue:
+                note.add(said or find_conditions(segment.text, cat))
+            scopes.append(note)
         first = last = 0
     return scopes
 

@@ -40,7 +40,8 @@ _HEADER_LOAD = (
         "output",
         re.compile(
             r"completion tokens|output tokens|OSL|output[ _]?(?:seq(?:uence)?[ _]?)?len|"
-            r"(?:decode|generation)[ _]len|输出(?:长度|token|词元)",
+            r"(?:decode|generation)[ _]len|输出(?:长度|token|词元)|"
+            r"^(?:output|out|gen|generated(?: tokens)?|new tokens|输出)(?:\s?\(tokens?\))?$",
             re.I,
         ),
     ),
@@ -48,7 +49,7 @@ _HEADER_LOAD = (
         "prompt",
         re.compile(
             r"prompt|ISL|input[ _]?(?:seq(?:uence)?[ _]?)?len|input tokens|prefill[ _]len|T_pp|"
-            r"seq(?:uence)?[ _]?len|输入(?:长度|token|词元)",
+            r"seq(?:uence)?[ _]?len|输入(?:长度|token|词元)|^(?:input|in|输入)(?:\s?\(tokens?\))?$",
             re.I,
         ),
     ),
@@ -58,27 +59,63 @@ _HEADER_LOAD = (
             r"^batch|\bbatch[ _-]?size|^bs$|^micro[ _]?b(?:atch[ _]?)?s(?:ize|z)$|批大小|批次", re.I
         ),
     ),
-    ("concurrency", re.compile(r"concurrency|^conc|并发", re.I)),
+    (
+        "concurrency",
+        re.compile(r"concurrency|^conc|并发|^#?\s?concurrent|^(?:users|clients|streams)$", re.I),
+    ),
     (
         "gpus",
         re.compile(
             r"^(?:#\s?|num(?:ber of)?[_ ]?)(?:GPUs?|cards?)$|^(?:GPUs?|cards?)[_ ]?(?:num(?:ber)?s?|count|#)$|"
+            r"^(?:GPUs|NPUs|cards)$|nproc[_-]per[_-]node|"
             r"显卡数量?|卡数|GPU\s?数",
             re.I,
         ),
     ),
     ("tp", re.compile(r"^TP(?:\s?size)?$|tensor[_ ]parallel", re.I)),
     ("ep", re.compile(r"#\s?EP\b|^EP(?:\s?size)?$|expert[_ ]parallel", re.I)),
-    ("rate", re.compile(r"^(?:QPS|RPS|request[_ ]rate)$", re.I)),
+    (
+        "rate",
+        re.compile(
+            r"^(?:QPS|RPS|(?:request|arrival)[_ ]rate)(?:\s?\((?:req(?:uest)?s?/s|QPS|RPS)\))?$",
+            re.I,
+        ),
+    ),
     ("runs", re.compile(r"^(?:samples|runs|repeats|n)$", re.I)),
 )
+_OWN_VALUE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[Kk]?(?![\w.])")
+"""`| 4K context |`: a header that writes its own load value names no column of values."""
+_RATE_HEAD = re.compile(r"(?:request|arrival)[_ ]rate\b", re.I)
+"""`Request rate (req/s)`: the rate sent, whose unit is no measurement's."""
 _HEADER_LOAD_INDEX = NeedleIndex(needles_of(rx.pattern, rx.flags) for _key, rx in _HEADER_LOAD)
 _LOAD_CELL = re.compile(
-    r"(?:[A-Za-z]{1,3}\s?[=:]?\s?)?[~≈]?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[Kk]?)(?:\s?±.*)?"
+    r"(?:(?:bsz?|conc|c|n|tp|ep|pp|tg|isl|osl)\s?[=:]?\s?|[A-Za-z]{1,3}\s?[=:]\s?)?"
+    r"[~≈]?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[Kk]?)(?:\s?±.*)?"
     r"(?:\s?(?:tokens?|toks?|t))?[\s†*]*",
     re.I,
 )
-"""A load cell: `1024`, `2K`, `2,048 t`, and `c4`, `bs8` under a load column's header."""
+"""A load cell: `1024`, `2K`, `2,048 t`, and `c4`, `bs8`, `b=8` under a load column's header
+(not `H200`, `B200`: a part's name)."""
+_LOAD_OVER = re.compile(r"(\d[\d,]*[Kk]?) (?![\d.])[A-Za-z\u4e00-\u9fff].*")
+"""`| Batch size | 1 | | 8 | |` over `| | vLLM | SGLang | vLLM | SGLang |`: the merged header
+`1 vLLM` is batch 1's column of vLLM."""
+
+
+def _load_over(head: list[str], column: int) -> re.Match[str] | None:
+    """`1 vLLM` when another column is `8 vLLM`: a value of the corner's load over the
+    names below it (a group header merged with its subheader), not `6 节点, BF16` beside
+    `3 节点, FP8`: labels that hold a count."""
+    found = _LOAD_OVER.fullmatch(head[column])
+    if found is None:
+        return None
+    value, rest = found.group(1), head[column][found.end(1) :]
+    for other in (h for c, h in enumerate(head) if c and c != column):
+        over = _LOAD_OVER.fullmatch(other)
+        if over and over.group(1) != value and other[over.end(1) :] == rest:
+            return found
+    return None
+
+
 _BARE = re.compile(rf"[~≈]?({NUMBER_PATTERN}[Kk]?)(?:\s?±.*)?[\s†*\\]*(?:\([^()]*\))?")
 """A number alone in its cell, perhaps with a spread or a note: `25.12 (2 on GPU)`."""
 _PAIR_CELL = re.compile(rf"({NUMBER_PATTERN})\s?/\s?({NUMBER_PATTERN})")
@@ -86,6 +123,15 @@ _LEAD_NUMBER = re.compile(rf"[~≈]?({NUMBER_PATTERN})(?=\s?[(（])")
 _SIZE_CELL = re.compile(r"(?<![\w.-])([A-Za-z][\w.-]*) \| (\d+(?:\.\d+)?[BbMm])(?= \||$)")
 _BITS_HEAD = re.compile(r"w?bits?|bit[- ]?width|#\s?bits|位宽|量化位数", re.I)
 """A column of bit widths: each row's precision."""
+
+_IO_HEAD = re.compile(
+    r"ISL\s?/\s?OSL|input\s?/\s?output|(?<![A-Za-z])in\s?/\s?out(?![A-Za-z])|"
+    r"prompt\s?/\s?(?:output|gen\w*|completion|decode)|(?:input|prompt) ?(?:len\w*)?\s?/\s?"
+    r"(?:output|gen\w*) ?(?:len\w*)?|输入(?:长度)?\s?/\s?输出",
+    re.I,
+)
+"""A column of a prompt and an output length in each cell (`| ISL/OSL |` over `| 1k/128 |`)."""
+_IO_CELL = re.compile(r"(\d[\d,]*[Kk]?)\s?/\s?(\d[\d,]*[Kk]?)")
 
 _GPU_COUNT_HEAD = re.compile(r"(\d{1,4})\s?[x×]?\s?(?:GPUs?|cards?|卡|张卡)", re.I)
 
@@ -96,10 +142,19 @@ def header_load(head: list[str]) -> dict[int, dict[str, str]]:
     gpus = {c: {"gpus": m.group(1)} for c, m in counted.items() if m}
     if len(gpus) >= 2:
         return gpus  # `| | 1 GPU | 2 GPU | 4 GPU |`, `| 单卡 | 8卡 |`
+    if head and _IO_HEAD.search(head[0]):
+        pairs = {c: _IO_CELL.fullmatch(h) for c, h in enumerate(head) if c}
+        both = {
+            c: {"prompt": m.group(1).replace(",", ""), "output": m.group(2).replace(",", "")}
+            for c, m in pairs.items()
+            if m
+        }
+        if len(both) >= 2:
+            return both  # `| ISL/OSL | 128/128 | 2048/128 |`
     role = _load_role(head[0]) if head else None
     if role is None:
         return {}
-    values = {c: _LOAD_CELL.fullmatch(h) for c, h in enumerate(head) if c}
+    values = {c: _LOAD_CELL.fullmatch(h) or _load_over(head, c) for c, h in enumerate(head) if c}
     found = {c: m.group(1).replace(",", "") for c, m in values.items() if m}
     if len(found) < 2:
         return {}
@@ -142,9 +197,13 @@ def read_row(
             bits.extend(cat.names("precision", f"{cell}-bit"))
             per_column.append([])
             continue
-        role = _load_role(name)
+        if (pair := _IO_CELL.fullmatch(cell)) and _IO_HEAD.search(name):
+            load["prompt"], load["output"] = (g.replace(",", "") for g in pair.groups())
+            per_column.append([])
+            continue
+        role = _load_role(name) if not _OWN_VALUE.search(name) else None
         as_load = _LOAD_CELL.fullmatch(cell)
-        if role and as_load and not header_unit(name):
+        if role and as_load and (not header_unit(name) or _RATE_HEAD.match(name)):
             load[role] = as_load.group(1).replace(",", "")
             per_column.append([])
             continue

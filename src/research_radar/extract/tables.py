@@ -301,6 +301,9 @@ def _cell_conditions(row: Conditions, column: Conditions, load: dict[str, str]) 
     if column.baseline:
         data["baseline"] = list(column.baseline)
     merged = {**row.load, **column.load, **load}
+    context = merged.get("context")
+    if context and "context" not in load and context in (load.get("prompt"), load.get("output")):
+        del merged["context"]  # `| Input length | 1K | 4K |`: `1K` read as a context too
     data["load"] = merged
     data["repeats"] = format_repeats(merged)
     return Conditions(**data)

@@ -1,0 +1,342 @@
+"""Load written in the ways benchmark pages write it (issue #14): lengths in prose
+(`decoding 256 tokens`, `input/output length of 1024/512.`, `2K-in 256-out`), Chinese
+lengths (`输出长度为 512`, `输入输出长度分别为 ...`), GPU counts (`an 8-GPU node`), and the
+note a table carries below it (a whole paragraph, or the items of a list)."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_radar.extract.cataloguefiles import default_catalog
+from research_radar.extract.claims import extract_claims
+from research_radar.extract.conditions import find_conditions
+from research_radar.models import Claim
+
+
+def _load(text: str) -> dict[str, str]:
+    return dict(find_conditions(text, default_catalog()).load)
+
+
+def _numbers(claims: list[Claim]) -> dict[float, Claim]:
+    return {metric.value: claim for claim in claims for metric in claim.metrics}
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "Latency is the time taken when decoding 512 tokens.",
+            {"output": "512"},
+            id="decoding-n-tokens",
+        ),
+        pytest.param(
+            "Every request used an input/output length of 2048/256.",
+            {"prompt": "2048", "output": "256"},
+            id="io-pair-at-sentence-end",
+        ),
+        pytest.param(
+            "We set input lengths of 500 and output lengths of 1500 for the chat run",
+            {"prompt": "500", "output": "1500"},
+            id="plural-lengths",
+        ),
+        pytest.param(
+            "The input and output lengths are 4096 and 128 here",
+            {"prompt": "4096", "output": "128"},
+            id="input-and-output-are",
+        ),
+        pytest.param(
+            "A 4K-in 512-out workload on each node",
+            {"prompt": "4K", "output": "512"},
+            id="k-in-n-out",
+        ),
+        pytest.param(
+            "服务端测试中输入长度为 3000，输出长度为 600",
+            {"prompt": "3000", "output": "600"},
+            id="zh-output-wei",
+        ),
+        pytest.param(
+            "压测时输入输出长度分别为 2000 和 400",
+            {"prompt": "2000", "output": "400"},
+            id="zh-respectively",
+        ),
+        pytest.param(
+            "长文本场景：输入长度/输出长度 = 8192/1024",
+            {"prompt": "8192", "output": "1024"},
+            id="zh-length-slash",
+        ),
+        pytest.param("Training ran on one 8-GPU node.", {"gpus": "8"}, id="n-dash-gpu"),
+        pytest.param(
+            "The chat mix has 700-token prompts and 90-token outputs.",
+            {"prompt": "700", "output": "90"},
+            id="n-token-prompts",
+        ),
+        pytest.param("Concurrent users: 48", {"concurrency": "48"}, id="concurrent-users-colon"),
+        pytest.param("并发度 24 时首字延迟最低", {"concurrency": "24"}, id="zh-bingfadu"),
+        pytest.param("并发请求数为 12", {"concurrency": "12"}, id="zh-concurrent-requests"),
+        pytest.param("Deployment: TP: 4, one replica", {"tp": "4"}, id="tp-colon"),
+        pytest.param(
+            "Prompt: 900 tokens, completion: 90 tokens",
+            {"prompt": "900", "output": "90"},
+            id="prompt-colon-tokens",
+        ),
+        pytest.param(
+            "Each request is 3000 tokens in, 300 tokens out.",
+            {"prompt": "3000", "output": "300"},
+            id="tokens-in-tokens-out",
+        ),
+        pytest.param(
+            "每条请求输入 1500 tokens，生成 150 个 token",
+            {"prompt": "1500", "output": "150"},
+            id="zh-input-n-tokens",
+        ),
+        pytest.param("生成长度 640，批大小 2", {"output": "640", "batch": "2"}, id="zh-gen-length"),
+        pytest.param("prompt长度 4000 的场景", {"prompt": "4000"}, id="zh-prompt-length"),
+        pytest.param(
+            "We fixed `input_len` at 700 and `output_len` at 70 for chat.",
+            {"prompt": "700", "output": "70"},
+            id="keys-in-code",
+        ),
+        pytest.param(
+            "a prompt length of 900 and 45 generation steps",
+            {"prompt": "900", "output": "45"},
+            id="generation-steps",
+        ),
+        pytest.param("served with a tensor parallelism degree of 2", {"tp": "2"}, id="tp-degree"),
+        pytest.param("Each box holds 4 H100 GPUs.", {"gpus": "4"}, id="n-part-gpus"),
+        pytest.param("训练使用 16 张 A800 显卡", {"gpus": "16"}, id="zh-n-part-cards"),
+        pytest.param("提示词 300 个 token 的请求", {"prompt": "300"}, id="zh-prompt-n-tokens"),
+        pytest.param("批处理大小为 12 时", {"batch": "12"}, id="zh-batch-processing-size"),
+        pytest.param("batch size 设为 24", {"batch": "24"}, id="zh-batch-set-to"),
+        pytest.param(
+            "输出token数 256，序列长度 3000", {"output": "256", "prompt": "3000"}, id="zh-tokens"
+        ),
+        pytest.param("张量并行度为 2", {"tp": "2"}, id="zh-tp"),
+        pytest.param("QPS 为 3 时的延迟", {"rate": "3"}, id="zh-qps"),
+        pytest.param(
+            "| Engine | Prefill (3000 tokens) | Decode (300 tokens) |",
+            {"prompt": "3000", "output": "300"},
+            id="lengths-in-parentheses",
+        ),
+        pytest.param("Request rate configured (RPS):   6.00", {"rate": "6.00"}, id="vllm-rps"),
+        pytest.param("each with responses of 350 tokens", {"output": "350"}, id="responses-of"),
+        pytest.param("max output tokens 700", {"output": "700"}, id="max-output-tokens"),
+        pytest.param("then 90 completion tokens", {"output": "90"}, id="completion-tokens"),
+        pytest.param("driven with 7 requests per second", {"rate": "7"}, id="with-rps"),
+        pytest.param("`torchrun --nproc_per_node=4 infer.py`", {"gpus": "4"}, id="torchrun"),
+        pytest.param("`deepspeed --num_gpus 2 run.py`", {"gpus": "2"}, id="deepspeed-gpus"),
+    ],
+)
+def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) -> None:
+    load = _load(text)
+    assert {key: load.get(key) for key in expected} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        pytest.param("The decoder emits 300 tokens/s on one GPU.", "output", id="a-rate"),
+        pytest.param("输出吞吐为 1500 tokens/s", "output", id="zh-output-rate"),
+        pytest.param("Model A100-80GB runs here.", "gpus", id="memory-size"),
+        pytest.param("We logged 12 in 2023 and 30 out of 40 later.", "prompt", id="in-out-words"),
+        pytest.param("input/output length of 1024/512.5 ms", "prompt", id="io-pair-on-a-decimal"),
+        pytest.param("We swept bs=2/4/16 on each GPU.", "batch", id="a-batch-sweep"),
+        pytest.param("We sent 6 prompts to warm up.", "prompt", id="a-count-of-prompts"),
+        pytest.param("Output: 75 tokens/s on average", "output", id="an-output-rate"),
+        pytest.param("生成 30 个 token/s 的速度", "output", id="zh-generation-rate"),
+        pytest.param("Peak concurrent requests: 900", "concurrency", id="peak-concurrency"),
+        pytest.param("In 2023 H100 GPUs were scarce.", "gpus", id="a-year-before-a-part"),
+        pytest.param("Rent costs $3 H100 GPU hours.", "gpus", id="a-price-before-a-part"),
+        pytest.param("50 denoising steps on one card", "output", id="diffusion-steps"),
+        pytest.param("ISL=8K, OSL=512, 32 & 96 concurrent requests", "concurrency", id="c-list"),
+        pytest.param("显存占用降低后可用 6 倍批大小", "batch", id="zh-times-the-batch"),
+        pytest.param("批量提升 3 倍", "batch", id="zh-batch-grows"),
+        pytest.param("Concurrency: 2 / 6 / 24", "concurrency", id="concurrency-sweep"),
+        pytest.param("并发 3/9/27 三档", "concurrency", id="zh-concurrency-sweep"),
+        pytest.param("TP 2/4 on one node", "tp", id="tp-sweep"),
+        pytest.param("It serves 9 requests per second.", "rate", id="served-rps"),
+        pytest.param("`llama-cli -ngl 99 -m q4.gguf`", "gpus", id="gpu-layers"),
+        pytest.param("训练需要超过 3,000 个 A100 GPU", "gpus", id="thousands-of-parts"),
+        pytest.param("outputs of 45 tokens/s each", "output", id="outputs-rate"),
+        pytest.param("We compare 2 and 4 GPUs.", "gpus", id="gpu-list"),
+        pytest.param("分别在 4 或 8 卡上测试", "gpus", id="zh-card-list"),
+    ],
+)
+def test_look_alikes_of_a_load_are_not_read(text: str, key: str) -> None:
+    assert key not in _load(text)
+
+
+def test_a_count_beside_a_pair_of_lengths_is_read() -> None:
+    assert _load("bs=6, 2k/2k") == {"batch": "6", "prompt": "2k", "output": "2k"}
+    assert _load("on 6 GPUs/node")["gpus"] == "6"
+
+
+def test_values_of_two_keys_joined_by_and_are_both_read() -> None:
+    assert _load("Run with batch size 4 and 24 GPUs.") == {"batch": "4", "gpus": "24"}
+    assert _load("TP 2 and 40 concurrent requests") == {"tp": "2", "concurrency": "40"}
+
+
+def test_a_rate_after_concurrent_users_is_no_concurrency() -> None:
+    assert _load("Ours trails at 16 concurrent users: 9.5 tok/s.").get("concurrency") == "16"
+
+
+def test_a_note_below_a_table_is_read_whole() -> None:
+    text = (
+        "# Results\n\n"
+        "| Model | Throughput (tok/s) |\n|---|---|\n| Qwen2-7B | 812.5 |\n\n"
+        "Note that every number comes from a single H100 box. "
+        "They were all taken at batch size 32 with 64 concurrent requests.\n"
+    )
+    load = _numbers(extract_claims(text))[812.5].conditions.load
+    assert load.get("batch") == "32"
+    assert load.get("concurrency") == "64"
+
+
+def test_the_list_below_a_table_sets_it_up_item_by_item() -> None:
+    text = (
+        "# 性能\n\n"
+        "| 模型 | 吞吐 (tokens/s) |\n|---|---|\n| Qwen2-7B | 433.1 |\n\n"
+        "- 冷启动不计入。\n"
+        "- 表格中数据均为 bs=4 场景下测得。\n"
+    )
+    assert _numbers(extract_claims(text))[433.1].conditions.load.get("batch") == "4"
+
+
+def test_a_paragraph_after_the_note_sets_nothing_up_for_the_table() -> None:
+    text = (
+        "# Results\n\n"
+        "| Model | Throughput (tok/s) |\n|---|---|\n| Qwen2-7B | 640.2 |\n\n"
+        "Measured on one node.\n\n"
+        "Elsewhere we also tried batch size 64.\n"
+    )
+    assert "batch" not in _numbers(extract_claims(text))[640.2].conditions.load
+
+
+@pytest.mark.parametrize(
+    ("table", "expected"),
+    [
+        pytest.param(
+            "| ISL/OSL | Throughput (tok/s) |\n|---|---|\n| 4096/512 | 321.5 |\n",
+            {"prompt": "4096", "output": "512"},
+            id="isl-osl-column",
+        ),
+        pytest.param(
+            "| Model | Input/Output | QPS |\n|---|---|---|\n| Qwen2-7B | 2k/256 | 321.5 |\n",
+            {"prompt": "2k", "output": "256"},
+            id="input-output-column",
+        ),
+        pytest.param(
+            "| Input | Output | Throughput (tok/s) |\n|---|---|---|\n| 3000 | 300 | 321.5 |\n",
+            {"prompt": "3000", "output": "300"},
+            id="input-and-output-columns",
+        ),
+        pytest.param(
+            "| 输入 | 输出 | 吞吐 (tokens/s) |\n|---|---|---|\n| 1500 | 150 | 321.5 |\n",
+            {"prompt": "1500", "output": "150"},
+            id="zh-input-and-output-columns",
+        ),
+        pytest.param(
+            "| Model | Prompt | Gen | Tokens/s |\n|---|---|---|---|\n| Qwen2-7B | 640 | 64 | 321.5 |\n",
+            {"prompt": "640", "output": "64"},
+            id="prompt-and-gen-columns",
+        ),
+        pytest.param(
+            "| ISL/OSL | 500/50 | 5000/500 |\n|---|---|---|\n| Throughput (tok/s) | 321.5 | 99.5 |\n",
+            {"prompt": "500", "output": "50"},
+            id="isl-osl-header-row",
+        ),
+    ],
+)
+def test_a_length_column_gives_each_row_its_load(table: str, expected: dict[str, str]) -> None:
+    load = _numbers(extract_claims(f"# Serving\n\n{table}"))[321.5].conditions.load
+    assert {key: load.get(key) for key in expected} == expected
+
+
+@pytest.mark.parametrize(
+    ("head", "key"),
+    [
+        pytest.param("# Concurrent requests", "concurrency", id="concurrent-requests"),
+        pytest.param("Users", "concurrency", id="users"),
+        pytest.param("GPUs", "gpus", id="gpus"),
+        pytest.param("Request rate (req/s)", "rate", id="request-rate-with-unit"),
+    ],
+)
+def test_a_load_column_gives_each_row_its_value(head: str, key: str) -> None:
+    table = f"| {head} | TTFT (ms) |\n|---|---|\n| 6 | 321.5 |\n"
+    assert _numbers(extract_claims(f"# Serving\n\n{table}"))[321.5].conditions.load[key] == "6"
+
+
+def test_a_qps_column_with_its_unit_stays_a_measurement() -> None:
+    table = "| Engine | QPS | TTFT (ms) |\n|---|---|---|\n| vLLM | 7.5 | 321.5 |\n"
+    claims = extract_claims(f"# Serving\n\n{table}")
+    assert 7.5 in _numbers(claims)
+    assert "rate" not in _numbers(claims)[321.5].conditions.load
+
+
+def test_input_and_output_columns_of_prices_stay_numbers() -> None:
+    table = "| Model | Input ($) | Output ($) |\n|---|---|---|\n| Qwen2-7B | 0.35 | 1.25 |\n"
+    claims = extract_claims(f"# Pricing\n\n{table}")
+    assert {0.35, 1.25} <= set(_numbers(claims))
+    assert all("output" not in claim.conditions.load for claim in claims)
+
+
+def test_parts_named_over_a_length_column_are_no_lengths() -> None:
+    table = (
+        "| Sequence Length (ISL/OSL) | H200 | B200 |\n|---|---|---|\n| 500/5000 | 321.5 | 456.5 |\n"
+    )
+    claims = _numbers(extract_claims(f"# Serving\n\n{table}"))
+    assert claims[321.5].conditions.load["output"] == "5000"
+    assert claims[456.5].conditions.load["output"] == "5000"
+
+
+def test_parts_named_over_a_batch_column_are_no_batches() -> None:
+    table = "| Batch size | B200 | H100 |\n|---|---|---|\n| 6 | 321.5 | 456.5 |\n"
+    claims = _numbers(extract_claims(f"# Serving\n\n{table}"))
+    assert claims[321.5].conditions.load["batch"] == "6"
+
+
+def test_a_header_row_of_prompt_lengths_is_no_context() -> None:
+    table = "| Input length | 3K | 6K |\n|---|---|---|\n| TTFT (ms) | 321.5 | 456.5 |\n"
+    load = _numbers(extract_claims(f"# Serving\n\n{table}"))[321.5].conditions.load
+    assert load == {"prompt": "3K"}
+
+
+def test_a_group_header_of_load_values_sets_the_columns_below_it() -> None:
+    table = (
+        "| Concurrency | 12 | | 48 | |\n|---|---|---|---|---|\n"
+        "| Engine | TTFT (ms) | TPOT (ms) | TTFT (ms) | TPOT (ms) |\n"
+        "| vLLM | 321.5 | 11.5 | 456.5 | 19.5 |\n"
+    )
+    claims = _numbers(extract_claims(f"# Serving\n\n{table}"))
+    assert claims[321.5].conditions.load["concurrency"] == "12"
+    assert claims[456.5].conditions.load["concurrency"] == "48"
+
+
+def test_column_labels_that_hold_a_count_are_no_load_values() -> None:
+    table = (
+        "| Batch size | 4 nodes, BF16 | 2 nodes, FP8 |\n|---|---|---|\n"
+        "| 2 | 321.5 tok/s | 456.5 tok/s |\n"
+    )
+    claims = _numbers(extract_claims(f"# Serving\n\n{table}"))
+    assert claims[321.5].conditions.load["batch"] == "2"
+    assert claims[456.5].conditions.load["batch"] == "2"
+
+
+def test_a_setup_line_below_a_table_sets_it_up() -> None:
+    text = (
+        "# Results\n\n"
+        "| Model | Throughput (tok/s) |\n|---|---|\n| Qwen2-7B | 321.5 |\n\n"
+        "Workload: 24 concurrent requests, 600 input tokens each.\n"
+    )
+    load = _numbers(extract_claims(text))[321.5].conditions.load
+    assert load.get("concurrency") == "24"
+
+
+def test_an_example_in_a_note_below_a_table_sets_nothing_up() -> None:
+    text = (
+        "# Flags\n\n"
+        "| Flag | Default |\n|---|---|\n| `--steps` | 321.5 |\n\n"
+        "Note: pass `--nproc_per_node` to pick the GPUs; for example, "
+        "`--nproc_per_node=4` runs on 4 GPUs.\n"
+    )
+    claims = _numbers(extract_claims(text))
+    assert "gpus" not in claims[321.5].conditions.load

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from research_radar.extract.conditions import BASELINE_WORDS
+from research_radar.extract.baselines import BASELINE_WORDS
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.screened import finditer
 from research_radar.extract.units import NUMBER_PATTERN, RATIO_UNITS, UNIT_PATTERN

@@ -19,21 +19,22 @@ __all__ = ["BASELINE_WORDS", "find_baselines"]
 
 _CUES = re.compile(
     r"(?<![A-Za-z])(?:vs\.?|v\.s\.?|versus|(?:in )?compar(?:ed|ison) (?:with|to)|relative to|against|"
-    r"w\.r\.t\.?|with respect to|normali[sz]ed to|outperform(?:s|ed|ing)?|beat(?:s|ing)|baseline\s?[:：])"
+    r"w\.r\.t\.?|with respect to|normali[sz]ed to|outperform(?:s|ed|ing)?|beat(?:s|ing)|baseline\s?[:：]|"
+    r"as (?:fast|quick|efficient|high|low|good) as)"
     r"(?![A-Za-z])|(?<=[×x])\s+the\s+[a-z]+\s+of\s|"
     r"(?:faster|slower|better|higher|lower|more|less|smaller|larger|bigger|cheaper|"
     r"speed-?ups?|gains?|improvements?)\s+"
     r"(?:[a-z][\w-]*\s+|\([A-Z]{2,6}\)\s+){0,3}?(?:than|over)\s|"
     r"(?<=[×x%])\s+over\s|(?<=\d%)\s+of\s(?=[A-Za-z])|(?<=\(%)\s?of\s(?=[A-Z])|"
-    r"相对于?|对比|相比于?|相较于?|比起|较之|(?<![比相])较(?=\s?[A-Za-z])|[快慢优高低]于|"
+    r"相对于?|对比|相比于?|相较于?|比起|较之|(?<![比相])较(?=\s?(?:[A-Za-z]|上一?[代版个]|旧版|原[始版生模]|基线|默认|未优化|优化前))|[快慢优高低]于|"
     r"(?<![对相无类好])比(?=\s?[A-Za-z]|\s?\d+\s?[xX×]\s?[A-Za-z]|[\u4e00-\u9fff]{1,8}\s?[快慢高低多少])|(?<![相反应针面绝])(?<!分别)对(?=\s?[A-Za-z][\w.-]*+\s?\d)",
     re.I,
 )
 _CJK_BEFORE = re.compile(
     r"(?:与|和|跟|同)\s?(?:(?:原始|原版|原生|默认|传统|标准)\s?(?=[A-Za-z]))?"
     r"((?:[A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}\s?[、/]\s?){0,4}"
-    r"[A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}|[\u4e00-\u9fff]{2,8}?)\s?"
-    r"(?:相比|比较|对比)|(?:是|为|达到?|相当于)\s?([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2})\s?的\s?[\d.]+\s?倍"
+    r"[A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}(?:\s?的?\s?(?:模型|版本|方案|方法|实现|框架|引擎|系统|精度))?"
+    r"|[\u4e00-\u9fff]{2,8}?)\s?(?:相比|比较|对比)|(?:是|为|达到?|相当于)\s?([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2})\s?的\s?[\d.]+\s?倍"
 )
 _NEGATED = re.compile(r"(?:\b(?:not|never|no|without)\s+(?:\w+\s+)?|[未不没无]\s*)$", re.I)
 BASELINE_WORDS = re.compile(
@@ -107,8 +108,37 @@ _CJK_STOP = re.compile(
 
 
 _AS_BASELINE = re.compile(
-    r"\bas (?:the |a )?(?:baseline|reference)\b|(?:作为|为)(?:基线|对照)", re.I
+    r"\bas (?:the |a |our )?(?:baseline|reference)\b|(?:作为|为)(?:基线|基准|对照)(?!测试|测评|评测|套件)",
+    re.I,
 )
+_TAKING = re.compile(
+    r"^\s*(?:(?:we\s)?(?:use|used|using|take|taking|took|choose|chose|with|treat(?:ing)?)\s|以|将|选取|选择|采用|使用|把)\s?",
+    re.I,
+)
+"""What stands before the system named as the baseline (`using FP16 as the baseline`)."""
+_AGAINST_NOT_COMPARED = re.compile(
+    r"\b(?:test|validat|verif|check|buil|compil|link|match|run|ran)\w*\s+$", re.I
+)
+"""`built against CUDA 12.1`, `tested against the reference output`: no comparison."""
+_NUMBER_FIRST = re.compile(
+    r"[~约]?\s?\d[\d,]*(?:\.\d+)?\s?[^\s\d,;()（）]{0,8}\s?"
+    r"(?:\((?P<paren>[^()]{2,40})\)|（(?P<wide>[^（）]{2,40})）|"
+    r"(?:for|with|of|by|from|using|on|in)\s(?P<named>.{2,60}))",
+    re.I,
+)
+"""`vs. 2,000 tok/s for TGI`, `vs. 19 ms (vLLM)`: the cue is followed by the compared
+system's number, and the system is named after it."""
+_MARKUP = re.compile(r"[\[\]*_`]")
+"""Link brackets and emphasis left around a name (`faster than [Medusa] (13B)`)."""
+_QUANTITY = re.compile(
+    r"(?:batch(?:\s?size)?|bs|sequence(?:\s?length)?|seq(?:\s?len)?|(?:input|output|prompt|context)"
+    r"(?:\s?(?:length|len|size|tokens))?|tokens?|concurrency|(?:request\s)?rate|qps|rps|time|"
+    r"speed|throughput|latency|accuracy|quality|memory|cost|size|number of \w+|#?\s?gpus?|"
+    r"nodes?|threads?|steps?|resolution|frames?|tp|pp|ep|dp|load)",
+    re.I,
+)
+"""What the right side of `Throughput vs. Batch Size` is: a quantity (a plot's axis, a
+setting), never a system compared with."""
 
 
 def find_baselines(text: str, cat: Catalog) -> list[str]:
@@ -118,9 +148,18 @@ def find_baselines(text: str, cat: Catalog) -> list[str]:
     for match in finditer(_AS_BASELINE, probe):
         # "llama.cpp with FlashAttention as baseline": the first system of that clause
         clause = re.split(r"[,;:，；：。]", text[: match.start()])[-1]
-        mentions = [m for name in ("software", "model", "hardware") for m in cat.find(name, clause)]
+        mentions = [
+            m
+            for name in ("software", "model", "hardware", "precision")
+            for m in cat.find(name, clause)
+        ]
         if mentions:
             found.append(min(mentions, key=lambda m: m.start).name)
+        elif taken := _TAKING.search(clause):
+            # `using Foo-Engine as the baseline`: a name the catalogue does not know
+            named = _target(clause[taken.end() :], cat)
+            if named:
+                found.append(named)
     for match in _CJK_BEFORE.finditer(text):
         # `与 vLLM 相比`, `是 FP16 的 2.4 倍`: the compared thing stands before the cue
         # `和 DeepSpeed-Chat、OpenRLHF 对比`: each system of a listed comparison
@@ -132,11 +171,20 @@ def find_baselines(text: str, cat: Catalog) -> list[str]:
         left = text[max(0, match.start() - 24) : match.start()]
         if _NEGATED.search(left):
             continue  # "not compared with each other", "未对比": no baseline is claimed
+        cue = match.group(0).strip().lower()
+        if cue == "against" and _AGAINST_NOT_COMPARED.search(left):
+            continue
         word = BASELINE_WORDS.search(left)
-        if word and match.group(0).strip().lower().startswith(("vs", "versus", "对")):
+        if word and cue.startswith(("vs", "versus", "对")):
             found.append(word.group(1))
             continue
-        after = text[match.end() : match.end() + 96]
+        after = _MARKUP.sub("", text[match.end() : match.end() + 96])
+        if re.match(r"\s*[，,。；;]", after):
+            continue  # `与 vLLM 相比，INT8 ...`: the cue closes a phrase, nothing follows it
+        number = _NUMBER_FIRST.match(after)
+        if number and cue.startswith(("vs", "v.s", "versus", "compar", "against", "relative")):
+            # `3,100 tok/s versus 2,000 tok/s for TGI`
+            after = number.group("paren") or number.group("wide") or number.group("named")
         target = _target(after, cat)
         if target:
             found.append(target)
@@ -191,7 +239,7 @@ def _target(after: str, cat: Catalog) -> str:
             mentions = cat.find(name, after[skip:])
             if mentions and mentions[0].start <= 2:
                 return mentions[0].name
-    clause = re.split(r"[,;:，；：。()（）]|\.\s", after, maxsplit=1)[0]
+    clause = re.split(r"[,;:，；：。()（）]|\.\s|\s\d|\b(?:than|over|vs)\b", after, maxsplit=1)[0]
     named = cat.find("software", clause)
     if named:
         # `in comparison to our carefully optimized implementation based on CUTLASS 3.6`
@@ -213,6 +261,12 @@ def _target(after: str, cat: Catalog) -> str:
         name = " ".join(words).rstrip(".")
         # `4.2% of the total TTFT`: a share; `vs. what doesn't`, `over memory due to`: words,
         # not a system (a name is capitalised, or a plain reference: `vanilla decoding`)
+        if (
+            _QUANTITY.fullmatch(name)
+            or re.match(r"\s?[=:]?\s?\d", after[latin.end() :])
+            and (_QUANTITY.fullmatch(words[-1] if words else ""))
+        ):
+            return ""  # `Throughput vs. Batch Size`, `TP=4 vs TP=8`: a quantity or a setting
         return name if _SYSTEM_LIKE.search(name) and words[:1] != ["total"] else ""
     cjk = re.match(r"[\u4e00-\u9fff]{1,12}", after)
     if cjk:

@@ -1,0 +1,117 @@
+"""The compared system of a statement: how comparisons are written, and what only looks
+like one (issue #14)."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_radar.extract.baselines import find_baselines
+from research_radar.extract.cataloguefiles import default_catalog
+from research_radar.extract.claims import extract_claims
+from research_radar.models import Claim
+
+
+def _numbers(claims: list[Claim]) -> dict[float, Claim]:
+    return {metric.value: claim for claim in claims for metric in claim.metrics}
+
+
+def _baseline_of(text: str, value: float) -> list[str]:
+    return list(_numbers(extract_claims(text))[value].conditions.baseline)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "baseline"),
+    [
+        pytest.param(
+            "On one L40S we reach 3,100 tok/s versus 2,000 tok/s for TGI.",
+            3100.0,
+            ["TGI"],
+            id="vs-number-for-name",
+        ),
+        pytest.param(
+            "Decode latency: 12 ms (Foo) vs. 19 ms (vLLM).",
+            12.0,
+            ["vLLM"],
+            id="vs-number-then-name-in-brackets",
+        ),
+        pytest.param(
+            "The fused kernel runs 1.4x as fast as cuBLAS on long rows.",
+            1.4,
+            ["cuBLAS"],
+            id="as-fast-as",
+        ),
+        pytest.param(
+            "Using FP16 as the baseline, the INT8 path gives a 1.6x speed-up.",
+            1.6,
+            ["FP16"],
+            id="precision-as-the-baseline",
+        ),
+        pytest.param(
+            "With Quokka-Serve as the baseline, decoding is 2.2x faster.",
+            2.2,
+            ["Quokka-Serve"],
+            id="unknown-name-as-the-baseline",
+        ),
+        pytest.param(
+            "- **1.7x** faster than [Quokka](https://example.org/quokka) (7B).",
+            1.7,
+            ["Quokka"],
+            id="markdown-link-after-than",
+        ),
+        pytest.param(
+            '- **2.6x** faster than <a href="https://example.org/q"><b>Quokka</b></a> (7B).',
+            2.6,
+            ["Quokka"],
+            id="html-link-after-than",
+        ),
+        pytest.param(
+            "以 HuggingFace 为基准，加速比达到 3.2x。",
+            3.2,
+            ["HuggingFace"],
+            id="zh-yi-wei-jizhun",
+        ),
+        pytest.param(
+            "推理速度较上一版本提升 20%。",
+            20.0,
+            ["上一版本"],
+            id="zh-jiao-previous-version",
+        ),
+        pytest.param(
+            "与 FP16 模型相比，INT8 量化后显存占用减少 45%。",
+            45.0,
+            ["FP16"],
+            id="zh-yu-name-noun-xiangbi",
+        ),
+    ],
+)
+def test_a_comparison_names_its_baseline(text: str, value: float, baseline: list[str]) -> None:
+    assert _baseline_of(text, value) == baseline
+
+
+def test_two_comparisons_in_one_sentence_keep_their_own_baselines() -> None:
+    text = "Foo gets 11x - 19x more throughput than HF and 1.9x - 2.3x more than TGI."
+    found = _numbers(extract_claims(text))
+    assert found[11.0].conditions.baseline == ["HF"]
+    assert found[2.3].conditions.baseline == ["TGI"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Throughput vs. Batch Size on one A10G: 640 tok/s at 16.", id="axis"),
+        pytest.param("Latency vs. Sequence Length: 35 ms at 4K tokens.", id="axis-length"),
+        pytest.param("Accuracy vs. Speed: 99.1% accuracy at 2.0x speed.", id="two-metrics"),
+        pytest.param("Foo at TP=4 vs TP=8 gives 1,200 vs 2,100 tok/s.", id="settings"),
+        pytest.param("The kernel was built against CUDA 12.1 and reaches 310 TFLOPS.", id="built"),
+        pytest.param("与 vLLM 的部署方式相同，吞吐为 900 tokens/s。", id="zh-same-as"),
+    ],
+)
+def test_what_only_looks_like_a_comparison_names_no_baseline(text: str) -> None:
+    claims = [c for c in extract_claims(text) if c.metrics]
+    assert claims
+    assert all(c.conditions.baseline == [] for c in claims)
+
+
+def test_a_cue_that_closes_its_phrase_takes_the_name_before_it() -> None:
+    # `相比` ends `与 X 相比`; the precision after the comma is the number's own
+    assert find_baselines("与 BF16 相比，FP8 吞吐提升 1.5 倍。", default_catalog()) == ["BF16"]

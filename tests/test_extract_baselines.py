@@ -115,3 +115,33 @@ def test_what_only_looks_like_a_comparison_names_no_baseline(text: str) -> None:
 def test_a_cue_that_closes_its_phrase_takes_the_name_before_it() -> None:
     # `相比` ends `与 X 相比`; the precision after the comma is the number's own
     assert find_baselines("与 BF16 相比，FP8 吞吐提升 1.5 倍。", default_catalog()) == ["BF16"]
+
+
+def test_a_number_is_never_compared_with_its_own_hardware() -> None:
+    text = (
+        "## L4 vs L40S\n\n"
+        "| Model | L4 (tok/s) | L40S (tok/s) |\n"
+        "|---|---|---|\n"
+        "| Qwen2-7B | 410 | 1,230 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[1230.0].conditions.hardware == ["L40S"]
+    assert "L40S" not in found[1230.0].conditions.baseline
+
+
+def test_a_scopes_precision_is_not_taken_by_a_number_compared_with_it() -> None:
+    text = (
+        "The prefill kernels use FP16 accumulation.\n\n"
+        "| Engine | TTFT (s) |\n"
+        "|---|---|\n"
+        "| FP16 | 0.40 |\n"
+        "| Quokka | 0.25 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[0.25].conditions.baseline == ["FP16"]
+    assert found[0.25].conditions.precision == []
+
+
+def test_a_speedup_header_names_its_reference_in_brackets() -> None:
+    text = "| Shape | Time (us) | Speedup (over PyTorch) |\n|---|---|---|\n| 4096 | 120 | 2.1x |\n"
+    assert _baseline_of(text, 2.1) == ["PyTorch"]

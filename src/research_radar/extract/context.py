@@ -58,19 +58,30 @@ class Context:
         )
 
     def fill(self, conditions: Conditions, *, with_baseline: bool) -> Conditions:
+        """The conditions with what the scope adds. A number is never compared with its
+        own hardware, model or precision: a stated one keeps the scope's baseline off
+        (`## A100 vs H100` over an H100 column), and a baseline keeps the scope's name of
+        the same thing off (`FP16 accumulation` above a row compared with FP16)."""
         data = conditions.model_dump()
+        if with_baseline and not data["baseline"]:
+            stated = {v for name in _OWN_FIELDS for v in data[name]}
+            data["baseline"] = [b for b in self.baseline if b not in stated]
         for name in CONDITION_FIELDS:
             inherited = self.names.get(name, [])
             if not data[name]:
+                if name in _OWN_FIELDS:
+                    inherited = [v for v in inherited if v not in data["baseline"]]
                 data[name] = list(inherited)
             elif name == "software":
                 # software versions describe the whole set-up: keep both
                 data[name] = list(dict.fromkeys([*data[name], *inherited]))
-        if with_baseline and not data["baseline"]:
-            data["baseline"] = list(self.baseline)
         data["load"] = {**self.load, **data["load"]}
         data["repeats"] = format_repeats(data["load"])
         return Conditions(**data)
+
+
+_OWN_FIELDS = ("hardware", "model", "precision")
+"""The fields a number's baseline is never one of."""
 
 
 _REPOSITORY = re.compile(r"(?:github\.com/|^)[\w.-]+/([\w.-]+?)(?:\.git)?(?:@|/|#|$)")

@@ -145,3 +145,26 @@ def test_a_scopes_precision_is_not_taken_by_a_number_compared_with_it() -> None:
 def test_a_speedup_header_names_its_reference_in_brackets() -> None:
     text = "| Shape | Time (us) | Speedup (over PyTorch) |\n|---|---|---|\n| 4096 | 120 | 2.1x |\n"
     assert _baseline_of(text, 2.1) == ["PyTorch"]
+
+
+def test_the_unit_ratio_named_above_the_tables_is_their_reference() -> None:
+    text = (
+        "# Results\n\n"
+        "Each cell is a mean speedup (1.00 for plain greedy decoding).\n\n"
+        "## On one L4\n\n"
+        "| Method | Chat | Code |\n"
+        "|---|---|---|\n"
+        "| Quokka | 2.1x | 2.4x |\n"
+    )
+    assert _baseline_of(text, 2.4) == ["plain greedy decoding"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("We use batch size 1 for Llama-2-7B and reach 95 tok/s.", id="setting-one"),
+        pytest.param("At 1x for all layers, Quokka reaches 95 tok/s.", id="lower-case-words"),
+    ],
+)
+def test_a_one_that_is_a_setting_names_no_reference(text: str) -> None:
+    assert _baseline_of(text, 95.0) == []

@@ -13,8 +13,9 @@ import re
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.screened import finditer
+from research_radar.models import Claim
 
-__all__ = ["BASELINE_WORDS", "find_baselines"]
+__all__ = ["BASELINE_WORDS", "find_baselines", "names_reference"]
 
 
 _CUES = re.compile(
@@ -107,6 +108,21 @@ _CJK_STOP = re.compile(
 )
 
 
+_UNIT_FOR = re.compile(r"(?<![\d.])1(?:\.0+\s?[x×]?|\s?[x×])\)?\s(?:for|with|is|=)\s(?!\d)", re.I)
+"""`1.00 for plain decoding`, `1.0x = PyTorch`: the system of the unit ratio, the reference."""
+
+
+def names_reference(claims: list[Claim]) -> bool:
+    """Whether a statement's numbers only define the reference of ratios (`speedups are
+    normalized to PyTorch (1.0x)`): a set-up of what follows, not a measurement."""
+    metrics = [m for claim in claims for m in claim.metrics]
+    return (
+        bool(metrics)
+        and all(m.unit in ("x", "") and abs(m.value - 1.0) < 1e-9 for m in metrics)
+        and any(claim.conditions.baseline for claim in claims)
+    )
+
+
 _AS_BASELINE = re.compile(
     r"\bas (?:the |a |our )?(?:baseline|reference)\b|(?:作为|为)(?:基线|基准|对照)(?!测试|测评|评测|套件)",
     re.I,
@@ -160,6 +176,11 @@ def find_baselines(text: str, cat: Catalog) -> list[str]:
             named = _target(clause[taken.end() :], cat)
             if named:
                 found.append(named)
+    for match in finditer(_UNIT_FOR, probe):
+        # `(which is 1.00 for vanilla decoding)`: the system every ratio is relative to
+        named = _target(text[match.end() : match.end() + 96], cat)
+        if named:
+            found.append(named)
     for match in _CJK_BEFORE.finditer(text):
         # `与 vLLM 相比`, `是 FP16 的 2.4 倍`: the compared thing stands before the cue
         # `和 DeepSpeed-Chat、OpenRLHF 对比`: each system of a listed comparison

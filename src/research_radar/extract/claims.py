@@ -25,6 +25,7 @@ import json
 import re
 from pathlib import Path
 
+from research_radar.extract.baselines import names_reference
 from research_radar.extract.benchmark_json import parse_benchmark_json
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.cataloguefiles import default_catalog
@@ -218,7 +219,7 @@ def extract_claims(
             # the reader's numbers never change how the rules read what follows
             claims.append(_read_claim(segment, read, cat, where, reporter, line_ctx, block_ctx))
         claim = made[0] if made else None
-        if claim is not None and claim.metrics:
+        if claim is not None and claim.metrics and not names_reference(made):
             claims.extend(made)
             for one in made:
                 compared.update(dict.fromkeys(one.conditions.baseline))

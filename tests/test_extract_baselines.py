@@ -168,3 +168,28 @@ def test_the_unit_ratio_named_above_the_tables_is_their_reference() -> None:
 )
 def test_a_one_that_is_a_setting_names_no_reference(text: str) -> None:
     assert _baseline_of(text, 95.0) == []
+
+
+def test_an_older_version_of_the_own_system_is_compared_with() -> None:
+    text = (
+        "| Engine | TTFT (s) |\n"
+        "|---|---|\n"
+        "| llama.cpp | 0.50 |\n"
+        "| TinyChat (Legacy) | 0.40 |\n"
+        "| TinyChat 2.0 | 0.25 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[0.40].metrics[0].name.endswith("(baseline)")
+    assert not found[0.25].metrics[0].name.endswith("(baseline)")
+
+
+def test_a_variant_of_the_own_system_is_not_compared_with() -> None:
+    text = (
+        "| Engine | TTFT (s) |\n"
+        "|---|---|\n"
+        "| llama.cpp | 0.50 |\n"
+        "| TinyChat (FP8) | 0.20 |\n"
+        "| TinyChat 2.0 | 0.25 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert not found[0.20].metrics[0].name.endswith("(baseline)")

@@ -39,6 +39,10 @@ _REFERENCE_WORD = re.compile(
 """A column or row label naming the compared system (`Baseline`, `Before PR #12`, `原始`)."""
 
 
+_OLDER = re.compile(r"\b(?:legacy|old|older|previous|prior)\b|旧版|老版|上一?版", re.I)
+"""A label of an older version of a system (`TinyChat (Legacy)`, `旧版`)."""
+
+
 WIDE_PRECISIONS = ("FP32", "TF32", "BF16", "FP16")
 """The precisions a lower one is compared with, widest first."""
 _WIDTH = {"FP32": 32, "TF32": 32, "BF16": 16, "FP16": 16}
@@ -70,6 +74,9 @@ class Key:
     value: str
     reference_word: bool = False
     ratio: float | None = None
+    older: bool = False
+    """The label calls it an older version (`TinyChat (Legacy)`, `v1`): beside the newer
+    one it is compared with, though a variant of the same system."""
 
 
 @dataclass
@@ -85,7 +92,7 @@ class Plan:
 def system_key(conditions: Conditions, text: str, cat: Catalog | None = None) -> Key | None:
     word = bool(_REFERENCE_WORD.search(text))
     if len(set(conditions.software)) == 1:
-        return Key("software", conditions.software[0], word)
+        return Key("software", conditions.software[0], word, older=bool(_OLDER.search(text)))
     named = cat.find("software", text) if cat is not None and conditions.software else []
     if named:
         # `OpenNMT-py 3.0.4 (with PyTorch 1.13.1)`: the system is named first
@@ -166,7 +173,9 @@ def choose(
         # wherever it stands; its variants (`FlexLLMGen with Compression`, `Chitu-FP4`)
         # are its own too, never a reference
         own = _stem(software[ours[0] if ours else max(software)].value)
-        plan.references = [i for i, k in sorted(software.items()) if _stem(k.value) != own]
+        plan.references = [
+            i for i, k in sorted(software.items()) if _stem(k.value) != own or k.older
+        ]
         return plan
     precisions = {i: k.value for i, k in keys.items() if k.kind == "precision"}
     wide = [p for p in WIDE_PRECISIONS if p in precisions.values()]

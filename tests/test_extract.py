@@ -43,7 +43,12 @@ def test_exported_members() -> None:
 
 def test_building_blocks_export_what_the_package_shares() -> None:
     assert set(loadrules_module.__all__) == {"LOAD_RULES", "LoadRule"}
-    assert set(baselines_module.__all__) == {"BASELINE_WORDS", "find_baselines", "names_reference"}
+    assert set(baselines_module.__all__) == {
+        "BASELINE_WORDS",
+        "find_baselines",
+        "names_reference",
+        "spelled_out",
+    }
     assert set(conditions_module.__all__) == {
         "CONDITION_FIELDS",
         "find_conditions",

@@ -193,3 +193,19 @@ def test_a_variant_of_the_own_system_is_not_compared_with() -> None:
     )
     found = _numbers(extract_claims(text))
     assert not found[0.20].metrics[0].name.endswith("(baseline)")
+
+
+def test_an_abbreviated_baseline_is_named_as_the_document_defines_it() -> None:
+    text = (
+        "We compare Quokka with Wombat Serving Engine (WSE) on two models.\n\n"
+        "Quokka reaches 3.1x higher throughput than WSE on Llama-2-7B.\n"
+    )
+    assert _baseline_of(text, 3.1) == ["Wombat Serving Engine (WSE)"]
+
+
+def test_brackets_that_are_no_abbreviation_leave_the_baseline_alone() -> None:
+    text = (
+        "Results on Llama-2-7B (FP16) are below.\n\n"
+        "Quokka reaches 3.1x higher throughput than WSE on Llama-2-7B.\n"
+    )
+    assert _baseline_of(text, 3.1) == ["WSE"]

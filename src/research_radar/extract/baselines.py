@@ -15,7 +15,7 @@ from research_radar.extract.prefilter import probe_of
 from research_radar.extract.screened import finditer
 from research_radar.models import Claim
 
-__all__ = ["BASELINE_WORDS", "find_baselines", "names_reference"]
+__all__ = ["BASELINE_WORDS", "find_baselines", "names_reference", "spelled_out"]
 
 
 _CUES = re.compile(
@@ -298,3 +298,41 @@ def _target(after: str, cat: Catalog) -> str:
             return ""
         return head if len(head) >= 2 and _CJK_REFERENCE.search(head) else ""
     return ""
+
+
+_DEFINED = re.compile(
+    r"(?<![\w.])([A-Z][\w.+-]*(?:\s[A-Z][\w.+-]*){0,3})\s?[(（]([A-Z][A-Za-z-]{1,7})[)）]"
+)
+"""`HuggingFace Transformers (HF)`: a name, and the abbreviation the text uses after it."""
+
+
+def spelled_out(texts: list[str], claims: list[Claim]) -> list[Claim]:
+    """The claims with each baseline a document abbreviates (`HF`), or spells out, named
+    as the document defines the abbreviation: `HuggingFace Transformers (HF)`."""
+    defined: dict[str, str] = {}
+    for text in texts:
+        if "(" not in text and "（" not in text:
+            continue
+        for name, short in _DEFINED.findall(text):
+            if _abbreviates(short, name):
+                defined.setdefault(short, f"{name} ({short})")
+                defined.setdefault(name, f"{name} ({short})")
+    if not defined:
+        return claims
+    found: list[Claim] = []
+    for claim in claims:
+        baseline = claim.conditions.baseline
+        if any(name in defined for name in baseline):
+            spelled = list(dict.fromkeys(defined.get(name, name) for name in baseline))
+            conditions = claim.conditions.model_copy(update={"baseline": spelled})
+            claim = claim.model_copy(update={"conditions": conditions})
+        found.append(claim)
+    return found
+
+
+def _abbreviates(short: str, name: str) -> bool:
+    """Whether the capitals of `short` are the capitals of `name`, in order (`TGI`, `Text
+    Generation Inference`; `HF`, `HuggingFace`)."""
+    letters = short.replace("-", "").upper()
+    capitals = iter(c for c in name if c.isupper())
+    return len(letters) >= 2 and len(short) < len(name) and all(c in capitals for c in letters)

@@ -209,3 +209,17 @@ def test_brackets_that_are_no_abbreviation_leave_the_baseline_alone() -> None:
         "Quokka reaches 3.1x higher throughput than WSE on Llama-2-7B.\n"
     )
     assert _baseline_of(text, 3.1) == ["WSE"]
+
+
+def test_the_system_a_heading_compares_with_holds_its_own_row() -> None:
+    text = (
+        "## Versus TGI\n\n"
+        "| Engine | Throughput (tok/s) |\n"
+        "|---|---|\n"
+        "| TGI | 1800 |\n"
+        "| Quokka | 2600 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[1800.0].metrics[0].name.endswith("(baseline)")
+    assert found[1800.0].conditions.baseline == []
+    assert found[2600.0].conditions.baseline == ["TGI"]

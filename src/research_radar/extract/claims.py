@@ -138,7 +138,8 @@ def extract_claims(
     def end_table() -> None:
         if not table:
             return  # no rows: no claims (and no header cells to clean for nothing)
-        cells = read_table(header, table, cat, tuple(compared), project)
+        known = tuple(dict.fromkeys([*compared, *block_ctx.baseline]))  # `## Versus vLLM` too
+        cells = read_table(header, table, cat, known, project)
 
         def claims_of(cell: TableClaim) -> list[Claim]:
             return _table_claims(cell, where, reporter, block_ctx, cat)
@@ -148,7 +149,7 @@ def extract_claims(
             end_lead()  # the reader's numbers never change how the rules read what follows
         if read := read_table_cells(header, table, cells, cat, numbers):
             # read again with them: each number, whoever read it, takes the table's conditions
-            cells = read_table(header, table, cat, tuple(compared), project, read, bool(cells))
+            cells = read_table(header, table, cat, known, project, read, bool(cells))
             made = [(c, one.label_model) for one in cells for c in claims_of(one)]
         for claim, label in made:
             if label:

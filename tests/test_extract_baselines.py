@@ -77,6 +77,12 @@ def _baseline_of(text: str, value: float) -> list[str]:
             id="zh-jiao-previous-version",
         ),
         pytest.param(
+            "在同一块 L40S 上，Quokka 的延迟仅为 TGI 的 55%。",
+            55.0,
+            ["TGI"],
+            id="zh-wei-name-de-percent",
+        ),
+        pytest.param(
             "与 FP16 模型相比，INT8 量化后显存占用减少 45%。",
             45.0,
             ["FP16"],

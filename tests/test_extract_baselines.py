@@ -229,3 +229,45 @@ def test_the_system_a_heading_compares_with_holds_its_own_row() -> None:
     assert found[1800.0].metrics[0].name.endswith("(baseline)")
     assert found[1800.0].conditions.baseline == []
     assert found[2600.0].conditions.baseline == ["TGI"]
+
+
+def _names(text: str) -> dict[float, str]:
+    return {m.value: m.name for c in extract_claims(text) for m in c.metrics}
+
+
+@pytest.mark.parametrize(
+    ("text", "theirs", "own"),
+    [
+        pytest.param(
+            "Quokka serves 14.2 req/s, whereas TGI serves 9.8 req/s.",
+            9.8,
+            14.2,
+            id="whereas-named-system",
+        ),
+        pytest.param(
+            "Quokka 的吞吐为 3300 tokens/s，而 vLLM 仅为 2400 tokens/s。",
+            2400.0,
+            3300.0,
+            id="zh-er-named-system",
+        ),
+        pytest.param("首字延迟由 640 ms 降至 260 ms。", 640.0, 260.0, id="zh-you-jiang-zhi"),
+        pytest.param(
+            "After the fix, decode speed is 88 tok/s (was 51 tok/s).", 51.0, 88.0, id="was"
+        ),
+    ],
+)
+def test_the_compared_systems_number_is_named_so(text: str, theirs: float, own: float) -> None:
+    names = _names(text)
+    assert names[theirs].endswith("(baseline)")
+    assert not names[own].endswith("(baseline)")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Quokka serves 14.2 req/s on L4, while on L40S it serves 31 req/s.", id="hw"),
+        pytest.param("TTFT was 120 ms and TPOT was 30 ms at batch 8.", id="was-without-bracket"),
+    ],
+)
+def test_a_contrast_without_a_compared_system_names_no_baseline_number(text: str) -> None:
+    assert not any(name.endswith("(baseline)") for name in _names(text).values())

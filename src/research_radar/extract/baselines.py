@@ -108,6 +108,10 @@ _CJK_STOP = re.compile(
 )
 
 
+_CONTRAST = re.compile(
+    r"\d[^,，;；。]*?(?:[,，]\s?|\s)(?:while|whereas)\s(?:the\s)?|\d[^;；。]*?[,，]?\s?而\s?", re.I
+)
+"""A contrast after a number (`gets 310 tok/s, while Ollama gets 120 tok/s`)."""
 _UNIT_FOR = re.compile(r"(?<![\d.])1(?:\.0+\s?[x×]?|\s?[x×])\)?\s(?:for|with|is|=)\s(?!\d)", re.I)
 """`1.00 for plain decoding`, `1.0x = PyTorch`: the system of the unit ratio, the reference."""
 
@@ -176,6 +180,11 @@ def find_baselines(text: str, cat: Catalog) -> list[str]:
             named = _target(clause[taken.end() :], cat)
             if named:
                 found.append(named)
+    for match in finditer(_CONTRAST, probe):
+        # `310 tok/s, while Ollama gets 120 tok/s`: the system the contrast names
+        contrasted = cat.find("software", text[match.end() : match.end() + 40])
+        if contrasted and contrasted[0].start == 0:
+            found.append(contrasted[0].name)
     for match in finditer(_UNIT_FOR, probe):
         # `(which is 1.00 for vanilla decoding)`: the system every ratio is relative to
         named = _target(text[match.end() : match.end() + 96], cat)

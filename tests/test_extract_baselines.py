@@ -271,3 +271,16 @@ def test_the_compared_systems_number_is_named_so(text: str, theirs: float, own: 
 )
 def test_a_contrast_without_a_compared_system_names_no_baseline_number(text: str) -> None:
     assert not any(name.endswith("(baseline)") for name in _names(text).values())
+
+
+def test_a_sentence_of_paired_numbers_takes_its_paragraphs_comparison() -> None:
+    text = (
+        "Quokka beats TGI on every workload we tried. On two L4 cards it serves "
+        "3.1 req/s vs 1.9 req/s at the same p50 latency.\n"
+    )
+    assert _baseline_of(text, 3.1) == ["TGI"]
+
+
+def test_a_sentence_of_absolute_numbers_keeps_out_of_its_paragraphs_comparison() -> None:
+    text = "Quokka beats TGI on every workload we tried. On two L4 cards it serves 3.1 req/s.\n"
+    assert _baseline_of(text, 3.1) == []

@@ -308,8 +308,9 @@ def _claims(
         # a list item takes its list's set-up and compared system; a sentence of prose
         # takes its section's and paragraph's set-up, but names its own comparison, unless
         # all it gives are ratios to what was named before (`DMA beats the custom kernel.
-        # The gain starts at 5.5%`)
+        # The gain starts at 5.5%`) or pairs it compares (`1.36 rps vs 0.67 rps`)
         ratios = all(m.unit in _RATIO_UNITS for m in found) and bool(found)
+        ratios = ratios or any(is_baseline_metric(m) for m in found)
         conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list" or ratios)
         conditions = sized(conditions, stated, text, cat)
         made.append(

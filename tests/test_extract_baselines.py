@@ -284,3 +284,15 @@ def test_a_sentence_of_paired_numbers_takes_its_paragraphs_comparison() -> None:
 def test_a_sentence_of_absolute_numbers_keeps_out_of_its_paragraphs_comparison() -> None:
     text = "Quokka beats TGI on every workload we tried. On two L4 cards it serves 3.1 req/s.\n"
     assert _baseline_of(text, 3.1) == []
+
+
+def test_a_column_of_ratios_is_no_system_beside_the_others() -> None:
+    text = (
+        "| Model | TGI | Quokka | Quokka / TGI |\n"
+        "|---|---|---|---|\n"
+        "| Qwen2-7B | 1800 | 2600 | 1.44x |\n"
+    )
+    names = _names(text)
+    assert names[1800.0].endswith("(baseline)")
+    assert not names[1.44].endswith("(baseline)")
+    assert _baseline_of(text, 2600.0) == ["TGI"]

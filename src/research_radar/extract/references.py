@@ -311,8 +311,10 @@ def column_plan(
         key = own_key(head[c], project) or system_key(columns[c], head[c])
         if key is not None and c not in speedups:
             plan.keys[c] = key
-    _new_systems(plan, {c: head[c] for c in metric_columns}, columns)
-    add_others(plan, {c: head[c] for c in metric_columns})
+    # a column of ratios (`| Quokka / vLLM |`) is no system beside the others
+    systems = {c: head[c] for c in metric_columns if c not in speedups}
+    _new_systems(plan, systems, columns)
+    add_others(plan, systems)
     for c in _unit_columns(rows, metric_columns):
         # `| ROCM_AITER_FA | ... |` over `| **1.00x** |` in every row: the reference
         plan.keys.setdefault(c, Key("label", head[c]))

@@ -296,3 +296,28 @@ def test_a_column_of_ratios_is_no_system_beside_the_others() -> None:
     assert names[1800.0].endswith("(baseline)")
     assert not names[1.44].endswith("(baseline)")
     assert _baseline_of(text, 2600.0) == ["TGI"]
+
+
+def test_a_last_row_of_an_unknown_system_below_known_ones_is_the_projects_own() -> None:
+    text = (
+        "| Engine | Llama-3-8B |\n"
+        "|---|---|\n"
+        "| TGI | 1700 |\n"
+        "| vLLM | 2100 |\n"
+        "| Quokka | 2900 |\n"
+    )
+    names = _names(text)
+    assert names[1700.0].endswith("(baseline)")
+    assert names[2100.0].endswith("(baseline)")
+    assert _baseline_of(text, 2900.0) == ["TGI", "vLLM"]
+
+
+def test_a_summary_row_below_known_systems_is_no_system() -> None:
+    text = (
+        "| Engine | Llama-3-8B |\n"
+        "|---|---|\n"
+        "| TGI | 1700 |\n"
+        "| vLLM | 2100 |\n"
+        "| Average | 1900 |\n"
+    )
+    assert _baseline_of(text, 1900.0) != ["TGI", "vLLM"]

@@ -28,6 +28,7 @@ __all__ = [
     "compared_stems",
     "compared_with",
     "named_positions",
+    "new_systems",
     "own_key",
     "system_key",
 ]
@@ -239,10 +240,11 @@ def add_others(plan: Plan, labels: dict[int, str]) -> None:
             plan.keys[i] = Key("other", head_name(label) or label.strip())
 
 
-def _new_systems(plan: Plan, labels: dict[int, str], columns: list[Conditions]) -> None:
+def new_systems(plan: Plan, labels: dict[int, str], columns: list[Conditions]) -> None:
     """`| PyTorch (ms) | Poros (ms) |`: beside columns named after systems the catalogue
     knows, a column named the same way after a system it does not know holds the new
-    system's numbers, the project's own; the known ones are compared with it."""
+    system's numbers, the project's own; the known ones are compared with it. The same
+    holds for a last row below rows of known systems (`| vLLM |` above `| Quokka |`)."""
     if any(k.kind != "software" or k.value == _OURS_KEY for k in plan.keys.values()):
         return
     names = _leading_names(labels)
@@ -313,7 +315,7 @@ def column_plan(
             plan.keys[c] = key
     # a column of ratios (`| Quokka / vLLM |`) is no system beside the others
     systems = {c: head[c] for c in metric_columns if c not in speedups}
-    _new_systems(plan, systems, columns)
+    new_systems(plan, systems, columns)
     add_others(plan, systems)
     for c in _unit_columns(rows, metric_columns):
         # `| ROCM_AITER_FA | ... |` over `| **1.00x** |` in every row: the reference

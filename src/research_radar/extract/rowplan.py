@@ -20,6 +20,7 @@ from research_radar.extract.references import (
     add_others,
     choose,
     named_positions,
+    new_systems,
     own_key,
     system_key,
 )
@@ -58,9 +59,9 @@ def row_plan(
             key.ratio = ratio
             plan.keys[index] = key
     # a system is named by the row's first cell (`国内模型 A (API)`, not with its `✘`)
-    add_others(
-        plan, {i: rows[i].cells[0] if rows[i].cells else label for i, label in labels.items()}
-    )
+    first_cells = {i: rows[i].cells[0] if rows[i].cells else label for i, label in labels.items()}
+    new_systems(plan, first_cells, [row.own for row in rows])
+    add_others(plan, first_cells)
     if not _precisions_compared(rows):
         plan.keys = {i: k for i, k in plan.keys.items() if k.kind != "precision"}
     if _grouped_references(plan, rows, metric_columns):

@@ -300,11 +300,7 @@ def test_a_column_of_ratios_is_no_system_beside_the_others() -> None:
 
 def test_a_last_row_of_an_unknown_system_below_known_ones_is_the_projects_own() -> None:
     text = (
-        "| Engine | Llama-3-8B |\n"
-        "|---|---|\n"
-        "| TGI | 1700 |\n"
-        "| vLLM | 2100 |\n"
-        "| Quokka | 2900 |\n"
+        "| Engine | Llama-3-8B |\n|---|---|\n| TGI | 1700 |\n| vLLM | 2100 |\n| Quokka | 2900 |\n"
     )
     names = _names(text)
     assert names[1700.0].endswith("(baseline)")
@@ -314,10 +310,6 @@ def test_a_last_row_of_an_unknown_system_below_known_ones_is_the_projects_own() 
 
 def test_a_summary_row_below_known_systems_is_no_system() -> None:
     text = (
-        "| Engine | Llama-3-8B |\n"
-        "|---|---|\n"
-        "| TGI | 1700 |\n"
-        "| vLLM | 2100 |\n"
-        "| Average | 1900 |\n"
+        "| Engine | Llama-3-8B |\n|---|---|\n| TGI | 1700 |\n| vLLM | 2100 |\n| Average | 1900 |\n"
     )
     assert _baseline_of(text, 1900.0) != ["TGI", "vLLM"]

@@ -41,6 +41,18 @@ def _baseline_of(text: str, value: float) -> list[str]:
             id="as-fast-as",
         ),
         pytest.param(
+            "Offloading gives a 12x speedup compared to running on CPU.",
+            12.0,
+            ["CPU"],
+            id="compared-to-running-on",
+        ),
+        pytest.param(
+            "On 8 GPUs, Quokka scales to 7.2x the single-GPU throughput.",
+            7.2,
+            ["single-GPU"],
+            id="times-the-throughput-of",
+        ),
+        pytest.param(
             "Using FP16 as the baseline, the INT8 path gives a 1.6x speed-up.",
             1.6,
             ["FP16"],

@@ -23,6 +23,7 @@ _CUES = re.compile(
     r"w\.r\.t\.?|with respect to|normali[sz]ed to|outperform(?:s|ed|ing)?|beat(?:s|ing)|baseline\s?[:：]|"
     r"as (?:fast|quick|efficient|high|low|good) as)"
     r"(?![A-Za-z])|(?<=[×x])\s+the\s+[a-z]+\s+of\s|"
+    r"(?<=\d[×x])\s+(?:that\s+of\s+|the\s+(?=[\w.-]+\s(?:throughput|speed|performance|latency)))|"
     r"(?:faster|slower|better|higher|lower|more|less|smaller|larger|bigger|cheaper|"
     r"speed-?ups?|gains?|improvements?)\s+"
     r"\(?(?:[a-z][\w-]*\s+|\([A-Z]{2,6}\)\s+){0,3}?(?:than|over)\s|"
@@ -261,6 +262,10 @@ def _target(after: str, cat: Catalog) -> str:
     after = re.sub(
         r"^(?:(?:the|a|an|about|around|roughly|approximately)\s+|[~约]\s*)", "", after, flags=re.I
     )
+    # `compared to running on CPU`, `than with TensorRT`: how the system was used
+    after = re.sub(
+        r"^(?:(?:running|executing|serving|deployed)\s+)?(?:on|with|using)\s+", "", after
+    )
     # skip up to two leading lower-case words (`our`, `the stock`), never into a name
     lead = re.match(r"([a-z][\w-]*\s)?([a-z][\w-]*\s)?", after[:30])
     skips = [0] + [lead.end(i) for i in (1, 2) if lead and lead.group(i)]
@@ -285,7 +290,7 @@ def _target(after: str, cat: Catalog) -> str:
     if latin:
         words: list[str] = []
         for word in latin.group(0).split():
-            if word.lower() in _STOP_WORDS:
+            if word.lower().rstrip(".,") in _STOP_WORDS:
                 break
             words.append(word)
         name = " ".join(words).rstrip(".")

@@ -325,3 +325,36 @@ def test_a_summary_row_below_known_systems_is_no_system() -> None:
         "| Engine | Llama-3-8B |\n|---|---|\n| TGI | 1700 |\n| vLLM | 2100 |\n| Average | 1900 |\n"
     )
     assert _baseline_of(text, 1900.0) != ["TGI", "vLLM"]
+
+
+def _claims_in(repository: str, text: str) -> dict[float, Claim]:
+    where = f"{repository}@{'0' * 40}:README.md"
+    return _numbers(extract_claims(text, where=where))
+
+
+_FIRST_COLUMN_OWN = (
+    "| Model | Wombat (ms) | PyTorch (ms) | TensorFlow (ms) |\n"
+    "|---|---|---|---|\n"
+    "| ResNet50 | 4.2 | 11.0 | 9.5 |\n"
+)
+
+
+def test_a_column_named_after_the_repository_owner_is_the_projects_own() -> None:
+    found = _claims_in("wombat-ai/bench-notes", _FIRST_COLUMN_OWN)
+    assert found[4.2].conditions.baseline == ["PyTorch", "TensorFlow"]
+    assert found[11.0].metrics[0].name.endswith("(baseline)")
+
+
+def test_the_owners_name_gives_way_to_the_repositorys_own() -> None:
+    text = "| Engine | Throughput (tok/s) |\n|---|---|\n| Wombat-py 2.1 | 210 |\n| Numbat | 640 |\n"
+    found = _claims_in("Wombat/Numbat", text)
+    assert found[210.0].metrics[0].name.endswith("(baseline)")
+    assert not found[640.0].metrics[0].name.endswith("(baseline)")
+
+
+def test_an_owners_hardware_column_is_not_the_projects_own() -> None:
+    text = (
+        "| Model | NVIDIA L4 (ms) | NVIDIA L40S (ms) |\n|---|---|---|\n| ResNet50 | 6.1 | 2.3 |\n"
+    )
+    found = _claims_in("NVIDIA/bench-notes", text)
+    assert not any(m.name.endswith("(baseline)") for c in found.values() for m in c.metrics)

@@ -88,7 +88,7 @@ def extract_claims(
     """
     cat = catalog or default_catalog()
     numbers = reader or default_reader()
-    project = project_of(where)
+    project = project_of(where, owner=True)
     claims: list[Claim] = []
     line_ctx, block_ctx = Context(), Context()
     sections: list[tuple[int, Context]] = [(0, Context())]

@@ -84,15 +84,20 @@ _OWN_FIELDS = ("hardware", "model", "precision")
 """The fields a number's baseline is never one of."""
 
 
-_REPOSITORY = re.compile(r"(?:github\.com/|^)[\w.-]+/([\w.-]+?)(?:\.git)?(?:@|/|#|$)")
+_REPOSITORY = re.compile(
+    r"(?:github\.com/|^)(?P<owner>[\w.-]+)/(?P<name>[\w.-]+?)(?:\.git)?(?:@|/|#|$)"
+)
 
 
-def project_of(where: str) -> str:
-    """The repository's name in `owner/repo@sha:path` or a GitHub URL, else ''."""
+def project_of(where: str, *, owner: bool = False) -> str:
+    """The repository's name in `owner/repo@sha:path` or a GitHub URL (with `owner`:
+    `owner/repo`), else ''."""
     if "@" not in where and "github.com/" not in where:
         return ""
     match = _REPOSITORY.search(where)
-    return match.group(1) if match else ""
+    if not match:
+        return ""
+    return f"{match['owner']}/{match['name']}" if owner else match["name"]
 
 
 _LEAD_NAMES = 2

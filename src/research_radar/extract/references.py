@@ -30,6 +30,7 @@ __all__ = [
     "named_positions",
     "new_systems",
     "own_key",
+    "owner_unless_named",
     "system_key",
 ]
 
@@ -208,9 +209,16 @@ _OURS = re.compile(
 _OURS_KEY = "ours"
 
 
-def own_key(label: str, project: str = "") -> Key | None:
-    """`Ours`, or the repository's own name (`ZhiLight` in zhihu/ZhiLight)."""
+def own_key(label: str, project: str = "", conditions: Conditions | None = None) -> Key | None:
+    """`Ours`, the repository's own name (`ZhiLight` in zhihu/ZhiLight), or its owner's
+    (`PaddlePaddle (ms)` in PaddlePaddle/docs, `MLC LLM` in mlc-ai/llm-perf-bench) for a
+    label that names no hardware or model (`NVIDIA A100` in an NVIDIA repository).
+
+    `project` is the repository's name, or `owner/name`."""
     if _OURS.match(label) or _OURS_LAST.search(label):
+        return Key("software", _OURS_KEY)
+    owner, _, project = project.rpartition("/")
+    if owner and _owned(label, owner, conditions):
         return Key("software", _OURS_KEY)
     if len(project) >= 4 and re.search(
         rf"^\W*{re.escape(project)}(?![A-Za-z])|\s{re.escape(project)}\W*$", label, re.I
@@ -218,6 +226,23 @@ def own_key(label: str, project: str = "") -> Key | None:
         # `ZhiLight`, or `Latency (ms) ZhiLight` under a group header
         return Key("software", _OURS_KEY)
     return None
+
+
+def owner_unless_named(labels: list[str], project: str) -> str:
+    """`project` without its owner when a label names the repository itself: in
+    OpenNMT/CTranslate2, `CTranslate2` is the own system, `OpenNMT-py` a compared one."""
+    _, _, name = project.rpartition("/")
+    named = any(own_key(label, name) for label in labels)
+    return name if named else project
+
+
+def _owned(label: str, owner: str, conditions: Conditions | None) -> bool:
+    """Whether the label's first word is the repository owner's (`mlc` of `mlc-ai`)."""
+    if conditions is None or conditions.hardware or conditions.model:
+        return False
+    stem = re.split(r"[-_]", owner.lower(), maxsplit=1)[0]
+    first = re.split(r"[\s\-_(（/]", label.strip().lower(), maxsplit=1)[0]
+    return len(stem) >= 3 and first == stem and not _REFERENCE_WORD.search(label)
 
 
 _OURS_LAST = re.compile(r"\s\W*(?:ours|本文|我们的?|本(?:系统|方案|项目|框架|引擎|方法))\W*$", re.I)
@@ -309,8 +334,9 @@ def column_plan(
 ) -> Plan:
     plan = Plan()
     speedups = _speedup_columns(rows, metric_columns)
+    project = owner_unless_named([head[c] for c in metric_columns], project)
     for c in metric_columns:
-        key = own_key(head[c], project) or system_key(columns[c], head[c])
+        key = own_key(head[c], project, columns[c]) or system_key(columns[c], head[c])
         if key is not None and c not in speedups:
             plan.keys[c] = key
     # a column of ratios (`| Quokka / vLLM |`) is no system beside the others

@@ -22,6 +22,7 @@ from research_radar.extract.references import (
     named_positions,
     new_systems,
     own_key,
+    owner_unless_named,
     system_key,
 )
 
@@ -37,6 +38,7 @@ def row_plan(
 ) -> Plan:
     plan = Plan()
     labels: dict[int, str] = {}
+    project = owner_unless_named([" ".join(row.cells[:2]) for row in rows], project)
     for index, row in enumerate(rows):
         label = " ".join(
             c for i, c in enumerate(row.cells) if i not in metric_columns and c and i < 2
@@ -48,7 +50,7 @@ def row_plan(
         conditions = find_conditions(label, cat)
         if not conditions.precision and row.bits:
             conditions = conditions.model_copy(update={"precision": row.bits})
-        key = own_key(label, project) or system_key(conditions, label, cat)
+        key = own_key(label, project, conditions) or system_key(conditions, label, cat)
         ratios = [m.value for found in row.metrics for m in found if m.unit == "x"]
         ratio = ratios[0] if ratios and all(r == ratios[0] for r in ratios) else None
         if key is None and ratio is not None and abs(ratio - 1.0) < 1e-9:

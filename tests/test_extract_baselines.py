@@ -95,6 +95,12 @@ def _baseline_of(text: str, value: float) -> list[str]:
             id="zh-wei-name-de-percent",
         ),
         pytest.param(
+            "Quokka 用了稀疏注意力，相对于 Wombat 显存更少；与标准的 Mistral-7B 相比，解码提升 27%。",
+            27.0,
+            ["Mistral-7B"],
+            id="zh-yu-biaozhun-de-name-xiangbi",
+        ),
+        pytest.param(
             "与 FP16 模型相比，INT8 量化后显存占用减少 45%。",
             45.0,
             ["FP16"],

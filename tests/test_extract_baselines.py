@@ -364,3 +364,15 @@ def test_an_owners_hardware_column_is_not_the_projects_own() -> None:
     )
     found = _claims_in("NVIDIA/bench-notes", text)
     assert not any(m.name.endswith("(baseline)") for c in found.values() for m in c.metrics)
+
+
+def test_a_models_original_column_is_the_reference_of_its_quantised_one() -> None:
+    text = "| Bench | Qwen2-7B | Qwen2-7B-FP8 |\n|---|---|---|\n| GSM8K | 85.1 | 84.6 |\n"
+    names = _names(text)
+    assert names[85.1].endswith("(baseline)")
+    assert _baseline_of(text, 84.6) == ["Qwen2-7B"]
+
+
+def test_columns_of_two_models_at_their_own_precision_have_no_reference() -> None:
+    text = "| Bench | Qwen2-7B | Mistral-7B-FP8 |\n|---|---|---|\n| GSM8K | 85.1 | 52.4 |\n"
+    assert not any(name.endswith("(baseline)") for name in _names(text).values())

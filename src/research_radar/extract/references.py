@@ -349,7 +349,29 @@ def column_plan(
         plan.keys[c].ratio = 1.0
     named = named_positions({c: head[c] for c in metric_columns if c not in speedups}, stems)
     narrower = sum(1 for c in metric_columns if any(p not in _WIDTH for p in columns[c].precision))
-    return choose(plan, len(metric_columns), named, narrower)
+    plan = choose(plan, len(metric_columns), named, narrower)
+    if not plan.references:
+        _original_columns(plan, columns, metric_columns)
+    return plan
+
+
+def _original_columns(plan: Plan, columns: list[Conditions], metric_columns: list[int]) -> None:
+    """`| Qwen2-7B | Qwen2-7B-FP8 |`: beside a model's columns at a low precision, its
+    column that names none is the original model, their reference (as rows are read)."""
+    quantized = {
+        tuple(columns[c].model)
+        for c in metric_columns
+        if columns[c].model and any(p not in _WIDTH for p in columns[c].precision)
+    }
+    found = [
+        c
+        for c in metric_columns
+        if not columns[c].precision and columns[c].model and tuple(columns[c].model) in quantized
+    ]
+    if found and len(found) < len(metric_columns):
+        for c in found:
+            plan.keys[c] = Key("label", columns[c].model[0])
+        plan.references = found
 
 
 def compared_with(conditions: Conditions, own: Key | None, plan: Plan) -> Conditions:

@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from research_radar.cli import app
+from research_radar.extract import baselines as baselines_module
 from research_radar.extract import claims as extract_module
 from research_radar.extract import claimviews as claimviews_module
 from research_radar.extract import conditions as conditions_module
@@ -42,8 +43,13 @@ def test_exported_members() -> None:
 
 def test_building_blocks_export_what_the_package_shares() -> None:
     assert set(loadrules_module.__all__) == {"LOAD_RULES", "LoadRule"}
-    assert set(conditions_module.__all__) == {
+    assert set(baselines_module.__all__) == {
         "BASELINE_WORDS",
+        "find_baselines",
+        "names_reference",
+        "spelled_out",
+    }
+    assert set(conditions_module.__all__) == {
         "CONDITION_FIELDS",
         "find_conditions",
         "format_repeats",

@@ -239,7 +239,9 @@ def test_the_table_and_clause_building_blocks_export_their_readers() -> None:
         "compared_stems",
         "compared_with",
         "named_positions",
+        "new_systems",
         "own_key",
+        "owner_unless_named",
         "system_key",
     }
     assert rowplan.__all__ == ["row_plan"]

@@ -25,6 +25,7 @@ import json
 import re
 from pathlib import Path
 
+from research_radar.extract.baselines import names_reference
 from research_radar.extract.benchmark_json import parse_benchmark_json
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.cataloguefiles import default_catalog
@@ -87,7 +88,7 @@ def extract_claims(
     """
     cat = catalog or default_catalog()
     numbers = reader or default_reader()
-    project = project_of(where)
+    project = project_of(where, owner=True)
     claims: list[Claim] = []
     line_ctx, block_ctx = Context(), Context()
     sections: list[tuple[int, Context]] = [(0, Context())]
@@ -137,7 +138,8 @@ def extract_claims(
     def end_table() -> None:
         if not table:
             return  # no rows: no claims (and no header cells to clean for nothing)
-        cells = read_table(header, table, cat, tuple(compared), project)
+        known = tuple(dict.fromkeys([*compared, *block_ctx.baseline]))  # `## Versus vLLM` too
+        cells = read_table(header, table, cat, known, project)
 
         def claims_of(cell: TableClaim) -> list[Claim]:
             return _table_claims(cell, where, reporter, block_ctx, cat)
@@ -147,7 +149,7 @@ def extract_claims(
             end_lead()  # the reader's numbers never change how the rules read what follows
         if read := read_table_cells(header, table, cells, cat, numbers):
             # read again with them: each number, whoever read it, takes the table's conditions
-            cells = read_table(header, table, cat, tuple(compared), project, read, bool(cells))
+            cells = read_table(header, table, cat, known, project, read, bool(cells))
             made = [(c, one.label_model) for one in cells for c in claims_of(one)]
         for claim, label in made:
             if label:
@@ -218,7 +220,7 @@ def extract_claims(
             # the reader's numbers never change how the rules read what follows
             claims.append(_read_claim(segment, read, cat, where, reporter, line_ctx, block_ctx))
         claim = made[0] if made else None
-        if claim is not None and claim.metrics:
+        if claim is not None and claim.metrics and not names_reference(made):
             claims.extend(made)
             for one in made:
                 compared.update(dict.fromkeys(one.conditions.baseline))
@@ -306,8 +308,9 @@ def _claims(
         # a list item takes its list's set-up and compared system; a sentence of prose
         # takes its section's and paragraph's set-up, but names its own comparison, unless
         # all it gives are ratios to what was named before (`DMA beats the custom kernel.
-        # The gain starts at 5.5%`)
+        # The gain starts at 5.5%`) or pairs it compares (`1.36 rps vs 0.67 rps`)
         ratios = all(m.unit in _RATIO_UNITS for m in found) and bool(found)
+        ratios = ratios or any(is_baseline_metric(m) for m in found)
         conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list" or ratios)
         conditions = sized(conditions, stated, text, cat)
         made.append(

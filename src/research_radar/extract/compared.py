@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 
-from research_radar.extract.conditions import BASELINE_WORDS
+from research_radar.extract.baselines import BASELINE_WORDS
+from research_radar.extract.catalogue import Catalog
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.screened import finditer
 from research_radar.extract.units import NUMBER_PATTERN, RATIO_UNITS, UNIT_PATTERN
@@ -47,7 +48,9 @@ _PAIR_CUE = re.compile(
 _CLAUSE_END = re.compile(r"[;；。，:：(（=→]|[,.]\s|\s(?:but|while|and|whereas)\s|但|而")
 
 
-def baseline_values(text: str, items: list[tuple[int, Metric]]) -> list[Metric]:
+def baseline_values(
+    text: str, items: list[tuple[int, Metric]], cat: Catalog | None = None
+) -> list[Metric]:
     """Name the compared system's numbers in `A vs B` as `<name> (baseline)`.
 
     B is the baseline's value, unless A is introduced as the baseline (`plain 26.2 vs
@@ -71,6 +74,8 @@ def baseline_values(text: str, items: list[tuple[int, Metric]]) -> list[Metric]:
         own_units = {m.unit for at, m in items if at < cue.start() and at not in baseline}
         baseline.update(at for at, m in later if m.unit in own_units)
     baseline.update(_before_values(text, items))
+    if cat is not None:
+        baseline.update(_contrasted(text, items, cat))
     return [
         m.model_copy(update={"name": m.name + BASELINE_SUFFIX}) if at in baseline else m
         for at, m in items
@@ -83,11 +88,12 @@ _RANGE = re.compile(
 
 
 _FROM_TO_ZH = re.compile(
-    rf"从\s?(?P<a>{NUMBER_PATTERN})\s?(?P<ua>{UNIT_PATTERN})?\s?[\u4e00-\u9fff]{{0,4}}?(?:到|至)\s?(?=\d)"
+    rf"[从由]\s?(?P<a>{NUMBER_PATTERN})\s?(?P<ua>{UNIT_PATTERN})?\s?[\u4e00-\u9fff]{{0,4}}?(?:到|至)\s?(?=\d)"
 )
 """`从 45 tok/s 提升到 120 tok/s`."""
 _ANNOUNCED = re.compile(
-    r"(?:(?<![A-Za-z])(?:baseline|up from|down from)|基线|相比\s?[^\s，。；,;]{1,24}?\s?的)"
+    r"(?:(?<![A-Za-z])(?:baseline|up from|down from)|[(（]\s?(?:was|previously|formerly)|基线|"
+    r"原来|原先|优化前|相比\s?[^\s，。；,;]{1,24}?\s?的)"
     r"\s?[:：]?\s?(?=\d)",
     re.I,
 )
@@ -123,6 +129,28 @@ def _before_values(text: str, items: list[tuple[int, Metric]]) -> set[int]:
             if before is not None and after is not None and before.unit == after.unit:
                 found.add(match.start("a"))
     return found
+
+
+_CONTRAST = re.compile(r"(?:[,，]\s?|\s)(?:while|whereas)\s(?:the\s)?|[,，]?\s?而\s?", re.I)
+"""`Quokka gets 310 tok/s, while Ollama gets 120 tok/s`, `..., 而 vLLM 仅为 2100`."""
+
+
+def _contrasted(text: str, items: list[tuple[int, Metric]], cat: Catalog) -> set[int]:
+    """The numbers of the system a contrast names (`while Ollama gets 120 tok/s`), in a
+    unit one of the statement's numbers before it has: the compared system's."""
+    found: set[int] = set()
+    for cue in finditer(_CONTRAST, probe_of(text)):
+        named = cat.find("software", text[cue.end() : cue.end() + 40])
+        if not named or named[0].start != 0:
+            continue
+        units = {m.unit for at, m in items if at < cue.start() and m.unit not in RATIO_UNITS}
+        end = _SENTENCE_END.search(text, cue.end())
+        stop = end.start() if end else len(text)
+        found.update(at for at, m in items if cue.end() <= at < stop and m.unit in units)
+    return found
+
+
+_SENTENCE_END = re.compile(r"[;；。]|[,，]\s?(?:while|whereas|and|but|而|但)|\.\s")
 
 
 def _baseline_first(text: str, cue: re.Match[str], stop: int) -> int | None:

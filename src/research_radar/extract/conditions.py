@@ -10,14 +10,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from research_radar.extract.baselines import find_baselines
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.loads import read_load
-from research_radar.extract.prefilter import probe_of
-from research_radar.extract.screened import finditer
 from research_radar.models import Conditions
 
 __all__ = [
-    "BASELINE_WORDS",
     "CONDITION_FIELDS",
     "find_conditions",
     "format_repeats",
@@ -31,94 +29,6 @@ CONDITION_FIELDS = ("hardware", "model", "precision", "software")
 
 
 _REPEAT_KEYS = ("runs", "samples", "seeds", "spread", "percentiles", "ci")
-
-_CUES = re.compile(
-    r"(?<![A-Za-z])(?:vs\.?|v\.s\.?|versus|(?:in )?compar(?:ed|ison) (?:with|to)|relative to|against|"
-    r"w\.r\.t\.?|with respect to|normali[sz]ed to|outperform(?:s|ed|ing)?|beat(?:s|ing)|baseline\s?[:：])"
-    r"(?![A-Za-z])|(?<=[×x])\s+the\s+[a-z]+\s+of\s|"
-    r"(?:faster|slower|better|higher|lower|more|less|smaller|larger|bigger|cheaper|"
-    r"speed-?ups?|gains?|improvements?)\s+"
-    r"(?:[a-z][\w-]*\s+|\([A-Z]{2,6}\)\s+){0,3}?(?:than|over)\s|"
-    r"(?<=[×x%])\s+over\s|(?<=\d%)\s+of\s(?=[A-Za-z])|(?<=\(%)\s?of\s(?=[A-Z])|"
-    r"相对于?|对比|相比于?|相较于?|比起|较之|(?<![比相])较(?=\s?[A-Za-z])|[快慢优高低]于|"
-    r"(?<![对相无类好])比(?=\s?[A-Za-z]|\s?\d+\s?[xX×]\s?[A-Za-z]|[\u4e00-\u9fff]{1,8}\s?[快慢高低多少])|(?<![相反应针面绝])(?<!分别)对(?=\s?[A-Za-z][\w.-]*+\s?\d)",
-    re.I,
-)
-_CJK_BEFORE = re.compile(
-    r"(?:与|和|跟|同)\s?(?:(?:原始|原版|原生|默认|传统|标准)\s?(?=[A-Za-z]))?"
-    r"((?:[A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}\s?[、/]\s?){0,4}"
-    r"[A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}|[\u4e00-\u9fff]{2,8}?)\s?"
-    r"(?:相比|比较|对比)|(?:是|为|达到?|相当于)\s?([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2})\s?的\s?[\d.]+\s?倍"
-)
-_NEGATED = re.compile(r"(?:\b(?:not|never|no|without)\s+(?:\w+\s+)?|[未不没无]\s*)$", re.I)
-BASELINE_WORDS = re.compile(
-    r"(?<![A-Za-z])(plain|baseline|AR|naive|eager|default|off|stock|original|before|原始|基线|默认)"
-    r"\s*[\d(（]",
-    re.I,
-)
-"""A word that names the left side of `A vs B` as the baseline (`plain 26.2 vs MTP 40.0`)."""
-_STOP_WORDS = {
-    "at",
-    "on",
-    "with",
-    "in",
-    "for",
-    "and",
-    "by",
-    "under",
-    "when",
-    "while",
-    "which",
-    "the",
-    "a",
-    "an",
-    "its",
-    "is",
-    "was",
-    "of",
-    "to",
-    "from",
-    "same",
-    "across",
-    "per",
-    "using",
-    "mean",
-    "median",
-    "average",
-    "avg",
-    "decode",
-    "prefill",
-    "throughput",
-    "latency",
-    "reaches",
-    "gives",
-}
-_SYSTEM_LIKE = re.compile(
-    r"[A-Z\d.+_]|\b(?:baseline|original|vanilla|naive|native|default|standard|plain|eager|stock|"
-    r"previous|prior|reference|full-precision|dense|sequential|autoregressive|"
-    r"greedy|custom|uncompressed|unquantized|single|best|(?:un-?|non-)?optimi[sz]ed)\b"
-)
-"""What a compared system named in lower case looks like: a name, or a plain reference."""
-_CJK_REFERENCE = re.compile(
-    r"原始|原版|原生|原模型|默认|基线|基准|标准|传统|朴素|稠密|密集|初代|前代|上一代|单卡|单机|单个|"
-    r"未优化|优化前|量化前|全精度|半精度|自回归|现有|官方|常规|普通|开源|同等|^其[他它]|"
-    r"(?:模型|方法|方案|系统|版本|库|框架|实现|引擎|算法|内核|方式|策略|配置|副本|服务)$"
-)
-"""What a compared system named in Chinese words looks like: a plain reference (`原始版本`,
-`其他图像处理库`, `量化模型`), not the words that happen to follow a cue (`标志着线性`)."""
-_CJK_WHEN = {"当前", "目前", "现在", "现有", "此前", "之前", "以前", "以往", "过去"}
-"""Words of time that can follow a comparison cue but never name the compared system
-(`相较于当前的 SOTA 系统`)."""
-_CJK_NOT_A_NAME = re.compile(
-    r"如[下上图表]|[见下上]表|结果|情况|了|延迟|时延|吞吐|耗时|显存|内存|首字|"
-    r"降低|提升|提高|减少|加速|下降"
-)
-"""What follows a cue when nothing is named after it: `对比如下`, `对比了两种配置`, and
-the measured quantity (`与 X 相比延迟降低 40%`: X stood before the cue)."""
-_CJK_STOP = re.compile(
-    r"[为的约是，,。；;：:、（()）\s]|分别|提升|下降|只有|仅有|性能|速度|快|慢|高|低|多|少|"
-    r"天然|本来|本身|明显|显著|大幅|略|稍|就|都|也|还|更|均|仍"
-)
 
 
 def find_conditions(text: str, cat: Catalog) -> Conditions:
@@ -146,7 +56,7 @@ def _find_conditions(text: str, cat: Catalog) -> Conditions:
     if len(names["hardware"]) > 1 and _PORTED.search(text):
         names["hardware"] = _without_source(text, cat, names["hardware"])
     load = read_load(text, cat)
-    baseline = _baselines(text, cat)
+    baseline = find_baselines(text, cat)
     for name in ("hardware", "model", "precision"):
         # `FP8 吞吐较 BF16 提升 1.6 倍`: the compared precision (hardware, model) is not the
         # number's own
@@ -223,121 +133,3 @@ def format_repeats(load: dict[str, str]) -> str | None:
 def with_load(conditions: Conditions, load: dict[str, str]) -> Conditions:
     """The conditions with `load` in place of theirs, and its `repeats` summary."""
     return conditions.model_copy(update={"load": load, "repeats": format_repeats(load)})
-
-
-_AS_BASELINE = re.compile(
-    r"\bas (?:the |a )?(?:baseline|reference)\b|(?:作为|为)(?:基线|对照)", re.I
-)
-
-
-def _baselines(text: str, cat: Catalog) -> list[str]:
-    found: list[str] = []
-    probe = probe_of(text)
-    for match in finditer(_AS_BASELINE, probe):
-        # "llama.cpp with FlashAttention as baseline": the first system of that clause
-        clause = re.split(r"[,;:，；：。]", text[: match.start()])[-1]
-        mentions = [m for name in ("software", "model", "hardware") for m in cat.find(name, clause)]
-        if mentions:
-            found.append(min(mentions, key=lambda m: m.start).name)
-    for match in _CJK_BEFORE.finditer(text):
-        # `与 vLLM 相比`, `是 FP16 的 2.4 倍`: the compared thing stands before the cue
-        # `和 DeepSpeed-Chat、OpenRLHF 对比`: each system of a listed comparison
-        for before in re.split(r"\s?[、/]\s?", (match.group(1) or match.group(2)).strip()):
-            named = _target(before, cat) or before
-            if named:
-                found.append(named)
-    for match in finditer(_CUES, probe):
-        left = text[max(0, match.start() - 24) : match.start()]
-        if _NEGATED.search(left):
-            continue  # "not compared with each other", "未对比": no baseline is claimed
-        word = BASELINE_WORDS.search(left)
-        if word and match.group(0).strip().lower().startswith(("vs", "versus", "对")):
-            found.append(word.group(1))
-            continue
-        after = text[match.end() : match.end() + 96]
-        target = _target(after, cat)
-        if target:
-            found.append(target)
-            found.extend(_listed_after(after, target, cat))
-    return list(dict.fromkeys(found))
-
-
-_LIST_JOIN = re.compile(
-    r"\s?(?:[(（][^()（）]{1,16}[)）]\s?[,，]?\s?)?(?:/|、|和|或|及|\bor\b|\band\b)\s?"
-    r"|\s?[(（][^()（）]{1,16}[)）]\s?[,，]\s?",
-    re.I,
-)
-"""What stands between listed names: a joining word, perhaps after each name's own number
-(`vLLM (1.8x) and TGI (2.4x)`, `OPT-175B（+5.5%）、BLOOM-176B`)."""
-
-
-def _listed_after(after: str, first: str, cat: Catalog) -> list[str]:
-    """`outperforms existing W4A4 or W4A8 solutions`: the names listed after the first."""
-    mentions = sorted(
-        (
-            m
-            for name in ("software", "model", "hardware", "precision")
-            for m in cat.find(name, after)
-        ),
-        key=lambda m: m.start,
-    )
-    if not mentions or mentions[0].name != first:
-        return []
-    listed: list[str] = []
-    end = mentions[0].end
-    for mention in mentions[1:]:
-        if mention.start < end:
-            continue
-        if not _LIST_JOIN.fullmatch(after[end : mention.start]):
-            break
-        listed.append(mention.name)
-        end = mention.end
-    return listed
-
-
-def _target(after: str, cat: Catalog) -> str:
-    """The thing named right after a comparison cue."""
-    after = re.sub(r"^[\s*:：]+", "", after)
-    after = re.sub(
-        r"^(?:(?:the|a|an|about|around|roughly|approximately)\s+|[~约]\s*)", "", after, flags=re.I
-    )
-    # skip up to two leading lower-case words (`our`, `the stock`), never into a name
-    lead = re.match(r"([a-z][\w-]*\s)?([a-z][\w-]*\s)?", after[:30])
-    skips = [0] + [lead.end(i) for i in (1, 2) if lead and lead.group(i)]
-    for skip in skips:
-        for name in ("software", "model", "hardware", "precision"):
-            mentions = cat.find(name, after[skip:])
-            if mentions and mentions[0].start <= 2:
-                return mentions[0].name
-    clause = re.split(r"[,;:，；：。()（）]|\.\s", after, maxsplit=1)[0]
-    named = cat.find("software", clause)
-    if named:
-        # `in comparison to our carefully optimized implementation based on CUTLASS 3.6`
-        return named[0].name
-    apposed = re.match(r"[^,;:()]{3,48},\s*", after)
-    if apposed:
-        # `compared to the leading industry solution, TensorRT-LLM, for ...`
-        named = cat.find("software", after[apposed.end() : apposed.end() + 40])
-        if named and named[0].start == 0:
-            return named[0].name
-    after = after[:48]
-    latin = re.match(r"[A-Za-z][\w.+\-/]*(?:\s[A-Za-z][\w.+\-]*){0,2}", after)
-    if latin:
-        words: list[str] = []
-        for word in latin.group(0).split():
-            if word.lower() in _STOP_WORDS:
-                break
-            words.append(word)
-        name = " ".join(words).rstrip(".")
-        # `4.2% of the total TTFT`: a share; `vs. what doesn't`, `over memory due to`: words,
-        # not a system (a name is capitalised, or a plain reference: `vanilla decoding`)
-        return name if _SYSTEM_LIKE.search(name) and words[:1] != ["total"] else ""
-    cjk = re.match(r"[\u4e00-\u9fff]{1,12}", after)
-    if cjk:
-        # the name ends at a stop word (`其他图像处理库性能高`), read a little past 8 characters
-        head = _CJK_STOP.split(cjk.group(0))[0][:8]
-        if _CJK_NOT_A_NAME.match(head) or head in _CJK_WHEN:
-            # `对比如下`, `对比结果`, `对比了两种配置`: nothing is named after the cue
-            return ""
-        return head if len(head) >= 2 and _CJK_REFERENCE.search(head) else ""
-    return ""

@@ -58,30 +58,46 @@ class Context:
         )
 
     def fill(self, conditions: Conditions, *, with_baseline: bool) -> Conditions:
+        """The conditions with what the scope adds. A number is never compared with its
+        own hardware, model or precision: a stated one keeps the scope's baseline off
+        (`## A100 vs H100` over an H100 column), and a baseline keeps the scope's name of
+        the same thing off (`FP16 accumulation` above a row compared with FP16)."""
         data = conditions.model_dump()
+        if with_baseline and not data["baseline"]:
+            stated = {v for name in _OWN_FIELDS for v in data[name]}
+            data["baseline"] = [b for b in self.baseline if b not in stated]
         for name in CONDITION_FIELDS:
             inherited = self.names.get(name, [])
             if not data[name]:
+                if name in _OWN_FIELDS:
+                    inherited = [v for v in inherited if v not in data["baseline"]]
                 data[name] = list(inherited)
             elif name == "software":
                 # software versions describe the whole set-up: keep both
                 data[name] = list(dict.fromkeys([*data[name], *inherited]))
-        if with_baseline and not data["baseline"]:
-            data["baseline"] = list(self.baseline)
         data["load"] = {**self.load, **data["load"]}
         data["repeats"] = format_repeats(data["load"])
         return Conditions(**data)
 
 
-_REPOSITORY = re.compile(r"(?:github\.com/|^)[\w.-]+/([\w.-]+?)(?:\.git)?(?:@|/|#|$)")
+_OWN_FIELDS = ("hardware", "model", "precision")
+"""The fields a number's baseline is never one of."""
 
 
-def project_of(where: str) -> str:
-    """The repository's name in `owner/repo@sha:path` or a GitHub URL, else ''."""
+_REPOSITORY = re.compile(
+    r"(?:github\.com/|^)(?P<owner>[\w.-]+)/(?P<name>[\w.-]+?)(?:\.git)?(?:@|/|#|$)"
+)
+
+
+def project_of(where: str, *, owner: bool = False) -> str:
+    """The repository's name in `owner/repo@sha:path` or a GitHub URL (with `owner`:
+    `owner/repo`), else ''."""
     if "@" not in where and "github.com/" not in where:
         return ""
     match = _REPOSITORY.search(where)
-    return match.group(1) if match else ""
+    if not match:
+        return ""
+    return f"{match['owner']}/{match['name']}" if owner else match["name"]
 
 
 _LEAD_NAMES = 2

@@ -6,13 +6,15 @@ package use instead. Each pass only fills what a claim has none of (a device rol
 replaces the inherited one: the row says which device it ran on), in this order: the
 set-up scopes around a claim's line (`extract.scopes`), the workload its statement names
 (`extract.workloads`), its row's device role (`extract.roles`), and last the model its
-row's `Model` column writes (`extract.rowlabels`) (issue #14).
+row's `Model` column writes (`extract.rowlabels`); a baseline the document abbreviates
+(`HF`) takes the name it spells out (issue #14).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from research_radar.extract.baselines import spelled_out
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.markdown import Segment
 from research_radar.extract.roles import find_roles, with_roles
@@ -53,4 +55,4 @@ def with_document_scopes(
         if not claims[index].conditions.model:
             conditions = claims[index].conditions.model_copy(update={"model": [model]})
             claims[index] = claims[index].model_copy(update={"conditions": conditions})
-    return claims
+    return spelled_out([s.text for s in segments], claims)

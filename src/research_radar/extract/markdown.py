@@ -306,10 +306,12 @@ def clean_text(text: str) -> str:
         text = _LINK_TARGET.sub("]", text)
     if "](" in text:
         text = _LINK.sub(r"\1", text)
+    if "<" in text or "&nbsp;" in text:
+        # tags before URLs: a URL in a tag would otherwise run on through the tag's text
+        # (`<a href="https://..."><b>Lookahead</b></a>`)
+        text = _TAG.sub(" ", text)
     if "http" in text:
         text = _URL.sub(" ", text)
-    if "<" in text or "&nbsp;" in text:
-        text = _TAG.sub(" ", text)
     text = text.replace("**", "").replace("`", "")
     text = _MARKER.sub("", text)
     return _SPACES.sub(" ", text).strip()

@@ -250,7 +250,7 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
     _propagated(text, found)
     found.items.sort(key=lambda item: item[0])
     _bare_pairs(text, found)
-    return baseline_values(text, found.items)
+    return baseline_values(text, found.items, cat)
 
 
 def _unit_metrics(

@@ -28,7 +28,9 @@ __all__ = [
     "compared_stems",
     "compared_with",
     "named_positions",
+    "new_systems",
     "own_key",
+    "owner_unless_named",
     "system_key",
 ]
 
@@ -37,6 +39,10 @@ _REFERENCE_WORD = re.compile(
     r"baseline|基线|基准|reference|\bref\b|\bbefore\b|\boriginal\b|原始|原版|优化前|改进前", re.I
 )
 """A column or row label naming the compared system (`Baseline`, `Before PR #12`, `原始`)."""
+
+
+_OLDER = re.compile(r"\b(?:legacy|old|older|previous|prior)\b|旧版|老版|上一?版", re.I)
+"""A label of an older version of a system (`TinyChat (Legacy)`, `旧版`)."""
 
 
 WIDE_PRECISIONS = ("FP32", "TF32", "BF16", "FP16")
@@ -70,6 +76,9 @@ class Key:
     value: str
     reference_word: bool = False
     ratio: float | None = None
+    older: bool = False
+    """The label calls it an older version (`TinyChat (Legacy)`, `v1`): beside the newer
+    one it is compared with, though a variant of the same system."""
 
 
 @dataclass
@@ -85,7 +94,7 @@ class Plan:
 def system_key(conditions: Conditions, text: str, cat: Catalog | None = None) -> Key | None:
     word = bool(_REFERENCE_WORD.search(text))
     if len(set(conditions.software)) == 1:
-        return Key("software", conditions.software[0], word)
+        return Key("software", conditions.software[0], word, older=bool(_OLDER.search(text)))
     named = cat.find("software", text) if cat is not None and conditions.software else []
     if named:
         # `OpenNMT-py 3.0.4 (with PyTorch 1.13.1)`: the system is named first
@@ -166,7 +175,9 @@ def choose(
         # wherever it stands; its variants (`FlexLLMGen with Compression`, `Chitu-FP4`)
         # are its own too, never a reference
         own = _stem(software[ours[0] if ours else max(software)].value)
-        plan.references = [i for i, k in sorted(software.items()) if _stem(k.value) != own]
+        plan.references = [
+            i for i, k in sorted(software.items()) if _stem(k.value) != own or k.older
+        ]
         return plan
     precisions = {i: k.value for i, k in keys.items() if k.kind == "precision"}
     wide = [p for p in WIDE_PRECISIONS if p in precisions.values()]
@@ -198,9 +209,16 @@ _OURS = re.compile(
 _OURS_KEY = "ours"
 
 
-def own_key(label: str, project: str = "") -> Key | None:
-    """`Ours`, or the repository's own name (`ZhiLight` in zhihu/ZhiLight)."""
+def own_key(label: str, project: str = "", conditions: Conditions | None = None) -> Key | None:
+    """`Ours`, the repository's own name (`ZhiLight` in zhihu/ZhiLight), or its owner's
+    (`PaddlePaddle (ms)` in PaddlePaddle/docs, `MLC LLM` in mlc-ai/llm-perf-bench) for a
+    label that names no hardware or model (`NVIDIA A100` in an NVIDIA repository).
+
+    `project` is the repository's name, or `owner/name`."""
     if _OURS.match(label) or _OURS_LAST.search(label):
+        return Key("software", _OURS_KEY)
+    owner, _, project = project.rpartition("/")
+    if owner and _owned(label, owner, conditions):
         return Key("software", _OURS_KEY)
     if len(project) >= 4 and re.search(
         rf"^\W*{re.escape(project)}(?![A-Za-z])|\s{re.escape(project)}\W*$", label, re.I
@@ -208,6 +226,23 @@ def own_key(label: str, project: str = "") -> Key | None:
         # `ZhiLight`, or `Latency (ms) ZhiLight` under a group header
         return Key("software", _OURS_KEY)
     return None
+
+
+def owner_unless_named(labels: list[str], project: str) -> str:
+    """`project` without its owner when a label names the repository itself: in
+    OpenNMT/CTranslate2, `CTranslate2` is the own system, `OpenNMT-py` a compared one."""
+    _, _, name = project.rpartition("/")
+    named = any(own_key(label, name) for label in labels)
+    return name if named else project
+
+
+def _owned(label: str, owner: str, conditions: Conditions | None) -> bool:
+    """Whether the label's first word is the repository owner's (`mlc` of `mlc-ai`)."""
+    if conditions is None or conditions.hardware or conditions.model:
+        return False
+    stem = re.split(r"[-_]", owner.lower(), maxsplit=1)[0]
+    first = re.split(r"[\s\-_(（/]", label.strip().lower(), maxsplit=1)[0]
+    return len(stem) >= 3 and first == stem and not _REFERENCE_WORD.search(label)
 
 
 _OURS_LAST = re.compile(r"\s\W*(?:ours|本文|我们的?|本(?:系统|方案|项目|框架|引擎|方法))\W*$", re.I)
@@ -230,10 +265,11 @@ def add_others(plan: Plan, labels: dict[int, str]) -> None:
             plan.keys[i] = Key("other", head_name(label) or label.strip())
 
 
-def _new_systems(plan: Plan, labels: dict[int, str], columns: list[Conditions]) -> None:
+def new_systems(plan: Plan, labels: dict[int, str], columns: list[Conditions]) -> None:
     """`| PyTorch (ms) | Poros (ms) |`: beside columns named after systems the catalogue
     knows, a column named the same way after a system it does not know holds the new
-    system's numbers, the project's own; the known ones are compared with it."""
+    system's numbers, the project's own; the known ones are compared with it. The same
+    holds for a last row below rows of known systems (`| vLLM |` above `| Quokka |`)."""
     if any(k.kind != "software" or k.value == _OURS_KEY for k in plan.keys.values()):
         return
     names = _leading_names(labels)
@@ -298,19 +334,44 @@ def column_plan(
 ) -> Plan:
     plan = Plan()
     speedups = _speedup_columns(rows, metric_columns)
+    project = owner_unless_named([head[c] for c in metric_columns], project)
     for c in metric_columns:
-        key = own_key(head[c], project) or system_key(columns[c], head[c])
+        key = own_key(head[c], project, columns[c]) or system_key(columns[c], head[c])
         if key is not None and c not in speedups:
             plan.keys[c] = key
-    _new_systems(plan, {c: head[c] for c in metric_columns}, columns)
-    add_others(plan, {c: head[c] for c in metric_columns})
+    # a column of ratios (`| Quokka / vLLM |`) is no system beside the others
+    systems = {c: head[c] for c in metric_columns if c not in speedups}
+    new_systems(plan, systems, columns)
+    add_others(plan, systems)
     for c in _unit_columns(rows, metric_columns):
         # `| ROCM_AITER_FA | ... |` over `| **1.00x** |` in every row: the reference
         plan.keys.setdefault(c, Key("label", head[c]))
         plan.keys[c].ratio = 1.0
     named = named_positions({c: head[c] for c in metric_columns if c not in speedups}, stems)
     narrower = sum(1 for c in metric_columns if any(p not in _WIDTH for p in columns[c].precision))
-    return choose(plan, len(metric_columns), named, narrower)
+    plan = choose(plan, len(metric_columns), named, narrower)
+    if not plan.references:
+        _original_columns(plan, columns, metric_columns)
+    return plan
+
+
+def _original_columns(plan: Plan, columns: list[Conditions], metric_columns: list[int]) -> None:
+    """`| Qwen2-7B | Qwen2-7B-FP8 |`: beside a model's columns at a low precision, its
+    column that names none is the original model, their reference (as rows are read)."""
+    quantized = {
+        tuple(columns[c].model)
+        for c in metric_columns
+        if columns[c].model and any(p not in _WIDTH for p in columns[c].precision)
+    }
+    found = [
+        c
+        for c in metric_columns
+        if not columns[c].precision and columns[c].model and tuple(columns[c].model) in quantized
+    ]
+    if found and len(found) < len(metric_columns):
+        for c in found:
+            plan.keys[c] = Key("label", columns[c].model[0])
+        plan.references = found
 
 
 def compared_with(conditions: Conditions, own: Key | None, plan: Plan) -> Conditions:

@@ -20,7 +20,9 @@ from research_radar.extract.references import (
     add_others,
     choose,
     named_positions,
+    new_systems,
     own_key,
+    owner_unless_named,
     system_key,
 )
 
@@ -36,6 +38,7 @@ def row_plan(
 ) -> Plan:
     plan = Plan()
     labels: dict[int, str] = {}
+    project = owner_unless_named([" ".join(row.cells[:2]) for row in rows], project)
     for index, row in enumerate(rows):
         label = " ".join(
             c for i, c in enumerate(row.cells) if i not in metric_columns and c and i < 2
@@ -47,7 +50,7 @@ def row_plan(
         conditions = find_conditions(label, cat)
         if not conditions.precision and row.bits:
             conditions = conditions.model_copy(update={"precision": row.bits})
-        key = own_key(label, project) or system_key(conditions, label, cat)
+        key = own_key(label, project, conditions) or system_key(conditions, label, cat)
         ratios = [m.value for found in row.metrics for m in found if m.unit == "x"]
         ratio = ratios[0] if ratios and all(r == ratios[0] for r in ratios) else None
         if key is None and ratio is not None and abs(ratio - 1.0) < 1e-9:
@@ -58,9 +61,9 @@ def row_plan(
             key.ratio = ratio
             plan.keys[index] = key
     # a system is named by the row's first cell (`国内模型 A (API)`, not with its `✘`)
-    add_others(
-        plan, {i: rows[i].cells[0] if rows[i].cells else label for i, label in labels.items()}
-    )
+    first_cells = {i: rows[i].cells[0] if rows[i].cells else label for i, label in labels.items()}
+    new_systems(plan, first_cells, [row.own for row in rows])
+    add_others(plan, first_cells)
     if not _precisions_compared(rows):
         plan.keys = {i: k for i, k in plan.keys.items() if k.kind != "precision"}
     if _grouped_references(plan, rows, metric_columns):

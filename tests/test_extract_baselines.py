@@ -1,0 +1,378 @@
+"""The compared system of a statement: how comparisons are written, and what only looks
+like one (issue #14)."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_radar.extract.baselines import find_baselines
+from research_radar.extract.cataloguefiles import default_catalog
+from research_radar.extract.claims import extract_claims
+from research_radar.models import Claim
+
+
+def _numbers(claims: list[Claim]) -> dict[float, Claim]:
+    return {metric.value: claim for claim in claims for metric in claim.metrics}
+
+
+def _baseline_of(text: str, value: float) -> list[str]:
+    return list(_numbers(extract_claims(text))[value].conditions.baseline)
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "baseline"),
+    [
+        pytest.param(
+            "On one L40S we reach 3,100 tok/s versus 2,000 tok/s for TGI.",
+            3100.0,
+            ["TGI"],
+            id="vs-number-for-name",
+        ),
+        pytest.param(
+            "Decode latency: 12 ms (Foo) vs. 19 ms (vLLM).",
+            12.0,
+            ["vLLM"],
+            id="vs-number-then-name-in-brackets",
+        ),
+        pytest.param(
+            "The fused kernel runs 1.4x as fast as cuBLAS on long rows.",
+            1.4,
+            ["cuBLAS"],
+            id="as-fast-as",
+        ),
+        pytest.param(
+            "Offloading gives a 12x speedup compared to running on CPU.",
+            12.0,
+            ["CPU"],
+            id="compared-to-running-on",
+        ),
+        pytest.param(
+            "On 8 GPUs, Quokka scales to 7.2x the single-GPU throughput.",
+            7.2,
+            ["single-GPU"],
+            id="times-the-throughput-of",
+        ),
+        pytest.param(
+            "Using FP16 as the baseline, the INT8 path gives a 1.6x speed-up.",
+            1.6,
+            ["FP16"],
+            id="precision-as-the-baseline",
+        ),
+        pytest.param(
+            "With Quokka-Serve as the baseline, decoding is 2.2x faster.",
+            2.2,
+            ["Quokka-Serve"],
+            id="unknown-name-as-the-baseline",
+        ),
+        pytest.param(
+            "- **1.7x** faster than [Quokka](https://example.org/quokka) (7B).",
+            1.7,
+            ["Quokka"],
+            id="markdown-link-after-than",
+        ),
+        pytest.param(
+            '- **2.6x** faster than <a href="https://example.org/q"><b>Quokka</b></a> (7B).',
+            2.6,
+            ["Quokka"],
+            id="html-link-after-than",
+        ),
+        pytest.param(
+            "以 HuggingFace 为基准，加速比达到 3.2x。",
+            3.2,
+            ["HuggingFace"],
+            id="zh-yi-wei-jizhun",
+        ),
+        pytest.param(
+            "推理速度较上一版本提升 20%。",
+            20.0,
+            ["上一版本"],
+            id="zh-jiao-previous-version",
+        ),
+        pytest.param(
+            "在同一块 L40S 上，Quokka 的延迟仅为 TGI 的 55%。",
+            55.0,
+            ["TGI"],
+            id="zh-wei-name-de-percent",
+        ),
+        pytest.param(
+            "Quokka 用了稀疏注意力，相对于 Wombat 显存更少；与标准的 Mistral-7B 相比，解码提升 27%。",
+            27.0,
+            ["Mistral-7B"],
+            id="zh-yu-biaozhun-de-name-xiangbi",
+        ),
+        pytest.param(
+            "与 FP16 模型相比，INT8 量化后显存占用减少 45%。",
+            45.0,
+            ["FP16"],
+            id="zh-yu-name-noun-xiangbi",
+        ),
+    ],
+)
+def test_a_comparison_names_its_baseline(text: str, value: float, baseline: list[str]) -> None:
+    assert _baseline_of(text, value) == baseline
+
+
+def test_two_comparisons_in_one_sentence_keep_their_own_baselines() -> None:
+    text = "Foo gets 11x - 19x more throughput than HF and 1.9x - 2.3x more than TGI."
+    found = _numbers(extract_claims(text))
+    assert found[11.0].conditions.baseline == ["HF"]
+    assert found[2.3].conditions.baseline == ["TGI"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Throughput vs. Batch Size on one A10G: 640 tok/s at 16.", id="axis"),
+        pytest.param("Latency vs. Sequence Length: 35 ms at 4K tokens.", id="axis-length"),
+        pytest.param("Accuracy vs. Speed: 99.1% accuracy at 2.0x speed.", id="two-metrics"),
+        pytest.param("Foo at TP=4 vs TP=8 gives 1,200 vs 2,100 tok/s.", id="settings"),
+        pytest.param("The kernel was built against CUDA 12.1 and reaches 310 TFLOPS.", id="built"),
+        pytest.param("与 vLLM 的部署方式相同，吞吐为 900 tokens/s。", id="zh-same-as"),
+    ],
+)
+def test_what_only_looks_like_a_comparison_names_no_baseline(text: str) -> None:
+    claims = [c for c in extract_claims(text) if c.metrics]
+    assert claims
+    assert all(c.conditions.baseline == [] for c in claims)
+
+
+def test_a_cue_that_closes_its_phrase_takes_the_name_before_it() -> None:
+    # `相比` ends `与 X 相比`; the precision after the comma is the number's own
+    assert find_baselines("与 BF16 相比，FP8 吞吐提升 1.5 倍。", default_catalog()) == ["BF16"]
+
+
+def test_a_number_is_never_compared_with_its_own_hardware() -> None:
+    text = (
+        "## L4 vs L40S\n\n"
+        "| Model | L4 (tok/s) | L40S (tok/s) |\n"
+        "|---|---|---|\n"
+        "| Qwen2-7B | 410 | 1,230 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[1230.0].conditions.hardware == ["L40S"]
+    assert "L40S" not in found[1230.0].conditions.baseline
+
+
+def test_a_scopes_precision_is_not_taken_by_a_number_compared_with_it() -> None:
+    text = (
+        "The prefill kernels use FP16 accumulation.\n\n"
+        "| Engine | TTFT (s) |\n"
+        "|---|---|\n"
+        "| FP16 | 0.40 |\n"
+        "| Quokka | 0.25 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[0.25].conditions.baseline == ["FP16"]
+    assert found[0.25].conditions.precision == []
+
+
+def test_a_speedup_header_names_its_reference_in_brackets() -> None:
+    text = "| Shape | Time (us) | Speedup (over PyTorch) |\n|---|---|---|\n| 4096 | 120 | 2.1x |\n"
+    assert _baseline_of(text, 2.1) == ["PyTorch"]
+
+
+def test_the_unit_ratio_named_above_the_tables_is_their_reference() -> None:
+    text = (
+        "# Results\n\n"
+        "Each cell is a mean speedup (1.00 for plain greedy decoding).\n\n"
+        "## On one L4\n\n"
+        "| Method | Chat | Code |\n"
+        "|---|---|---|\n"
+        "| Quokka | 2.1x | 2.4x |\n"
+    )
+    assert _baseline_of(text, 2.4) == ["plain greedy decoding"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("We use batch size 1 for Llama-2-7B and reach 95 tok/s.", id="setting-one"),
+        pytest.param("At 1x for all layers, Quokka reaches 95 tok/s.", id="lower-case-words"),
+    ],
+)
+def test_a_one_that_is_a_setting_names_no_reference(text: str) -> None:
+    assert _baseline_of(text, 95.0) == []
+
+
+def test_an_older_version_of_the_own_system_is_compared_with() -> None:
+    text = (
+        "| Engine | TTFT (s) |\n"
+        "|---|---|\n"
+        "| llama.cpp | 0.50 |\n"
+        "| TinyChat (Legacy) | 0.40 |\n"
+        "| TinyChat 2.0 | 0.25 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[0.40].metrics[0].name.endswith("(baseline)")
+    assert not found[0.25].metrics[0].name.endswith("(baseline)")
+
+
+def test_a_variant_of_the_own_system_is_not_compared_with() -> None:
+    text = (
+        "| Engine | TTFT (s) |\n"
+        "|---|---|\n"
+        "| llama.cpp | 0.50 |\n"
+        "| TinyChat (FP8) | 0.20 |\n"
+        "| TinyChat 2.0 | 0.25 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert not found[0.20].metrics[0].name.endswith("(baseline)")
+
+
+def test_an_abbreviated_baseline_is_named_as_the_document_defines_it() -> None:
+    text = (
+        "We compare Quokka with Wombat Serving Engine (WSE) on two models.\n\n"
+        "Quokka reaches 3.1x higher throughput than WSE on Llama-2-7B.\n"
+    )
+    assert _baseline_of(text, 3.1) == ["Wombat Serving Engine (WSE)"]
+
+
+def test_brackets_that_are_no_abbreviation_leave_the_baseline_alone() -> None:
+    text = (
+        "Results on Llama-2-7B (FP16) are below.\n\n"
+        "Quokka reaches 3.1x higher throughput than WSE on Llama-2-7B.\n"
+    )
+    assert _baseline_of(text, 3.1) == ["WSE"]
+
+
+def test_the_system_a_heading_compares_with_holds_its_own_row() -> None:
+    text = (
+        "## Versus TGI\n\n"
+        "| Engine | Throughput (tok/s) |\n"
+        "|---|---|\n"
+        "| TGI | 1800 |\n"
+        "| Quokka | 2600 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[1800.0].metrics[0].name.endswith("(baseline)")
+    assert found[1800.0].conditions.baseline == []
+    assert found[2600.0].conditions.baseline == ["TGI"]
+
+
+def _names(text: str) -> dict[float, str]:
+    return {m.value: m.name for c in extract_claims(text) for m in c.metrics}
+
+
+@pytest.mark.parametrize(
+    ("text", "theirs", "own"),
+    [
+        pytest.param(
+            "Quokka serves 14.2 req/s, whereas TGI serves 9.8 req/s.",
+            9.8,
+            14.2,
+            id="whereas-named-system",
+        ),
+        pytest.param(
+            "Quokka 的吞吐为 3300 tokens/s，而 vLLM 仅为 2400 tokens/s。",
+            2400.0,
+            3300.0,
+            id="zh-er-named-system",
+        ),
+        pytest.param("首字延迟由 640 ms 降至 260 ms。", 640.0, 260.0, id="zh-you-jiang-zhi"),
+        pytest.param(
+            "After the fix, decode speed is 88 tok/s (was 51 tok/s).", 51.0, 88.0, id="was"
+        ),
+    ],
+)
+def test_the_compared_systems_number_is_named_so(text: str, theirs: float, own: float) -> None:
+    names = _names(text)
+    assert names[theirs].endswith("(baseline)")
+    assert not names[own].endswith("(baseline)")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Quokka serves 14.2 req/s on L4, while on L40S it serves 31 req/s.", id="hw"),
+        pytest.param("TTFT was 120 ms and TPOT was 30 ms at batch 8.", id="was-without-bracket"),
+    ],
+)
+def test_a_contrast_without_a_compared_system_names_no_baseline_number(text: str) -> None:
+    assert not any(name.endswith("(baseline)") for name in _names(text).values())
+
+
+def test_a_sentence_of_paired_numbers_takes_its_paragraphs_comparison() -> None:
+    text = (
+        "Quokka beats TGI on every workload we tried. On two L4 cards it serves "
+        "3.1 req/s vs 1.9 req/s at the same p50 latency.\n"
+    )
+    assert _baseline_of(text, 3.1) == ["TGI"]
+
+
+def test_a_sentence_of_absolute_numbers_keeps_out_of_its_paragraphs_comparison() -> None:
+    text = "Quokka beats TGI on every workload we tried. On two L4 cards it serves 3.1 req/s.\n"
+    assert _baseline_of(text, 3.1) == []
+
+
+def test_a_column_of_ratios_is_no_system_beside_the_others() -> None:
+    text = (
+        "| Model | TGI | Quokka | Quokka / TGI |\n"
+        "|---|---|---|---|\n"
+        "| Qwen2-7B | 1800 | 2600 | 1.44x |\n"
+    )
+    names = _names(text)
+    assert names[1800.0].endswith("(baseline)")
+    assert not names[1.44].endswith("(baseline)")
+    assert _baseline_of(text, 2600.0) == ["TGI"]
+
+
+def test_a_last_row_of_an_unknown_system_below_known_ones_is_the_projects_own() -> None:
+    text = (
+        "| Engine | Llama-3-8B |\n|---|---|\n| TGI | 1700 |\n| vLLM | 2100 |\n| Quokka | 2900 |\n"
+    )
+    names = _names(text)
+    assert names[1700.0].endswith("(baseline)")
+    assert names[2100.0].endswith("(baseline)")
+    assert _baseline_of(text, 2900.0) == ["TGI", "vLLM"]
+
+
+def test_a_summary_row_below_known_systems_is_no_system() -> None:
+    text = (
+        "| Engine | Llama-3-8B |\n|---|---|\n| TGI | 1700 |\n| vLLM | 2100 |\n| Average | 1900 |\n"
+    )
+    assert _baseline_of(text, 1900.0) != ["TGI", "vLLM"]
+
+
+def _claims_in(repository: str, text: str) -> dict[float, Claim]:
+    where = f"{repository}@{'0' * 40}:README.md"
+    return _numbers(extract_claims(text, where=where))
+
+
+_FIRST_COLUMN_OWN = (
+    "| Model | Wombat (ms) | PyTorch (ms) | TensorFlow (ms) |\n"
+    "|---|---|---|---|\n"
+    "| ResNet50 | 4.2 | 11.0 | 9.5 |\n"
+)
+
+
+def test_a_column_named_after_the_repository_owner_is_the_projects_own() -> None:
+    found = _claims_in("wombat-ai/bench-notes", _FIRST_COLUMN_OWN)
+    assert found[4.2].conditions.baseline == ["PyTorch", "TensorFlow"]
+    assert found[11.0].metrics[0].name.endswith("(baseline)")
+
+
+def test_the_owners_name_gives_way_to_the_repositorys_own() -> None:
+    text = "| Engine | Throughput (tok/s) |\n|---|---|\n| Wombat-py 2.1 | 210 |\n| Numbat | 640 |\n"
+    found = _claims_in("Wombat/Numbat", text)
+    assert found[210.0].metrics[0].name.endswith("(baseline)")
+    assert not found[640.0].metrics[0].name.endswith("(baseline)")
+
+
+def test_an_owners_hardware_column_is_not_the_projects_own() -> None:
+    text = (
+        "| Model | NVIDIA L4 (ms) | NVIDIA L40S (ms) |\n|---|---|---|\n| ResNet50 | 6.1 | 2.3 |\n"
+    )
+    found = _claims_in("NVIDIA/bench-notes", text)
+    assert not any(m.name.endswith("(baseline)") for c in found.values() for m in c.metrics)
+
+
+def test_a_models_original_column_is_the_reference_of_its_quantised_one() -> None:
+    text = "| Bench | Qwen2-7B | Qwen2-7B-FP8 |\n|---|---|---|\n| GSM8K | 85.1 | 84.6 |\n"
+    names = _names(text)
+    assert names[85.1].endswith("(baseline)")
+    assert _baseline_of(text, 84.6) == ["Qwen2-7B"]
+
+
+def test_columns_of_two_models_at_their_own_precision_have_no_reference() -> None:
+    text = "| Bench | Qwen2-7B | Mistral-7B-FP8 |\n|---|---|---|\n| GSM8K | 85.1 | 52.4 |\n"
+    assert not any(name.endswith("(baseline)") for name in _names(text).values())

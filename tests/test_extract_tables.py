@@ -392,3 +392,51 @@ def test_the_reader_never_changes_what_the_rules_read_in_a_table(text: str) -> N
     read = numbers(extract_claims(text, reader=_constant(30.0)))
     assert not ruled - read  # every number of the rules, read again, once
     assert all(n == 1 for n in read.values())  # and no number twice
+
+
+def _by_value(text: str) -> dict[float, Claim]:
+    return {m.value: c for c in extract_claims(text) for m in c.metrics}
+
+
+def test_a_continuation_row_keeps_the_set_up_cells_written_once_above_it() -> None:
+    # markdown has no row spans: the precision and the output length are written once
+    text = (
+        "### Engine X on a Xeon\n\n"
+        "| Cores | Precision | Batch size | Input length | Output length | TTFT (s) |\n"
+        "|---|---|---|---|---|---|\n"
+        "| 32 | BF16 | 1 | 256 | 64 | 0.31 |\n"
+        "| | | 4 | 256 | | 0.57 |\n"
+        "| | | 4 | 2048 | | 2.93 |\n"
+    )
+    found = _by_value(text)
+    for value in (0.31, 0.57, 2.93):
+        conditions = found[value].conditions
+        assert conditions.precision == ["BF16"]
+        assert conditions.load.get("output") == "64"
+        assert conditions.baseline == []  # every row ran at BF16: none is the others' reference
+    assert found[0.57].conditions.load.get("batch") == "4"
+    assert found[2.93].conditions.load.get("prompt") == "2048"
+
+
+def test_a_blank_measurement_below_a_number_stays_blank() -> None:
+    text = (
+        "| Model | Batch size | Latency (ms) | Memory (GB) |\n|---|---|---|---|\n"
+        "| Llama-2-7B | 1 | 41.5 | 13.9 |\n"
+        "| | 8 | 97.2 | |\n"
+    )
+    claims = extract_claims(text)
+    memory = [m.value for c in claims for m in c.metrics if m.unit == "GB"]
+    assert memory == [13.9]  # the second row measured no memory: 13.9 is not copied below
+    latency = {m.value: c for c in claims for m in c.metrics if m.unit == "ms"}
+    assert latency[97.2].conditions.model == latency[41.5].conditions.model
+    assert latency[97.2].conditions.load.get("batch") == "8"
+
+
+def test_a_row_of_images_below_a_row_of_times_reads_no_time_twice() -> None:
+    text = (
+        "| Base | Context Parallel: Ulysses 2 | Context Parallel: Ulysses 4 |\n|---|---|---|\n"
+        "| Base L20x1: 22s | 15.7s | 12.7s |\n"
+        '| <img src="a.png" width=200px> | <img src="b.png" width=200px> | <img src="c.png"> |\n'
+    )
+    values = sorted(m.value for c in extract_claims(text) for m in c.metrics)
+    assert values.count(15.7) <= 1 and values.count(12.7) <= 1

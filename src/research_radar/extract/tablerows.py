@@ -88,7 +88,7 @@ _OWN_VALUE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?[Kk]?(?![\w.])")
 _RATE_HEAD = re.compile(r"(?:request|arrival)[_ ]rate\b", re.I)
 """`Request rate (req/s)`: the rate sent, whose unit is no measurement's."""
 _HEADER_LOAD_INDEX = NeedleIndex(needles_of(rx.pattern, rx.flags) for _key, rx in _HEADER_LOAD)
-_LOAD_CELL = re.compile(
+LOAD_CELL = re.compile(
     r"(?:(?:bsz?|conc|c|n|tp|ep|pp|tg|isl|osl)\s?[=:]?\s?|[A-Za-z]{1,3}\s?[=:]\s?)?"
     r"[~≈]?((?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?[Kk]?)(?:\s?±.*)?"
     r"(?:\s?(?:tokens?|toks?|t))?[\s†*]*",
@@ -151,10 +151,10 @@ def header_load(head: list[str]) -> dict[int, dict[str, str]]:
         }
         if len(both) >= 2:
             return both  # `| ISL/OSL | 128/128 | 2048/128 |`
-    role = _load_role(head[0]) if head else None
+    role = load_role(head[0]) if head else None
     if role is None:
         return {}
-    values = {c: _LOAD_CELL.fullmatch(h) or _load_over(head, c) for c, h in enumerate(head) if c}
+    values = {c: LOAD_CELL.fullmatch(h) or _load_over(head, c) for c, h in enumerate(head) if c}
     found = {c: m.group(1).replace(",", "") for c, m in values.items() if m}
     if len(found) < 2:
         return {}
@@ -162,7 +162,7 @@ def header_load(head: list[str]) -> dict[int, dict[str, str]]:
 
 
 @lru_cache(maxsize=4096)
-def _load_role(head: str) -> str | None:
+def load_role(head: str) -> str | None:
     """The load a column header names (`Seq Len`: prompt), read once per header (#19)."""
     alive = _HEADER_LOAD_INDEX.candidates(probe_of(head))  # the rules that could match
     return next((_HEADER_LOAD[n][0] for n in alive if _HEADER_LOAD[n][1].search(head)), None)
@@ -201,8 +201,8 @@ def read_row(
             load["prompt"], load["output"] = (g.replace(",", "") for g in pair.groups())
             per_column.append([])
             continue
-        role = _load_role(name) if not _OWN_VALUE.search(name) else None
-        as_load = _LOAD_CELL.fullmatch(cell)
+        role = load_role(name) if not _OWN_VALUE.search(name) else None
+        as_load = LOAD_CELL.fullmatch(cell)
         if role and as_load and (not header_unit(name) or _RATE_HEAD.match(name)):
             load[role] = as_load.group(1).replace(",", "")
             per_column.append([])

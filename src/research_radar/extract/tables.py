@@ -41,7 +41,7 @@ from research_radar.extract.references import (
 from research_radar.extract.rowlabels import group_model, model_labels, table_wide
 from research_radar.extract.rowplan import row_plan
 from research_radar.extract.tablepairs import compared_pairs
-from research_radar.extract.tablerows import header_load, read_row
+from research_radar.extract.tablerows import LOAD_CELL, header_load, load_role, read_row
 from research_radar.extract.units import UNIT_PATTERN
 from research_radar.models import Conditions, Metric
 
@@ -100,6 +100,8 @@ def read_table(
     parsed: list[Row] = []
     unplaced: list[Row] = []
     previous_label, group = "", Conditions()
+    above: list[str] = []
+    """The cells of the last row read, blank set-up cells filled (a continuation's source)."""
     for at, segment in enumerate(rows):
         raw = split_cells(segment.text)
         cells = [_MARKS.sub("", _MATH.sub(r"\1", clean_text(c))).strip() for c in raw]
@@ -110,7 +112,8 @@ def read_table(
             previous_label = ""
             continue
         if cells and not cells[0] and previous_label and len(cells) > 1:
-            cells = [previous_label, *cells[1:]]  # a continuation row: same model as above
+            # a continuation row: same model as above, and its blank set-up cells too
+            cells = [previous_label, *_merged_cells(head, cells[1:], above[1:], cat)]
         elif variant and previous_label:
             # `| - int8 | 323.3 |` below `| OpenNMT-py 3.0.4 | 275.8 |`: that system, int8
             cells = [f"{previous_label} {cells[0]}", *cells[1:]]
@@ -123,6 +126,7 @@ def read_table(
             continue
         if cells and cells[0] and not variant:
             previous_label = cells[0]
+        above = cells
         parsed.append(row)
     if not parsed:
         return []
@@ -173,6 +177,31 @@ def read_table(
             made = [dataclasses.replace(c, label_model=fallback[index]) for c in made]
         claims.extend(made)
     return claims
+
+
+def _merged_cells(head: list[str], cells: list[str], above: list[str], cat: Catalog) -> list[str]:
+    """A continuation row's cells, its blank set-up cells taken from the row above.
+
+    Markdown has no row spans, so a table writes a merged cell once and leaves it blank
+    below: `| 48*1 | BF16 | 1 | 128 | 0.21 |` over `| | | 2 | | 0.35 |` ran at BF16 with
+    prompt 128 too. A blank cell is filled only where the cell above names a precision,
+    model, hardware or system, or is a bare load value (`128`, `2K`) under a load column
+    (`Batch size`, `Input length`): a blank measurement stays blank, never a copy of the
+    number above it. A row with nothing of its own (a row of images) is no continuation."""
+    if not any(cells):
+        return cells
+    merged = list(cells)
+    for column, cell in enumerate(cells):
+        source = above[column] if column < len(above) else ""
+        if cell or not source:
+            continue
+        name = head[column + 1] if column + 1 < len(head) else ""
+        said = find_conditions(source, cat)
+        named = said.precision or said.model or said.hardware or said.software
+        loaded = load_role(name) is not None and LOAD_CELL.fullmatch(source) is not None
+        if named or loaded:
+            merged[column] = source
+    return merged
 
 
 def _has_numbers(row: Row, extra: Mapping[int, list[Metric]]) -> bool:

@@ -340,3 +340,18 @@ def test_an_example_in_a_note_below_a_table_sets_nothing_up() -> None:
     )
     claims = _numbers(extract_claims(text))
     assert "gpus" not in claims[321.5].conditions.load
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("在 16 路并发下测得吞吐", {"concurrency": "16"}, id="lu-bingfa"),
+        pytest.param("with 32 concurrent requests", {"concurrency": "32"}, id="concurrent"),
+        pytest.param("Llama-3-70B-FP8 并发测试", {}, id="name-end-before-bingfa"),
+        pytest.param("GLM-4-9B-int4 并发压测", {}, id="int4-before-bingfa"),
+    ],
+)
+def test_a_count_before_concurrent_is_a_load_unless_it_ends_a_name(
+    text: str, expected: dict[str, str]
+) -> None:
+    assert {k: v for k, v in _load(text).items() if k == "concurrency"} == expected

@@ -109,7 +109,10 @@ LOAD_RULES = (
     ),
     _rule("concurrency", r"(?<![\d.])(\d+)\s+concurrency\b"),
     _rule("concurrency", r"(?<![A-Za-z])C\s?=\s?(\d+)(?!\d|\.\d)"),
-    _rule("concurrency", r"(\d+)\s*(?:个|路)?\s*(?:并发|concurrent(?:\s+requests?)?)"),
+    # `8 路并发`, `64 concurrent`; not the 8 of `Qwen3-32B-FP8 并发测试` (a name's end)
+    _rule(
+        "concurrency", r"(?<![A-Za-z\d.])(\d+)\s*(?:个|路)?\s*(?:并发|concurrent(?:\s+requests?)?)"
+    ),
     _rule("concurrency", r"(?<![\d.])(\d+)\s+(?:simultaneous\s+|parallel\s+)?users\b"),
     _rule(
         "concurrency",

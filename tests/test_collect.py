@@ -126,6 +126,15 @@ def test_releases_are_asked_for_of_forks_with_tags_only(store: Store) -> None:
     assert original is not None and original.meta["tags"] and "releases" not in original.meta
 
 
+def test_a_repository_is_asked_for_its_head_commit_only(store: Store) -> None:
+    with serve_replay() as server:
+        _run(store, server, sources=["github"])
+        asked = [r.query for r in server.requests if r.path == "/repos/Neroued/ninfer/commits"]
+    assert asked == ["sha=master&per_page=1"]
+    (snapshot,) = store.load_snapshots("gh:neroued/ninfer")
+    assert [commit["sha"] for commit in snapshot.meta["commits"]] == [snapshot.version]
+
+
 def test_one_broken_source_does_not_stop_the_run(store: Store) -> None:
     with serve_replay(faults=[Fault("/arxiv/*", "5xx")]) as server:
         summary = _run(store, server)

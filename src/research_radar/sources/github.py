@@ -135,9 +135,10 @@ def fetch_readme(api: GitHubApi, full_name: str, ref: str | None = None) -> RawR
 
 TAGS_PER_PAGE = 30
 RELEASES_PER_PAGE = 10
-COMMITS_KEPT = 10
-"""The newest commits a snapshot keeps (its head among them): all a repository's collect
-asks for (#19)."""
+COMMITS_KEPT = 1
+"""The newest commits a snapshot keeps, and all a repository's collect asks for: its head,
+which pins the snapshot. No stage reads the commits below it, and a page of ten was the
+largest answer a repository's collect parsed, compressed and kept (#19)."""
 
 
 def fetch_tags(api: GitHubApi, full_name: str, per_page: int = TAGS_PER_PAGE) -> RawResponse:

@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from research_radar.cli import app
+from research_radar.collect import collectors
 from research_radar.collect import stage as collect_module
 from research_radar.collect.stage import CollectSummary, SourceHealth, collect
 from research_radar.collect.storecache import StoreCache
@@ -133,6 +134,16 @@ def test_a_repository_is_asked_for_its_head_commit_only(store: Store) -> None:
     assert asked == ["sha=master&per_page=1"]
     (snapshot,) = store.load_snapshots("gh:neroued/ninfer")
     assert [commit["sha"] for commit in snapshot.meta["commits"]] == [snapshot.version]
+
+
+def test_keys_expected_of_a_repository_are_those_it_asks_for(store: Store) -> None:
+    with serve_replay() as server:
+        _run(store, server, sources=["github"])
+    kept = store.load_raw_keys("github", [f"/repos/{n}" for n in ("Neroued/ninfer", "x/y")])
+    assert kept == {"/repos/Neroued/ninfer"}
+    for name in ("Neroued/ninfer", "zhongpei/ninfer-4090", "AMD-AGI/Infera"):
+        expected = collectors._repo_keys(name)
+        assert store.load_raw_keys("github", expected) == set(expected)
 
 
 def test_one_broken_source_does_not_stop_the_run(store: Store) -> None:

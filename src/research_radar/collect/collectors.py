@@ -217,15 +217,17 @@ def _gh_repos(
             found.cursors[f"repo:{source.key}"] = str(source.meta["pushed_at"])
 
 
+_TAGS_QUERY = request_key("", {"per_page": gh.TAGS_PER_PAGE})
+"""The query of a repository's tags request, as `request_key` writes it after any path
+(encoded once, not once a repository, #19)."""
+
+
 def _repo_keys(name: str) -> list[str]:
     """The request keys of a repository that `_gh_repo` reads and that do not depend on
-    its metadata (its commits' key names its default branch)."""
-    return [
-        request_key(f"/repos/{name}"),
-        request_key(f"/repos/{name}/readme"),
-        request_key(f"/repos/{name}/tags", {"per_page": gh.TAGS_PER_PAGE}),
-        request_key(f"/repos/{name}/releases", {"per_page": gh.RELEASES_PER_PAGE}),
-    ]
+    its metadata (its commits' key names its default branch; only a fork's releases are
+    asked for)."""
+    repo = request_key(f"/repos/{name}")
+    return [repo, f"{repo}/readme", f"{repo}/tags{_TAGS_QUERY}"]
 
 
 def collect_host(api: gh.GitHubApi, settings: Settings) -> Found:

@@ -12,6 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from research_radar.cli import app
+from research_radar.collect import collectors
 from research_radar.collect import stage as collect_module
 from research_radar.collect.stage import CollectSummary, SourceHealth, collect
 from research_radar.collect.storecache import StoreCache
@@ -104,9 +105,45 @@ def test_second_run_is_conditional(store: Store) -> None:
         second = server.requests[first:]
     health = again.sources["github"]
     repos = health.parsed
-    assert repos == 11 and health.reused == 44
+    # README, commits and tags of each; the releases of the one fork with tags
+    assert repos == 11 and health.reused == 3 * repos + 1
     assert sum(r.status == 304 for r in second) == 14  # 3 searches + 11 repositories
     assert len([r for r in second if r.status != 301]) <= repos + 3
+
+
+def test_releases_are_asked_for_of_forks_with_tags_only(store: Store) -> None:
+    with serve_replay() as server:
+        _run(store, server, sources=["github"])
+        asked = {r.path for r in server.requests if r.path.endswith("/releases")}
+    assert asked == {"/repos/zhongpei/ninfer-4090/releases"}
+    fork_with_tags = store.load_source("gh:zhongpei/ninfer-4090")
+    fork_without = store.load_source("gh:kvtinker/ninfer")
+    original = store.load_source("gh:seu-paisys/embodied.cpp")
+    assert fork_with_tags is not None and fork_with_tags.meta["fork"] is True
+    assert [r["tag"] for r in fork_with_tags.meta["releases"]] == ["v0.1-4090"]
+    assert fork_without is not None and fork_without.meta["fork"] is True
+    assert fork_without.meta["tags"] == [] and fork_without.meta["releases"] == []
+    # not asked for, so not known: no "releases" rather than none
+    assert original is not None and original.meta["tags"] and "releases" not in original.meta
+
+
+def test_a_repository_is_asked_for_its_head_commit_only(store: Store) -> None:
+    with serve_replay() as server:
+        _run(store, server, sources=["github"])
+        asked = [r.query for r in server.requests if r.path == "/repos/Neroued/ninfer/commits"]
+    assert asked == ["sha=master&per_page=1"]
+    (snapshot,) = store.load_snapshots("gh:neroued/ninfer")
+    assert [commit["sha"] for commit in snapshot.meta["commits"]] == [snapshot.version]
+
+
+def test_keys_expected_of_a_repository_are_those_it_asks_for(store: Store) -> None:
+    with serve_replay() as server:
+        _run(store, server, sources=["github"])
+    kept = store.load_raw_keys("github", [f"/repos/{n}" for n in ("Neroued/ninfer", "x/y")])
+    assert kept == {"/repos/Neroued/ninfer"}
+    for name in ("Neroued/ninfer", "zhongpei/ninfer-4090", "AMD-AGI/Infera"):
+        expected = collectors._repo_keys(name)
+        assert store.load_raw_keys("github", expected) == set(expected)
 
 
 def test_one_broken_source_does_not_stop_the_run(store: Store) -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import base64
+import email.utils
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -180,6 +182,27 @@ def test_request_log_drops_authorization(server: ReplayServer, client: httpx.Cli
     client.get("/rate_limit", headers={"Authorization": "Bearer secret-token"})
     last = server.requests[-1]
     assert last.path == "/rate_limit" and "secret-token" not in json.dumps(last.headers)
+
+
+def test_request_headers_are_read_in_any_case_and_logged_as_sent(
+    server: ReplayServer, client: httpx.Client
+) -> None:
+    etag = client.get("/repos/AMD-AGI/Infera").headers["ETag"]
+    again = client.get(
+        "/repos/Neroued/ninfer/readme",
+        headers=[
+            ("if-none-match", "other"),
+            ("ACCEPT", "application/vnd.github.raw"),
+            ("X-a", "1"),
+        ],
+    )
+    assert again.status_code == 200 and again.headers["Content-Type"].startswith("text/plain")
+    logged = server.requests[-1].headers
+    assert logged["ACCEPT"] == "application/vnd.github.raw" and logged["X-a"] == "1"
+    same = client.get("/repos/AMD-AGI/Infera", headers=[("IF-NONE-MATCH", etag)])
+    assert same.status_code == 304
+    sent = email.utils.parsedate_to_datetime(same.headers["Date"])
+    assert sent.tzinfo is not None and abs(sent.timestamp() - time.time()) < 60
 
 
 @pytest.mark.parametrize(

@@ -82,7 +82,8 @@ class Found:
 
 
 def _gh_repo(api: gh.GitHubApi, name: str) -> tuple[list[RawResponse], Source, Snapshot | None]:
-    """One repository: metadata (conditional), then README, commits, tags, releases.
+    """One repository: metadata (conditional), then README, commits, tags, and a fork's
+    releases (see `_reads_releases`).
 
     When the metadata answers 304 the rest is re-read from the store without requests.
     """
@@ -94,7 +95,9 @@ def _gh_repo(api: gh.GitHubApi, name: str) -> tuple[list[RawResponse], Source, S
     sub = replace(api, offline=raw_repo.from_cache)
     readme = gh.fetch_readme(sub, full)
     commits = gh.fetch_commits(sub, full, sha=repo.get("default_branch"), per_page=gh.COMMITS_KEPT)
-    tags, releases = gh.fetch_tags(sub, full), gh.fetch_releases(sub, full)
+    tags = gh.fetch_tags(sub, full)
+    tag_list = gh.parse_json(tags)
+    releases = gh.fetch_releases(sub, full) if _reads_releases(repo, tag_list) else None
     renamed = []
     if raw_repo.redirected_from and raw_repo.redirected_from.lower() != f"/repos/{full}".lower():
         renamed.append(raw_repo.redirected_from.removeprefix("/repos/"))
@@ -104,13 +107,30 @@ def _gh_repo(api: gh.GitHubApi, name: str) -> tuple[list[RawResponse], Source, S
         repo,
         readme=gh.parse_readme(readme),
         commits=gh.parse_commits(commits),
-        tags=gh.parse_json(tags),
-        releases=gh.parse_json(releases),
+        tags=tag_list,
+        releases=_release_list(repo, releases),
         renamed_from=renamed,
         request_key=raw_repo.request_key,
     )
-    raws = [raw_repo, *commits, tags, releases] + ([readme] if readme else [])
+    raws = [raw_repo, *commits, tags, *(r for r in (releases, readme) if r is not None)]
     return raws, source, snapshot
+
+
+def _reads_releases(repo: dict[str, Any], tags: Any) -> bool:
+    """Whether a repository's releases are asked for: a fork's only, where resolve weighs
+    the releases of its own (`resolve.projects.classify_fork`); no other stage reads them,
+    and they were a fifth of a repository's requests (#19). Nor is a fork without tags
+    asked: a published release has a tag (GitHub turns a release whose tag is deleted
+    into a draft, and drafts are not kept)."""
+    return bool(repo.get("fork")) and tags != []
+
+
+def _release_list(repo: dict[str, Any], releases: RawResponse | None) -> Any:
+    """The releases to parse: the answer's; none for a fork without tags; None (not
+    asked, so not known) for any other repository."""
+    if releases is not None:
+        return gh.parse_json(releases)
+    return [] if repo.get("fork") else None
 
 
 def _gh_search(
@@ -197,15 +217,17 @@ def _gh_repos(
             found.cursors[f"repo:{source.key}"] = str(source.meta["pushed_at"])
 
 
+_TAGS_QUERY = request_key("", {"per_page": gh.TAGS_PER_PAGE})
+"""The query of a repository's tags request, as `request_key` writes it after any path
+(encoded once, not once a repository, #19)."""
+
+
 def _repo_keys(name: str) -> list[str]:
     """The request keys of a repository that `_gh_repo` reads and that do not depend on
-    its metadata (its commits' key names its default branch)."""
-    return [
-        request_key(f"/repos/{name}"),
-        request_key(f"/repos/{name}/readme"),
-        request_key(f"/repos/{name}/tags", {"per_page": gh.TAGS_PER_PAGE}),
-        request_key(f"/repos/{name}/releases", {"per_page": gh.RELEASES_PER_PAGE}),
-    ]
+    its metadata (its commits' key names its default branch; only a fork's releases are
+    asked for)."""
+    repo = request_key(f"/repos/{name}")
+    return [repo, f"{repo}/readme", f"{repo}/tags{_TAGS_QUERY}"]
 
 
 def collect_host(api: gh.GitHubApi, settings: Settings) -> Found:

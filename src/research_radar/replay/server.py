@@ -24,7 +24,9 @@ This module is the server and the faults; the answers come from `replay_routes.p
 
 from __future__ import annotations
 
+import email.utils
 import fnmatch
+import functools
 import hashlib
 import threading
 import time
@@ -106,12 +108,23 @@ def _etag(body: bytes) -> str:
     return '"' + hashlib.sha256(body).hexdigest()[:32] + '"'
 
 
+@functools.lru_cache(maxsize=2)
+def _http_date(second: int) -> str:
+    """The Date header of answers sent in one second (formatted once a second, #19)."""
+    return email.utils.formatdate(second, usegmt=True)
+
+
 # -- the request handler --------------------------------------------------------------
 
 
 class _Handler(BaseHTTPRequestHandler):
     server: _Server
     raw_requestline: bytes  # set by handle_one_request before parse_request
+    fields: dict[str, str]
+    """The request's headers by lower-case name (the first of a repeated one), as
+    `headers.get` finds them without running the email policy on each call (#19)."""
+    pairs: list[tuple[str, str]]
+    """The request's headers as sent, in order."""
     protocol_version = "HTTP/1.1"
     disable_nagle_algorithm = True
     """TCP_NODELAY: a keep-alive reply goes out at once, not after Nagle's ~40 ms wait for
@@ -134,7 +147,7 @@ class _Handler(BaseHTTPRequestHandler):
         self.command, self.path, self.request_version = words
         if self.path.startswith("//"):  # as the stdlib does (an open redirect otherwise)
             self.path = "/" + self.path.lstrip("/")
-        headers = HTTPMessage()
+        headers, self.fields, self.pairs = HTTPMessage(), {}, []
         for _ in range(_MAX_HEADERS):
             line = self.rfile.readline(_MAX_LINE + 1)
             if line in (b"\r\n", b"\n", b""):
@@ -143,12 +156,15 @@ class _Handler(BaseHTTPRequestHandler):
             if not colon or len(line) > _MAX_LINE:
                 self.send_error(HTTPStatus.BAD_REQUEST, "Malformed header line")
                 return False
-            headers.set_raw(name, value.strip())
+            value = value.strip()
+            headers.set_raw(name, value)
+            self.fields.setdefault(name.lower(), value)
+            self.pairs.append((name, value))
         else:
             self.send_error(HTTPStatus.REQUEST_HEADER_FIELDS_TOO_LARGE, "Too many headers")
             return False
         self.headers = headers
-        connection = headers.get("Connection", "").lower()
+        connection = self.fields.get("connection", "").lower()
         self.close_connection = connection == "close" or (
             self.request_version == "HTTP/1.0" and connection != "keep-alive"
         )
@@ -167,15 +183,15 @@ class _Handler(BaseHTTPRequestHandler):
         parts = urlsplit(self.path)
         path = parts.path.rstrip("/") or "/"
         query = {k: v[-1] for k, v in parse_qs(parts.query, keep_blank_values=True).items()}
-        length = int(self.headers.get("Content-Length") or 0)
+        length = int(self.fields.get("content-length") or 0)
         payload = self.rfile.read(length) if length else b""
         fault = self.server.replay.take_fault(path)
         reply = self._fault(fault) if fault else self._route(method, path, query, payload)
         if reply.status == 200 and method == "GET" and reply.body:
             reply.headers["ETag"] = _etag(reply.body)
-            if self.headers.get("If-None-Match") == reply.headers["ETag"]:
+            if self.fields.get("if-none-match") == reply.headers["ETag"]:
                 reply = Reply(304, b"", {"ETag": reply.headers["ETag"]})
-        headers = {k: v for k, v in self.headers.items() if k.lower() != "authorization"}
+        headers = {k: v for k, v in self.pairs if k.lower() != "authorization"}
         self.server.replay.log(RecordedRequest(method, path, parts.query, headers, reply.status))
         self._send(reply, truncate=bool(fault and fault.kind == "truncated"))
 
@@ -188,7 +204,7 @@ class _Handler(BaseHTTPRequestHandler):
         head = [
             f"{self.protocol_version} {reply.status} {phrase}",
             f"Server: {self.version_string()}",
-            f"Date: {self.date_time_string()}",
+            f"Date: {_http_date(int(time.time()))}",
             f"Content-Type: {reply.content_type}",
             f"Content-Length: {len(reply.body)}",
             "X-RateLimit-Limit: 5000",
@@ -225,7 +241,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _route(self, method: str, path: str, query: dict[str, str], payload: bytes) -> Reply:
         replay = self.server.replay
-        accept = self.headers.get("Accept", "")
+        accept = self.fields.get("accept", "")
         return route(replay.data, method, path, query, payload, base=replay.url, accept=accept)
 
 

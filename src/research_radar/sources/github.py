@@ -135,9 +135,10 @@ def fetch_readme(api: GitHubApi, full_name: str, ref: str | None = None) -> RawR
 
 TAGS_PER_PAGE = 30
 RELEASES_PER_PAGE = 10
-COMMITS_KEPT = 10
-"""The newest commits a snapshot keeps (its head among them): all a repository's collect
-asks for (#19)."""
+COMMITS_KEPT = 1
+"""The newest commits a snapshot keeps, and all a repository's collect asks for: its head,
+which pins the snapshot. No stage reads the commits below it, and a page of ten was the
+largest answer a repository's collect parsed, compressed and kept (#19)."""
 
 
 def fetch_tags(api: GitHubApi, full_name: str, per_page: int = TAGS_PER_PAGE) -> RawResponse:
@@ -307,10 +308,12 @@ def parse_repo(
     """A repository Source and its Snapshot pinned at the head commit (None without commits).
 
     Args:
+        releases: the releases answer; None when they were not asked for (the meta then
+            has no "releases", rather than none).
         request_key: the repository request, named in the SourceError of a malformed answer.
     """
     with _payload(request_key):
-        return _repo(repo, readme, commits or [], tags or [], releases or [], renamed_from or [])
+        return _repo(repo, readme, commits or [], tags or [], releases, renamed_from or [])
 
 
 def _repo(
@@ -318,18 +321,19 @@ def _repo(
     readme: str,
     commits: list[dict[str, Any]],
     tags: list[dict[str, Any]],
-    releases: list[dict[str, Any]],
+    releases: list[dict[str, Any]] | None,
     renamed_from: list[str],
 ) -> tuple[Source, Snapshot | None]:
     head = commits[0] if commits else None
     meta = _repo_meta(repo, head, renamed_from)
     tag_names = {t["commit"]["sha"]: t["name"] for t in tags if "commit" in t}
     meta["tags"] = [t["name"] for t in tags[:10]]
-    meta["releases"] = [
-        {"tag": r.get("tag_name"), "name": r.get("name"), "published_at": r.get("published_at")}
-        for r in releases
-        if not r.get("draft")
-    ]
+    if releases is not None:
+        meta["releases"] = [
+            {"tag": r.get("tag_name"), "name": r.get("name"), "published_at": r.get("published_at")}
+            for r in releases
+            if not r.get("draft")
+        ]
     meta["links"] = _links(repo.get("description") or "", repo.get("homepage") or "", readme)
     source = Source(
         key=github_key(repo["full_name"]),
@@ -354,8 +358,8 @@ def _repo(
         meta={
             "default_branch": repo.get("default_branch"),
             "commits": commits[:COMMITS_KEPT],
-            "releases": meta["releases"][:3],
-        },
+        }
+        | ({"releases": meta["releases"][:3]} if "releases" in meta else {}),
     )
     return source, snapshot
 

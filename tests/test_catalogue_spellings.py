@@ -1,0 +1,129 @@
+"""Spellings of parts and models that pages write and the catalogue must read (issue #14):
+names glued to Chinese, bare GeForce numbers where a count or a word makes them a card,
+cloud instances by the GPU they hold, chips with their bins, identifiers with
+underscores; and the look-alikes each of them must not take."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_radar.extract.cataloguefiles import default_catalog
+
+
+def _names(field: str, text: str) -> list[str]:
+    return default_catalog().names(field, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        pytest.param("在 AMD EPYC 7763上测试", ["EPYC 7763"], id="epyc-glued-to-chinese"),
+        pytest.param("Xeon Gold 6248R的吞吐", ["Xeon Gold 6248R"], id="xeon-glued-to-chinese"),
+        pytest.param("在Raspberry Pi 4上", ["Raspberry Pi 4"], id="pi-glued-to-chinese"),
+        pytest.param("measured on a Ryzen 7 7840HS.", ["Ryzen 7 7840HS"], id="before-full-stop"),
+    ],
+)
+def test_a_name_ends_where_its_ascii_ends(text: str, names: list[str]) -> None:
+    assert _names("hardware", text) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        pytest.param("8x 3080 and 2×2080 Ti", ["RTX 3080", "RTX 2080 Ti"], id="counted"),
+        pytest.param("两张3070，单卡4060", ["RTX 3070", "RTX 4060"], id="chinese-cards"),
+        pytest.param("a 3080 GPU and a 1660 SUPER GPU", ["RTX 3080", "GTX 1660 SUPER"], id="gpu"),
+        pytest.param("4060显卡、2080 8G", ["RTX 4060", "RTX 2080 8 GB"], id="word-or-memory"),
+        pytest.param("GPU: 4070", ["RTX 4070"], id="set-up-line"),
+        pytest.param("在 3080 Ti 上运行", ["RTX 3080 Ti"], id="chinese-on"),
+    ],
+)
+def test_bare_geforce_numbers_where_a_card_is_meant(text: str, names: list[str]) -> None:
+    assert _names("hardware", text) == names
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("videos at 1920x1080 and 1920 × 1080", id="resolution"),
+        pytest.param("in 2080 the world", id="year"),
+        pytest.param("we sold 4060 units", id="count"),
+        pytest.param("throughput 4070 tokens/s", id="value"),
+        pytest.param("depends on 1080 pixels", id="after-on"),
+        pytest.param("在1080分辨率下", id="chinese-resolution"),
+    ],
+)
+def test_bare_numbers_that_are_not_cards(text: str) -> None:
+    assert _names("hardware", text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        pytest.param("p4d.24xlarge, p5.48xlarge", ["A100", "H100"], id="aws-p"),
+        pytest.param(
+            "g5.xlarge, ml.g5.2xlarge, g4dn.xlarge, g6.xlarge, g6e.12xlarge, p3.2xlarge",
+            ["A10G", "T4", "L4", "L40S", "V100"],
+            id="aws-g",
+        ),
+        pytest.param("p5e.48xlarge", ["H200"], id="aws-h200"),
+        pytest.param(
+            "a2-highgpu-1g, a3-highgpu-8g and g2-standard-4",
+            ["A100", "H100", "L4"],
+            id="google-cloud",
+        ),
+        pytest.param("Standard_NC24ads_A100_v4", ["A100"], id="azure"),
+    ],
+)
+def test_cloud_instances_are_their_gpus(text: str, names: list[str]) -> None:
+    assert _names("hardware", text) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        pytest.param("Ascend 310P3 and 910B4", ["Ascend 310P3", "Ascend 910B4"], id="ascend-bins"),
+        pytest.param("昆仑芯R200 and Kunlun R200", ["Kunlun R200"], id="kunlun-model"),
+        pytest.param(
+            "RTX A4000, A4500 and A5500", ["RTX A4000", "RTX A4500", "RTX A5500"], id="a-series"
+        ),
+        pytest.param(
+            "AWS Graviton3, Graviton4 and Ampere Altra Max",
+            ["Graviton3", "Graviton4", "Ampere Altra Max"],
+            id="arm-servers",
+        ),
+        pytest.param("a Pixel with Tensor G3", ["Tensor G3"], id="tensor"),
+    ],
+)
+def test_more_parts(text: str, names: list[str]) -> None:
+    assert _names("hardware", text) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        pytest.param("a tensor g3 slice; an ampere of current", [], id="words"),
+        pytest.param("the c5.2xlarge CPU host", [], id="cpu-instance-is-no-gpu"),
+    ],
+)
+def test_part_look_alikes(text: str, names: list[str]) -> None:
+    assert _names("hardware", text) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        pytest.param(
+            "llama2_7b, Llama_2_13B and llama_7b",
+            ["Llama-2-7B", "Llama-2-13B", "Llama-7B"],
+            id="llama",
+        ),
+        pytest.param("qwen2_7b and qwen_7b", ["Qwen2-7B", "Qwen-7B"], id="qwen"),
+        pytest.param(
+            "chatglm2_6b, baichuan2_13b", ["ChatGLM2-6B", "Baichuan2-13B"], id="chinese-labs"
+        ),
+        pytest.param("phi-1_5 and Phi-1.5", ["Phi-1.5"], id="phi"),
+    ],
+)
+def test_model_identifiers_with_underscores(text: str, names: list[str]) -> None:
+    assert _names("model", text) == names

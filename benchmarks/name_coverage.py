@@ -456,7 +456,8 @@ def _model_pages(name: str) -> list[tuple[str, str]]:
         ("setup-zh", f"模型：{name}\n\n{table}"),
         ("heading", f"### {name}\n\n{table}"),
         ("caption", f"Table 3: Throughput of {name} on A100.\n\n{table}"),
-        ("command", f"```\npython benchmark.py --model {name}\n```\n\n{table}"),
+        ("command", f"```bash\nvllm bench serve --model {name} --num-prompts 100\n```\n\n{table}"),
+        ("command-m", f"```\n./llama-bench -m models/{name} -p 512\n```\n\n{table}"),
     ]
 
 

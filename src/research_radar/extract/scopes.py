@@ -182,9 +182,9 @@ def _command_scopes(
     end: int,
     cat: Catalog,
 ) -> list[Scope]:
-    """`vllm bench serve --random-input-len 1024 ...` above a table: the load its flags
-    give holds below it in its section, up to the next command block (names are left to
-    the page's prose: a command's `--model` is a path)."""
+    """`vllm bench serve --model Qwen/Qwen2-7B --random-input-len 1024 ...` above a table:
+    the load its flags give, and the one model its `--model` (`-m`) flags name, hold
+    below it in its section, up to the next command block."""
     scopes: list[Scope] = []
     for n, (line, text) in enumerate(commands):
         section = _section_of(spans, line)
@@ -192,9 +192,24 @@ def _command_scopes(
         if n + 1 < len(commands):
             last = min(last, commands[n + 1][0] - 1)
         scope = Scope(line, last, load=dict(_setup(text, cat).load))
-        if scope.load:
+        models = {m for flag in _MODEL_FLAG.finditer(text) for m in _model_of(flag[1], cat)}
+        if len(models) == 1:
+            scope.names["model"] = list(models)
+        if scope.load or scope.names:
             scopes.append(scope)
     return scopes
+
+
+_MODEL_FLAG = re.compile(
+    r"(?:--model(?:[-_](?:name[-_]or[-_]path|path|name|id|dir))?|-m)[\s=]+['\"]?(\S+)"
+)
+"""A benchmark command's model: `--model meta-llama/Llama-2-7b-hf`, `-m llama-2-7b.gguf`."""
+
+
+def _model_of(path: str, cat: Catalog) -> list[str]:
+    """The model a path or repository id names, by its last part (`meta-llama/Llama-2-7b-hf`
+    is Llama-2-7B, not also the family its owner is named after)."""
+    return cat.names("model", path.strip("'\"").rstrip("/").rsplit("/", 1)[-1])
 
 
 def _title(headings: list[Segment], end: int, cat: Catalog) -> list[Scope]:

@@ -127,3 +127,88 @@ def test_part_look_alikes(text: str, names: list[str]) -> None:
 )
 def test_model_identifiers_with_underscores(text: str, names: list[str]) -> None:
     assert _names("model", text) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        pytest.param(
+            "Huawei P30 Pro, HUAWEI nova 7, Honor V20, Xiaomi Mi 9, OPPO Reno 8, iPad Pro",
+            ["P30 Pro", "nova 7", "Honor V20", "Xiaomi Mi 9", "OPPO Reno 8", "iPad Pro"],
+            id="phones",
+        ),
+        pytest.param(
+            "iPhone X, iPhone XS and iPhone 8", ["iPhone X", "iPhone XS", "iPhone 8"], id="iphones"
+        ),
+        pytest.param("MediaTek MT6893", ["MT6893"], id="mediatek-part"),
+        pytest.param(
+            "Khadas VIM3, Radxa ROCK 5B, StarFive JH7110, T-Head TH1520, Orange Pi AIpro",
+            ["Khadas VIM3", "Rock 5B", "JH7110", "TH1520", "Orange Pi AIpro"],
+            id="boards",
+        ),
+        pytest.param(
+            "Apple Neural Engine, Intel NPU, AMD XDNA, Intel Iris Xe Graphics, UHD Graphics 620",
+            ["Apple Neural Engine", "Intel NPU", "XDNA", "Iris Xe", "UHD Graphics 620"],
+            id="on-chip",
+        ),
+        pytest.param("AMD EPYC 7B13 and Xeon 8480+", ["EPYC 7B13", "Xeon 8480+"], id="cpu-numbers"),
+        pytest.param(
+            "Hexagon 698, Orin AGX, XPU P800",
+            ["Hexagon 698", "Jetson AGX Orin", "Kunlun P800"],
+            id="more",
+        ),
+    ],
+)
+def test_edge_devices(text: str, names: list[str]) -> None:
+    assert _names("hardware", text) == names
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("the rock 5 band played", id="rock-word"),
+        pytest.param("the iris of the eye, an insane plane", id="iris-ane"),
+        pytest.param("a mt7621 router", id="router-chip"),
+    ],
+)
+def test_device_look_alikes(text: str) -> None:
+    assert _names("hardware", text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        pytest.param("wan2.1_t2v_14b", ["Wan2.1-t2v-14B"], id="wan-identifier"),
+        pytest.param(
+            "ALBERT-base, XLNet-large, BART-large, CLIP, U-Net, PP-OCRv4, SSD-MobileNetV2",
+            [
+                "ALBERT-base",
+                "XLNet-large",
+                "BART-large",
+                "CLIP",
+                "U-Net",
+                "PP-OCRv4",
+                "SSD-MobileNetV2",
+            ],
+            id="networks",
+        ),
+        pytest.param("SenseVoiceSmall", ["SenseVoiceSmall"], id="sensevoice"),
+        pytest.param(
+            "通义千问与百川、书生·浦语", ["Qwen", "Baichuan", "InternLM"], id="chinese-names"
+        ),
+    ],
+)
+def test_more_models(text: str, names: list[str]) -> None:
+    assert _names("model", text) == names
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("albert einstein drove an electra car", id="names"),
+        pytest.param("a video clip of a unet, bart simpson", id="lower-case-words"),
+        pytest.param("an SSD storage drive", id="ssd-disk"),
+    ],
+)
+def test_model_look_alikes(text: str) -> None:
+    assert _names("model", text) == []

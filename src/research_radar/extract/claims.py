@@ -47,6 +47,7 @@ from research_radar.extract.context import (
     unlisted,
 )
 from research_radar.extract.documentscope import with_document_scopes
+from research_radar.extract.footnotes import footnote_refs
 from research_radar.extract.kinds import is_hedged, kind_of
 from research_radar.extract.markdown import Segment, parse_segments
 from research_radar.extract.metrics import find_metrics
@@ -250,7 +251,9 @@ def extract_claims(
         if lead and not surveyed and not defines(segment.text, cat):
             add_to_lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
     end_table()
-    return with_document_scopes(claims, segments, cat, labelled, command_blocks(text))
+    return with_document_scopes(
+        claims, segments, cat, labelled, command_blocks(text), footnote_refs(text)
+    )
 
 
 def extract_file(

@@ -29,6 +29,7 @@ def with_document_scopes(
     cat: Catalog,
     labelled: dict[int, str],
     commands: Sequence[tuple[int, str]] = (),
+    notes: Sequence[tuple[int, int, str]] = (),
 ) -> list[Claim]:
     """The claims completed from what their document states for them.
 
@@ -36,8 +37,9 @@ def with_document_scopes(
         labelled: claim index -> the uncatalogued model its row's `Model` column writes,
             the claim's model when nothing else names one.
         commands: the document's benchmark-command blocks (`extract.commandblocks`).
+        notes: the paragraphs that point to a footnote (`extract.footnotes`).
     """
-    scopes = find_scopes(segments, cat, commands)
+    scopes = find_scopes(segments, cat, commands, notes)
     if scopes:
         claims = [
             c.model_copy(update={"conditions": with_scopes(c.conditions, c.line or 0, scopes)})

@@ -91,13 +91,18 @@ class Scope:
 
 
 def find_scopes(
-    segments: list[Segment], cat: Catalog, commands: Sequence[tuple[int, str]] = ()
+    segments: list[Segment],
+    cat: Catalog,
+    commands: Sequence[tuple[int, str]] = (),
+    notes: Sequence[tuple[int, int, str]] = (),
 ) -> list[Scope]:
     """The set-up scopes of a document's segments, innermost (shortest) first.
 
     Args:
         commands: the benchmark-command blocks of the document (`extract.commandblocks`):
             each sets up the load of its section from its line to the next such block.
+        notes: the paragraphs that point to a footnote (`extract.footnotes`): the parts,
+            models and precisions the footnote names set up their lines.
     """
     if not segments:
         return []
@@ -135,6 +140,11 @@ def find_scopes(
             scope.names = {k: v for k, v in scope.names.items() if len(v) == 1}
         scopes.append(scope)
     scopes.extend(_command_scopes(commands, spans, end, cat))
+    for first, last, note in notes:
+        named = find_conditions(note, cat)
+        scope = Scope(first, last)
+        scope.add(Conditions(hardware=named.hardware, model=named.model, precision=named.precision))
+        scopes.append(scope)
     scopes.extend(_title(headings, end, cat))
     scopes.extend(_evaluation_lines(segments, spans, end, cat))
     scopes.extend(_notes_below_tables(segments, cat))

@@ -49,6 +49,7 @@ from research_radar.extract.context import (
 from research_radar.extract.documentscope import with_document_scopes
 from research_radar.extract.footnotes import footnote_refs
 from research_radar.extract.kinds import is_hedged, kind_of
+from research_radar.extract.legends import with_legends
 from research_radar.extract.markdown import Segment, parse_segments
 from research_radar.extract.metrics import find_metrics
 from research_radar.extract.prefilter import probe_of
@@ -157,7 +158,7 @@ def extract_claims(
         table.clear()
         introduced.names, introduced.load = {}, {}
 
-    segments = list(parse_segments(text))
+    segments = with_legends(list(parse_segments(text)), cat)
     for segment in segments:
         if segment.block == "table":
             if segment.header != header:

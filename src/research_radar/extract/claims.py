@@ -29,7 +29,6 @@ from research_radar.extract.benchmark_json import parse_benchmark_json
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.clauses import split_by_clause
-from research_radar.extract.commandblocks import command_blocks
 from research_radar.extract.compared import is_baseline_metric
 from research_radar.extract.conditions import (
     find_conditions,
@@ -47,7 +46,6 @@ from research_radar.extract.context import (
     unlisted,
 )
 from research_radar.extract.documentscope import with_document_scopes
-from research_radar.extract.footnotes import footnote_refs
 from research_radar.extract.kinds import is_hedged, kind_of
 from research_radar.extract.legends import with_legends
 from research_radar.extract.markdown import Segment, parse_segments
@@ -252,9 +250,7 @@ def extract_claims(
         if lead and not surveyed and not defines(segment.text, cat):
             add_to_lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
     end_table()
-    return with_document_scopes(
-        claims, segments, cat, labelled, command_blocks(text), footnote_refs(text)
-    )
+    return with_document_scopes(claims, segments, cat, labelled, text)
 
 
 def extract_file(

@@ -11,9 +11,10 @@ row's `Model` column writes (`extract.rowlabels`) (issue #14).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from research_radar.extract.catalogue import Catalog
+from research_radar.extract.commandblocks import command_blocks
+from research_radar.extract.envblocks import env_blocks
+from research_radar.extract.footnotes import footnote_refs
 from research_radar.extract.markdown import Segment
 from research_radar.extract.roles import find_roles, with_roles
 from research_radar.extract.scopes import find_scopes, with_scopes
@@ -28,18 +29,19 @@ def with_document_scopes(
     segments: list[Segment],
     cat: Catalog,
     labelled: dict[int, str],
-    commands: Sequence[tuple[int, str]] = (),
-    notes: Sequence[tuple[int, int, str]] = (),
+    text: str = "",
 ) -> list[Claim]:
     """The claims completed from what their document states for them.
 
     Args:
         labelled: claim index -> the uncatalogued model its row's `Model` column writes,
             the claim's model when nothing else names one.
-        commands: the document's benchmark-command blocks (`extract.commandblocks`).
-        notes: the paragraphs that point to a footnote (`extract.footnotes`).
+        text: the document, for what its code blocks and footnotes set up: its
+            benchmark commands (`extract.commandblocks`), the machine its blocks print
+            (`extract.envblocks`) and the paragraphs that point to a footnote
+            (`extract.footnotes`).
     """
-    scopes = find_scopes(segments, cat, commands, notes)
+    scopes = find_scopes(segments, cat, command_blocks(text), footnote_refs(text), env_blocks(text))
     if scopes:
         claims = [
             c.model_copy(update={"conditions": with_scopes(c.conditions, c.line or 0, scopes)})

@@ -95,6 +95,7 @@ def find_scopes(
     cat: Catalog,
     commands: Sequence[tuple[int, str]] = (),
     notes: Sequence[tuple[int, int, str]] = (),
+    machines: Sequence[tuple[int, str]] = (),
 ) -> list[Scope]:
     """The set-up scopes of a document's segments, innermost (shortest) first.
 
@@ -103,6 +104,8 @@ def find_scopes(
             each sets up the load of its section from its line to the next such block.
         notes: the paragraphs that point to a footnote (`extract.footnotes`): the parts,
             models and precisions the footnote names set up their lines.
+        machines: the blocks that print the machine (`extract.envblocks`): the parts
+            they name set up their section from their line on.
     """
     if not segments:
         return []
@@ -140,6 +143,11 @@ def find_scopes(
             scope.names = {k: v for k, v in scope.names.items() if len(v) == 1}
         scopes.append(scope)
     scopes.extend(_command_scopes(commands, spans, end, cat))
+    for line, devices in machines:
+        section = _section_of(spans, line)
+        scope = Scope(line, section[1] if section else end)
+        scope.add(Conditions(hardware=cat.names("hardware", devices)))
+        scopes.append(scope)
     for first, last, note in notes:
         named = find_conditions(note, cat)
         scope = Scope(first, last)

@@ -250,7 +250,7 @@ def extract_claims(
         if lead and not surveyed and not defines(segment.text, cat):
             add_to_lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
     end_table()
-    return with_document_scopes(claims, segments, cat, labelled, text)
+    return with_document_scopes(claims, segments, cat, labelled, text, project)
 
 
 def extract_file(

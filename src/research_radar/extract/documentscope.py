@@ -30,6 +30,7 @@ def with_document_scopes(
     cat: Catalog,
     labelled: dict[int, str],
     text: str = "",
+    project: str = "",
 ) -> list[Claim]:
     """The claims completed from what their document states for them.
 
@@ -40,6 +41,8 @@ def with_document_scopes(
             benchmark commands (`extract.commandblocks`), the machine its blocks print
             (`extract.envblocks`) and the paragraphs that point to a footnote
             (`extract.footnotes`).
+        project: the repository's name: when it names one model (`Open-Sora`,
+            `Baichuan2`), that model's own page measures it where nothing names another.
     """
     scopes = find_scopes(segments, cat, command_blocks(text), footnote_refs(text), env_blocks(text))
     if scopes:
@@ -57,4 +60,12 @@ def with_document_scopes(
         if not claims[index].conditions.model:
             conditions = claims[index].conditions.model_copy(update={"model": [model]})
             claims[index] = claims[index].model_copy(update={"conditions": conditions})
+    own = cat.names("model", project)
+    if len(own) == 1:
+        claims = [
+            c.model_copy(update={"conditions": c.conditions.model_copy(update={"model": own})})
+            if not c.conditions.model
+            else c
+            for c in claims
+        ]
     return claims

@@ -26,3 +26,8 @@ def test_a_tools_repository_names_no_model() -> None:
     found = _numbers(extract_claims(_PAGE, where="vllm-project/vllm@abc123:README.md"))
     assert found[60.5].conditions.model == []
     assert _numbers(extract_claims(_PAGE))[60.5].conditions.model == []
+
+
+def test_a_tool_named_after_a_model_names_no_model() -> None:
+    for where in ("hiyouga/LLaMA-Factory@abc:README.md", "karpathy/llama2.c@abc:README.md"):
+        assert _numbers(extract_claims(_PAGE, where=where))[60.5].conditions.model == []

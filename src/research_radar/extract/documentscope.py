@@ -41,8 +41,9 @@ def with_document_scopes(
             benchmark commands (`extract.commandblocks`), the machine its blocks print
             (`extract.envblocks`) and the paragraphs that point to a footnote
             (`extract.footnotes`).
-        project: the repository's name: when it names one model (`Open-Sora`,
-            `Baichuan2`), that model's own page measures it where nothing names another.
+        project: the repository's name: when it is a model's name (`Open-Sora`,
+            `Baichuan2`), that model's own page measures it where nothing names another
+            (not a tool named after a model: `llama.cpp`, `LLaMA-Factory`).
     """
     scopes = find_scopes(segments, cat, command_blocks(text), footnote_refs(text), env_blocks(text))
     if scopes:
@@ -60,8 +61,9 @@ def with_document_scopes(
         if not claims[index].conditions.model:
             conditions = claims[index].conditions.model_copy(update={"model": [model]})
             claims[index] = claims[index].model_copy(update={"conditions": conditions})
-    own = cat.names("model", project)
-    if len(own) == 1:
+    mentions = cat.find("model", project)
+    own = [m.name for m in mentions if (m.start, m.end) == (0, len(project))]
+    if own:
         claims = [
             c.model_copy(update={"conditions": c.conditions.model_copy(update={"model": own})})
             if not c.conditions.model

@@ -212,3 +212,19 @@ def test_more_models(text: str, names: list[str]) -> None:
 )
 def test_model_look_alikes(text: str) -> None:
     assert _names("model", text) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        pytest.param("Llama 2 (7B) and Qwen (7B)", ["Llama-2-7B", "Qwen-7B"], id="llama-qwen"),
+        pytest.param(
+            "OPT (66B), Falcon (40B) and Yi (34B)",
+            ["OPT-66B", "Falcon-40B", "Yi-34B"],
+            id="families-named-by-size",
+        ),
+        pytest.param("Llama 2 (see 7B)", ["Llama-2"], id="not-a-size-note"),
+    ],
+)
+def test_a_size_in_parentheses_is_the_models(text: str, names: list[str]) -> None:
+    assert _names("model", text) == names

@@ -227,3 +227,21 @@ def test_model_look_alikes(text: str) -> None:
 )
 def test_a_size_in_parentheses_is_the_models(text: str, names: list[str]) -> None:
     assert _names("model", text) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        pytest.param("nvidia_a100-sxm4-80gb", ["A100 80 GB"], id="device-name-identifier"),
+        pytest.param("H100_SXM and RTX_4090", ["H100", "RTX 4090"], id="underscored"),
+        pytest.param("NVIDIA_GeForce_RTX_3090", ["RTX 3090"], id="geforce-identifier"),
+    ],
+)
+def test_a_part_written_as_an_identifier(text: str, names: list[str]) -> None:
+    assert _names("hardware", text) == names
+
+
+def test_an_identifier_keeps_its_places() -> None:
+    text = "run_on_H100_SXM: 12 ms"
+    (mention,) = default_catalog().find("hardware", text)
+    assert text[mention.start : mention.end] == "H100_SXM"

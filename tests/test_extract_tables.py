@@ -392,3 +392,16 @@ def test_the_reader_never_changes_what_the_rules_read_in_a_table(text: str) -> N
     read = numbers(extract_claims(text, reader=_constant(30.0)))
     assert not ruled - read  # every number of the rules, read again, once
     assert all(n == 1 for n in read.values())  # and no number twice
+
+
+def test_a_geforce_number_under_a_gpu_column_is_the_card() -> None:
+    text = (
+        "| GPU | Model | tokens/s |\n|---|---|---|\n"
+        "| 4060 | Llama-2-7B | 18.5 |\n| 3070 Ti | Llama-2-7B | 17.5 |\n"
+        "\n| Batch | Model | tokens/s |\n|---|---|---|\n| 4060 | Llama-2-7B | 16.5 |\n"
+    )
+    found = {m.value: c for c in extract_claims(text) for m in c.metrics}
+    assert found[18.5].conditions.hardware == ["RTX 4060"]
+    assert found[17.5].conditions.hardware == ["RTX 3070 Ti"]
+    assert "gpus" not in found[18.5].conditions.load
+    assert found[16.5].conditions.hardware == []  # a batch of 4060, not a card

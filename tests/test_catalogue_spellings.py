@@ -51,6 +51,7 @@ def test_bare_geforce_numbers_where_a_card_is_meant(text: str, names: list[str])
         pytest.param("throughput 4070 tokens/s", id="value"),
         pytest.param("depends on 1080 pixels", id="after-on"),
         pytest.param("在1080分辨率下", id="chinese-resolution"),
+        pytest.param("一张1080×1920的图片", id="an-image-of-a-resolution"),
     ],
 )
 def test_bare_numbers_that_are_not_cards(text: str) -> None:

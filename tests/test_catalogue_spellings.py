@@ -246,3 +246,14 @@ def test_an_identifier_keeps_its_places() -> None:
     text = "run_on_H100_SXM: 12 ms"
     (mention,) = default_catalog().find("hardware", text)
     assert text[mention.start : mention.end] == "H100_SXM"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("the SAM-Decoding method", id="sam-in-a-method"),
+        pytest.param("Mochi-style buns, MOSS-Speech-like", id="hyphenated-words"),
+    ],
+)
+def test_upper_case_model_words_end_before_a_hyphen(text: str) -> None:
+    assert _names("model", text) == []

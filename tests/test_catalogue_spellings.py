@@ -257,3 +257,10 @@ def test_an_identifier_keeps_its_places() -> None:
 )
 def test_upper_case_model_words_end_before_a_hyphen(text: str) -> None:
     assert _names("model", text) == []
+
+
+def test_a_family_the_catalogue_knows_wins_over_the_generic_family_and_size() -> None:
+    assert _names("model", "新版本的Yuan2-2B模型、Moonlight-16B-A3B") == [
+        "Yuan2.0-2B",
+        "Moonlight-16B-A3B",
+    ]

@@ -178,7 +178,7 @@ def test_chinese_brand_names() -> None:
         "Snapdragon 865",
         "Dimensity 9300",
         "Kirin 990",
-        "Kunlun XPU",
+        "Kunlun R200",
         "MTT S4000",
         "Enflame T20",
         "Raspberry Pi 4B",

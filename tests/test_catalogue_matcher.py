@@ -22,6 +22,8 @@ if TYPE_CHECKING:
 def _reference_find(cat: Catalog, field_name: str, text: str) -> list[Mention]:
     """The matcher before the needles (issue #19): the whole alternation, every pattern."""
     index = cat._index[field_name]
+    if field_name == "hardware":
+        text = text.replace("_", " ")  # a part written as an identifier (`H100_SXM`)
     found: list[tuple[int, int, int, str]] = []
     if index.literal is not None:
         for match in index.literal.finditer(text):

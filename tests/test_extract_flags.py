@@ -207,3 +207,34 @@ def test_a_pipeline_parallel_flag_does_not_turn_the_prompt_length_into_a_sweep()
     )
     load = _numbers(extract_claims(text))[1200.0].conditions.load
     assert (load.get("prompt"), load.get("output"), load.get("tp")) == ("1024", "128", "4")
+
+
+def test_a_command_blocks_model_flag_names_the_model_of_the_table_below() -> None:
+    text = (
+        "## Serving\n\n"
+        "```bash\nvllm bench serve --model meta-llama/Llama-2-7b-hf --random-input-len 1024\n```\n\n"
+        "| Concurrency | Output tok/s |\n| --- | --- |\n| 16 | 2345.6 |\n\n"
+        "```\n./llama-bench -m models/qwen2-7b-instruct-q4_0.gguf -p 512\n```\n\n"
+        "| Test | t/s |\n| --- | --- |\n| pp512 | 1234.5 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[2345.6].conditions.model == ["Llama-2-7B"]
+    assert found[1234.5].conditions.model == ["Qwen2-7B"]
+
+
+def test_a_table_that_names_its_models_keeps_them_over_the_commands() -> None:
+    text = (
+        "```bash\npython -m sglang.bench_serving --model-path Qwen/Qwen2-7B-Instruct\n```\n\n"
+        + _TABLE
+        + "| Llama-3.1-8B | 5123.4 | 85.2 |\n"
+    )
+    assert _numbers(extract_claims(text))[5123.4].conditions.model == ["Llama-3.1-8B"]
+
+
+def test_a_block_running_several_models_names_none() -> None:
+    text = (
+        "```bash\nvllm bench serve --model Qwen/Qwen2-7B --random-input-len 128\n"
+        "vllm bench serve --model meta-llama/Llama-2-7b-hf --random-input-len 128\n```\n\n"
+        "| Concurrency | Output tok/s |\n| --- | --- |\n| 16 | 2345.6 |\n"
+    )
+    assert _numbers(extract_claims(text))[2345.6].conditions.model == []

@@ -440,3 +440,16 @@ def test_a_row_of_images_below_a_row_of_times_reads_no_time_twice() -> None:
     )
     values = sorted(m.value for c in extract_claims(text) for m in c.metrics)
     assert values.count(15.7) <= 1 and values.count(12.7) <= 1
+
+
+def test_a_geforce_number_under_a_gpu_column_is_the_card() -> None:
+    text = (
+        "| GPU | Model | tokens/s |\n|---|---|---|\n"
+        "| 4060 | Llama-2-7B | 18.5 |\n| 3070 Ti | Llama-2-7B | 17.5 |\n"
+        "\n| Batch | Model | tokens/s |\n|---|---|---|\n| 4060 | Llama-2-7B | 16.5 |\n"
+    )
+    found = {m.value: c for c in extract_claims(text) for m in c.metrics}
+    assert found[18.5].conditions.hardware == ["RTX 4060"]
+    assert found[17.5].conditions.hardware == ["RTX 3070 Ti"]
+    assert "gpus" not in found[18.5].conditions.load
+    assert found[16.5].conditions.hardware == []  # a batch of 4060, not a card

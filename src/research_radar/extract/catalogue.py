@@ -236,6 +236,9 @@ class Catalog:
 
     def _find(self, field_name: str, text: str) -> list[Mention]:
         index = self._index[field_name]
+        if field_name == "hardware" and "_" in text:
+            # `nvidia_a100-sxm4-80gb`, `H100_SXM`: a device written as an identifier
+            text = text.replace("_", " ")  # (same length: the mentions' places hold)
         probe = probe_of(text)
         found: list[tuple[int, int, int, str]] = []
         for match in index.literal_matches(probe):

@@ -30,7 +30,6 @@ from research_radar.extract.benchmark_json import parse_benchmark_json
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.clauses import split_by_clause
-from research_radar.extract.commandblocks import command_blocks
 from research_radar.extract.compared import is_baseline_metric
 from research_radar.extract.conditions import (
     find_conditions,
@@ -49,6 +48,7 @@ from research_radar.extract.context import (
 )
 from research_radar.extract.documentscope import with_document_scopes
 from research_radar.extract.kinds import is_hedged, kind_of
+from research_radar.extract.legends import with_legends
 from research_radar.extract.markdown import Segment, parse_segments
 from research_radar.extract.metrics import find_metrics
 from research_radar.extract.prefilter import probe_of
@@ -158,7 +158,7 @@ def extract_claims(
         table.clear()
         introduced.names, introduced.load = {}, {}
 
-    segments = list(parse_segments(text))
+    segments = with_legends(list(parse_segments(text)), cat)
     for segment in segments:
         if segment.block == "table":
             if segment.header != header:
@@ -252,7 +252,7 @@ def extract_claims(
         if lead and not surveyed and not defines(segment.text, cat):
             add_to_lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
     end_table()
-    return with_document_scopes(claims, segments, cat, labelled, command_blocks(text))
+    return with_document_scopes(claims, segments, cat, labelled, text, project)
 
 
 def extract_file(

@@ -12,10 +12,11 @@ row's `Model` column writes (`extract.rowlabels`); a baseline the document abbre
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from research_radar.extract.baselines import spelled_out
 from research_radar.extract.catalogue import Catalog
+from research_radar.extract.commandblocks import command_blocks
+from research_radar.extract.envblocks import env_blocks
+from research_radar.extract.footnotes import footnote_refs
 from research_radar.extract.markdown import Segment
 from research_radar.extract.roles import find_roles, with_roles
 from research_radar.extract.scopes import find_scopes, with_scopes
@@ -30,16 +31,23 @@ def with_document_scopes(
     segments: list[Segment],
     cat: Catalog,
     labelled: dict[int, str],
-    commands: Sequence[tuple[int, str]] = (),
+    text: str = "",
+    project: str = "",
 ) -> list[Claim]:
     """The claims completed from what their document states for them.
 
     Args:
         labelled: claim index -> the uncatalogued model its row's `Model` column writes,
             the claim's model when nothing else names one.
-        commands: the document's benchmark-command blocks (`extract.commandblocks`).
+        text: the document, for what its code blocks and footnotes set up: its
+            benchmark commands (`extract.commandblocks`), the machine its blocks print
+            (`extract.envblocks`) and the paragraphs that point to a footnote
+            (`extract.footnotes`).
+        project: the repository's name: when it is a model's name (`Open-Sora`,
+            `Baichuan2`), that model's own page measures it where nothing names another
+            (not a tool named after a model: `llama.cpp`, `LLaMA-Factory`).
     """
-    scopes = find_scopes(segments, cat, commands)
+    scopes = find_scopes(segments, cat, command_blocks(text), footnote_refs(text), env_blocks(text))
     if scopes:
         claims = [
             c.model_copy(update={"conditions": with_scopes(c.conditions, c.line or 0, scopes)})
@@ -55,4 +63,13 @@ def with_document_scopes(
         if not claims[index].conditions.model:
             conditions = claims[index].conditions.model_copy(update={"model": [model]})
             claims[index] = claims[index].model_copy(update={"conditions": conditions})
+    mentions = cat.find("model", project)
+    own = [m.name for m in mentions if (m.start, m.end) == (0, len(project))]
+    if own:
+        claims = [
+            c.model_copy(update={"conditions": c.conditions.model_copy(update={"model": own})})
+            if not c.conditions.model
+            else c
+            for c in claims
+        ]
     return spelled_out([s.text for s in segments], claims)

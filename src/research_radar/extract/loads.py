@@ -117,8 +117,8 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
         if not matches or rule.key in load:
             continue
         match = matches[0]
-        if rule.key == "gpus":
-            # `the RTX 4090 GPU`: a part's name, not a count of GPUs
+        if rule.key in ("gpus", "context"):
+            # `the RTX 4090 GPU`, `i7-13700K`: a part's name, not a count of GPUs or a context
             named = [(m.start, m.end) for m in cat.find("hardware", text)]
             found = (m for m in matches if not any(a <= _start(m) < b for a, b in named))
             if (counted := next(found, None)) is None:

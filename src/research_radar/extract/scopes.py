@@ -91,13 +91,21 @@ class Scope:
 
 
 def find_scopes(
-    segments: list[Segment], cat: Catalog, commands: Sequence[tuple[int, str]] = ()
+    segments: list[Segment],
+    cat: Catalog,
+    commands: Sequence[tuple[int, str]] = (),
+    notes: Sequence[tuple[int, int, str]] = (),
+    machines: Sequence[tuple[int, str]] = (),
 ) -> list[Scope]:
     """The set-up scopes of a document's segments, innermost (shortest) first.
 
     Args:
         commands: the benchmark-command blocks of the document (`extract.commandblocks`):
             each sets up the load of its section from its line to the next such block.
+        notes: the paragraphs that point to a footnote (`extract.footnotes`): the parts,
+            models and precisions the footnote names set up their lines.
+        machines: the blocks that print the machine (`extract.envblocks`): the parts
+            they name set up their section from their line on.
     """
     if not segments:
         return []
@@ -135,6 +143,16 @@ def find_scopes(
             scope.names = {k: v for k, v in scope.names.items() if len(v) == 1}
         scopes.append(scope)
     scopes.extend(_command_scopes(commands, spans, end, cat))
+    for line, devices in machines:
+        section = _section_of(spans, line)
+        scope = Scope(line, section[1] if section else end)
+        scope.add(Conditions(hardware=cat.names("hardware", devices)))
+        scopes.append(scope)
+    for first, last, note in notes:
+        named = find_conditions(note, cat)
+        scope = Scope(first, last)
+        scope.add(Conditions(hardware=named.hardware, model=named.model, precision=named.precision))
+        scopes.append(scope)
     scopes.extend(_title(headings, end, cat))
     scopes.extend(_evaluation_lines(segments, spans, end, cat))
     scopes.extend(_notes_below_tables(segments, cat))
@@ -182,9 +200,9 @@ def _command_scopes(
     end: int,
     cat: Catalog,
 ) -> list[Scope]:
-    """`vllm bench serve --random-input-len 1024 ...` above a table: the load its flags
-    give holds below it in its section, up to the next command block (names are left to
-    the page's prose: a command's `--model` is a path)."""
+    """`vllm bench serve --model Qwen/Qwen2-7B --random-input-len 1024 ...` above a table:
+    the load its flags give, and the one model its `--model` (`-m`) flags name, hold
+    below it in its section, up to the next command block."""
     scopes: list[Scope] = []
     for n, (line, text) in enumerate(commands):
         section = _section_of(spans, line)
@@ -192,9 +210,24 @@ def _command_scopes(
         if n + 1 < len(commands):
             last = min(last, commands[n + 1][0] - 1)
         scope = Scope(line, last, load=dict(_setup(text, cat).load))
-        if scope.load:
+        models = {m for flag in _MODEL_FLAG.finditer(text) for m in _model_of(flag[1], cat)}
+        if len(models) == 1:
+            scope.names["model"] = list(models)
+        if scope.load or scope.names:
             scopes.append(scope)
     return scopes
+
+
+_MODEL_FLAG = re.compile(
+    r"(?:--model(?:[-_](?:name[-_]or[-_]path|path|name|id|dir))?|-m)[\s=]+['\"]?(\S+)"
+)
+"""A benchmark command's model: `--model meta-llama/Llama-2-7b-hf`, `-m llama-2-7b.gguf`."""
+
+
+def _model_of(path: str, cat: Catalog) -> list[str]:
+    """The model a path or repository id names, by its last part (`meta-llama/Llama-2-7b-hf`
+    is Llama-2-7B, not also the family its owner is named after)."""
+    return cat.names("model", path.strip("'\"").rstrip("/").rsplit("/", 1)[-1])
 
 
 def _title(headings: list[Segment], end: int, cat: Catalog) -> list[Scope]:

@@ -132,6 +132,9 @@ _IO_HEAD = re.compile(
 )
 """A column of a prompt and an output length in each cell (`| ISL/OSL |` over `| 1k/128 |`)."""
 _IO_CELL = re.compile(r"(\d[\d,]*[Kk]?)\s?/\s?(\d[\d,]*[Kk]?)")
+_GPU_HEAD = re.compile(r"^(?:GPUs?|graphics card|card|hardware|device|显卡|硬件|设备|卡型)$", re.I)
+_CARD = re.compile(r"[1-5]0[5-9]0(?:\s?Ti)?(?:\s?SUPER)?", re.I)
+"""`| GPU | ... |` over `| 4060 |`: a GeForce written by its number under a GPU column."""
 
 _GPU_COUNT_HEAD = re.compile(r"(\d{1,4})\s?[x×]?\s?(?:GPUs?|cards?|卡|张卡)", re.I)
 
@@ -182,7 +185,11 @@ def read_row(
     conditions and references hold for them as for the rules' own (issue #14)."""
     header = head + [""] * max(0, len(cells) - len(head))
     # `| Mistral | 7B |`: a model and its size in two cells name `Mistral-7B`
-    own = find_conditions(_SIZE_CELL.sub(r"\1-\2", " | ".join(cells)), cat)
+    named = [
+        f"{c} GPU" if _CARD.fullmatch(c) and _GPU_HEAD.search(h) else c
+        for h, c in zip(header, cells, strict=False)
+    ]
+    own = find_conditions(_SIZE_CELL.sub(r"\1-\2", " | ".join(named)), cat)
     load = dict(own.load)
     per_column: list[list[Metric]] = []
     flat: list[Metric] = []

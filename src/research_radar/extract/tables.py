@@ -63,8 +63,8 @@ class TableClaim:
     else in scope names one (`extract.rowlabels`)."""
 
 
-_MARKS = re.compile(r"[↑↓⬆⬇]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+$|\^[a-z*†‡]{1,2}$")
-"""`100 ↑`: a cell's better-is-higher mark; a footnote mark (`12.3¹`, `20.1^a`)."""
+_MARKS = re.compile(r"[↑↓⬆⬇]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+$|\^[a-z*†‡]{1,2}$|\s?\[\^[\w-]{1,20}\]$")
+"""`100 ↑`: a cell's better-is-higher mark; a footnote mark (`12.3¹`, `20.1^a`, `33.3[^1]`)."""
 _MATH = re.compile(r"\$([-+−]?[\d.,]+)\$")
 """`$12.3$`: a number in LaTeX math, not dollars."""
 _VARIANT = re.compile(r"^[-–+]\s+")

@@ -1,0 +1,114 @@
+"""Legend tables: the devices behind the labels a results table's columns or rows use.
+
+Pure. A building block of `research_radar.extract.claims`; callers outside this package
+use `research_radar.extract.claims` instead.
+
+Edge runtimes name their results' columns after a platform and say which device that was
+in a second table (issue #14)::
+
+    | model          | android(f16/32) | macos (f32)   |
+    | qwen-1.8b-int4 | 100.21 / 22.22  | 84.85 / 19.93 |
+
+    | os      | device           | CPU                        |
+    | android | XiaoMi12         | Snapdragon 8gen1           |
+    | macos   | MacBook Pro 2019 | Intel(R) Core(TM) i7-9750H |
+
+A legend is a table whose first column holds distinct labels (words, not the values of a
+setting) and whose other cells name a part on at least two rows. Another table of the page with at least two column headers
+(row labels) that are those labels, before any parenthesised note, takes the parts: the
+header (label) is written with them, so its cells are read on them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Iterator
+
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.markdown import Segment, clean_text, split_cells
+
+__all__ = ["with_legends"]
+
+_NOTE = re.compile(r"\s*[(（\[].*$")
+"""`android(f16/32)`, `macos (f32)`: the label before its note."""
+_WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
+
+
+def with_legends(segments: list[Segment], cat: Catalog) -> list[Segment]:
+    """The segments, with each label a legend explains written with its parts."""
+    tables = list(_tables(segments))
+    legends = [(at, parts) for at, rows in tables if (parts := _legend(segments, rows, cat))]
+    if not legends:
+        return segments
+    out = list(segments)
+    for at, rows in tables:
+        for where, parts in legends:
+            if where != at:
+                _label(out, rows, parts)
+    return out
+
+
+def _tables(segments: list[Segment]) -> Iterator[tuple[int, list[int]]]:
+    """Each table's first index and the indices of its segments (header row included)."""
+    rows: list[int] = []
+    for index, segment in enumerate(segments):
+        if rows and segment.header == segments[rows[-1]].header and index == rows[-1] + 1:
+            rows.append(index)
+            continue
+        if rows:
+            yield rows[0], rows
+        rows = [index] if segment.header else []
+    if rows:
+        yield rows[0], rows
+
+
+def _key(label: str) -> str:
+    return _NOTE.sub("", clean_text(label)).strip().lower()
+
+
+def _legend(segments: list[Segment], rows: list[int], cat: Catalog) -> dict[str, list[str]]:
+    """A legend's label -> the parts its row names ({} when the table is no legend)."""
+    parts: dict[str, list[str]] = {}
+    labels: list[str] = []
+    for index in rows:
+        if segments[index].block != "table":
+            continue
+        cells = split_cells(segments[index].text)
+        if len(cells) < 2 or not cells[0]:
+            return {}
+        label = _key(cells[0])
+        labels.append(label)
+        if names := cat.names("hardware", " | ".join(clean_text(c) for c in cells[1:])):
+            parts[label] = names
+    listed = " ".join(labels)
+    if len(set(labels)) != len(labels) or len(parts) < 2 or not all(map(_WORD.search, labels)):
+        return {}  # `| 16 | 1 x RTX 4090 |`: a setting's values, not labels
+    if cat.names("hardware", listed) or cat.names("model", listed):
+        return {}  # the labels are parts or models themselves: a results table
+    return parts
+
+
+def _label(segments: list[Segment], rows: list[int], parts: dict[str, list[str]]) -> None:
+    """Write the parts into the table's headers, or else its row labels, that are labels
+    of the legend (two at least)."""
+    header = segments[rows[0]].header
+    named = [h for h in header[1:] if _key(h) in parts]
+    if len(named) >= 2:
+        new = tuple(f"{h} ({', '.join(parts[_key(h)])})" if _key(h) in parts else h for h in header)
+        for index in rows:
+            segments[index] = dataclasses.replace(segments[index], header=new)
+        return
+    labelled = [i for i in rows if segments[i].block == "table" and _row_key(segments[i]) in parts]
+    if len(labelled) < 2:
+        return
+    for index in labelled:
+        segment = segments[index]
+        cells = split_cells(segment.text)
+        cells[0] = f"{cells[0]} ({', '.join(parts[_key(cells[0])])})"
+        segments[index] = dataclasses.replace(segment, text="| " + " | ".join(cells) + " |")
+
+
+def _row_key(segment: Segment) -> str:
+    cells = split_cells(segment.text)
+    return _key(cells[0]) if cells else ""

@@ -16,22 +16,34 @@ def _found(claims: list[Claim]) -> list[tuple[float, str]]:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        pytest.param("The server sustains 37.5 infer/s on one card.", (37.5, "infer/s"), id="infer"),
-        pytest.param("Batch decoding runs at 410 inferences per second.", (410.0, "infer/s"), id="inferences"),
+        pytest.param(
+            "The server sustains 37.5 infer/s on one card.", (37.5, "infer/s"), id="infer"
+        ),
+        pytest.param(
+            "Batch decoding runs at 410 inferences per second.", (410.0, "infer/s"), id="inferences"
+        ),
         pytest.param("The encoder alone reaches 88.2 img/s.", (88.2, "img/s"), id="img"),
-        pytest.param("Throughput climbs to 12 images per second.", (12.0, "img/s"), id="images-words"),
-        pytest.param("Training reaches 3100 samples/sec on eight cards.", (3100.0, "samples/s"), id="samples"),
+        pytest.param(
+            "Throughput climbs to 12 images per second.", (12.0, "img/s"), id="images-words"
+        ),
+        pytest.param(
+            "Training reaches 3100 samples/sec on eight cards.", (3100.0, "samples/s"), id="samples"
+        ),
         pytest.param("Packing lifts it to 95.5 seq/s.", (95.5, "seq/s"), id="seq"),
         pytest.param("The sampler does 7.25 iter/s at 512 pixels.", (7.25, "it/s"), id="iter"),
         pytest.param("We measure 41 frames per second on the phone.", (41.0, "FPS"), id="frames"),
         pytest.param("Decoding costs 18.4 ms per token.", (18.4, "ms/token"), id="ms-per-token"),
         pytest.param("Each picture takes 230 ms/img end to end.", (230.0, "ms/image"), id="ms-img"),
-        pytest.param("The gateway answers 1500 queries per second.", (1500.0, "req/s"), id="queries"),
+        pytest.param(
+            "The gateway answers 1500 queries per second.", (1500.0, "req/s"), id="queries"
+        ),
         pytest.param("平均每卡 2100 tokens/s/GPU。", (2100.0, "tok/s"), id="per-gpu"),
         pytest.param("识别速度达到 24 帧/秒。", (24.0, "FPS"), id="zh-frames"),
         pytest.param("出图速度 3.5 张/秒。", (3.5, "img/s"), id="zh-images"),
         pytest.param("推理时显存占用 9.6G，比原来少一半。", (9.6, "GB"), id="zh-g-memory"),
-        pytest.param("It gives a $2.45\\times$ speedup over eager mode.", (2.45, "x"), id="latex-times"),
+        pytest.param(
+            "It gives a $2.45\\times$ speedup over eager mode.", (2.45, "x"), id="latex-times"
+        ),
     ],
 )
 def test_a_unit_as_pages_write_it(text: str, expected: tuple[float, str]) -> None:

@@ -75,3 +75,50 @@ def test_look_alikes_of_units_are_no_measurements(text: str) -> None:
 )
 def test_canonical_names_of_the_new_spellings(raw: str, canonical: str) -> None:
     assert canonical_unit(raw) == canonical
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "Ours and the reference take 12.5 / 30.25 ms per call.",
+            [(12.5, "ms"), (30.25, "ms")],
+            id="spaced-pair",
+        ),
+        pytest.param(
+            "Prefill/decode reach 950/64 tok/s.", [(950.0, "tok/s"), (64.0, "tok/s")], id="rates"
+        ),
+        pytest.param(
+            "Three sizes finish in 0.8/1.6/3.3 s.",
+            [(0.8, "s"), (1.6, "s"), (3.3, "s")],
+            id="chain-of-three",
+        ),
+    ],
+)
+def test_numbers_slashed_before_one_unit_share_it(
+    text: str, expected: list[tuple[float, str]]
+) -> None:
+    found = _found(extract_claims(text))
+    assert all(pair in found for pair in expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        pytest.param("It waits 1/2 s between retries.", 1.0, id="fraction"),
+        pytest.param("Tested on RTX 3060 12/24 GB cards.", 12.0, id="memory-spec"),
+        pytest.param("It scores 1.9x/2.4x on the two sets.", None, id="ratios-own-units"),
+    ],
+)
+def test_fractions_and_specs_before_a_unit_take_none(text: str, absent: float | None) -> None:
+    found = _found(extract_claims(text))
+    if absent is None:
+        assert found == [(1.9, "x"), (2.4, "x")]
+    else:
+        assert all(value != absent for value, _ in found)
+
+
+def test_a_sum_worked_out_with_slashes_shares_no_unit() -> None:
+    text = "So the link moves about 120GB / 40 / 6 / 50ms = 10GB/s per card."
+    values = [value for value, _ in _found(extract_claims(text))]
+    assert 40.0 not in values and 6.0 not in values

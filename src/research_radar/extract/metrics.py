@@ -22,6 +22,7 @@ from research_radar.extract.durations import in_seconds
 from research_radar.extract.loads import load_rule_matches
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.screened import finditer, search
+from research_radar.extract.sharedunits import slashed_before
 from research_radar.extract.units import (
     DEFAULT_METRIC_NAMES,
     NUMBER_BODY,
@@ -207,6 +208,9 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
         if found.free(match.span("num")):
             for span, metric in _unit_metrics(text, match, cat, context):
                 found.add(span, metric)
+                for shared, bare in slashed_before(text, span[0], metric):
+                    if found.free(shared):  # `45.4 / 74.8 ms`: one unit for both
+                        found.add(shared, bare)
     for match in finditer(_NAMED, probe):
         if found.free(match.span("num")):
             unit = "%" if match.group("pct") else (match.group("den") or "")

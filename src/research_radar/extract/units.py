@@ -70,7 +70,7 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"P[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|PFLOP/s", "PFLOPS"),
     (r"G[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|GFLOP/s", "GFLOPS"),
     (r"GiB|MiB|GB|MB|TB", ""),
-    (r"G(?=起|\s?显存|$|[\s,，;；。、])", "GB"),
+    (r"G(?=起|\s?显存|$|[,，;；。、])", "GB"),
     (r"ms|毫秒", "ms"),
     (r"µs|us", "us"),
     (r"s(?:ec|econds?)?|秒", "s"),

@@ -122,3 +122,45 @@ def test_a_sum_worked_out_with_slashes_shares_no_unit() -> None:
     text = "So the link moves about 120GB / 40 / 6 / 50ms = 10GB/s per card."
     values = [value for value, _ in _found(extract_claims(text))]
     assert 40.0 not in values and 6.0 not in values
+
+
+def _table(intro: str) -> str:
+    return (
+        f"{intro}\n\n| Model | Laptop | Desktop |\n|---|---|---|\n"
+        "| tiny-2b | 41.5 | 88.25 |\n| base-7b | 12.75 | 30.5 |\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("intro", "unit"),
+    [
+        pytest.param("### 4 线程解码速度: `tok/s`", "tok/s", id="zh-heading-backticks"),
+        pytest.param("### Peak memory [GB]", "GB", id="brackets"),
+        pytest.param("### Time to first token, ms", "ms", id="comma"),
+        pytest.param("### Step time in s", "s", id="in"),
+        pytest.param(
+            "## 评测\n\n本节给出两台机器上不同模型的推理速度(tokens/s)，均为单卡。",
+            "tok/s",
+            id="section-prose-names-it",
+        ),
+    ],
+)
+def test_a_tables_unit_said_once_above_it(intro: str, unit: str) -> None:
+    found = _found(extract_claims(_table(intro)))
+    assert (41.5, unit) in found and (30.5, unit) in found
+
+
+@pytest.mark.parametrize(
+    "intro",
+    [
+        pytest.param("### Results on H20 96G", id="memory-of-a-part"),
+        pytest.param("### Qwen-7B", id="name-tail"),
+        pytest.param(
+            "## Notes\n\nWe measured latency (ms) and throughput (tok/s) on both machines.",
+            id="two-units-named",
+        ),
+    ],
+)
+def test_a_name_or_two_units_above_a_table_give_it_none(intro: str) -> None:
+    found = _found(extract_claims(_table(intro)))
+    assert (41.5, "") in found and (30.5, "") in found  # read, without a unit

@@ -76,10 +76,26 @@ _SETUP_HEADING = re.compile(
 
 def _recent_unit(recent: list[str]) -> str:
     for text in reversed(recent):
-        unit = stated_unit(text) or _heading_unit(text)
+        unit = stated_unit(text) or _heading_unit(text) or _named_unit(text)
         if unit:
             return unit
     return ""
+
+
+@lru_cache(maxsize=4096)
+def _named_unit(text: str) -> str:
+    """`... 不同 Batchsize 下的推理速度(tokens/s), 测试环境 ...`: a section's text names
+    the measure of its table with the unit in parentheses; one unit, or none (`latency
+    (ms) and throughput (tok/s)` leaves each column to say its own)."""
+    units = {canonical_unit(m.group(1)) for m in _NAMED_UNIT.finditer(text)}
+    return units.pop() if len(units) == 1 else ""
+
+
+_NAMED_UNIT = re.compile(
+    r"(?:speed|throughput|latency|time|memory|速度|吞吐量?|延迟|时延|耗时|显存|内存)\s?"
+    rf"[(（]\s*({UNIT_PATTERN})\s*[)）]",
+    re.I,
+)
 
 
 def table_unit(recent: list[str], lines: list[str], index: int) -> str:
@@ -151,9 +167,21 @@ def intro_score(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _heading_unit(text: str) -> str:
-    """`### Generation Throughput (token/s)`: the unit a heading gives in parentheses."""
-    match = _TITLE_UNIT.match(text)
-    return canonical_unit(match.group(1)) if match else ""
+    """`### Generation Throughput (token/s)`: the unit a heading gives in parentheses;
+    `#### 4 线程速度: `tok/s``, `### Peak memory [GB]`, `### Latency, ms`: at its end."""
+    match = _TITLE_UNIT.match(text) or _TITLE_TAIL_UNIT.match(text)
+    if match is None or match.group(1) == "G":
+        return ""  # `### H20 96G`: a part's memory, not the unit of the section
+    return canonical_unit(match.group(1))
+
+
+_TITLE_TAIL_UNIT = re.compile(
+    rf"(?:#+\s|\*\*).*?(?:[:：,，]\s*|\s[-–—/]\s*|\s(?=[`\[【])|\sin\s)"
+    rf"[`\[【]?\s*({UNIT_PATTERN})\s*[`\]】]?[\s*:：]*$",
+    re.I,
+)
+"""A heading or a bold line that ends with a unit, set off by a colon, a comma, a dash,
+`in`, backticks or brackets (not the tail of a name: `### Qwen-7B`, `### 8x A100`)."""
 
 
 @lru_cache(maxsize=4096)

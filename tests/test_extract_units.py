@@ -164,3 +164,22 @@ def test_a_tables_unit_said_once_above_it(intro: str, unit: str) -> None:
 def test_a_name_or_two_units_above_a_table_give_it_none(intro: str) -> None:
     found = _found(extract_claims(_table(intro)))
     assert (41.5, "") in found and (30.5, "") in found  # read, without a unit
+
+
+def test_a_column_abbreviation_defined_above_the_table_takes_its_unit() -> None:
+    text = (
+        "## Serving\n\n- SPS: Samples per second\n- **ITL**: gap between two tokens (ms)\n"
+        "- HOST: the machine\n\n| HOST | SPS | ITL | Note |\n|-|-|-|-|\n"
+        "| box-a | 812 | 21.5 | 3 |\n"
+    )
+    found = _found(extract_claims(text))
+    assert (812.0, "samples/s") in found and (21.5, "ms") in found
+    assert all(unit == "" for value, unit in found if value == 3.0)
+
+
+def test_an_abbreviation_defined_without_a_unit_gives_none() -> None:
+    text = (
+        "## Serving\n\n- MFU: model FLOPs utilisation, higher is better\n\n"
+        "| HOST | MFU |\n|-|-|\n| box-a | 0.47 |\n"
+    )
+    assert all(unit == "" for _, unit in _found(extract_claims(text)))

@@ -57,6 +57,19 @@ class SectionUnits:
             or self._setup
         )
 
+    def defined(self, header: tuple[str, ...]) -> tuple[str, ...]:
+        """`header` with the unit of each cell its section defines as an abbreviation
+        (`- TGS: Tokens per GPU per Second` above `| TGS |`) written after it."""
+        if not any(_ABBREVIATION.fullmatch(cell) for cell in header):
+            return header  # (most headers name no abbreviation)
+        defined = {}
+        for line in self.recent:
+            match = _DEFINITION.match(line)
+            if match:
+                unit = canonical_unit(match.group("unit") or match.group("tail"))
+                defined.setdefault(match.group("abbr"), unit)
+        return tuple(f"{cell} ({defined[cell]})" if defined.get(cell) else cell for cell in header)
+
     def _outer_unit(self) -> str:
         for _, recent, known in reversed(self._outer):
             if "unit" not in known:
@@ -64,6 +77,18 @@ class SectionUnits:
             if known["unit"]:
                 return known["unit"]
         return ""
+
+
+_ABBREVIATION = re.compile(r"[A-Z][A-Za-z0-9]{1,7}")
+"""A column named by an abbreviation (`TGS`, `TPOT`)."""
+_DEFINITION = re.compile(
+    r"\W*(?:[-*+]\s)?\W*(?P<abbr>[A-Z][A-Za-z0-9]{1,7})\W*\s*[:：=]\s*"
+    rf"(?:(?P<unit>{UNIT_PATTERN})|[^()（）]{{0,60}}[(（]\s*(?P<tail>{UNIT_PATTERN})\s*[)）])"
+    r"[\s.。]*$",
+    re.I,
+)
+"""A note that defines an abbreviation as a unit (`- TGS: Tokens per GPU per Second`) or
+gives its unit after what it means (`* TPOT: time per output token (ms)`)."""
 
 
 _SETUP_HEADING = re.compile(

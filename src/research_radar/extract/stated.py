@@ -62,7 +62,7 @@ class SectionUnits:
         (`- TGS: Tokens per GPU per Second` above `| TGS |`) written after it."""
         if not any(_ABBREVIATION.fullmatch(cell) for cell in header):
             return header  # (most headers name no abbreviation)
-        defined = {}
+        defined: dict[str, str] = {}
         for line in self.recent:
             match = _DEFINITION.match(line)
             if match:

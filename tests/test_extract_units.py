@@ -183,3 +183,53 @@ def test_an_abbreviation_defined_without_a_unit_gives_none() -> None:
         "| HOST | MFU |\n|-|-|\n| box-a | 0.47 |\n"
     )
     assert all(unit == "" for _, unit in _found(extract_claims(text)))
+
+
+def test_a_required_memory_before_a_comma_is_no_measurement() -> None:
+    found = _found(extract_claims("显存要求：至少6G，其余随意。"))
+    assert all(value != 6.0 for value, _ in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("平均每秒生成token数量: 64.5", (64.5, "tok/s"), id="zh-tokens-per-second"),
+        pytest.param("每秒处理请求数：18", (18.0, "req/s"), id="zh-requests"),
+        pytest.param("Summary: tok/s: 512.75", (512.75, "tok/s"), id="unit-as-label"),
+        pytest.param("Requests per second = 7.5", (7.5, "req/s"), id="words-as-label"),
+    ],
+)
+def test_a_rate_written_as_the_label_of_its_number(text: str, expected: tuple[float, str]) -> None:
+    assert expected in _found(extract_claims(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("ms: 3", id="time-label"),
+        pytest.param("The tok/s: column is filled below.", id="no-number"),
+    ],
+)
+def test_a_label_that_is_no_rate_gives_no_rate(text: str) -> None:
+    units = {unit for _, unit in _found(extract_claims(text))}
+    assert not units & {"tok/s", "req/s", "ms"}
+
+
+def test_a_unit_in_parentheses_after_in_closes_a_chinese_heading() -> None:
+    text = (
+        "### 峰值显存（Peak Mem in GB）\n\n| 精度 | 模型 A |\n|---|---|\n"
+        "| bf16 | 27.5 |\n| int8 | 14.25 |\n"
+    )
+    found = _found(extract_claims(text))
+    assert (27.5, "GB") in found and (14.25, "GB") in found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Samples are rendered at 768x768 with 20 steps.", id="resolution"),
+        pytest.param("输出分辨率为 1280 * 720。", id="zh-star"),
+    ],
+)
+def test_the_sides_of_a_dimension_are_no_ratio(text: str) -> None:
+    assert all(unit != "x" for _, unit in _found(extract_claims(text)))

@@ -1,5 +1,6 @@
-"""Numbers written before one unit that holds for them all: `45.4 / 74.8 ms`, `1200/80
-tok/s`, `3.1 / 2.7 / 2.2 s` (the unit is written once, after the last of them).
+"""Numbers whose unit is written apart from them: before one unit that holds for them all
+(`45.4 / 74.8 ms`, `1200/80 tok/s`, `3.1 / 2.7 / 2.2 s`: the unit is written once, after the
+last of them), or in the label before them (`tok/s: 45.2`, `平均每秒回复token数量: 78.11`).
 
 Pure. A building block of `research_radar.extract.metrics`; callers outside this package
 use `research_radar.extract.claims` instead.
@@ -9,10 +10,19 @@ from __future__ import annotations
 
 import re
 
-from research_radar.extract.units import NUMBER_PATTERN, RATIO_UNITS
+from research_radar.extract.prefilter import Probe
+from research_radar.extract.screened import finditer
+from research_radar.extract.units import (
+    DEFAULT_METRIC_NAMES,
+    NUMBER_PATTERN,
+    RATIO_UNITS,
+    UNIT_PATTERN,
+    canonical_unit,
+    parse_number,
+)
 from research_radar.models import Metric
 
-__all__ = ["slashed_before"]
+__all__ = ["labelled_rates", "per_second_before", "slashed_before"]
 
 
 _SLASHED = re.compile(rf"(?<![\d.])({NUMBER_PATTERN})\s?/\s?$")
@@ -55,4 +65,64 @@ def slashed_before(text: str, start: int, metric: Metric) -> list[tuple[tuple[in
 
 
 def _number(text: str, span: tuple[int, int]) -> float:
-    return float(text[span[0] : span[1]].replace(",", "").replace("−", "-"))
+    return parse_number(text[span[0] : span[1]])
+
+
+def labelled_rates(text: str) -> list[tuple[tuple[int, int], Metric]]:
+    """Numbers after a label that is a rate (`tok/s: 45.2`, `Requests per second = 3.1`,
+    `平均每秒回复token数量: 78.11`, `每秒处理图片数：12`), each with the rate's unit.
+
+    Only rates: a label that is a time or a size (`ms: 3`, `GB: 16`) is more often a
+    setting or a heading than the unit of the number after it.
+    """
+    if ":" not in text and "：" not in text and "=" not in text:
+        return []
+    found: list[tuple[tuple[int, int], Metric]] = []
+    for match in _RATE_LABEL.finditer(text):
+        unit = canonical_unit(match.group("unit")) if match.group("unit") else ""
+        unit = unit if unit in _RATES else _ZH_RATES.get(match.group("what") or "", "")
+        if unit:
+            value = parse_number(match.group("num"))
+            name = DEFAULT_METRIC_NAMES.get(unit, "value")
+            found.append((match.span("num"), Metric(name=name, value=value, unit=unit)))
+    return found
+
+
+_RATES = frozenset(
+    {"tok/s", "ktok/s", "req/s", "it/s", "img/s", "samples/s", "seq/s", "infer/s", "FPS", "char/s"}
+)
+_ZH_RATES = {
+    "token": "tok/s",
+    "tokens": "tok/s",
+    "词元": "tok/s",
+    "字": "char/s",
+    "字符": "char/s",
+    "请求": "req/s",
+    "图片": "img/s",
+    "张": "img/s",
+    "帧": "FPS",
+}
+_RATE_LABEL = re.compile(
+    rf"(?:(?<![\w/])(?P<unit>{UNIT_PATTERN})|每秒[^\d:：=，,。]{{0,8}}?(?P<what>tokens?|词元|字符?|请求|图片|张|帧)"
+    r"(?:的)?(?:数量|个数|数)?)\s*[:：=]\s*"
+    rf"(?P<num>{NUMBER_PATTERN})(?!\s?(?:{UNIT_PATTERN})|[\d.%])",
+    re.I,
+)
+"""A rate as the label of the number after it."""
+
+
+def per_second_before(probe: Probe) -> list[tuple[tuple[int, int], str, tuple[int, int]]]:
+    """Chinese `每秒7个token`, `每秒可处理 12 张`: a rate written before its number. Each
+    number's span, its unit and the span of the whole rate (for its metric's name)."""
+    found = []
+    for match in finditer(_PER_SECOND, probe):
+        unit = {"字符": "char/s", "张": "img/s", "请求": "req/s"}.get(match.group("what"), "tok/s")
+        found.append((match.span("num"), unit, match.span()))
+    return found
+
+
+_PER_SECOND = re.compile(
+    rf"每秒\s?(?:可达|约|(?:可以?|能够?)?\s?(?:达到|生成|处理))?\s?(?P<num>{NUMBER_PATTERN})\s?\+?\s?个?\s?"
+    r"(?P<what>tokens?|词元|令牌|字符|张|请求)",
+    re.I,
+)

@@ -219,7 +219,7 @@ def stated_unit(text: str) -> str:
 
 
 _STATED_UNIT = re.compile(
-    rf"(?:^\W*all\s(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s)|\bunits?\s*[:：]|单位\s*(?:[:：]|[是为]|均为|都是|(?=\s?(?:ms|s|us|µs)\b|\s?毫秒|\s?秒))|\bmetric is|\([^()]{{0,40}}?\bin(?=\s?[A-Za-z]+\s?\)[\s:：]*$)|\b(?:measured|reported|given|shown) in|"
+    rf"(?:^\W*all\s(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s)|\bunits?\s*[:：]|单位\s*(?:[:：]|[是为]|均为|都是|(?=\s?(?:ms|s|us|µs)\b|\s?毫秒|\s?秒))|\bmetric is|[(（][^()（）]{{0,40}}?\bin(?=\s?[A-Za-z]+\s?[)）][\s:：]*$)|\b(?:measured|reported|given|shown) in|"
     rf"\b(?:numbers|values|results|times|timings?|latenc(?:y|ies)|throughputs?)\s+"
     rf"(?:are\s+|is\s+)?(?:in\s+|as\s+)?(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s))"
     rf"\s*({UNIT_PATTERN})(?![A-Za-z])",

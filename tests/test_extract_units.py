@@ -233,3 +233,24 @@ def test_a_unit_in_parentheses_after_in_closes_a_chinese_heading() -> None:
 )
 def test_the_sides_of_a_dimension_are_no_ratio(text: str) -> None:
     assert all(unit != "x" for _, unit in _found(extract_claims(text)))
+
+
+def test_the_far_end_of_from_to_is_read_as_the_near_one() -> None:
+    found = _found(extract_claims("Memory for the weights, once packed, goes from 31GB to 8.6GB."))
+    assert (31.0, "GB") in found and (8.6, "GB") in found
+
+
+def test_a_unit_is_not_carried_into_a_clause_that_names_another_measure() -> None:
+    text = "命中率 41.5% → 57.25%，平均批大小 6.5 → 9.25。"
+    found = _found(extract_claims(text))
+    assert (57.25, "%") in found
+    assert all(unit != "%" for value, unit in found if value in (6.5, 9.25))
+
+
+def test_a_unit_is_carried_to_a_bare_pair_in_the_same_measure() -> None:
+    found = _found(extract_claims("TTFT 1.4s -> 0.5s, 2.8 -> 1.1 at the longer prompt."))
+    assert (2.8, "s") in found and (1.1, "s") in found
+
+
+def test_minutes_spelled_out() -> None:
+    assert (3.0, "min") in _found(extract_claims("A full render takes 3 minutes on one card."))

@@ -393,16 +393,20 @@ def _propagated(text: str, found: _Found) -> None:
     """Bare numbers compared with a measured one take its unit (`74 vs 38 tok/s`)."""
     last_unit = ""
     probe = probe_of(text)
+    last_end = 0
     for pattern in (ARROW, FROM_TO):
         for match in finditer(pattern, probe):
+            if _NEW_LABEL.search(text, last_end, match.start()):
+                last_unit = ""  # `52.8% → 66.4%，平均接受长度 2.58 → 2.99`: no % carried
             target = _METRIC.match(text, match.end())
             own = canonical_unit(match.group("ua")) if match.group("ua") else last_unit
             unit = canonical_unit(target.group("unit")) if target else own
             if unit:
-                last_unit = unit
+                last_unit, last_end = unit, match.end()
                 _add_bare(text, found, match.span("a"), unit)
-                if not target:
-                    _add_bare(text, found, _number_at(text, match.end()), unit)
+                # `from 24GB to 9.8GB`: the far end is read as the near one is
+                end = target.span("num") if target else _number_at(text, match.end())
+                _add_bare(text, found, end, unit)
     if not found.items and not _COMPARE_CUE.search(text):
         return  # no number to link a bare one to, and no cue to link it across
     by_position = dict(found.items)
@@ -462,6 +466,8 @@ def _number_at(text: str, position: int) -> tuple[int, int]:
 
 
 _NUMBER = re.compile(NUMBER_PATTERN)
+_NEW_LABEL = re.compile(r"[,;，；。:：]\s*[^\d\s]*[A-Za-z\u4e00-\u9fff]{2,}")
+"""A new clause that names what its numbers are: a unit carried to it would be a guess."""
 _COMPARE_CUE = re.compile(r"vs|versus|对|compared (?:with|to)", re.I)
 """What every `_COMPARE_GAP` match holds."""
 _NUMBER_OF = re.compile(rf"{NUMBER_PATTERN}(?:/\d+)?")

@@ -74,7 +74,7 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"ms|毫秒", "ms"),
     (r"µs|us", "us"),
     (r"s(?:ec|econds?)?|秒", "s"),
-    (r"min|分钟", "min"),
+    (r"min(?:utes?|s)?|分钟", "min"),
     (r"hours?|hrs?|小时", "h"),
     (r"days?|天", "d"),
     (r"FPS|fps", "FPS"),

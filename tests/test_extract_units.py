@@ -254,3 +254,35 @@ def test_a_unit_is_carried_to_a_bare_pair_in_the_same_measure() -> None:
 
 def test_minutes_spelled_out() -> None:
     assert (3.0, "min") in _found(extract_claims("A full render takes 3 minutes on one card."))
+
+
+SIBLINGS = """## Results
+
+### One card
+
+| Model | FastRun (tok/s) | SlowRun (tok/s) |
+|---|---|---|
+| m-3b | 150.5 | 90.25 |
+
+### Two cards
+
+| Model | FastRun | SlowRun |
+|---|---|---|
+| m-3b | 280.75 | 160.5 |
+
+## Memory
+
+| Model | FastRun | SlowRun |
+|---|---|---|
+| m-3b | 7.5 | 9.25 |
+"""
+
+
+def test_a_sibling_sections_table_with_the_same_columns_keeps_their_unit() -> None:
+    found = _found(extract_claims(SIBLINGS))
+    assert (280.75, "tok/s") in found and (160.5, "tok/s") in found
+
+
+def test_a_table_in_another_section_takes_no_unit_from_an_earlier_one() -> None:
+    found = _found(extract_claims(SIBLINGS))
+    assert all(unit != "tok/s" for value, unit in found if value in (7.5, 9.25))

@@ -33,6 +33,8 @@ class SectionUnits:
         self._setup = ""
         """The unit a set-up section said once for the tables of later sections
         (`统计平均时间，单位 ms` in `## 测试环境`, the tables under `## 测试数据`)."""
+        self._columns: tuple[int, dict[str, str]] = (0, {})
+        """The section level of the last table, and the unit its header gave each column."""
 
     def heading(self, level: int) -> None:
         """A `#` heading of `level` starts a section: what its parents said still holds."""
@@ -41,6 +43,8 @@ class SectionUnits:
             # the tables of the sections after it
             self._setup = _recent_unit(self.recent[self._asked :]) or self._setup
         self._asked = 0
+        if level < self._columns[0]:
+            self._columns = (0, {})  # a table's columns are its sibling sections' only
         self._outer.append((self._level, self.recent, {}))
         self._outer = [entry for entry in self._outer if entry[0] < level]
         self._level = level
@@ -56,6 +60,20 @@ class SectionUnits:
             or self._outer_unit()
             or self._setup
         )
+
+    def sibling(self, header: tuple[str, ...]) -> str:
+        """The unit of a table whose header gives none, from the last table of a sibling
+        section (`### Single GPU` then `### Multiple GPUs`) whose header gave one unit to
+        the same columns (`| MLC LLM (tok/sec) | Llama.cpp (tok/sec) |`, then `| MLC-LLM |
+        Llama.cpp |`)."""
+        units = {_column_key(cell): _column_unit(cell) for cell in header if cell.strip()}
+        given = {unit for unit in units.values() if unit}
+        level, before = self._columns
+        self._columns = (self._level, units) if given else self._columns
+        if given or level != self._level:
+            return ""
+        carried = {before[k] for k in units if before.get(k)}
+        return carried.pop() if len(carried) == 1 else ""
 
     def defined(self, header: tuple[str, ...]) -> tuple[str, ...]:
         """`header` with the unit of each cell its section defines as an abbreviation
@@ -77,6 +95,19 @@ class SectionUnits:
             if known["unit"]:
                 return known["unit"]
         return ""
+
+
+def _column_key(cell: str) -> str:
+    return re.sub(r"[^a-z0-9\u4e00-\u9fff]", "", _COLUMN_UNIT.sub("", cell).lower())
+
+
+def _column_unit(cell: str) -> str:
+    match = _COLUMN_UNIT.search(cell)
+    return canonical_unit(match.group(1)) if match else ""
+
+
+_COLUMN_UNIT = re.compile(rf"[(（\[]\s*({UNIT_PATTERN})\s*[)）\]]\s*$", re.I)
+"""The unit a column header gives in brackets at its end (`MLC LLM (tok/sec)`)."""
 
 
 _ABBREVIATION = re.compile(r"[A-Z][A-Za-z0-9]{1,7}")

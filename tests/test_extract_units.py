@@ -286,3 +286,7 @@ def test_a_sibling_sections_table_with_the_same_columns_keeps_their_unit() -> No
 def test_a_table_in_another_section_takes_no_unit_from_an_earlier_one() -> None:
     found = _found(extract_claims(SIBLINGS))
     assert all(unit != "tok/s" for value, unit in found if value in (7.5, 9.25))
+
+
+def test_a_chinese_rate_counted_with_tiao() -> None:
+    assert (150.0, "req/s") in _found(extract_claims("网关每秒处理 150 条请求。"))

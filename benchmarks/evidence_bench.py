@@ -86,7 +86,12 @@ _UNITS = {
     "req/s": "req/s",
     "qps": "req/s",
     "rps": "req/s",
+    "iter/s": "it/s",
+    "ms/tok": "ms/token",
+    "images/s": "img/s",
+    "image/s": "img/s",
 }
+"""Spellings of one unit that labels write either way (`iter/s` is `it/s`)."""
 
 
 # --------------------------------------------------------------------------- labels

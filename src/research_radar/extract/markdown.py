@@ -110,8 +110,8 @@ def parse_segments(text: str) -> Iterator[Segment]:
                 continue  # `| --- |`, and GitHub's shortest `|-|-|`
             following = lines[index].strip() if index < len(lines) else ""
             if _DASHED.fullmatch(following) or _SEPARATOR.fullmatch(following):
-                header = tuple(clean_text(c) for c in cells)
-                rows_unit = units.table(before, lines, index)
+                header = units.defined(tuple(clean_text(c) for c in cells))
+                rows_unit = units.table(before, lines, index) or units.sibling(header)
                 table_score = intro_score(before)
                 yield Segment(" ".join(header), number, "prose", True, header=header)
                 continue

@@ -22,6 +22,7 @@ from research_radar.extract.durations import in_seconds
 from research_radar.extract.loads import load_rule_matches
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.screened import finditer, search
+from research_radar.extract.sharedunits import labelled_rates, per_second_before, slashed_before
 from research_radar.extract.units import (
     DEFAULT_METRIC_NAMES,
     NUMBER_BODY,
@@ -76,12 +77,6 @@ _UNIT_THEN_NUMBER = re.compile(
 )
 """`最大推理速度(token / s)为 120`: the unit in parentheses, then its number."""
 _CURRENCY_AFTER = re.compile(rf"(?P<num>{NUMBER_PATTERN})\s?(?:美元|USD|dollars)")
-_PER_SECOND = re.compile(
-    rf"每秒\s?(?:可达|约|(?:可以?|能够?)?\s?(?:达到|生成|处理))?\s?(?P<num>{NUMBER_PATTERN})\s?\+?\s?个?\s?"
-    r"(?P<what>tokens?|词元|令牌|字符|张|请求)",
-    re.I,
-)
-"""Chinese `每秒7个token`: a rate written before its number."""
 _MEMORY_UNITS = {"GB", "GiB", "MiB", "MB", "TB"}
 _MEMORY_CONTEXT = re.compile(
     r"memory|VRAM|RAM usage|footprint|peak|resident|显存|内存|占用|uses|saves?|KV[ -]?(?:cache )?size|"
@@ -92,14 +87,18 @@ _POWER = re.compile(r"功耗|功率|power|energy|watts?", re.I)
 _POWER_SPEC = re.compile(r"TDP|limit|cap\b|限制|上限|额定", re.I)
 _SPEC_AFTER = re.compile(r"\s?(?:of\s)?(?:memory|VRAM|RAM)\b", re.I)
 _SPEC_AFTER_ZH = re.compile(r"\s?(?:显存|内存)的")
+_STOPS = frozenset(",，;；。、")
 _USE_VERB = re.compile(r"uses?|using|takes?|consum|peak|usage|footprint|需要|仅需|消耗|占用", re.I)
 
 
 def _is_spec(text: str, match: re.Match[str]) -> bool:
-    """`(30GB memory)`, `16GB 内存的 MacBook`, `6GB 显存的显卡`: a part's size, a condition."""
+    """`(30GB memory)`, `16GB 内存的 MacBook`, `6GB 显存的显卡`: a part's size, a condition;
+    `内存要求：至少2G，`: what a run needs (`显存占用 9.6G，` is read)."""
     if _SPEC_AFTER_ZH.match(text, match.end()):
         return True
     before = text[max(0, match.start() - 30) : match.start()]
+    if match.group("unit") == "G" and text[match.end() : match.end() + 1] in _STOPS:
+        return not _USE_VERB.search(before[-20:])
     return bool(_SPEC_AFTER.match(text, match.end())) and not _USE_VERB.search(before)
 
 
@@ -207,6 +206,12 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
         if found.free(match.span("num")):
             for span, metric in _unit_metrics(text, match, cat, context):
                 found.add(span, metric)
+                for shared, bare in slashed_before(text, span[0], metric):
+                    if found.free(shared):  # `45.4 / 74.8 ms`: one unit for both
+                        found.add(shared, bare)
+    for span, metric in labelled_rates(text):  # `tok/s: 45.2`, `每秒回复token数量: 78.11`
+        if found.free(span):
+            found.add(span, metric)
     for match in finditer(_NAMED, probe):
         if found.free(match.span("num")):
             unit = "%" if match.group("pct") else (match.group("den") or "")
@@ -214,15 +219,12 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
                 name=match.group("name"), value=parse_number(match.group("num")), unit=unit
             )
             found.add(match.span("num"), metric)
-    for match in finditer(_PER_SECOND, probe):
-        if found.free(match.span("num")):
-            unit = {"字符": "char/s", "张": "img/s", "请求": "req/s"}.get(
-                match.group("what"), "tok/s"
-            )
-            name = _metric_name(text, match.start(), match.end(), unit, None)
+    for span, unit, (start, end) in per_second_before(probe):  # `每秒7个token`
+        if found.free(span):
+            value = parse_number(text[span[0] : span[1]])
             found.add(
-                match.span("num"),
-                Metric(name=name, value=parse_number(match.group("num")), unit=unit),
+                span,
+                Metric(name=_metric_name(text, start, end, unit, None), value=value, unit=unit),
             )
     _prefixed(text, found)
     for match in finditer(_RATIO_WORD, probe):
@@ -391,16 +393,20 @@ def _propagated(text: str, found: _Found) -> None:
     """Bare numbers compared with a measured one take its unit (`74 vs 38 tok/s`)."""
     last_unit = ""
     probe = probe_of(text)
+    last_end = 0
     for pattern in (ARROW, FROM_TO):
         for match in finditer(pattern, probe):
+            if _NEW_LABEL.search(text, last_end, match.start()):
+                last_unit = ""  # `52.8% → 66.4%，平均接受长度 2.58 → 2.99`: no % carried
             target = _METRIC.match(text, match.end())
             own = canonical_unit(match.group("ua")) if match.group("ua") else last_unit
             unit = canonical_unit(target.group("unit")) if target else own
             if unit:
-                last_unit = unit
+                last_unit, last_end = unit, match.end()
                 _add_bare(text, found, match.span("a"), unit)
-                if not target:
-                    _add_bare(text, found, _number_at(text, match.end()), unit)
+                # `from 24GB to 9.8GB`: the far end is read as the near one is
+                end = target.span("num") if target else _number_at(text, match.end())
+                _add_bare(text, found, end, unit)
     if not found.items and not _COMPARE_CUE.search(text):
         return  # no number to link a bare one to, and no cue to link it across
     by_position = dict(found.items)
@@ -460,6 +466,8 @@ def _number_at(text: str, position: int) -> tuple[int, int]:
 
 
 _NUMBER = re.compile(NUMBER_PATTERN)
+_NEW_LABEL = re.compile(r"[,;，；。:：]\s*[^\d\s]*[A-Za-z\u4e00-\u9fff]{2,}")
+"""A new clause that names what its numbers are: a unit carried to it would be a guess."""
 _COMPARE_CUE = re.compile(r"vs|versus|对|compared (?:with|to)", re.I)
 """What every `_COMPARE_GAP` match holds."""
 _NUMBER_OF = re.compile(rf"{NUMBER_PATTERN}(?:/\d+)?")

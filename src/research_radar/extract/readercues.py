@@ -223,7 +223,7 @@ def table_candidates(
             spans = duration_spans(cell)
             for raw, start, hit in found:
                 after, before = cell[start + len(raw) :], cell[:start]
-                if hit and not everything or _not_a_reading(after, start, spans):
+                if hit and not everything or _not_a_reading(after, start, spans, before):
                     continue
                 own = _unit_after(after)
                 unit = own or _table_unit(head[column], label, segment.unit, column)
@@ -274,14 +274,23 @@ def _label_cues(label: str) -> list[str]:
     ]
 
 
-def _not_a_reading(after: str, start: int, durations: Sequence[tuple[int, int]]) -> bool:
-    """A device count (`2x B70`, `8 GPUs`), a clock rate (`@2.84GHz`) or a part of a
-    compound duration (`23` of `2m23s`, which the rules read whole): never a claim."""
+def _not_a_reading(
+    after: str, start: int, durations: Sequence[tuple[int, int]], before: str = ""
+) -> bool:
+    """A device count (`2x B70`, `8 GPUs`), a clock rate (`@2.84GHz`), a side of a
+    dimension (`768x768`, `1360 * 768`, `8x7B`) or a part of a compound duration (`23` of
+    `2m23s`, which the rules read whole): never a claim."""
     return (
         _COUNT_OF.match(after) is not None
         or _CLOCK.match(after) is not None
+        or _DIMENSION_AFTER.match(after) is not None
+        or _DIMENSION_BEFORE.search(before) is not None
         or any(low <= start < high for low, high in durations)
     )
+
+
+_DIMENSION_AFTER = re.compile(r"\s?[x×*]\s?\d")
+_DIMENSION_BEFORE = re.compile(r"\d\s?[x×*]\s?$")
 
 
 def _column_cues(head: str, column: int) -> list[str]:
@@ -345,7 +354,7 @@ def prose_candidates(
         before, after = text[max(0, start - 40) : start], text[end : end + 40]
         unit = _unit_after(after)
         if (
-            _not_a_reading(after, start, spans)
+            _not_a_reading(after, start, spans, before)
             or unit in _MEMORY
             or (value == 1 and _NORMALISED_TO.search(before))
             or _LABELLED_ID.search(before)

@@ -33,6 +33,8 @@ class SectionUnits:
         self._setup = ""
         """The unit a set-up section said once for the tables of later sections
         (`统计平均时间，单位 ms` in `## 测试环境`, the tables under `## 测试数据`)."""
+        self._columns: tuple[int, dict[str, str]] = (0, {})
+        """The section level of the last table, and the unit its header gave each column."""
 
     def heading(self, level: int) -> None:
         """A `#` heading of `level` starts a section: what its parents said still holds."""
@@ -41,6 +43,8 @@ class SectionUnits:
             # the tables of the sections after it
             self._setup = _recent_unit(self.recent[self._asked :]) or self._setup
         self._asked = 0
+        if level < self._columns[0]:
+            self._columns = (0, {})  # a table's columns are its sibling sections' only
         self._outer.append((self._level, self.recent, {}))
         self._outer = [entry for entry in self._outer if entry[0] < level]
         self._level = level
@@ -57,6 +61,33 @@ class SectionUnits:
             or self._setup
         )
 
+    def sibling(self, header: tuple[str, ...]) -> str:
+        """The unit of a table whose header gives none, from the last table of a sibling
+        section (`### Single GPU` then `### Multiple GPUs`) whose header gave one unit to
+        the same columns (`| MLC LLM (tok/sec) | Llama.cpp (tok/sec) |`, then `| MLC-LLM |
+        Llama.cpp |`)."""
+        units = {_column_key(cell): _column_unit(cell) for cell in header if cell.strip()}
+        given = {unit for unit in units.values() if unit}
+        level, before = self._columns
+        self._columns = (self._level, units) if given else self._columns
+        if given or level != self._level:
+            return ""
+        carried = {before[k] for k in units if before.get(k)}
+        return carried.pop() if len(carried) == 1 else ""
+
+    def defined(self, header: tuple[str, ...]) -> tuple[str, ...]:
+        """`header` with the unit of each cell its section defines as an abbreviation
+        (`- TGS: Tokens per GPU per Second` above `| TGS |`) written after it."""
+        if not any(_ABBREVIATION.fullmatch(cell) for cell in header):
+            return header  # (most headers name no abbreviation)
+        defined: dict[str, str] = {}
+        for line in self.recent:
+            match = _DEFINITION.match(line)
+            if match:
+                unit = canonical_unit(match.group("unit") or match.group("tail"))
+                defined.setdefault(match.group("abbr"), unit)
+        return tuple(f"{cell} ({defined[cell]})" if defined.get(cell) else cell for cell in header)
+
     def _outer_unit(self) -> str:
         for _, recent, known in reversed(self._outer):
             if "unit" not in known:
@@ -64,6 +95,31 @@ class SectionUnits:
             if known["unit"]:
                 return known["unit"]
         return ""
+
+
+def _column_key(cell: str) -> str:
+    return re.sub(r"[^a-z0-9\u4e00-\u9fff]", "", _COLUMN_UNIT.sub("", cell).lower())
+
+
+def _column_unit(cell: str) -> str:
+    match = _COLUMN_UNIT.search(cell)
+    return canonical_unit(match.group(1)) if match else ""
+
+
+_COLUMN_UNIT = re.compile(rf"[(（\[]\s*({UNIT_PATTERN})\s*[)）\]]\s*$", re.I)
+"""The unit a column header gives in brackets at its end (`MLC LLM (tok/sec)`)."""
+
+
+_ABBREVIATION = re.compile(r"[A-Z][A-Za-z0-9]{1,7}")
+"""A column named by an abbreviation (`TGS`, `TPOT`)."""
+_DEFINITION = re.compile(
+    r"\W*(?:[-*+]\s)?\W*(?P<abbr>[A-Z][A-Za-z0-9]{1,7})\W*\s*[:：=]\s*"
+    rf"(?:(?P<unit>{UNIT_PATTERN})|[^()（）]{{0,60}}[(（]\s*(?P<tail>{UNIT_PATTERN})\s*[)）])"
+    r"[\s.。]*$",
+    re.I,
+)
+"""A note that defines an abbreviation as a unit (`- TGS: Tokens per GPU per Second`) or
+gives its unit after what it means (`* TPOT: time per output token (ms)`)."""
 
 
 _SETUP_HEADING = re.compile(
@@ -76,10 +132,26 @@ _SETUP_HEADING = re.compile(
 
 def _recent_unit(recent: list[str]) -> str:
     for text in reversed(recent):
-        unit = stated_unit(text) or _heading_unit(text)
+        unit = stated_unit(text) or _heading_unit(text) or _named_unit(text)
         if unit:
             return unit
     return ""
+
+
+@lru_cache(maxsize=4096)
+def _named_unit(text: str) -> str:
+    """`... 不同 Batchsize 下的推理速度(tokens/s), 测试环境 ...`: a section's text names
+    the measure of its table with the unit in parentheses; one unit, or none (`latency
+    (ms) and throughput (tok/s)` leaves each column to say its own)."""
+    units = {canonical_unit(m.group(1)) for m in _NAMED_UNIT.finditer(text)}
+    return units.pop() if len(units) == 1 else ""
+
+
+_NAMED_UNIT = re.compile(
+    r"(?:speed|throughput|latency|time|memory|速度|吞吐量?|延迟|时延|耗时|显存|内存)\s?"
+    rf"[(（]\s*({UNIT_PATTERN})\s*[)）]",
+    re.I,
+)
 
 
 def table_unit(recent: list[str], lines: list[str], index: int) -> str:
@@ -151,9 +223,21 @@ def intro_score(text: str) -> str:
 
 @lru_cache(maxsize=4096)
 def _heading_unit(text: str) -> str:
-    """`### Generation Throughput (token/s)`: the unit a heading gives in parentheses."""
-    match = _TITLE_UNIT.match(text)
-    return canonical_unit(match.group(1)) if match else ""
+    """`### Generation Throughput (token/s)`: the unit a heading gives in parentheses;
+    `#### 4 线程速度: `tok/s``, `### Peak memory [GB]`, `### Latency, ms`: at its end."""
+    match = _TITLE_UNIT.match(text) or _TITLE_TAIL_UNIT.match(text)
+    if match is None or match.group(1) == "G":
+        return ""  # `### H20 96G`: a part's memory, not the unit of the section
+    return canonical_unit(match.group(1))
+
+
+_TITLE_TAIL_UNIT = re.compile(
+    rf"(?:#+\s|\*\*).*?(?:[:：,，]\s*|\s[-–—/]\s*|\s(?=[`\[【])|\sin\s)"
+    rf"[`\[【]?\s*({UNIT_PATTERN})\s*[`\]】]?[\s*:：]*$",
+    re.I,
+)
+"""A heading or a bold line that ends with a unit, set off by a colon, a comma, a dash,
+`in`, backticks or brackets (not the tail of a name: `### Qwen-7B`, `### 8x A100`)."""
 
 
 @lru_cache(maxsize=4096)
@@ -166,7 +250,7 @@ def stated_unit(text: str) -> str:
 
 
 _STATED_UNIT = re.compile(
-    rf"(?:^\W*all\s(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s)|\bunits?\s*[:：]|单位\s*(?:[:：]|[是为]|均为|都是|(?=\s?(?:ms|s|us|µs)\b|\s?毫秒|\s?秒))|\bmetric is|\([^()]{{0,40}}?\bin(?=\s?[A-Za-z]+\s?\)[\s:：]*$)|\b(?:measured|reported|given|shown) in|"
+    rf"(?:^\W*all\s(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s)|\bunits?\s*[:：]|单位\s*(?:[:：]|[是为]|均为|都是|(?=\s?(?:ms|s|us|µs)\b|\s?毫秒|\s?秒))|\bmetric is|[(（][^()（）]{{0,40}}?\bin(?=\s?[A-Za-z]+\s?[)）][\s:：]*$)|\b(?:measured|reported|given|shown) in|"
     rf"\b(?:numbers|values|results|times|timings?|latenc(?:y|ies)|throughputs?)\s+"
     rf"(?:are\s+|is\s+)?(?:in\s+|as\s+)?(?=[µu]s|ms|s\b|sec|tok|TFLOP|GB/s))"
     rf"\s*({UNIT_PATTERN})(?![A-Za-z])",

@@ -14,6 +14,11 @@ printed, the author's measurements:
 - a pipe table (llama.cpp `llama-bench`: `| model | size | ... | test | t/s |`);
 - a box-drawn table (`genai-perf`, `rich`, `tabulate`: `┃ Statistic ┃ avg ┃`, `+---+`).
 
+- what a script logged while it ran: a tqdm progress bar (`100%|████| 50/50 [00:17<00:00,
+  2.93it/s]`, whose rate is the run's unless the bar times loading), a logger's line
+  (`2023-12-06 01:44:46,095 - INFO - Baseline: 17.52 seconds`, read without its prefix),
+  a line of several pieces (`MACs: 1.2T, Latency: 0.35s`).
+
 A block is read by its shape: most of its lines are such lines, two or more of them
 measurements with a unit. Its measurement lines become list items and its tables pipe
 tables, line for line (line numbers kept); everything else in it (the command, log
@@ -197,8 +202,25 @@ def _tool_lines(body: list[str]) -> list[str] | None:
             readable.append("")
             continue
         content += 1
-        pair = _KEY_VALUE.fullmatch(line.strip())
+        text = _LOG_PREFIX.sub("", line.strip())  # `2023-12-06 01:44:46,095 - INFO - `
+        logged = len(text) < len(line.strip())
+        bar = _PROGRESS.search(text)
+        if bar:
+            kept += 1  # a progress bar is output, whether or not it times the run
+            if bar.group("rate") and not _SETUP_BAR.search(text[: bar.start()]):
+                measured += 1
+                readable.append(f"- {text[: bar.start()].strip(' :')} {bar.group('rate')}")
+            else:
+                readable.append("")  # `Loading pipeline components: 100%|...`: set-up
+            continue
+        pair = _KEY_VALUE.fullmatch(text)
+        if pair is None and _is_log_line(text):
+            kept += 1
+            measured += 1
+            readable.append(f"- {text}")  # `MACs: 1.2T, Latency: 0.35s`
+            continue
         if pair is None:
+            kept += logged  # `[INFO] Running baseline...`: a logger's line, output too
             readable.append("")
             continue
         kept += 1
@@ -207,14 +229,56 @@ def _tool_lines(body: list[str]) -> list[str] | None:
             readable.append("")  # `10% percentile latency: 1.10 seconds`: not a 10 % change
         elif _LABEL_UNIT.search(label) or (tail and _TAIL_UNIT.match(tail)):
             measured += 1
-            readable.append(f"- {line.strip()}")
+            readable.append(f"- {text}")
         elif _SETTING.search(label) and not _TOTAL.match(label):
-            readable.append(f"- {line.strip()}")
+            readable.append(f"- {text}")
         else:
             readable.append("")
     if measured < 2 or kept * 5 < content * 3:
         return None
     return readable
+
+
+def _is_log_line(line: str) -> bool:
+    """A line of several `label: number unit` pieces, one or more of them a measurement
+    (`MACs: 1.2T, Params: 860M, Latency: 0.35s`, `[INFO] step 100 | 1234.5 tokens/s |
+    3.2 it/s`): what a script printed while it ran."""
+    pieces = _PIECE_BREAK.split(_LOG_PREFIX.sub("", line.strip()))
+    if len(pieces) < 2:
+        return False
+    matches = [_PIECE.fullmatch(piece.strip()) for piece in pieces if piece.strip()]
+    if not all(matches):
+        return False
+    return any(
+        m.group("unit") or (m.group("label") and _LABEL_UNIT.search(m.group("label")))
+        for m in matches
+        if m is not None
+    )
+
+
+_PROGRESS = re.compile(
+    r"\d{1,3}%\s?\|[^|]*\|\s*\d+/\d+\s*\[[\d:]+<[\d:?]+"
+    rf"(?:,\s*(?P<rate>{_NUMBER}\s?(?:it/s|s/it)))?[^\]]*\]"
+)
+"""A tqdm progress bar: `100%|████| 50/50 [00:17<00:00,  2.93it/s]`; its rate is the
+speed of the loop it timed."""
+_SETUP_BAR = re.compile(
+    r"load|download|fetch|checkpoint|shards?|safetensors|warm-?\s?up|compil|prepar|加载|下载",
+    re.I,
+)
+"""What a bar times when it times the set-up, not the run (`Loading pipeline components`)."""
+_PIECE_BREAK = re.compile(r"[,;]\s|\s[|│]\s|\t|\s{2,}")
+_LOG_PREFIX = re.compile(
+    r"^(?:\[[^\]]{1,40}\]\s*|\d{4}-\d\d-\d\d[ T][\d:.,]+\s*|-\s|"
+    r"(?:INFO|DEBUG|WARNING|WARN|ERROR)(?::[\w.]*:|\s?-\s|\s)\s*)+"
+)
+"""`[INFO] `, `[rank0] `, `2024-05-01 12:00:01,123 - INFO - `, `INFO:root:`: what a logger
+writes before its message."""
+_PIECE = re.compile(
+    rf"(?:(?P<label>{_LABEL})\s*[:：=]?\s*)?{_NUMBER}\s?"
+    rf"(?P<unit>{UNIT_PATTERN}|[KMGTB](?![A-Za-z]))?"
+)
+"""`Latency: 0.35s`, `1234.5 tokens/s`, `step 100`, `MACs: 1.2T`."""
 
 
 def _table_lines(body: list[str]) -> list[str] | None:

@@ -42,32 +42,39 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (
         r"[Tt]ok(?:en)?s?/s(?:ec(?:ond)?)?|[Tt]okens?/Sec(?:ond)?|[Tt]oks/s|t/s|TPS|tps|"
         r"[Tt]okens?/GPU/s(?:ec(?:ond)?)?|"
-        r"[Tt]okens? per second|Tps|"
+        r"[Tt]okens? per second|Tps|[Tt]ok(?:en)?s?/s(?:ec)?/GPU|[Tt]okens? per GPU per [Ss]econd|"
         r"[Tt]ok(?:en)?s? ?/ ?s|[Tt]ok(?:en)?s? ?/ ?秒",
         "tok/s",
     ),
     (
-        r"req(?:uest)?s?/s(?:ec(?:ond)?)?|[Rr]equests? per second|RPS|rps|QPS|查询/秒|请求/秒",
+        r"req(?:uest)?s?/s(?:ec(?:ond)?)?|[Rr]equests? per second|RPS|rps|QPS|查询/秒|请求/秒|"
+        r"[Qq]uer(?:y|ies)\s?/\s?s(?:ec)?|[Qq]ueries per second",
         "req/s",
     ),
     (r"字符/秒|字/秒|chars?/s", "char/s"),
     (r"GB/秒", "GB/s"),
     (r"MB/秒", "MB/s"),
-    (r"ms/tok(?:en)?", "ms/token"),
+    (r"ms\s?/\s?tok(?:en)?|ms per (?:output )?token|毫秒\s?/\s?(?:token|词元)", "ms/token"),
+    (r"ms\s?/\s?(?:image|img|张)|ms per image", "ms/image"),
     (r"s/it", "s/it"),
     (r"s\s?/\s?(?:video|视频)", "s/video"),
-    (r"s\s?/\s?(?:image|img|张)", "s/image"),
-    (r"it/s", "it/s"),
+    (r"s\s?/\s?(?:image|img|张)|(?:s|sec|seconds?) per image|秒\s?/\s?张", "s/image"),
+    (r"it/s|iters?/s(?:ec)?|iterations?\s?/\s?s(?:ec)?|iterations? per second", "it/s"),
+    (r"(?:img|image|pic(?:ture)?)s?\s?/\s?s(?:ec)?|images? per second|张\s?/\s?秒", "img/s"),
+    (r"samples?\s?/\s?s(?:ec)?|samples? per second", "samples/s"),
+    (r"seqs?\s?/\s?s(?:ec)?|sequences?\s?/\s?s(?:ec)?|sequences? per second", "seq/s"),
+    (r"infer(?:ence)?s?\s?/\s?s(?:ec)?|inferences? per second", "infer/s"),
+    (r"frames?\s?/\s?s(?:ec)?|frames? per second|帧\s?/\s?秒|帧每秒", "FPS"),
     (r"[GT]B/s", ""),
     (r"T[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?(?:\s?/\s?(?:GPU|卡))?|TFLOP/s", "TFLOPS"),
     (r"P[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|PFLOP/s", "PFLOPS"),
     (r"G[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|GFLOP/s", "GFLOPS"),
     (r"GiB|MiB|GB|MB|TB", ""),
-    (r"G(?=起|\s?显存|$)", "GB"),
+    (r"G(?=起|\s?显存|$|[,，;；。、])", "GB"),
     (r"ms|毫秒", "ms"),
     (r"µs|us", "us"),
     (r"s(?:ec|econds?)?|秒", "s"),
-    (r"min|分钟", "min"),
+    (r"min(?:utes?|s)?|分钟", "min"),
     (r"hours?|hrs?|小时", "h"),
     (r"days?|天", "d"),
     (r"FPS|fps", "FPS"),
@@ -76,7 +83,7 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"Hz", "Hz"),
     (r"pp|个?\s?百分点", "pp"),
     (r"\\?%", "%"),
-    (r"[×xX]|倍", "x"),
+    (r"[×xX]|倍|\\times", "x"),
     (
         r"times(?=\s(?:faster|slower|higher|lower|more|less|larger|smaller|better|fewer|"
         r"greater|that of|over|speed-?ups?|improvement|acceleration|the (?:speed|throughput|"
@@ -111,6 +118,10 @@ PERF_UNITS = {
     "x",
     "FPS",
     "img/s",
+    "samples/s",
+    "seq/s",
+    "infer/s",
+    "ms/image",
 }
 """Canonical units that make a metric a performance one."""
 
@@ -143,6 +154,11 @@ DEFAULT_METRIC_NAMES = {
     "pp": "change",
     "FPS": "frame rate",
     "img/s": "image throughput",
+    "samples/s": "sample throughput",
+    "seq/s": "sequence throughput",
+    "infer/s": "inference throughput",
+    "ms/image": "per-image latency",
+    "s/image": "per-image time",
     "TFLOPS": "compute",
     "PFLOPS": "compute",
     "GFLOPS": "compute",

@@ -355,3 +355,22 @@ def test_a_count_before_concurrent_is_a_load_unless_it_ends_a_name(
     text: str, expected: dict[str, str]
 ) -> None:
     assert {k: v for k, v in _load(text).items() if k == "concurrency"} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "Runs use 2048 tokens prefill and 128 tokens decode.",
+            {"prompt": "2048", "output": "128"},
+            id="count-then-phase",
+        ),
+        pytest.param("each with a 512 token prefill", {"prompt": "512"}, id="singular-token"),
+        pytest.param("reaching 4096 tokens prefill throughput", {}, id="phase-measure"),
+        pytest.param("about 300 tokens decode speed on CPU", {}, id="phase-speed"),
+    ],
+)
+def test_a_token_count_before_its_phase_is_that_phases_length(
+    text: str, expected: dict[str, str]
+) -> None:
+    assert {k: v for k, v in _load(text).items() if k in ("prompt", "output")} == expected

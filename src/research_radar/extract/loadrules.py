@@ -47,6 +47,8 @@ _K = r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)(?![\dA-Za-z]|\.\d)"
 
 _NOT_A_RATE = r"(?!\s?(?:/|per\b|每|a second))"
 """`generates 100 tokens/s` is a throughput, not an output length."""
+_NOT_A_PHASE_MEASURE = r"(?!\s?(?:throughput|speed|rate|latency|time|tok|/|per\b))"
+"""`1024 tokens prefill throughput` names a measure of the phase, not its length."""
 
 
 _V = r"(?:\s+|\s?=\s?)(\d+[Kk]?)(?![\w.,]|\s+\d)"
@@ -227,6 +229,17 @@ LOAD_RULES = (
         "output", r"(?:decode|decoding|generation|output)\s?\((\d[\d,]*[Kk]?)\s?(?:tokens?|toks?)\)"
     ),
     _rule("output", r"(?<![A-Za-z])(?:decode|output)\s(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
+    # `measured with 1024 tokens prefill and 256 tokens decode`: the phase after the count
+    _rule(
+        "output",
+        r"(?<![\d.])(\d[\d,]*[Kk]?)\s?tokens?\s(?:of\s)?(?:decode|decoding|generation)\b"
+        + _NOT_A_PHASE_MEASURE,
+    ),
+    _rule(
+        "prompt",
+        r"(?<![\d.])(\d[\d,]*[Kk]?)\s?tokens?\s(?:of\s)?(?:prefill|prefilling)\b"
+        + _NOT_A_PHASE_MEASURE,
+    ),
     _rule(
         "output",
         r"(?<![\d.x×])(\d(?:[\d,]*\d)?[Kk]?)(?!\s*--)[\s-]*(?:token[\s-]+)?output"

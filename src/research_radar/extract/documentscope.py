@@ -43,7 +43,7 @@ def with_document_scopes(
             benchmark commands (`extract.commandblocks`), the machine its blocks print
             (`extract.envblocks`) and the paragraphs that point to a footnote
             (`extract.footnotes`).
-        project: the repository's name: when it is a model's name (`Open-Sora`,
+        project: the repository (`owner/name`): when its name is a model's name (`Open-Sora`,
             `Baichuan2`), that model's own page measures it where nothing names another
             (not a tool named after a model: `llama.cpp`, `LLaMA-Factory`).
     """
@@ -63,8 +63,9 @@ def with_document_scopes(
         if not claims[index].conditions.model:
             conditions = claims[index].conditions.model_copy(update={"model": [model]})
             claims[index] = claims[index].model_copy(update={"conditions": conditions})
-    mentions = cat.find("model", project)
-    own = [m.name for m in mentions if (m.start, m.end) == (0, len(project))]
+    name = project.rpartition("/")[2]  # `hpcaitech/Open-Sora`: the repository's own name
+    mentions = cat.find("model", name)
+    own = [m.name for m in mentions if (m.start, m.end) == (0, len(name))]
     if own:
         claims = [
             c.model_copy(update={"conditions": c.conditions.model_copy(update={"model": own})})

@@ -174,7 +174,12 @@ def test_line_reader_finds_markdown_its_tables() -> None:
 @pytest.mark.parametrize(
     "text",
     [
-        pytest.param("a\n| h |\n|---|\n- item\n", id="list-after-table"),
+        pytest.param("- item\n| h |\n|---|\n", id="lazy-line-of-a-list-item"),
+        pytest.param("1. item\ntext\n| h |\n|---|\n", id="lazy-line-after-continuation"),
+        pytest.param("## a | b\n|---|---|\n", id="heading-a-delimiter-row-follows"),
+        pytest.param("-     code\n", id="list-item-of-indented-code"),
+        pytest.param("- > quote\n", id="list-item-of-a-quote"),
+        pytest.param("- - nested\n", id="nested-list"),
         pytest.param("| h | i |\n|---|\n", id="column-count-differs"),
         pytest.param("x | y\n|---|---|\n", id="header-without-leading-pipe"),
         pytest.param("| h |\n    | code |\n", id="indented"),
@@ -192,12 +197,32 @@ _BLOCKS = [
     "",
     "<!-- c -->",
     "## h",
+    "## a | b",
+    "- item",
+    "- **Now**：无",
+    "2. entry",
+    "* x",
     "|---|---|",
     "| a | b |",
     "|:-:|",
     "text",
     "| a | b |\n|--|:-:|",
 ]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("a\n| h |\n|---|\n- item\n", id="list-after-table"),
+        pytest.param("- item\n\n| h |\n|---|\n| 1 |\n", id="table-after-a-list"),
+        pytest.param("## 2026-08-29 | Radar\n\n| h |\n|---|\n", id="heading-with-a-pipe"),
+        pytest.param("1. **x**：y\n2. z\n\n| h | i |\n|---|---|\n* a\n", id="numbered"),
+    ],
+)
+def test_line_reader_reads_list_items_as_markdown_it_does(text: str) -> None:
+    found = read_pipe_tables(text)
+    assert found is not None
+    assert found == markdown_it_tables(text)
 
 
 @given(st.lists(st.one_of(_LINES, st.sampled_from(_BLOCKS)), max_size=12).map("\n".join))

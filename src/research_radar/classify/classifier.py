@@ -23,7 +23,6 @@ Words in an owner name, credits, related work, links and code blocks are never r
 from __future__ import annotations
 
 import dataclasses
-import functools
 import math
 import re
 from collections.abc import Sequence
@@ -34,11 +33,11 @@ import numpy as np
 from research_radar.classify.evidence import evidence_text, evidence_title
 from research_radar.classify.learned import (
     LearnedModel,
-    Matrix,
     NgramRows,
     RuleMatches,
     embed,
     featurize,
+    load_embedder,
     load_model,
     model_input,
     ngram_evidence,
@@ -60,6 +59,7 @@ from research_radar.models import Tag
 __all__ = [
     "NOT_APPLICABLE",
     "MECHANISM_TOPIC_MIN",
+    "FORKED_SHARE",
     "PARALLEL_MIN",
     "UNKNOWN",
     "WORKLOAD_MIN",
@@ -117,14 +117,27 @@ def classify_items(
 ) -> list[Classification]:
     """Every dimension of each item, in one batch (embedding is batched).
 
-    A large batch is read in two processes: a forked one embeds the texts, counts their
-    n-grams (arrays, cheap to send back) and matches the rules of the last items
-    (`RULES_FORKED`) while this one matches the rules of the first; the rules are pure
-    Python and dominate the time.
+    A large batch is read in two processes: a forked one classifies the last items
+    (`FORKED_SHARE`) from their text to their explanation while this one classifies the
+    first. Each item's classification depends on no other item (the embedding, the
+    n-gram rows and the heads are per item), so the halves give the batch's result.
     """
     if not items:
         return []
     model = model or load_model()
+    if len(items) < PARALLEL_MIN:
+        return _classify_batch(taxonomy, model, items)
+    split = len(items) - math.ceil(len(items) * FORKED_SHARE)
+    load_embedder()  # loaded once, before the fork: both processes embed
+    with aside(lambda: _classify_batch(taxonomy, model, items[split:]), fork=True) as theirs:
+        mine = _classify_batch(taxonomy, model, items[:split])
+        return mine + theirs()
+
+
+def _classify_batch(
+    taxonomy: Taxonomy, model: LearnedModel, items: Sequence[Item]
+) -> list[Classification]:
+    """`classify_items` of a batch, in this process."""
     pairs = [(evidence_title(item.title), evidence_text(item.text)[:BODY_LIMIT]) for item in items]
     learned = tuple(
         dim.id
@@ -132,17 +145,9 @@ def classify_items(
         if dim.id in ("workload", "mechanism") and _learned(model, dim.value_ids, dim.id)
     )
     names = (*model.rule_values, "workload:", "mechanism:")
-    job = functools.partial(_rule_pass, taxonomy, names, learned)
+    found_rules = [_rule_pass(taxonomy, names, learned, pair) for pair in pairs]
     texts = [model_input(title, body) for title, body in pairs]
-    split = len(pairs) - math.ceil(len(pairs) * RULES_FORKED)
-
-    def forked() -> tuple[Matrix, NgramRows | None, list[_RulePass]]:
-        return embed(texts), model.ngram_rows(texts), [job(pair) for pair in pairs[split:]]
-
-    with aside(forked, fork=len(items) >= PARALLEL_MIN) as theirs:
-        found_rules = [job(pair) for pair in pairs[:split]]
-        vectors, ngrams, rest = theirs()
-    found_rules += rest
+    vectors, ngrams = embed(texts), model.ngram_rows(texts)
     features = featurize(taxonomy, model, pairs, [p.matches for p in found_rules], vectors)
     heads = {name: head.probabilities(features, ngrams) for name, head in model.heads.items()}
     results = []
@@ -154,12 +159,11 @@ def classify_items(
 
 
 PARALLEL_MIN = 2000
-"""Items from which a forked process embeds the texts and matches part of the rules."""
-RULES_FORKED = 0.5
-"""The share of the rules the forked process matches. It also embeds and counts n-grams
-(about 0.4 of all the rules' time); this process also reads the evidence texts, applies
-the heads and unpickles the rules' results sent back (about 0.2 ms an item): at 0.5 both
-end together (measured over 3,000 items; the rules cost about 1.1 ms an item)."""
+"""Items from which a forked process classifies part of the batch."""
+FORKED_SHARE = 0.5
+"""The share of a large batch the forked process classifies. This process unpickles what
+the forked one sends back (its classifications); the forked one pickles them: the two
+end together at about half."""
 
 
 @dataclass(frozen=True)

@@ -399,6 +399,12 @@ def assess_stage(
         keys = [finding.project_key for finding in familied]
         down = [name for name in ("arxiv",) if (health or {}).get(name, "ok") != "ok"]
         papers = store.load_sources(SourceKind.PAPER.value)
+        # only the findings' own texts and projects are looked up: reading every source and
+        # project of the store here grew with history (issue #19); read before waiting for
+        # the live search, which runs meanwhile
+        texts = {key: s.text for key, s in store.load_sources_of(keys).items() if s.text}
+        own = {key: set(p.sources) for key, p in store.load_projects_of(keys).items()}
+        snapshots = store.load_snapshots_of(keys)
         queried: dict[str, set[str]] = {}
         live = searched()
         if live is not None:
@@ -408,19 +414,15 @@ def assess_stage(
             if live.down:
                 down.append("arxiv")
                 counts["errors"] = {"arxiv": live.down}
-        # only the findings' own texts and projects are looked up: reading every source and
-        # project of the store here grew with history (issue #19)
-        texts = {key: s.text for key, s in store.load_sources_of(keys).items() if s.text}
         analysed = analyse(
             familied,
             history=prior,
             papers=papers,
             texts=texts,
             down=down,
-            own={key: set(p.sources) for key, p in store.load_projects_of(keys).items()},
+            own=own,
             queried=queried,
         )
-        snapshots = store.load_snapshots_of(finding.project_key for finding in analysed)
         assessed = [
             assess.assess(
                 finding,

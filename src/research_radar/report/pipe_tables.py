@@ -3,10 +3,16 @@
 A long history (20,000 rows) spent most of its parsing in markdown-it's block parser.
 `read_pipe_tables` reads the text line by line instead, but only when every line is one
 whose block markdown-it decides on its first character: blank, an ATX heading, a one-line
-HTML comment, a pipe-table line (`|` in column 0) or a paragraph line that can start no
-other block and holds no `|`. Anything else (lists, quotes, code, indentation...) returns
-None and the caller asks markdown-it. Cells are split, trimmed and padded as markdown-it's
-table rule does (tested equal on the fixtures and sample reports).
+HTML comment, a pipe-table line (`|` in column 0), a paragraph line that can start no
+other block and holds no `|`, or a list item of one such paragraph (the house report's
+bullets and numbered entries). Anything else (quotes, code, indentation, nested lists...)
+returns None and the caller asks markdown-it. Cells are split, trimmed and padded as
+markdown-it's table rule does (tested equal on the fixtures and sample reports).
+
+A list item ends a table (markdown-it's list rule interrupts one); a `|` line right after
+a list item's paragraph is that paragraph's lazy continuation in markdown-it, not a
+table, so there the reader gives up too. A heading holding a `|` heads no table unless a
+delimiter row follows it (then markdown-it decides).
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ _PARAGRAPH_START = re.compile(r"[^\s#>\-+*_=<`~\[|:0-9]")
 """A first character that starts no block but a paragraph."""
 _SEPARATOR = re.compile(r"[-:|][-:|\t ]*")
 _ALIGN = re.compile(r":?-+:?")
+_LIST_ITEM = re.compile(r"(?:[-+*]|[0-9]{1,9}[.)]) {1,4}(?:[^\s#>\-+*_=<`~\[|:0-9]|\*\*[^\s*])")
+"""A bullet or numbered item whose text starts a paragraph (`**` opens bold, not a list)."""
 
 
 def read_pipe_tables(text: str) -> list[tuple[int, list[list[str]]]] | None:
@@ -37,24 +45,35 @@ def read_pipe_tables(text: str) -> list[tuple[int, list[list[str]]]] | None:
         return None
     tables: list[tuple[int, list[list[str]]]] = []
     index = 0
+    in_item = False
+    """Inside a list item's paragraph, which a `|` line would continue."""
     while index < len(lines):
-        if not lines[index].startswith("|"):
+        line = lines[index]
+        if not line.startswith("|"):
+            if _LIST_ITEM.match(line):
+                in_item = True
+            elif not line.strip(" \t") or _HEADING.match(line) or _comment(line):
+                in_item = False
+                if "|" in line and index + 1 < len(lines) and _aligns(lines[index + 1]) is not None:
+                    return None  # a heading a delimiter row follows: it could head a table
             index += 1
             continue
-        table = _table(lines, index)
+        table = None if in_item else _table(lines, index)
         if table is None:
             return None  # a `|` line that starts no table: markdown-it decides
         tables.append((index, table[0]))
-        index = table[1]
+        index, in_item = table[1], False
     return tables
 
 
 def _plain(line: str) -> bool:
     if line.startswith("|") or not line.strip(" \t"):
         return True
+    if _HEADING.match(line):
+        return True  # one holding a `|` is checked against the next line
     if "|" in line:
         return False  # it could head a table
-    return bool(_HEADING.match(line) or _comment(line) or _PARAGRAPH_START.match(line))
+    return bool(_comment(line) or _PARAGRAPH_START.match(line) or _LIST_ITEM.match(line))
 
 
 def _comment(line: str) -> bool:
@@ -104,6 +123,8 @@ def _table(lines: list[str], start: int) -> tuple[list[list[str]], int] | None:
         line = mdTrim(lines[index])
         if not line or _HEADING.match(lines[index]) or _comment(lines[index]):
             break
+        if _LIST_ITEM.match(lines[index]):
+            break  # a list interrupts a table
         cells = _split(line)
         autocompleted += width - len(cells)
         if autocompleted > MAX_AUTOCOMPLETED_CELLS:

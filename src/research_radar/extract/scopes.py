@@ -133,8 +133,11 @@ def find_scopes(
         text = _setup_row(segment) if segment.block == "table" or segment.header else segment.text
         if segment.block == "heading":
             continue
-        keyed = match(_SETUP_LINE, probe_of(text))
-        if not keyed and not match(_CONFIG_LINE, probe_of(text)):
+        if not text:
+            continue  # a table row that is no key and value
+        probe = probe_of(text)
+        keyed = match(_SETUP_LINE, probe)
+        if not keyed and not match(_CONFIG_LINE, probe):
             continue
         section = _section_of(spans, segment.line)
         scope = Scope(section[0].line, section[1]) if section else Scope(1, end)
@@ -305,24 +308,33 @@ def _notes_below_tables(segments: list[Segment], cat: Catalog) -> list[Scope]:
                 first = segment.line
             note, kind = None, ""
             continue
-        cue = match(_NOTE_BELOW, probe_of(segment.text))
-        said = Conditions() if _EXAMPLE.search(segment.text) else None
         if note is not None and segment.block == kind == "prose" and not segment.new_paragraph:
-            note.add(said or find_conditions(segment.text, cat))  # the note's next sentence
+            note.add(_note_says(segment.text, cat))  # the note's next sentence
             continue
         if note is not None and segment.block == kind == "list":
-            if cue:
-                note.add(said or find_conditions(segment.text, cat))
+            if _is_note(segment.text):
+                note.add(_note_says(segment.text, cat))
             continue
         note, kind = None, ""
-        if last and segment.block in ("prose", "list") and (cue or segment.block == "list"):
-            # a list below the table: the items that read as notes, wherever they stand
-            note, kind = Scope(first, last), segment.block
-            if cue:
-                note.add(said or find_conditions(segment.text, cat))
-            scopes.append(note)
+        if last and segment.block in ("prose", "list"):
+            cue = _is_note(segment.text)
+            if cue or segment.block == "list":
+                # a list below the table: the items that read as notes, wherever they stand
+                note, kind = Scope(first, last), segment.block
+                if cue:
+                    note.add(_note_says(segment.text, cat))
+                scopes.append(note)
         first = last = 0
     return scopes
+
+
+def _is_note(text: str) -> bool:
+    return match(_NOTE_BELOW, probe_of(text)) is not None
+
+
+def _note_says(text: str, cat: Catalog) -> Conditions:
+    """What a note below a table sets up: nothing when it only gives an example."""
+    return Conditions() if _EXAMPLE.search(text) else find_conditions(text, cat)
 
 
 def with_scopes(conditions: Conditions, line: int, scopes: list[Scope]) -> Conditions:

@@ -264,3 +264,16 @@ def test_a_family_the_catalogue_knows_wins_over_the_generic_family_and_size() ->
         "Yuan2.0-2B",
         "Moonlight-16B-A3B",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        ("| TRTLLM | 8 | 2.92 |", ["TensorRT-LLM"]),
+        ("served by TRT-LLM 0.9", ["TensorRT-LLM 0.9"]),
+        ("TensorRT-LLM v0.12 engine", ["TensorRT-LLM 0.12"]),
+        ("a TensorRT 10.1 engine", ["TensorRT 10.1"]),
+    ],
+)
+def test_tensorrt_llm_as_pages_abbreviate_it(text: str, names: list[str]) -> None:
+    assert default_catalog().names("software", text) == names

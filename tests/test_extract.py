@@ -19,6 +19,7 @@ from research_radar.extract import baselines as baselines_module
 from research_radar.extract import claims as extract_module
 from research_radar.extract import claimviews as claimviews_module
 from research_radar.extract import conditions as conditions_module
+from research_radar.extract import documents as documents_module
 from research_radar.extract import loadrules as loadrules_module
 from research_radar.extract import markdown as markdown_module
 from research_radar.extract import metrics as metrics_module
@@ -26,8 +27,9 @@ from research_radar.extract import tables as tables_module
 from research_radar.extract import units as units_module
 from research_radar.extract.benchmark_json import parse_benchmark_json
 from research_radar.extract.cataloguefiles import default_catalog
-from research_radar.extract.claims import extract_claims, extract_file
+from research_radar.extract.claims import extract_claims
 from research_radar.extract.claimviews import claim_to_json, own_metrics
+from research_radar.extract.documents import extract_file
 from research_radar.extract.durations import duration_seconds
 from research_radar.models import ClaimKind, Conditions
 
@@ -37,7 +39,8 @@ NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?|\.\d+")
 
 
 def test_exported_members() -> None:
-    assert set(extract_module.__all__) == {"extract_claims", "extract_document", "extract_file"}
+    assert set(extract_module.__all__) == {"extract_claims"}
+    assert set(documents_module.__all__) == {"extract_document", "extract_file"}
     assert set(claimviews_module.__all__) == {"claim_to_json", "own_metrics"}
 
 

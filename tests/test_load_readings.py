@@ -374,3 +374,30 @@ def test_a_token_count_before_its_phase_is_that_phases_length(
     text: str, expected: dict[str, str]
 ) -> None:
     assert {k: v for k, v in _load(text).items() if k in ("prompt", "output")} == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("scored on 26 prompt audio/text pairs", {}, id="count-of-pairs"),
+        pytest.param("100 input images per run", {}, id="count-of-images"),
+        pytest.param("with 2048 input / 128 output", {"prompt": "2048"}, id="length-stays"),
+        pytest.param("512 input tokens", {"prompt": "512"}, id="input-tokens"),
+    ],
+)
+def test_a_count_of_inputs_is_no_prompt_length(text: str, expected: dict[str, str]) -> None:
+    assert {k: v for k, v in _load(text).items() if k == "prompt"} == expected
+
+
+def test_a_sections_opening_sentence_with_a_number_still_sets_up_its_tables() -> None:
+    text = (
+        "### Results\n"
+        "Every table below was measured on a single L40S, over about 90 seconds of speech:\n\n"
+        "**Streaming**\n"
+        "| Mode | Concurrency | Latency (ms) |\n|---|---|---|\n| stream | 2 | 310.5 |\n\n"
+        "**Offline**\n"
+        "| Backend | Batch size | RTF |\n|---|---|---|\n| ours | 4 | 0.061 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[310.5].conditions.hardware == ["L40S"]
+    assert found[0.061].conditions.hardware == ["L40S"]

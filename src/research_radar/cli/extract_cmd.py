@@ -17,8 +17,8 @@ from research_radar.cli.common import (
     settings_for,
 )
 from research_radar.extract.cataloguefiles import load_catalog
-from research_radar.extract.claims import extract_document
 from research_radar.extract.claimviews import claim_to_json
+from research_radar.extract.documents import extract_document
 from research_radar.report.wording import format_conditions
 
 

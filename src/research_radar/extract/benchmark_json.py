@@ -1,6 +1,6 @@
 """Benchmark-results JSON -> Claims, one per result record.
 
-Pure: `parse_benchmark_json` takes the decoded document; `extract.claims.extract_file` reads
+Pure: `parse_benchmark_json` takes the decoded document; `extract.documents.extract_file` reads
 the file. A record is any object with a numeric field whose key names a metric
 (`throughput`, `ttft_ms`, `accuracy`, ...); load comes from its fields and the file name.
 """

@@ -16,17 +16,15 @@ reported by "community" and carries `load["hedged"] = "yes"`.
 This module holds the public API, the claim kind and the inheritance of conditions; the
 rest lives beside it: `extract.markdown` (document -> segments, table rows),
 `extract.conditions` (hardware, model, precision, software, baseline, load),
-`extract.metrics` (numbers with units) and `extract.benchmark_json` (benchmark JSON files).
+`extract.metrics` (numbers with units), `extract.benchmark_json` (benchmark JSON files) and
+`extract.documents` (a file or a document read: benchmark JSON or text).
 """
 
 from __future__ import annotations
 
-import json
 import re
-from pathlib import Path
 
 from research_radar.extract.baselines import names_reference
-from research_radar.extract.benchmark_json import parse_benchmark_json
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.clauses import split_by_clause
@@ -63,7 +61,7 @@ from research_radar.extract.screened import match, search
 from research_radar.extract.tables import TableClaim, read_table
 from research_radar.models import Claim, ClaimKind, Conditions, Metric
 
-__all__ = ["extract_claims", "extract_document", "extract_file"]
+__all__ = ["extract_claims"]
 
 
 # --------------------------------------------------------------------------- public API
@@ -228,6 +226,12 @@ def extract_claims(
             claims.extend(made)
             for one in made:
                 compared.update(dict.fromkeys(one.conditions.baseline))
+            if lead and search(_INTRODUCES, probe) and not defines(segment.text, cat):
+                # `The results below ran on a single L20 (about 170 s of audio):` opens the
+                # section: its set-up holds there, though it holds a number of its own
+                add_to_lead(
+                    lead_ctx, find_conditions(segment.text, cat), lead_names, with_baseline=False
+                )
             end_lead()
             if segment.block != "prose" or not search(_INTRODUCES, probe):
                 introduced = Context()  # what the introduction introduced has been read
@@ -257,33 +261,6 @@ def extract_claims(
             add_to_lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
     end_table()
     return with_document_scopes(claims, segments, cat, labelled, text, project)
-
-
-def extract_file(
-    path: Path, where_prefix: str = "", reporter: str = "author", *, catalog: Catalog | None = None
-) -> list[Claim]:
-    """Claims of a file: JSON benchmark results, or any text (README, docs, notes)."""
-    text = path.read_text(encoding="utf-8", errors="replace")
-    return extract_document(text, path.name, where_prefix or str(path), reporter, catalog=catalog)
-
-
-def extract_document(
-    text: str,
-    name: str,
-    where: str,
-    reporter: str = "author",
-    *,
-    catalog: Catalog | None = None,
-) -> list[Claim]:
-    """Claims of a document already read: benchmark results when `name` ends in .json and
-    the text parses, else the claims of the text."""
-    if name.lower().endswith(".json"):
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError:
-            return extract_claims(text, where, reporter, catalog=catalog)
-        return parse_benchmark_json(data, name, where, reporter, catalog=catalog)
-    return extract_claims(text, where, reporter, catalog=catalog)
 
 
 # --------------------------------------------------------------------------- claims

@@ -161,7 +161,10 @@ LOAD_RULES = (
         "prompt",
         r"(?<![\d.])(\d(?:[\d,]*\d)?[Kk]?)(?!\s*--)[\s-]*"
         r"(?:token[\s-]+(?:prompt|input)s?\b|(?:prompt|input)(?!s\b))"
-        r"(?!s? tokens/s|[\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)",
+        r"(?!s? tokens/s|[\s_]throughput|\s?tok(?:en)?s?\s?/\s?s)"
+        # `26 prompt audio/text pairs`, `100 input images`: a count of inputs, no length
+        r"(?!\s(?:audios?|images?|pictures?|videos?|clips?|files?|samples?|pairs?|texts?|"
+        r"sentences?|questions?|examples?|documents?|utterances?)\b)",
     ),
     _rule(
         "prompt",

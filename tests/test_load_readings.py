@@ -401,3 +401,13 @@ def test_a_sections_opening_sentence_with_a_number_still_sets_up_its_tables() ->
     found = _numbers(extract_claims(text))
     assert found[310.5].conditions.hardware == ["L40S"]
     assert found[0.061].conditions.hardware == ["L40S"]
+
+
+def test_a_new_tokens_column_is_each_rows_output_length() -> None:
+    text = (
+        "| Model | Seqlen | New_tokens | TTFT(ms) |\n|---|---|---|---|\n"
+        "| Qwen2-0.5B | 128 | 64 | 145.9 |\n| Qwen2-0.5B | 256 | 32 | 290.1 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[145.9].conditions.load.get("output") == "64"
+    assert found[290.1].conditions.load.get("output") == "32"

@@ -41,7 +41,7 @@ _HEADER_LOAD = (
         re.compile(
             r"completion tokens|output tokens|OSL|output[ _]?(?:seq(?:uence)?[ _]?)?len|"
             r"(?:decode|generation)[ _]len|输出(?:长度|token|词元)|"
-            r"^(?:output|out|gen|generated(?: tokens)?|new tokens|输出)(?:\s?\(tokens?\))?$",
+            r"^(?:output|out|gen|generated(?: tokens)?|(?:max[ _])?new[ _]tokens|输出)(?:\s?\(tokens?\))?$",
             re.I,
         ),
     ),

@@ -191,7 +191,8 @@ def extract_claims(
             intro, introduced = [], Context()
             caption_ctx = Context()
             if probe_of(segment.text).has_digit:  # `## 2.15x faster`: a heading's result
-                said = _claims(segment, cat, where, reporter, Context(), block_ctx)
+                own = find_conditions(segment.text, cat)
+                said = _claims(segment, own, cat, where, reporter, Context(), block_ctx)
                 claims.extend(headline_claims(said))
             continue
         if segment.new_line:
@@ -206,21 +207,25 @@ def extract_claims(
             block_ctx.merge(caption_ctx)
             block_ctx.merge(introduced)
         probe = probe_of(segment.text)  # the rules below run only where they could match
-        if segment.block == "prose" and search(_INTRODUCES, probe):
+        own = find_conditions(segment.text, cat)  # read once: every use below only reads it
+        introduces = segment.block == "prose" and search(_INTRODUCES, probe) is not None
+        if introduces:
             introduced = Context()
-            introduced.update(find_conditions(segment.text, cat), with_baseline=False)
+            introduced.update(own, with_baseline=False)
         if segment.block == "prose" and match(_CAPTION, probe):
             # `Figure 6: Concurrent requests throughput (Llama-3.2-1B, NVIDIA H100, ...)`:
             # the set-up of the paragraphs that discuss the figure, below it
             caption_ctx = Context()
-            caption_ctx.update(find_conditions(segment.text, cat), with_baseline=True)
-        made = _claims(segment, cat, where, reporter, line_ctx, block_ctx)
+            caption_ctx.update(own, with_baseline=True)
+        made = _claims(segment, own, cat, where, reporter, line_ctx, block_ctx)
         read = read_sentence(segment, [m for one in made for m in one.metrics], numbers)
         if read and made and made[-1].metrics:
             made[-1] = made[-1].model_copy(update={"metrics": [*made[-1].metrics, *read]})
         elif read:
             # the reader's numbers never change how the rules read what follows
-            claims.append(_read_claim(segment, read, cat, where, reporter, line_ctx, block_ctx))
+            claims.append(
+                _read_claim(segment, own, read, cat, where, reporter, line_ctx, block_ctx)
+            )
         claim = made[0] if made else None
         if claim is not None and claim.metrics and not names_reference(made):
             claims.extend(made)
@@ -233,12 +238,12 @@ def extract_claims(
                     lead_ctx, find_conditions(segment.text, cat), lead_names, with_baseline=False
                 )
             end_lead()
-            if segment.block != "prose" or not search(_INTRODUCES, probe):
+            if not introduces:
                 introduced = Context()  # what the introduction introduced has been read
             if segment.text.rstrip().endswith((":", "：")):
                 # `7B 模型的千卡训练可以达到 >180 TFLOPS：` over a table: a number of its
                 # own, and the set-up of the table it introduces (issue #14)
-                block_ctx.update(find_conditions(segment.text, cat), with_baseline=False)
+                block_ctx.update(own, with_baseline=False)
             continue
         if claim is not None:
             # `power limited to 330W`, `only tested on H100`: a statement without a number
@@ -247,7 +252,6 @@ def extract_claims(
             if claim.kind == ClaimKind.STATUS:
                 end_lead()  # `v0.5 released: 1-bit models on ARM`: news, not a set-up
                 continue
-        own = find_conditions(segment.text, cat)
         surveyed = segment.block == "list" and survey_list
         if search(SURVEY, probe):
             own = unlisted(own)
@@ -268,6 +272,7 @@ def extract_claims(
 
 def _claims(
     segment: Segment,
+    own: Conditions,
     cat: Catalog,
     where: str,
     reporter: str,
@@ -275,9 +280,9 @@ def _claims(
     block_ctx: Context,
 ) -> list[Claim]:
     """The claim of one statement, or one per clause when its clauses name different
-    models or hardware for their numbers (`11x on Falcon 40B and 3x on Llama 2 70B`)."""
+    models or hardware for their numbers (`11x on Falcon 40B and 3x on Llama 2 70B`);
+    `own` is what the statement itself writes (`find_conditions`)."""
     text = segment.text
-    own = find_conditions(text, cat)
     metrics = find_metrics(text, cat, own)
     kind = kind_of(text, metrics)
     if kind is None:
@@ -303,6 +308,7 @@ def _claims(
 
 def _read_claim(
     segment: Segment,
+    own: Conditions,
     metrics: list[Metric],
     cat: Catalog,
     where: str,
@@ -314,7 +320,6 @@ def _read_claim(
     of: with the conditions the rules' claim would have had."""
     text = segment.text
     kind = kind_of(text, metrics) or ClaimKind.PERFORMANCE
-    own = find_conditions(text, cat)
     conditions = line_ctx.fill(own, with_baseline=False)
     ratios = all(m.unit in _RATIO_UNITS for m in metrics)
     conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list" or ratios)

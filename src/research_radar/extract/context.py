@@ -37,6 +37,8 @@ class Context:
     load: dict[str, str] = field(default_factory=dict)
 
     def update(self, conditions: Conditions, *, with_baseline: bool) -> None:
+        if _states_nothing(conditions):
+            return  # most statements: nothing to add (issue #19)
         for name in CONDITION_FIELDS:
             values = getattr(conditions, name)
             if values and name == "software":
@@ -84,6 +86,18 @@ _OWN_FIELDS = ("hardware", "model", "precision")
 """The fields a number's baseline is never one of."""
 
 
+def _states_nothing(conditions: Conditions) -> bool:
+    """Whether the conditions name nothing and set no load (`repeats` follows the load)."""
+    return not (
+        conditions.hardware
+        or conditions.model
+        or conditions.precision
+        or conditions.software
+        or conditions.baseline
+        or conditions.load
+    )
+
+
 _REPOSITORY = re.compile(
     r"(?:github\.com/|^)(?P<owner>[\w.-]+)/(?P<name>[\w.-]+?)(?:\.git)?(?:@|/|#|$)"
 )
@@ -117,6 +131,8 @@ def add_to_lead(
     several (`* Decoder-only: GPT-2, OPT` then `* Encoder-only: BERT`), is a survey of
     what is supported: it is dropped from the set-up, and stays dropped.
     """
+    if _states_nothing(own):
+        return
     crowded: dict[str, list[str]] = {}
     for name in (*CONDITION_FIELDS, "baseline"):
         values = getattr(own, name)

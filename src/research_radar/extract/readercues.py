@@ -87,6 +87,9 @@ _METRIC_HINT = re.compile(
 )
 """A word that says the sentence measures something (a cheap look, not a metric name)."""
 _LABELLED_ID = re.compile(r"#$|[A-Za-z][:/]$|(?:arXiv|abs|doi|sha|commit|issue|PR)\s?$", re.I)
+_LABELLED_ID_SPAN = 8
+"""The most characters a match of `_LABELLED_ID` spans (`commit ` and a final newline): it
+ends the text, so it is searched for in that many last characters only (issue #19)."""
 _NAMED_SIZE = re.compile(r"[BMK]\b|-[A-Za-z]")
 _LONGEST = 1500
 """A longer sentence is no statement of a measurement (a hash, a dump of numbers): the
@@ -284,7 +287,8 @@ def _not_a_reading(
         _COUNT_OF.match(after) is not None
         or _CLOCK.match(after) is not None
         or _DIMENSION_AFTER.match(after) is not None
-        or _DIMENSION_BEFORE.search(before) is not None
+        # (a match ends `before`, and spans 5 characters at most: looked for there)
+        or _DIMENSION_BEFORE.search(before, len(before) - 5) is not None
         or any(low <= start < high for low, high in durations)
     )
 
@@ -357,7 +361,7 @@ def prose_candidates(
             _not_a_reading(after, start, spans, before)
             or unit in _MEMORY
             or (value == 1 and _NORMALISED_TO.search(before))
-            or _LABELLED_ID.search(before)
+            or _LABELLED_ID.search(before, len(before) - _LABELLED_ID_SPAN)
             or _NAMED_SIZE.match(after)
         ):
             # `M5 Pro 48 GB`: a memory size in prose is a spec (the rules read the memory

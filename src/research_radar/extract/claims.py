@@ -231,12 +231,10 @@ def extract_claims(
             claims.extend(made)
             for one in made:
                 compared.update(dict.fromkeys(one.conditions.baseline))
-            if lead and search(_INTRODUCES, probe) and not defines(segment.text, cat):
+            if lead and introduces and not defines(segment.text, cat):
                 # `The results below ran on a single L20 (about 170 s of audio):` opens the
                 # section: its set-up holds there, though it holds a number of its own
-                add_to_lead(
-                    lead_ctx, find_conditions(segment.text, cat), lead_names, with_baseline=False
-                )
+                add_to_lead(lead_ctx, own, lead_names, with_baseline=False)
             end_lead()
             if not introduces:
                 introduced = Context()  # what the introduction introduced has been read

@@ -15,10 +15,11 @@ from sqlalchemy import Connection, Engine, select
 
 from research_radar.store.schema import runs, stage_runs
 
-__all__ = ["RunLog"]
+__all__ = ["RunLog", "now"]
 
 
-def _now() -> datetime:
+def now() -> datetime:
+    """The moment the store stamps a run, a stage or a row with (UTC)."""
     return datetime.now(UTC)
 
 
@@ -58,7 +59,7 @@ class RunLog:
         with self.transaction() as conn:
             result = conn.execute(
                 runs.insert().values(
-                    command=command, started_at=_now(), status="running", summary=owner
+                    command=command, started_at=now(), status="running", summary=owner
                 )
             )
             return int(result.inserted_primary_key[0])  # type: ignore[index]
@@ -68,7 +69,7 @@ class RunLog:
             conn.execute(
                 runs.update()
                 .where(runs.c.id == run_id)
-                .values(ended_at=_now(), status=status, summary=summary)
+                .values(ended_at=now(), status=status, summary=summary)
             )
 
     def mark_interrupted(self) -> int:
@@ -130,7 +131,7 @@ class RunLog:
         with self.transaction() as conn:
             result = conn.execute(
                 stage_runs.insert().values(
-                    run_id=run_id, stage=stage, started_at=_now(), status="running"
+                    run_id=run_id, stage=stage, started_at=now(), status="running"
                 )
             )
             return int(result.inserted_primary_key[0])  # type: ignore[index]
@@ -142,7 +143,7 @@ class RunLog:
             conn.execute(
                 stage_runs.update()
                 .where(stage_runs.c.id == stage_id)
-                .values(ended_at=_now(), status=status, counts=counts, errors=errors)
+                .values(ended_at=now(), status=status, counts=counts, errors=errors)
             )
 
     def load_runs(self, limit: int = 20) -> list[dict[str, Any]]:

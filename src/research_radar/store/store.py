@@ -22,7 +22,7 @@ import logging
 import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from datetime import UTC, date, datetime
+from datetime import date, datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -49,7 +49,7 @@ from research_radar.store.rows import (
     snapshot_rows,
     source_rows,
 )
-from research_radar.store.runlog import RunLog
+from research_radar.store.runlog import RunLog, now
 from research_radar.store.schema import (
     aliases,
     claims,
@@ -70,10 +70,6 @@ from research_radar.store.upserts import upsert_many as _upsert_many
 __all__ = ["Store", "open_store"]
 
 log = logging.getLogger(__name__)
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 def open_store(url: str) -> Store:
@@ -140,7 +136,7 @@ class Store(RunLog):
 
     def save_raws(self, conn: Connection, source: str, records: Iterable[RawRecord]) -> int:
         """Keep raw responses, gzip-compressed, once each by content. Returns how many were new."""
-        rows = raw_rows(source, list(records), _now())
+        rows = raw_rows(source, list(records), now())
         return _upsert_many(conn, raw_responses, ["source", "request_key", "content_hash"], rows)
 
     def load_raw(self, source: str, request_key: str) -> dict[str, Any] | None:
@@ -201,9 +197,9 @@ class Store(RunLog):
 
     def save_cursors(self, conn: Connection, source: str, values: Mapping[str, str]) -> None:
         """Keep the cursors of a source (query -> value) in one batch (#19)."""
-        now = _now()
+        moment = now()
         rows = [
-            {"source": source, "query": query, "value": value, "updated_at": now}
+            {"source": source, "query": query, "value": value, "updated_at": moment}
             for query, value in values.items()
         ]
         _upsert_many(conn, cursors, ["source", "query"], rows, ("value", "updated_at"))
@@ -211,11 +207,11 @@ class Store(RunLog):
     def save_health(
         self, conn: Connection, source: str, ok: bool, error: str | None = None
     ) -> None:
-        now = _now()
-        values: dict[str, Any] = {"status": "ok" if ok else "failed", "updated_at": now}
+        moment = now()
+        values: dict[str, Any] = {"status": "ok" if ok else "failed", "updated_at": moment}
         values["last_error"] = None if ok else error
         if ok:
-            values["last_ok_at"] = now
+            values["last_ok_at"] = moment
         _upsert(conn, source_health, {"source": source}, values)
 
     def load_health(self) -> dict[str, dict[str, Any]]:
@@ -232,7 +228,7 @@ class Store(RunLog):
         self, conn: Connection, items: Iterable[Source], *, only_new: bool = False
     ) -> None:
         """Insert or update sources; with `only_new`, leave sources already kept as they are."""
-        rows = source_rows(items, _now())
+        rows = source_rows(items, now())
         update = () if only_new else ("kind", "url", "title", "data", "updated_at")
         _upsert_many(conn, sources, ["key"], rows, update)
 
@@ -263,7 +259,7 @@ class Store(RunLog):
         self.save_snapshots(conn, [snapshot])
 
     def save_snapshots(self, conn: Connection, items: Iterable[Snapshot]) -> None:
-        rows = snapshot_rows(items, _now())
+        rows = snapshot_rows(items, now())
         _upsert_many(conn, snapshots, ["source_key", "version"], rows, ("version_date", "data"))
 
     def load_snapshots(self, source_key: str) -> list[Snapshot]:
@@ -325,7 +321,7 @@ class Store(RunLog):
     ) -> None:
         """Insert or update findings; `origins` gives each one's origin (default "radar")."""
         rows = finding_rows(
-            items, origins if origins is not None else ["radar"] * len(items), _now()
+            items, origins if origins is not None else ["radar"] * len(items), now()
         )
         update = ("name", "family", "data", "family_indexed", "name_slug")
         _upsert_many(conn, findings, ["project_key", "date", "origin"], rows, update)
@@ -388,7 +384,7 @@ class Store(RunLog):
         not written again where they hold the relation a project gives that source (every
         writer gives a source the same relation to a project: `primary` to its own key).
         """
-        rows, links = project_rows(items, _now())
+        rows, links = project_rows(items, now())
         if linked:
             links = [
                 link
@@ -476,7 +472,7 @@ class Store(RunLog):
             reports,
             {"date": day, "language": language},
             {"markdown": markdown, "content_hash": content_hash(markdown), "data": data},
-            insert_only={"created_at": _now()},
+            insert_only={"created_at": now()},
         )
 
     def load_report_data(self, day: date, language: str = "zh") -> dict[str, Any] | None:

@@ -36,7 +36,7 @@ line, or a few lines below a multi-line statement's first line (HTML table rows,
 prose). Metric precision = matched / extracted, recall = matched / labelled. Unit is
 scored on matched numbers. For hardware, model, precision and baseline, on matched
 numbers: recall = numbers whose labelled condition is among the extracted ones / numbers
-with that condition labelled; precision = numbers whose extracted condition is right /
+with that condition labelled (a hardware name matches with or without its vendor's); precision = numbers whose extracted condition is right /
 numbers with any extracted ("strict" precision counts an extracted `ignore` number as an
 error too: a setting or a version read as a measurement). Load: key=value items (batch, concurrency, prompt, output,
 context, gpus, tp, ep, rate). Baseline role: P/R of `(baseline)` metrics against role=b.
@@ -240,12 +240,17 @@ def _strip_memory(value: str) -> str:
     return re.sub(r"\s*\(?\d+(?:\.\d+)?\s?(?:GB|GiB|G)\)?$", "", value)
 
 
+_VENDOR = re.compile(r"^(?:nvidia|amd|intel|apple|qualcomm|huawei|samsung|google)(?=[a-z0-9])")
+"""A vendor's name before a product's: `AMD Ryzen 9 5900X` is the `Ryzen 9 5900X`."""
+
+
 def name_matches(field_name: str, gold: str, predicted: str) -> bool:
     g, p = _norm_name(gold), _norm_name(predicted)
     if not g or not p:
         return False
     if field_name == "hardware":
-        return _norm_name(_strip_memory(predicted)) == g or p == g
+        bare = _norm_name(_strip_memory(predicted))
+        return bare == g or p == g or _VENDOR.sub("", bare) == _VENDOR.sub("", g)
     if field_name == "model":
         return p == g or p.startswith(g) or g.startswith(p) and len(p) >= 4
     if field_name == "precision":

@@ -137,7 +137,9 @@ LOAD_RULES = (
     ),
     _rule(
         "context",
-        r"(?:context(?:\s+length)?|ctx(?:[_-]size)?|上下文(?:长度)?)\s*(?:of\s)?[=:：@]?\s*" + _K,
+        # not `RWKV-...-20230810-ctx128k`: a model file's trained context, no load
+        r"(?:context(?:\s+length)?|(?<![A-Za-z0-9]-)ctx(?:[_-]size)?|上下文(?:长度)?)"
+        r"\s*(?:of\s)?[=:：@]?\s*" + _K,
     ),
     _rule("context", r"(?:@|(?<![A-Za-z])at)\s?(\d+(?:\.\d+)?[Kk])(?![A-Za-z0-9])"),
     _rule("context", r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)[\s-]*tokens?[\s-]+(?:of\s+)?context"),

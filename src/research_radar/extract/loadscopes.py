@@ -1,0 +1,180 @@
+"""Load scopes: where a document states the load of many numbers at once.
+
+Pure. A building block of `research_radar.extract.scopes`; callers outside this package
+use `research_radar.extract.claims` instead. Three places state a load (batch, concurrency,
+prompt, output, context or rate) for more than the statement they stand in (issue #14):
+
+- a note right below a table that states a load and no number of its own (`Input length
+  2048, output length 128.`, `输入长度为 1024，输出长度为 128。`): the table's load,
+  whatever its first word;
+- a statement that says it holds for all of a section's numbers (`All numbers are
+  measured at batch size 8.`, `以下结果的并发数均为 16`, `unless noted otherwise`) and
+  gives no number of its own: the load of its whole section, before it and after it;
+- a section on how the numbers were taken (`## Methodology`, `## 测试方法`, `## Test
+  conditions`): the load it states holds for its parent section.
+
+A load key stated with more than one value in one place sets up nothing (`batch 1 and
+32`: alternatives, `extract.loads.several_values`).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from research_radar.extract.catalogue import Catalog
+from research_radar.extract.conditions import find_conditions
+from research_radar.extract.loads import several_values
+from research_radar.extract.markdown import Segment
+from research_radar.extract.metrics import find_metrics
+from research_radar.extract.prefilter import probe_of
+from research_radar.extract.screened import search
+
+__all__ = ["LOAD_KEYS", "LoadScope", "find_load_scopes"]
+
+LOAD_KEYS = ("batch", "concurrency", "prompt", "output", "context", "rate")
+"""The keys of a request's shape and pressure: what a note or a set-up gives a table."""
+
+
+@dataclass
+class LoadScope:
+    """Lines `first..last` of a document and the load stated for them."""
+
+    first: int
+    last: int
+    load: dict[str, str] = field(default_factory=dict)
+    several: set[str] = field(default_factory=set)
+
+    def add(self, load: dict[str, str]) -> None:
+        for key, value in load.items():
+            if self.load.setdefault(key, value) != value or key in self.several:
+                self.several.add(key)
+                self.load.pop(key, None)
+
+
+_ALL_NUMBERS = re.compile(
+    r"\ball (?:(?:the|of the|our|these|other|\w+)\s)?(?:numbers|results|benchmarks|measurements|"
+    r"experiments|tests|runs|figures|data|evaluations)\b|\bunless (?:\w+\s)?(?:noted|stated|"
+    r"specified|mentioned)\b|\bthroughout\b|\bin all (?:\w+\s)?(?:cases|runs|tests|experiments)\b|"
+    r"(?:所有|全部|以下|上述|本节|本文)[^。；;]{0,12}(?:结果|数据|测试|实验|性能)|均为|均是|"
+    r"均采用|均使用|均在|如无特殊说明|除非另有说明|若无特别说明|默认",
+    re.I,
+)
+"""A statement that sets up every number of its section, not one of them."""
+_METHOD_HEADING = re.compile(
+    r"\bmethodology\b|\bbenchmark(?:ing)? (?:method|details|parameters|conditions|protocol)|"
+    r"\btest(?:ing)? (?:method|conditions|parameters|details|protocol)|"
+    r"\bhow we (?:test|measure|benchmark)|测试(?:方法|说明|条件|参数|方案)|实验(?:方法|说明|条件|参数)|"
+    r"评测(?:方法|说明|设置|配置)",
+    re.I,
+)
+"""A section on how the numbers were taken (load only: a method section may discuss the
+models it compares, not only the one it ran)."""
+_INTRODUCES = re.compile(r"[:：]\W*$|如下|\b(?:below|as follows|following)\b", re.I)
+"""A paragraph below a table that introduces what follows it is not a note on the table."""
+_EXAMPLE = re.compile(r"例如|比如|\b(?:for example|for instance|e\.g\.|if you|you can)\b", re.I)
+"""`例如 --batch-size 8`, `you can raise the batch size to 64`: advice, not the set-up."""
+
+
+def find_load_scopes(
+    segments: list[Segment],
+    spans: list[tuple[Segment, int]],
+    end: int,
+    cat: Catalog,
+) -> list[LoadScope]:
+    """The load scopes of a document's segments.
+
+    Args:
+        spans: each heading and the last line of its section, in document order.
+        end: one past the document's last line.
+    """
+    scopes = [*_notes_below_tables(segments, cat), *_section_statements(segments, spans, cat)]
+    scopes.extend(_method_sections(segments, spans, end, cat))
+    return [s for s in scopes if s.load]
+
+
+def _stated(text: str, cat: Catalog) -> dict[str, str]:
+    """The load keys a statement that holds no number of its own states once each; {} for
+    a statement with a number, an example or an introduction."""
+    probe = probe_of(text)
+    if not probe.has_digit or search(_EXAMPLE, probe) or search(_INTRODUCES, probe):
+        return {}
+    conditions = find_conditions(text, cat)
+    load = {k: v for k, v in conditions.load.items() if k in LOAD_KEYS}
+    if not load or find_metrics(text, cat, conditions):
+        return {}
+    several = several_values(text)
+    return {k: v for k, v in load.items() if k not in several}
+
+
+def _notes_below_tables(segments: list[Segment], cat: Catalog) -> list[LoadScope]:
+    """`Input length 2048, output length 128.` right below a table: the table's load. The
+    note is the paragraph (or list) that follows the table, sentence by sentence, up to the
+    next blank line or heading; a paragraph right above another table introduces that one
+    (`extract.claims` reads it so), not a note on the table above it."""
+    scopes: list[LoadScope] = []
+    first = last = 0
+    note: LoadScope | None = None
+    kind = ""
+    for segment in segments:
+        if segment.block == "table" or segment.header:
+            if note is not None:
+                scopes.remove(note)  # between two tables: the next one's introduction
+            first = first or segment.line
+            last = segment.line
+            note, kind = None, ""
+            continue
+        if note is not None and segment.block == kind and not segment.new_paragraph:
+            note.add(_stated(segment.text, cat))  # the note's next sentence or item
+            continue
+        note, kind = None, ""
+        if last and segment.block in ("prose", "list"):
+            note, kind = LoadScope(first, last), segment.block
+            note.add(_stated(segment.text, cat))
+            scopes.append(note)
+        first = last = 0
+    return scopes
+
+
+def _section_statements(
+    segments: list[Segment], spans: list[tuple[Segment, int]], cat: Catalog
+) -> list[LoadScope]:
+    """`All numbers are measured at batch size 8.` anywhere in a section: its whole
+    section's load (before the statement too: a note after the numbers it sets up)."""
+    scopes: list[LoadScope] = []
+    for segment in segments:
+        if segment.block not in ("prose", "list"):
+            continue
+        if not search(_ALL_NUMBERS, probe_of(segment.text)):
+            continue
+        load = _stated(segment.text, cat)
+        if not load:
+            continue
+        section = next(((h, e) for h, e in reversed(spans) if h.line < segment.line <= e), None)
+        scope = LoadScope(section[0].line, section[1]) if section else LoadScope(1, segment.line)
+        if section is None:
+            scope.last = max((s.line for s in segments), default=segment.line)
+        scope.add(load)
+        scopes.append(scope)
+    return scopes
+
+
+def _method_sections(
+    segments: list[Segment], spans: list[tuple[Segment, int]], end: int, cat: Catalog
+) -> list[LoadScope]:
+    """`## Methodology` / `We use a batch size of 1 and generate 256 tokens.`: the load
+    the section states, for its parent section (the whole document for a top section)."""
+    scopes: list[LoadScope] = []
+    for i, (heading, last) in enumerate(spans):
+        if not search(_METHOD_HEADING, probe_of(heading.text)):
+            continue
+        parent = next(
+            ((h, e) for h, e in reversed(spans[:i]) if h.level < heading.level and e >= last),
+            None,
+        )
+        scope = LoadScope(parent[0].line, parent[1]) if parent else LoadScope(1, end)
+        for segment in segments:
+            if heading.line < segment.line <= last and segment.block in ("prose", "list"):
+                scope.add(_stated(segment.text, cat))
+        scopes.append(scope)
+    return scopes

@@ -1,0 +1,126 @@
+"""Where a page states the load of many numbers at once (issue #14): a note below a
+table, a statement for all of a section's numbers, a method section, a header row per
+load key, `(input, output)` pairs; and a load value never read from a measurement."""
+
+from __future__ import annotations
+
+from research_radar.extract.cataloguefiles import default_catalog
+from research_radar.extract.claims import extract_claims
+from research_radar.extract.conditions import find_conditions
+from research_radar.models import Claim
+
+
+def _numbers(claims: list[Claim]) -> dict[float, Claim]:
+    return {metric.value: claim for claim in claims for metric in claim.metrics}
+
+
+def _load(text: str) -> dict[str, dict[str, str]]:
+    """Each number's load, by the number as written."""
+    return {f"{m.value:g}": c.conditions.load for c in extract_claims(text) for m in c.metrics}
+
+
+TABLE = "| Framework | Throughput (tok/s) |\n|---|---|\n| vLLM | 1200 |\n| SGLang | 1300 |\n"
+
+
+def test_a_note_below_a_table_gives_the_table_its_load_whatever_its_first_word() -> None:
+    english = f"## Results\n\n{TABLE}\nThe input length is 1024 and the output length is 128.\n"
+    for number in ("1200", "1300"):
+        assert _load(english)[number] == {"prompt": "1024", "output": "128"}
+    chinese = f"## 结果\n\n{TABLE}\n输入长度为 1024，输出长度为 128，并发数为 16。\n"
+    assert _load(chinese)["1200"] == {"prompt": "1024", "output": "128", "concurrency": "16"}
+
+
+def test_a_note_with_a_number_of_its_own_or_an_example_sets_up_nothing() -> None:
+    measured = f"## Results\n\n{TABLE}\nAt batch size 64 vLLM reaches 3000 tok/s.\n"
+    assert "batch" not in _load(measured)["1200"]
+    advice = f"## Results\n\n{TABLE}\nYou can raise the batch size to 64 for more throughput.\n"
+    assert "batch" not in _load(advice)["1200"]
+
+
+def test_a_paragraph_between_two_tables_introduces_the_second_not_the_first() -> None:
+    second = "| Framework | TTFT (ms) |\n|---|---|\n| vLLM | 35 |\n"
+    text = f"## Results\n\n{TABLE}\nThe next runs use a batch size of 32.\n\n{second}"
+    found = _load(text)
+    assert "batch" not in found["1200"]
+    assert found["35"]["batch"] == "32"
+
+
+def test_a_note_giving_two_values_of_a_key_sets_neither() -> None:
+    text = f"## Results\n\n{TABLE}\nWe used batch size 8. Later we used batch size 16.\n"
+    assert "batch" not in _load(text)["1200"]
+
+
+def test_a_statement_for_all_numbers_sets_up_its_whole_section_before_it_too() -> None:
+    text = (
+        "# Bench\n\n## Results\n\nvLLM reaches 1200 tok/s, 2x faster than HF.\n\n"
+        "All numbers are measured with batch size 8 and 512 input tokens.\n\n"
+        "## Other\n\nHF reaches 600 tok/s.\n"
+    )
+    found = _load(text)
+    assert found["1200"] == {"batch": "8", "prompt": "512"}
+    assert "batch" not in found["600"]  # another section
+
+
+def test_a_method_section_sets_up_the_load_of_its_parent_section() -> None:
+    text = (
+        "# Bench\n\n## Methodology\n\nWe use a batch size of 1 and generate 256 tokens.\n\n"
+        "## Results\n\n| Model | tok/s |\n|---|---|\n| Llama-2-7B | 100 |\n"
+    )
+    assert _load(text)["100"] == {"batch": "1", "output": "256"}
+    chinese = (
+        "# 测试\n\n## 测试方法\n\n批大小为 1，输出长度 256。\n\n"
+        "## 测试结果\n\n| 模型 | tokens/s |\n|---|---|\n| Qwen-7B | 100 |\n"
+    )
+    assert _load(chinese)["100"] == {"batch": "1", "output": "256"}
+
+
+def test_input_output_pairs_written_as_tuples() -> None:
+    table = (
+        "| (ISL, OSL) | Throughput (tok/s) |\n|---|---|\n| (128, 2048) | 1200 |\n"
+        "| (2048, 128) | 900 |\n"
+    )
+    found = _load(table)
+    assert found["1200"] == {"prompt": "128", "output": "2048"}
+    assert found["900"] == {"prompt": "2048", "output": "128"}
+    assert "128" not in found and "2048" not in found  # the lengths are no measurements
+    prose = _load("With (input, output) = (128, 2048), vLLM reaches 1200 tok/s.")
+    assert prose["1200"] == {"prompt": "128", "output": "2048"}
+
+
+def test_each_header_row_gives_its_columns_its_own_load_key() -> None:
+    text = (
+        "| Input | 128 | | 2048 | |\n|---|---|---|---|---|\n"
+        "| Output | 128 | 2048 | 128 | 2048 |\n"
+        "| vLLM (tok/s) | 100 | 200 | 150 | 250 |\n"
+    )
+    found = _load(text)
+    assert found["100"] == {"prompt": "128", "output": "128"}
+    assert found["200"] == {"prompt": "128", "output": "2048"}
+    assert found["150"] == {"prompt": "2048", "output": "128"}
+    assert found["250"] == {"prompt": "2048", "output": "2048"}
+
+
+def test_a_load_is_never_the_measurement_after_its_key() -> None:
+    cat = default_catalog()
+    assert find_conditions("At 64 concurrency 1200 tok/s.", cat).load == {"concurrency": "64"}
+    assert find_conditions("64 并发 1200 tokens/s。", cat).load == {"concurrency": "64"}
+    assert find_conditions("At 32K context 30 tok/s.", cat).load == {"context": "32K"}
+    assert find_conditions("512 output length 20 tok/s.", cat).load == {"output": "512"}
+    assert find_conditions("Context length 4096: 30 tok/s.", cat).load == {"context": "4096"}
+    assert find_conditions("At 2 req/s the TTFT is 30 ms.", cat).load == {"rate": "2"}
+
+
+def test_a_context_in_a_model_files_name_is_no_load() -> None:
+    cat = default_catalog()
+    named = "The model is `RWKV-novel-4-World-7B-20230810-ctx128k`, 20 tok/s."
+    assert "context" not in find_conditions(named, cat).load
+    assert find_conditions("llama-bench --ctx-size 4096", cat).load["context"] == "4096"
+    assert find_conditions("with n_ctx=2048 it gets 5 tok/s", cat).load["context"] == "2048"
+
+
+def test_a_number_of_the_note_is_not_read_from_the_table_above() -> None:
+    """Every number stays in its own statement (the invariant)."""
+    text = f"## Results\n\n{TABLE}\nThe input length is 1024 and the output length is 128.\n"
+    for claim in extract_claims(text):
+        for metric in claim.metrics:
+            assert f"{metric.value:g}" in claim.text

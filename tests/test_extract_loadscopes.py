@@ -124,3 +124,35 @@ def test_a_number_of_the_note_is_not_read_from_the_table_above() -> None:
     for claim in extract_claims(text):
         for metric in claim.metrics:
             assert f"{metric.value:g}" in claim.text
+
+
+def test_a_row_label_of_two_token_counts_is_the_rows_prompt_and_output() -> None:
+    text = (
+        "## Results (tok/s)\n\n| Workload | vLLM | SGLang |\n|---|---|---|\n"
+        "| 1024/128 | 100 | 110 |\n| 4096/512 | 3000 | 3300 |\n"
+    )
+    found = _load(text)
+    assert found["100"] == {"prompt": "1024", "output": "128"}
+    assert found["3300"] == {"prompt": "4096", "output": "512"}
+    assert "1024" not in found and "4096" not in found  # labels, not throughputs
+
+
+def test_a_ratio_in_a_row_label_is_no_pair_of_lengths() -> None:
+    text = "| Sparsity | Speedup |\n|---|---|\n| 1/8 | 1.5x |\n| 1/4 | 1.3x |\n"
+    assert all("prompt" not in load for load in _load(text).values())
+
+
+def test_a_cpus_name_is_no_context() -> None:
+    cat = default_catalog()
+    said = "All tests done on stock RTX 4090 / 12900K, running with a desktop environment."
+    assert "context" not in find_conditions(said, cat).load
+    assert "context" not in find_conditions("Measured on an i7-4790K, 20 tok/s", cat).load
+    assert find_conditions("Decode at 32K, 20 tok/s", cat).load == {"context": "32K"}
+
+
+def test_a_note_on_some_of_the_tables_models_is_not_the_tables_load() -> None:
+    text = (
+        "| Model | Latency (ms) |\n|---|---|\n| LLaMA-3-8B | 17.07 |\n| NVILA-8B | 16.12 |\n\n"
+        "For NVILA, each image corresponds to 128 input tokens.\n"
+    )
+    assert "prompt" not in _load(text)["17.07"]

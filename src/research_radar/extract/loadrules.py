@@ -145,7 +145,8 @@ LOAD_RULES = (
     _rule("context", r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)[\s-]*tokens?[\s-]+(?:of\s+)?context"),
     _rule(
         "context",
-        r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?[Kk])(?=\s*(?:decode|prefill|context|ctx|上下文|$|[/，,、)）]))",
+        # not a part's name (`RTX 4090 / 12900K`, `i7-4790K`): no context is 10,000K long
+        r"(?<![A-Za-z0-9_.-])(\d{1,4}(?:\.\d+)?[Kk])(?=\s*(?:decode|prefill|context|ctx|上下文|$|[/，,、)）]))",
     ),
     _rule(
         "prompt",

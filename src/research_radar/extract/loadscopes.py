@@ -93,13 +93,17 @@ def find_load_scopes(
     return [s for s in scopes if s.load]
 
 
-def _stated(text: str, cat: Catalog) -> dict[str, str]:
+def _stated(text: str, cat: Catalog, rows: frozenset[str] = frozenset()) -> dict[str, str]:
     """The load keys a statement that holds no number of its own states once each; {} for
-    a statement with a number, an example or an introduction."""
+    a statement with a number, an example or an introduction, or one that names some of
+    the `rows`' models and not the others (`For NVILA, each image is 128 input tokens`
+    below a table of five models: those rows' load, not the table's)."""
     probe = probe_of(text)
     if not probe.has_digit or search(_EXAMPLE, probe) or search(_INTRODUCES, probe):
         return {}
     conditions = find_conditions(text, cat)
+    if conditions.model and rows - set(conditions.model):
+        return {}
     load = {k: v for k, v in conditions.load.items() if k in LOAD_KEYS}
     if not load or find_metrics(text, cat, conditions):
         return {}
@@ -116,21 +120,26 @@ def _notes_below_tables(segments: list[Segment], cat: Catalog) -> list[LoadScope
     first = last = 0
     note: LoadScope | None = None
     kind = ""
+    models: set[str] = set()
+    """The models the table's rows name."""
     for segment in segments:
         if segment.block == "table" or segment.header:
             if note is not None:
                 scopes.remove(note)  # between two tables: the next one's introduction
+            if not last:
+                models = set()
             first = first or segment.line
             last = segment.line
+            models.update(find_conditions(segment.text, cat).model)
             note, kind = None, ""
             continue
         if note is not None and segment.block == kind and not segment.new_paragraph:
-            note.add(_stated(segment.text, cat))  # the note's next sentence or item
+            note.add(_stated(segment.text, cat, frozenset(models)))  # its next sentence
             continue
         note, kind = None, ""
         if last and segment.block in ("prose", "list"):
             note, kind = LoadScope(first, last), segment.block
-            note.add(_stated(segment.text, cat))
+            note.add(_stated(segment.text, cat, frozenset(models)))
             scopes.append(note)
         first = last = 0
     return scopes

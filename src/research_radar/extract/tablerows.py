@@ -140,6 +140,15 @@ _IO_CELL = re.compile(
 )
 
 
+def _lengths(match: re.Match[str]) -> bool:
+    """`1024/128`, `2k/256` as a row's label: two token counts (each a `K` or a multiple of
+    64), a prompt's and an output's, not a ratio (`1/8`) or a pair of measurements."""
+    return all(
+        g[-1] in "Kk" or (int(g) >= 64 and int(g) % 64 == 0)
+        for g in (g.replace(",", "") for g in match.groups() if g)
+    )
+
+
 def _io_pair(match: re.Match[str]) -> dict[str, str]:
     """The prompt and output lengths of an `_IO_CELL` match (`1k/128`, `(128, 2048)`)."""
     prompt, output = (g.replace(",", "") for g in match.groups() if g)
@@ -214,7 +223,9 @@ def read_row(
             bits.extend(cat.names("precision", f"{cell}-bit"))
             per_column.append([])
             continue
-        if (pair := _IO_CELL.fullmatch(cell)) and _IO_HEAD.search(name):
+        if (pair := _IO_CELL.fullmatch(cell)) and (
+            _IO_HEAD.search(name) or (not column and _lengths(pair) and not header_unit(name))
+        ):
             load.update(_io_pair(pair))
             per_column.append([])
             continue

@@ -156,3 +156,16 @@ def test_a_note_on_some_of_the_tables_models_is_not_the_tables_load() -> None:
         "For NVILA, each image corresponds to 128 input tokens.\n"
     )
     assert "prompt" not in _load(text)["17.07"]
+
+
+def test_a_note_below_a_table_sets_up_the_paragraph_that_introduces_the_table() -> None:
+    text = (
+        "## 推理性能\n\n与标准的 LLaMA-13B 相比，平均推理速度 (tokens/s) 实测提升 31.6%：\n\n"
+        "| Model | tokens/s |\n|---|---|\n| LLaMA-13B | 19.4 |\n| Baichuan-13B | 25.4 |\n\n"
+        "> 测试环境和参数：GPU A100-SXM4-80G, batch size = 1, 生成长度 = 2048, 精度 fp16, "
+        "基于 Baichuan-13B-Base\n\n## 量化部署\n\n量化后速度为 30 tokens/s。\n"
+    )
+    found = _load(text)
+    for number in ("31.6", "19.4", "25.4"):
+        assert found[number] == {"batch": "1", "output": "2048"}
+    assert found["30"] == {}  # the next section

@@ -169,3 +169,24 @@ def test_a_note_below_a_table_sets_up_the_paragraph_that_introduces_the_table() 
     for number in ("31.6", "19.4", "25.4"):
         assert found[number] == {"batch": "1", "output": "2048"}
     assert found["30"] == {}  # the next section
+
+
+def test_each_clause_keeps_its_own_lengths() -> None:
+    english = _load("TTFT is 30 ms for 1k input and 120 ms for 8k input.")
+    assert english["30"] == {"prompt": "1k"} and english["120"] == {"prompt": "8k"}
+    chinese = _load("在 1024 输入长度下 TTFT 为 30 ms，在 8192 输入长度下为 200 ms。")
+    assert chinese["30"] == {"prompt": "1024"} and chinese["200"] == {"prompt": "8192"}
+
+
+def test_from_one_load_to_another_splits_the_sentence() -> None:
+    found = _load("Throughput grows from 50 tok/s at batch 1 to 1200 tok/s at batch 32.")
+    assert found["50"] == {"batch": "1"} and found["1200"] == {"batch": "32"}
+    same = _load("Latency drops from 30 ms to 20 ms at batch size 8.")
+    assert same["30"] == same["20"] == {"batch": "8"}
+
+
+def test_a_count_before_a_comma_is_not_the_next_keys_value() -> None:
+    cat = default_catalog()
+    load = find_conditions("batch size = 1, 生成长度 = 2048, 精度 fp16", cat).load
+    assert load == {"batch": "1", "output": "2048"}
+    assert find_conditions("批次大小 16 时吞吐 300 tokens/s", cat).load == {"batch": "16"}

@@ -89,7 +89,7 @@ LOAD_RULES = (
     ),
     _rule(
         "batch",
-        r"批(?:处理)?(?:大小|量)\s*(?:为|是|设为|取)?\s*[=:：]?\s*(\d+)(?!\d|\.\d|\s?[倍%])",
+        r"批(?:处理|次)?(?:大小|量)\s*(?:为|是|设为|取)?\s*[=:：]?\s*(\d+)(?!\d|\.\d|\s?[倍%])",
     ),
     _rule("batch", r"(\d+)\s?的\s?批(?:量|次)?大小"),
     _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取|设为|设置为)\s*(\d+)(?!\d|\.\d)"),
@@ -179,7 +179,8 @@ LOAD_RULES = (
     _rule("prompt", r"(?<![\w-])-p (\d{1,6})(?!\d|\.\d)"),
     _rule("prompt", r"(?:prompt|input|prefill)\s?\((\d[\d,]*[Kk]?)\s?(?:tokens?|toks?)\)"),
     _rule("prompt", r"(?<![A-Za-z])(?:prompt|input)\s(\d[\d,]*[Kk]?)(?=\s?/\s?\d)"),
-    _rule("prompt", r"(\d[\d,]*[Kk]?)\s?的\s?(?:提示词?|输入)(?:序列)?长度"),
+    # `1024 输入长度`, `1024 的输入长度`; not the `1,` of `batch size = 1, 生成长度 = 2048`
+    _rule("prompt", r"(\d(?:[\d,]*\d)?[Kk]?)\s?的?\s?(?:提示词?|输入)(?:序列)?长度"),
     _rule("prompt", r"(?:prompt|input)\s?[:：]\s?(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
     _rule(
         "prompt",
@@ -214,7 +215,7 @@ LOAD_RULES = (
         r"(?<![\d.])(\d[\d,]*[Kk]?)\s(?:new|generated|decode|completion)\s(?:output\s)?tokens"
         + _NOT_A_RATE,
     ),
-    _rule("output", r"(\d[\d,]*[Kk]?)\s?的\s?(?:生成|输出)(?:序列)?长度"),
+    _rule("output", r"(\d(?:[\d,]*\d)?[Kk]?)\s?的?\s?(?:生成|输出)(?:序列)?长度"),
     # `a prompt length of 1900 and 60 generation steps`: one token a step
     _rule("output", r"(?<![\d.])(\d[\d,]*[Kk]?)\s(?:generation|decoding|decode)\ssteps\b"),
     _rule(

@@ -190,3 +190,23 @@ def test_a_count_before_a_comma_is_not_the_next_keys_value() -> None:
     load = find_conditions("batch size = 1, 生成长度 = 2048, 精度 fp16", cat).load
     assert load == {"batch": "1", "output": "2048"}
     assert find_conditions("批次大小 16 时吞吐 300 tokens/s", cat).load == {"batch": "16"}
+
+
+def test_a_blank_load_cell_is_the_merged_cell_above_whatever_the_rows_label() -> None:
+    text = (
+        "| Framework | Batch size | Input len | Throughput (tok/s) |\n|---|---|---|---|\n"
+        "| vLLM | 1 | 1024 | 100 |\n| SGLang | | | 110 |\n| vLLM | 32 | 1024 | 2000 |\n"
+        "| SGLang | | | 2100 |\n"
+    )
+    found = _load(text)
+    assert found["110"] == {"batch": "1", "prompt": "1024"}
+    assert found["2100"] == {"batch": "32", "prompt": "1024"}
+
+
+def test_a_blank_measurement_is_never_filled_from_above() -> None:
+    text = (
+        "| Framework | Batch size | Throughput (tok/s) | TTFT (ms) |\n|---|---|---|---|\n"
+        "| vLLM | 1 | 100 | 30 |\n| SGLang | 1 | 110 | |\n"
+    )
+    values = [m.value for c in extract_claims(text) for m in c.metrics]
+    assert sorted(values) == [30, 100, 110]

@@ -119,6 +119,8 @@ def read_table(
         elif variant and previous_label:
             # `| - int8 | 323.3 |` below `| OpenNMT-py 3.0.4 | 275.8 |`: that system, int8
             cells = [f"{previous_label} {cells[0]}", *cells[1:]]
+        elif parsed and above:
+            cells = _merged_loads(head, cells, above)
         row = read_row(segment, head, cells, cat, by_cell.get(at))
         row.own = _under_labels(row.own, [group.model_copy(update={"software": []})])
         if not parsed and not _has_numbers(row, by_cell.get(at, {}) if ruled else {}):
@@ -207,6 +209,22 @@ def _merged_cells(head: list[str], cells: list[str], above: list[str], cat: Cata
         loaded = load_role(name) is not None and LOAD_CELL.fullmatch(source) is not None
         if named or loaded:
             merged[column] = source
+    return merged
+
+
+def _merged_loads(head: list[str], cells: list[str], above: list[str]) -> list[str]:
+    """A row's blank load cells, taken from the row above: `| SGLang | | 110 |` below
+    `| vLLM | 1 | 100 |` under `| Framework | Batch size | tok/s |` ran at batch 1 too (a
+    merged cell, written once). Only a bare load value under a load column is carried; a
+    row of blanks is no row of results."""
+    if not any(cells[1:]):
+        return cells
+    merged = list(cells)
+    for column, cell in enumerate(cells):
+        if cell or not column or column >= len(above) or column >= len(head):
+            continue
+        if load_role(head[column]) and LOAD_CELL.fullmatch(above[column]):
+            merged[column] = above[column]
     return merged
 
 

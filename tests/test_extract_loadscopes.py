@@ -210,16 +210,3 @@ def test_a_blank_measurement_is_never_filled_from_above() -> None:
     )
     values = [m.value for c in extract_claims(text) for m in c.metrics]
     assert sorted(values) == [30, 100, 110]
-
-
-def test_any_scripts_load_flags_set_up_the_table_below_it() -> None:
-    text = (
-        "## Results\n\n```bash\npython bench.py --batch-size 16 --input-len 1024 -n 5\n```\n\n"
-        f"{TABLE}"
-    )
-    assert _load(text)["1200"] == {"batch": "16", "prompt": "1024"}
-    capped = (
-        "## Results\n\n```bash\nmindie serve model --max-batch-size=400 --max-prefill-batch-size=200\n"
-        f"```\n\n{TABLE}"
-    )
-    assert _load(capped)["1200"] == {}

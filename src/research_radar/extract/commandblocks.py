@@ -8,9 +8,8 @@ Authors write the load of a result table as the command that made it, in a code 
 above the table (`vllm bench serve --random-input-len 1024 --random-output-len 128
 --max-concurrency 64`). The Markdown reader skips code, so such a block is found here, on
 the raw lines: a fenced block, not tagged with a programming language other than a shell's,
-whose lines call one of the field's benchmark tools, or any script with a load flag
-(`python bench.py --batch-size 16`: its load flags only). Its command lines (joined over
-`\\` continuations) are one set-up text; a flag it gives several values of is a list of
+whose lines call one of the field's benchmark tools. Its command lines (joined over `\\`
+continuations) are one set-up text; a flag it gives several values of is a list of
 alternatives, which `extract.scopes` drops like any set-up's.
 """
 
@@ -29,20 +28,13 @@ _TOOL = re.compile(
     r"trtllm-bench\b|prepare_dataset\b|llama-bench\b|llama-batched-bench\b|genai-perf\b"
 )
 """vLLM, SGLang, TensorRT-LLM, llama.cpp and Triton's benchmark tools."""
-_LOAD_FLAG = re.compile(
-    r"--(?![\w-]*max[-_](?!new[-_]tokens|concurrency))(?:[\w-]*?(?:batch[-_]size|(?:input|output|prompt|gen)[-_](?:len|length|tokens)|"
-    r"concurrency|request[-_]rate|max[-_]new[-_]tokens|isl|osl))(?:\s+|\s?=\s?)[\w.,]+"
-)
-"""A load flag with its value (`--batch-size 16`, `--input_len=1024`): what any script
-(`python bench.py --batch-size 16`) is run at, whatever the tool; not a cap
-(`--max-prefill-batch-size=200`)."""
 
 
 def command_blocks(text: str) -> list[tuple[int, str]]:
     """Each benchmark-command block of a Markdown text: its first line (1-based) and its
     command lines joined into one text."""
-    if "--" not in text:
-        return []  # every tool call and load flag has its `--`
+    if "bench" not in text and "prepare_dataset" not in text and "genai-perf" not in text:
+        return []
     lines = text.splitlines()
     blocks: list[tuple[int, str]] = []
     for index, end, tag in fenced_blocks(lines):
@@ -67,11 +59,4 @@ def _commands(body: list[str]) -> list[str]:
         current = ""
     if current:
         joined.append(current)
-    found = []
-    for command in joined:
-        if _TOOL.search(command):
-            found.append(command)
-        elif "--" in command and (flags := _LOAD_FLAG.findall(command)):
-            # another script: only its load flags (its `-n`, `-p` may be anything)
-            found.append(" ".join(flags))
-    return found
+    return [command for command in joined if _TOOL.search(command)]

@@ -210,3 +210,17 @@ def test_a_blank_measurement_is_never_filled_from_above() -> None:
     )
     values = [m.value for c in extract_claims(text) for m in c.metrics]
     assert sorted(values) == [30, 100, 110]
+
+
+def test_a_settings_line_sets_up_its_whole_section_above_it_too() -> None:
+    text = (
+        f"## Results\n\n{TABLE}\nvLLM is fast. It reaches 1400 tok/s on the other run.\n\n"
+        "Settings used:\n\n- Batch size: 8\n- Input length: 1024\n\n## Next\n\nHF: 600 tok/s.\n"
+    )
+    found = _load(text)
+    assert found["1200"] == found["1400"] == {"batch": "8", "prompt": "1024"}
+    assert found["600"] == {}
+    twice = (
+        f"## Results\n\n{TABLE}\nvLLM is fast.\n\n- Batch size: 8\n\nLater:\n\n- Batch size: 16\n"
+    )
+    assert "batch" not in _load(twice)["1200"]

@@ -90,6 +90,7 @@ def find_load_scopes(
     """
     scopes = [*_notes_below_tables(segments, cat), *_section_statements(segments, spans, cat)]
     scopes.extend(_method_sections(segments, spans, end, cat))
+    scopes.extend(_setting_lines(segments, spans, end, cat))
     return [s for s in scopes if s.load]
 
 
@@ -183,6 +184,36 @@ def _section_statements(
         scope.add(load)
         scopes.append(scope)
     return scopes
+
+
+_SETTING = re.compile(
+    r"^\W{0,4}(?:batch[ _-]?size|bs|concurrency|(?:number of )?concurrent (?:requests|users)|"
+    r"(?:input|output|prompt|generation|sequence|context)[ _](?:length|len|tokens)|ISL|OSL|"
+    r"context|request[ _]rate|QPS|并发(?:数|度|请求数)?|批(?:次|处理)?大小|输入(?:长度|token数?)|"
+    r"输出(?:长度|token数?)|上下文(?:长度)?|序列长度|生成长度)\W{0,3}\s?[:：=]",
+    re.I,
+)
+"""A setting's line (`- Batch size: 8`, `**Input length**: 1024`, `并发数：16`)."""
+
+
+def _setting_lines(
+    segments: list[Segment], spans: list[tuple[Segment, int]], end: int, cat: Catalog
+) -> list[LoadScope]:
+    """`- Batch size: 8` anywhere in a section, above its numbers or below them: the load
+    of the whole section (a key given two values there sets up none)."""
+    by_section: dict[int, LoadScope] = {}
+    for segment in segments:
+        if segment.block not in ("prose", "list") or len(segment.text) > 80:
+            continue
+        if not search(_SETTING, probe_of(segment.text)):
+            continue
+        load = _stated(segment.text, cat)
+        if not load:
+            continue
+        section = next(((h, e) for h, e in reversed(spans) if h.line < segment.line <= e), None)
+        first, last = (section[0].line, section[1]) if section else (1, end)
+        by_section.setdefault(first, LoadScope(first, last)).add(load)
+    return list(by_section.values())
 
 
 def _method_sections(

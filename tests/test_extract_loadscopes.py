@@ -224,3 +224,53 @@ def test_a_settings_line_sets_up_its_whole_section_above_it_too() -> None:
         f"## Results\n\n{TABLE}\nvLLM is fast.\n\n- Batch size: 8\n\nLater:\n\n- Batch size: 16\n"
     )
     assert "batch" not in _load(twice)["1200"]
+
+
+def test_a_notes_section_saying_how_the_numbers_were_taken_sets_up_the_document() -> None:
+    text = (
+        "# Speed Benchmark\n\n## Notes\n\n"
+        "- We use a **batch size of 1** and the minimum number of GPUs possible for evaluation.\n"
+        "- We test the speed when generating **2048 tokens**.\n\n"
+        "## Results\n\n### Qwen3-0.6B\n\n| Model | Input Length | Speed (tokens/s) |\n|---|---|---|\n"
+        "| Qwen3-0.6B | 6144 | 58.57 |\n"
+    )
+    assert _load(text)["58.57"] == {"batch": "1", "output": "2048", "prompt": "6144"}
+
+
+def test_a_section_that_tells_a_reader_how_to_run_sets_up_nothing_elsewhere() -> None:
+    text = (
+        "# Project\n\n## Usage\n\n- A batch size of 8 works well on most GPUs.\n\n"
+        "## Results\n\n| Model | Speed (tokens/s) |\n|---|---|\n| Qwen3-0.6B | 58.57 |\n"
+    )
+    assert _load(text)["58.57"] == {}
+
+
+def test_a_subsections_set_up_does_not_reach_its_parents_siblings() -> None:
+    text = (
+        "# Project\n\n## Intro\n\nIt runs at 1.91x the speed of vLLM.\n\n## Benchmarks\n\n"
+        "### Feasibility\n\nWe evaluate it with input 1024 and output 512.\n"
+    )
+    assert _load(text)["1.91"] == {}
+
+
+def test_a_tools_printed_lengths_set_up_its_timings() -> None:
+    text = (
+        "The output looks like this:\n\n```bash\nStream Generation Summary:\n=====\n"
+        "Prefill length: 106850\nPrefill time: 16.36 s\nMean accept length: 2.50\n"
+        "Decode length: 118\nDecode time: 0.76 s\n```\n"
+    )
+    found = _load(text)
+    assert found["16.36"] == found["0.76"] == {"prompt": "106850", "output": "118"}
+
+
+def test_a_kernels_printed_parameters_set_up_the_timings_below_them() -> None:
+    text = (
+        "## Self-Attention\n```bash\nTesting Ops.self_attention on nvidia\n"
+        "   qlen=1 kvlen=128 nh=12 nkvh=2 hd=128 dtype <f32>\n        Torch time: 0.20475 ms\n"
+        "        LLAISYS time: 0.01203 ms\n   qlen=1 kvlen=512 nh=32 nkvh=8 hd=128 dtype <f32>\n"
+        "        Torch time: 0.21123 ms\n        LLAISYS time: 0.04198 ms\nTest passed!\n```\n"
+    )
+    found = _load(text)
+    assert found["0.20475"]["context"] == "128" and found["0.01203"]["context"] == "128"
+    assert found["0.21123"]["context"] == "512" and found["0.04198"]["context"] == "512"
+    assert set(found) == {"0.20475", "0.01203", "0.21123", "0.04198"}  # no parameter is a claim

@@ -143,6 +143,12 @@ LOAD_RULES = (
     ),
     _rule("context", r"(?:@|(?<![A-Za-z])at)\s?(\d+(?:\.\d+)?[Kk])(?![A-Za-z0-9])"),
     _rule("context", r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)[\s-]*tokens?[\s-]+(?:of\s+)?context"),
+    # an attention kernel's KV length (`qlen=1 kvlen=512`, `kv_len=4096`, `seqlen_k=2048`)
+    _rule(
+        "context",
+        r"(?<![A-Za-z])(?:kv[_ ]?(?:seq)?[_ ]?len|seqlen[_ ]?kv?|cache[_ ]len)\s?[=:]\s?(\d+[Kk]?)"
+        r"(?![\d.])",
+    ),
     _rule(
         "context",
         # not a part's name (`RTX 4090 / 12900K`, `i7-4790K`): no context is 10,000K long

@@ -91,6 +91,7 @@ def find_load_scopes(
     scopes = [*_notes_below_tables(segments, cat), *_section_statements(segments, spans, cat)]
     scopes.extend(_method_sections(segments, spans, end, cat))
     scopes.extend(_setting_lines(segments, spans, end, cat))
+    scopes.extend(_numberless_sections(segments, spans, end, cat))
     return [s for s in scopes if s.load]
 
 
@@ -188,7 +189,8 @@ def _section_statements(
 
 _SETTING = re.compile(
     r"^\W{0,4}(?:batch[ _-]?size|bs|concurrency|(?:number of )?concurrent (?:requests|users)|"
-    r"(?:input|output|prompt|generation|sequence|context)[ _](?:length|len|tokens)|ISL|OSL|"
+    r"(?:input|output|prompt|generation|sequence|context|prefill|decode)[ _](?:length|len|tokens)|"
+    r"ISL|OSL|"
     r"context|request[ _]rate|QPS|并发(?:数|度|请求数)?|批(?:次|处理)?大小|输入(?:长度|token数?)|"
     r"输出(?:长度|token数?)|上下文(?:长度)?|序列长度|生成长度)\W{0,3}\s?[:：=]",
     re.I,
@@ -214,6 +216,56 @@ def _setting_lines(
         first, last = (section[0].line, section[1]) if section else (1, end)
         by_section.setdefault(first, LoadScope(first, last)).add(load)
     return list(by_section.values())
+
+
+_WE_RAN = re.compile(
+    r"\b(?:we|our|all)\b[^.;:]{0,80}?\b(?:evaluat|benchmark|measur|test|profil|ran\b|run\b|"
+    r"conduct)|(?:我们|本文|所有|全部)[^。；]{0,80}?(?:评估|评测|测试|实验|测得|测量)",
+    re.I,
+)
+"""A sentence on how the authors took their numbers (`We test the speed ... when
+generating 2048 tokens`), not on how a reader may run the project."""
+
+
+def _numberless_sections(
+    segments: list[Segment], spans: list[tuple[Segment, int]], end: int, cat: Catalog
+) -> list[LoadScope]:
+    """`## Notes` / `- We use a batch size of 1 ...` beside `## Results`: a section that
+    measures nothing (no table, no number, in its subsections neither) and says how the
+    authors took their numbers, with a load, is a set-up; the load its own statements
+    (not its subsections') state holds for its parent section (the whole document for a
+    top section)."""
+    scopes: list[LoadScope] = []
+    for i, (heading, last) in enumerate(spans):
+        inside = [s for s in segments if heading.line < s.line <= last]
+        if not inside or any(s.block == "table" or s.header for s in inside):
+            continue
+        said = LoadScope(0, 0)
+        below = next((s.line for s in inside if s.block == "heading"), last + 1)
+        for segment in inside:
+            if segment.block not in ("prose", "list"):
+                continue
+            if segment.line >= below:
+                # a subsection's: it sets up the section it stands in, when it measures
+                # nothing either; but it may not reach its parent's siblings
+                if find_metrics(segment.text, cat, find_conditions(segment.text, cat)):
+                    break
+                continue
+            conditions = find_conditions(segment.text, cat)
+            if find_metrics(segment.text, cat, conditions):
+                break  # a section with results of its own
+            if search(_WE_RAN, probe_of(segment.text)):
+                said.add(_stated(segment.text, cat))
+        else:
+            if not said.load:
+                continue
+            parent = next(
+                ((h, e) for h, e in reversed(spans[:i]) if h.level < heading.level and e >= last),
+                None,
+            )
+            first, final = (parent[0].line, parent[1]) if parent else (1, end)
+            scopes.append(LoadScope(first, final, dict(said.load)))
+    return scopes
 
 
 def _method_sections(

@@ -20,6 +20,7 @@ A load key stated with more than one value in one place sets up nothing (`batch 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 
 from research_radar.extract.catalogue import Catalog
@@ -95,20 +96,22 @@ def find_load_scopes(
     return [s for s in scopes if s.load]
 
 
-def _stated(text: str, cat: Catalog, rows: frozenset[str] = frozenset()) -> dict[str, str]:
+def _stated(text: str, cat: Catalog, rows: tuple[str, ...] = ()) -> dict[str, str]:
     """The load keys a statement that holds no number of its own states once each; {} for
     a statement with a number, an example or an introduction, or one about some of the
-    `rows`' models and not the others (`For NVILA, each image is 128 input tokens` below a
-    table of five models: those rows' load, not the table's)."""
+    models the table `rows` name and not the others (`For NVILA, each image is 128 input
+    tokens` below a table of five models: those rows' load, not the table's)."""
     probe = probe_of(text)
     if not probe.has_digit or search(_EXAMPLE, probe) or search(_INTRODUCES, probe):
         return {}
     conditions = find_conditions(text, cat)
-    if conditions.model and rows - set(conditions.model) and _qualified(text, cat):
-        return {}
     load = {k: v for k, v in conditions.load.items() if k in LOAD_KEYS}
     if not load or find_metrics(text, cat, conditions):
         return {}
+    if rows and conditions.model and _qualified(text, cat):
+        named = {m for row in rows for m in cat.names("model", row)}
+        if named - set(conditions.model):
+            return {}
     several = several_values(text)
     return {k: v for k, v in load.items() if k not in several}
 
@@ -132,8 +135,8 @@ def _notes_below_tables(segments: list[Segment], cat: Catalog) -> list[LoadScope
     first = last = 0
     note: LoadScope | None = None
     kind = ""
-    models: set[str] = set()
-    """The models the table's rows name."""
+    rows: list[str] = []
+    """The table's rows (their models are read only for a note about some model)."""
     paragraph = 0
     """The first line of the paragraph being read (0 after anything else)."""
     for segment in segments:
@@ -141,11 +144,11 @@ def _notes_below_tables(segments: list[Segment], cat: Catalog) -> list[LoadScope
             if note is not None:
                 scopes.remove(note)  # between two tables: the next one's introduction
             if not last:
-                models = set()
+                rows = []
             first = first or paragraph or segment.line
             paragraph = 0
             last = segment.line
-            models.update(find_conditions(segment.text, cat).model)
+            rows.append(segment.text)
             note, kind = None, ""
             continue
         if segment.block != "prose":
@@ -153,12 +156,12 @@ def _notes_below_tables(segments: list[Segment], cat: Catalog) -> list[LoadScope
         elif segment.new_paragraph or not paragraph:
             paragraph = segment.line
         if note is not None and segment.block == kind and not segment.new_paragraph:
-            note.add(_stated(segment.text, cat, frozenset(models)))  # its next sentence
+            note.add(_stated(segment.text, cat, tuple(rows)))  # its next sentence
             continue
         note, kind = None, ""
         if last and segment.block in ("prose", "list"):
             note, kind = LoadScope(first, last), segment.block
-            note.add(_stated(segment.text, cat, frozenset(models)))
+            note.add(_stated(segment.text, cat, tuple(rows)))
             scopes.append(note)
         first = last = 0
     return scopes
@@ -173,8 +176,9 @@ def _section_statements(
     for segment in segments:
         if segment.block not in ("prose", "list"):
             continue
-        if not search(_ALL_NUMBERS, probe_of(segment.text)):
-            continue
+        probe = probe_of(segment.text)
+        if not probe.has_digit or not search(_ALL_NUMBERS, probe):
+            continue  # (a load has its digits: most statements are passed over here)
         load = _stated(segment.text, cat)
         if not load:
             continue
@@ -235,37 +239,41 @@ def _numberless_sections(
     authors took their numbers, with a load, is a set-up; the load its own statements
     (not its subsections') state holds for its parent section (the whole document for a
     top section)."""
-    scopes: list[LoadScope] = []
-    for i, (heading, last) in enumerate(spans):
-        inside = [s for s in segments if heading.line < s.line <= last]
-        if not inside or any(s.block == "table" or s.header for s in inside):
+    starts = [heading.line for heading, _ in spans]
+    said: dict[int, LoadScope] = {}
+    """By section (its index in `spans`): the load its own statements state."""
+    for segment in segments:
+        if segment.block not in ("prose", "list"):
             continue
-        said = LoadScope(0, 0)
-        below = next((s.line for s in inside if s.block == "heading"), last + 1)
-        for segment in inside:
-            if segment.block not in ("prose", "list"):
-                continue
-            if segment.line >= below:
-                # a subsection's: it sets up the section it stands in, when it measures
-                # nothing either; but it may not reach its parent's siblings
-                if find_metrics(segment.text, cat, find_conditions(segment.text, cat)):
-                    break
-                continue
-            conditions = find_conditions(segment.text, cat)
-            if find_metrics(segment.text, cat, conditions):
-                break  # a section with results of its own
-            if search(_WE_RAN, probe_of(segment.text)):
-                said.add(_stated(segment.text, cat))
-        else:
-            if not said.load:
-                continue
-            parent = next(
-                ((h, e) for h, e in reversed(spans[:i]) if h.level < heading.level and e >= last),
-                None,
-            )
-            first, final = (parent[0].line, parent[1]) if parent else (1, end)
-            scopes.append(LoadScope(first, final, dict(said.load)))
+        probe = probe_of(segment.text)
+        if not probe.has_digit or not search(_WE_RAN, probe):
+            continue
+        at = bisect_left(starts, segment.line) - 1  # the innermost section holding it
+        if at >= 0 and (load := _stated(segment.text, cat)):
+            said.setdefault(at, LoadScope(0, 0)).add(load)
+    lines = [segment.line for segment in segments]
+    scopes: list[LoadScope] = []
+    for at, stated in said.items():
+        heading, last = spans[at]
+        inside = segments[bisect_right(lines, heading.line) : bisect_right(lines, last)]
+        if not stated.load or any(_measures(segment, cat) for segment in inside):
+            continue
+        parent = next(
+            ((h, e) for h, e in reversed(spans[:at]) if h.level < heading.level and e >= last),
+            None,
+        )
+        first, final = (parent[0].line, parent[1]) if parent else (1, end)
+        scopes.append(LoadScope(first, final, dict(stated.load)))
     return scopes
+
+
+def _measures(segment: Segment, cat: Catalog) -> bool:
+    """Whether a segment is a table's or states a number of its own."""
+    if segment.block == "table" or segment.header:
+        return True
+    if segment.block not in ("prose", "list"):
+        return False
+    return bool(find_metrics(segment.text, cat, find_conditions(segment.text, cat)))
 
 
 def _method_sections(

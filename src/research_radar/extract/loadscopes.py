@@ -1,20 +1,26 @@
 """Load scopes: where a document states the load of many numbers at once.
 
 Pure. A building block of `research_radar.extract.scopes`; callers outside this package
-use `research_radar.extract.claims` instead. Three places state a load (batch, concurrency,
-prompt, output, context or rate) for more than the statement they stand in (issue #14):
+use `research_radar.extract.claims` instead. These places state a load (batch,
+concurrency, prompt, output, context or rate) for more than the statement they stand in
+(issue #14):
 
 - a note right below a table that states a load and no number of its own (`Input length
-  2048, output length 128.`, `输入长度为 1024，输出长度为 128。`): the table's load,
-  whatever its first word;
+  2048, output length 128.`, `输入长度为 1024，输出长度为 128。`): the load of the table
+  and of the paragraph right above it, whatever the note's first word;
 - a statement that says it holds for all of a section's numbers (`All numbers are
   measured at batch size 8.`, `以下结果的并发数均为 16`, `unless noted otherwise`) and
   gives no number of its own: the load of its whole section, before it and after it;
+- a settings line (`- Batch size: 8`, `并发数：16`): the load of its whole section;
 - a section on how the numbers were taken (`## Methodology`, `## 测试方法`, `## Test
-  conditions`): the load it states holds for its parent section.
+  conditions`), or one that measures nothing and says how the authors ran (`## Notes` /
+  `We use a batch size of 1 ... for evaluation`): the load it states holds for its
+  parent section.
 
-A load key stated with more than one value in one place sets up nothing (`batch 1 and
-32`: alternatives, `extract.loads.several_values`).
+A document's one mention of a load is no scope of its own: read as the whole page's
+default, it was wrong far more often than right on the tune documents. A load key
+stated with more than one value in one place sets up nothing (`batch 1 and 32`:
+alternatives, `extract.loads.several_values`).
 """
 
 from __future__ import annotations

@@ -89,7 +89,7 @@ LOAD_RULES = (
     ),
     _rule(
         "batch",
-        r"批(?:处理)?(?:大小|量)\s*(?:为|是|设为|取)?\s*[=:：]?\s*(\d+)(?!\d|\.\d|\s?[倍%])",
+        r"批(?:处理|次)?(?:大小|量)\s*(?:为|是|设为|取)?\s*[=:：]?\s*(\d+)(?!\d|\.\d|\s?[倍%])",
     ),
     _rule("batch", r"(\d+)\s?的\s?批(?:量|次)?大小"),
     _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取|设为|设置为)\s*(\d+)(?!\d|\.\d)"),
@@ -137,13 +137,22 @@ LOAD_RULES = (
     ),
     _rule(
         "context",
-        r"(?:context(?:\s+length)?|ctx(?:[_-]size)?|上下文(?:长度)?)\s*(?:of\s)?[=:：@]?\s*" + _K,
+        # not `RWKV-...-20230810-ctx128k`: a model file's trained context, no load
+        r"(?:context(?:\s+length)?|(?<![A-Za-z0-9]-)ctx(?:[_-]size)?|上下文(?:长度)?)"
+        r"\s*(?:of\s)?[=:：@]?\s*" + _K,
     ),
     _rule("context", r"(?:@|(?<![A-Za-z])at)\s?(\d+(?:\.\d+)?[Kk])(?![A-Za-z0-9])"),
     _rule("context", r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)[\s-]*tokens?[\s-]+(?:of\s+)?context"),
+    # an attention kernel's KV length (`qlen=1 kvlen=512`, `kv_len=4096`, `seqlen_k=2048`)
     _rule(
         "context",
-        r"(?<![A-Za-z0-9_.])(\d+(?:\.\d+)?[Kk])(?=\s*(?:decode|prefill|context|ctx|上下文|$|[/，,、)）]))",
+        r"(?<![A-Za-z])(?:kv[_ ]?(?:seq)?[_ ]?len|seqlen[_ ]?kv?|cache[_ ]len)\s?[=:]\s?(\d+[Kk]?)"
+        r"(?![\d.])",
+    ),
+    _rule(
+        "context",
+        # not a part's name (`RTX 4090 / 12900K`, `i7-4790K`): no context is 10,000K long
+        r"(?<![A-Za-z0-9_.-])(\d{1,4}(?:\.\d+)?[Kk])(?=\s*(?:decode|prefill|context|ctx|上下文|$|[/，,、)）]))",
     ),
     _rule(
         "prompt",
@@ -176,7 +185,8 @@ LOAD_RULES = (
     _rule("prompt", r"(?<![\w-])-p (\d{1,6})(?!\d|\.\d)"),
     _rule("prompt", r"(?:prompt|input|prefill)\s?\((\d[\d,]*[Kk]?)\s?(?:tokens?|toks?)\)"),
     _rule("prompt", r"(?<![A-Za-z])(?:prompt|input)\s(\d[\d,]*[Kk]?)(?=\s?/\s?\d)"),
-    _rule("prompt", r"(\d[\d,]*[Kk]?)\s?的\s?(?:提示词?|输入)(?:序列)?长度"),
+    # `1024 输入长度`, `1024 的输入长度`; not the `1,` of `batch size = 1, 生成长度 = 2048`
+    _rule("prompt", r"(\d(?:[\d,]*\d)?[Kk]?)\s?的?\s?(?:提示词?|输入)(?:序列)?长度"),
     _rule("prompt", r"(?:prompt|input)\s?[:：]\s?(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
     _rule(
         "prompt",
@@ -211,7 +221,7 @@ LOAD_RULES = (
         r"(?<![\d.])(\d[\d,]*[Kk]?)\s(?:new|generated|decode|completion)\s(?:output\s)?tokens"
         + _NOT_A_RATE,
     ),
-    _rule("output", r"(\d[\d,]*[Kk]?)\s?的\s?(?:生成|输出)(?:序列)?长度"),
+    _rule("output", r"(\d(?:[\d,]*\d)?[Kk]?)\s?的?\s?(?:生成|输出)(?:序列)?长度"),
     # `a prompt length of 1900 and 60 generation steps`: one token a step
     _rule("output", r"(?<![\d.])(\d[\d,]*[Kk]?)\s(?:generation|decoding|decode)\ssteps\b"),
     _rule(

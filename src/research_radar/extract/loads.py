@@ -92,6 +92,13 @@ _IO_BOTH = re.compile(
 )
 """`input and output lengths of 1024 and 512`, `输入输出长度分别为 1024 和 512`: the two
 lengths, in that order."""
+_IO_TUPLE = re.compile(
+    r"\(\s?(?:ISL|input|prompt|输入)(?:\s?(?:len\w*|tokens|长度))?\s?[,，]\s?"
+    r"(?:OSL|output|gen\w*|completion|输出)(?:\s?(?:len\w*|tokens|长度))?\s?\)"
+    r"\s?(?:=|of|:|：|为|是|are|is)?\s?\(\s?(\d[\d,]*[Kk]?)\s?[,，]\s?(\d[\d,]*[Kk]?)\s?\)",
+    re.I,
+)
+"""`(input, output) = (128, 2048)`, `(ISL, OSL) of (1024, 128)`: a pair written as a tuple."""
 _K_PAIR = re.compile(
     r"(?<![\w./])(\d+(?:\.\d+)?[Kk])\s?/\s?(\d+(?:\.\d+)?[Kk]|\d{2,5})(?![\w/]|\.\d)"
 )
@@ -111,11 +118,19 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
         pair = _IO_BOTH.search(text)
     if not pair and "/" in text:
         pair = _K_PAIR.search(text)
+    if not pair and "(" in text and ("," in text or "，" in text):
+        pair = _IO_TUPLE.search(text)
     if pair:
         load["prompt"], load["output"] = (re.sub(r"[,\s]", "", g) for g in pair.groups() if g)
     for rule, matches in zip(LOAD_RULES, load_rule_matches(text), strict=True):
         if not matches or rule.key in load:
             continue
+        if rule.key != "rate":
+            # `at 32K context 30 tok/s`, `64 并发 1200 tokens/s`: the number after the key
+            # is the measurement; the load is written before the key (a later rule's)
+            matches = tuple(m for m in matches if not _measured(text, m))
+            if not matches:
+                continue
         match = matches[0]
         if rule.key in ("gpus", "context"):
             # `the RTX 4090 GPU`, `i7-13700K`: a part's name, not a count of GPUs or a context
@@ -200,6 +215,22 @@ def _count_before(text: str, at: int) -> re.Match[str] | None:
         return None
     first = start + next(count.start(g) for g in range(1, 4) if count.start(g) >= 0)
     return None if first and text[first - 1] in "0123456789,." else count
+
+
+_MEASURED = re.compile(
+    r"\s?(?:tok(?:en)?s?\s?/\s?s|tokens?\s?(?:per|/)\s?s(?:ec(?:ond)?)?\b|t/s|ms\b|s\b|sec\b|"
+    r"seconds?\b|%|秒|毫秒|TFLOPS|GB/s|it/s|FPS\b|img/s|images?/s)",
+    re.I,
+)
+"""A unit that makes a number a measurement, never a load value."""
+
+
+def _measured(text: str, match: re.Match[str]) -> bool:
+    """Whether a rule's value is followed by a measurement's unit (`context 30 tok/s`)."""
+    if not match.re.groups:
+        return False  # a flag rule (`greedy`): no value
+    end = next((match.end(g) for g in range(match.re.groups, 0, -1) if match.end(g) >= 0), -1)
+    return end > 0 and _MEASURED.match(text, end) is not None
 
 
 def _start(match: re.Match[str]) -> int:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions, format_repeats, with_load
 from research_radar.extract.loads import several_values
+from research_radar.extract.loadscopes import find_load_scopes
 from research_radar.extract.markdown import Segment, clean_text, split_cells
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.screened import match, search
@@ -159,6 +160,10 @@ def find_scopes(
     scopes.extend(_title(headings, end, cat))
     scopes.extend(_evaluation_lines(segments, spans, end, cat))
     scopes.extend(_notes_below_tables(segments, cat))
+    # a note below a table, an `all numbers` statement, a method section: load only
+    scopes.extend(
+        Scope(s.first, s.last, load=s.load) for s in find_load_scopes(segments, spans, end, cat)
+    )
     for scope in scopes:
         scope.names = {k: v for k, v in scope.names.items() if len(v) <= _MAX_NAMES}
     return sorted(scopes, key=lambda s: s.last - s.first)

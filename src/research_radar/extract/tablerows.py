@@ -127,11 +127,34 @@ _BITS_HEAD = re.compile(r"w?bits?|bit[- ]?width|#\s?bits|位宽|量化位数", r
 _IO_HEAD = re.compile(
     r"ISL\s?/\s?OSL|input\s?/\s?output|(?<![A-Za-z])in\s?/\s?out(?![A-Za-z])|"
     r"prompt\s?/\s?(?:output|gen\w*|completion|decode)|(?:input|prompt) ?(?:len\w*)?\s?/\s?"
-    r"(?:output|gen\w*) ?(?:len\w*)?|输入(?:长度)?\s?/\s?输出",
+    r"(?:output|gen\w*) ?(?:len\w*)?|输入(?:长度)?\s?/\s?输出|"
+    r"\(\s?(?:ISL|input|prompt|in)(?: ?(?:len\w*|tokens))?\s?[,，]\s?"
+    r"(?:OSL|output|gen\w*|out|completion)(?: ?(?:len\w*|tokens))?\s?\)|"
+    r"\(\s?输入(?:长度)?\s?[,，]\s?输出(?:长度)?\s?\)",
     re.I,
 )
-"""A column of a prompt and an output length in each cell (`| ISL/OSL |` over `| 1k/128 |`)."""
-_IO_CELL = re.compile(r"(\d[\d,]*[Kk]?)\s?/\s?(\d[\d,]*[Kk]?)")
+"""A column of a prompt and an output length in each cell (`| ISL/OSL |` over `| 1k/128 |`,
+`| (input, output) |` over `| (128, 2048) |`)."""
+_IO_CELL = re.compile(
+    r"(\d[\d,]*[Kk]?)\s?/\s?(\d[\d,]*[Kk]?)|\(\s?(\d+[Kk]?)\s?[,，]\s?(\d+[Kk]?)\s?\)"
+)
+
+
+def _lengths(match: re.Match[str]) -> bool:
+    """`1024/128`, `2k/256` as a row's label: two token counts (each a `K` or a multiple of
+    64), a prompt's and an output's, not a ratio (`1/8`) or a pair of measurements."""
+    return all(
+        g[-1] in "Kk" or (int(g) >= 64 and int(g) % 64 == 0)
+        for g in (g.replace(",", "") for g in match.groups() if g)
+    )
+
+
+def _io_pair(match: re.Match[str]) -> dict[str, str]:
+    """The prompt and output lengths of an `_IO_CELL` match (`1k/128`, `(128, 2048)`)."""
+    prompt, output = (g.replace(",", "") for g in match.groups() if g)
+    return {"prompt": prompt, "output": output}
+
+
 _GPU_HEAD = re.compile(r"^(?:GPUs?|graphics card|card|hardware|device|显卡|硬件|设备|卡型)$", re.I)
 _CARD = re.compile(r"[1-5]0[5-9]0(?:\s?Ti)?(?:\s?SUPER)?", re.I)
 """`| GPU | ... |` over `| 4060 |`: a GeForce written by its number under a GPU column."""
@@ -147,11 +170,7 @@ def header_load(head: list[str]) -> dict[int, dict[str, str]]:
         return gpus  # `| | 1 GPU | 2 GPU | 4 GPU |`, `| 单卡 | 8卡 |`
     if head and _IO_HEAD.search(head[0]):
         pairs = {c: _IO_CELL.fullmatch(h) for c, h in enumerate(head) if c}
-        both = {
-            c: {"prompt": m.group(1).replace(",", ""), "output": m.group(2).replace(",", "")}
-            for c, m in pairs.items()
-            if m
-        }
+        both = {c: _io_pair(m) for c, m in pairs.items() if m}
         if len(both) >= 2:
             return both  # `| ISL/OSL | 128/128 | 2048/128 |`
     role = load_role(head[0]) if head else None
@@ -204,8 +223,10 @@ def read_row(
             bits.extend(cat.names("precision", f"{cell}-bit"))
             per_column.append([])
             continue
-        if (pair := _IO_CELL.fullmatch(cell)) and _IO_HEAD.search(name):
-            load["prompt"], load["output"] = (g.replace(",", "") for g in pair.groups())
+        if (pair := _IO_CELL.fullmatch(cell)) and (
+            _IO_HEAD.search(name) or (not column and _lengths(pair) and not header_unit(name))
+        ):
+            load.update(_io_pair(pair))
             per_column.append([])
             continue
         role = load_role(name) if not _OWN_VALUE.search(name) else None

@@ -97,6 +97,8 @@ def read_table(
     for (at, column), metrics in (extra or {}).items():
         by_cell.setdefault(at, {})[column] = metrics
     head = [clean_text(h) for h in header]
+    header_rows = [head]
+    """Each header row apart (`| Input | 128 | | 2048 | |` over `| Output | 128 | 2048 | ...`)."""
     parsed: list[Row] = []
     unplaced: list[Row] = []
     previous_label, group = "", Conditions()
@@ -117,10 +119,13 @@ def read_table(
         elif variant and previous_label:
             # `| - int8 | 323.3 |` below `| OpenNMT-py 3.0.4 | 275.8 |`: that system, int8
             cells = [f"{previous_label} {cells[0]}", *cells[1:]]
+        elif parsed and above:
+            cells = _merged_loads(head, cells, above)
         row = read_row(segment, head, cells, cat, by_cell.get(at))
         row.own = _under_labels(row.own, [group.model_copy(update={"software": []})])
         if not parsed and not _has_numbers(row, by_cell.get(at, {}) if ruled else {}):
             head = _merged_header(head, cells)
+            header_rows.append(cells)
             if row.has_metrics:
                 unplaced.append(row)  # the reader's numbers in a row the rules read as a header
             continue
@@ -134,6 +139,9 @@ def read_table(
     head += [""] * (width - len(head))
     columns = [_column_conditions(h, cat) for h in head]
     column_load = header_load(head)
+    if len(header_rows) > 1:
+        for c, load in _rows_load(header_rows).items():
+            column_load[c] = {**load, **column_load.get(c, {})}
     # the reader's numbers in the first column (`| 8bits |`) leave it the rows' labels
     read = {id(m) for found in (extra or {}).values() for m in found}
     metric_columns = sorted(
@@ -204,6 +212,22 @@ def _merged_cells(head: list[str], cells: list[str], above: list[str], cat: Cata
     return merged
 
 
+def _merged_loads(head: list[str], cells: list[str], above: list[str]) -> list[str]:
+    """A row's blank load cells, taken from the row above: `| SGLang | | 110 |` below
+    `| vLLM | 1 | 100 |` under `| Framework | Batch size | tok/s |` ran at batch 1 too (a
+    merged cell, written once). Only a bare load value under a load column is carried; a
+    row of blanks is no row of results."""
+    if not any(cells[1:]):
+        return cells
+    merged = list(cells)
+    for column, cell in enumerate(cells):
+        if cell or not column or column >= len(above) or column >= len(head):
+            continue
+        if load_role(head[column]) and LOAD_CELL.fullmatch(above[column]):
+            merged[column] = above[column]
+    return merged
+
+
 def _has_numbers(row: Row, extra: Mapping[int, list[Metric]]) -> bool:
     """Whether the row holds numbers other than the `extra` ones."""
     others = {id(m) for found in extra.values() for m in found}
@@ -220,6 +244,25 @@ def _merged_header(head: list[str], cells: list[str]) -> list[str]:
             head[column] = head[column - 1]
     cells = cells + [""] * (width - len(cells))
     return [f"{h} {c}".strip() if c != h else h for h, c in zip(head, cells, strict=True)]
+
+
+def _rows_load(rows: list[list[str]]) -> dict[int, dict[str, str]]:
+    """The load each header row gives its columns, one row at a time: `| Input | 128 | |
+    2048 | |` over `| Output | 128 | 2048 | 128 | 2048 |` ran each column at one prompt and
+    one output length. A value spans the empty cells to its right over a cell of the row
+    below (a merged cell), as in `_merged_header`."""
+    width = max(len(r) for r in rows)
+    padded = [r + [""] * (width - len(r)) for r in rows]
+    found: dict[int, dict[str, str]] = {}
+    for at, row in enumerate(padded):
+        spread = list(row)
+        below = padded[at + 1] if at + 1 < len(padded) else [""] * width
+        for column in range(2, width):
+            if not spread[column] and spread[column - 1] and below[column]:
+                spread[column] = spread[column - 1]
+        for column, load in header_load(spread).items():
+            found[column] = {**found.get(column, {}), **load}
+    return found
 
 
 def _column_conditions(head: str, cat: Catalog) -> Conditions:

@@ -118,6 +118,7 @@ _TAIL_UNIT = re.compile(rf"\s*(?:total\s|output\s|input\s)?(?:{UNIT_PATTERN})\b"
 _SETTING = re.compile(
     r"concurrency|batch[ _-]?size|\bbs\b|request[ _]rate|input[ _-]?(?:len|length|tokens per)|"
     r"output[ _-]?(?:len|length|tokens per)|prompt[ _-]?(?:len|length)|tensor[ _-]?parallel|"
+    r"(?:prefill|decode)[ _-]?(?:len|length)\b|"
     r"\btp\b|num(?:ber of)?[ _-]?gpus|并发|批大小",
     re.I,
 )
@@ -219,6 +220,10 @@ def _tool_lines(body: list[str]) -> list[str] | None:
             measured += 1
             readable.append(f"- {text}")  # `MACs: 1.2T, Latency: 0.35s`
             continue
+        if pair is None and _is_parameters(text):
+            kept += 1
+            readable.append(f"- {text}")  # `qlen=1 kvlen=512 nh=32`: the next lines' load
+            continue
         if pair is None:
             kept += logged  # `[INFO] Running baseline...`: a logger's line, output too
             readable.append("")
@@ -237,6 +242,22 @@ def _tool_lines(body: list[str]) -> list[str] | None:
     if measured < 2 or kept * 5 < content * 3:
         return None
     return readable
+
+
+_PARAMETER = re.compile(r"(?<![\w-])([A-Za-z_][\w-]{0,20})\s?=\s?\d[\d.]*[Kk]?(?![\w.])")
+
+
+def _is_parameters(line: str) -> bool:
+    """`qlen=1 kvlen=512 nh=32 nkvh=8 hd=128 dtype <f32>`, `batch_size=8 seq_len=2048`: the
+    parameters a kernel or model was run with, printed above its timings; kept when one
+    of them is a load (`_SETTING`, a KV length)."""
+    if "=" not in line:
+        return False
+    keys = _PARAMETER.findall(line)
+    return len(keys) >= 2 and any(_SETTING.search(k) or _KV_LENGTH.search(k) for k in keys)
+
+
+_KV_LENGTH = re.compile(r"^(?:kv_?(?:seq)?_?len|seqlen_?kv?|cache_len|seq_?len)$", re.I)
 
 
 def _is_log_line(line: str) -> bool:

@@ -136,14 +136,22 @@ def named_positions(labels: dict[int, str], stems: list[str]) -> dict[int, str]:
 
 
 def choose(
-    plan: Plan, positions: int, named: dict[int, str] | None = None, narrower: int | None = None
+    plan: Plan,
+    positions: int,
+    named: dict[int, str] | None = None,
+    narrower: int | None = None,
+    framed: bool = True,
 ) -> Plan:
     """Pick the compared systems among the columns or rows with numbers, when they differ.
 
     `narrower`: how many columns name a precision below the wide ones; a column that
     names none (`| cpu time (fp16, ms) | gpu time (ms) |`) is another measurement, not a
     lower precision. Rows leave it None: a row that names no precision is the project's
-    own, compared with the wide precision's row."""
+    own, compared with the wide precision's row.
+
+    `framed`: the table is framed as a comparison (`extract.framing`). Without that, a
+    table that lists precisions side by side compares nothing: no precision is the
+    others' reference."""
     keys = plan.keys
     if positions < 2 or not (keys or named):
         return plan
@@ -185,7 +193,7 @@ def choose(
     as_wide = [i for i, v in precisions.items() if wide and _WIDTH.get(v) == _WIDTH[wide[0]]]
     # `| fp16 |` beside `| bf16 |`: as wide as each other, neither is the other's reference
     lower = positions - len(as_wide) if narrower is None else narrower
-    if widest and lower > 0 and positions - len(as_wide) >= len(widest):
+    if framed and widest and lower > 0 and positions - len(as_wide) >= len(widest):
         # FP16 beside INT4 (or beside our unnamed row): the wide precision is the reference,
         # unless most columns are at it (`| android (f16) | macos (f32) | linux (f32) |`:
         # platforms compared, each at its own precision, none the others' reference)
@@ -331,6 +339,7 @@ def column_plan(
     stems: list[str],
     rows: list[Row],
     project: str = "",
+    framed: bool = True,
 ) -> Plan:
     plan = Plan()
     speedups = _speedup_columns(rows, metric_columns)
@@ -349,7 +358,7 @@ def column_plan(
         plan.keys[c].ratio = 1.0
     named = named_positions({c: head[c] for c in metric_columns if c not in speedups}, stems)
     narrower = sum(1 for c in metric_columns if any(p not in _WIDTH for p in columns[c].precision))
-    plan = choose(plan, len(metric_columns), named, narrower)
+    plan = choose(plan, len(metric_columns), named, narrower, framed)
     if not plan.references:
         _original_columns(plan, columns, metric_columns)
     return plan

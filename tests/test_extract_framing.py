@@ -86,3 +86,8 @@ def test_a_generation_speed_column_is_no_ratio_and_a_benchmark_is_no_baseline() 
 )
 def test_words_that_frame_a_comparison(text: str, expected: bool) -> None:
     assert frames_comparison(text) is expected
+
+
+def test_a_legend_saying_higher_is_better_compares_nothing() -> None:
+    assert not frames_comparison("Throughput in tokens/s (higher is better):")
+    assert frames_comparison("FP8 shows 14.9% higher output throughput")

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from research_radar.extract.alternatives import the_other
 from research_radar.extract.baselines import names_reference
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.cataloguefiles import default_catalog
@@ -299,6 +300,10 @@ def _claims(
         ratios = all(m.unit in _RATIO_UNITS for m in found) and bool(found)
         ratios = ratios or any(is_baseline_metric(m) for m in found)
         conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list" or ratios)
+        if not (conditions.baseline or stated.software) and frames_comparison(text):
+            # `in BF16 and FP8. FP8 shows 14.9% higher throughput`: a ratio to the other one
+            other = the_other(stated, found, (line_ctx, block_ctx))
+            conditions = conditions.model_copy(update={"baseline": other})
         conditions = sized(conditions, stated, text, cat)
         made.append(
             _made(kind, text, found, tidy_conditions(conditions), where, segment.line, reporter)

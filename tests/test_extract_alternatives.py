@@ -38,5 +38,7 @@ def test_no_reference_is_guessed_where_it_is_open() -> None:
     served = "Serving supports W4A16 and W8A8. W8A8 uses 35% of the memory.\n"
     assert _baselines(served)[35.0] == []
     # a system the sentence names may be the one compared with: nothing is guessed
-    system = "Both W4A16 and W8A8 run on Orin. W8A8 reaches a 3.12x prefill speedup, near llama.cpp.\n"
+    system = (
+        "Both W4A16 and W8A8 run on Orin. W8A8 reaches a 3.12x prefill speedup, near llama.cpp.\n"
+    )
     assert _baselines(system)[3.12] == []

@@ -91,3 +91,21 @@ def test_words_that_frame_a_comparison(text: str, expected: bool) -> None:
 def test_a_legend_saying_higher_is_better_compares_nothing() -> None:
     assert not frames_comparison("Throughput in tokens/s (higher is better):")
     assert frames_comparison("FP8 shows 14.9% higher output throughput")
+
+
+def test_rows_all_named_after_the_project_leave_the_original_model_the_reference() -> None:
+    # baichuan-inc/Baichuan2: every row names the repository's model, so the repository's
+    # name tells nothing; the original model beside its 4-bit one is its reference
+    text = (
+        "量化后在各个 benchmark 上的结果和原始版本对比如下：\n\n"
+        "| Model 5-shot | C-Eval | MMLU |\n|---|---|---|\n"
+        "| Baichuan2-13B-Chat | 56.74 | 57.32 |\n| Baichuan2-13B-Chat-4bits | 56.05 | 56.24 |\n"
+    )
+    where = "baichuan-inc/Baichuan2@ed1cf0f598378e1bc393f526c6052b8e6144eeef:README.md"
+    found = _numbers(extract_claims(text, where=where))
+    assert found[56.74] == ("C-Eval (baseline)", [])
+    assert found[56.05] == ("C-Eval", ["Baichuan2-13B-Chat"])
+    # a project's own row beside another system's is still the project's own
+    own = "| Model | GSM8K |\n|---|---|\n| Best Baseline | 52.1 |\n| ChatGLM3-6B-Base | 72.3 |\n"
+    found = _numbers(extract_claims(own, where="THUDM/ChatGLM3@732294f:README.md"))
+    assert found[52.1][0].endswith("(baseline)") and found[72.3][1] == ["Best Baseline"]

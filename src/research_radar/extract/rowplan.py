@@ -44,10 +44,14 @@ def row_plan(
     plan = Plan()
     labels: dict[int, str] = {}
     project = owner_unless_named([" ".join(row.cells[:2]) for row in rows], project)
+    names = [_label(row, metric_columns) for row in rows]
+    measured = [name for name, row in zip(names, rows, strict=True) if name and row.has_metrics]
+    if len(measured) > 1 and all(own_key(name, project) for name in measured):
+        # `Baichuan2-13B-Chat` above `Baichuan2-13B-Chat-4bits` in baichuan-inc/Baichuan2:
+        # every row is the project's own, so that says nothing of which is compared
+        project = ""
     for index, row in enumerate(rows):
-        label = " ".join(
-            c for i, c in enumerate(row.cells) if i not in metric_columns and c and i < 2
-        )
+        label = names[index]
         if not label:
             continue
         if row.has_metrics:
@@ -78,6 +82,11 @@ def row_plan(
     if not plan.references:
         _originals(plan, rows, labels)
     return plan
+
+
+def _label(row: Row, metric_columns: list[int]) -> str:
+    """What names a row: its first two cells that hold no measurement."""
+    return " ".join(c for i, c in enumerate(row.cells) if i not in metric_columns and c and i < 2)
 
 
 def _grouped_references(plan: Plan, rows: list[Row], metric_columns: list[int]) -> bool:

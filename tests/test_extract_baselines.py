@@ -377,3 +377,28 @@ def test_a_models_original_column_is_the_reference_of_its_quantised_one() -> Non
 def test_columns_of_two_models_at_their_own_precision_have_no_reference() -> None:
     text = "| Bench | Qwen2-7B | Mistral-7B-FP8 |\n|---|---|---|\n| GSM8K | 85.1 | 52.4 |\n"
     assert not any(name.endswith("(baseline)") for name in _names(text).values())
+
+
+def test_a_comparison_named_in_a_list_item_reaches_its_later_ratios() -> None:
+    text = (
+        "- Per-token decoding latency and memory of DuoAttention compared to full attention "
+        "across context sizes. DuoAttention uses a 25% retrieval head ratio for Llama-2-7B. "
+        "It achieves up to 2.45× memory reduction and 2.13× latency reduction.\n"
+        "- Pre-filling latency with a 100K context. It achieves up to 1.73× latency reduction.\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[2.45].conditions.baseline == ["full attention"]
+    assert found[2.13].conditions.baseline == ["full attention"]
+    # the next list item names no comparison of its own, and the earlier item's stays there
+    assert found[1.73].conditions.baseline == []
+    # an absolute number is no ratio: the item's comparison is not its own
+    absolute = "- Decoding compared to full attention. It reaches 41 tok/s.\n"
+    assert _numbers(extract_claims(absolute))[41.0].conditions.baseline == []
+
+
+def test_a_plot_against_a_budget_compares_with_no_system() -> None:
+    text = (
+        "DuoAttention's decoding memory and latency vs. KV budget with a fixed context "
+        "length. It achieves up to 2.55× memory reduction.\n"
+    )
+    assert _numbers(extract_claims(text))[2.55].conditions.baseline == []

@@ -83,7 +83,7 @@ _STOP_WORDS = {
 }
 _SYSTEM_LIKE = re.compile(
     r"[A-Z\d.+_]|\b(?:baseline|original|vanilla|naive|native|default|standard|plain|eager|stock|"
-    r"previous|prior|reference|full-precision|dense|sequential|autoregressive|"
+    r"previous|prior|reference|full|dense|sequential|autoregressive|"
     r"greedy|custom|uncompressed|unquantized|single|best|(?:un-?|non-)?optimi[sz]ed)\b"
 )
 """What a compared system named in lower case looks like: a name, or a plain reference."""
@@ -155,7 +155,8 @@ _QUANTITY = re.compile(
     r"(?:batch(?:\s?size)?|bs|sequence(?:\s?length)?|seq(?:\s?len)?|(?:input|output|prompt|context)"
     r"(?:\s?(?:length|len|size|tokens))?|tokens?|concurrency|(?:request\s)?rate|qps|rps|time|"
     r"speed|throughput|latency|accuracy|quality|memory|cost|size|number of \w+|#?\s?gpus?|"
-    r"nodes?|threads?|steps?|resolution|frames?|tp|pp|ep|dp|load)",
+    r"nodes?|threads?|steps?|resolution|frames?|tp|pp|ep|dp|load|(?:kv\s?(?:cache\s)?)?budget|"
+    r"sparsity|ratio)",
     re.I,
 )
 """What the right side of `Throughput vs. Batch Size` is: a quantity (a plot's axis, a

@@ -402,3 +402,17 @@ def test_a_plot_against_a_budget_compares_with_no_system() -> None:
         "length. It achieves up to 2.55× memory reduction.\n"
     )
     assert _numbers(extract_claims(text))[2.55].conditions.baseline == []
+
+
+def test_a_boost_over_a_system_named_above_a_table_of_speedups() -> None:
+    text = (
+        "M7i performance boost ratio over M6i for INT8 quantized models:\n\n"
+        "| | Speedup | Throughput |\n|---|---|---|\n| LLaMA2 7B | 1.27x | 1.38x |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[1.27].conditions.baseline == ["M6i"] == found[1.38].conditions.baseline
+
+
+def test_the_best_configuration_of_a_system_compared_in_chinese() -> None:
+    text = "与 TensorRT-LLM 的最佳配置相比，QServe 在 A100 上实现了 2 倍的吞吐量。"
+    assert _baseline_of(text, 2.0) == ["TensorRT-LLM"]

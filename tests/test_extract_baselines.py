@@ -416,3 +416,19 @@ def test_a_boost_over_a_system_named_above_a_table_of_speedups() -> None:
 def test_the_best_configuration_of_a_system_compared_in_chinese() -> None:
     text = "与 TensorRT-LLM 的最佳配置相比，QServe 在 A100 上实现了 2 倍的吞吐量。"
     assert _baseline_of(text, 2.0) == ["TensorRT-LLM"]
+
+
+def test_a_reference_word_beside_a_measurement_names_no_system() -> None:
+    # `(fp32 ref)` in a row whose speed column holds no number: the row merges into the
+    # header, and its cells are measurements, never the name of a compared system
+    text = (
+        "| system | CER ↓ | speed ↑ | size |\n|---|---|---|---|\n"
+        "| Fun-ASR-Nano | 8.06 (fp32 ref) / 8.42 (Q8 runtime) | LLM decode | enc |\n"
+        "| SenseVoiceSmall | 7.81 (fp32 ref) / 8.17 (Q8 runtime) | ~20× real-time | 449 MB |\n"
+        "| whisper.cpp base | 31.33 | 9.9× | 142 MB |\n"
+    )
+    claims = extract_claims(text)
+    assert claims
+    assert not any(
+        any(c.isdigit() for c in b) for claim in claims for b in claim.conditions.baseline
+    )

@@ -104,7 +104,7 @@ def system_key(conditions: Conditions, text: str, cat: Catalog | None = None) ->
     wide = [p for p in WIDE_PRECISIONS if p in conditions.precision]
     if wide and len(wide) == len(set(conditions.precision)):
         return Key("precision", wide[0], word)  # `bf16 / fp16`: either wide one
-    if word:
+    if word and not re.search(r"\d\.\d", text):  # `8.06 (fp32 ref)` is measured, no name
         return Key("word", head_name(text) or text, word)  # `Baseline (tok/s)` -> `Baseline`
     return None
 
@@ -149,9 +149,8 @@ def choose(
     lower precision. Rows leave it None: a row that names no precision is the project's
     own, compared with the wide precision's row.
 
-    `framed`: the table is framed as a comparison (`extract.framing`). Without that, a
-    table that lists precisions side by side compares nothing: no precision is the
-    others' reference."""
+    `framed`: a comparison is framed (`extract.framing`); precisions listed side by
+    side without one compare nothing."""
     keys = plan.keys
     if positions < 2 or not (keys or named):
         return plan

@@ -432,3 +432,21 @@ def test_a_reference_word_beside_a_measurement_names_no_system() -> None:
     assert not any(
         any(c.isdigit() for c in b) for claim in claims for b in claim.conditions.baseline
     )
+
+
+def test_beside_the_projects_own_row_and_a_best_baseline_every_other_row_is_compared() -> None:
+    text = (
+        "| Model | GSM8K | MATH |\n|---|---|---|\n| ChatGLM2-6B-Base | 32.4 | 6.5 |\n"
+        "| Best Baseline | 52.1 | 13.1 |\n| ChatGLM3-6B-Base | 72.3 | 25.7 |\n"
+    )
+    claims = extract_claims(text, where="THUDM/ChatGLM3@732294f:README.md")
+    found = {
+        m.value: (m.name, claim.conditions.baseline) for claim in claims for m in claim.metrics
+    }
+    assert found[32.4][0].endswith("(baseline)") and found[52.1][0].endswith("(baseline)")
+    assert found[32.4][1] == []
+    assert found[72.3] == ("GSM8K", ["ChatGLM2-6B-Base", "Best Baseline"])
+    # without the project's own row, the one named as the baseline is the only reference
+    plain = extract_claims(text)
+    found = {m.value: (m.name, claim.conditions.baseline) for claim in plain for m in claim.metrics}
+    assert found[72.3][1] == ["Best Baseline"] and found[32.4][1] == ["Best Baseline"]

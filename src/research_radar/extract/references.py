@@ -142,21 +142,22 @@ def choose(
     narrower: int | None = None,
     framed: bool = True,
 ) -> Plan:
-    """Pick the compared systems among the columns or rows with numbers, when they differ.
+    """Pick the compared systems among the columns or rows with numbers, when they differ:
+    beside the project's own (`ChatGLM3-6B`) and a `Best Baseline`, every other one.
 
     `narrower`: how many columns name a precision below the wide ones; a column that
     names none (`| cpu time (fp16, ms) | gpu time (ms) |`) is another measurement, not a
     lower precision. Rows leave it None: a row that names no precision is the project's
     own, compared with the wide precision's row.
 
-    `framed`: a comparison is framed (`extract.framing`); precisions listed side by
-    side without one compare nothing."""
+    `framed`: a comparison is framed (`extract.framing`), else no precision is compared."""
     keys = plan.keys
     if positions < 2 or not (keys or named):
         return plan
     marked = [i for i, k in keys.items() if k.reference_word]
     if len(marked) == 1:
-        plan.references = marked
+        ours = [i for i, k in keys.items() if k.kind == "software" and k.value == _OURS_KEY]
+        plan.references = [i for i in sorted(keys) if i not in ours] if ours else marked
         return plan
     unit = [i for i, k in keys.items() if k.ratio is not None and abs(k.ratio - 1.0) < 1e-9]
     if len(unit) == 1:

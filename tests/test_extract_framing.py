@@ -81,6 +81,7 @@ def test_a_generation_speed_column_is_no_ratio_and_a_benchmark_is_no_baseline() 
         ("## Results", False),
         ("Hunyuan-Instruct 的 BF16、FP8 在 DROP 上的评测结果如下：", False),
         ("基准测试", False),
+        ("在 Atlas 800I A2 加速卡上的性能数据如下：", False),
         ("Measurements were made on 4C/8T x86 CPU with AVX2, 4 threads.", False),
     ],
 )

@@ -22,7 +22,7 @@ _FRAMES = re.compile(
     r"speed-?ups?|faster|slower|accelerat(?:e|es|ed|ion)|improve(?:s|d|ment|ments)?|"
     r"reduc(?:e|es|ed|tion|tions)|increase[sd]?|decrease[sd]?|gains?|"
     r"(?:higher|lower)(?!\sis\sbetter)|(?<!is\s)(?:better|worse)|baseline|before\sand\safter)(?![A-Za-z])|"
-    r"对比|相比|比较|相较|相对于|加速|提升|提高|增加|高出|降低|减少|下降|前后|基线|基准(?!测|评)",
+    r"对比|相比|比较|相较|相对于|加速(?![卡器])|提升|提高|增加|高出|降低|减少|下降|前后|基线|基准(?!测|评)",
     re.I,
 )
 """Words that compare: `vs`, `compared with`, `speedup`, `faster`, `14.9% higher` (not

@@ -155,6 +155,7 @@ def test_a_number_is_never_compared_with_its_own_hardware() -> None:
 
 def test_a_scopes_precision_is_not_taken_by_a_number_compared_with_it() -> None:
     text = (
+        "## Comparison with FP16\n\n"
         "The prefill kernels use FP16 accumulation.\n\n"
         "| Engine | TTFT (s) |\n"
         "|---|---|\n"
@@ -376,3 +377,76 @@ def test_a_models_original_column_is_the_reference_of_its_quantised_one() -> Non
 def test_columns_of_two_models_at_their_own_precision_have_no_reference() -> None:
     text = "| Bench | Qwen2-7B | Mistral-7B-FP8 |\n|---|---|---|\n| GSM8K | 85.1 | 52.4 |\n"
     assert not any(name.endswith("(baseline)") for name in _names(text).values())
+
+
+def test_a_comparison_named_in_a_list_item_reaches_its_later_ratios() -> None:
+    text = (
+        "- Per-token decoding latency and memory of DuoAttention compared to full attention "
+        "across context sizes. DuoAttention uses a 25% retrieval head ratio for Llama-2-7B. "
+        "It achieves up to 2.45× memory reduction and 2.13× latency reduction.\n"
+        "- Pre-filling latency with a 100K context. It achieves up to 1.73× latency reduction.\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[2.45].conditions.baseline == ["full attention"]
+    assert found[2.13].conditions.baseline == ["full attention"]
+    # the next list item names no comparison of its own, and the earlier item's stays there
+    assert found[1.73].conditions.baseline == []
+    # an absolute number is no ratio: the item's comparison is not its own
+    absolute = "- Decoding compared to full attention. It reaches 41 tok/s.\n"
+    assert _numbers(extract_claims(absolute))[41.0].conditions.baseline == []
+
+
+def test_a_plot_against_a_budget_compares_with_no_system() -> None:
+    text = (
+        "DuoAttention's decoding memory and latency vs. KV budget with a fixed context "
+        "length. It achieves up to 2.55× memory reduction.\n"
+    )
+    assert _numbers(extract_claims(text))[2.55].conditions.baseline == []
+
+
+def test_a_boost_over_a_system_named_above_a_table_of_speedups() -> None:
+    text = (
+        "M7i performance boost ratio over M6i for INT8 quantized models:\n\n"
+        "| | Speedup | Throughput |\n|---|---|---|\n| LLaMA2 7B | 1.27x | 1.38x |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[1.27].conditions.baseline == ["M6i"] == found[1.38].conditions.baseline
+
+
+def test_the_best_configuration_of_a_system_compared_in_chinese() -> None:
+    text = "与 TensorRT-LLM 的最佳配置相比，QServe 在 A100 上实现了 2 倍的吞吐量。"
+    assert _baseline_of(text, 2.0) == ["TensorRT-LLM"]
+
+
+def test_a_reference_word_beside_a_measurement_names_no_system() -> None:
+    # `(fp32 ref)` in a row whose speed column holds no number: the row merges into the
+    # header, and its cells are measurements, never the name of a compared system
+    text = (
+        "| system | CER ↓ | speed ↑ | size |\n|---|---|---|---|\n"
+        "| Fun-ASR-Nano | 8.06 (fp32 ref) / 8.42 (Q8 runtime) | LLM decode | enc |\n"
+        "| SenseVoiceSmall | 7.81 (fp32 ref) / 8.17 (Q8 runtime) | ~20× real-time | 449 MB |\n"
+        "| whisper.cpp base | 31.33 | 9.9× | 142 MB |\n"
+    )
+    claims = extract_claims(text)
+    assert claims
+    assert not any(
+        any(c.isdigit() for c in b) for claim in claims for b in claim.conditions.baseline
+    )
+
+
+def test_beside_the_projects_own_row_and_a_best_baseline_every_other_row_is_compared() -> None:
+    text = (
+        "| Model | GSM8K | MATH |\n|---|---|---|\n| ChatGLM2-6B-Base | 32.4 | 6.5 |\n"
+        "| Best Baseline | 52.1 | 13.1 |\n| ChatGLM3-6B-Base | 72.3 | 25.7 |\n"
+    )
+    claims = extract_claims(text, where="THUDM/ChatGLM3@732294f:README.md")
+    found = {
+        m.value: (m.name, claim.conditions.baseline) for claim in claims for m in claim.metrics
+    }
+    assert found[32.4][0].endswith("(baseline)") and found[52.1][0].endswith("(baseline)")
+    assert found[32.4][1] == []
+    assert found[72.3] == ("GSM8K", ["ChatGLM2-6B-Base", "Best Baseline"])
+    # without the project's own row, the one named as the baseline is the only reference
+    plain = extract_claims(text)
+    found = {m.value: (m.name, claim.conditions.baseline) for claim in plain for m in claim.metrics}
+    assert found[72.3][1] == ["Best Baseline"] and found[32.4][1] == ["Best Baseline"]

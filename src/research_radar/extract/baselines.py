@@ -25,7 +25,7 @@ _CUES = re.compile(
     r"(?![A-Za-z])|(?<=[×x])\s+the\s+[a-z]+\s+of\s|"
     r"(?<=\d[×x])\s+(?:that\s+of\s+|the\s+(?=[\w.-]+\s(?:throughput|speed|performance|latency)))|"
     r"(?:faster|slower|better|higher|lower|more|less|smaller|larger|bigger|cheaper|"
-    r"speed-?ups?|gains?|improvements?)\s+"
+    r"speed-?ups?|gains?|improvements?|boosts?|uplifts?|advantages?)\s+"
     r"\(?(?:[a-z][\w-]*\s+|\([A-Z]{2,6}\)\s+){0,3}?(?:than|over)\s|"
     r"(?<=[×x%])\s+over\s|(?<=\d%)\s+of\s(?=[A-Za-z])|(?<=\(%)\s?of\s(?=[A-Z])|"
     r"相对于?|对比|相比于?|相较于?|比起|较之|(?<![比相])较(?=\s?(?:[A-Za-z]|上一?[代版个]|旧版|原[始版生模]|基线|默认|未优化|优化前))|[快慢优高低]于|"
@@ -35,7 +35,7 @@ _CUES = re.compile(
 _CJK_BEFORE = re.compile(
     r"(?:与|和|跟|同)\s?(?:(?:原始|原版|原生|默认|传统|标准)的?\s?(?=[A-Za-z]))?"
     r"((?:[A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}\s?[、/]\s?){0,4}"
-    r"[A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}(?:\s?的?\s?(?:模型|版本|方案|方法|实现|框架|引擎|系统|精度))?"
+    r"[A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}(?:\s?的?\s?(?:最佳|最优|默认)?(?:模型|版本|方案|方法|实现|框架|引擎|系统|精度|配置))?"
     r"|[\u4e00-\u9fff]{2,8}?)\s?(?:相比|比较|对比)|(?:是|为|达到?|相当于)\s?([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2})\s?的\s?[\d.]+\s?(?:倍|%|％)"
 )
 _NEGATED = re.compile(r"(?:\b(?:not|never|no|without)\s+(?:\w+\s+)?|[未不没无]\s*)$", re.I)
@@ -83,7 +83,7 @@ _STOP_WORDS = {
 }
 _SYSTEM_LIKE = re.compile(
     r"[A-Z\d.+_]|\b(?:baseline|original|vanilla|naive|native|default|standard|plain|eager|stock|"
-    r"previous|prior|reference|full-precision|dense|sequential|autoregressive|"
+    r"previous|prior|reference|full|dense|sequential|autoregressive|"
     r"greedy|custom|uncompressed|unquantized|single|best|(?:un-?|non-)?optimi[sz]ed)\b"
 )
 """What a compared system named in lower case looks like: a name, or a plain reference."""
@@ -155,7 +155,8 @@ _QUANTITY = re.compile(
     r"(?:batch(?:\s?size)?|bs|sequence(?:\s?length)?|seq(?:\s?len)?|(?:input|output|prompt|context)"
     r"(?:\s?(?:length|len|size|tokens))?|tokens?|concurrency|(?:request\s)?rate|qps|rps|time|"
     r"speed|throughput|latency|accuracy|quality|memory|cost|size|number of \w+|#?\s?gpus?|"
-    r"nodes?|threads?|steps?|resolution|frames?|tp|pp|ep|dp|load)",
+    r"nodes?|threads?|steps?|resolution|frames?|tp|pp|ep|dp|load|(?:kv\s?(?:cache\s)?)?budget|"
+    r"sparsity|ratio)",
     re.I,
 )
 """What the right side of `Throughput vs. Batch Size` is: a quantity (a plot's axis, a

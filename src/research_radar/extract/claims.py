@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 
+from research_radar.extract.alternatives import the_other
 from research_radar.extract.baselines import names_reference
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.cataloguefiles import default_catalog
@@ -45,6 +46,7 @@ from research_radar.extract.context import (
     unlisted,
 )
 from research_radar.extract.documentscope import with_document_scopes
+from research_radar.extract.framing import frames_comparison
 from research_radar.extract.headlines import headline_claims
 from research_radar.extract.kinds import is_hedged, kind_of
 from research_radar.extract.legends import with_legends
@@ -138,7 +140,8 @@ def extract_claims(
         if not table:
             return  # no rows: no claims (and no header cells to clean for nothing)
         known = tuple(dict.fromkeys([*compared, *block_ctx.baseline]))  # `## Versus vLLM` too
-        cells = read_table(header, table, cat, known, project)
+        framed = block_ctx.framed
+        cells = read_table(header, table, cat, known, project, framed=framed)
 
         def claims_of(cell: TableClaim) -> list[Claim]:
             return _table_claims(cell, where, reporter, block_ctx, cat)
@@ -148,14 +151,14 @@ def extract_claims(
             end_lead()  # the reader's numbers never change how the rules read what follows
         if read := read_table_cells(header, table, cells, cat, numbers):
             # read again with them: each number, whoever read it, takes the table's conditions
-            cells = read_table(header, table, cat, known, project, read, bool(cells))
+            cells = read_table(header, table, cat, known, project, read, bool(cells), framed=framed)
             made = [(c, one.label_model) for one in cells for c in claims_of(one)]
         for claim, label in made:
             if label:
                 labelled[len(claims)] = label
             claims.append(claim)
         table.clear()
-        introduced.names, introduced.load = {}, {}
+        introduced.names, introduced.load, introduced.framed = {}, {}, False
 
     segments = with_legends(list(parse_segments(text)), cat)
     for segment in segments:
@@ -172,6 +175,7 @@ def extract_claims(
                 # `On H100 with Llama-3-8B at batch 16, ours is 2.1x faster:` right above
                 # the table: its set-up, though it states a number of its own (issue #14)
                 block_ctx.update(find_conditions(" ".join(intro), cat), with_baseline=False)
+                block_ctx.framed = block_ctx.framed or frames_comparison(" ".join(intro))
             intro = []
             continue
         if segment.block == "heading":
@@ -210,7 +214,7 @@ def extract_claims(
         own = find_conditions(segment.text, cat)  # read once: every use below only reads it
         introduces = segment.block == "prose" and search(_INTRODUCES, probe) is not None
         if introduces:
-            introduced = Context()
+            introduced = Context(framed=frames_comparison(segment.text))
             introduced.update(own, with_baseline=False)
         if segment.block == "prose" and match(_CAPTION, probe):
             # `Figure 6: Concurrent requests throughput (Llama-3.2-1B, NVIDIA H100, ...)`:
@@ -257,7 +261,7 @@ def extract_claims(
             survey_list = segment.block != "list" and segment.text.rstrip().endswith((":", "："))
         elif segment.block != "list":
             survey_list = False
-        line_ctx.update(own, with_baseline=False)
+        line_ctx.update(own, with_baseline=True)
         block_ctx.update(own, with_baseline=segment.block == "prose")
         if lead and not surveyed and not defines(segment.text, cat):
             add_to_lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
@@ -288,19 +292,25 @@ def _claims(
     parts = split_by_clause(text, cat, own, metrics) or [(own, metrics)]
     made = []
     for stated, found in parts:
-        conditions = line_ctx.fill(stated, with_baseline=False)
         # a list item takes its list's set-up and compared system; a sentence of prose
         # takes its section's and paragraph's set-up, but names its own comparison, unless
         # all it gives are ratios to what was named before (`DMA beats the custom kernel.
-        # The gain starts at 5.5%`) or pairs it compares (`1.36 rps vs 0.67 rps`)
+        # The gain starts at 5.5%`) or pairs it compares (`1.36 rps vs 0.67 rps`), in
+        # its line or list item first (`Latency compared to full attention. It achieves
+        # up to 2.45x memory reduction`)
         ratios = all(m.unit in _RATIO_UNITS for m in found) and bool(found)
         ratios = ratios or any(is_baseline_metric(m) for m in found)
+        conditions = line_ctx.fill(stated, with_baseline=ratios)
         conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list" or ratios)
+        if not (conditions.baseline or stated.software) and frames_comparison(text):
+            # `in BF16 and FP8. FP8 shows 14.9% higher throughput`: a ratio to the other one
+            other = the_other(stated, found, (line_ctx, block_ctx))
+            conditions = conditions.model_copy(update={"baseline": other})
         conditions = sized(conditions, stated, text, cat)
         made.append(
             _made(kind, text, found, tidy_conditions(conditions), where, segment.line, reporter)
         )
-    line_ctx.update(own, with_baseline=False)
+    line_ctx.update(own, with_baseline=True)
     return made
 
 

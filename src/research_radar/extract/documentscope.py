@@ -6,7 +6,8 @@ package use instead. Each pass only fills what a claim has none of (a device rol
 replaces the inherited one: the row says which device it ran on), in this order: the
 set-up scopes around a claim's line (`extract.scopes`), the workload its statement names
 (`extract.workloads`), its row's device role (`extract.roles`), and last the model its
-row's `Model` column writes (`extract.rowlabels`); a baseline the document abbreviates
+row's `Model` column writes (`extract.rowlabels`); the systems of sibling sections, one
+of them the project's own (`extract.siblings`); a baseline the document abbreviates
 (`HF`) takes the name it spells out (issue #14).
 """
 
@@ -20,6 +21,7 @@ from research_radar.extract.footnotes import footnote_refs
 from research_radar.extract.markdown import Segment
 from research_radar.extract.roles import find_roles, with_roles
 from research_radar.extract.scopes import find_scopes, with_scopes
+from research_radar.extract.siblings import with_sibling_systems
 from research_radar.extract.workloads import find_workloads, with_workloads
 from research_radar.models import Claim
 
@@ -73,4 +75,5 @@ def with_document_scopes(
             else c
             for c in claims
         ]
+    claims = with_sibling_systems(claims, segments, cat, project)
     return spelled_out([s.text for s in segments], claims)

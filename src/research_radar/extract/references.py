@@ -104,7 +104,7 @@ def system_key(conditions: Conditions, text: str, cat: Catalog | None = None) ->
     wide = [p for p in WIDE_PRECISIONS if p in conditions.precision]
     if wide and len(wide) == len(set(conditions.precision)):
         return Key("precision", wide[0], word)  # `bf16 / fp16`: either wide one
-    if word:
+    if word and not re.search(r"\d\.\d", text):  # `8.06 (fp32 ref)` is measured, no name
         return Key("word", head_name(text) or text, word)  # `Baseline (tok/s)` -> `Baseline`
     return None
 
@@ -136,20 +136,28 @@ def named_positions(labels: dict[int, str], stems: list[str]) -> dict[int, str]:
 
 
 def choose(
-    plan: Plan, positions: int, named: dict[int, str] | None = None, narrower: int | None = None
+    plan: Plan,
+    positions: int,
+    named: dict[int, str] | None = None,
+    narrower: int | None = None,
+    framed: bool = True,
 ) -> Plan:
-    """Pick the compared systems among the columns or rows with numbers, when they differ.
+    """Pick the compared systems among the columns or rows with numbers, when they differ:
+    beside the project's own (`ChatGLM3-6B`) and a `Best Baseline`, every other one.
 
     `narrower`: how many columns name a precision below the wide ones; a column that
     names none (`| cpu time (fp16, ms) | gpu time (ms) |`) is another measurement, not a
     lower precision. Rows leave it None: a row that names no precision is the project's
-    own, compared with the wide precision's row."""
+    own, compared with the wide precision's row.
+
+    `framed`: a comparison is framed (`extract.framing`), else no precision is compared."""
     keys = plan.keys
     if positions < 2 or not (keys or named):
         return plan
     marked = [i for i, k in keys.items() if k.reference_word]
     if len(marked) == 1:
-        plan.references = marked
+        ours = [i for i, k in keys.items() if k.kind == "software" and k.value == _OURS_KEY]
+        plan.references = [i for i in sorted(keys) if i not in ours] if ours else marked
         return plan
     unit = [i for i, k in keys.items() if k.ratio is not None and abs(k.ratio - 1.0) < 1e-9]
     if len(unit) == 1:
@@ -185,7 +193,7 @@ def choose(
     as_wide = [i for i, v in precisions.items() if wide and _WIDTH.get(v) == _WIDTH[wide[0]]]
     # `| fp16 |` beside `| bf16 |`: as wide as each other, neither is the other's reference
     lower = positions - len(as_wide) if narrower is None else narrower
-    if widest and lower > 0 and positions - len(as_wide) >= len(widest):
+    if framed and widest and lower > 0 and positions - len(as_wide) >= len(widest):
         # FP16 beside INT4 (or beside our unnamed row): the wide precision is the reference,
         # unless most columns are at it (`| android (f16) | macos (f32) | linux (f32) |`:
         # platforms compared, each at its own precision, none the others' reference)
@@ -331,6 +339,7 @@ def column_plan(
     stems: list[str],
     rows: list[Row],
     project: str = "",
+    framed: bool = True,
 ) -> Plan:
     plan = Plan()
     speedups = _speedup_columns(rows, metric_columns)
@@ -349,7 +358,7 @@ def column_plan(
         plan.keys[c].ratio = 1.0
     named = named_positions({c: head[c] for c in metric_columns if c not in speedups}, stems)
     narrower = sum(1 for c in metric_columns if any(p not in _WIDTH for p in columns[c].precision))
-    plan = choose(plan, len(metric_columns), named, narrower)
+    plan = choose(plan, len(metric_columns), named, narrower, framed)
     if not plan.references:
         _original_columns(plan, columns, metric_columns)
     return plan

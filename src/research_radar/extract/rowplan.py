@@ -34,15 +34,24 @@ _PLAIN_WORD = re.compile(r"^\W*(?:native|vanilla|naive|eager|原生)", re.I)
 
 
 def row_plan(
-    rows: list[Row], metric_columns: list[int], cat: Catalog, stems: list[str], project: str = ""
+    rows: list[Row],
+    metric_columns: list[int],
+    cat: Catalog,
+    stems: list[str],
+    project: str = "",
+    framed: bool = True,
 ) -> Plan:
     plan = Plan()
     labels: dict[int, str] = {}
     project = owner_unless_named([" ".join(row.cells[:2]) for row in rows], project)
+    names = [_label(row, metric_columns) for row in rows]
+    measured = [name for name, row in zip(names, rows, strict=True) if name and row.has_metrics]
+    if len(measured) > 1 and all(own_key(name, project) for name in measured):
+        # `Baichuan2-13B-Chat` above `Baichuan2-13B-Chat-4bits` in baichuan-inc/Baichuan2:
+        # every row is the project's own, so that says nothing of which is compared
+        project = ""
     for index, row in enumerate(rows):
-        label = " ".join(
-            c for i, c in enumerate(row.cells) if i not in metric_columns and c and i < 2
-        )
+        label = names[index]
         if not label:
             continue
         if row.has_metrics:
@@ -69,10 +78,15 @@ def row_plan(
     if _grouped_references(plan, rows, metric_columns):
         return plan
     named = named_positions(labels, stems)
-    plan = choose(plan, sum(1 for row in rows if row.has_metrics), named)
+    plan = choose(plan, sum(1 for row in rows if row.has_metrics), named, framed=framed)
     if not plan.references:
         _originals(plan, rows, labels)
     return plan
+
+
+def _label(row: Row, metric_columns: list[int]) -> str:
+    """What names a row: its first two cells that hold no measurement."""
+    return " ".join(c for i, c in enumerate(row.cells) if i not in metric_columns and c and i < 2)
 
 
 def _grouped_references(plan: Plan, rows: list[Row], metric_columns: list[int]) -> bool:

@@ -742,7 +742,6 @@ def test_a_label_row_names_the_rows_below_and_a_dash_row_is_a_variant() -> None:
 
 def test_a_perplexity_table_compares_with_its_fp16_rows() -> None:
     text = (
-        "SmoothQuant compared with FP16:\n\n"
         "| Model | Method | PPL | Alpha |\n| --- | --- | --- | --- |\n"
         "| Mixtral-8x7B | FP16 | 3.842 | |\n| | SQ W8A8 | 3.893 | 0.8 |\n"
     )

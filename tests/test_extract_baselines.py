@@ -155,7 +155,6 @@ def test_a_number_is_never_compared_with_its_own_hardware() -> None:
 
 def test_a_scopes_precision_is_not_taken_by_a_number_compared_with_it() -> None:
     text = (
-        "## Comparison with FP16\n\n"
         "The prefill kernels use FP16 accumulation.\n\n"
         "| Engine | TTFT (s) |\n"
         "|---|---|\n"

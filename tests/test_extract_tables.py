@@ -95,9 +95,8 @@ def test_a_corner_cell_names_the_numbers_of_every_column() -> None:
         ("Perplexity", ""),
         ("Throughput", ""),
     ]
-    # precisions side by side, nothing compared: no reference (`extract.framing`)
-    assert found[6.36][2].conditions.baseline == []
-    assert found[6.10][0] == "Perplexity"
+    assert found[6.36][2].conditions.baseline == ["FP16"]
+    assert found[6.10][0] == "Perplexity (baseline)"
     assert found[1810.2][2].conditions.load == {"batch": "8"}
     # a row label that names its own metric wins over the corner
     assert (found[19.5][0], found[19.5][1]) == ("latency", "ms")
@@ -177,7 +176,7 @@ def test_precision_spellings_of_low_bit_libraries() -> None:
         ["FP8"],
         ["FP8"],
     ]
-    assert found[7.1][2].conditions.baseline == []
+    assert found[7.1][2].conditions.baseline == ["FP16"]
 
 
 def test_an_ours_column_under_a_group_header_and_a_full_width_caption_unit() -> None:
@@ -362,7 +361,7 @@ def test_a_column_that_names_no_precision_is_no_lower_one() -> None:
     found = _found(text)
     assert not found[65.70][0].endswith("(baseline)")
     assert found[45.83][2].conditions.baseline == []
-    quantized = "INT8 vs FP16 on the CPU:\n\n" + text.replace("gpu time(ms)", "int8 time(ms)")
+    quantized = text.replace("gpu time(ms)", "int8 time(ms)")
     assert _found(quantized)[65.70][0].endswith("(baseline)")
 
 

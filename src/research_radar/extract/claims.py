@@ -140,8 +140,7 @@ def extract_claims(
         if not table:
             return  # no rows: no claims (and no header cells to clean for nothing)
         known = tuple(dict.fromkeys([*compared, *block_ctx.baseline]))  # `## Versus vLLM` too
-        framed = block_ctx.framed
-        cells = read_table(header, table, cat, known, project, framed=framed)
+        cells = read_table(header, table, cat, known, project)
 
         def claims_of(cell: TableClaim) -> list[Claim]:
             return _table_claims(cell, where, reporter, block_ctx, cat)
@@ -151,14 +150,14 @@ def extract_claims(
             end_lead()  # the reader's numbers never change how the rules read what follows
         if read := read_table_cells(header, table, cells, cat, numbers):
             # read again with them: each number, whoever read it, takes the table's conditions
-            cells = read_table(header, table, cat, known, project, read, bool(cells), framed=framed)
+            cells = read_table(header, table, cat, known, project, read, bool(cells))
             made = [(c, one.label_model) for one in cells for c in claims_of(one)]
         for claim, label in made:
             if label:
                 labelled[len(claims)] = label
             claims.append(claim)
         table.clear()
-        introduced.names, introduced.load, introduced.framed = {}, {}, False
+        introduced.names, introduced.load = {}, {}
 
     segments = with_legends(list(parse_segments(text)), cat)
     for segment in segments:
@@ -175,7 +174,6 @@ def extract_claims(
                 # `On H100 with Llama-3-8B at batch 16, ours is 2.1x faster:` right above
                 # the table: its set-up, though it states a number of its own (issue #14)
                 block_ctx.update(find_conditions(" ".join(intro), cat), with_baseline=False)
-                block_ctx.framed = block_ctx.framed or frames_comparison(" ".join(intro))
             intro = []
             continue
         if segment.block == "heading":
@@ -214,7 +212,7 @@ def extract_claims(
         own = find_conditions(segment.text, cat)  # read once: every use below only reads it
         introduces = segment.block == "prose" and search(_INTRODUCES, probe) is not None
         if introduces:
-            introduced = Context(framed=frames_comparison(segment.text))
+            introduced = Context()
             introduced.update(own, with_baseline=False)
         if segment.block == "prose" and match(_CAPTION, probe):
             # `Figure 6: Concurrent requests throughput (Llama-3.2-1B, NVIDIA H100, ...)`:

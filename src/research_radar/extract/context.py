@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import CONDITION_FIELDS, find_conditions, format_repeats
-from research_radar.extract.framing import frames_comparison
 from research_radar.extract.markdown import Segment
 from research_radar.models import Conditions
 
@@ -36,9 +35,6 @@ class Context:
     names: dict[str, list[str]] = field(default_factory=dict)
     baseline: list[str] = field(default_factory=list)
     load: dict[str, str] = field(default_factory=dict)
-    framed: bool = False
-    """A heading or paragraph in scope frames the numbers as a comparison
-    (`extract.framing`): a table's widest precision is then their reference."""
 
     def update(self, conditions: Conditions, *, with_baseline: bool) -> None:
         if _states_nothing(conditions):
@@ -57,14 +53,10 @@ class Context:
         self.names.update({k: list(v) for k, v in other.names.items() if v})
         self.baseline = list(other.baseline) or self.baseline
         self.load.update(other.load)
-        self.framed = self.framed or other.framed
 
     def copy(self) -> Context:
         return Context(
-            {k: list(v) for k, v in self.names.items()},
-            list(self.baseline),
-            dict(self.load),
-            self.framed,
+            {k: list(v) for k, v in self.names.items()}, list(self.baseline), dict(self.load)
         )
 
     def fill(self, conditions: Conditions, *, with_baseline: bool) -> Conditions:
@@ -189,7 +181,6 @@ def enter_section(sections: list[tuple[int, Context]], heading: Segment, cat: Ca
         sections.pop()
     context = sections[-1][1].copy()
     context.update(find_conditions(heading.text, cat), with_baseline=True)
-    context.framed = context.framed or frames_comparison(heading.text)
     sections.append((heading.level, context))
     return context
 

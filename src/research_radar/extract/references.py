@@ -136,11 +136,7 @@ def named_positions(labels: dict[int, str], stems: list[str]) -> dict[int, str]:
 
 
 def choose(
-    plan: Plan,
-    positions: int,
-    named: dict[int, str] | None = None,
-    narrower: int | None = None,
-    framed: bool = True,
+    plan: Plan, positions: int, named: dict[int, str] | None = None, narrower: int | None = None
 ) -> Plan:
     """Pick the compared systems among the columns or rows with numbers, when they differ:
     beside the project's own (`ChatGLM3-6B`) and a `Best Baseline`, every other one.
@@ -148,9 +144,7 @@ def choose(
     `narrower`: how many columns name a precision below the wide ones; a column that
     names none (`| cpu time (fp16, ms) | gpu time (ms) |`) is another measurement, not a
     lower precision. Rows leave it None: a row that names no precision is the project's
-    own, compared with the wide precision's row.
-
-    `framed`: a comparison is framed (`extract.framing`), else no precision is compared."""
+    own, compared with the wide precision's row."""
     keys = plan.keys
     if positions < 2 or not (keys or named):
         return plan
@@ -193,7 +187,7 @@ def choose(
     as_wide = [i for i, v in precisions.items() if wide and _WIDTH.get(v) == _WIDTH[wide[0]]]
     # `| fp16 |` beside `| bf16 |`: as wide as each other, neither is the other's reference
     lower = positions - len(as_wide) if narrower is None else narrower
-    if framed and widest and lower > 0 and positions - len(as_wide) >= len(widest):
+    if widest and lower > 0 and positions - len(as_wide) >= len(widest):
         # FP16 beside INT4 (or beside our unnamed row): the wide precision is the reference,
         # unless most columns are at it (`| android (f16) | macos (f32) | linux (f32) |`:
         # platforms compared, each at its own precision, none the others' reference)
@@ -339,7 +333,6 @@ def column_plan(
     stems: list[str],
     rows: list[Row],
     project: str = "",
-    framed: bool = True,
 ) -> Plan:
     plan = Plan()
     speedups = _speedup_columns(rows, metric_columns)
@@ -358,7 +351,7 @@ def column_plan(
         plan.keys[c].ratio = 1.0
     named = named_positions({c: head[c] for c in metric_columns if c not in speedups}, stems)
     narrower = sum(1 for c in metric_columns if any(p not in _WIDTH for p in columns[c].precision))
-    plan = choose(plan, len(metric_columns), named, narrower, framed)
+    plan = choose(plan, len(metric_columns), named, narrower)
     if not plan.references:
         _original_columns(plan, columns, metric_columns)
     return plan

@@ -34,12 +34,7 @@ _PLAIN_WORD = re.compile(r"^\W*(?:native|vanilla|naive|eager|原生)", re.I)
 
 
 def row_plan(
-    rows: list[Row],
-    metric_columns: list[int],
-    cat: Catalog,
-    stems: list[str],
-    project: str = "",
-    framed: bool = True,
+    rows: list[Row], metric_columns: list[int], cat: Catalog, stems: list[str], project: str = ""
 ) -> Plan:
     plan = Plan()
     labels: dict[int, str] = {}
@@ -78,7 +73,7 @@ def row_plan(
     if _grouped_references(plan, rows, metric_columns):
         return plan
     named = named_positions(labels, stems)
-    plan = choose(plan, sum(1 for row in rows if row.has_metrics), named, framed=framed)
+    plan = choose(plan, sum(1 for row in rows if row.has_metrics), named)
     if not plan.references:
         _originals(plan, rows, labels)
     return plan

@@ -80,8 +80,6 @@ def read_table(
     project: str = "",
     extra: Mapping[tuple[int, int], list[Metric]] | None = None,
     ruled: bool = False,
-    *,
-    framed: bool = False,
 ) -> list[TableClaim]:
     """The claims of one table: its header cells and its rows, in order.
 
@@ -94,9 +92,7 @@ def read_table(
     reference and baseline (issue #14). When the rules read numbers of the table
     (`ruled`), the rows they read as header rows stay header rows, so that the rules read
     the same numbers again; the reader's numbers there keep their row's and column's
-    conditions only. `framed`: a heading or the paragraph above frames the table as a
-    comparison (`extract.framing`); ratios in the table frame it too. Only then is its
-    widest precision the reference of its absolute numbers."""
+    conditions only."""
     by_cell: dict[int, dict[int, list[Metric]]] = {}
     for (at, column), metrics in (extra or {}).items():
         by_cell.setdefault(at, {})[column] = metrics
@@ -165,12 +161,9 @@ def read_table(
         for b in c.baseline
         if len(b) >= 2 and b.lower() not in {s.lower() for s in stems}
     ]
-    framed = framed or _has_ratios(head, parsed)
-    by_column = column_plan(head, columns, metric_columns, stems, parsed, project, framed)
+    by_column = column_plan(head, columns, metric_columns, stems, parsed, project)
     by_row = (
-        Plan()
-        if by_column.references
-        else row_plan(parsed, metric_columns, cat, stems, project, framed)
+        Plan() if by_column.references else row_plan(parsed, metric_columns, cat, stems, project)
     )
     labels = [columns[c] for c in range(width) if c not in metric_columns and c not in column_load]
     labels.append(table_wide(columns))
@@ -235,13 +228,6 @@ def _merged_loads(head: list[str], cells: list[str], above: list[str]) -> list[s
     return merged
 
 
-def _has_ratios(head: list[str], rows: list[Row]) -> bool:
-    """Whether the table compares in itself: a speedup column, or a ratio (`1.8x`)."""
-    if any(_RATIO_HEAD.search(h) for h in head):
-        return True
-    return any(m.unit == "x" for row in rows for found in row.metrics for m in found)
-
-
 def _has_numbers(row: Row, extra: Mapping[int, list[Metric]]) -> bool:
     """Whether the row holds numbers other than the `extra` ones."""
     others = {id(m) for found in extra.values() for m in found}
@@ -298,8 +284,6 @@ def _named_system(text: str) -> bool:
 
 
 _SPEEDUP_HEAD = re.compile(r"speed-?up|ratio|加速|倍数", re.I)
-_RATIO_HEAD = re.compile(r"(?<![A-Za-z])(?:speed-?ups?|ratios?)(?![A-Za-z])|加速|倍数", re.I)
-"""A column of ratios (`Speedup`, `加速比`), not `generation speed` (`gene-ratio-n`)."""
 _RATIO_OF = re.compile(
     r"(?:speed-?up|ratio|加速比?|倍数)\W{0,3}([A-Za-z][\w.+-]{0,30})\s?/\s?([A-Za-z][\w.+-]{0,30})\)?$",
     re.I,

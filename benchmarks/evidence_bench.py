@@ -27,6 +27,13 @@ A claim line is one number as its author measured it: the value as written, its 
 gave for it anywhere in scope (document, section, paragraph or caption, table, row):
 hardware, model, precision, baseline (the compared system), load. `a/b` lists
 alternatives (any one is right). `role=b` marks the compared system's own number.
+Baseline convention (issue #14 names "the BF16 column as the implicit baseline"): ratios,
+speedups and reductions always name what they compare with; a table that lists one model
+at several precisions side by side compares them with its widest precision (base= on the
+others' numbers, role=b on the widest's own), framed as a comparison or not; a table of
+several systems, one of them the document's own project, compares the project with the
+others; any other absolute number has a base= only where the author frames a comparison
+(`vs`, `compared with`, `相比`, a row or column named baseline or reference, a 1.0x row).
 `ignore` lists numbers on that line that are neither claims nor errors when extracted
 (dates, versions, sizes in model names, settings); any other extracted number in the
 ranges is a false positive.

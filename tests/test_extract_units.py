@@ -44,6 +44,16 @@ def _found(claims: list[Claim]) -> list[tuple[float, str]]:
         pytest.param(
             "It gives a $2.45\\times$ speedup over eager mode.", (2.45, "x"), id="latex-times"
         ),
+        pytest.param("- Batch size=1 => 31 tokens / sec", (31.0, "tok/s"), id="spaced-sec"),
+        pytest.param(
+            "Throughput: 1,234 tokens / second on one card.", (1234.0, "tok/s"), id="spaced-second"
+        ),
+        pytest.param("The 7B model generates 40 tokens per sec.", (40.0, "tok/s"), id="per-sec"),
+        pytest.param("The proxy serves 35 req / s at peak.", (35.0, "req/s"), id="spaced-req"),
+        pytest.param("First token latency is 230 milliseconds.", (230.0, "ms"), id="milliseconds"),
+        pytest.param("- p50 latency: 110 msec", (110.0, "ms"), id="msec"),
+        pytest.param("One kernel call takes 12 microseconds.", (12.0, "us"), id="microseconds"),
+        pytest.param("Sampling costs 3.2 sec/image on one card.", (3.2, "s/image"), id="sec-image"),
     ],
 )
 def test_a_unit_as_pages_write_it(text: str, expected: tuple[float, str]) -> None:
@@ -138,6 +148,8 @@ def _table(intro: str) -> str:
         pytest.param("### Peak memory [GB]", "GB", id="brackets"),
         pytest.param("### Time to first token, ms", "ms", id="comma"),
         pytest.param("### Step time in s", "s", id="in"),
+        pytest.param("Latency per token in ms shown.", "ms", id="measure-in-unit-note"),
+        pytest.param("Throughput in tokens/s for each model:", "tok/s", id="throughput-in"),
         pytest.param(
             "## 评测\n\n本节给出两台机器上不同模型的推理速度(tokens/s)，均为单卡。",
             "tok/s",
@@ -155,6 +167,8 @@ def test_a_tables_unit_said_once_above_it(intro: str, unit: str) -> None:
     [
         pytest.param("### Results on H20 96G", id="memory-of-a-part"),
         pytest.param("### Qwen-7B", id="name-tail"),
+        pytest.param("Latency in 5 runs on x86 machines.", id="measure-in-a-count"),
+        pytest.param("We improved the throughput in vLLM by 2x.", id="measure-in-a-name"),
         pytest.param(
             "## Notes\n\nWe measured latency (ms) and throughput (tok/s) on both machines.",
             id="two-units-named",
@@ -290,3 +304,30 @@ def test_a_table_in_another_section_takes_no_unit_from_an_earlier_one() -> None:
 
 def test_a_chinese_rate_counted_with_tiao() -> None:
     assert (150.0, "req/s") in _found(extract_claims("网关每秒处理 150 条请求。"))
+
+
+def test_a_first_row_of_readings_without_a_unit_is_no_header_row() -> None:
+    """`| AGX Orin 32GB | Qwen3-VL-2B | 4875.75 |` first under the header, nothing saying a
+    unit: a row of readings all the same, not a second header row (whose memory size
+    would become the unit of the rows below it)."""
+    text = (
+        "# Jetson\n\n| Device | Model | FP16 | W4A16 |\n|---|---|---:|---:|\n"
+        "| AGX Orin 32GB | Qwen3-VL-2B | 4875.75 | 4700.28 |\n"
+        "| AGX Orin 32GB | Qwen3-VL-4B | - | 2499.46 |\n"
+        "| Orin NX 16GB | Qwen3-VL-2B | 2438.27 | 2494.89 |\n"
+    )
+    claims = extract_claims(text)
+    units = {m.value: m.unit for c in claims for m in c.metrics}
+    assert units[2499.46] == "" and units[2438.27] == ""  # no `GB` from a device's name
+    names = {m.value: m.name.removesuffix(" (baseline)") for c in claims for m in c.metrics}
+    assert names[2494.89] == "W4A16"
+    assert all(not c.text.startswith("Device AGX") for c in claims)
+
+
+def test_a_header_row_of_load_values_stays_a_header_row() -> None:
+    text = (
+        "# Speed (tok/s)\n\n| Model | Seq Len | |\n|---|---|---|\n| | 256 | 512 |\n"
+        "| Llama-2-7B | 41.5 | 38.25 |\n"
+    )
+    found = _found(extract_claims(text))
+    assert (41.5, "tok/s") in found and 256 not in [v for v, _ in found]

@@ -246,7 +246,21 @@ def stated_unit(text: str) -> str:
 
     Read once per line: each table of a section reads the section's lines again (#19)."""
     match = _STATED_UNIT.search(text)
-    return canonical_unit(match.group(1)) if match else ""
+    if match:
+        return canonical_unit(match.group(1))
+    measure = _MEASURE_IN.search(text)
+    unit = canonical_unit(measure.group(1)) if measure else ""
+    return "" if unit in ("x", "%") else unit
+
+
+_MEASURE_IN = re.compile(
+    r"\b(?:latenc(?:y|ies)|throughputs?|speeds?|(?:run|wall|step|inference|generation|"
+    r"decode|prefill)[ -]?times?|memory|bandwidth)\b[^.,:;()\d]{0,30}?\bin\s"
+    rf"({UNIT_PATTERN})(?![A-Za-z\d])",
+    re.I,
+)
+"""`Latency per token in ms shown.`, `Throughput in tokens/s`: a measure named with its unit
+after `in`, no number between (`latency in 5 runs` names no unit)."""
 
 
 _STATED_UNIT = re.compile(

@@ -70,6 +70,9 @@ _MATH = re.compile(r"\$([-+−]?[\d.,]+)\$")
 _VARIANT = re.compile(r"^[-–+]\s+")
 """A row label that starts with a dash names a variant of the row above it."""
 _NAMED_FIELDS = ("hardware", "model", "precision")
+_MEASURED_CELL = re.compile(r"[-+]?\d[\d,]*\.\d{2,}")
+"""`| 4875.75 |`: a number written to two decimals is a reading, never a header's setting
+(`| | 256 | 512 |`): its row is a data row even when no rule reads it (no unit anywhere)."""
 
 
 def read_table(
@@ -119,7 +122,11 @@ def read_table(
             cells = [f"{previous_label} {cells[0]}", *cells[1:]]
         row = read_row(segment, head, cells, cat, by_cell.get(at))
         row.own = _under_labels(row.own, [group.model_copy(update={"software": []})])
-        if not parsed and not _has_numbers(row, by_cell.get(at, {}) if ruled else {}):
+        if (
+            not parsed
+            and not _has_numbers(row, by_cell.get(at, {}) if ruled else {})
+            and not any(_MEASURED_CELL.fullmatch(c) for c in cells[1:])
+        ):
             head = _merged_header(head, cells)
             if row.has_metrics:
                 unplaced.append(row)  # the reader's numbers in a row the rules read as a header

@@ -331,3 +331,16 @@ def test_a_header_row_of_load_values_stays_a_header_row() -> None:
     )
     found = _found(extract_claims(text))
     assert (41.5, "tok/s") in found and 256 not in [v for v, _ in found]
+
+
+def test_a_cell_that_names_its_own_score_keeps_no_unit_of_the_table() -> None:
+    """`| RTF <br>0.817 |` in a table of frame rates: the cell says what its number is (a
+    real-time factor, which has no unit); its neighbours keep the table's unit."""
+    text = (
+        "# Perf (FPS)\n\n| Model | RK3566 | RK3588 |\n|---|---|---|\n"
+        "| yolov5s | 12.5 | 30.1 |\n| whisper | RTF <br>1.178 | RTF <br>0.420 |\n"
+        "| tts | 1.5<br>2.5 | 3 |\n"
+    )
+    read = {m.value: (m.name, m.unit) for c in extract_claims(text) for m in c.metrics}
+    assert read[1.178] == ("RTF", "") and read[0.42] == ("RTF", "")
+    assert read[12.5][1] == "FPS" and read[1.5][1] == "FPS" and read[2.5][1] == "FPS"

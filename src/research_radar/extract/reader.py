@@ -34,7 +34,8 @@ from typing import TYPE_CHECKING, Protocol
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.markdown import Segment, clean_text, split_cells
-from research_radar.extract.readercues import Candidate, prose_candidates, table_candidates
+from research_radar.extract.prosecues import prose_candidates
+from research_radar.extract.readercues import Candidate, table_candidates
 from research_radar.extract.tables import TableClaim
 from research_radar.models import Metric
 

@@ -61,6 +61,13 @@ class SectionUnits:
             or self._setup
         )
 
+    def listed(self, before: str) -> str:
+        """The unit of a list whose first item follows the line `before`: said in that line
+        (`Latency in ms for each batch size:`, `Results (tok/s):`) or in the heading or
+        lines of its section above it (`### Decode throughput (tokens/s)`). Not an
+        enclosing section's, nor a set-up section's: a list is read where it stands."""
+        return stated_unit(before) or intro_unit(before) or _recent_unit(self.recent)
+
     def sibling(self, header: tuple[str, ...]) -> str:
         """The unit of a table whose header gives none, from the last table of a sibling
         section (`### Single GPU` then `### Multiple GPUs`) whose header gave one unit to

@@ -151,6 +151,12 @@ def _table(intro: str) -> str:
         pytest.param("Latency per token in ms shown.", "ms", id="measure-in-unit-note"),
         pytest.param("Throughput in tokens/s for each model:", "tok/s", id="throughput-in"),
         pytest.param(
+            "下表使用 `input_len=2048`，TPS 为多次运行的 mean latency 计算结果。",
+            "tok/s",
+            id="rate-defined-above",
+        ),
+        pytest.param("Below, QPS is measured with 64 clients.", "req/s", id="qps-is"),
+        pytest.param(
             "## 评测\n\n本节给出两台机器上不同模型的推理速度(tokens/s)，均为单卡。",
             "tok/s",
             id="section-prose-names-it",
@@ -169,6 +175,8 @@ def test_a_tables_unit_said_once_above_it(intro: str, unit: str) -> None:
         pytest.param("### Qwen-7B", id="name-tail"),
         pytest.param("Latency in 5 runs on x86 machines.", id="measure-in-a-count"),
         pytest.param("We improved the throughput in vLLM by 2x.", id="measure-in-a-name"),
+        pytest.param("We compare TPS and latency:", id="rate-named-among-others"),
+        pytest.param("Load: QPS=4, 64 clients.", id="rate-as-a-setting"),
         pytest.param(
             "## Notes\n\nWe measured latency (ms) and throughput (tok/s) on both machines.",
             id="two-units-named",

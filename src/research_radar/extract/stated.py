@@ -195,6 +195,13 @@ _INTRO_UNIT = re.compile(
 )
 
 
+_DEFINED_RATE = re.compile(
+    r"(?:^|[，,。.;；:：]\s*)\W{0,2}(TPS|QPS|RPS|FPS)\W{0,2}\s*(?:为|是|指|is\b|are\b|means\b|[=:：])(?!\s*\d)"
+)
+"""`下表使用 input_len=2048，TPS 为多次运行的 mean latency 计算结果。`, `QPS is measured at
+...`: the line above a table says what its numbers are, a rate named by its unit."""
+
+
 _SPEEDUP_TITLE = re.compile(r"^\W*(?:speed-?ups?|加速比)\b", re.I)
 
 
@@ -202,7 +209,7 @@ def intro_unit(text: str) -> str:
     """`Decode speed (tokens/s) on RTX 4090:`, `We report latency (ms) below.`: the line
     that introduces a table gives the unit of its numbers in parentheses; `Speedup of LightSeq over PyTorch:` gives
     ratios."""
-    match = _INTRO_UNIT.search(text)
+    match = _INTRO_UNIT.search(text) or _DEFINED_RATE.search(text)
     if match:
         return canonical_unit(match.group(1))
     if not text.rstrip().endswith((":", "：")):

@@ -54,6 +54,9 @@ def _found(claims: list[Claim]) -> list[tuple[float, str]]:
         pytest.param("- p50 latency: 110 msec", (110.0, "ms"), id="msec"),
         pytest.param("One kernel call takes 12 microseconds.", (12.0, "us"), id="microseconds"),
         pytest.param("Sampling costs 3.2 sec/image on one card.", (3.2, "s/image"), id="sec-image"),
+        pytest.param("Latency is $37.5\\,\\text{ms}$ per step.", (37.5, "ms"), id="tex-text-unit"),
+        pytest.param("The CPU takes ($>10$%) of the time.", (10.0, "%"), id="tex-number"),
+        pytest.param("Decode reaches $41.2$ tok/s.", (41.2, "tok/s"), id="tex-bare"),
     ],
 )
 def test_a_unit_as_pages_write_it(text: str, expected: tuple[float, str]) -> None:
@@ -352,3 +355,16 @@ def test_a_cell_that_names_its_own_score_keeps_no_unit_of_the_table() -> None:
     read = {m.value: (m.name, m.unit) for c in extract_claims(text) for m in c.metrics}
     assert read[1.178] == ("RTF", "") and read[0.42] == ("RTF", "")
     assert read[12.5][1] == "FPS" and read[1.5][1] == "FPS" and read[2.5][1] == "FPS"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("It costs $5 to $10 per hour.", id="two-prices"),
+        pytest.param("Input costs \\$0.14/M tokens, output \\$2.19/M tokens.", id="escaped"),
+    ],
+)
+def test_dollar_amounts_are_no_inline_math(text: str) -> None:
+    """Prices stay prices (their unit `$`), however close two dollars stand."""
+    found = _found(extract_claims(text))
+    assert len(found) == 2 and all(unit == "$" for _, unit in found)

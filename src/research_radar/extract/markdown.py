@@ -326,8 +326,30 @@ def clean_text(text: str) -> str:
     if "http" in text:
         text = _URL.sub(" ", text)
     text = text.replace("**", "").replace("`", "")
+    if "$" in text:
+        text = _INLINE_MATH.sub(_plain_math, text)
     text = _MARKER.sub("", text)
     return _SPACES.sub(" ", text).strip()
+
+
+def _plain_math(match: re.Match[str]) -> str:
+    """`$37.5\\,\\text{ms}$` -> `37.5 ms`, `$>10$` -> `>10`: inline math that writes a
+    number (and its unit) as plain text; other math, and dollar amounts, as written."""
+    inner = match.group(1)
+    if not any(c.isdigit() for c in inner):
+        return match.group(0)
+    if "\\" not in inner:
+        return inner if _MATH_NUMBER.fullmatch(inner) else match.group(0)
+    inner = _MATH_WORD.sub(r" \1", inner)
+    return _MATH_SPACE.sub(" ", inner).replace("\\%", "%")
+
+
+_INLINE_MATH = re.compile(r"(?<!\\)\$(?=[^\s$])([^$\n]{1,40}?)(?<=\S)(?<!\\)\$")
+"""`$…$` as TeX writes inline math: no space inside either dollar, neither escaped (`\\$0.14`
+is a price)."""
+_MATH_NUMBER = re.compile(r"\s*[<>~≈]?\s*[-+−]?[\d.,]+\s*")
+_MATH_WORD = re.compile(r"\\(?:text|mathrm|textrm|rm|mathit|textit)\s*\{([^{}]*)\}")
+_MATH_SPACE = re.compile(r"\\[,;:! ]|~")
 
 
 _LINK_TARGET = re.compile(r"\]\((?:https?:|/|\.)[^)\s]*\)")

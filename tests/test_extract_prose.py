@@ -264,3 +264,41 @@ def test_a_unit_above_a_list_is_not_given_to_a_sentence_with_more_after_its_numb
 )
 def test_a_number_with_a_plus_before_its_unit_is_read(text: str, value: float, unit: str) -> None:
     assert _units(text)[value][1] == unit
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "name"),
+    [
+        pytest.param("The F1 score is 88.5.", 88.5, "F1", id="f1-is"),
+        pytest.param("Pass@1 on HumanEval: 62.2.", 62.2, "Pass@1", id="pass-at-on"),
+        pytest.param("The acceptance rate is 0.78 at depth 4.", 0.78, "acceptance rate", id="rate"),
+        pytest.param(
+            "The mean accepted tokens per step is 2.9.",
+            2.9,
+            "mean accepted tokens per step",
+            id="accepted",
+        ),
+        pytest.param("Real-time factor (RTF) is 0.12 on CPU.", 0.12, "Real-time factor", id="rtf"),
+    ],
+)
+def test_a_score_named_before_its_number_is_read_without_a_unit(
+    text: str, value: float, name: str
+) -> None:
+    assert _units(text)[value] == (name, "")
+
+
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        pytest.param("We report MMLU 5-shot results below.", 5.0, id="shots"),
+        pytest.param("The PPL of LLaMA-7B is 5.68 in our runs.", 7.0, id="model-size"),
+        pytest.param("Accuracy improves by 2.3 over the baseline.", 2.3, id="change"),
+        pytest.param("Accuracy: 16-bit weights are kept.", 16.0, id="setting"),
+        pytest.param("Average acceptance length is 3.2 tokens.", 3.2, id="with-a-unit-word"),
+    ],
+)
+def test_a_number_after_a_score_name_that_is_no_score_is_not_read_as_one(
+    text: str, absent: float
+) -> None:
+    read = _units(text)
+    assert absent not in read or read[absent][1] != "" or read[absent][0] == "value"

@@ -159,6 +159,7 @@ def _table(intro: str) -> str:
             id="rate-defined-above",
         ),
         pytest.param("Below, QPS is measured with 64 clients.", "req/s", id="qps-is"),
+        pytest.param("The table shows tokens/s for each model.", "tok/s", id="shows-unit"),
         pytest.param(
             "## 评测\n\n本节给出两台机器上不同模型的推理速度(tokens/s)，均为单卡。",
             "tok/s",
@@ -180,6 +181,8 @@ def test_a_tables_unit_said_once_above_it(intro: str, unit: str) -> None:
         pytest.param("We improved the throughput in vLLM by 2x.", id="measure-in-a-name"),
         pytest.param("We compare TPS and latency:", id="rate-named-among-others"),
         pytest.param("Load: QPS=4, 64 clients.", id="rate-as-a-setting"),
+        pytest.param("The table shows s and ms side by side.", id="shows-two-units"),
+        pytest.param("Below we compare 7B at 40 tok/s with 13B.", id="shows-a-claim"),
         pytest.param(
             "## Notes\n\nWe measured latency (ms) and throughput (tok/s) on both machines.",
             id="two-units-named",

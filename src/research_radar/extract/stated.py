@@ -202,6 +202,17 @@ _DEFINED_RATE = re.compile(
 ...`: the line above a table says what its numbers are, a rate named by its unit."""
 
 
+_SHOWN_UNIT = re.compile(
+    r"\b(?:shows?|reports?|lists?|gives?|presents?)\s(?:the\s)?"
+    rf"[^.:;\d]{{0,30}}?(?<=\s)({UNIT_PATTERN})(?![\w/])(?![^.;]*\d\s?(?:{UNIT_PATTERN}))",
+    re.I,
+)
+"""`The table shows tokens/s for each GPU.`: the line above a table names the unit of its
+numbers as what it shows (no number before it: `shows 40 tok/s` is a claim's), and no
+other unit (`We compare s and ms`)."""
+_WORD_UNIT = re.compile(rf"(?<![\w/])(?:{UNIT_PATTERN})(?![\w/])")
+
+
 _SPEEDUP_TITLE = re.compile(r"^\W*(?:speed-?ups?|加速比)\b", re.I)
 
 
@@ -212,6 +223,10 @@ def intro_unit(text: str) -> str:
     match = _INTRO_UNIT.search(text) or _DEFINED_RATE.search(text)
     if match:
         return canonical_unit(match.group(1))
+    shown = _SHOWN_UNIT.search(text)
+    if shown:
+        named = {canonical_unit(m.group(0)) for m in _WORD_UNIT.finditer(text)}
+        return named.pop() if len(named) == 1 and not named & {"x", "%"} else ""
     if not text.rstrip().endswith((":", "：")):
         return ""
     if _TOKEN_RATE.search(text):

@@ -371,3 +371,40 @@ def test_dollar_amounts_are_no_inline_math(text: str) -> None:
     """Prices stay prices (their unit `$`), however close two dollars stand."""
     found = _found(extract_claims(text))
     assert len(found) == 2 and all(unit == "$" for _, unit in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "shared"),
+    [
+        pytest.param(
+            "Llama-7B and Llama-13B reach 45 and 26 tokens/s, respectively.",
+            [(45.0, "tok/s"), (26.0, "tok/s")],
+            id="and",
+        ),
+        pytest.param(
+            "We measure 1.2, 2.3 and 4.5 ms for batch 1, 8 and 32.",
+            [(1.2, "ms"), (2.3, "ms"), (4.5, "ms")],
+            id="commas-and",
+        ),
+        pytest.param(
+            "Latency is between 20 and 30 ms.", [(20.0, "ms"), (30.0, "ms")], id="between"
+        ),
+    ],
+)
+def test_numbers_listed_before_one_unit_share_it(
+    text: str, shared: list[tuple[float, str]]
+) -> None:
+    found = _found(extract_claims(text))
+    assert all(pair in found for pair in shared)
+    assert all(value not in (1.0, 8.0, 32.0) for value, _ in found)  # the batches stay load
+
+
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        pytest.param("We use batch 8 and 16 GB of memory.", 8.0, id="setting-before"),
+        pytest.param("Weights for 7 and 13 GB models load fast.", 7.0, id="for"),
+    ],
+)
+def test_the_values_of_a_setting_listed_before_a_unit_take_none(text: str, absent: float) -> None:
+    assert absent not in [value for value, _ in _found(extract_claims(text))]

@@ -57,6 +57,7 @@ def _found(claims: list[Claim]) -> list[tuple[float, str]]:
         pytest.param("Latency is $37.5\\,\\text{ms}$ per step.", (37.5, "ms"), id="tex-text-unit"),
         pytest.param("The CPU takes ($>10$%) of the time.", (10.0, "%"), id="tex-number"),
         pytest.param("Decode reaches $41.2$ tok/s.", (41.2, "tok/s"), id="tex-bare"),
+        pytest.param("A 2.5-fold speedup over eager mode.", (2.5, "x"), id="fold"),
     ],
 )
 def test_a_unit_as_pages_write_it(text: str, expected: tuple[float, str]) -> None:

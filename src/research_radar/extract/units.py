@@ -83,7 +83,7 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"Hz", "Hz"),
     (r"pp|个?\s?百分点", "pp"),
     (r"\\?%", "%"),
-    (r"[×xX]|倍|\\times", "x"),
+    (r"[×xX]|倍|\\times|-?fold(?![A-Za-z])", "x"),
     (
         r"times(?=\s(?:faster|slower|higher|lower|more|less|larger|smaller|better|fewer|"
         r"greater|that of|over|speed-?ups?|improvement|acceleration|the (?:speed|throughput|"

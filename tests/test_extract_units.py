@@ -409,3 +409,14 @@ def test_numbers_listed_before_one_unit_share_it(
 )
 def test_the_values_of_a_setting_listed_before_a_unit_take_none(text: str, absent: float) -> None:
     assert absent not in [value for value, _ in _found(extract_claims(text))]
+
+
+def test_a_column_that_writes_its_unit_once_gives_it_to_its_bare_numbers() -> None:
+    text = (
+        "# T\n\n| Model | Prefill | Decode | Speedup |\n|---|---|---|---|\n"
+        "| 7B | 1,200 tok/s | 45.5 | 1.5x |\n| 13B | 700.5 | 30.25 | 1.25 |\n"
+    )
+    units = {m.value: m.unit for c in extract_claims(text) for m in c.metrics}
+    assert units[700.5] == "tok/s"  # its column said tok/s in the row above
+    assert units.get(30.25, "") == ""  # a column that writes no unit gets none
+    assert units.get(1.25, "") in ("", "x")

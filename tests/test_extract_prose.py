@@ -214,3 +214,91 @@ def test_a_speedup_word_names_the_ratio_not_the_absolute_numbers_beside_it(
 ) -> None:
     [claim] = [c for c in extract_claims(text) if c.metrics]
     assert {m.value: m.name for m in claim.metrics} == names
+
+
+def _units(text: str) -> dict[float, tuple[str, str]]:
+    return {m.value: (m.name, m.unit) for c in extract_claims(text) for m in c.metrics}
+
+
+LISTED = """# Bench
+
+### Decode throughput (tokens/s)
+
+- A100: 120.5
+- **H100**: ~210.3
+- Batch size: 16
+
+Latency in ms for each batch size:
+
+- bs=1: 12.3
+- bs=8: 25.6
+
+## Other
+
+- Llama-2-7B: 45.2
+"""
+
+
+def test_a_unit_said_above_a_list_holds_for_its_label_and_number_items() -> None:
+    """`- A100: 120.5` under `### Decode throughput (tokens/s)`: the heading says what the
+    items measure, as it would for a table; the line right above a list says it too."""
+    read = _units(LISTED)
+    assert read[120.5] == ("throughput", "tok/s") and read[210.3] == ("throughput", "tok/s")
+    assert read[12.3][1] == "ms" and read[25.6][1] == "ms"
+    assert 16 not in read  # a setting's value, not a throughput
+    assert read.get(45.2, ("", ""))[1] == ""  # a section that says no unit gives none
+
+
+def test_a_unit_above_a_list_is_not_given_to_a_sentence_with_more_after_its_number() -> None:
+    text = "### Throughput (tok/s)\n\n- A100: 120.5 with 8 users, up from 80.2 last year\n"
+    assert all(unit != "tok/s" for _, unit in _units(text).values())
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "unit"),
+    [
+        pytest.param("- 🚀 150+ tokens/s on a single RTX 3090", 150.0, "tok/s", id="tok"),
+        pytest.param("It serves 1000+ req/s per node.", 1000.0, "req/s", id="req"),
+        pytest.param("We reach 30+ FPS on Jetson Orin.", 30.0, "FPS", id="fps"),
+    ],
+)
+def test_a_number_with_a_plus_before_its_unit_is_read(text: str, value: float, unit: str) -> None:
+    assert _units(text)[value][1] == unit
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "name"),
+    [
+        pytest.param("The F1 score is 88.5.", 88.5, "F1", id="f1-is"),
+        pytest.param("Pass@1 on HumanEval: 62.2.", 62.2, "Pass@1", id="pass-at-on"),
+        pytest.param("The acceptance rate is 0.78 at depth 4.", 0.78, "acceptance rate", id="rate"),
+        pytest.param(
+            "The mean accepted tokens per step is 2.9.",
+            2.9,
+            "mean accepted tokens per step",
+            id="accepted",
+        ),
+        pytest.param("Real-time factor (RTF) is 0.12 on CPU.", 0.12, "Real-time factor", id="rtf"),
+    ],
+)
+def test_a_score_named_before_its_number_is_read_without_a_unit(
+    text: str, value: float, name: str
+) -> None:
+    assert _units(text)[value] == (name, "")
+
+
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        pytest.param("We report MMLU 5-shot results below.", 5.0, id="shots"),
+        pytest.param("The PPL of LLaMA-7B is 5.68 in our runs.", 7.0, id="model-size"),
+        pytest.param("Accuracy improves by 2.3 over the baseline.", 2.3, id="change"),
+        pytest.param("Accuracy: 16-bit weights are kept.", 16.0, id="setting"),
+        pytest.param("Average acceptance length is 3.2 tokens.", 3.2, id="with-a-unit-word"),
+    ],
+)
+def test_a_number_after_a_score_name_that_is_no_score_is_not_read_as_one(
+    text: str, absent: float
+) -> None:
+    read = _units(text)
+    assert absent not in read or read[absent][1] != "" or read[absent][0] == "value"

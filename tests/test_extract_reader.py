@@ -161,7 +161,8 @@ def test_a_number_too_long_for_a_float_is_no_crash() -> None:
 
 def test_accept_agrees_with_the_probabilities() -> None:
     from research_radar.extract.markdown import parse_segments
-    from research_radar.extract.readercues import prose_candidates, table_candidates
+    from research_radar.extract.prosecues import prose_candidates
+    from research_radar.extract.readercues import table_candidates
 
     reader = default_reader()
     segments = list(

@@ -225,6 +225,7 @@ def test_the_table_and_clause_building_blocks_export_their_readers() -> None:
         "head_name",
         "header_named",
         "header_unit",
+        "is_score_head",
         "names_metric",
         "row_unit",
     }

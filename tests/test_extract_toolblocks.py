@@ -287,3 +287,34 @@ def test_fenced_blocks_pair_each_fence_with_its_own_closing_and_run_an_unclosed_
         "left open",
     ]
     assert list(toolblocks.fenced_blocks(lines)) == [(1, 3, "bash"), (4, 7, "python"), (8, 10, "")]
+
+
+TIMINGS = """# Run it
+
+Sample output on an M2 Ultra:
+
+```
+llama_print_timings:        load time =   1234.56 ms
+llama_print_timings:      sample time =     12.34 ms /   128 runs   (    0.10 ms per token, 10372.77 tokens per second)
+Prefilling: 100.0% (106850/106850 tokens) @ 6565.3 tokens/s - Complete!
+Generated 256 tokens in 3.2 s (80.0 tokens/s)
+```
+"""
+
+
+def test_lines_a_program_printed_with_a_rate_are_read_whole() -> None:
+    found = _found(TIMINGS)
+    units = {v: u for v, (_, u, _) in found.items()}
+    assert units[1234.56] == "ms"  # after the printing function's tag
+    assert units[0.10] == "ms/token" and units[10372.77] == "tok/s"
+    assert units[6565.3] == "tok/s" and units[80.0] == "tok/s"
+    # how far a run got is no measurement; nor is a count of runs or tokens
+    assert 100.0 not in found and 106850 not in found
+    assert 128 not in found and 256 not in found
+    assert found[80.0][2].line == 9
+    assert found[80.0][2].conditions.hardware == ["M2 Ultra"]
+
+
+def test_a_block_of_commands_with_one_rate_is_not_read() -> None:
+    text = "# Use\n\n```\n$ run --rate 5\nwget https://x.y/z\nspeed=12 tokens/s\n```\n"
+    assert _found(text) == {}

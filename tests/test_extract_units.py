@@ -44,6 +44,20 @@ def _found(claims: list[Claim]) -> list[tuple[float, str]]:
         pytest.param(
             "It gives a $2.45\\times$ speedup over eager mode.", (2.45, "x"), id="latex-times"
         ),
+        pytest.param("- Batch size=1 => 31 tokens / sec", (31.0, "tok/s"), id="spaced-sec"),
+        pytest.param(
+            "Throughput: 1,234 tokens / second on one card.", (1234.0, "tok/s"), id="spaced-second"
+        ),
+        pytest.param("The 7B model generates 40 tokens per sec.", (40.0, "tok/s"), id="per-sec"),
+        pytest.param("The proxy serves 35 req / s at peak.", (35.0, "req/s"), id="spaced-req"),
+        pytest.param("First token latency is 230 milliseconds.", (230.0, "ms"), id="milliseconds"),
+        pytest.param("- p50 latency: 110 msec", (110.0, "ms"), id="msec"),
+        pytest.param("One kernel call takes 12 microseconds.", (12.0, "us"), id="microseconds"),
+        pytest.param("Sampling costs 3.2 sec/image on one card.", (3.2, "s/image"), id="sec-image"),
+        pytest.param("Latency is $37.5\\,\\text{ms}$ per step.", (37.5, "ms"), id="tex-text-unit"),
+        pytest.param("The CPU takes ($>10$%) of the time.", (10.0, "%"), id="tex-number"),
+        pytest.param("Decode reaches $41.2$ tok/s.", (41.2, "tok/s"), id="tex-bare"),
+        pytest.param("A 2.5-fold speedup over eager mode.", (2.5, "x"), id="fold"),
     ],
 )
 def test_a_unit_as_pages_write_it(text: str, expected: tuple[float, str]) -> None:
@@ -138,6 +152,15 @@ def _table(intro: str) -> str:
         pytest.param("### Peak memory [GB]", "GB", id="brackets"),
         pytest.param("### Time to first token, ms", "ms", id="comma"),
         pytest.param("### Step time in s", "s", id="in"),
+        pytest.param("Latency per token in ms shown.", "ms", id="measure-in-unit-note"),
+        pytest.param("Throughput in tokens/s for each model:", "tok/s", id="throughput-in"),
+        pytest.param(
+            "下表使用 `input_len=2048`，TPS 为多次运行的 mean latency 计算结果。",
+            "tok/s",
+            id="rate-defined-above",
+        ),
+        pytest.param("Below, QPS is measured with 64 clients.", "req/s", id="qps-is"),
+        pytest.param("The table shows tokens/s for each model.", "tok/s", id="shows-unit"),
         pytest.param(
             "## 评测\n\n本节给出两台机器上不同模型的推理速度(tokens/s)，均为单卡。",
             "tok/s",
@@ -155,6 +178,12 @@ def test_a_tables_unit_said_once_above_it(intro: str, unit: str) -> None:
     [
         pytest.param("### Results on H20 96G", id="memory-of-a-part"),
         pytest.param("### Qwen-7B", id="name-tail"),
+        pytest.param("Latency in 5 runs on x86 machines.", id="measure-in-a-count"),
+        pytest.param("We improved the throughput in vLLM by 2x.", id="measure-in-a-name"),
+        pytest.param("We compare TPS and latency:", id="rate-named-among-others"),
+        pytest.param("Load: QPS=4, 64 clients.", id="rate-as-a-setting"),
+        pytest.param("The table shows s and ms side by side.", id="shows-two-units"),
+        pytest.param("Below we compare 7B at 40 tok/s with 13B.", id="shows-a-claim"),
         pytest.param(
             "## Notes\n\nWe measured latency (ms) and throughput (tok/s) on both machines.",
             id="two-units-named",
@@ -290,3 +319,104 @@ def test_a_table_in_another_section_takes_no_unit_from_an_earlier_one() -> None:
 
 def test_a_chinese_rate_counted_with_tiao() -> None:
     assert (150.0, "req/s") in _found(extract_claims("网关每秒处理 150 条请求。"))
+
+
+def test_a_first_row_of_readings_without_a_unit_is_no_header_row() -> None:
+    """`| AGX Orin 32GB | Qwen3-VL-2B | 4875.75 |` first under the header, nothing saying a
+    unit: a row of readings all the same, not a second header row (whose memory size
+    would become the unit of the rows below it)."""
+    text = (
+        "# Jetson\n\n| Device | Model | FP16 | W4A16 |\n|---|---|---:|---:|\n"
+        "| AGX Orin 32GB | Qwen3-VL-2B | 4875.75 | 4700.28 |\n"
+        "| AGX Orin 32GB | Qwen3-VL-4B | - | 2499.46 |\n"
+        "| Orin NX 16GB | Qwen3-VL-2B | 2438.27 | 2494.89 |\n"
+    )
+    claims = extract_claims(text)
+    units = {m.value: m.unit for c in claims for m in c.metrics}
+    assert units[2499.46] == "" and units[2438.27] == ""  # no `GB` from a device's name
+    names = {m.value: m.name.removesuffix(" (baseline)") for c in claims for m in c.metrics}
+    assert names[2494.89] == "W4A16"
+    assert all(not c.text.startswith("Device AGX") for c in claims)
+
+
+def test_a_header_row_of_load_values_stays_a_header_row() -> None:
+    text = (
+        "# Speed (tok/s)\n\n| Model | Seq Len | |\n|---|---|---|\n| | 256 | 512 |\n"
+        "| Llama-2-7B | 41.5 | 38.25 |\n"
+    )
+    found = _found(extract_claims(text))
+    assert (41.5, "tok/s") in found and 256 not in [v for v, _ in found]
+
+
+def test_a_cell_that_names_its_own_score_keeps_no_unit_of_the_table() -> None:
+    """`| RTF <br>0.817 |` in a table of frame rates: the cell says what its number is (a
+    real-time factor, which has no unit); its neighbours keep the table's unit."""
+    text = (
+        "# Perf (FPS)\n\n| Model | RK3566 | RK3588 |\n|---|---|---|\n"
+        "| yolov5s | 12.5 | 30.1 |\n| whisper | RTF <br>1.178 | RTF <br>0.420 |\n"
+        "| tts | 1.5<br>2.5 | 3 |\n"
+    )
+    read = {m.value: (m.name, m.unit) for c in extract_claims(text) for m in c.metrics}
+    assert read[1.178] == ("RTF", "") and read[0.42] == ("RTF", "")
+    assert read[12.5][1] == "FPS" and read[1.5][1] == "FPS" and read[2.5][1] == "FPS"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("It costs $5 to $10 per hour.", id="two-prices"),
+        pytest.param("Input costs \\$0.14/M tokens, output \\$2.19/M tokens.", id="escaped"),
+    ],
+)
+def test_dollar_amounts_are_no_inline_math(text: str) -> None:
+    """Prices stay prices (their unit `$`), however close two dollars stand."""
+    found = _found(extract_claims(text))
+    assert len(found) == 2 and all(unit == "$" for _, unit in found)
+
+
+@pytest.mark.parametrize(
+    ("text", "shared"),
+    [
+        pytest.param(
+            "Llama-7B and Llama-13B reach 45 and 26 tokens/s, respectively.",
+            [(45.0, "tok/s"), (26.0, "tok/s")],
+            id="and",
+        ),
+        pytest.param(
+            "We measure 1.2, 2.3 and 4.5 ms for batch 1, 8 and 32.",
+            [(1.2, "ms"), (2.3, "ms"), (4.5, "ms")],
+            id="commas-and",
+        ),
+        pytest.param(
+            "Latency is between 20 and 30 ms.", [(20.0, "ms"), (30.0, "ms")], id="between"
+        ),
+    ],
+)
+def test_numbers_listed_before_one_unit_share_it(
+    text: str, shared: list[tuple[float, str]]
+) -> None:
+    found = _found(extract_claims(text))
+    assert all(pair in found for pair in shared)
+    assert all(value not in (1.0, 8.0, 32.0) for value, _ in found)  # the batches stay load
+
+
+@pytest.mark.parametrize(
+    ("text", "absent"),
+    [
+        pytest.param("We use batch 8 and 16 GB of memory.", 8.0, id="setting-before"),
+        pytest.param("Weights for 7 and 13 GB models load fast.", 7.0, id="for"),
+    ],
+)
+def test_the_values_of_a_setting_listed_before_a_unit_take_none(text: str, absent: float) -> None:
+    assert absent not in [value for value, _ in _found(extract_claims(text))]
+
+
+def test_a_column_that_writes_its_unit_once_gives_it_to_its_bare_numbers() -> None:
+    text = (
+        "# T\n\n| Model | Prefill | Decode | Speedup |\n|---|---|---|---|\n"
+        "| 7B | 1,200 tok/s | 45.5 | 1.5x |\n| 13B | 700.5 | 30.25 | 1.25 |\n"
+    )
+    units = {m.value: m.unit for c in extract_claims(text) for m in c.metrics}
+    assert units[700.5] == "tok/s"  # its column said tok/s in the row above
+    assert units.get(30.25, "") == ""  # a column that writes no unit gets none
+    assert units.get(1.25, "") in ("", "x")

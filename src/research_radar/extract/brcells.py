@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.cells import bare_cell, head_name, header_unit
+from research_radar.extract.cells import bare_cell, head_name, header_unit, is_score_head
 from research_radar.extract.markdown import clean_text, split_cells
 from research_radar.extract.metrics import find_metrics
 from research_radar.extract.units import DEFAULT_METRIC_NAMES, NUMBER_PATTERN, parse_number
@@ -31,6 +31,7 @@ _LABELLED = re.compile(
 """`Total TPS: 3143.94`, `Mean TPOT(ms): 27.61`: a number its own label names."""
 _LEADING = re.compile(rf"[~≈]?(?P<num>{NUMBER_PATTERN})(?![\d.])\s*(?:[(（]|$)")
 """`245.6 (+99.0%)`, `123.4`: a number first in its line, perhaps a note after it."""
+_DIGIT = re.compile(r"\d")
 
 
 def broken_cells(row: str) -> dict[int, list[str]]:
@@ -56,7 +57,15 @@ def read_lines(
 ) -> list[Metric]:
     """The numbers of a cell's lines, each line read as a cell of the column `head`."""
     found: list[Metric] = []
+    score = ""
+    """A line that names a score and no number (`RTF` over `0.817`): the next number's."""
     for line in lines:
+        if score and (bare := _LEADING.fullmatch(line)):
+            # `| RTF <br>0.817 |` under `RK3588 (FPS)`: the cell names its own measure
+            found.append(Metric(name=score, value=parse_number(bare.group("num")), unit=""))
+            score = ""
+            continue
+        score = line if not _DIGIT.search(line) and is_score_head(line) else ""
         labelled = _LABELLED.match(line)
         unit = header_unit(labelled.group("label")) if labelled else ""
         if labelled and unit:

@@ -21,7 +21,15 @@ from research_radar.extract.units import (
 )
 from research_radar.models import Metric
 
-__all__ = ["bare_cell", "head_name", "header_named", "header_unit", "names_metric", "row_unit"]
+__all__ = [
+    "bare_cell",
+    "head_name",
+    "header_named",
+    "header_unit",
+    "is_score_head",
+    "names_metric",
+    "row_unit",
+]
 
 
 def header_named(metric: Metric, head: str) -> Metric:
@@ -75,7 +83,7 @@ _HEAD_UNIT_ANY_CASE = re.compile(rf"\(\s*({UNIT_PATTERN})\s*\)", re.I)
 
 
 _SCORE_HEAD = re.compile(
-    r"^(?:PPL|perplexity|BLEU|WER|CER|accuracy|acc|score|F1|EM|ROUGE(?:-\w+)?|pass@\d+|"
+    r"^(?:PPL|perplexity|BLEU|WER|CER|RTF|real[- ]time factor|accuracy|acc|score|F1|EM|ROUGE(?:-\w+)?|pass@\d+|"
     r"C-?MMLU|MMLU(?:-Pro)?|C-?Eval|GSM8K|HumanEval|MBPP|ARC(?:-[ce])?|HellaSwag|mAP|AP(?:50)?|"
     r"m?IoU|Top-?[15](?:\s?(?:acc(?:uracy)?|Acc))?|"
     r"Wino[Gg]rande|TruthfulQA|BBH|MATH|AGIEval|GAOKAO|CEval|LAMBADA|PIQA|BoolQ|"
@@ -95,7 +103,7 @@ _TIMING_HEAD = re.compile(
 
 
 @lru_cache(maxsize=4096)
-def _is_score_head(head: str) -> bool:
+def is_score_head(head: str) -> bool:
     """`| MMLU |`, `| Accuracy (C-Eval dev) |`, `| INT8 mAP |`: a column of scores."""
     head = _PRECISION_PREFIX.sub("", head.strip())
     if _SCORE_HEAD.fullmatch(head):
@@ -113,7 +121,7 @@ def names_metric(head: str) -> bool:
     `TTFT Mean`, `Latency (ms)`."""
     head = head.strip()
     return bool(head) and (
-        _is_score_head(head) or _TIMING_HEAD.match(head) is not None or bool(header_unit(head))
+        is_score_head(head) or _TIMING_HEAD.match(head) is not None or bool(header_unit(head))
     )
 
 
@@ -137,7 +145,7 @@ def bare_cell(
     ratio = re.search(r"speed-?up|加速比", head, re.I) is not None  # `FT <br/> Speedup`
     tokens = re.search(r"\(\s?tokens?\s?\)", head, re.I) is not None  # `Break-even (tokens)`
     unit = header_unit(head) or ("x" if ratio else "tokens" if tokens else "")
-    if not unit and not _is_score_head(head):
+    if not unit and not is_score_head(head):
         unit = fallback  # a score column (`| MMLU |`) keeps no unit the section states
     name = head_name(head)
     if not name or re.fullmatch(r"[\d.,]+[KkMm]?", name):
@@ -145,7 +153,7 @@ def bare_cell(
         name = DEFAULT_METRIC_NAMES.get(unit, "value")
     if unit:
         return [Metric(name=name, value=parse_number(raw), unit=unit)]
-    if _is_score_head(head):
+    if is_score_head(head):
         return [Metric(name=head.strip(), value=parse_number(raw), unit="")]
     if _TIMING_HEAD.match(head):
         # `| TTFT Mean | TPOT P95 |` without a unit: a measurement all the same (issue #14)

@@ -34,7 +34,8 @@ class Segment:
     header: tuple[str, ...] = ()
     level: int = 0
     unit: str = ""
-    """A table row's unit given above the table (`(Unit: Seconds)`, `单位：毫秒`)."""
+    """A table row's unit given above the table (`(Unit: Seconds)`, `单位：毫秒`), or a list
+    item's given above the list (`### Decode throughput (tokens/s)` over `- A100: 120.5`)."""
     """Heading level: 1-6 for `#`, 7 for a bold-only line."""
     score: str = ""
     """A table row's score named in the line that introduces the table (`Measure the
@@ -67,6 +68,8 @@ def parse_segments(text: str) -> Iterator[Segment]:
         lines = unfence_tool_output(lines)  # a benchmark tool's printed result is read
     lines = _piped(lines)
     before, rows_unit, table_score = "", "", ""
+    list_unit: str | None = None
+    """The unit said for the list being read (None: no list is being read)."""
     units = SectionUnits()
     index = 0
     title = _front_title(lines)
@@ -95,6 +98,11 @@ def parse_segments(text: str) -> Iterator[Segment]:
         hashes = _HEADING.match(stripped)
         if hashes:
             units.heading(len(hashes.group(1)))
+        if _LIST_ITEM.match(stripped) and not hashes:
+            if list_unit is None:
+                list_unit = units.listed(before)  # what the lines above the list say
+        else:
+            list_unit = None
         if not stripped.startswith("|"):
             before = stripped
             units.recent.append(stripped)
@@ -131,7 +139,9 @@ def parse_segments(text: str) -> Iterator[Segment]:
         while index < len(lines) and _continues(parts[-1], lines[index], block):
             parts.append(lines[index])
             index += 1
-        yield from _statements(parts, number, block, after_break or block == "list")
+        yield from _statements(
+            parts, number, block, after_break or block == "list", list_unit or ""
+        )
         after_break = block == "list"
 
 
@@ -219,9 +229,10 @@ def _continues(previous: str, raw: str, block: str) -> bool:
 
 
 def _statements(
-    parts: list[str], first_line: int, block: str, new_paragraph: bool
+    parts: list[str], first_line: int, block: str, new_paragraph: bool, unit: str = ""
 ) -> Iterator[Segment]:
-    """Sentences of one line, or of lines joined into one statement block."""
+    """Sentences of one line, or of lines joined into one statement block (`unit`: the one
+    said above the list an item is of)."""
     if len(parts) == 1:
         cells = [clean_text(cell) for cell in parts[0].split("\t")]
         sentences = [(s, first_line) for cell in cells for s in _sentences(cell)]
@@ -229,7 +240,9 @@ def _statements(
         sentences = _joined_sentences([clean_text(p) for p in parts], first_line)
     for position, (sentence, line) in enumerate(sentences):
         first = position == 0
-        yield Segment(sentence, line, block, first, new_paragraph=first and new_paragraph)
+        yield Segment(
+            sentence, line, block, first, new_paragraph=first and new_paragraph, unit=unit
+        )
 
 
 def _joined_sentences(lines: list[str], first_line: int) -> list[tuple[str, int]]:
@@ -313,8 +326,30 @@ def clean_text(text: str) -> str:
     if "http" in text:
         text = _URL.sub(" ", text)
     text = text.replace("**", "").replace("`", "")
+    if "$" in text:
+        text = _INLINE_MATH.sub(_plain_math, text)
     text = _MARKER.sub("", text)
     return _SPACES.sub(" ", text).strip()
+
+
+def _plain_math(match: re.Match[str]) -> str:
+    """`$37.5\\,\\text{ms}$` -> `37.5 ms`, `$>10$` -> `>10`: inline math that writes a
+    number (and its unit) as plain text; other math, and dollar amounts, as written."""
+    inner = match.group(1)
+    if not any(c.isdigit() for c in inner):
+        return match.group(0)
+    if "\\" not in inner:
+        return inner if _MATH_NUMBER.fullmatch(inner) else match.group(0)
+    inner = _MATH_WORD.sub(r" \1", inner)
+    return _MATH_SPACE.sub(" ", inner).replace("\\%", "%")
+
+
+_INLINE_MATH = re.compile(r"(?<!\\)\$(?=[^\s$])([^$\n]{1,40}?)(?<=\S)(?<!\\)\$")
+"""`$…$` as TeX writes inline math: no space inside either dollar, neither escaped (`\\$0.14`
+is a price)."""
+_MATH_NUMBER = re.compile(r"\s*[<>~≈]?\s*[-+−]?[\d.,]+\s*")
+_MATH_WORD = re.compile(r"\\(?:text|mathrm|textrm|rm|mathit|textit)\s*\{([^{}]*)\}")
+_MATH_SPACE = re.compile(r"\\[,;:! ]|~")
 
 
 _LINK_TARGET = re.compile(r"\]\((?:https?:|/|\.)[^)\s]*\)")

@@ -41,7 +41,7 @@ __all__ = ["find_metrics", "metric_words"]
 _RATE_WORD = r"(?:prefill|decode|generation|output|input|total|prompt|eval|gen)"
 _METRIC = re.compile(
     rf"(?P<num>{NUMBER_PATTERN})(?:\s?[–—~-]\s?(?P<num2>{NUMBER_PATTERN}))?"
-    rf"(?:\s?±\s?{NUMBER_PATTERN})?"
+    rf"(?:\s?±\s?{NUMBER_PATTERN})?(?:\+(?=\s?[A-Za-z\u4e00-\u9fff]))?"
     rf"(?:\s?(?P<word>{_RATE_WORD})(?=\s?(?:tok|t/s|TPS)))?\s?(?P<unit>{UNIT_PATTERN})"
     r"(?![A-Za-z0-9]|/\s?[A-Za-z\u4e00-\u9fff])",
 )

@@ -34,7 +34,9 @@ from typing import TYPE_CHECKING, Protocol
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.markdown import Segment, clean_text, split_cells
-from research_radar.extract.readercues import Candidate, prose_candidates, table_candidates
+from research_radar.extract.namedscores import named_scores
+from research_radar.extract.prosecues import prose_candidates
+from research_radar.extract.readercues import Candidate, table_candidates
 from research_radar.extract.tables import TableClaim
 from research_radar.models import Metric
 
@@ -203,8 +205,12 @@ def read_sentence(
     """The measurements of one sentence that the rules' `metrics` left out."""
     taken = tuple(m.value for m in metrics)
     candidates = prose_candidates(segment, taken, everything=reader.everything)
-    return [
+    read = [
         Metric(name=c.name, value=c.value, unit=c.unit)
         for c, ok in zip(candidates, reader.accept(candidates), strict=True)
         if ok and not c.taken
     ]
+    if reader.everything:
+        return read  # (training: the reader learns from its own cues only)
+    named = named_scores(segment.text, [*taken, *(m.value for m in read)])
+    return [*read, *named]

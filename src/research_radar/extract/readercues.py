@@ -1,6 +1,7 @@
-"""The numbers the rules left, as candidates for the number reader: each with the cues a
-linear model weighs (what its column header, row label and neighbours say, what it looks
-like) and the unit and metric name it would carry if read as a measurement.
+"""The numbers the rules left in tables, as candidates for the number reader: each with the
+cues a linear model weighs (what its column header, row label and neighbours say, what it
+looks like) and the unit and metric name it would carry if read as a measurement; and the
+cues a table cell and a sentence share (`extract.prosecues` reads sentences).
 
 Pure. A building block of `research_radar.extract.reader`; callers outside this package
 use `research_radar.extract.claims` instead. Cues are plain strings (`h:latency`,
@@ -20,8 +21,6 @@ from research_radar.extract.cells import head_name, header_unit, row_unit
 from research_radar.extract.durations import duration_spans
 from research_radar.extract.markdown import Segment, clean_text, split_cells
 from research_radar.extract.metrics import metric_words
-from research_radar.extract.prefilter import probe_of
-from research_radar.extract.screened import search
 from research_radar.extract.units import (
     DEFAULT_METRIC_NAMES,
     NUMBER_PATTERN,
@@ -30,7 +29,15 @@ from research_radar.extract.units import (
     parse_number,
 )
 
-__all__ = ["Candidate", "prose_candidates", "table_candidates"]
+__all__ = [
+    "LOAD_WORDS",
+    "Candidate",
+    "not_a_reading",
+    "shape_cues",
+    "table_candidates",
+    "unit_after",
+    "word_cues",
+]
 
 
 @dataclass(frozen=True)
@@ -61,7 +68,7 @@ _UNIT_AFTER = re.compile(rf"\s?({UNIT_PATTERN})(?![A-Za-z])")
 _BARE = re.compile(rf"[~≈<>]?\s?{NUMBER_PATTERN}\s?[*†\\]*")
 _WORD = re.compile(r"[a-z][a-z0-9@]*(?:[-/][a-z0-9]+)*|[\u4e00-\u9fff]{1,2}")
 _SIZE_AFTER = re.compile(r"\s?[BbMmKk](?![A-Za-z])|\s?(?:GB|GiB|MB|TB)\b")
-_LOAD_WORDS = re.compile(
+LOAD_WORDS = re.compile(
     r"batch|bs\b|seq|len|input|output|prompt|context|concurren|gpus?\b|cards?|tp\b|"
     r"steps?|epoch|size|params?|layers?|heads?|dim|rank|bits?|并发|长度|批|卡数|步数|参数",
     re.I,
@@ -72,40 +79,17 @@ _COUNT_OF = re.compile(
 )
 _CLOCK = re.compile(r"\s?[GMk]Hz\b")
 """`@2.84GHz`: a clock rate is part of the hardware's name, a condition."""
-_NORMALISED_TO = re.compile(
-    r"(?:normali[sz]ed|relative)\s+to\b[^.;]*?[=:]\s*$|归一[^。；]*?[=为]\s*$", re.I
-)
-"""`normalised to Python = 1.00`: the reference the other numbers are read against."""
-_SCORE_WORDS = frozenset({"score", "scores", "scored", "得分"})
-_SCORED_ON = re.compile(r"\s*(?:on|in)\s+([A-Z][\w.+-]*(?:[ -](?:v?\d[\w.]*|[A-Z][\w.+-]*)){0,2})")
-"""`… on MMLU-Pro`, `… on Terminal-Bench 2.0`: the benchmark a score was measured on."""
-_COLON = re.compile(r"[:：=]\s*$")
-_METRIC_HINT = re.compile(
-    r"prefill|decode|TTFT|TPOT|latency|throughput|speed|bandwidth|memory|accuracy|score|"
-    r"tok/s|加速|吞吐|延迟|显存|速度|准确率|得分",
-    re.I,
-)
-"""A word that says the sentence measures something (a cheap look, not a metric name)."""
-_LABELLED_ID = re.compile(r"#$|[A-Za-z][:/]$|(?:arXiv|abs|doi|sha|commit|issue|PR)\s?$", re.I)
-_LABELLED_ID_SPAN = 8
-"""The most characters a match of `_LABELLED_ID` spans (`commit ` and a final newline): it
-ends the text, so it is searched for in that many last characters only (issue #19)."""
-_NAMED_SIZE = re.compile(r"[BMK]\b|-[A-Za-z]")
-_LONGEST = 1500
-"""A longer sentence is no statement of a measurement (a hash, a dump of numbers): the
-rules read it alone."""
-_MEMORY = frozenset({"GB", "GiB", "MB", "MiB", "TB"})
 _SPEEDUP = re.compile(r"speed-?up|加速比|倍数", re.I)
 
 
-def _words(text: str, prefix: str, limit: int = 8, *, last: bool = False) -> list[str]:
+def word_cues(text: str, prefix: str, limit: int = 8, *, last: bool = False) -> list[str]:
     """The first (or `last`) words of a text, lower case, each prefixed."""
     words = _WORD.findall(text.lower())
     chosen = words[-limit:] if last else words[:limit]
     return [f"{prefix}{w}" for w in chosen]
 
 
-def _shape(raw: str, after: str, before: str) -> list[str]:
+def shape_cues(raw: str, after: str, before: str) -> list[str]:
     """What the number looks like: a year, a power of two, a size in a name, a version."""
     value = abs(parse_number(raw))
     if not math.isfinite(value) or value > 1e15:
@@ -135,7 +119,7 @@ def _shape(raw: str, after: str, before: str) -> list[str]:
     return cues
 
 
-def _unit_after(after: str) -> str:
+def unit_after(after: str) -> str:
     match = _UNIT_AFTER.match(after)
     return canonical_unit(match.group(1)) if match else ""  # canonical_unit caches spellings
 
@@ -214,7 +198,7 @@ def table_candidates(
     candidates: list[Candidate] = []
     for index, (segment, row, row_marks) in enumerate(zip(rows, data, marks, strict=True)):
         label = row[0] if row else ""
-        label_cues = _words(label, "r:", 6) + (["r:empty"] if not label else [])
+        label_cues = word_cues(label, "r:", 6) + (["r:empty"] if not label else [])
         labelled: list[str] | None = None  # what the label is, read at the row's first number
         row_read = sum(1 for m in row_marks if any(hit for _, _, hit in m))
         for column, (cell, found) in enumerate(zip(row, row_marks, strict=False)):
@@ -226,9 +210,9 @@ def table_candidates(
             spans = duration_spans(cell)
             for raw, start, hit in found:
                 after, before = cell[start + len(raw) :], cell[:start]
-                if hit and not everything or _not_a_reading(after, start, spans, before):
+                if hit and not everything or not_a_reading(after, start, spans, before):
                     continue
-                own = _unit_after(after)
+                own = unit_after(after)
                 unit = own or _table_unit(head[column], label, segment.unit, column)
                 if labelled is None:
                     labelled = _label_cues(label)
@@ -236,7 +220,7 @@ def table_candidates(
                     "t",
                     *column_cues[column],
                     *label_cues,
-                    *_shape(raw, after, before),
+                    *shape_cues(raw, after, before),
                     f"ncol{_bucket(numeric[column] / rows_count)}",
                     f"rcol{_bucket(column_read)}",
                     f"rrow{_bucket((row_read - own_read) / max(1, len(row) - 1))}",
@@ -277,7 +261,7 @@ def _label_cues(label: str) -> list[str]:
     ]
 
 
-def _not_a_reading(
+def not_a_reading(
     after: str, start: int, durations: Sequence[tuple[int, int]], before: str = ""
 ) -> bool:
     """A device count (`2x B70`, `8 GPUs`), a clock rate (`@2.84GHz`), a side of a
@@ -298,11 +282,11 @@ _DIMENSION_BEFORE = re.compile(r"\d\s?[x×*]\s?$")
 
 
 def _column_cues(head: str, column: int) -> list[str]:
-    cues = _words(head, "h:") or ["h:empty"]
+    cues = word_cues(head, "h:") or ["h:empty"]
     cues.append("first" if column == 0 else "later")
     if header_unit(head):
         cues.append("hunit")
-    if _LOAD_WORDS.search(head):
+    if LOAD_WORDS.search(head):
         cues.append("hload")
     if metric_words(head):
         cues.append("hmetric")
@@ -324,77 +308,3 @@ def _table_name(head: str, corner: str, label: str, unit: str) -> str:
     elif not name or _NUMBER.fullmatch(name.rstrip("Kk")):
         name = head_name(corner) if metric_words(corner) else ""
     return name or DEFAULT_METRIC_NAMES.get(unit, "value")
-
-
-# --------------------------------------------------------------------------- prose
-
-
-def prose_candidates(
-    segment: Segment, taken: Sequence[float], *, everything: bool = False
-) -> list[Candidate]:
-    """The numbers of one sentence or list item, with their cues (see `table_candidates`)."""
-    text = segment.text
-    if len(text) > _LONGEST or not probe_of(text).has_digit:
-        return []  # (every number holds a digit: most sentences are passed over at once)
-    matches = list(_NUMBER.finditer(text))
-    if not matches:
-        return []
-    left = Counter(taken)
-    spans: list[tuple[int, int]] | None = None
-    sentence: list[str] | None = None
-    # what the whole sentence says is read at its first number the rules left (#19)
-    candidates: list[Candidate] = []
-    for match in matches:
-        raw = match.group(0)
-        value = parse_number(raw)
-        hit = left[value] > 0
-        if hit:
-            left[value] -= 1
-            if not everything:
-                continue
-        if spans is None:
-            spans = duration_spans(text)
-        start, end = match.span()
-        before, after = text[max(0, start - 40) : start], text[end : end + 40]
-        unit = _unit_after(after)
-        if (
-            _not_a_reading(after, start, spans, before)
-            or unit in _MEMORY
-            or (value == 1 and _NORMALISED_TO.search(before))
-            or _LABELLED_ID.search(before, len(before) - _LABELLED_ID_SPAN)
-            or _NAMED_SIZE.match(after)
-        ):
-            # `M5 Pro 48 GB`: a memory size in prose is a spec (the rules read the memory
-            # a run uses, `peak 21 GB`); `arXiv:2409.10516` is an id; `0.6B`, `4000-token
-            # generations`, `8-bit`: a size or a setting
-            continue
-        if sentence is None:
-            sentence = ["p", f"block:{segment.block}", f"nnum{min(len(matches), 5)}"]
-            if search(_METRIC_HINT, probe_of(text)):
-                sentence.append("smetric")
-        cues = [
-            *sentence,
-            "sread" if len(taken) - hit > 0 else "snone",
-            *_shape(raw, after, before),
-            *_words(after[:24], "n:", 2),
-            *_words(before, "b:", 3, last=True),
-            f"u:{unit}" if unit else "nounit",
-            "start" if start < 3 else "",
-            "colon" if _COLON.search(before) else "",
-        ]
-        words = metric_words(before) if _METRIC_HINT.search(before) else []
-        name = head_name(words[-1].group(0)) if words else ""
-        named = _SCORED_ON.match(after) if name.lower() in _SCORE_WORDS else None
-        if named:
-            name = named.group(1)  # `scores 59.3 on Terminal-Bench 2.0`: the benchmark
-        candidates.append(
-            Candidate(
-                segment.line,
-                raw,
-                unit,
-                name or DEFAULT_METRIC_NAMES.get(unit, "value"),
-                tuple(c for c in cues if c),
-                hit,
-            )
-        )
-    return candidates

@@ -1,6 +1,6 @@
 """Numbers whose unit is written apart from them: before one unit that holds for them all
-(`45.4 / 74.8 ms`, `1200/80 tok/s`, `3.1 / 2.7 / 2.2 s`: the unit is written once, after the
-last of them), or in the label before them (`tok/s: 45.2`, `平均每秒回复token数量: 78.11`).
+(`45.4 / 74.8 ms`, `1200/80 tok/s`, `3.1 / 2.7 / 2.2 s`, `45 and 26 tokens/s`, `1.2, 2.3 and
+4.5 ms`: the unit is written once, after the last of them), or in the label before them (`tok/s: 45.2`, `平均每秒回复token数量: 78.11`).
 
 Pure. A building block of `research_radar.extract.metrics`; callers outside this package
 use `research_radar.extract.claims` instead.
@@ -40,6 +40,9 @@ def slashed_before(text: str, start: int, metric: Metric) -> list[tuple[tuple[in
     """
     if not metric.unit or metric.unit in RATIO_UNITS:
         return []
+    listed = _listed_before(text, start, metric)
+    if listed:
+        return listed
     found: list[tuple[tuple[int, int], Metric]] = []
     position = start
     while True:
@@ -62,6 +65,42 @@ def slashed_before(text: str, start: int, metric: Metric) -> list[tuple[tuple[in
         # sum worked out, not numbers side by side
         return []
     return found
+
+
+def _listed_before(text: str, start: int, metric: Metric) -> list[tuple[tuple[int, int], Metric]]:
+    """`45 and 26 tokens/s`, `1.2, 2.3 and 4.5 ms`, `between 20 and 30 ms`: numbers listed
+    with `,` and `and`/`or` before one unit share it, nearest first; not the values of a
+    setting (`batch 8 and 16 GB`)."""
+    if "and" not in text[max(0, start - 6) : start] and "or" not in text[max(0, start - 5) : start]:
+        return []  # (looked for only where the measured number follows `and`/`or`)
+    window = text[max(0, start - _LISTED_BACK) : start]
+    match = _LISTED.search(window)
+    if match is None:
+        return []
+    offset = start - len(window)
+    if _SETTING_BEFORE.search(window[: match.start()]):
+        return []
+    numbers = list(_NUMBER.finditer(match.group(0)))
+    return [
+        (
+            (offset + match.start() + n.start(), offset + match.start() + n.end()),
+            metric.model_copy(update={"value": parse_number(n.group(0))}),
+        )
+        for n in reversed(numbers)
+    ]
+
+
+_LISTED_BACK = 60
+_LISTED = re.compile(
+    rf"(?<![\w.,/-])(?:{NUMBER_PATTERN}\s?,\s?){{0,4}}{NUMBER_PATTERN},?\s(?:and|or)\s$"
+)
+_NUMBER = re.compile(NUMBER_PATTERN)
+_SETTING_BEFORE = re.compile(
+    r"(?:batch(?:[\s_-]?size)?|bs|sizes?|length|len|seq|gpus?|cards?|tp|steps?|threads?|"
+    r"users?|concurrency|rates?|of|for|with|[=:@])\s*$",
+    re.I,
+)
+"""What names a setting whose values the list is (`for batch 8 and 16`, `bs=1 and 4`)."""
 
 
 def _number(text: str, span: tuple[int, int]) -> float:

@@ -61,6 +61,13 @@ class SectionUnits:
             or self._setup
         )
 
+    def listed(self, before: str) -> str:
+        """The unit of a list whose first item follows the line `before`: said in that line
+        (`Latency in ms for each batch size:`, `Results (tok/s):`) or in the heading or
+        lines of its section above it (`### Decode throughput (tokens/s)`). Not an
+        enclosing section's, nor a set-up section's: a list is read where it stands."""
+        return stated_unit(before) or intro_unit(before) or _recent_unit(self.recent)
+
     def sibling(self, header: tuple[str, ...]) -> str:
         """The unit of a table whose header gives none, from the last table of a sibling
         section (`### Single GPU` then `### Multiple GPUs`) whose header gave one unit to
@@ -188,6 +195,24 @@ _INTRO_UNIT = re.compile(
 )
 
 
+_DEFINED_RATE = re.compile(
+    r"(?:^|[，,。.;；:：]\s*)\W{0,2}(TPS|QPS|RPS|FPS)\W{0,2}\s*(?:为|是|指|is\b|are\b|means\b|[=:：])(?!\s*\d)"
+)
+"""`下表使用 input_len=2048，TPS 为多次运行的 mean latency 计算结果。`, `QPS is measured at
+...`: the line above a table says what its numbers are, a rate named by its unit."""
+
+
+_SHOWN_UNIT = re.compile(
+    r"\b(?:shows?|reports?|lists?|gives?|presents?)\s(?:the\s)?"
+    rf"[^.:;\d]{{0,30}}?(?<=\s)({UNIT_PATTERN})(?![\w/])(?![^.;]*\d\s?(?:{UNIT_PATTERN}))",
+    re.I,
+)
+"""`The table shows tokens/s for each GPU.`: the line above a table names the unit of its
+numbers as what it shows (no number before it: `shows 40 tok/s` is a claim's), and no
+other unit (`We compare s and ms`)."""
+_WORD_UNIT = re.compile(rf"(?<![\w/])(?:{UNIT_PATTERN})(?![\w/])")
+
+
 _SPEEDUP_TITLE = re.compile(r"^\W*(?:speed-?ups?|加速比)\b", re.I)
 
 
@@ -195,9 +220,13 @@ def intro_unit(text: str) -> str:
     """`Decode speed (tokens/s) on RTX 4090:`, `We report latency (ms) below.`: the line
     that introduces a table gives the unit of its numbers in parentheses; `Speedup of LightSeq over PyTorch:` gives
     ratios."""
-    match = _INTRO_UNIT.search(text)
+    match = _INTRO_UNIT.search(text) or _DEFINED_RATE.search(text)
     if match:
         return canonical_unit(match.group(1))
+    shown = _SHOWN_UNIT.search(text)
+    if shown:
+        named = {canonical_unit(m.group(0)) for m in _WORD_UNIT.finditer(text)}
+        return named.pop() if len(named) == 1 and not named & {"x", "%"} else ""
     if not text.rstrip().endswith((":", "：")):
         return ""
     if _TOKEN_RATE.search(text):
@@ -246,7 +275,21 @@ def stated_unit(text: str) -> str:
 
     Read once per line: each table of a section reads the section's lines again (#19)."""
     match = _STATED_UNIT.search(text)
-    return canonical_unit(match.group(1)) if match else ""
+    if match:
+        return canonical_unit(match.group(1))
+    measure = _MEASURE_IN.search(text)
+    unit = canonical_unit(measure.group(1)) if measure else ""
+    return "" if unit in ("x", "%") else unit
+
+
+_MEASURE_IN = re.compile(
+    r"\b(?:latenc(?:y|ies)|throughputs?|speeds?|(?:run|wall|step|inference|generation|"
+    r"decode|prefill)[ -]?times?|memory|bandwidth)\b[^.,:;()\d]{0,30}?\bin\s"
+    rf"({UNIT_PATTERN})(?![A-Za-z\d])",
+    re.I,
+)
+"""`Latency per token in ms shown.`, `Throughput in tokens/s`: a measure named with its unit
+after `in`, no number between (`latency in 5 runs` names no unit)."""
 
 
 _STATED_UNIT = re.compile(

@@ -42,7 +42,7 @@ from research_radar.extract.rowlabels import group_model, model_labels, table_wi
 from research_radar.extract.rowplan import row_plan
 from research_radar.extract.tablepairs import compared_pairs
 from research_radar.extract.tablerows import LOAD_CELL, header_load, load_role, read_row
-from research_radar.extract.units import UNIT_PATTERN
+from research_radar.extract.units import PERF_UNITS, RATIO_UNITS, UNIT_PATTERN
 from research_radar.models import Conditions, Metric
 
 __all__ = ["TableClaim", "read_table"]
@@ -70,6 +70,9 @@ _MATH = re.compile(r"\$([-+−]?[\d.,]+)\$")
 _VARIANT = re.compile(r"^[-–+]\s+")
 """A row label that starts with a dash names a variant of the row above it."""
 _NAMED_FIELDS = ("hardware", "model", "precision")
+_MEASURED_CELL = re.compile(r"[-+]?\d[\d,]*\.\d{2,}")
+"""`| 4875.75 |`: a number written to two decimals is a reading, never a header's setting
+(`| | 256 | 512 |`): its row is a data row even when no rule reads it (no unit anywhere)."""
 
 
 def read_table(
@@ -123,7 +126,11 @@ def read_table(
             cells = _merged_loads(head, cells, above)
         row = read_row(segment, head, cells, cat, by_cell.get(at))
         row.own = _under_labels(row.own, [group.model_copy(update={"software": []})])
-        if not parsed and not _has_numbers(row, by_cell.get(at, {}) if ruled else {}):
+        if (
+            not parsed
+            and not _has_numbers(row, by_cell.get(at, {}) if ruled else {})
+            and not any(_MEASURED_CELL.fullmatch(c) for c in cells[1:])
+        ):
             head = _merged_header(head, cells)
             header_rows.append(cells)
             if row.has_metrics:
@@ -135,6 +142,7 @@ def read_table(
         parsed.append(row)
     if not parsed:
         return []
+    _column_units(parsed)
     width = max(len(head), *(len(r.cells) for r in parsed))
     head += [""] * (width - len(head))
     columns = [_column_conditions(h, cat) for h in head]
@@ -185,6 +193,33 @@ def read_table(
             made = [dataclasses.replace(c, label_model=fallback[index]) for c in made]
         claims.extend(made)
     return claims
+
+
+def _column_units(rows: list[Row]) -> None:
+    """`| 1,200 tok/s |` over `| 700.5 |`: a column whose cells write one unit, once or
+    more, gives it to its bare numbers read without one (in place). Not a ratio's, nor
+    where its cells write two units or none."""
+    width = max(len(r.metrics) for r in rows)
+    for column in range(1, width):
+        cells = [r for r in rows if column < min(len(r.metrics), len(r.cells))]
+        bare = [r for r in cells if _BARE_CELL.fullmatch(r.cells[column])]
+        bare_ids = {id(r) for r in bare}
+        # the units the cells write themselves (not a row label's: `| latency (ms) | 21.5 |`)
+        units = {
+            m.unit for r in cells if id(r) not in bare_ids for m in r.metrics[column] if m.unit
+        }
+        if len(units) != 1 or not any(not m.unit for r in bare for m in r.metrics[column]):
+            continue
+        unit = units.pop()
+        if unit not in PERF_UNITS or unit in RATIO_UNITS:
+            continue
+        for row in bare:
+            row.metrics[column] = [
+                m if m.unit else m.model_copy(update={"unit": unit}) for m in row.metrics[column]
+            ]
+
+
+_BARE_CELL = re.compile(r"[~≈]?\s?[-+]?[\d,]+(?:\.\d+)?\s?[*†]*")
 
 
 def _merged_cells(head: list[str], cells: list[str], above: list[str], cat: Catalog) -> list[str]:

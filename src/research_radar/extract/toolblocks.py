@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from research_radar.extract.units import UNIT_PATTERN
+from research_radar.extract.units import UNIT_PATTERN, canonical_unit
 
 __all__ = ["fenced_blocks", "unfence_tool_output"]
 
@@ -204,6 +204,7 @@ def _tool_lines(body: list[str]) -> list[str] | None:
             continue
         content += 1
         text = _LOG_PREFIX.sub("", line.strip())  # `2023-12-06 01:44:46,095 - INFO - `
+        text = _TAG_PREFIX.sub("", text)  # `llama_print_timings:  load time = 12.3 ms`
         logged = len(text) < len(line.strip())
         bar = _PROGRESS.search(text)
         if bar:
@@ -215,10 +216,11 @@ def _tool_lines(body: list[str]) -> list[str] | None:
                 readable.append("")  # `Loading pipeline components: 100%|...`: set-up
             continue
         pair = _KEY_VALUE.fullmatch(text)
-        if pair is None and _is_log_line(text):
+        if pair is None and (_is_log_line(text) or _prints_rate(text)):
+            # `MACs: 1.2T, Latency: 0.35s`; `Generated 256 tokens in 3.2 s (80.0 tokens/s)`
             kept += 1
             measured += 1
-            readable.append(f"- {text}")  # `MACs: 1.2T, Latency: 0.35s`
+            readable.append(f"- {_PROGRESS_COUNT.sub('', text)}")
             continue
         if pair is None and _is_parameters(text):
             kept += 1
@@ -258,6 +260,39 @@ def _is_parameters(line: str) -> bool:
 
 
 _KV_LENGTH = re.compile(r"^(?:kv_?(?:seq)?_?len|seqlen_?kv?|cache_len|seq_?len)$", re.I)
+
+
+def _prints_rate(line: str) -> bool:
+    """A line a program printed that gives a rate (`Generated 256 tokens in 3.2 s (80.0
+    tokens/s)`, `eval time = 5.1 ms / 64 runs (0.08 ms per token, 12549.0 tokens per
+    second)`): a measurement whatever else the line says."""
+    return any(canonical_unit(match.group(1)) in _RATES for match in _NUMBER_UNIT.finditer(line))
+
+
+_NUMBER_UNIT = re.compile(rf"\d\s?({UNIT_PATTERN})(?![A-Za-z])")
+_RATES = frozenset(
+    {
+        "tok/s",
+        "ktok/s",
+        "req/s",
+        "it/s",
+        "s/it",
+        "img/s",
+        "FPS",
+        "samples/s",
+        "seq/s",
+        "ms/token",
+        "s/image",
+        "ms/image",
+        "char/s",
+        "infer/s",
+    }
+)
+"""Units of a rate: a number in one is the speed of what the program ran."""
+_PROGRESS_COUNT = re.compile(r"\b\d{1,3}(?:\.\d+)?\s?%\s?\(\s?\d+\s?/\s?\d+[^()]{0,20}\)")
+"""`100.0% (106850/106850 tokens)`: how far a run got, not what it measured."""
+_TAG_PREFIX = re.compile(r"^[a-z][a-z0-9]*_[\w.]*:\s+(?=[A-Za-z])")
+"""`llama_print_timings: `, `ggml_metal_init: `: the function a line was printed by."""
 
 
 def _is_log_line(line: str) -> bool:

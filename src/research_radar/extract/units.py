@@ -43,11 +43,11 @@ _UNITS: tuple[tuple[str, str], ...] = (
         r"[Tt]ok(?:en)?s?/s(?:ec(?:ond)?)?|[Tt]okens?/Sec(?:ond)?|[Tt]oks/s|t/s|TPS|tps|"
         r"[Tt]okens?/GPU/s(?:ec(?:ond)?)?|"
         r"[Tt]okens? per second|Tps|[Tt]ok(?:en)?s?/s(?:ec)?/GPU|[Tt]okens? per GPU per [Ss]econd|"
-        r"[Tt]ok(?:en)?s? ?/ ?s|[Tt]ok(?:en)?s? ?/ ?秒",
+        r"[Tt]ok(?:en)?s? ?/ ?s(?:ec(?:ond)?s?)?|[Tt]ok(?:en)?s? ?/ ?秒|[Tt]okens? per sec\b",
         "tok/s",
     ),
     (
-        r"req(?:uest)?s?/s(?:ec(?:ond)?)?|[Rr]equests? per second|RPS|rps|QPS|查询/秒|请求/秒|"
+        r"req(?:uest)?s? ?/ ?s(?:ec(?:ond)?)?|[Rr]equests? per sec(?:ond)?\b|RPS|rps|QPS|查询/秒|请求/秒|"
         r"[Qq]uer(?:y|ies)\s?/\s?s(?:ec)?|[Qq]ueries per second",
         "req/s",
     ),
@@ -58,7 +58,7 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"ms\s?/\s?(?:image|img|张)|ms per image", "ms/image"),
     (r"s/it", "s/it"),
     (r"s\s?/\s?(?:video|视频)", "s/video"),
-    (r"s\s?/\s?(?:image|img|张)|(?:s|sec|seconds?) per image|秒\s?/\s?张", "s/image"),
+    (r"(?:s|sec)\s?/\s?(?:image|img|张)|(?:s|sec|seconds?) per image|秒\s?/\s?张", "s/image"),
     (r"it/s|iters?/s(?:ec)?|iterations?\s?/\s?s(?:ec)?|iterations? per second", "it/s"),
     (r"(?:img|image|pic(?:ture)?)s?\s?/\s?s(?:ec)?|images? per second|张\s?/\s?秒", "img/s"),
     (r"samples?\s?/\s?s(?:ec)?|samples? per second", "samples/s"),
@@ -71,8 +71,8 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"G[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|GFLOP/s", "GFLOPS"),
     (r"GiB|MiB|GB|MB|TB", ""),
     (r"G(?=起|\s?显存|$|[,，;；。、])", "GB"),
-    (r"ms|毫秒", "ms"),
-    (r"µs|us", "us"),
+    (r"ms|毫秒|milliseconds?|msecs?", "ms"),
+    (r"µs|μs|us|microseconds?|usecs?", "us"),
     (r"s(?:ec|econds?)?|秒", "s"),
     (r"min(?:utes?|s)?|分钟", "min"),
     (r"hours?|hrs?|小时", "h"),
@@ -83,7 +83,7 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"Hz", "Hz"),
     (r"pp|个?\s?百分点", "pp"),
     (r"\\?%", "%"),
-    (r"[×xX]|倍|\\times", "x"),
+    (r"[×xX]|倍|\\times|-?fold(?![A-Za-z])", "x"),
     (
         r"times(?=\s(?:faster|slower|higher|lower|more|less|larger|smaller|better|fewer|"
         r"greater|that of|over|speed-?ups?|improvement|acceleration|the (?:speed|throughput|"

@@ -247,7 +247,7 @@ def test_console_script_keeps_loaded_modules_out_of_collections() -> None:
     [
         pytest.param([], id="empty"),
         pytest.param(
-            [{"text": "A100 跑 120 tok/s \"quoted\" \\ \t\n\x00\x1f\x7f\u2028", "ok": True}],
+            [{"text": 'A100 跑 120 tok/s "quoted" \\ \t\n\x00\x1f\x7f\u2028', "ok": True}],
             id="escapes",
         ),
         pytest.param(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from research_radar.extract.prefilter import Needles
 
@@ -21,9 +22,9 @@ _CLASS_ESCAPES = "dDsSwWbBAZ"
 _MAX_CLAUSES = 3
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Info:
-    clauses: list[frozenset[str]]
+    clauses: tuple[frozenset[str], ...]
     digit: bool
 
 
@@ -64,7 +65,10 @@ def _score(clause: frozenset[str]) -> float:
     return min(weight(s) for s in clause)
 
 
+@lru_cache(maxsize=4096)
 def _alternation(pattern: str) -> _Info:
+    """The needles of a pattern or group body (read once: every catalogue pattern stands
+    in the same name boundaries, `catalogue.name_source`, half of its reading, #19)."""
     branches = _split_branches(pattern)
     infos = [_sequence(branch) for branch in branches]
     if len(infos) == 1:
@@ -72,13 +76,15 @@ def _alternation(pattern: str) -> _Info:
     digit = all(info.digit for info in infos)
     best = [max(info.clauses, key=_score, default=None) for info in infos]
     if any(clause is None for clause in best):
-        return _Info([], digit)
-    return _Info([frozenset(s for clause in best if clause for s in clause)], digit)
+        return _Info((), digit)
+    return _Info((frozenset(s for clause in best if clause for s in clause),), digit)
 
 
 def _split_branches(pattern: str) -> list[str]:
     branches, start, i = [], 0, 0
-    while i < len(pattern):
+    # from one character that matters here to the next: a regex skips the others (#19)
+    while (found := _BRANCH_TOKEN.search(pattern, i)) is not None:
+        i = found.start()
         char = pattern[i]
         if char == "\\":
             i += 2
@@ -87,7 +93,7 @@ def _split_branches(pattern: str) -> list[str]:
             i = class_end(pattern, i)
         elif char == "(":
             i = group_end(pattern, i)
-        elif char == "|":
+        else:
             branches.append(pattern[start:i])
             start = i + 1
         if i < 0:
@@ -95,6 +101,9 @@ def _split_branches(pattern: str) -> list[str]:
         i += 1
     branches.append(pattern[start:])
     return branches
+
+
+_BRANCH_TOKEN = re.compile(r"[\\\[(|]")
 
 
 def _sequence(branch: str) -> _Info:
@@ -144,9 +153,10 @@ def _sequence(branch: str) -> _Info:
                 run = end_run()
         i = _after_quantifier(branch, end)
     end_run()
-    return _Info(clauses, digit)
+    return _Info(tuple(clauses), digit)
 
 
+@lru_cache(maxsize=4096)
 def _spellings(inner: str) -> frozenset[str] | None:
     """Every string a group body matches, when it is made of literal items only (each
     once, a few alternatives): `[1-9]`, `Pro|Max|Ultra`, `?:b|B`; else None."""
@@ -303,7 +313,8 @@ def _quantifier_end(branch: str, i: int) -> int:
 def group_end(pattern: str, start: int) -> int:
     """Index of the `)` closing the group opened at `start`, or -1."""
     depth, i = 0, start
-    while i < len(pattern):
+    while (found := _GROUP_TOKEN.search(pattern, i)) is not None:
+        i = found.start()
         char = pattern[i]
         if char == "\\":
             i += 2
@@ -314,7 +325,7 @@ def group_end(pattern: str, start: int) -> int:
                 return -1
         elif char == "(":
             depth += 1
-        elif char == ")":
+        else:
             depth -= 1
             if depth == 0:
                 return i
@@ -329,11 +340,15 @@ def class_end(pattern: str, start: int) -> int:
         i += 1
     if i < len(pattern) and pattern[i] == "]":
         i += 1
-    while i < len(pattern):
-        if pattern[i] == "\\":
-            i += 2
-            continue
+    while (found := _CLASS_TOKEN.search(pattern, i)) is not None:
+        i = found.start()
         if pattern[i] == "]":
             return i
-        i += 1
+        i += 2  # an escaped character
     return -1
+
+
+_GROUP_TOKEN = re.compile(r"[\\\[()]")
+_CLASS_TOKEN = re.compile(r"[\\\]]")
+"""What `group_end` and `class_end` stop at: the other characters are skipped by the
+regex, not one by one in Python (the catalogue's needles are read at every start, #19)."""

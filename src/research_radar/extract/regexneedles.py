@@ -82,9 +82,7 @@ def _alternation(pattern: str) -> _Info:
 
 def _split_branches(pattern: str) -> list[str]:
     branches, start, i = [], 0, 0
-    # from one character that matters here to the next: a regex skips the others (#19)
-    while (found := _BRANCH_TOKEN.search(pattern, i)) is not None:
-        i = found.start()
+    while i < len(pattern):
         char = pattern[i]
         if char == "\\":
             i += 2
@@ -93,7 +91,7 @@ def _split_branches(pattern: str) -> list[str]:
             i = class_end(pattern, i)
         elif char == "(":
             i = group_end(pattern, i)
-        else:
+        elif char == "|":
             branches.append(pattern[start:i])
             start = i + 1
         if i < 0:
@@ -101,9 +99,6 @@ def _split_branches(pattern: str) -> list[str]:
         i += 1
     branches.append(pattern[start:])
     return branches
-
-
-_BRANCH_TOKEN = re.compile(r"[\\\[(|]")
 
 
 def _sequence(branch: str) -> _Info:
@@ -313,8 +308,7 @@ def _quantifier_end(branch: str, i: int) -> int:
 def group_end(pattern: str, start: int) -> int:
     """Index of the `)` closing the group opened at `start`, or -1."""
     depth, i = 0, start
-    while (found := _GROUP_TOKEN.search(pattern, i)) is not None:
-        i = found.start()
+    while i < len(pattern):
         char = pattern[i]
         if char == "\\":
             i += 2
@@ -325,7 +319,7 @@ def group_end(pattern: str, start: int) -> int:
                 return -1
         elif char == "(":
             depth += 1
-        else:
+        elif char == ")":
             depth -= 1
             if depth == 0:
                 return i
@@ -340,15 +334,11 @@ def class_end(pattern: str, start: int) -> int:
         i += 1
     if i < len(pattern) and pattern[i] == "]":
         i += 1
-    while (found := _CLASS_TOKEN.search(pattern, i)) is not None:
-        i = found.start()
+    while i < len(pattern):
+        if pattern[i] == "\\":
+            i += 2
+            continue
         if pattern[i] == "]":
             return i
-        i += 2  # an escaped character
+        i += 1
     return -1
-
-
-_GROUP_TOKEN = re.compile(r"[\\\[()]")
-_CLASS_TOKEN = re.compile(r"[\\\]]")
-"""What `group_end` and `class_end` stop at: the other characters are skipped by the
-regex, not one by one in Python (the catalogue's needles are read at every start, #19)."""

@@ -201,20 +201,14 @@ _STARTS = re.compile(r"[A-Za-z0-9(]")
 def _continues(previous: str, raw: str, block: str) -> bool:
     """Whether `raw` continues the statement of `previous` (same list item or sentence)."""
     stripped = raw.strip()
-    if (
-        not stripped
-        or "\t" in raw
-        or stripped.startswith(("|", "```", "~~~", ">"))
-        or _HEADING.match(stripped)
-        or _BOLD_HEADING.fullmatch(stripped)
-        or _LIST_ITEM.match(stripped)
-    ):
+    if not stripped or "\t" in raw or stripped.startswith(("|", "```", "~~~", ">")):
         return False
-    if block == "list" and raw[:1].isspace():
-        return True
-    tail = previous.rstrip()
-    return (
-        len(tail) >= _WRAPPED and not tail.endswith(_ENDS) and _STARTS.match(stripped) is not None
+    if not (block == "list" and raw[:1].isspace()):
+        tail = previous.rstrip()
+        if len(tail) < _WRAPPED or tail.endswith(_ENDS) or _STARTS.match(stripped) is None:
+            return False  # (first: most lines end a sentence, no regex need look at them)
+    return not (
+        _HEADING.match(stripped) or _BOLD_HEADING.fullmatch(stripped) or _LIST_ITEM.match(stripped)
     )
 
 

@@ -174,6 +174,11 @@ def _piped(lines: list[str]) -> list[str]:
     """Lines with GitHub tables written without outer pipes (`a | b` over `--- | ---`)
     given them, so that every table row starts with `|`."""
     out = list(lines)
+    if not any(
+        "|" in line and "-" in line and _SEPARATOR.fullmatch(line) and _outer_less(above)
+        for above, line in zip(lines, lines[1:], strict=False)
+    ):
+        return out  # no delimiter row under a row without its pipes: nothing to give (#19)
     fence = False
     index = 0
     while index < len(out) - 1:
@@ -192,6 +197,11 @@ def _piped(lines: list[str]) -> list[str]:
             continue
         index += 1
     return out
+
+
+def _outer_less(line: str) -> bool:
+    """A line that holds a `|` but does not start with one."""
+    return "|" in line and not line.strip().startswith("|")
 
 
 _ENDS = tuple(".。!?！？;；:：")

@@ -240,3 +240,30 @@ def test_console_script_keeps_loaded_modules_out_of_collections() -> None:
     )
     young, frozen_there = result.stdout.split("GC", 1)[1].split()
     assert int(young) > 700 and int(frozen_there) > 0
+
+
+@pytest.mark.parametrize(
+    "data",
+    [
+        pytest.param([], id="empty"),
+        pytest.param(
+            [{"text": 'A100 跑 120 tok/s "quoted" \\ \t\n\x00\x1f\x7f\u2028', "ok": True}],
+            id="escapes",
+        ),
+        pytest.param(
+            {"values": [0.0, -0.0, 1.5, 1e16, 1e-10, 2.5e300, 123456789.125, 10**30, -7]},
+            id="numbers",
+        ),
+        pytest.param({"small": [0.00005, -1e-9, 1.25e-5]}, id="floats-json-writes-with-e"),
+        pytest.param({"a": {}, "b": [[]], "c": None, "d": "0.00001"}, id="nested"),
+    ],
+)
+def test_plain_json_is_written_as_print_json_writes_it(
+    data: object, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from research_radar.cli.common import print_json, print_plain_json
+
+    print_json(data)
+    expected = capsys.readouterr().out
+    print_plain_json(data)
+    assert capsys.readouterr().out == expected

@@ -12,7 +12,7 @@ from research_radar.cli.common import (
     ConfigOption,
     JsonOption,
     console,
-    print_json,
+    print_plain_json,
     read_input,
     settings_for,
 )
@@ -59,7 +59,7 @@ def extract(
         text, file.name, where or str(file), reporter, catalog=load_catalog(catalog)
     )
     if as_json:
-        print_json([claim_to_json(claim) for claim in claims])
+        print_plain_json([claim_to_json(claim) for claim in claims])
         return
     language = settings_for(config).language
     table = Table(title=f"{len(claims)} claims in {file}", show_lines=False)

@@ -33,6 +33,8 @@ _TOOLS = re.compile(
     r"^\s*GPU\s\d{1,2}\s?:\s?(?:NVIDIA|Tesla|Quadro|AMD)|^\s*Model name\s*:",
     re.M,
 )
+_TOOL_NEEDLES = ("smi", "SMI", "lscpu", "collect_env", "GPU", "Model name")
+"""What every match of `_TOOLS` holds (it is case-sensitive)."""
 
 
 def env_blocks(text: str) -> list[tuple[int, str]]:
@@ -40,6 +42,8 @@ def env_blocks(text: str) -> list[tuple[int, str]]:
     lines joined into one text."""
     if "```" not in text and "~~~" not in text:
         return []
+    if not any(needle in text for needle in _TOOL_NEEDLES):
+        return []  # no block can name a tool: none is read (#19)
     lines = text.splitlines()
     found: list[tuple[int, str]] = []
     for index, end, _tag in fenced_blocks(lines):

@@ -27,6 +27,8 @@ _PARAGRAPH_LINES = 12
 def footnote_refs(text: str) -> list[tuple[int, int, str]]:
     """Each paragraph that points to a footnote: its first and last line (1-based, up to
     the pointer's line) and the footnote's text."""
+    if "[^" not in text and "<a" not in text:
+        return []  # no footnote is defined: no line need be read (#19)
     lines = text.splitlines()
     notes: dict[str, str] = {}
     for line in lines:

@@ -184,6 +184,11 @@ def _piped(lines: list[str]) -> list[str]:
     """Lines with GitHub tables written without outer pipes (`a | b` over `--- | ---`)
     given them, so that every table row starts with `|`."""
     out = list(lines)
+    if not any(
+        "|" in line and "-" in line and _SEPARATOR.fullmatch(line) and _outer_less(above)
+        for above, line in zip(lines, lines[1:], strict=False)
+    ):
+        return out  # no delimiter row under a row without its pipes: nothing to give (#19)
     fence = False
     index = 0
     while index < len(out) - 1:
@@ -204,6 +209,11 @@ def _piped(lines: list[str]) -> list[str]:
     return out
 
 
+def _outer_less(line: str) -> bool:
+    """A line that holds a `|` but does not start with one."""
+    return "|" in line and not line.strip().startswith("|")
+
+
 _ENDS = tuple(".。!?！？;；:：")
 _STARTS = re.compile(r"[A-Za-z0-9(]")
 
@@ -211,20 +221,14 @@ _STARTS = re.compile(r"[A-Za-z0-9(]")
 def _continues(previous: str, raw: str, block: str) -> bool:
     """Whether `raw` continues the statement of `previous` (same list item or sentence)."""
     stripped = raw.strip()
-    if (
-        not stripped
-        or "\t" in raw
-        or stripped.startswith(("|", "```", "~~~", ">"))
-        or _HEADING.match(stripped)
-        or _BOLD_HEADING.fullmatch(stripped)
-        or _LIST_ITEM.match(stripped)
-    ):
+    if not stripped or "\t" in raw or stripped.startswith(("|", "```", "~~~", ">")):
         return False
-    if block == "list" and raw[:1].isspace():
-        return True
-    tail = previous.rstrip()
-    return (
-        len(tail) >= _WRAPPED and not tail.endswith(_ENDS) and _STARTS.match(stripped) is not None
+    if not (block == "list" and raw[:1].isspace()):
+        tail = previous.rstrip()
+        if len(tail) < _WRAPPED or tail.endswith(_ENDS) or _STARTS.match(stripped) is None:
+            return False  # (first: most lines end a sentence, no regex need look at them)
+    return not (
+        _HEADING.match(stripped) or _BOLD_HEADING.fullmatch(stripped) or _LIST_ITEM.match(stripped)
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.compared import (
@@ -372,15 +373,22 @@ def _nearest_name(text: str, start: int, end: int) -> str:
     return min(candidates)[2] if candidates else ""
 
 
-def metric_words(text: str) -> list[re.Match[str]]:
-    """Metric words of `text` that are whole words (`WER`, not the end of `lower`)."""
+@lru_cache(maxsize=8192)
+def metric_words(text: str) -> tuple[re.Match[str], ...]:
+    """Metric words of `text` that are whole words (`WER`, not the end of `lower`).
+
+    Read once per text: a table's header and row labels are asked again for every cell,
+    by the rules and by the number reader (its case-insensitive alternations with CJK
+    branches cost 10 µs on a ten-letter label, issue #19). Screening them by their
+    needles instead cost the real documents more than it saved: most texts asked are the
+    short windows before a number, each read once."""
     found = [m for rx in (_NAME_WORDS, _SCORE_WORDS) for m in rx.finditer(text)]
-    return [
+    return tuple(
         m
         for m in found
         if not _LETTER.match(text[m.start() - 1 : m.start()] or " ")
         and not _LETTER.match(text[m.end() : m.end() + 1] or " ")
-    ]
+    )
 
 
 _LETTER = re.compile(r"[A-Za-z]")

@@ -105,7 +105,10 @@ class Needles:
         clauses = self._known  # first: it adds the strings to the vocabulary
         if not clauses:
             return True
-        present = probe.present
+        # `probe.present` without a call when the probe is up to date (called very often)
+        present = probe._present if probe._version == _VOCABULARY.version else probe.present
+        if len(clauses) == 1:
+            return not present.isdisjoint(clauses[0])
         return not any(map(present.isdisjoint, clauses))  # no generator: called very often
 
     @cached_property

@@ -204,6 +204,26 @@ def read_sentence(
 ) -> list[Metric]:
     """The measurements of one sentence that the rules' `metrics` left out."""
     taken = tuple(m.value for m in metrics)
+    if reader.everything:  # (a recorder: it wants every candidate, each time)
+        return _read_sentence(segment, taken, reader)
+    key = (segment.text, segment.block, taken)
+    known = _READ.get(key)
+    if known is None or known[0] is not reader:
+        if len(_READ) > 16384:
+            _READ.clear()
+        known = _READ[key] = (reader, _read_sentence(segment, taken, reader))
+    return [metric.model_copy() for metric in known[1]]  # (callers own what they get)
+
+
+_READ: dict[tuple[str, str, tuple[float, ...]], tuple[NumberReader, list[Metric]]] = {}
+"""What the reader took in the statements read lately: what it takes depends only on the
+statement, its block and the numbers the rules took there, and pages say the same
+sentence again (a note under each table, a set-up repeated in each section, issue #19)."""
+
+
+def _read_sentence(
+    segment: Segment, taken: tuple[float, ...], reader: NumberReader
+) -> list[Metric]:
     candidates = prose_candidates(segment, taken, everything=reader.everything)
     read = [
         Metric(name=c.name, value=c.value, unit=c.unit)

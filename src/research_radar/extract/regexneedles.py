@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 
 from research_radar.extract.prefilter import Needles
 
@@ -21,9 +22,9 @@ _CLASS_ESCAPES = "dDsSwWbBAZ"
 _MAX_CLAUSES = 3
 
 
-@dataclass
+@dataclass(frozen=True)
 class _Info:
-    clauses: list[frozenset[str]]
+    clauses: tuple[frozenset[str], ...]
     digit: bool
 
 
@@ -64,7 +65,10 @@ def _score(clause: frozenset[str]) -> float:
     return min(weight(s) for s in clause)
 
 
+@lru_cache(maxsize=4096)
 def _alternation(pattern: str) -> _Info:
+    """The needles of a pattern or group body (read once: every catalogue pattern stands
+    in the same name boundaries, `catalogue.name_source`, half of its reading, #19)."""
     branches = _split_branches(pattern)
     infos = [_sequence(branch) for branch in branches]
     if len(infos) == 1:
@@ -72,8 +76,8 @@ def _alternation(pattern: str) -> _Info:
     digit = all(info.digit for info in infos)
     best = [max(info.clauses, key=_score, default=None) for info in infos]
     if any(clause is None for clause in best):
-        return _Info([], digit)
-    return _Info([frozenset(s for clause in best if clause for s in clause)], digit)
+        return _Info((), digit)
+    return _Info((frozenset(s for clause in best if clause for s in clause),), digit)
 
 
 def _split_branches(pattern: str) -> list[str]:
@@ -144,9 +148,10 @@ def _sequence(branch: str) -> _Info:
                 run = end_run()
         i = _after_quantifier(branch, end)
     end_run()
-    return _Info(clauses, digit)
+    return _Info(tuple(clauses), digit)
 
 
+@lru_cache(maxsize=4096)
 def _spellings(inner: str) -> frozenset[str] | None:
     """Every string a group body matches, when it is made of literal items only (each
     once, a few alternatives): `[1-9]`, `Pro|Max|Ultra`, `?:b|B`; else None."""

@@ -68,10 +68,21 @@ def _value(column: str, text: str, numeric: bool) -> Value:
     return _ILLEGAL.sub("", text)
 
 
+_NARROWEST, _WIDEST = 8, 60
+"""The bounds of a column's width, in characters."""
+
+
 def _width(typed: list[list[Value]], index: int) -> int:
-    """A column's width in characters: its widest value plus 2, between 8 and 60."""
-    widest = max(_display_width(str(row[index] or "")) for row in typed)
-    return min(max(widest + 2, 8), 60)
+    """A column's width in characters: its widest value plus 2, between 8 and 60.
+
+    A text is at least as wide as it is long: a column with a text of 58 characters or
+    more is as wide as it can be, and no width need be measured. Else each distinct
+    text is measured once (a column repeats its labels, #19)."""
+    texts = {str(row[index] or "") for row in typed}
+    if max(map(len, texts)) >= _WIDEST - 2:
+        return _WIDEST
+    widest = max(map(_display_width, texts))
+    return min(max(widest + 2, _NARROWEST), _WIDEST)
 
 
 def _write(

@@ -9,6 +9,7 @@ the tests read the workbook back with it.
 
 from __future__ import annotations
 
+import io
 import math
 import re
 import unicodedata
@@ -19,7 +20,7 @@ from typing import Any
 
 import xlsxwriter
 
-__all__ = ["save_xlsx"]
+__all__ = ["build_xlsx", "save_xlsx"]
 
 _DATE_COLUMNS = {"date"}
 _TIME_COLUMNS = {"version_date"}
@@ -109,9 +110,19 @@ def _write(
 def save_xlsx(
     path: Path, columns: list[str], rows: Sequence[Sequence[str]], *, sheet: str = "findings"
 ) -> None:
-    """Write the workbook: typed cells, URLs as hyperlinks, text always text (a cell that
-    starts with "=" is a string, so no formula runs and no apostrophe shows), a bold
-    frozen header with an auto-filter, and each column as wide as its widest value."""
+    """Write the workbook (`build_xlsx`) to `path`."""
+    path.write_bytes(build_xlsx(columns, rows, sheet=sheet))
+
+
+def build_xlsx(
+    columns: list[str], rows: Sequence[Sequence[str]], *, sheet: str = "findings"
+) -> bytes:
+    """The workbook's bytes: typed cells, URLs as hyperlinks, text always text (a cell
+    that starts with "=" is a string, so no formula runs and no apostrophe shows), a bold
+    frozen header with an auto-filter, and each column as wide as its widest value.
+
+    Returned rather than written, so that a forked process can build it while the run
+    goes on, and the run write it once the report is saved (#19)."""
     numeric = {
         index
         for index, column in enumerate(columns)
@@ -123,7 +134,8 @@ def save_xlsx(
     for row in rows:
         cells = zip(columns, row, strict=True)
         typed.append([_value(col, text, i in numeric) for i, (col, text) in enumerate(cells)])
-    workbook = xlsxwriter.Workbook(str(path), {"strings_to_urls": False})
+    output = io.BytesIO()
+    workbook = xlsxwriter.Workbook(output, {"strings_to_urls": False})
     workbook.set_properties({"author": "Research Radar", "created": datetime.now(UTC)})
     formats = {
         "header": workbook.add_format({"bold": True, "valign": "top"}),
@@ -141,3 +153,4 @@ def save_xlsx(
     worksheet.freeze_panes(1, 0)
     worksheet.autofilter(0, 0, len(typed) - 1, len(columns) - 1)
     workbook.close()
+    return output.getvalue()

@@ -3,6 +3,7 @@ export written without it, and the files are written when the review fails."""
 
 from __future__ import annotations
 
+import zipfile
 from datetime import UTC, date, datetime
 from pathlib import Path
 
@@ -35,6 +36,14 @@ def _report(count: int) -> Report:
     return Report(
         date=date(2026, 8, 29), cutoff=datetime(2026, 8, 29, 0, 30, tzinfo=UTC), findings=findings
     )
+
+
+def _parts(workbook: Path) -> dict[str, bytes]:
+    """The workbook's parts, less the one that holds the time it was made."""
+    with zipfile.ZipFile(workbook) as archive:
+        return {
+            name: archive.read(name) for name in archive.namelist() if name != "docProps/core.xml"
+        }
 
 
 def _files(report: Report, folder: Path, *, review_fails: bool = False) -> list[Path]:
@@ -73,7 +82,7 @@ def test_the_export_is_the_one_written_without_the_work_ahead(tmp_path: Path, co
         report.findings, tmp_path / "alone", stem="2026-08-29", taxonomy=load_taxonomy()
     )
     assert written[2].read_bytes() == alone[0].read_bytes()
-    assert written[3].stat().st_size == alone[1].stat().st_size
+    assert _parts(written[3]) == _parts(alone[1])
     assert "some findings" in written[1].read_text(encoding="utf-8")
 
 

@@ -4,10 +4,10 @@ compose → review → publish.
 `map` runs before `assess` (DESIGN.md draws them the other way round) because the value
 gate of `assess` weighs the host touch points that `map` finds.
 
-Each stage is a function of `pipeline.stages` (up to the assessed findings) or of
-`pipeline.report_stages` (the report and what becomes of it); this module only runs them
-in order, records every run and stage in the store (start, end, counts, errors per
-source) and writes the report files. A crash mid-run leaves the store as the last
+Each stage is a function of `pipeline.stages` (up to the kept findings), of
+`pipeline.assess_stages` (map and assess) or of `pipeline.report_stages` (the report and
+what becomes of it); this module only runs them in order, records every run and stage in
+the store (start, end, counts, errors per source) and writes the report files. A crash mid-run leaves the store as the last
 finished stage left it; running again finishes the work without duplicates, and a second
 run on the same day writes the same report (the cut-off of the first run is kept).
 """
@@ -27,6 +27,7 @@ from research_radar.config import Settings
 from research_radar.models import BEIJING, Report
 from research_radar.pipeline.ahead import ClaimsAhead
 from research_radar.pipeline.analyst import llm_run
+from research_radar.pipeline.assess_stages import assess_stage, map_stage
 from research_radar.pipeline.outputs import ReportFiles
 from research_radar.pipeline.report_stages import (
     compose_stage,
@@ -37,12 +38,10 @@ from research_radar.pipeline.report_stages import (
 from research_radar.pipeline.stages import (
     Progress,
     StageRecorder,
-    assess_stage,
     classify_stage,
     collect_stage,
     decide_stage,
     extract_stage,
-    map_stage,
     resolve_stage,
 )
 from research_radar.resolve.keys import github_key
@@ -244,8 +243,8 @@ def _run_daily(
             covered, touched = collect_stage(
                 run, store, settings, cutoff, taxonomy, since, on_found=ahead.found
             )
-            projects = resolve_stage(run, store, settings)
-            extracted = extract_stage(run, store, projects, touched, ahead)
+            projects, sources = resolve_stage(run, store, settings)
+            extracted = extract_stage(run, store, projects, touched, ahead, sources)
         host_key = github_key(settings.host_repo) if settings.host_repo else None
         candidates = classify_stage(run, extracted, projects, taxonomy, day, host_key, touched)
         kept, prior, excluded = decide_stage(run, store, settings, candidates, day)

@@ -5,6 +5,7 @@ findings; `pipeline.run` calls both in order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import date, datetime
 from typing import Any
 
@@ -37,9 +38,11 @@ def compose_stage(
     taxonomy: Taxonomy,
     language: Language,
     coverage: Coverage,
+    on_report: Callable[[Report], object] | None = None,
 ) -> tuple[Report, str, dict[str, str]]:
     """The report, its Markdown and its stored HTML body (`stored_body`), saved with the
-    day's findings."""
+    day's findings. `on_report`: told the report once it is built, before the writing
+    transaction opens (a caller may fork meanwhile: `pipeline.outputs.ReportFiles`)."""
     with run.stage("compose") as counts:
         host, findings, rechecked = recheck_host(host, findings)
         findings, carried = _with_earlier_today(store, findings, cutoff.date())
@@ -59,6 +62,8 @@ def compose_stage(
             corrections=corrections,
             language=language,
         )
+        if on_report is not None:
+            on_report(report)
         markdown = render_markdown(report, taxonomy)
         # a large report's HTML body is rendered by a forked process while this one
         # writes the findings (#19)

@@ -4,10 +4,10 @@ compose → review → publish.
 `map` runs before `assess` (DESIGN.md draws them the other way round) because the value
 gate of `assess` weighs the host touch points that `map` finds.
 
-Each stage is a function of `pipeline.stages` (up to the assessed findings) or of
-`pipeline.report_stages` (the report and what becomes of it); this module only runs them
-in order, records every run and stage in the store (start, end, counts, errors per
-source) and writes the report files. A crash mid-run leaves the store as the last
+Each stage is a function of `pipeline.stages` (up to the kept findings), of
+`pipeline.assess_stages` (map and assess) or of `pipeline.report_stages` (the report and
+what becomes of it); this module only runs them in order, records every run and stage in
+the store (start, end, counts, errors per source) and writes the report files. A crash mid-run leaves the store as the last
 finished stage left it; running again finishes the work without duplicates, and a second
 run on the same day writes the same report (the cut-off of the first run is kept).
 """
@@ -22,14 +22,13 @@ from datetime import date, datetime, time, timedelta
 from pathlib import Path
 from typing import Any
 
-from research_radar.classify.model import Taxonomy
 from research_radar.classify.profile import load_taxonomy
 from research_radar.config import Settings
-from research_radar.cores import FORK_MIN, beside
-from research_radar.errors import RenderError
 from research_radar.models import BEIJING, Report
 from research_radar.pipeline.ahead import ClaimsAhead
 from research_radar.pipeline.analyst import llm_run
+from research_radar.pipeline.assess_stages import assess_stage, map_stage
+from research_radar.pipeline.outputs import ReportFiles
 from research_radar.pipeline.report_stages import (
     compose_stage,
     publish_stage,
@@ -39,12 +38,10 @@ from research_radar.pipeline.report_stages import (
 from research_radar.pipeline.stages import (
     Progress,
     StageRecorder,
-    assess_stage,
     classify_stage,
     collect_stage,
     decide_stage,
     extract_stage,
-    map_stage,
     resolve_stage,
 )
 from research_radar.resolve.keys import github_key
@@ -142,33 +139,6 @@ def _kept_cutoff(store: Store, day: date, language: str) -> datetime | None:
     kept = store.load_report_data(day, language)
     value = kept.get("cutoff") if kept else None
     return datetime.fromisoformat(value) if value else None
-
-
-def _write_outputs(
-    path: Path, report: Report, markdown: str, taxonomy: Taxonomy, stored: dict[str, str]
-) -> list[Path]:
-    """Write the report, its HTML page (from the HTML body the store keeps, `stored`) and
-    the CSV/XLSX of its findings side by side."""
-    from research_radar.publish.export import export_findings
-    from research_radar.report.html import render_html, reuse_body
-
-    page = path.with_suffix(".html")
-    title = f"Research Radar {report.date.isoformat()}"
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(markdown, encoding="utf-8")
-        body = reuse_body(markdown, stored)
-        page.write_text(render_html(markdown, title=title, body=body), encoding="utf-8")
-    except OSError as exc:
-        where = exc.filename or path
-        raise RenderError(
-            f"cannot write the report to {where}: {exc.strerror or exc}; check --out "
-            "(the findings are stored: running again finishes the work)"
-        ) from exc
-    exports = export_findings(
-        report.findings, path.parent, stem=path.stem, taxonomy=taxonomy, language=report.language
-    )
-    return [path, page, *exports]
 
 
 def run_daily(
@@ -273,8 +243,8 @@ def _run_daily(
             covered, touched = collect_stage(
                 run, store, settings, cutoff, taxonomy, since, on_found=ahead.found
             )
-            projects = resolve_stage(run, store, settings)
-            extracted = extract_stage(run, store, projects, touched, ahead)
+            projects, sources = resolve_stage(run, store, settings)
+            extracted = extract_stage(run, store, projects, touched, ahead, sources)
         host_key = github_key(settings.host_repo) if settings.host_repo else None
         candidates = classify_stage(run, extracted, projects, taxonomy, day, host_key, touched)
         kept, prior, excluded = decide_stage(run, store, settings, candidates, day)
@@ -291,24 +261,29 @@ def _run_daily(
                 settings=settings,
                 llm=llm,
             )
-        report, markdown, body = compose_stage(
-            run,
-            store,
-            assessed,
-            prior,
-            cutoff=cutoff,
-            host=host,
-            taxonomy=taxonomy,
-            language=language,
-            coverage=covered.model_copy(update={"excluded": excluded}),
-        )
-        path = out or settings.reports_dir / f"{day.isoformat()}.md"
-        # a large report's files are written by a forked process while this one reviews (#19)
-        files, (review_result, blocking) = beside(
-            lambda: _write_outputs(path, report, markdown, taxonomy, body),
-            lambda: review_stage(run, store, report, markdown, prior, host),
-            fork=len(report.findings) >= FORK_MIN,
-        )
+        # a large report's export is built by a forked process from the moment the
+        # report is composed, while this one saves and reviews it (#19)
+        with ReportFiles(taxonomy) as written:
+            report, markdown, body = compose_stage(
+                run,
+                store,
+                assessed,
+                prior,
+                cutoff=cutoff,
+                host=host,
+                taxonomy=taxonomy,
+                language=language,
+                coverage=covered.model_copy(update={"excluded": excluded}),
+                on_report=written.started,
+            )
+            path = out or settings.reports_dir / f"{day.isoformat()}.md"
+            files, (review_result, blocking) = written.beside_review(
+                path,
+                report,
+                markdown,
+                body,
+                lambda: review_stage(run, store, report, markdown, prior, host),
+            )
         refused = publish_refusal(blocking, covered.sources) if publish and not force else None
         if refused:
             refuse_stage(run, refused)

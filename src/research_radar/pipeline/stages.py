@@ -1,6 +1,7 @@
-"""The stages of the daily pipeline up to the assessed findings, each a function that runs
-inside one recorded stage (`StageRecorder.stage`) and writes in one transaction; the
-report's stages are in `pipeline.report_stages`. `pipeline.run` calls them in order.
+"""The stages of the daily pipeline up to the kept findings, each a function that runs
+inside one recorded stage (`StageRecorder.stage`) and writes in one transaction; `map`
+and `assess` are in `pipeline.assess_stages`, the report's stages in
+`pipeline.report_stages`. `pipeline.run` calls them in order.
 """
 
 from __future__ import annotations
@@ -12,31 +13,22 @@ from datetime import date, datetime
 from functools import partial
 from typing import Any
 
-from research_radar import assess
-from research_radar.analyse.analysis import analyse
-from research_radar.analyse.llm import LlmStats, write_insight
 from research_radar.classify.model import Taxonomy
 from research_radar.collect.stage import OnFound, collect, pending_keys
 from research_radar.collect.window import live_settings, live_window_start
 from research_radar.config import Settings
-from research_radar.cores import FORK_MIN, aside
 from research_radar.history import decide as history
-from research_radar.history.families import load_family_index
-from research_radar.hostmap.index import HostIndex, map_findings
 from research_radar.models import (
     Claim,
     Coverage,
     Exclusion,
     ExclusionReason,
     Finding,
-    PendingDifference,
     Project,
     Snapshot,
     Source,
-    SourceKind,
 )
 from research_radar.pipeline.ahead import ClaimsAhead
-from research_radar.pipeline.analyst import ArxivSearch, LlmRun, search_arxiv
 from research_radar.pipeline.candidates import (
     FINDING_KINDS,
     build_candidate,
@@ -45,8 +37,6 @@ from research_radar.pipeline.candidates import (
     primary_source,
     source_where,
 )
-from research_radar.pipeline.host import load_host
-from research_radar.resolve.families import FamilyIndex, assign_family
 from research_radar.resolve.keys import key_name, load_aliases_file
 from research_radar.resolve.projects import resolve
 from research_radar.settings_file import Policy
@@ -60,12 +50,10 @@ __all__ = [
     "Extracted",
     "Progress",
     "StageRecorder",
-    "assess_stage",
     "classify_stage",
     "collect_stage",
     "decide_stage",
     "extract_stage",
-    "map_stage",
     "resolve_stage",
 ]
 
@@ -154,9 +142,15 @@ def collect_stage(
     return covered, set(summary.keys) | pending
 
 
-def resolve_stage(run: StageRecorder, store: Store, settings: Settings) -> list[Project]:
+def resolve_stage(
+    run: StageRecorder, store: Store, settings: Settings
+) -> tuple[list[Project], list[Source]]:
+    """The projects of the store's sources, saved with their aliases; returns them and
+    every source as read (the extract stage looks the primary sources up among them:
+    nothing writes sources in between, and reading them twice cost a second, #19)."""
     with run.stage("resolve") as counts:
-        sources = [s for s in store.load_sources() if s.kind in FINDING_KINDS]
+        every = store.load_sources()
+        sources = [s for s in every if s.kind in FINDING_KINDS]
         aliases = store.load_aliases()
         if settings.aliases_file is not None:
             aliases |= load_aliases_file(settings.aliases_file)
@@ -172,7 +166,7 @@ def resolve_stage(run: StageRecorder, store: Store, settings: Settings) -> list[
             store.save_projects(conn, projects)
             store.save_aliases(conn, same_as)
         counts.update(sources=len(sources), projects=len(projects))
-    return projects
+    return projects, every
 
 
 @dataclass(frozen=True)
@@ -194,12 +188,15 @@ def extract_stage(
     projects: list[Project],
     touched: set[str],
     ahead: ClaimsAhead | None = None,
+    sources: list[Source] | None = None,
 ) -> Extracted:
     """Claims of the projects this run collected (or re-read); the others were extracted
     by the run that touched them. Reads everything before the writing transaction.
-    `ahead`: the claims the collect stage started extracting (#19)."""
+    `ahead`: the claims the collect stage started extracting (#19). `sources`: every
+    source of the store, when the caller has just read them (`resolve_stage`)."""
     with run.stage("extract") as counts:
-        by_key = {source.key: source for source in store.load_sources()}
+        every = store.load_sources() if sources is None else sources
+        by_key = {source.key: source for source in every}
         primary: dict[str, Source] = {}
         chosen: list[Source] = []
         for project in projects:
@@ -345,150 +342,3 @@ def _decision(
         policy=settings.policy,
         created_at=datetime.fromisoformat(created) if created else None,
     )
-
-
-def assess_stage(
-    run: StageRecorder,
-    store: Store,
-    kept: list[Finding],
-    prior: list[Finding],
-    cutoff: datetime,
-    day: date,
-    health: dict[str, str] | None = None,
-    *,
-    settings: Settings | None = None,
-    llm: LlmRun | None = None,
-) -> tuple[list[Finding], list[Finding]]:
-    """Family, prior art and difference, gates, maturity, recommendation and proposal of
-    each kept finding.
-
-    Runs after `map`: the value gate needs the host touch points. `health` is the collect
-    stage's source health: a source that was down is not searched for prior art. The
-    family index kept in the store retrieves the earlier findings near each kept one
-    (issue #19); prior art is ranked among them. With `settings`, arXiv (when it was
-    collected this run) is also asked live for papers on each finding's mechanism terms
-    submitted before its first date; with `llm`, the configured writer rephrases each
-    insight (grounded sentences only). Returns the assessed findings and the prior
-    findings with those of the kept findings' families added.
-    """
-    asked = settings is not None and (health or {}).get("arxiv") == "ok" and bool(kept)
-
-    def search() -> ArxivSearch | None:
-        # a finding's query reads its tags and first date, which families do not change
-        return search_arxiv(settings, kept) if settings is not None and asked else None
-
-    # a long search (its parsing is Python work) runs in a forked process while this one
-    # finds the families (#19)
-    with (
-        run.stage("assess") as counts,
-        aside(search, fork=asked and len(kept) >= FORK_MIN) as searched,
-    ):
-        # each kept finding is signed once, for the index's neighbourhood and its family
-        signatures = FamilyIndex().signatures(kept)
-        index = load_family_index(store, before=day, queries=kept, signatures=signatures)
-        familied = []
-        for finding, signature in zip(kept, signatures, strict=True):
-            parent = finding.related
-            finding = assign_family(finding, index, signature=signature)
-            related = list(dict.fromkeys([*parent, *finding.related]))[:3]
-            finding = finding.model_copy(update={"related": related})
-            if related and not (finding.differs or finding.differs_pending):
-                finding = finding.model_copy(update={"differs_pending": _differs(index, finding)})
-            familied.append(finding)
-        prior = _with_family_members(store, prior, familied, day)
-        keys = [finding.project_key for finding in familied]
-        down = [name for name in ("arxiv",) if (health or {}).get(name, "ok") != "ok"]
-        papers = store.load_sources(SourceKind.PAPER.value)
-        # only the findings' own texts and projects are looked up: reading every source and
-        # project of the store here grew with history (issue #19); read before waiting for
-        # the live search, which runs meanwhile
-        texts = {key: s.text for key, s in store.load_sources_of(keys).items() if s.text}
-        own = {key: set(p.sources) for key, p in store.load_projects_of(keys).items()}
-        snapshots = store.load_snapshots_of(keys)
-        queried: dict[str, set[str]] = {}
-        live = searched()
-        if live is not None:
-            counts["arxiv_queries"] = live.queries
-            papers += live.papers
-            queried = live.queried
-            if live.down:
-                down.append("arxiv")
-                counts["errors"] = {"arxiv": live.down}
-        analysed = analyse(
-            familied,
-            history=prior,
-            papers=papers,
-            texts=texts,
-            down=down,
-            own=own,
-            queried=queried,
-        )
-        assessed = [
-            assess.assess(
-                finding,
-                snapshots=snapshots.get(finding.project_key, []),
-                now=cutoff,
-                prior=prior,
-                host_touch_points=bool(finding.touch_points) if finding.relation else None,
-            )
-            for finding in analysed
-        ]
-        if llm is not None and llm.writer is not None:
-            stats = LlmStats()
-            assessed = [
-                write_insight(
-                    finding,
-                    llm.writer,
-                    llm.cache,
-                    stats,
-                    source_text=texts.get(finding.project_key, ""),
-                    max_requests=llm.max_requests,
-                )
-                for finding in assessed
-            ]
-            counts.update(
-                llm_requests=stats.requests,
-                llm_cached=stats.cached,
-                llm_kept=stats.kept,
-                llm_dropped=stats.dropped,
-                llm_failures=stats.failures,
-                llm_tokens=llm.writer.tokens,
-            )
-            if stats.errors:
-                counts["llm_errors"] = sorted(set(stats.errors))
-        counts["assessed"] = len(assessed)
-        counts["with_family"] = sum(1 for f in assessed if f.related)
-        counts["with_prior_art"] = sum(1 for f in assessed if f.prior_works)
-    return assessed, prior
-
-
-def _with_family_members(
-    store: Store, prior: list[Finding], findings: list[Finding], day: date
-) -> list[Finding]:
-    """`prior` and the earlier findings of the findings' families, oldest first, once each."""
-    families = {finding.family for finding in findings if finding.family}
-    if not families:
-        return prior
-    keys = {finding.project_key for finding in prior}
-    return load_findings_of(store, keys, families=families, before=day)
-
-
-def _differs(index: FamilyIndex, finding: Finding) -> PendingDifference:
-    """The slot for what is new relative to the nearest earlier project (filled by a person)."""
-    nearest = finding.related[0]
-    return PendingDifference(names=[index.name_of(nearest) or key_name(nearest)])
-
-
-def map_stage(
-    run: StageRecorder, store: Store, settings: Settings, findings: list[Finding]
-) -> tuple[HostIndex | None, list[Finding]]:
-    """Index the configured host checkout (with its collected PRs/issues) and map every
-    finding onto it."""
-    with run.stage("map") as counts:
-        host = load_host(settings, store)
-        if host is None:
-            counts["skipped"] = "no host configured"
-            return None, findings
-        mapped = map_findings(host, findings)
-        counts.update(mapped=len(mapped), host_sha=host.head_sha)
-    return host, mapped

@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import csv
 import importlib
+import io
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +24,7 @@ from research_radar.classify.model import Taxonomy
 from research_radar.classify.profile import load_taxonomy
 from research_radar.errors import ConfigError, PublishError, StorageError
 from research_radar.models import ClaimKind, Finding, GateName
-from research_radar.publish.xlsx import save_xlsx
+from research_radar.publish.xlsx import build_xlsx
 from research_radar.report.wording import (
     differs_text,
     gate_reason_text,
@@ -30,7 +32,15 @@ from research_radar.report.wording import (
     strings,
 )
 
-__all__ = ["build_columns", "build_rows", "export_findings", "sync_google_sheet"]
+__all__ = [
+    "Export",
+    "build_columns",
+    "build_export",
+    "build_rows",
+    "export_findings",
+    "save_export",
+    "sync_google_sheet",
+]
 
 _TAG_DIMENSIONS = ("workload", "mechanism", "system_level", "rsi_stage")
 _HEAD = ["date", "project", "canonical_key", "url", "pinned_version", "version_date", "novelty"]
@@ -174,6 +184,41 @@ def build_rows(
     return columns, [[_safe(value) for value in row] for row in rows]
 
 
+@dataclass(frozen=True)
+class Export:
+    """The findings' CSV and XLSX, built (`build_export`) and not yet written."""
+
+    csv: str
+    """The CSV text (written as UTF-8 with a BOM)."""
+    xlsx: bytes
+
+
+def build_export(
+    findings: Sequence[Finding], *, taxonomy: Taxonomy | None = None, language: str = "zh"
+) -> Export:
+    """The CSV and XLSX of the findings, in memory: the daily run builds them in a forked
+    process while it saves and reviews the report, and writes them after (#19)."""
+    columns, plain = _plain_rows(findings, taxonomy, language)
+    text = io.StringIO(newline="")
+    writer = csv.writer(text)
+    writer.writerow(columns)
+    writer.writerows([_safe(value) for value in row] for row in plain)
+    return Export(text.getvalue(), build_xlsx(columns, plain))
+
+
+def save_export(export: Export, out_dir: Path, *, stem: str = "findings") -> list[Path]:
+    """Write `<stem>.csv` (UTF-8 with BOM) and `<stem>.xlsx` into `out_dir`; return both."""
+    csv_path, xlsx_path = out_dir / f"{stem}.csv", out_dir / f"{stem}.xlsx"
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        with csv_path.open("w", encoding="utf-8-sig", newline="") as handle:
+            handle.write(export.csv)
+        xlsx_path.write_bytes(export.xlsx)
+    except OSError as exc:
+        raise StorageError(f"cannot write the export to {out_dir}: {exc}") from exc
+    return [csv_path, xlsx_path]
+
+
 def export_findings(
     findings: list[Finding],
     out_dir: Path,
@@ -183,18 +228,8 @@ def export_findings(
     language: str = "zh",
 ) -> list[Path]:
     """Write `<stem>.csv` (UTF-8 with BOM) and `<stem>.xlsx` into `out_dir`; return both."""
-    columns, plain = _plain_rows(findings, taxonomy, language)
-    csv_path, xlsx_path = out_dir / f"{stem}.csv", out_dir / f"{stem}.xlsx"
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-        with csv_path.open("w", encoding="utf-8-sig", newline="") as handle:
-            writer = csv.writer(handle)
-            writer.writerow(columns)
-            writer.writerows([_safe(value) for value in row] for row in plain)
-        save_xlsx(xlsx_path, columns, plain)
-    except OSError as exc:
-        raise StorageError(f"cannot write the export to {out_dir}: {exc}") from exc
-    return [csv_path, xlsx_path]
+    export = build_export(findings, taxonomy=taxonomy, language=language)
+    return save_export(export, out_dir, stem=stem)
 
 
 def sync_google_sheet(

@@ -9,6 +9,7 @@ the tests read the workbook back with it.
 
 from __future__ import annotations
 
+import io
 import math
 import re
 import unicodedata
@@ -19,7 +20,7 @@ from typing import Any
 
 import xlsxwriter
 
-__all__ = ["save_xlsx"]
+__all__ = ["build_xlsx", "save_xlsx"]
 
 _DATE_COLUMNS = {"date"}
 _TIME_COLUMNS = {"version_date"}
@@ -68,10 +69,21 @@ def _value(column: str, text: str, numeric: bool) -> Value:
     return _ILLEGAL.sub("", text)
 
 
+_NARROWEST, _WIDEST = 8, 60
+"""The bounds of a column's width, in characters."""
+
+
 def _width(typed: list[list[Value]], index: int) -> int:
-    """A column's width in characters: its widest value plus 2, between 8 and 60."""
-    widest = max(_display_width(str(row[index] or "")) for row in typed)
-    return min(max(widest + 2, 8), 60)
+    """A column's width in characters: its widest value plus 2, between 8 and 60.
+
+    A text is at least as wide as it is long: a column with a text of 58 characters or
+    more is as wide as it can be, and no width need be measured. Else each distinct
+    text is measured once (a column repeats its labels, #19)."""
+    texts = {str(row[index] or "") for row in typed}
+    if max(map(len, texts)) >= _WIDEST - 2:
+        return _WIDEST
+    widest = max(map(_display_width, texts))
+    return min(max(widest + 2, _NARROWEST), _WIDEST)
 
 
 def _write(
@@ -98,9 +110,19 @@ def _write(
 def save_xlsx(
     path: Path, columns: list[str], rows: Sequence[Sequence[str]], *, sheet: str = "findings"
 ) -> None:
-    """Write the workbook: typed cells, URLs as hyperlinks, text always text (a cell that
-    starts with "=" is a string, so no formula runs and no apostrophe shows), a bold
-    frozen header with an auto-filter, and each column as wide as its widest value."""
+    """Write the workbook (`build_xlsx`) to `path`."""
+    path.write_bytes(build_xlsx(columns, rows, sheet=sheet))
+
+
+def build_xlsx(
+    columns: list[str], rows: Sequence[Sequence[str]], *, sheet: str = "findings"
+) -> bytes:
+    """The workbook's bytes: typed cells, URLs as hyperlinks, text always text (a cell
+    that starts with "=" is a string, so no formula runs and no apostrophe shows), a bold
+    frozen header with an auto-filter, and each column as wide as its widest value.
+
+    Returned rather than written, so that a forked process can build it while the run
+    goes on, and the run write it once the report is saved (#19)."""
     numeric = {
         index
         for index, column in enumerate(columns)
@@ -112,7 +134,8 @@ def save_xlsx(
     for row in rows:
         cells = zip(columns, row, strict=True)
         typed.append([_value(col, text, i in numeric) for i, (col, text) in enumerate(cells)])
-    workbook = xlsxwriter.Workbook(str(path), {"strings_to_urls": False})
+    output = io.BytesIO()
+    workbook = xlsxwriter.Workbook(output, {"strings_to_urls": False})
     workbook.set_properties({"author": "Research Radar", "created": datetime.now(UTC)})
     formats = {
         "header": workbook.add_format({"bold": True, "valign": "top"}),
@@ -130,3 +153,4 @@ def save_xlsx(
     worksheet.freeze_panes(1, 0)
     worksheet.autofilter(0, 0, len(typed) - 1, len(columns) - 1)
     workbook.close()
+    return output.getvalue()

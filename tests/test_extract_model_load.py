@@ -214,6 +214,13 @@ def test_a_size_alone_keeps_a_row_that_names_its_own_model() -> None:
         pytest.param("vllm serve m --tensor-parallel-size 2", "tp", "2", id="tp-flag"),
         pytest.param("Served from two H100 cards.", "gpus", "2", id="two-parts"),
         pytest.param("部署在两张 A100 上", "gpus", "2", id="zh-two-parts"),
+        pytest.param("It runs on a single NVIDIA H100.", "gpus", "1", id="a-single-part"),
+        pytest.param("The model is tested on one H800 GPU.", "gpus", "1", id="one-part"),
+        pytest.param("单卡 RTX 4090 可在 75 秒内生成视频", "gpus", "1", id="zh-single-part"),
+        pytest.param("### Single GPU, 4-bit", "gpus", "1", id="single-gpu-heading"),
+        pytest.param(
+            "支持 7B 模型从 8 卡扩展到 1024 卡，平均单卡吞吐 3600", "gpus", "8", id="a-count-first"
+        ),
     ],
 )
 def test_more_load_phrasings(text: str, key: str, value: str) -> None:
@@ -225,8 +232,12 @@ def test_more_load_phrasings(text: str, key: str, value: str) -> None:
     [
         pytest.param("Throughput reached 5.53 requests/s.", id="a-rate-measured"),
         pytest.param("Input sequence length 512, output sequence length 32.", id="io-lengths"),
-        pytest.param("It runs on a single H100.", id="single-not-counted"),
         pytest.param("FlashAttention-2 runs 2x faster.", id="a-name-version-not-runs"),
+        pytest.param("单卡吞吐较 BF16 提升 1.6 倍", id="per-card-throughput"),
+        pytest.param("单卡平均功耗 400 W", id="per-card-power"),
+        pytest.param(
+            "You can adjust the memory the weights occupy on one GPU.", id="per-gpu-how-to"
+        ),
     ],
 )
 def test_what_is_not_that_load(text: str) -> None:

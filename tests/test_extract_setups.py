@@ -370,6 +370,42 @@ def test_a_chinese_note_below_a_table_sets_it_up() -> None:
     assert claim.conditions.load["batch"] == "1"
 
 
+@pytest.mark.parametrize(
+    ("note", "hardware", "gpus"),
+    [
+        pytest.param("* The model is tested on one H800 GPUs.", "H800", "1", id="list-item"),
+        pytest.param("Numbers below were all measured on 8x A100.", "A100", "8", id="paragraph"),
+        pytest.param("- 所有模型均在两张 H20 上测试", "H20", "2", id="zh"),
+    ],
+)
+def test_a_note_right_below_a_table_that_says_where_it_ran_sets_it_up(
+    note: str, hardware: str, gpus: str
+) -> None:
+    text = (
+        "## Requirements\n\n"
+        "| Model | Peak GPU Memory | 28 steps |\n|---|---|---|\n"
+        "| Step1X-Edit | 42.5GB | 22s |\n| Step1X-Edit-FP8 | 31GB | 25s |\n\n"
+        f"{note}\n"
+        "* We recommend to use GPUs with 80GB of memory.\n\n"
+        "## Serving\n\n| Model | Throughput (tok/s) |\n|---|---|\n| Step1X-Edit | 812 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    for value in (42.5, 22.0, 31.0, 25.0):
+        assert found[value].conditions.hardware == [hardware]
+        assert found[value].conditions.load["gpus"] == gpus
+    # the note is its table's, not the next section's
+    assert found[812.0].conditions.hardware == []
+    assert "gpus" not in found[812.0].conditions.load
+
+
+def test_a_recommendation_below_a_table_sets_nothing_up() -> None:
+    text = (
+        "| Model | Peak GPU Memory |\n|---|---|\n| Step1X-Edit | 42.5GB |\n\n"
+        "* We recommend to use an H100 GPU for better generation quality.\n"
+    )
+    assert _numbers(extract_claims(text))[42.5].conditions.hardware == []
+
+
 def test_a_row_that_names_only_its_device_role_takes_the_part_named_for_it() -> None:
     text = (
         "- CPU为Intel(R) Xeon(R) Gold 6271C, 固定CPU线程数为1. GPU为Tesla T4.\n\n"

@@ -28,12 +28,19 @@ _COUNT = re.compile(
 )
 """`8x H100`, `4 个 A100`, `on 8 H100`: how many of a part."""
 _WORD_COUNT = re.compile(
-    r"(?:\b(two|four|eight|sixteen)|(双|两)(?:张|块|卡|个)?|(二|四|八|十六)(?:张|块|卡|个|台))\s?$",
+    r"(?:\b(two|four|eight|sixteen|single|one)|(双|两)(?:张|块|卡|个)?|"
+    r"(二|四|八|十六)(?:张|块|卡|个|台)|(单|一)(?:张|块|卡|个|台))"
+    r"\s?(?:(?:NVIDIA|AMD|GeForce|Tesla|Intel|Ascend)\s?)?$",
     re.I,
 )
-"""`two H100`, `两张 A100`, `八卡 H800`; `a single H100` and `单卡` are left unsaid (pages
-rarely mean a count: `单卡吞吐` is per GPU), and a bare `四` needs its measure word."""
+"""`two H100`, `a single NVIDIA A100`, `one H800`, `两张 A100`, `八卡 H800`, `单卡 RTX
+4090`; a bare `四` or `单` needs its measure word (`单卡吞吐` alone is read by the rules of
+`extract.loadrules`, after any count of GPUs the statement writes)."""
 _WORDS = {
+    "single": "1",
+    "one": "1",
+    "单": "1",
+    "一": "1",
     "two": "2",
     "four": "4",
     "eight": "8",

@@ -328,8 +328,19 @@ def _notes_below_tables(segments: list[Segment], cat: Catalog) -> list[Scope]:
     return scopes
 
 
+_RAN_ON = re.compile(
+    r"\b(?:tested|measured|benchmarked|evaluated|profiled|obtained|collected|executed|"
+    r"run|ran)\s(?:\w+\s){0,2}?(?:on|with|using|under)\b|"
+    r"(?:在|于|使用|采用)[^。；;]{0,30}?(?:上|下)?(?:测试|测得|运行|评测|测量|跑)",
+    re.I,
+)
+"""`* The model is tested on one H800 GPU.`, `- 模型在单张 80G GPU 上测试`: a note that
+says where its table ran, wherever the verb stands in it."""
+
+
 def _is_note(text: str) -> bool:
-    return match(_NOTE_BELOW, probe_of(text)) is not None
+    probe = probe_of(text)
+    return match(_NOTE_BELOW, probe) is not None or search(_RAN_ON, probe) is not None
 
 
 def _note_says(text: str, cat: Catalog) -> Conditions:

@@ -398,6 +398,19 @@ def test_a_note_right_below_a_table_that_says_where_it_ran_sets_it_up(
     assert "gpus" not in found[812.0].conditions.load
 
 
+@pytest.mark.parametrize("heading", ["硬件配置", "软硬件环境", "测试平台", "Testbed"])
+def test_a_set_up_section_after_the_results_sets_up_its_parent(heading: str) -> None:
+    text = (
+        "## 性能测试\n\n| 模型 | 吞吐 (tokens/s) |\n|---|---|\n| Qwen2-7B | 1234 |\n\n"
+        f"### {heading}\n\n* 显卡：8 × NVIDIA A800 80GB\n\n"
+        "## 部署\n\n| 模型 | 显存 (GB) |\n|---|---|\n| Qwen2-7B | 15.2 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[1234.0].conditions.hardware == ["A800 80 GB"]
+    assert found[1234.0].conditions.load["gpus"] == "8"
+    assert found[15.2].conditions.hardware == []  # another top section
+
+
 def test_a_recommendation_below_a_table_sets_nothing_up() -> None:
     text = (
         "| Model | Peak GPU Memory |\n|---|---|\n| Step1X-Edit | 42.5GB |\n\n"

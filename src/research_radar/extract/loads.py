@@ -198,9 +198,14 @@ def _listed(text: str, match: re.Match[str]) -> bool:
     return True
 
 
+_VENDOR_BEFORE = re.compile(r"(?<![\w-])(?:NVIDIA|AMD|Intel|Ascend|Huawei|GeForce|Tesla)\s$", re.I)
+
+
 def _count_before(text: str, at: int) -> re.Match[str] | None:
     """`8x H100`, `on 8 H100` right before a part; not the tail of `4,000 个 A100` (the
-    window cuts the number)."""
+    window cuts the number); a vendor's name may stand between (`8 × NVIDIA H20`)."""
+    vendor = _VENDOR_BEFORE.search(text, max(0, at - 10), at)
+    at = vendor.start() if vendor else at
     start = max(0, at - 10)
     count = _COUNT.search(text[start:at])
     if count is None:

@@ -411,6 +411,32 @@ def test_a_set_up_section_after_the_results_sets_up_its_parent(heading: str) -> 
     assert found[15.2].conditions.hardware == []  # another top section
 
 
+def test_a_caption_below_a_table_that_ends_its_number_with_a_period_sets_it_up() -> None:
+    text = (
+        "## Perf\n\n| Batch | Ours (tok/s) | vLLM (tok/s) |\n|---|---|---|\n| 1 | 120 | 100 |\n\n"
+        "Table 1. Llama-3-8B on an RTX 4090.\n\n"
+        "## Latency\n\n| Batch | Ours (ms) |\n|---|---|\n| 1 | 31 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[120.0].conditions.hardware == found[100.0].conditions.hardware == ["RTX 4090"]
+    assert found[120.0].conditions.model == ["Llama-3-8B"]
+    assert found[31.0].conditions.hardware == []  # the next section's table is not captioned
+
+
+@pytest.mark.parametrize("mark", [".", ":"])
+def test_a_figure_caption_sets_up_the_paragraph_below_it(mark: str) -> None:
+    text = (
+        "## Perf\n\nOur engine loads models 3.5x faster than before.\n\n![tp](a.png)\n\n"
+        f"Figure 3{mark} Decode throughput of Llama-2-70B on 8xA100.\n\n"
+        "Ours reaches 1200 tokens/s.\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[1200.0].conditions.hardware == ["A100"]
+    assert found[1200.0].conditions.model == ["Llama-2-70B"]
+    assert found[1200.0].conditions.load["gpus"] == "8"
+    assert found[3.5].conditions.hardware == []
+
+
 def test_a_recommendation_below_a_table_sets_nothing_up() -> None:
     text = (
         "| Model | Peak GPU Memory |\n|---|---|\n| Step1X-Edit | 42.5GB |\n\n"

@@ -101,7 +101,8 @@ LOAD_RULES = (
     _rule("batch", r"batch[\s_-]?size\s+(?:of\s+(?:\w+\s+)?(?:is\s+)?|is\s+)(\d+)(?!\d|\.\d)"),
     _rule(
         "gpus",
-        r"(?:(?:使用|用)?(?:卡数|GPU\s?数量?|显卡数量?)|(?:number|num|#)\s?(?:of\s)?GPUs?)"
+        r"(?:(?:使用|用)?(?:卡数|GPU\s?数量?|显卡数量?)|(?:number|num|#)\s?(?:of\s)?GPUs?|"
+        r"GPU[\s_-]?(?:count|num))"
         r"\s*[=:：]\s*(\d{1,4})(?!\d|\.\d)",
     ),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?|-)?GPUs?\b"),
@@ -286,7 +287,8 @@ LOAD_RULES = (
     _rule("tp", r"张量并行(?:度|数|大小)?\s*(?:为|是)?\s*[=:：]?\s*(\d+)(?!\d|\.\d)"),
     _rule(
         "tp",
-        r"tensor[\s-]parallel(?:ism|[\s_-]?size)?(?:\sdegree)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)",
+        r"tensor[\s-]parallel(?:ism|[\s_-]?size)?(?:\sdegree)?(?:\s(?:of\s|=\s?|:\s?)?|\s?[=:：]\s?)"
+        r"(\d+)(?!\d|\.\d)",
     ),
     _rule("ep", r"(?<![A-Za-z])EP\s?[=-]?\s?(\d+)(?!\d|\.\d)"),
     _rule("ep", r"(?<![\d.])(\d+)(?:-way)?\s?EP\b"),

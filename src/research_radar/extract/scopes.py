@@ -280,7 +280,7 @@ _NOTE_BELOW = re.compile(
     r"(?:the )?above|(?:test |benchmark )?(?:setup|settings?|config(?:uration)?|workload|"
     r"environment)s?\s?:)\b|"
     r"测试|测得|实验|数据|以上|上述|上表|表中|表格中?|使用|采用|注|备注|说明)|"
-    r"^\W{0,3}(?:Table|Tab\.|表)\s?\d+\s?[:.：]",
+    r"^\W{0,3}(?:Table|Tab\.|表)\s?\d+\s?(?:[:.：]|$)",
     re.I,
 )
 """A note or a caption right below a table (`Table 3: decode latency on Llama-2-70B`)."""

@@ -437,6 +437,41 @@ def test_a_figure_caption_sets_up_the_paragraph_below_it(mark: str) -> None:
     assert found[3.5].conditions.hardware == []
 
 
+@pytest.mark.parametrize(
+    ("sentence", "hardware", "gpus"),
+    [
+        pytest.param("The experiments run on 8 H100 GPUs.", "H100", "8", id="passive"),
+        pytest.param("Experiments were conducted on a single A100.", "A100", "1", id="conducted"),
+        pytest.param("We run all experiments on 2 RTX 4090 GPUs.", "RTX 4090", "2", id="we-run"),
+        pytest.param("实验在 8 卡 H800 上进行。", "H800", "8", id="zh"),
+        pytest.param("测试均在单卡 A100 上完成。", "A100", "1", id="zh-single"),
+    ],
+)
+def test_an_evaluation_sentence_sets_up_its_whole_section(
+    sentence: str, hardware: str, gpus: str
+) -> None:
+    text = (
+        "## Results\n\nOurs is 2.5x faster than vLLM.\n\n"
+        f"{sentence}\n\n### Decode\n\n| Batch | Ours (tok/s) |\n|---|---|\n| 1 | 120 |\n\n"
+        "## Training\n\n| Batch | Ours (tok/s) |\n|---|---|\n| 1 | 77 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    for value in (2.5, 120.0):  # the number above the sentence and the subsection's
+        assert found[value].conditions.hardware == [hardware]
+        assert found[value].conditions.load["gpus"] == gpus
+    assert found[77.0].conditions.hardware == []
+
+
+def test_a_further_set_up_holds_below_it_only() -> None:
+    text = (
+        "## Results\n\n| Batch | Ours (tok/s) |\n|---|---|\n| 1 | 120 |\n\n"
+        "We further evaluate on 8 H100 GPUs.\n\n| Batch | Ours (tok/s) |\n|---|---|\n| 1 | 640 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[640.0].conditions.hardware == ["H100"]
+    assert found[120.0].conditions.hardware == []
+
+
 def test_a_recommendation_below_a_table_sets_nothing_up() -> None:
     text = (
         "| Model | Peak GPU Memory |\n|---|---|\n| Step1X-Edit | 42.5GB |\n\n"

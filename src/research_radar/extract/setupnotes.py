@@ -11,6 +11,7 @@ import re
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions
+from research_radar.extract.loads import several_values
 from research_radar.extract.markdown import Segment
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.screened import match, search
@@ -25,6 +26,21 @@ _EVALUATED = re.compile(
     re.I,
 )
 """A sentence that says where the authors ran their evaluation (not a note on one table)."""
+_FURTHER = re.compile(
+    r"\b(?:also|further|additionally|moreover|then|next|another|other|second)\b|此外|另外|还|也|进一步",
+    re.I,
+)
+"""`We further evaluate on H100`: a set-up after another one, not the section's."""
+_RAN = re.compile(
+    r"\b(?:experiments?|benchmarks?|measurements?|results|tests|numbers|evaluations?)\b"
+    r"[^.;:]{0,40}?\b(?:run|ran|conducted|measured|performed|collected|obtained|done|"
+    r"executed|tested|evaluated|benchmarked)\s(?:\w+\s){0,2}?(?:on|with|using)\b|"
+    r"(?:实验|测试|评测|结果|数据)[^。；]{0,20}?(?:在|于|使用|基于)[^。；]{0,30}?"
+    r"(?:进行|完成|测得|运行|得到|获得|测试|评测)",
+    re.I,
+)
+"""`The experiments run on 8 H100 GPUs.`, `实验在 8 卡 H800 上进行。`: where the numbers
+ran, said in the passive."""
 _ALL = re.compile(
     r"\ball (?:\w+ )?(?:experiments|benchmarks|measurements|results|tests)\b|所有|全部", re.I
 )
@@ -36,19 +52,35 @@ def evaluation_lines(
     """`We evaluated DeepSpeed-Ulysses on GPT with up to 64 A100 GPUs.`: its hardware, for
     the section (issue #14: the GPU named in a set-up line far above the numbers)."""
     scopes: list[Scope] = []
+    by_section: dict[int, list[Scope]] = {}
+    """The scopes of each section's evaluation sentences, by the section's first line."""
     for segment in segments:
-        if segment.block != "prose" or not search(_EVALUATED, probe_of(segment.text)):
+        if segment.block != "prose":
+            continue
+        probe = probe_of(segment.text)
+        if not search(_EVALUATED, probe) and not search(_RAN, probe):
             continue
         hardware = cat.names("hardware", segment.text)
         if len(set(hardware)) != 1:
             continue
         sections = [(h, e) for h, e in reversed(spans) if h.line < segment.line <= e]
+        own = sections[0][0].line if sections else 1
         if _ALL.search(segment.text) and len(sections) > 1:
             # `All Hopper experiments run on a single H100`: the sibling sections too
             sections = [s for s in sections if s[0].level < sections[0][0].level]
         scope = Scope(segment.line, sections[0][1]) if sections else Scope(segment.line, end)
         scope.names["hardware"] = [hardware[0]]
+        gpus = find_conditions(segment.text, cat).load.get("gpus")
+        if gpus and "gpus" not in several_values(segment.text):
+            scope.load["gpus"] = gpus  # `on 8 H100 GPUs`: how many of them too
         scopes.append(scope)
+        if sections and sections[0][0].line == own and not _FURTHER.search(segment.text):
+            by_section.setdefault(own, []).append(scope)  # not one widened to its siblings
+    for start, said in by_section.items():
+        if len({(s.names["hardware"][0], s.load.get("gpus")) for s in said}) == 1:
+            # `Ours is 2.5x faster. The experiments run on 8 H100 GPUs.`: the one set-up
+            # the section states holds for the numbers above it too
+            said[0].first = start
     return scopes
 
 

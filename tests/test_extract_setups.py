@@ -472,6 +472,28 @@ def test_a_further_set_up_holds_below_it_only() -> None:
     assert found[120.0].conditions.hardware == []
 
 
+@pytest.mark.parametrize(
+    "intro",
+    [
+        "The following tables show results on 8x H100 with Llama-3-70B:",
+        "以下为 8 卡 H100、Llama-3-70B 的测试结果：",
+    ],
+)
+def test_a_sentence_that_introduces_titled_tables_sets_up_each_of_them(intro: str) -> None:
+    table = "| Batch | Ours (tok/s) |\n|---|---|\n| 1 | {} |\n"
+    text = (
+        "## Results\n\nOurs is 3.1x faster than vLLM.\n\n"
+        f"{intro}\n\n**Prefill**\n\n{table.format(120)}\n**Decode**\n\n{table.format(130)}\n"
+        f"## Training\n\n{table.format(77)}"
+    )
+    found = _numbers(extract_claims(text))
+    for value in (120.0, 130.0):
+        assert found[value].conditions.hardware == ["H100"]
+        assert found[value].conditions.model == ["Llama-3-70B"]
+        assert found[value].conditions.load["gpus"] == "8"
+    assert found[3.1].conditions.hardware == found[77.0].conditions.hardware == []
+
+
 def test_a_recommendation_below_a_table_sets_nothing_up() -> None:
     text = (
         "| Model | Peak GPU Memory |\n|---|---|\n| Step1X-Edit | 42.5GB |\n\n"

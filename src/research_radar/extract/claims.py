@@ -182,6 +182,10 @@ def extract_claims(
                 # what a section says before its first number and its first subsection
                 # sets up its subsections (issue #14)
                 sections[-1][1].merge(lead_ctx)
+            if segment.level > sections[-1][0]:
+                # `Results on 8x H100:` / `**Prefill**` / table / `**Decode**` / table: what
+                # introduces the subsections below it holds in each of them
+                sections[-1][1].merge(introduced)
             section = enter_section(sections, segment, cat)
             depth = len(sections) - 1
             for name, values in sublead.get(depth - 1, {}).items():

@@ -217,6 +217,8 @@ def test_a_size_alone_keeps_a_row_that_names_its_own_model() -> None:
         pytest.param("It runs on a single NVIDIA H100.", "gpus", "1", id="a-single-part"),
         pytest.param("Hardware: 8 × NVIDIA H20-3e (141GB)", "gpus", "8", id="vendor-between"),
         pytest.param("- GPU count: 4", "gpus", "4", id="gpu-count-key"),
+        pytest.param("The model is tested on four GPUs.", "gpus", "4", id="four-gpus"),
+        pytest.param("八卡推理", "gpus", "8", id="zh-eight-cards"),
         pytest.param("- Tensor parallel size: 4", "tp", "4", id="tp-size-key"),
         pytest.param("The model is tested on one H800 GPU.", "gpus", "1", id="one-part"),
         pytest.param("单卡 RTX 4090 可在 75 秒内生成视频", "gpus", "1", id="zh-single-part"),

@@ -376,6 +376,12 @@ def test_a_chinese_note_below_a_table_sets_it_up() -> None:
         pytest.param("* The model is tested on one H800 GPUs.", "H800", "1", id="list-item"),
         pytest.param("Numbers below were all measured on 8x A100.", "A100", "8", id="paragraph"),
         pytest.param("- 所有模型均在两张 H20 上测试", "H20", "2", id="zh"),
+        pytest.param(
+            "* An NVIDIA GPU with CUDA support is required.\n  * The model is tested on four A100s.",
+            "A100",
+            "4",
+            id="nested-item",
+        ),
     ],
 )
 def test_a_note_right_below_a_table_that_says_where_it_ran_sets_it_up(

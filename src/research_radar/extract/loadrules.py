@@ -107,6 +107,8 @@ LOAD_RULES = (
     ),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?|-)?GPUs?\b"),
     _rule("gpus", r"双卡|两张卡|两块卡|\btwo GPUs\b", "2"),
+    _rule("gpus", r"\bfour GPUs\b|四卡|四张卡", "4"),
+    _rule("gpus", r"\beight GPUs\b|八卡|八张卡", "8"),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:张|块|个)?\s?(?:GPU\s?|显)?卡(?!顿|片)"),
     # `Single GPU, 4-bit`, `单卡推理`: one GPU, when no count is written before; not `on
     # one GPU` (how much fits per GPU, in a how-to) nor `单卡吞吐` (a measure per GPU)

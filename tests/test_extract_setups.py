@@ -500,6 +500,31 @@ def test_a_sentence_that_introduces_titled_tables_sets_up_each_of_them(intro: st
     assert found[3.1].conditions.hardware == found[77.0].conditions.hardware == []
 
 
+@pytest.mark.parametrize(
+    ("line", "hardware", "gpus"),
+    [
+        pytest.param("测试硬件：NVIDIA A100 80G * 8", "A100 80 GB", "8", id="zh-test-hardware"),
+        pytest.param("**测试条件**：单卡 4090，batch=1", "RTX 4090", "1", id="zh-test-conditions"),
+        pytest.param("推理卡：L20", "L20", None, id="zh-inference-card"),
+        pytest.param("Test machine: 2x RTX 3090", "RTX 3090", "2", id="test-machine"),
+        pytest.param("- Server: 8x A800", "A800", "8", id="server"),
+    ],
+)
+def test_a_set_up_line_after_the_first_number_sets_up_its_section(
+    line: str, hardware: str, gpus: str | None
+) -> None:
+    text = (
+        "## Results\n\nOurs is 2.5x faster than vLLM.\n\n"
+        f"{line}\n\n### Decode\n\n| Batch | Ours (tok/s) |\n|---|---|\n| 1 | 120 |\n\n"
+        "## Training\n\n| Batch | Ours (tok/s) |\n|---|---|\n| 1 | 77 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    for value in (2.5, 120.0):
+        assert found[value].conditions.hardware == [hardware]
+        assert found[value].conditions.load.get("gpus") == gpus
+    assert found[77.0].conditions.hardware == []
+
+
 def test_a_recommendation_below_a_table_sets_nothing_up() -> None:
     text = (
         "| Model | Peak GPU Memory |\n|---|---|\n| Step1X-Edit | 42.5GB |\n\n"

@@ -45,8 +45,11 @@ _SETUP_HEADING = re.compile(
 )
 _SETUP_LINE = re.compile(
     r"^\W{0,4}(?:hardware|GPUs?|devices?|models?|precision|dtype|platform|machine|workloads?|"
-    r"test(?:ing)? (?:environment|hardware|platform)|硬件(?:环境|配置)?|模型|显卡|精度|测试环境|"
-    r"测试平台|设备)\W{0,3}(?:\s\w+){0,2}\s?\W{0,2}[:：]",
+    r"CPUs?|accelerators?|servers?|nodes?|instances?|"
+    r"test(?:ing)? (?:environment|hardware|platform|machine|server|device|conditions?)|"
+    r"硬件(?:环境|配置)?|模型|显卡|精度|测试环境|测试平台|设备|"
+    r"(?:测试|推理|实验|运行|部署|评测)(?:硬件|机器|服务器|显卡|卡|芯片|条件|设备))"
+    r"\W{0,3}(?:\s\w+){0,2}\s?\W{0,2}[:：]",
     re.I,
 )
 _CONFIG_LINE = re.compile(

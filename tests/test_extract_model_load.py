@@ -240,6 +240,8 @@ def test_more_load_phrasings(text: str, key: str, value: str) -> None:
         pytest.param("FlashAttention-2 runs 2x faster.", id="a-name-version-not-runs"),
         pytest.param("单卡吞吐较 BF16 提升 1.6 倍", id="per-card-throughput"),
         pytest.param("单卡平均功耗 400 W", id="per-card-power"),
+        pytest.param("Served on a single H100 node.", id="one-node"),
+        pytest.param("部署在单台 A800 服务器上", id="zh-one-server"),
         pytest.param(
             "You can adjust the memory the weights occupy on one GPU.", id="per-gpu-how-to"
         ),

@@ -29,7 +29,7 @@ _COUNT = re.compile(
 """`8x H100`, `4 个 A100`, `on 8 H100`: how many of a part."""
 _WORD_COUNT = re.compile(
     r"(?:\b(two|four|eight|sixteen|single|one)|(双|两)(?:张|块|卡|个)?|"
-    r"(二|四|八|十六)(?:张|块|卡|个|台)|(单|一)(?:张|块|卡|个|台))"
+    r"(二|四|八|十六)(?:张|块|卡|个|台)|(单|一)(?:张|块|卡|个))"
     r"\s?(?:(?:NVIDIA|AMD|GeForce|Tesla|Intel|Ascend)\s?)?$",
     re.I,
 )
@@ -157,12 +157,22 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
             load["gpus"] = before.group(1)  # `each node holds 8 H800 GPUs`
         elif after and "gpus" not in load:
             load["gpus"] = after.group(1)
-        elif "gpus" not in load and (
-            word := _WORD_COUNT.search(text, max(0, mention.start - 14), mention.start)
+        elif (
+            "gpus" not in load
+            and (word := _WORD_COUNT.search(text, max(0, mention.start - 14), mention.start))
+            and not _MACHINE_AFTER.match(text, mention.end)
         ):
-            # `two H100`, `两张 A100`
+            # `two H100`, `两张 A100`; not `a single H100 node` (eight of them)
             load["gpus"] = _WORDS[next(g for g in word.groups() if g).lower()]
     return load
+
+
+_MACHINE_AFTER = re.compile(
+    r"\s?(?:\d+\s?GB\s)?(?:GPU\s)?(?:nodes?|servers?|machines?|boxes|box|instances?|systems?|"
+    r"clusters?|节点|服务器|机器|整机|集群)",
+    re.I,
+)
+"""`one H100 node`, `单台 A800 服务器`: a count of machines, not of GPUs."""
 
 
 _LISTED = re.compile(r"(?<![\w.])\d+[Kk]?\s?(?:&|\band|\bor|和|或|、)\s?$")

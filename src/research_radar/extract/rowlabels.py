@@ -8,6 +8,9 @@ headed `Model` (`模型`, `Network`) says what each row label is, so the label i
 model as written (issue #14); unless the catalogue knows one of the column's models, only
 when nothing else in scope names a model. These are the only model names that are not
 canonical catalogue names.
+
+A column headed `Device` (`设备`, `测试平台`, `SoC`) likewise names each row's part as written,
+when the catalogue knows none in the row (`Samsung S24 (Ultra)`, `SE9-8`).
 """
 
 from __future__ import annotations
@@ -133,7 +136,7 @@ def device_labels(
     head: list[str], metric_columns: list[int], rows: list[Row], cat: Catalog
 ) -> None:
     """`| Gemma3-1B | Samsung S24 (Ultra) | CPU | 243.24 |` under `| Model | Device | ...`:
-    a column headed `Device` (`设备`, `Platform`, `SoC`) that holds no numbers names each
+    a column headed `Device` (`设备`, `测试平台`, `SoC`) that holds no numbers names each
     row's part, as written, when the catalogue knows none in the row (issue #14: phones,
     boards and cloud instances no catalogue lists)."""
     column = next(

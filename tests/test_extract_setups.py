@@ -525,6 +525,32 @@ def test_a_set_up_line_after_the_first_number_sets_up_its_section(
     assert found[77.0].conditions.hardware == []
 
 
+@pytest.mark.parametrize(
+    "between", ["Results on 2x A100:", "We then tested on 2x A100:", "以下为 2 卡 A100 上的结果："]
+)
+def test_a_sentence_between_two_tables_that_introduces_the_next_is_not_a_note(
+    between: str,
+) -> None:
+    table = "| Batch | Ours (tok/s) |\n|---|---|\n| 1 | {} |\n"
+    text = f"## R\n\n{table.format(120)}\n{between}\n\n{table.format(130)}"
+    found = _numbers(extract_claims(text))
+    assert found[130.0].conditions.hardware == ["A100"]
+    assert found[130.0].conditions.load["gpus"] == "2"
+    assert found[120.0].conditions.hardware == []
+
+
+@pytest.mark.parametrize("head", ["Notes:", "注："])
+def test_a_list_of_notes_below_a_table_sets_it_up(head: str) -> None:
+    table = "| Batch | Ours (tok/s) |\n|---|---|\n| 1 | {} |\n"
+    text = (
+        f"## R\n\n{table.format(120)}\n{head}\n\n- Tested on 2x A100.\n- 测试硬件为 2 卡 A100\n\n"
+        f"## Next\n\n{table.format(130)}"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[120.0].conditions.hardware == ["A100"]
+    assert found[130.0].conditions.hardware == []
+
+
 def test_a_recommendation_below_a_table_sets_nothing_up() -> None:
     text = (
         "| Model | Peak GPU Memory |\n|---|---|\n| Step1X-Edit | 42.5GB |\n\n"

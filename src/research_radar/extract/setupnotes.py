@@ -86,7 +86,7 @@ def evaluation_lines(
 
 _NOTE_BELOW = re.compile(
     r"^\W{0,3}(?:(?:executed|measured|tested|benchmarked|run|ran|evaluated|obtained|collected|"
-    r"numbers|results?|all (?:numbers|results|measurements|benchmarks|tests)|note|"
+    r"numbers|results?|all (?:numbers|results|measurements|benchmarks|tests)|notes?|"
     r"(?:the )?(?:numbers|results|data) (?:in|of|above)|in (?:the|this) table|"
     r"we (?:ran|run|used|use|measured|tested|benchmarked)|these (?:numbers|results|benchmarks)|"
     r"(?:the )?above|(?:test |benchmark )?(?:setup|settings?|config(?:uration)?|workload|"
@@ -129,6 +129,12 @@ def notes_below_tables(segments: list[Segment], cat: Catalog) -> list[Scope]:
                 note.add(_note_says(segment.text, cat))
             continue
         note, kind = None, ""
+        if last and segment.block == "prose" and segment.text.rstrip().endswith((":", "：")):
+            # `Results on 2x A100:` between two tables introduces the next one; `Notes:`
+            # introduces the list below it, read as a list right below the table
+            if not _is_note(segment.text):
+                first = last = 0
+            continue
         if last and segment.block in ("prose", "list"):
             cue = _is_note(segment.text)
             if cue or segment.block == "list":

@@ -124,6 +124,34 @@ def test_sizes_listed_after_a_family(text: str, models: list[str]) -> None:
     assert find_conditions(text, default_catalog()).model == models
 
 
+@pytest.mark.parametrize(
+    ("text", "models"),
+    [
+        pytest.param("Model: Qwen/Qwen2.5-7B-Instruct", ["Qwen2.5-7B"], id="owner-is-family"),
+        pytest.param(
+            "模型：deepseek-ai/DeepSeek-R1-Distill-Qwen-32B",
+            ["DeepSeek-R1-Distill-Qwen-32B"],
+            id="owner-with-suffix",
+        ),
+        pytest.param("meta-llama/Meta-Llama-3.1-70B-Instruct", ["Llama-3.1-70B"], id="meta"),
+        pytest.param("Llama/Qwen 7B", ["Llama", "Qwen-7B"], id="alternatives-kept"),
+    ],
+)
+def test_a_repository_id_names_its_model_not_its_owners_family(
+    text: str, models: list[str]
+) -> None:
+    assert find_conditions(text, default_catalog()).model == models
+
+
+def test_a_set_up_line_with_a_repository_id_sets_up_its_section() -> None:
+    text = (
+        "## Results\n\nOurs is 2.5x faster than vLLM.\n\n- Model: Qwen/Qwen2.5-7B-Instruct\n\n"
+        "| Batch | Ours (tok/s) |\n|---|---|\n| 1 | 120 |\n"
+    )
+    found = {m.value: c for c in extract_claims(text) for m in c.metrics}
+    assert found[120.0].conditions.model == found[2.5].conditions.model == ["Qwen2.5-7B"]
+
+
 def test_thousands_of_tokens_per_second_written_k_tps() -> None:
     claim = _numbers(extract_claims("Decode reaches 12.5K TPS per node."))[12.5]
     assert claim.metrics[0].unit == "ktok/s"

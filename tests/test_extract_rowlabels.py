@@ -97,7 +97,7 @@ def _hardware(text: str) -> dict[float, list[str]]:
     return {m.value: c.conditions.hardware for c in extract_claims(text) for m in c.metrics}
 
 
-@pytest.mark.parametrize("head", ["Device", "设备", "测试平台", "SoC"])
+@pytest.mark.parametrize("head", ["Device", "设备", "测试平台", "SoC", "GPU", "显卡型号"])
 def test_a_device_column_names_each_rows_part_as_written(head: str) -> None:
     text = (
         "Performance on phones and laptops, measured with 1024 tokens prefill.\n\n"

@@ -116,15 +116,16 @@ def table_wide(columns: list[Conditions]) -> Conditions:
 
 
 _DEVICE_HEAD = re.compile(
-    r"(?:test\s|hardware\s)?(?:devices?|hardware|phones?|soc|chips?|boards?|machines?|instances?)"
-    r"(?:\s?(?:names?|models?))?|(?:test|hardware)\splatforms?|"
-    r"(?:测试)?(?:设备|硬件|硬件平台|机型|手机|芯片|开发板)(?:名称|型号)?|测试平台",
+    r"(?:test\s|hardware\s)?(?:devices?|hardware|phones?|soc|chips?|boards?|machines?|instances?|"
+    r"gpus?|npus?|accelerators?)(?:\s?(?:names?|models?|types?))?|(?:test|hardware)\splatforms?|"
+    r"(?:测试)?(?:设备|硬件|硬件平台|机型|手机|芯片|开发板|显卡|加速卡|卡型|GPU|NPU)(?:名称|型号)?|测试平台",
     re.I,
 )
 """A column of parts; not a bare `Platform` (as often `onnx` / `trt` as a device)."""
 _GENERIC_DEVICE = re.compile(
     r"^(?:cpus?|gpus?|npus?|tpus?|dsp|apu|xpu|cuda|metal|opencl|vulkan|auto|all|mobile|"
-    r"desktop|server|cloud|edge|android|ios|linux|windows|macos|arm|x86)$",
+    r"desktop|server|cloud|edge|android|ios|linux|windows|macos|arm|x86|yes|no|true|false|"
+    r"nvidia|amd|intel|apple|none|n/?a)$",
     re.I,
 )
 """A backend or a class of device (`| Device | CPU |`), not the part itself."""

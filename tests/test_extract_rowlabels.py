@@ -122,6 +122,11 @@ def test_a_device_column_names_each_rows_part_as_written(head: str) -> None:
             id="a-class-of-device",
         ),
         pytest.param(
+            "| Model | Device | Latency (ms) |\n|---|---|---|\n| YOLOv5s | GPU (CUDA) | 7.87 |\n"
+            "| YOLOv5s | CPU only | 176.41 |\n",
+            id="a-backend-in-words",
+        ),
+        pytest.param(
             "| Model | Platform | Latency (ms) |\n|---|---|---|\n| Conformer | onnx | 7.87 |\n"
             "| Conformer | trt | 176.41 |\n",
             id="a-platform-of-software",

@@ -125,10 +125,10 @@ _DEVICE_HEAD = re.compile(
 _GENERIC_DEVICE = re.compile(
     r"^(?:cpus?|gpus?|npus?|tpus?|dsp|apu|xpu|cuda|metal|opencl|vulkan|auto|all|mobile|"
     r"desktop|server|cloud|edge|android|ios|linux|windows|macos|arm|x86|yes|no|true|false|"
-    r"nvidia|amd|intel|apple|none|n/?a)$",
+    r"nvidia|amd|intel|apple|none|n/?a|mps|rocm|only|mode)$",
     re.I,
 )
-"""A backend or a class of device (`| Device | CPU |`), not the part itself."""
+"""A backend or a class of device (`| Device | CPU |`, `GPU (CUDA)`), not the part itself."""
 _BRACKETS = re.compile(r"[()（）]")
 """`Samsung S24 (Ultra)`: read as `Samsung S24 Ultra`."""
 
@@ -157,7 +157,7 @@ def device_labels(
         if (
             not _NAME.fullmatch(label)
             or len(label.split()) > 5
-            or _GENERIC_DEVICE.match(label)
+            or all(_GENERIC_DEVICE.match(word) for word in label.split())
             or _NOT_A_NAME.match(label)
             or metric_words(label)
             or any(cat.find(f, label) for f in ("software", "precision", "model"))

@@ -22,6 +22,7 @@ def _load(text: str) -> dict[str, str]:
         pytest.param("八卡 H800 集群", {"gpus": "8"}, id="zh-eight-cards"),
         pytest.param("部署于四张 A100", {"gpus": "4"}, id="zh-four-counted"),
         pytest.param("A run on sixteen H100 parts.", {"gpus": "16"}, id="sixteen"),
+        pytest.param("在单个 A100 上", {"gpus": "1"}, id="zh-a-single-part"),
         pytest.param("A Pi 5 with 4 threads.", {"threads": "4"}, id="threads"),
         pytest.param("llama-bench -t 8 on the board", {"threads": "8"}, id="t-flag"),
         pytest.param("使用 8 线程推理", {"threads": "8"}, id="zh-threads"),
@@ -43,7 +44,7 @@ def test_load_in_short_forms(text: str, expected: dict[str, str]) -> None:
     ("text", "key"),
     [
         pytest.param("单卡吞吐超过 3600 token/s", "gpus", id="per-gpu-not-one-gpu"),
-        pytest.param("在单个 A100 上", "gpus", id="a-single-part"),
+        pytest.param("部署在单台 A100 服务器上", "gpus", id="a-single-server"),
         pytest.param("It reaches QPS 120 at peak.", "rate", id="qps-measured"),
         pytest.param("In 5 out of 10 runs it won.", "prompt", id="in-out-of"),
         pytest.param("Read 4 threads of the forum.", "cores", id="threads-not-cores"),

@@ -890,7 +890,9 @@ def test_comparison_cues(text: str, baseline: str) -> None:
         pytest.param(
             "8 路并发下吞吐 1200 tokens/s", [(1200.0, "tok/s")], [], {"concurrency": "8"}, id="lu"
         ),
-        pytest.param("单卡 A100 上每秒生成 30 张图", [(30.0, "img/s")], [], {}, id="images"),
+        pytest.param(
+            "单卡 A100 上每秒生成 30 张图", [(30.0, "img/s")], [], {"gpus": "1"}, id="images"
+        ),
         pytest.param("加速比为 3.2", [(3.2, "x")], [], {}, id="jiasubi"),
         pytest.param("相较 HF 提升 24 倍", [(24.0, "x")], ["HF"], {}, id="xiangjiao"),
     ],

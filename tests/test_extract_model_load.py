@@ -124,6 +124,34 @@ def test_sizes_listed_after_a_family(text: str, models: list[str]) -> None:
     assert find_conditions(text, default_catalog()).model == models
 
 
+@pytest.mark.parametrize(
+    ("text", "models"),
+    [
+        pytest.param("Model: Qwen/Qwen2.5-7B-Instruct", ["Qwen2.5-7B"], id="owner-is-family"),
+        pytest.param(
+            "模型：deepseek-ai/DeepSeek-R1-Distill-Qwen-32B",
+            ["DeepSeek-R1-Distill-Qwen-32B"],
+            id="owner-with-suffix",
+        ),
+        pytest.param("meta-llama/Meta-Llama-3.1-70B-Instruct", ["Llama-3.1-70B"], id="meta"),
+        pytest.param("Llama/Qwen 7B", ["Llama", "Qwen-7B"], id="alternatives-kept"),
+    ],
+)
+def test_a_repository_id_names_its_model_not_its_owners_family(
+    text: str, models: list[str]
+) -> None:
+    assert find_conditions(text, default_catalog()).model == models
+
+
+def test_a_set_up_line_with_a_repository_id_sets_up_its_section() -> None:
+    text = (
+        "## Results\n\nOurs is 2.5x faster than vLLM.\n\n- Model: Qwen/Qwen2.5-7B-Instruct\n\n"
+        "| Batch | Ours (tok/s) |\n|---|---|\n| 1 | 120 |\n"
+    )
+    found = {m.value: c for c in extract_claims(text) for m in c.metrics}
+    assert found[120.0].conditions.model == found[2.5].conditions.model == ["Qwen2.5-7B"]
+
+
 def test_thousands_of_tokens_per_second_written_k_tps() -> None:
     claim = _numbers(extract_claims("Decode reaches 12.5K TPS per node."))[12.5]
     assert claim.metrics[0].unit == "ktok/s"
@@ -214,6 +242,18 @@ def test_a_size_alone_keeps_a_row_that_names_its_own_model() -> None:
         pytest.param("vllm serve m --tensor-parallel-size 2", "tp", "2", id="tp-flag"),
         pytest.param("Served from two H100 cards.", "gpus", "2", id="two-parts"),
         pytest.param("部署在两张 A100 上", "gpus", "2", id="zh-two-parts"),
+        pytest.param("It runs on a single NVIDIA H100.", "gpus", "1", id="a-single-part"),
+        pytest.param("Hardware: 8 × NVIDIA H20-3e (141GB)", "gpus", "8", id="vendor-between"),
+        pytest.param("- GPU count: 4", "gpus", "4", id="gpu-count-key"),
+        pytest.param("The model is tested on four GPUs.", "gpus", "4", id="four-gpus"),
+        pytest.param("八卡推理", "gpus", "8", id="zh-eight-cards"),
+        pytest.param("- Tensor parallel size: 4", "tp", "4", id="tp-size-key"),
+        pytest.param("The model is tested on one H800 GPU.", "gpus", "1", id="one-part"),
+        pytest.param("单卡 RTX 4090 可在 75 秒内生成视频", "gpus", "1", id="zh-single-part"),
+        pytest.param("### Single GPU, 4-bit", "gpus", "1", id="single-gpu-heading"),
+        pytest.param(
+            "支持 7B 模型从 8 卡扩展到 1024 卡，平均单卡吞吐 3600", "gpus", "8", id="a-count-first"
+        ),
     ],
 )
 def test_more_load_phrasings(text: str, key: str, value: str) -> None:
@@ -225,8 +265,14 @@ def test_more_load_phrasings(text: str, key: str, value: str) -> None:
     [
         pytest.param("Throughput reached 5.53 requests/s.", id="a-rate-measured"),
         pytest.param("Input sequence length 512, output sequence length 32.", id="io-lengths"),
-        pytest.param("It runs on a single H100.", id="single-not-counted"),
         pytest.param("FlashAttention-2 runs 2x faster.", id="a-name-version-not-runs"),
+        pytest.param("单卡吞吐较 BF16 提升 1.6 倍", id="per-card-throughput"),
+        pytest.param("单卡平均功耗 400 W", id="per-card-power"),
+        pytest.param("Served on a single H100 node.", id="one-node"),
+        pytest.param("部署在单台 A800 服务器上", id="zh-one-server"),
+        pytest.param(
+            "You can adjust the memory the weights occupy on one GPU.", id="per-gpu-how-to"
+        ),
     ],
 )
 def test_what_is_not_that_load(text: str) -> None:

@@ -90,3 +90,54 @@ def test_a_load_column_reads_its_cells_spelled_with_a_letter(cell: str, value: s
     text = f"| Conc. | Method | Tok/s |\n|---|---|---|\n| {cell} | AR | 287.9 |\n"
     claims = extract_claims(text)
     assert [c.conditions.load.get("concurrency") for c in claims] == [value]
+
+
+def _hardware(text: str) -> dict[float, list[str]]:
+    """value -> the hardware of the claim that holds it."""
+    return {m.value: c.conditions.hardware for c in extract_claims(text) for m in c.metrics}
+
+
+@pytest.mark.parametrize("head", ["Device", "设备", "测试平台", "SoC", "GPU", "显卡型号"])
+def test_a_device_column_names_each_rows_part_as_written(head: str) -> None:
+    text = (
+        "Performance on phones and laptops, measured with 1024 tokens prefill.\n\n"
+        f"| Model | {head} | Backend | Prefill (tokens/sec) | Decode (tokens/sec) |\n"
+        "| :--- | :--- | :--- | :--- | :--- |\n"
+        "| Gemma3-1B | MacBook Pro<br>(2023 M3) | CPU | 422.98 | 66.89 |\n"
+        "| Gemma3-1B | Samsung S24<br>(Ultra) | GPU | 1876.5 | 44.57 |\n"
+        "| Gemma3-1B | Pixel 9 | CPU | 190.5 | 30.2 |\n"
+    )
+    found = _hardware(text)
+    assert found[1876.5] == found[44.57] == ["Samsung S24 Ultra"]
+    assert found[190.5] == ["Pixel 9"]
+    assert found[422.98] and found[422.98] != ["Samsung S24 Ultra"]
+
+
+@pytest.mark.parametrize(
+    "table",
+    [
+        pytest.param(
+            "| Model | Device | Latency (ms) |\n|---|---|---|\n| YOLOv5s | GPU | 7.87 |\n"
+            "| YOLOv5s | CPU | 176.41 |\n",
+            id="a-class-of-device",
+        ),
+        pytest.param(
+            "| Model | Device | Latency (ms) |\n|---|---|---|\n| YOLOv5s | GPU (CUDA) | 7.87 |\n"
+            "| YOLOv5s | CPU only | 176.41 |\n",
+            id="a-backend-in-words",
+        ),
+        pytest.param(
+            "| Model | Platform | Latency (ms) |\n|---|---|---|\n| Conformer | onnx | 7.87 |\n"
+            "| Conformer | trt | 176.41 |\n",
+            id="a-platform-of-software",
+        ),
+        pytest.param(
+            "| Model | Notes | Latency (ms) |\n|---|---|---|\n| Conformer | Acme Box 3 | 7.87 |\n"
+            "| Conformer | fast | 176.41 |\n",
+            id="not-a-device-column",
+        ),
+    ],
+)
+def test_a_column_that_names_no_part_gives_none(table: str) -> None:
+    found = _hardware(table)
+    assert found[7.87] == [] and found[176.41] == []

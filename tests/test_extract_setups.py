@@ -371,6 +371,195 @@ def test_a_chinese_note_below_a_table_sets_it_up() -> None:
     assert claim.conditions.load["batch"] == "1"
 
 
+@pytest.mark.parametrize(
+    ("note", "hardware", "gpus"),
+    [
+        pytest.param("* The model is tested on one H800 GPUs.", "H800", "1", id="list-item"),
+        pytest.param("Numbers below were all measured on 8x A100.", "A100", "8", id="paragraph"),
+        pytest.param("- 所有模型均在两张 H20 上测试", "H20", "2", id="zh"),
+        pytest.param(
+            "* An NVIDIA GPU with CUDA support is required.\n  * The model is tested on four A100s.",
+            "A100",
+            "4",
+            id="nested-item",
+        ),
+    ],
+)
+def test_a_note_right_below_a_table_that_says_where_it_ran_sets_it_up(
+    note: str, hardware: str, gpus: str
+) -> None:
+    text = (
+        "## Requirements\n\n"
+        "| Model | Peak GPU Memory | 28 steps |\n|---|---|---|\n"
+        "| Step1X-Edit | 42.5GB | 22s |\n| Step1X-Edit-FP8 | 31GB | 25s |\n\n"
+        f"{note}\n"
+        "* We recommend to use GPUs with 80GB of memory.\n\n"
+        "## Serving\n\n| Model | Throughput (tok/s) |\n|---|---|\n| Step1X-Edit | 812 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    for value in (42.5, 22.0, 31.0, 25.0):
+        assert found[value].conditions.hardware == [hardware]
+        assert found[value].conditions.load["gpus"] == gpus
+    # the note is its table's, not the next section's
+    assert found[812.0].conditions.hardware == []
+    assert "gpus" not in found[812.0].conditions.load
+
+
+@pytest.mark.parametrize("heading", ["硬件配置", "软硬件环境", "测试平台", "Testbed"])
+def test_a_set_up_section_after_the_results_sets_up_its_parent(heading: str) -> None:
+    text = (
+        "## 性能测试\n\n| 模型 | 吞吐 (tokens/s) |\n|---|---|\n| Qwen2-7B | 1234 |\n\n"
+        f"### {heading}\n\n* 显卡：8 × NVIDIA A800 80GB\n\n"
+        "## 部署\n\n| 模型 | 显存 (GB) |\n|---|---|\n| Qwen2-7B | 15.2 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[1234.0].conditions.hardware == ["A800 80 GB"]
+    assert found[1234.0].conditions.load["gpus"] == "8"
+    assert found[15.2].conditions.hardware == []  # another top section
+
+
+def test_a_caption_below_a_table_that_ends_its_number_with_a_period_sets_it_up() -> None:
+    text = (
+        "## Perf\n\n| Batch | Ours (tok/s) | vLLM (tok/s) |\n|---|---|---|\n| 1 | 120 | 100 |\n\n"
+        "Table 1. Llama-3-8B on an RTX 4090.\n\n"
+        "## Latency\n\n| Batch | Ours (ms) |\n|---|---|\n| 1 | 31 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[120.0].conditions.hardware == found[100.0].conditions.hardware == ["RTX 4090"]
+    assert found[120.0].conditions.model == ["Llama-3-8B"]
+    assert found[31.0].conditions.hardware == []  # the next section's table is not captioned
+
+
+@pytest.mark.parametrize("mark", [".", ":"])
+def test_a_figure_caption_sets_up_the_paragraph_below_it(mark: str) -> None:
+    text = (
+        "## Perf\n\nOur engine loads models 3.5x faster than before.\n\n![tp](a.png)\n\n"
+        f"Figure 3{mark} Decode throughput of Llama-2-70B on 8xA100.\n\n"
+        "Ours reaches 1200 tokens/s.\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[1200.0].conditions.hardware == ["A100"]
+    assert found[1200.0].conditions.model == ["Llama-2-70B"]
+    assert found[1200.0].conditions.load["gpus"] == "8"
+    assert found[3.5].conditions.hardware == []
+
+
+@pytest.mark.parametrize(
+    ("sentence", "hardware", "gpus"),
+    [
+        pytest.param("The experiments run on 8 H100 GPUs.", "H100", "8", id="passive"),
+        pytest.param("Experiments were conducted on a single A100.", "A100", "1", id="conducted"),
+        pytest.param("We run all experiments on 2 RTX 4090 GPUs.", "RTX 4090", "2", id="we-run"),
+        pytest.param("实验在 8 卡 H800 上进行。", "H800", "8", id="zh"),
+        pytest.param("测试均在单卡 A100 上完成。", "A100", "1", id="zh-single"),
+    ],
+)
+def test_an_evaluation_sentence_sets_up_its_whole_section(
+    sentence: str, hardware: str, gpus: str
+) -> None:
+    text = (
+        "## Results\n\nOurs is 2.5x faster than vLLM.\n\n"
+        f"{sentence}\n\n### Decode\n\n| Batch | Ours (tok/s) |\n|---|---|\n| 1 | 120 |\n\n"
+        "## Training\n\n| Batch | Ours (tok/s) |\n|---|---|\n| 1 | 77 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    for value in (2.5, 120.0):  # the number above the sentence and the subsection's
+        assert found[value].conditions.hardware == [hardware]
+        assert found[value].conditions.load["gpus"] == gpus
+    assert found[77.0].conditions.hardware == []
+
+
+def test_a_further_set_up_holds_below_it_only() -> None:
+    text = (
+        "## Results\n\n| Batch | Ours (tok/s) |\n|---|---|\n| 1 | 120 |\n\n"
+        "We further evaluate on 8 H100 GPUs.\n\n| Batch | Ours (tok/s) |\n|---|---|\n| 1 | 640 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[640.0].conditions.hardware == ["H100"]
+    assert found[120.0].conditions.hardware == []
+
+
+@pytest.mark.parametrize(
+    "intro",
+    [
+        "The following tables show results on 8x H100 with Llama-3-70B:",
+        "以下为 8 卡 H100、Llama-3-70B 的测试结果：",
+    ],
+)
+def test_a_sentence_that_introduces_titled_tables_sets_up_each_of_them(intro: str) -> None:
+    table = "| Batch | Ours (tok/s) |\n|---|---|\n| 1 | {} |\n"
+    text = (
+        "## Results\n\nOurs is 3.1x faster than vLLM.\n\n"
+        f"{intro}\n\n**Prefill**\n\n{table.format(120)}\n**Decode**\n\n{table.format(130)}\n"
+        f"## Training\n\n{table.format(77)}"
+    )
+    found = _numbers(extract_claims(text))
+    for value in (120.0, 130.0):
+        assert found[value].conditions.hardware == ["H100"]
+        assert found[value].conditions.model == ["Llama-3-70B"]
+        assert found[value].conditions.load["gpus"] == "8"
+    assert found[3.1].conditions.hardware == found[77.0].conditions.hardware == []
+
+
+@pytest.mark.parametrize(
+    ("line", "hardware", "gpus"),
+    [
+        pytest.param("测试硬件：NVIDIA A100 80G * 8", "A100 80 GB", "8", id="zh-test-hardware"),
+        pytest.param("**测试条件**：单卡 4090，batch=1", "RTX 4090", "1", id="zh-test-conditions"),
+        pytest.param("推理卡：L20", "L20", None, id="zh-inference-card"),
+        pytest.param("Test machine: 2x RTX 3090", "RTX 3090", "2", id="test-machine"),
+        pytest.param("- Server: 8x A800", "A800", "8", id="server"),
+    ],
+)
+def test_a_set_up_line_after_the_first_number_sets_up_its_section(
+    line: str, hardware: str, gpus: str | None
+) -> None:
+    text = (
+        "## Results\n\nOurs is 2.5x faster than vLLM.\n\n"
+        f"{line}\n\n### Decode\n\n| Batch | Ours (tok/s) |\n|---|---|\n| 1 | 120 |\n\n"
+        "## Training\n\n| Batch | Ours (tok/s) |\n|---|---|\n| 1 | 77 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    for value in (2.5, 120.0):
+        assert found[value].conditions.hardware == [hardware]
+        assert found[value].conditions.load.get("gpus") == gpus
+    assert found[77.0].conditions.hardware == []
+
+
+@pytest.mark.parametrize(
+    "between", ["Results on 2x A100:", "We then tested on 2x A100:", "以下为 2 卡 A100 上的结果："]
+)
+def test_a_sentence_between_two_tables_that_introduces_the_next_is_not_a_note(
+    between: str,
+) -> None:
+    table = "| Batch | Ours (tok/s) |\n|---|---|\n| 1 | {} |\n"
+    text = f"## R\n\n{table.format(120)}\n{between}\n\n{table.format(130)}"
+    found = _numbers(extract_claims(text))
+    assert found[130.0].conditions.hardware == ["A100"]
+    assert found[130.0].conditions.load["gpus"] == "2"
+    assert found[120.0].conditions.hardware == []
+
+
+@pytest.mark.parametrize("head", ["Notes:", "注："])
+def test_a_list_of_notes_below_a_table_sets_it_up(head: str) -> None:
+    table = "| Batch | Ours (tok/s) |\n|---|---|\n| 1 | {} |\n"
+    text = (
+        f"## R\n\n{table.format(120)}\n{head}\n\n- Tested on 2x A100.\n- 测试硬件为 2 卡 A100\n\n"
+        f"## Next\n\n{table.format(130)}"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[120.0].conditions.hardware == ["A100"]
+    assert found[130.0].conditions.hardware == []
+
+
+def test_a_recommendation_below_a_table_sets_nothing_up() -> None:
+    text = (
+        "| Model | Peak GPU Memory |\n|---|---|\n| Step1X-Edit | 42.5GB |\n\n"
+        "* We recommend to use an H100 GPU for better generation quality.\n"
+    )
+    assert _numbers(extract_claims(text))[42.5].conditions.hardware == []
+
+
 def test_a_row_that_names_only_its_device_role_takes_the_part_named_for_it() -> None:
     text = (
         "- CPU为Intel(R) Xeon(R) Gold 6271C, 固定CPU线程数为1. GPU为Tesla T4.\n\n"

@@ -98,6 +98,8 @@ def extract_claims(
     """No claim yet since the last heading: what is said now sets up the whole section."""
     lead_ctx, lead_names = Context(), dict[str, set[str]]()
     caption_ctx = Context()
+    captioned = 0
+    """The line of the caption being read (its sentences after the first continue it)."""
     sublead: dict[int, dict[str, list[str]]] = {}
     """Per section depth: what its lead set up for its subsections."""
     survey_list = False
@@ -182,6 +184,10 @@ def extract_claims(
                 # what a section says before its first number and its first subsection
                 # sets up its subsections (issue #14)
                 sections[-1][1].merge(lead_ctx)
+            if segment.level > sections[-1][0]:
+                # `Results on 8x H100:` / `**Prefill**` / table / `**Decode**` / table: what
+                # introduces the subsections below it holds in each of them
+                sections[-1][1].merge(introduced)
             section = enter_section(sections, segment, cat)
             depth = len(sections) - 1
             for name, values in sublead.get(depth - 1, {}).items():
@@ -191,7 +197,7 @@ def extract_claims(
             block_ctx = section.copy()
             line_ctx, lead, lead_ctx, lead_names = Context(), True, Context(), {}
             intro, introduced = [], Context()
-            caption_ctx = Context()
+            caption_ctx, captioned = Context(), 0
             if probe_of(segment.text).has_digit:  # `## 2.15x faster`: a heading's result
                 own = find_conditions(segment.text, cat)
                 said = _claims(segment, own, cat, where, reporter, Context(), block_ctx)
@@ -219,6 +225,11 @@ def extract_claims(
             # the set-up of the paragraphs that discuss the figure, below it
             caption_ctx = Context()
             caption_ctx.update(own, with_baseline=True)
+            captioned = segment.line
+        elif segment.block == "prose" and captioned and not segment.new_paragraph:
+            caption_ctx.update(own, with_baseline=True)  # `Figure 3.` `Decode on 8xA100.`
+        else:
+            captioned = 0
         made = _claims(segment, own, cat, where, reporter, line_ctx, block_ctx)
         read = read_sentence(segment, [m for one in made for m in one.metrics], numbers)
         if read and made and made[-1].metrics:
@@ -365,7 +376,8 @@ _INTRODUCES = re.compile(r"[:：]\W*$|如下|\b(?:below|as follows)\b", re.I)
 """A sentence that introduces what follows it (`对比如下：`, `... are shown below.`)."""
 _SECTION_FIELDS = ("model", "precision")
 """What a section's lead names once holds for its later paragraphs and tables too."""
-_CAPTION = re.compile(r"(?:Figure|Fig\.|Table|图|表)\s?\d+\s?[:.：]", re.I)
+_CAPTION = re.compile(r"(?:Figure|Fig\.|Table|图|表)\s?\d+\s?(?:[:.：]|$)", re.I)
+"""`Figure 6: ...`; `Figure 3.` is a sentence of its own, continued by the next one."""
 
 
 def _made(

@@ -51,6 +51,8 @@ its context and for the set-up it states (issue #19)."""
 
 def _find_conditions(text: str, cat: Catalog) -> Conditions:
     names = {name: cat.names(name, text) for name in CONDITION_FIELDS}
+    if len(names["model"]) > 1 and "/" in text:
+        names["model"] = _without_owners(text, cat, names["model"])
     if names["model"] and _SIZE_AFTER.search(text):
         names["model"] = _size_lists(text, cat, names["model"])
     if len(names["hardware"]) > 1 and _PORTED.search(text):
@@ -92,6 +94,27 @@ def _size_lists(text: str, cat: Catalog, models: list[str]) -> list[str]:
             listed.append(mention.name[: size.start()] + match.group(1).upper())
             end = match.end()
     return list(dict.fromkeys([*models, *listed]))
+
+
+def _without_owners(text: str, cat: Catalog, models: list[str]) -> list[str]:
+    """`Qwen/Qwen2.5-7B-Instruct`, `meta-llama/Meta-Llama-3.1-70B`: a repository id names
+    its model, not also the family its owner is named after (unless named elsewhere)."""
+    mentions = cat.find("model", text)
+    by_start = {m.start: m.name for m in mentions}
+    owners: set[str] = set()
+    named: set[str] = set()
+    for mention in mentions:
+        slash = _OWNER_TAIL.match(text, mention.end)
+        after = by_start.get(slash.end()) if slash else None
+        if after and mention.name.lower() in after.lower():
+            owners.add(mention.name)  # `deepseek-ai/DeepSeek-R1`, not `Llama/Qwen 7B`
+        else:
+            named.add(mention.name)
+    return [name for name in models if name not in owners or name in named]
+
+
+_OWNER_TAIL = re.compile(r"[\w.-]{0,12}/")
+"""The rest of a repository owner's name up to its slash (`-ai/` of `deepseek-ai/`)."""
 
 
 _PORTED = re.compile(r"\bfrom\s+(?:the\s+)?(?:NVIDIA\s+|AMD\s+|GeForce\s+)?\S", re.I)

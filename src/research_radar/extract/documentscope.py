@@ -20,7 +20,8 @@ from research_radar.extract.envblocks import env_blocks
 from research_radar.extract.footnotes import footnote_refs
 from research_radar.extract.markdown import Segment
 from research_radar.extract.roles import find_roles, with_roles
-from research_radar.extract.scopes import find_scopes, with_scopes
+from research_radar.extract.scopes import find_scopes
+from research_radar.extract.setupscope import with_scopes
 from research_radar.extract.siblings import with_sibling_systems
 from research_radar.extract.workloads import find_workloads, with_workloads
 from research_radar.models import Claim

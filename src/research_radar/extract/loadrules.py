@@ -51,6 +51,10 @@ _NOT_A_PHASE_MEASURE = r"(?!\s?(?:throughput|speed|rate|latency|time|tok|/|per\b
 """`1024 tokens prefill throughput` names a measure of the phase, not its length."""
 
 
+_PER_CARD = r"(?:吞吐|功耗|显存|内存|温度|TDP|平均|最大|最小|每|算力|带宽|利用率|成本|峰值|性能)"
+"""What `单卡` measures per GPU (`单卡吞吐`, `单卡平均功耗`): not a count of GPUs."""
+
+
 _V = r"(?:\s+|\s?=\s?)(\d+[Kk]?)(?![\w.,]|\s+\d)"
 """A flag's one value (`--input-len 1024`, `--output_len=128`); a list (`-p 512,1024`,
 `--batch-size 1 2 4`) gives alternatives, none of them the load."""
@@ -97,12 +101,25 @@ LOAD_RULES = (
     _rule("batch", r"batch[\s_-]?size\s+(?:of\s+(?:\w+\s+)?(?:is\s+)?|is\s+)(\d+)(?!\d|\.\d)"),
     _rule(
         "gpus",
-        r"(?:(?:使用|用)?(?:卡数|GPU\s?数量?|显卡数量?)|(?:number|num|#)\s?(?:of\s)?GPUs?)"
+        r"(?:(?:使用|用)?(?:卡数|GPU\s?数量?|显卡数量?)|(?:number|num|#)\s?(?:of\s)?GPUs?|"
+        r"GPU[\s_-]?(?:count|num))"
         r"\s*[=:：]\s*(\d{1,4})(?!\d|\.\d)",
     ),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?|-)?GPUs?\b"),
     _rule("gpus", r"双卡|两张卡|两块卡|\btwo GPUs\b", "2"),
+    _rule("gpus", r"\bfour GPUs\b|四卡|四张卡", "4"),
+    _rule("gpus", r"\beight GPUs\b|八卡|八张卡", "8"),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:张|块|个)?\s?(?:GPU\s?|显)?卡(?!顿|片)"),
+    # `Single GPU, 4-bit`, `单卡推理`: one GPU, when no count is written before; not `on
+    # one GPU` (how much fits per GPU, in a how-to) nor `单卡吞吐` (a measure per GPU)
+    _rule(
+        "gpus",
+        r"\bsingle[\s-](?:GPU|card|accelerator)\b|"
+        r"(?:单(?:张|块|个)?|一(?:张|块))\s?(?:GPU|NPU|显?卡)(?!顿|片|\s?(?:的\s?)?"
+        + _PER_CARD
+        + ")",
+        "1",
+    ),
     _rule(
         "concurrency",
         r"(?:max_concurrency|concurrency(?:\slevel)?|(?<![A-Za-z])conc|并发(?:数|度|请求数|用户数)?)"
@@ -282,7 +299,8 @@ LOAD_RULES = (
     _rule("tp", r"张量并行(?:度|数|大小)?\s*(?:为|是)?\s*[=:：]?\s*(\d+)(?!\d|\.\d)"),
     _rule(
         "tp",
-        r"tensor[\s-]parallel(?:ism|[\s_-]?size)?(?:\sdegree)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)",
+        r"tensor[\s-]parallel(?:ism|[\s_-]?size)?(?:\sdegree)?(?:\s(?:of\s|=\s?|:\s?)?|\s?[=:：]\s?)"
+        r"(\d+)(?!\d|\.\d)",
     ),
     _rule("ep", r"(?<![A-Za-z])EP\s?[=-]?\s?(\d+)(?!\d|\.\d)"),
     _rule("ep", r"(?<![\d.])(\d+)(?:-way)?\s?EP\b"),

@@ -28,12 +28,19 @@ _COUNT = re.compile(
 )
 """`8x H100`, `4 个 A100`, `on 8 H100`: how many of a part."""
 _WORD_COUNT = re.compile(
-    r"(?:\b(two|four|eight|sixteen)|(双|两)(?:张|块|卡|个)?|(二|四|八|十六)(?:张|块|卡|个|台))\s?$",
+    r"(?:\b(two|four|eight|sixteen|single|one)|(双|两)(?:张|块|卡|个)?|"
+    r"(二|四|八|十六)(?:张|块|卡|个|台)|(单|一)(?:张|块|卡|个))"
+    r"\s?(?:(?:NVIDIA|AMD|GeForce|Tesla|Intel|Ascend)\s?)?$",
     re.I,
 )
-"""`two H100`, `两张 A100`, `八卡 H800`; `a single H100` and `单卡` are left unsaid (pages
-rarely mean a count: `单卡吞吐` is per GPU), and a bare `四` needs its measure word."""
+"""`two H100`, `a single NVIDIA A100`, `one H800`, `两张 A100`, `八卡 H800`, `单卡 RTX
+4090`; a bare `四` or `单` needs its measure word (`单卡吞吐` alone is read by the rules of
+`extract.loadrules`, after any count of GPUs the statement writes)."""
 _WORDS = {
+    "single": "1",
+    "one": "1",
+    "单": "1",
+    "一": "1",
     "two": "2",
     "four": "4",
     "eight": "8",
@@ -165,12 +172,22 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
             load["gpus"] = before.group(1)  # `each node holds 8 H800 GPUs`
         elif after and "gpus" not in load:
             load["gpus"] = after.group(1)
-        elif "gpus" not in load and (
-            word := _WORD_COUNT.search(text, max(0, mention.start - 14), mention.start)
+        elif (
+            "gpus" not in load
+            and (word := _WORD_COUNT.search(text, max(0, mention.start - 14), mention.start))
+            and not _MACHINE_AFTER.match(text, mention.end)
         ):
-            # `two H100`, `两张 A100`
+            # `two H100`, `两张 A100`; not `a single H100 node` (eight of them)
             load["gpus"] = _WORDS[next(g for g in word.groups() if g).lower()]
     return load
+
+
+_MACHINE_AFTER = re.compile(
+    r"\s?(?:\d+\s?GB\s)?(?:GPU\s)?(?:nodes?|servers?|machines?|boxes|box|instances?|systems?|"
+    r"clusters?|节点|服务器|机器|整机|集群)",
+    re.I,
+)
+"""`one H100 node`, `单台 A800 服务器`: a count of machines, not of GPUs."""
 
 
 _LISTED = re.compile(r"(?<![\w.])\d+[Kk]?\s?(?:&|\band|\bor|和|或|、)\s?$")
@@ -206,9 +223,14 @@ def _listed(text: str, match: re.Match[str]) -> bool:
     return True
 
 
+_VENDOR_BEFORE = re.compile(r"(?<![\w-])(?:NVIDIA|AMD|Intel|Ascend|Huawei|GeForce|Tesla)\s$", re.I)
+
+
 def _count_before(text: str, at: int) -> re.Match[str] | None:
     """`8x H100`, `on 8 H100` right before a part; not the tail of `4,000 个 A100` (the
-    window cuts the number)."""
+    window cuts the number); a vendor's name may stand between (`8 × NVIDIA H20`)."""
+    vendor = _VENDOR_BEFORE.search(text, max(0, at - 10), at)
+    at = vendor.start() if vendor else at
     start = max(0, at - 10)
     count = _COUNT.search(text[start:at])
     if count is None:

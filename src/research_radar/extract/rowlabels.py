@@ -8,6 +8,9 @@ headed `Model` (`模型`, `Network`) says what each row label is, so the label i
 model as written (issue #14); unless the catalogue knows one of the column's models, only
 when nothing else in scope names a model. These are the only model names that are not
 canonical catalogue names.
+
+A column headed `Device` (`设备`, `测试平台`, `SoC`) likewise names each row's part as written,
+when the catalogue knows none in the row (`Samsung S24 (Ultra)`, `SE9-8`).
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from research_radar.extract.metrics import metric_words
 from research_radar.extract.references import Row
 from research_radar.models import Conditions
 
-__all__ = ["group_model", "model_labels", "table_wide"]
+__all__ = ["device_labels", "group_model", "model_labels", "table_wide"]
 
 
 _MODEL_HEAD = re.compile(
@@ -110,3 +113,54 @@ def table_wide(columns: list[Conditions]) -> Conditions:
         if len(named) == 1 and len(next(iter(named))) == 1:
             found[name] = list(next(iter(named)))
     return Conditions(model=found.get("model", []), hardware=found.get("hardware", []))
+
+
+_DEVICE_HEAD = re.compile(
+    r"(?:test\s|hardware\s)?(?:devices?|hardware|phones?|soc|chips?|boards?|machines?|instances?|"
+    r"gpus?|npus?|accelerators?)(?:\s?(?:names?|models?|types?))?|(?:test|hardware)\splatforms?|"
+    r"(?:测试)?(?:设备|硬件|硬件平台|机型|手机|芯片|开发板|显卡|加速卡|卡型|GPU|NPU)(?:名称|型号)?|测试平台",
+    re.I,
+)
+"""A column of parts; not a bare `Platform` (as often `onnx` / `trt` as a device)."""
+_GENERIC_DEVICE = re.compile(
+    r"^(?:cpus?|gpus?|npus?|tpus?|dsp|apu|xpu|cuda|metal|opencl|vulkan|auto|all|mobile|"
+    r"desktop|server|cloud|edge|android|ios|linux|windows|macos|arm|x86|yes|no|true|false|"
+    r"nvidia|amd|intel|apple|none|n/?a|mps|rocm|only|mode)$",
+    re.I,
+)
+"""A backend or a class of device (`| Device | CPU |`, `GPU (CUDA)`), not the part itself."""
+_BRACKETS = re.compile(r"[()（）]")
+"""`Samsung S24 (Ultra)`: read as `Samsung S24 Ultra`."""
+
+
+def device_labels(
+    head: list[str], metric_columns: list[int], rows: list[Row], cat: Catalog
+) -> None:
+    """`| Gemma3-1B | Samsung S24 (Ultra) | CPU | 243.24 |` under `| Model | Device | ...`:
+    a column headed `Device` (`设备`, `测试平台`, `SoC`) that holds no numbers names each
+    row's part, as written, when the catalogue knows none in the row (issue #14: phones,
+    boards and cloud instances no catalogue lists)."""
+    column = next(
+        (
+            c
+            for c, name in enumerate(head)
+            if c not in metric_columns and _DEVICE_HEAD.fullmatch(name.strip())
+        ),
+        None,
+    )
+    if column is None:
+        return
+    for row in rows:
+        if row.own.hardware or column >= len(row.cells):
+            continue
+        label = " ".join(_BRACKETS.sub(" ", row.cells[column]).split())
+        if (
+            not _NAME.fullmatch(label)
+            or len(label.split()) > 5
+            or all(_GENERIC_DEVICE.match(word) for word in label.split())
+            or _NOT_A_NAME.match(label)
+            or metric_words(label)
+            or any(cat.find(f, label) for f in ("software", "precision", "model"))
+        ):
+            continue
+        row.own = row.own.model_copy(update={"hardware": [label]})

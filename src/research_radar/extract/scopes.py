@@ -11,39 +11,46 @@ package use instead. Two things state a set-up:
   it names holds for the section it stands in;
 - an evaluation sentence naming one hardware part (`We evaluated it on up to 64 A100
   GPUs`, `我们在 64 个 A100 GPU 上进行了评估`): that part holds for the section it stands
-  in, its subsections included, however far below.
+  in, its subsections included, however far below;
+- a note right below a table (`* The model is tested on one H800 GPU.`): its table.
 
-A claim takes from the scopes around it, innermost first, only the fields it has none of.
+The last two are found by `extract.setupnotes`; the scope itself and how a claim takes
+from it (innermost first, only the fields it has none of) are `extract.setupscope`'s.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.conditions import find_conditions, format_repeats, with_load
+from research_radar.extract.conditions import find_conditions, with_load
 from research_radar.extract.loads import several_values
 from research_radar.extract.loadscopes import find_load_scopes
 from research_radar.extract.markdown import Segment, clean_text, split_cells
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.screened import match, search
+from research_radar.extract.setupnotes import evaluation_lines, notes_below_tables
+from research_radar.extract.setupscope import Scope
 from research_radar.models import Conditions
 
-__all__ = ["Scope", "find_scopes", "with_scopes"]
+__all__ = ["find_scopes"]
 
 _SETUP_HEADING = re.compile(
     r"set-?up|environment|configuration|experimental settings?|benchmark settings?|"
     r"test(?:ing)? (?:settings?|platform|config)|hardware|测试环境|实验环境|实验设置|测试配置|"
     r"测试设置|硬件环境|运行环境|环境配置|服务器配置|机器配置|(?:芯片|硬件|设备)信息|"
+    r"(?:软?硬件|测试|实验|部署|推理|评测)(?:配置|环境|平台|硬件|机器)|test-?bed|"
     r"^\W*(?:\w+\s)?settings?\W*$",
     re.I,
 )
 _SETUP_LINE = re.compile(
     r"^\W{0,4}(?:hardware|GPUs?|devices?|models?|precision|dtype|platform|machine|workloads?|"
-    r"test(?:ing)? (?:environment|hardware|platform)|硬件(?:环境|配置)?|模型|显卡|精度|测试环境|"
-    r"测试平台|设备)\W{0,3}(?:\s\w+){0,2}\s?\W{0,2}[:：]",
+    r"CPUs?|accelerators?|servers?|nodes?|instances?|"
+    r"test(?:ing)? (?:environment|hardware|platform|machine|server|device|conditions?)|"
+    r"硬件(?:环境|配置)?|模型|显卡|精度|测试环境|测试平台|设备|"
+    r"(?:测试|推理|实验|运行|部署|评测)(?:硬件|机器|服务器|显卡|卡|芯片|条件|设备))"
+    r"\W{0,3}(?:\s\w+){0,2}\s?\W{0,2}[:：]",
     re.I,
 )
 _CONFIG_LINE = re.compile(
@@ -53,42 +60,8 @@ _CONFIG_LINE = re.compile(
 """`The image generation procedure follows the standard configuration: 20 inference steps,
 ...`: a set-up, of one thing per field (`We evaluate in two settings: LLaMA-7B on an A10G
 and LLaMA-13B on an A100` pairs alternatives, none of them the set-up)."""
-_EVALUATED = re.compile(
-    r"\b(?:we|our|all)\b[^.;:]{0,80}?\b(?:evaluat|benchmark|measur|test|profil|ran\b|run\b|"
-    r"conduct)|(?:我们|本文|所有|全部)[^。；]{0,80}?(?:评估|评测|测试|实验|测得|测量)",
-    re.I,
-)
-"""A sentence that says where the authors ran their evaluation (not a note on one table)."""
-_ALL = re.compile(
-    r"\ball (?:\w+ )?(?:experiments|benchmarks|measurements|results|tests)\b|所有|全部", re.I
-)
-_FIELDS = ("hardware", "model", "precision")
 _MAX_NAMES = 3
 """A set-up naming more than this many things of one field is a survey, not a set-up."""
-
-
-@dataclass
-class Scope:
-    """Lines `first..last` of a document and the conditions stated for them."""
-
-    first: int
-    last: int
-    names: dict[str, list[str]] = field(default_factory=dict)
-    load: dict[str, str] = field(default_factory=dict)
-    several: set[str] = field(default_factory=set)
-    """Load keys the set-up gives different values of (a list of datasets: `32000 input
-    tokens`, `4000 input tokens`): alternatives, none of them the set-up (issue #14)."""
-
-    def add(self, conditions: Conditions) -> None:
-        for name in _FIELDS:
-            for value in getattr(conditions, name):
-                found = self.names.setdefault(name, [])
-                if value not in found:
-                    found.append(value)
-        for key, value in conditions.load.items():
-            if self.load.setdefault(key, value) != value or key in self.several:
-                self.several.add(key)
-                self.load.pop(key)
 
 
 def find_scopes(
@@ -158,8 +131,8 @@ def find_scopes(
         scope.add(Conditions(hardware=named.hardware, model=named.model, precision=named.precision))
         scopes.append(scope)
     scopes.extend(_title(headings, end, cat))
-    scopes.extend(_evaluation_lines(segments, spans, end, cat))
-    scopes.extend(_notes_below_tables(segments, cat))
+    scopes.extend(evaluation_lines(segments, spans, end, cat))
+    scopes.extend(notes_below_tables(segments, cat))
     # a note below a table, an `all numbers` statement, a method section: load only
     scopes.extend(
         Scope(s.first, s.last, load=s.load) for s in find_load_scopes(segments, spans, end, cat)
@@ -252,114 +225,3 @@ def _title(headings: list[Segment], end: int, cat: Catalog) -> list[Scope]:
     scope.load = {}
     scope.names = {k: v for k, v in scope.names.items() if len(v) == 1}
     return [scope] if scope.names else []
-
-
-def _evaluation_lines(
-    segments: list[Segment], spans: list[tuple[Segment, int]], end: int, cat: Catalog
-) -> list[Scope]:
-    """`We evaluated DeepSpeed-Ulysses on GPT with up to 64 A100 GPUs.`: its hardware, for
-    the section (issue #14: the GPU named in a set-up line far above the numbers)."""
-    scopes: list[Scope] = []
-    for segment in segments:
-        if segment.block != "prose" or not search(_EVALUATED, probe_of(segment.text)):
-            continue
-        hardware = cat.names("hardware", segment.text)
-        if len(set(hardware)) != 1:
-            continue
-        sections = [(h, e) for h, e in reversed(spans) if h.line < segment.line <= e]
-        if _ALL.search(segment.text) and len(sections) > 1:
-            # `All Hopper experiments run on a single H100`: the sibling sections too
-            sections = [s for s in sections if s[0].level < sections[0][0].level]
-        scope = Scope(segment.line, sections[0][1]) if sections else Scope(segment.line, end)
-        scope.names["hardware"] = [hardware[0]]
-        scopes.append(scope)
-    return scopes
-
-
-_NOTE_BELOW = re.compile(
-    r"^\W{0,3}(?:(?:executed|measured|tested|benchmarked|run|ran|evaluated|obtained|collected|"
-    r"numbers|results?|all (?:numbers|results|measurements|benchmarks|tests)|note|"
-    r"(?:the )?(?:numbers|results|data) (?:in|of|above)|in (?:the|this) table|"
-    r"we (?:ran|run|used|use|measured|tested|benchmarked)|these (?:numbers|results|benchmarks)|"
-    r"(?:the )?above|(?:test |benchmark )?(?:setup|settings?|config(?:uration)?|workload|"
-    r"environment)s?\s?:)\b|"
-    r"测试|测得|实验|数据|以上|上述|上表|表中|表格中?|使用|采用|注|备注|说明)|"
-    r"^\W{0,3}(?:Table|Tab\.|表)\s?\d+\s?[:.：]",
-    re.I,
-)
-"""A note or a caption right below a table (`Table 3: decode latency on Llama-2-70B`)."""
-
-
-_EXAMPLE = re.compile(r"例如|比如|\b(?:for example|for instance|e\.g\.)", re.I)
-"""`例如，--nproc_per_node=8 表示使用 8 个 GPU`: how to set a flag, not how the table ran."""
-
-
-def _notes_below_tables(segments: list[Segment], cat: Catalog) -> list[Scope]:
-    """`Executed with 4 threads on a c5.2xlarge ... Xeon Platinum 8275CL CPU.` right below
-    a table: the set-up of that table. The note's paragraph is read whole (`Note that the
-    benchmarks run on an 8xA100. All of them run at batch size 1.`), and so is a list
-    below the table, item by item where an item reads as a note (`- 表格中数据均为单请求场景
-    （bs=1）`)."""
-    scopes: list[Scope] = []
-    first = last = 0
-    note: Scope | None = None
-    kind = ""
-    """The block the note below the last table is read from (a paragraph or a list)."""
-    for segment in segments:
-        if segment.block == "table" or segment.header:
-            if segment.block == "table":
-                first, last = first or segment.line, segment.line
-            else:
-                first = segment.line
-            note, kind = None, ""
-            continue
-        if note is not None and segment.block == kind == "prose" and not segment.new_paragraph:
-            note.add(_note_says(segment.text, cat))  # the note's next sentence
-            continue
-        if note is not None and segment.block == kind == "list":
-            if _is_note(segment.text):
-                note.add(_note_says(segment.text, cat))
-            continue
-        note, kind = None, ""
-        if last and segment.block in ("prose", "list"):
-            cue = _is_note(segment.text)
-            if cue or segment.block == "list":
-                # a list below the table: the items that read as notes, wherever they stand
-                note, kind = Scope(first, last), segment.block
-                if cue:
-                    note.add(_note_says(segment.text, cat))
-                scopes.append(note)
-        first = last = 0
-    return scopes
-
-
-def _is_note(text: str) -> bool:
-    return match(_NOTE_BELOW, probe_of(text)) is not None
-
-
-def _note_says(text: str, cat: Catalog) -> Conditions:
-    """What a note below a table sets up: nothing when it only gives an example."""
-    return Conditions() if _EXAMPLE.search(text) else find_conditions(text, cat)
-
-
-def with_scopes(conditions: Conditions, line: int, scopes: list[Scope]) -> Conditions:
-    """Conditions completed from the set-up scopes around `line`: only fields left empty."""
-    data = conditions.model_dump()
-    load = dict(data["load"])
-    changed = False
-    for scope in scopes:
-        if not scope.first <= line <= scope.last:
-            continue
-        for name in _FIELDS:
-            if not data[name] and scope.names.get(name):
-                data[name] = list(scope.names[name])
-                changed = True
-        for key, value in scope.load.items():
-            if key not in load:
-                load[key] = value
-                changed = True
-    if not changed:
-        return conditions
-    data["load"] = load
-    data["repeats"] = format_repeats(load)
-    return Conditions(**data)

@@ -38,7 +38,7 @@ from research_radar.extract.references import (
     compared_stems,
     compared_with,
 )
-from research_radar.extract.rowlabels import group_model, model_labels, table_wide
+from research_radar.extract.rowlabels import device_labels, group_model, model_labels, table_wide
 from research_radar.extract.rowplan import row_plan
 from research_radar.extract.tablepairs import compared_pairs
 from research_radar.extract.tablerows import LOAD_CELL, header_load, load_role, read_row
@@ -176,6 +176,7 @@ def read_table(
     labels = [columns[c] for c in range(width) if c not in metric_columns and c not in column_load]
     labels.append(table_wide(columns))
     claims: list[TableClaim] = []
+    device_labels(head, metric_columns, parsed, cat)
     for row in parsed:
         row.own = _under_labels(row.own, labels)
         row.versus = compared_pairs(row, head)

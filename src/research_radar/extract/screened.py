@@ -39,8 +39,7 @@ class Rule:
         return self.regex.search(probe.text) if self.needles.could_match(probe) else None
 
     def finditer(self, probe: Probe) -> Iterator[re.Match[str]]:
-        if self.needles.could_match(probe):
-            yield from self.regex.finditer(probe.text)
+        return self.regex.finditer(probe.text) if self.needles.could_match(probe) else _NOTHING
 
 
 def search(regex: re.Pattern[str], probe: Probe) -> re.Match[str] | None:
@@ -55,15 +54,21 @@ def match(regex: re.Pattern[str], probe: Probe) -> re.Match[str] | None:
 
 
 def finditer(regex: re.Pattern[str], probe: Probe) -> Iterator[re.Match[str]]:
-    """`regex.finditer(probe.text)`, skipped when the regex's needles are not in the text."""
+    """`regex.finditer(probe.text)`, skipped when the regex's needles are not in the text.
+
+    Not a generator: most calls are screened out, and setting up a generator's frame for
+    them cost as much as the test itself (issue #19)."""
     plan = _plan(regex)
     if not plan.needles.could_match(probe):
-        return
+        return _NOTHING
     alive = [rx for rx, needles in plan.branches if needles.could_match(probe)]
     if len(alive) == len(plan.branches):
-        yield from regex.finditer(probe.text)  # (no alternative to leave out)
-        return
-    yield from _branch_finditer(regex, alive, probe.text)
+        return regex.finditer(probe.text)  # (no alternative to leave out)
+    return _branch_finditer(regex, alive, probe.text)
+
+
+_NOTHING: Iterator[re.Match[str]] = iter(())
+"""An iterator that is always exhausted."""
 
 
 def _branch_finditer(

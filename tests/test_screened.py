@@ -136,3 +136,29 @@ def test_a_back_reference_is_run_whole() -> None:
     regex = re.compile(r"(x)|(b)(c)\2")
     text = "bcb x bcc"
     assert [m.span() for m in finditer(regex, Probe(text))] == [(0, 3), (4, 5)]
+
+
+def test_screened_calls_are_the_plain_calls_on_a_leading_group() -> None:
+    """`(?:a|b)rest`: the alternatives of a leading group, each with what follows it."""
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(800):
+        rest = "".join(rng.choice(_PIECES) for _ in range(rng.randrange(0, 3)))
+        source = f"(?:{_alternation(rng)}){rest}"
+        try:
+            regex = re.compile(source, re.I)
+        except re.error:
+            continue
+        for _ in range(10):
+            text = "".join(rng.choice("aAbBx1 .") for _ in range(rng.randrange(0, 14)))
+            expected = [_shape(m) for m in regex.finditer(text)]
+            assert [_shape(m) for m in finditer(regex, Probe(text))] == expected, (source, text)
+            checked += len(expected)
+    assert checked > 2000
+
+
+def test_a_leading_group_is_spread_over_its_alternatives() -> None:
+    """Only the alternative whose word is in the text is searched for a start."""
+    regex = re.compile(r"(?:input len|prompt len|ISL)\s*=\s*(\d+)", re.I)
+    text = "the prompt len = 128 and ISL=64, not input 32"
+    assert [m.group(1) for m in finditer(regex, Probe(text))] == ["128", "64"]

@@ -126,11 +126,10 @@ class _FieldIndex:
     def pattern_index(self) -> NeedleIndex:
         return NeedleIndex(self.pattern_needles)
 
-    def literal_matches(self, probe: Probe) -> Iterator[re.Match[str]]:
+    def literal_matches(self, probe: Probe, alive: list[int]) -> Iterator[re.Match[str]]:
         """`literal.finditer` over the probe's text, run with only the aliases that
-        could match there, each searched alone (`_first_of`): no regex of a set of them
-        is compiled (issue #19)."""
-        alive = self.alias_index.candidates(probe)
+        could match there (`alive`, from `alias_index`), each searched alone
+        (`_first_of`): no regex of a set of them is compiled (issue #19)."""
         if not alive:
             return iter(())
         return _first_of([self.search(n, probe.text, probe.folded) for n in alive])
@@ -228,11 +227,12 @@ class Catalog:
     def find(self, field_name: str, text: str) -> list[Mention]:
         """Non-overlapping mentions of one field, longest match first, in text order."""
         key = (field_name, text)
-        if key not in self._cache:
+        found = self._cache.get(key)
+        if found is None:
             if len(self._cache) > 32768:
                 self._cache.clear()
-            self._cache[key] = self._find(field_name, text)
-        return list(self._cache[key])
+            found = self._cache[key] = self._find(field_name, text)
+        return list(found)
 
     def _find(self, field_name: str, text: str) -> list[Mention]:
         index = self._index[field_name]
@@ -240,16 +240,22 @@ class Catalog:
             # `nvidia_a100-sxm4-80gb`, `H100_SXM`: a device written as an identifier
             text = text.replace("_", " ")  # (same length: the mentions' places hold)
         probe = probe_of(text)
+        aliases = index.alias_index.candidates(probe)
+        patterns = index.pattern_index.candidates(probe)
+        if not aliases and not patterns:
+            return []  # most statements name nothing of most fields (issue #19)
         found: list[tuple[int, int, int, str]] = []
-        for match in index.literal_matches(probe):
+        for match in index.literal_matches(probe, aliases):
             hit = index.lookup.get(_norm(match.group(0)))
             if hit and match.end() > match.start():
                 found.append((match.start(), match.end(), hit[0], hit[1]))
-        for n in index.pattern_index.candidates(probe):
+        for n in patterns:
             rank, entry = index.patterns[n]
             for match in entry.regex.finditer(text):
                 if match.end() > match.start():
                     found.append((match.start(), match.end(), rank, entry.render(match)))
+        if not found:
+            return []
         found.sort(key=lambda item: (item[0] - item[1], item[2], item[0]))
         taken: list[Mention] = []
         for start, end, _rank, name in found:

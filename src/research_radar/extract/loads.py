@@ -303,6 +303,7 @@ def load_rule_matches(text: str) -> tuple[tuple[re.Match[str], ...], ...]:
     and for the numbers it blocks from being metrics (issue #19)."""
     text = _uncoded(text)
     found: list[tuple[re.Match[str], ...]] = [()] * len(LOAD_RULES)
-    for n in _LOAD_INDEX.candidates(probe_of(text)):
-        found[n] = tuple(LOAD_RULES[n].regex.finditer(text))
+    probe = probe_of(text)
+    for n in _LOAD_INDEX.candidates(probe):
+        found[n] = tuple(finditer(LOAD_RULES[n].regex, probe))
     return tuple(found)

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from research_radar.extract.prefilter import Needles, Probe
-from research_radar.extract.regexneedles import branches_of, needles_of
+from research_radar.extract.regexneedles import branches_of, group_end, needles_of
 
 __all__ = ["Rule", "finditer", "match", "search"]
 
@@ -39,8 +39,7 @@ class Rule:
         return self.regex.search(probe.text) if self.needles.could_match(probe) else None
 
     def finditer(self, probe: Probe) -> Iterator[re.Match[str]]:
-        if self.needles.could_match(probe):
-            yield from self.regex.finditer(probe.text)
+        return self.regex.finditer(probe.text) if self.needles.could_match(probe) else _NOTHING
 
 
 def search(regex: re.Pattern[str], probe: Probe) -> re.Match[str] | None:
@@ -55,15 +54,21 @@ def match(regex: re.Pattern[str], probe: Probe) -> re.Match[str] | None:
 
 
 def finditer(regex: re.Pattern[str], probe: Probe) -> Iterator[re.Match[str]]:
-    """`regex.finditer(probe.text)`, skipped when the regex's needles are not in the text."""
+    """`regex.finditer(probe.text)`, skipped when the regex's needles are not in the text.
+
+    Not a generator: most calls are screened out, and setting up a generator's frame for
+    them cost as much as the test itself (issue #19)."""
     plan = _plan(regex)
     if not plan.needles.could_match(probe):
-        return
+        return _NOTHING
     alive = [rx for rx, needles in plan.branches if needles.could_match(probe)]
     if len(alive) == len(plan.branches):
-        yield from regex.finditer(probe.text)  # (no alternative to leave out)
-        return
-    yield from _branch_finditer(regex, alive, probe.text)
+        return regex.finditer(probe.text)  # (no alternative to leave out)
+    return _branch_finditer(regex, alive, probe.text)
+
+
+_NOTHING: Iterator[re.Match[str]] = iter(())
+"""An iterator that is always exhausted."""
 
 
 def _branch_finditer(
@@ -122,8 +127,10 @@ _PLANS: dict[int, tuple[re.Pattern[str], _Plan]] = {}
 def _made_plan(regex: re.Pattern[str]) -> _Plan:
     needles = needles_of(regex.pattern, regex.flags)
     parts = branches_of(regex.pattern)
-    if len(parts) < 2 or regex.flags & re.VERBOSE or _REFERS.search(regex.pattern):
+    if regex.flags & re.VERBOSE or _REFERS.search(regex.pattern):
         return _Plan(needles)
+    if len(parts) < 2:
+        return _Plan(needles, _spread_branches(regex))
     try:
         branches = [re.compile(part, regex.flags) for part in parts]
     except re.error:
@@ -131,6 +138,31 @@ def _made_plan(regex: re.Pattern[str]) -> _Plan:
     if sum(rx.groups for rx in branches) != regex.groups:
         return _Plan(needles)  # not split where the pattern splits: run it whole
     return _Plan(needles, tuple((rx, needles_of(rx.pattern, rx.flags)) for rx in branches))
+
+
+def _spread_branches(regex: re.Pattern[str]) -> tuple[tuple[re.Pattern[str], Needles], ...]:
+    """`(?:a|b)rest` read as `(?:a)rest|(?:b)rest`: each alternative of a leading group with
+    what follows it, when the group holds no capturing group and takes no quantifier; none
+    otherwise. A match of the pattern at a place is a match of one of them there, and each
+    has its own needles (`input len|prompt len|...` then `= 2048`: the alternatives whose
+    words are in the text find where a match can start; issue #19)."""
+    pattern = regex.pattern
+    if not pattern.startswith("(?:"):
+        return ()
+    end = group_end(pattern, 0)
+    rest = pattern[end + 1 :]
+    if end < 0 or rest[:1] in ("?", "*", "+", "{"):
+        return ()
+    parts = branches_of(pattern[3:end])
+    if len(parts) < 2:
+        return ()
+    try:
+        branches = [re.compile(f"(?:{part}){rest}", regex.flags) for part in parts]
+    except re.error:
+        return ()
+    if any(rx.groups != regex.groups for rx in branches):
+        return ()  # a group in an alternative: its numbers are the whole pattern's
+    return tuple((rx, needles_of(rx.pattern, rx.flags)) for rx in branches)
 
 
 _REFERS = re.compile(r"\\[1-9]|\(\?P=|\(\?\(")

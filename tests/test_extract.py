@@ -36,6 +36,7 @@ from research_radar.models import ClaimKind, Conditions
 SHARED = Path(os.environ.get("RADAR_SHARED", Path(__file__).resolve().parents[2] / "shared"))
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks" / "evidence_bench.py"
 NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?|\.\d+")
+SCIENTIFIC = re.compile(r"\d+(?:\.\d+)?[eE][-+]?\d+")
 
 
 def test_exported_members() -> None:
@@ -268,6 +269,9 @@ SNIPPETS = st.sampled_from(
         "2m23s",
         "1h05m",
         "1分23秒",
+        "5.56986e-05",
+        "2.29E-05",
+        "3e5c1a",
         "25'34''",
         "-",
         ".",
@@ -293,6 +297,7 @@ def test_metric_values_come_from_the_text(text: str) -> None:
         for n in NUMBER.findall(text)
         if n.replace(",", "").replace(".", "")
     }
+    written |= {float(n) for n in SCIENTIFIC.findall(text)}  # `5.56986e-05` as one value
     # the one value not written as a number: the seconds of a compound duration (`2m23s`)
     written |= set(duration_seconds(text))
     for claim in extract_claims(text):

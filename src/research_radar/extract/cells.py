@@ -57,6 +57,11 @@ def header_unit(head: str) -> str:
     if "(per sec" in head:
         per_second = _PER_SECOND.search(head)  # `Output token throughput (per sec)`
         return (per_second.group(1).lower()[:3] + "/s") if per_second else ""
+    last = _UNIT_AFTER_COMMA.search(head)
+    if last:
+        # `RPi Zero W (BCM2835), ms`: a unit written alone after the last comma is the
+        # column's unit; a letter in the name before it (`W`, `A`) is none
+        return canonical_unit(last.group(1) or last.group(2))
     bracketed: list[str] = _HEAD_UNIT_ANY_CASE.findall(head)
     if len(bracketed) > 1 or (bracketed and re.search(r"%\s*\(", head)):
         # `FTL(min)(s)`, `50%(s)`: the last unit in parentheses is the unit, what comes
@@ -80,6 +85,13 @@ _HEAD_UNIT = re.compile(rf"(?<![A-Za-z])(?<![A-Za-z]\d)({UNIT_PATTERN})(?![A-Za-
 
 
 _HEAD_UNIT_ANY_CASE = re.compile(rf"\(\s*({UNIT_PATTERN})\s*\)", re.I)
+
+
+_UNIT_AFTER_COMMA = re.compile(
+    rf"[,，](?!\d)\s*(?:({UNIT_PATTERN})|[(（\[]\s*((?i:{UNIT_PATTERN}))\s*[)）\]])\s*$"
+)
+"""A header's unit written alone after its last comma: `RPi 3+ (BCM2837B0), ms`,
+`Power, (W)`. Not `1,024`: a comma between digits is a thousands group."""
 
 
 _SCORE_HEAD = re.compile(

@@ -22,7 +22,16 @@ __all__ = [
 ]
 
 
-NUMBER_BODY = r"(?<!\d)(?<!\d,)[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?![\d]|\.\d)"
+NUMBER_BODY = (
+    r"(?<!\d)(?<!\d,)[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)"
+    r"(?:\.\d+(?:[eE][-+−]?\d{1,3}(?![A-Za-z0-9_.]))?|[eE][-+−]\d{1,3}(?![A-Za-z0-9_.]))?"
+    r"(?![\d]|\.\d|[eE][-+−]?\d)"
+)
+"""Regex source of one written number with its sign and, in scientific notation
+(`5.56986e-05`, `2.29E-05`, `1e-5`), its exponent: the whole value is one number. An
+exponent counts only after a decimal point or with its sign, and only where nothing of a
+word follows it, so a hash or id (`3e5c1a`, `1e100`) is no number, nor any part of it
+(refs #14)."""
 
 
 NUMBER_PATTERN = r"(?<![A-Za-z_.])" + NUMBER_BODY

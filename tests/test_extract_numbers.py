@@ -1,0 +1,95 @@
+"""Numbers written in scientific notation, and a header's unit written after its last
+comma (issue #14)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from research_radar.extract.claims import extract_claims
+from research_radar.extract.units import NUMBER_PATTERN, parse_number
+from research_radar.models import Claim
+
+
+def _values(claims: list[Claim]) -> list[float]:
+    return [m.value for claim in claims for m in claim.metrics]
+
+
+def _found(claims: list[Claim]) -> list[tuple[float, str]]:
+    return [(m.value, m.unit) for claim in claims for m in claim.metrics]
+
+
+_STD_DEV_TABLE = """## Comparison (@Nvidia T4)
+
+| Model | Backend     | precision | Median(FPS) | Median-Latency(ms) |     std_dev |
+|------:|:------------|:----------|------------:|-------------------:|------------:|
+| vgg16 | Torch       | fp32      |     117.516 |         0.00850948 | 0.000158592 |
+| vgg16 | Torch-Blade | fp32      |     137.365 |         0.00727989 | 5.56986e-05 |
+| vgg16 | TensorRT    | fp16      |     384.943 |         0.00259779 | 7.56818E-05 |
+"""
+
+
+def test_a_table_cell_in_scientific_notation_is_one_number() -> None:
+    values = _values(extract_claims(_STD_DEV_TABLE))
+    assert 5.56986e-05 in values
+    assert 7.56818e-05 in values
+    assert 0.000158592 in values
+    # the mantissa alone is no reading, nor is the exponent
+    assert not {5.56986, 7.56818, 5.0, 0.05} & set(values)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("Step jitter stays at 2.29E-05 s across runs.", (2.29e-05, "s"), id="E"),
+        pytest.param("Each op costs 1e-5 s on the NPU.", (1e-05, "s"), id="signed-no-point"),
+        pytest.param("Peak decode reaches 1.2e+03 tok/s.", (1200.0, "tok/s"), id="plus"),
+        pytest.param("The kernel takes 3.1e−04 s.", (3.1e-04, "s"), id="unicode-minus"),
+    ],
+)
+def test_prose_in_scientific_notation_is_one_number(text: str, expected: tuple[float, str]) -> None:
+    assert expected in _found(extract_claims(text))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Built from commit 3e5c1a, decoding runs at 35 tok/s.", id="hex"),
+        pytest.param("Request 1e100 served, decoding runs at 35 tok/s.", id="id"),
+        pytest.param("Model v2.1e3 serves, decoding runs at 35 tok/s.", id="version"),
+    ],
+)
+def test_a_hash_id_or_version_is_no_scientific_number(text: str) -> None:
+    assert _values(extract_claims(text)) == [35.0]
+
+
+@pytest.mark.parametrize(
+    ("text", "numbers"),
+    [
+        ("5.56986e-05", ["5.56986e-05"]),
+        ("1,234.5 and 2.29E-05", ["1,234.5", "2.29E-05"]),
+        ("3e5c1a 1e100 8E5M2 1.5e3x", []),
+    ],
+)
+def test_a_written_number_is_matched_whole_or_not_at_all(text: str, numbers: list[str]) -> None:
+    assert re.findall(NUMBER_PATTERN, text) == numbers
+    for number in numbers:
+        assert parse_number(number) == float(number.replace(",", ""))
+
+
+_DEVICE_COLUMNS = """Single-threaded latency of the models on Raspberry Pi boards:
+
+| Model              | RPi Zero W (BCM2835), ms | RPi 2 (BCM2836), ms | RPi 3+ (BCM2837B0), ms |
+| ------------------ | :----------------------: | :-----------------: | :--------------------: |
+| FP32 MobileNet v1  |          3919            |         302         |          114           |
+| FP32 MobileNet v2  |          1987            |         191         |           79           |
+"""
+
+
+def test_a_unit_after_the_last_comma_of_a_header_beats_a_letter_in_the_device_name() -> None:
+    found = _found(extract_claims(_DEVICE_COLUMNS))
+    assert (3919.0, "ms") in found
+    assert (1987.0, "ms") in found
+    assert (114.0, "ms") in found
+    assert all(unit != "W" for _, unit in found)

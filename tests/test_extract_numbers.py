@@ -93,3 +93,30 @@ def test_a_unit_after_the_last_comma_of_a_header_beats_a_letter_in_the_device_na
     assert (1987.0, "ms") in found
     assert (114.0, "ms") in found
     assert all(unit != "W" for _, unit in found)
+
+
+def test_a_column_that_writes_its_unit_once_gives_it_to_bare_scientific_numbers() -> None:
+    text = """| Op      | Latency     |
+| ------- | ----------- |
+| matmul  | 1.25e-03 s  |
+| softmax | 4.5e-05     |
+| gelu    | 7.25e-05    |
+"""
+    found = _found(extract_claims(text))
+    assert (4.5e-05, "s") in found
+    assert (7.25e-05, "s") in found
+
+
+def test_a_first_row_of_scientific_readings_is_no_header_row() -> None:
+    """`| T4 | vgg16 | 5.56986e-05 |` first under the header: a row of readings, not a
+    second header row whose device name would become the unit of the rows below."""
+    text = (
+        "# T4\n\n| Device | Model | std_dev (s) | jitter |\n|---|---|---:|---:|\n"
+        "| T4 16GB | vgg16 | 5.56986e-05 | 1.25e-04 |\n"
+        "| T4 16GB | yolov5s | - | 2.37797e-05 |\n"
+        "| T4 16GB | crnn | 4.15103e-05 | 1.38553e-05 |\n"
+    )
+    claims = extract_claims(text)
+    units = {m.value: m.unit for c in claims for m in c.metrics}
+    assert units[2.37797e-05] == "" and units[1.38553e-05] == ""  # no `GB` from a name
+    assert all(not c.text.startswith("Device T4") for c in claims)

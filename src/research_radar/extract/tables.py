@@ -70,7 +70,7 @@ _MATH = re.compile(r"\$([-+−]?[\d.,]+)\$")
 _VARIANT = re.compile(r"^[-–+]\s+")
 """A row label that starts with a dash names a variant of the row above it."""
 _NAMED_FIELDS = ("hardware", "model", "precision")
-_MEASURED_CELL = re.compile(r"[-+]?\d[\d,]*\.\d{2,}")
+_MEASURED_CELL = re.compile(r"[-+]?\d[\d,]*\.\d{2,}(?:[eE][-+−]?\d{1,3})?")
 """`| 4875.75 |`: a number written to two decimals is a reading, never a header's setting
 (`| | 256 | 512 |`): its row is a data row even when no rule reads it (no unit anywhere)."""
 
@@ -220,7 +220,7 @@ def _column_units(rows: list[Row]) -> None:
             ]
 
 
-_BARE_CELL = re.compile(r"[~≈]?\s?[-+]?[\d,]+(?:\.\d+)?\s?[*†]*")
+_BARE_CELL = re.compile(r"[~≈]?\s?[-+]?[\d,]+(?:\.\d+)?(?:[eE][-+−]?\d{1,3})?\s?[*†]*")
 
 
 def _merged_cells(head: list[str], cells: list[str], above: list[str], cat: Catalog) -> list[str]:

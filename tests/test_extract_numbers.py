@@ -46,6 +46,8 @@ def test_a_table_cell_in_scientific_notation_is_one_number() -> None:
         pytest.param("Each op costs 1e-5 s on the NPU.", (1e-05, "s"), id="signed-no-point"),
         pytest.param("Peak decode reaches 1.2e+03 tok/s.", (1200.0, "tok/s"), id="plus"),
         pytest.param("The kernel takes 3.1e−04 s.", (3.1e-04, "s"), id="unicode-minus"),
+        pytest.param("Each step takes 2.29E-05s.", (2.29e-05, "s"), id="glued-unit"),
+        pytest.param("A speedup of 1.5e+01x over eager.", (15.0, "x"), id="glued-ratio"),
     ],
 )
 def test_prose_in_scientific_notation_is_one_number(text: str, expected: tuple[float, str]) -> None:
@@ -69,7 +71,8 @@ def test_a_hash_id_or_version_is_no_scientific_number(text: str) -> None:
     [
         ("5.56986e-05", ["5.56986e-05"]),
         ("1,234.5 and 2.29E-05", ["1,234.5", "2.29E-05"]),
-        ("3e5c1a 1e100 8E5M2 1.5e3x", []),
+        ("3e5c1a 1e100 8E5M2 1.2e-05.3", []),
+        ("1.5e+01x and 2.29E-05s", ["1.5e+01", "2.29E-05"]),
     ],
 )
 def test_a_written_number_is_matched_whole_or_not_at_all(text: str, numbers: list[str]) -> None:

@@ -24,17 +24,17 @@ __all__ = [
 
 NUMBER_BODY = (
     r"(?<!\d)(?<!\d,)[-+−]?(?:\d{1,3}(?:,\d{3})+|\d+)"
-    r"(?:\.\d+(?:[eE][-+−]?\d{1,3}(?![A-Za-z0-9_.]))?|[eE][-+−]\d{1,3}(?![A-Za-z0-9_.]))?"
+    r"(?:\.\d+(?:[eE][-+−]?\d{1,3}(?![\d_.]))?|[eE][-+−]\d{1,3}(?![\d_.]))?"
     r"(?![\d]|\.\d|[eE][-+−]?\d)"
 )
 """Regex source of one written number with its sign and, in scientific notation
 (`5.56986e-05`, `2.29E-05`, `1e-5`), its exponent: the whole value is one number. An
-exponent counts only after a decimal point or with its sign, and only where nothing of a
-word follows it, so a hash or id (`3e5c1a`, `1e100`) is no number, nor any part of it
-(refs #14)."""
+exponent counts only after a decimal point or with its sign, and only where no further
+digit follows it, so a hash or id (`3e5c1a`, `1e100`) is no number, nor any part of it;
+a unit may stand glued after it (`2.29E-05s`) (refs #14)."""
 
 
-NUMBER_PATTERN = r"(?<![A-Za-z_.])" + NUMBER_BODY
+NUMBER_PATTERN = r"(?<![A-Za-z_.])(?<!\d[eE][-+−])" + NUMBER_BODY
 """Regex source of one written number (`1,234.5`, `−0.8`), not glued to a Latin word before
 it and never the tail of a longer number: no digit of any script (full-width `１２３`
 included) and no `1,` group stands before it, so a match is always a whole number of the

@@ -96,6 +96,9 @@ def test_a_unit_after_the_last_comma_of_a_header_beats_a_letter_in_the_device_na
     assert (1987.0, "ms") in found
     assert (114.0, "ms") in found
     assert all(unit != "W" for _, unit in found)
+    names = {m.value: m.name for c in extract_claims(_DEVICE_COLUMNS) for m in c.metrics}
+    assert names[3919.0] == "RPi Zero W (BCM2835)"  # the name whole, its `W` kept
+    assert names[114.0] == "RPi 3+ (BCM2837B0)"
 
 
 def test_a_column_that_writes_its_unit_once_gives_it_to_bare_scientific_numbers() -> None:

@@ -45,7 +45,12 @@ def head_name(head: str) -> str:
     """A column header without its units: `prefill tok/s` -> `prefill`.
 
     This and the other readings of a header are worked out once per header, not once
-    per cell under it (issue #19)."""
+    per cell under it (issue #19). A unit written alone after the last comma closes the
+    header: what stands before that comma is the name whole (`RPi Zero W (BCM2835), ms`
+    -> `RPi Zero W (BCM2835)`, its `W` no unit)."""
+    last = _UNIT_AFTER_COMMA.search(head)
+    if last:
+        return " ".join(re.sub(r"[↑↓]", " ", head[: last.start()]).split())
     name = re.sub(rf"[(（]?(?<![A-Za-z])(?:{UNIT_PATTERN})(?![A-Za-z])[)）]?|[↑↓]", " ", head)
     return re.sub(r"^of\s", "", " ".join(name.split()))
 

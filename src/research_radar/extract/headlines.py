@@ -14,29 +14,13 @@ from __future__ import annotations
 
 import re
 
-from research_radar.extract.units import RATIO_UNITS
+from research_radar.extract.units import RATE_UNITS, RATIO_UNITS
 from research_radar.models import Claim, Metric
 
 __all__ = ["headline_claims", "headline_metrics"]
 
 
-_RATE_UNITS = frozenset(
-    {
-        "tok/s",
-        "ktok/s",
-        "Mtok/s",
-        "万tok/s",
-        "req/s",
-        "it/s",
-        "img/s",
-        "samples/s",
-        "seq/s",
-        "infer/s",
-        "FPS",
-        "char/s",
-        "ms/token",
-    }
-)
+_RATE_UNITS = RATE_UNITS | {"Mtok/s", "万tok/s", "ms/token"}
 """Units a heading states a result in: rates, and the time a token takes."""
 _COMPARED = re.compile(
     r"faster|slower|speed-?ups?|accelerat|lower|higher|less|more|fewer|reduc|sav(?:e|es|ing)|"

@@ -15,6 +15,7 @@ from research_radar.extract.screened import finditer
 from research_radar.extract.units import (
     DEFAULT_METRIC_NAMES,
     NUMBER_PATTERN,
+    RATE_UNITS,
     RATIO_UNITS,
     UNIT_PATTERN,
     canonical_unit,
@@ -119,7 +120,7 @@ def labelled_rates(text: str) -> list[tuple[tuple[int, int], Metric]]:
     found: list[tuple[tuple[int, int], Metric]] = []
     for match in _RATE_LABEL.finditer(text):
         unit = canonical_unit(match.group("unit")) if match.group("unit") else ""
-        unit = unit if unit in _RATES else _ZH_RATES.get(match.group("what") or "", "")
+        unit = unit if unit in RATE_UNITS else _ZH_RATES.get(match.group("what") or "", "")
         if unit:
             value = parse_number(match.group("num"))
             name = DEFAULT_METRIC_NAMES.get(unit, "value")
@@ -127,9 +128,6 @@ def labelled_rates(text: str) -> list[tuple[tuple[int, int], Metric]]:
     return found
 
 
-_RATES = frozenset(
-    {"tok/s", "ktok/s", "req/s", "it/s", "img/s", "samples/s", "seq/s", "infer/s", "FPS", "char/s"}
-)
 _ZH_RATES = {
     "token": "tok/s",
     "tokens": "tok/s",

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from research_radar.extract.units import UNIT_PATTERN, canonical_unit
+from research_radar.extract.units import RATE_UNITS, UNIT_PATTERN, canonical_unit
 
 __all__ = ["fenced_blocks", "unfence_tool_output"]
 
@@ -270,24 +270,7 @@ def _prints_rate(line: str) -> bool:
 
 
 _NUMBER_UNIT = re.compile(rf"\d\s?({UNIT_PATTERN})(?![A-Za-z])")
-_RATES = frozenset(
-    {
-        "tok/s",
-        "ktok/s",
-        "req/s",
-        "it/s",
-        "s/it",
-        "img/s",
-        "FPS",
-        "samples/s",
-        "seq/s",
-        "ms/token",
-        "s/image",
-        "ms/image",
-        "char/s",
-        "infer/s",
-    }
-)
+_RATES = RATE_UNITS | {"s/it", "ms/token", "s/image", "ms/image"}
 """Units of a rate: a number in one is the speed of what the program ran."""
 _PROGRESS_COUNT = re.compile(r"\b\d{1,3}(?:\.\d+)?\s?%\s?\(\s?\d+\s?/\s?\d+[^()]{0,20}\)")
 """`100.0% (106850/106850 tokens)`: how far a run got, not what it measured."""

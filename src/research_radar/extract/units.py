@@ -135,6 +135,12 @@ PERF_UNITS = {
 """Canonical units that make a metric a performance one."""
 
 
+RATE_UNITS = frozenset(
+    {"tok/s", "ktok/s", "req/s", "it/s", "img/s", "samples/s", "seq/s", "infer/s", "FPS", "char/s"}
+)
+"""Canonical units of a rate: so many things done per second."""
+
+
 RATIO_UNITS = frozenset({"x", "%", "pp"})
 """Canonical units of a ratio between two measurements, not of a measurement itself."""
 

@@ -489,7 +489,8 @@ def report_docs(docs: list[Doc], cache: Path, split: str, verbose: bool) -> bool
             f"{_ratio(c[f'{name}:recall'], c[f'{name}:gold']):>7}"
             f"   on found numbers: labelled {c[f'{name}:gold']}, extracted {c[f'{name}:pred']}"
         )
-    print(load_by_key(c))
+        if name == "load":
+            print(load_by_key(c))
     if verbose and split == "tune":
         # held-out errors are never printed: reading them would be tuning on them
         print("\n".join(tally.misses))

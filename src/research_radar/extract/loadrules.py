@@ -99,10 +99,10 @@ _FLAG_RULES = (
 
 
 _SET_RULES = (
-    ("batch", r"(?<![Mm]ax[\s_-])batch[\s_-]?size" + _SET_TO + r"(\d+)(?![\d.%])"),
-    ("batch", r"批(?:处理|次|量)?大小" + _ZH_SET + r"(\d+)(?![\d.%])"),
-    ("concurrency", r"concurrency(?:\slevel)?" + _SET_TO + r"(\d+)(?![\d.%])"),
-    ("concurrency", r"并发(?:数|度|请求数|用户数)?" + _ZH_SET + r"(\d+)(?![\d.%])"),
+    ("batch", r"(?<![Mm]ax[\s_-])batch[\s_-]?size" + _SET_TO + r"(\d+)(?!\d|\.\d|%)"),
+    ("batch", r"批(?:处理|次|量)?大小" + _ZH_SET + r"(\d+)(?!\d|\.\d|%)"),
+    ("concurrency", r"concurrency(?:\slevel)?" + _SET_TO + r"(\d+)(?!\d|\.\d|%)"),
+    ("concurrency", r"并发(?:数|度|请求数|用户数)?" + _ZH_SET + r"(\d+)(?!\d|\.\d|%)"),
     (
         "prompt",
         r"(?<![A-Za-z])(?:input|prompt|prefill)(?:\s(?:sequence|context))?\s(?:length|len)"
@@ -113,14 +113,12 @@ _SET_RULES = (
     (
         "output",
         r"(?<![A-Za-z])(?:output|generation|decode|decoding|completion)(?:\s(?:sequence))?\s"
-        r"(?:length|len|tokens)"
-        + _SET_TO
-        + _K,
+        r"(?:length|len|tokens)" + _SET_TO + _K,
     ),
     ("output", r"(?:输出|生成)(?:序列)?(?:长度|token\s?数)" + _ZH_SET + _K),
     ("context", r"context(?:\s(?:length|window|size))?" + _SET_TO + _K),
     ("context", r"上下文(?:长度)?" + _ZH_SET + _K),
-    ("rate", r"(?:request|arrival)\srate" + _SET_TO + r"(\d+(?:\.\d+)?)(?![\d.%])"),
+    ("rate", r"(?:request|arrival)\srate" + _SET_TO + r"(\d+(?:\.\d+)?)(?!\d|\.\d|%)"),
 )
 """A key and the verb that sets it (`_SET_TO`, `_ZH_SET`), for each key of a run's shape."""
 
@@ -232,6 +230,7 @@ LOAD_RULES = (
     _rule(
         "prompt",
         r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gths?)?|prompt[\s_]len(?:gths?)?|"
+        r"(?:prompt|input)(?:'s)?[\s_]tokens?[\s_]len(?:gths?)?|"
         r"prefill[\s_]len(?:gth)?|(?:prompt|input)[\s_]tokens(?=\s?[=:：])|prompt tokens|"
         r"seq[\s_]?len(?:gth)?|(?<!output\s)(?<!output_)(?<!input\s)sequence[\s_]len(?:gth)?|"
         r"(?<!输出)(?<!生成)(?<!输入)序列长度\s?(?:为|是)?|"

@@ -51,7 +51,7 @@ _HEADER_LOAD = (
         re.compile(
             # not `num_prompts`, `# prompts`: how many requests, no length
             r"(?<!num[ _])(?<!number of )(?<!#)(?<!# )prompt(?!s\b)|ISL|input[ _]?(?:seq(?:uence)?[ _]?)?len|"
-            r"input tokens|prefill[ _]len|T_pp|seq(?:uence)?\.?[ _]?len|输入(?:长度|token|词元)|^(?:input|in|输入)(?:\s?\(tokens?\))?$",
+            r"input tokens|prefill[ _]len|T_pp|seq(?:uence)?[ _]?len|输入(?:长度|token|词元)|^(?:input|in|输入)(?:\s?\(tokens?\))?$",
             re.I,
         ),
     ),

@@ -445,6 +445,7 @@ def test_a_new_tokens_column_is_each_rows_output_length() -> None:
             id="llmperf-flags",
         ),
         pytest.param("- Prompt's token length:        550", {"prompt": "550"}, id="possessive"),
+        pytest.param("- Max Tokens: 200.", {"output": "200"}, id="max-tokens-words"),
     ],
 )
 def test_load_in_the_phrasing_of_pages_outside_the_labelled_set(

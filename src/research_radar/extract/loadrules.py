@@ -280,7 +280,7 @@ LOAD_RULES = (
         "output",
         r"(?:OSL|output(?:[\s_](?:sequence|seq|generation|tokens?))?[\s_]?len(?:gths?)?|"
         r"输出\s?(?:token|词元)\s?数|"
-        r"(?:generation|decode|gen)[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
+        r"(?:generation|decode|gen)[\s_]len(?:gth)?|max[\s_]tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
         r"output[\s_]tokens(?=\s?[=:：])|"
         r"(?<![A-Za-z])out(?=\s?=)|"
         r"输出(?:上限|长度)?|(?:输出|生成)(?:序列)?长度\s*(?:为|是)?)\s*(?:of\s|is\s|are\s|at\s)?[=:：]?\s*"

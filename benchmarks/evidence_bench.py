@@ -49,7 +49,10 @@ error too: a setting or a version read as a measurement). Load: key=value items 
 context, gpus, tp, ep, rate). Baseline role: P/R of `(baseline)` metrics against role=b.
 
 Run: .venv/bin/python benchmarks/evidence_bench.py [--verbose] [--cache DIR] [--doc ID]
-[--labels GLOB] [--docs-only]
+[--labels GLOB] [--labels-dir DIR] [--split NAME] [--docs-only]
+
+After the `load` line of each split, `load by key` gives the load recall of each key
+(recall/labelled), aggregate counts only.
 """
 
 from __future__ import annotations
@@ -80,7 +83,9 @@ DEFAULT_CACHE = Path(
 )
 FIELDS = ("hardware", "model", "precision", "software", "baseline", "load", "metrics")
 CONDITIONS = ("hardware", "model", "precision", "baseline")
-LOAD_KEYS = {"batch", "concurrency", "prompt", "output", "context", "gpus", "tp", "ep", "rate"}
+LOAD_ORDER = ("batch", "concurrency", "prompt", "output", "context", "gpus", "tp", "ep", "rate")
+"""The load keys scored, in the order the per-key recall line prints them."""
+LOAD_KEYS = set(LOAD_ORDER)
 SLACK = 8
 """How many lines below a statement's first line a labelled number may stand."""
 _UNITS = {
@@ -225,11 +230,11 @@ def _load_file(path: Path) -> list[Doc]:
     return docs
 
 
-def load_docs_matching(pattern: str) -> list[Doc]:
+def load_docs_matching(pattern: str, folder: Path = LABELS) -> list[Doc]:
     """The documents of the label files whose names match a glob (`e-*.lab`)."""
-    chosen = {p.name for p in LABELS.glob(pattern)}
+    chosen = {p.name for p in folder.glob(pattern)}
     docs: list[Doc] = []
-    for path in sorted(LABELS.glob("*.lab")):
+    for path in sorted(folder.glob("*.lab")):
         if path.name in chosen:
             docs.extend(_load_file(path))
     return docs
@@ -391,6 +396,8 @@ def _score_conditions(doc: Doc, gold: Gold, pred: Predicted, tally: Tally, verbo
         tally.add("load:gold")
         hit = any((key, v) in predicted_load for v in _norm_load(value))
         tally.add("load:recall", hit)
+        tally.add(f"load:gold:{key}")
+        tally.add(f"load:recall:{key}", hit)
         if verbose and not hit:
             tally.misses.append(f"{where} load {key}={value} not in {dict(conditions.load)}")
     tally.add("load:pred", sum(1 for k in conditions.load if k in LOAD_KEYS))
@@ -413,6 +420,17 @@ def _score_conditions(doc: Doc, gold: Gold, pred: Predicted, tally: Tally, verbo
 
 def _ratio(a: int, b: int) -> str:
     return f"{a / b:.3f}" if b else "  -  "
+
+
+def load_by_key(counts: Counter[str]) -> str:
+    """One line: the load recall of each key on found numbers (`batch 0.912/340`: recall,
+    then how many numbers have that key labelled), aggregate counts only."""
+    parts = [
+        f"{key} {_ratio(counts[f'load:recall:{key}'], gold)}/{gold}"
+        for key in LOAD_ORDER
+        if (gold := counts[f"load:gold:{key}"])
+    ]
+    return f"{'  load by key':<16} " + (", ".join(parts) or "none labelled")
 
 
 def report_docs(docs: list[Doc], cache: Path, split: str, verbose: bool) -> bool:
@@ -471,6 +489,8 @@ def report_docs(docs: list[Doc], cache: Path, split: str, verbose: bool) -> bool
             f"{_ratio(c[f'{name}:recall'], c[f'{name}:gold']):>7}"
             f"   on found numbers: labelled {c[f'{name}:gold']}, extracted {c[f'{name}:pred']}"
         )
+        if name == "load":
+            print(load_by_key(c))
     if verbose and split == "tune":
         # held-out errors are never printed: reading them would be tuning on them
         print("\n".join(tally.misses))
@@ -566,15 +586,22 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--doc", metavar="ID", help="score one labelled document")
     parser.add_argument("--labels", metavar="GLOB", help="score the label files matching GLOB")
+    parser.add_argument("--labels-dir", type=Path, default=LABELS, help="folder of the label files")
+    parser.add_argument(
+        "--split", metavar="NAME", help="score the documents of one split only (`tune`)"
+    )
     parser.add_argument("--docs-only", action="store_true", help="skip the statement sets")
     args = parser.parse_args(argv)
     verbose: bool = args.verbose
     cache: Path = args.cache
-    docs = load_docs()
+    folder: Path = args.labels_dir
+    docs = load_docs(folder)
     if args.doc:
         docs = [d for d in docs if d.id == args.doc]
     if args.labels:
-        docs = load_docs_matching(args.labels)
+        docs = load_docs_matching(args.labels, folder)
+    if args.split:
+        docs = [d for d in docs if d.split == args.split]
     print(f"Real documents: {len(docs)} labelled, cache {cache}")
     per_split: dict[str, int] = defaultdict(int)
     for doc in docs:

@@ -411,3 +411,80 @@ def test_a_new_tokens_column_is_each_rows_output_length() -> None:
     found = _numbers(extract_claims(text))
     assert found[145.9].conditions.load.get("output") == "64"
     assert found[290.1].conditions.load.get("output") == "32"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("The batch size is set to 32.", {"batch": "32"}, id="batch-set-to"),
+        pytest.param("we set batch size here to `1`;", {"batch": "1"}, id="batch-set-here-coded"),
+        pytest.param(
+            "Input length is fixed at 2048 tokens and output length set to 128.",
+            {"prompt": "2048", "output": "128"},
+            id="lengths-fixed-at",
+        ),
+        pytest.param(
+            "并发数设置为 16，输入长度固定为 1024",
+            {"concurrency": "16", "prompt": "1024"},
+            id="zh-set-to",
+        ),
+        pytest.param("We raised the context window to 128K.", {"context": "128K"}, id="context-to"),
+        pytest.param(
+            "- W1 Single: one request, prompt 256, generate 256.",
+            {"prompt": "256", "output": "256"},
+            id="prompt-generate-pair",
+        ),
+        pytest.param("Requests arrive as Poisson 6 RPS.", {"rate": "6"}, id="poisson-rate"),
+        pytest.param("Run with 10 req/sec requested rate.", {"rate": "10"}, id="requested-rate"),
+        pytest.param("It prefills a 1M context in 3 minutes.", {"context": "1M"}, id="context-1m"),
+        pytest.param("world size 8, 300 tok/s", {"gpus": "8"}, id="world-size"),
+        pytest.param(
+            "token_benchmark_ray.py --mean-input-tokens 550 --mean-output-tokens 150 "
+            "--num-concurrent-requests 5",
+            {"prompt": "550", "output": "150", "concurrency": "5"},
+            id="llmperf-flags",
+        ),
+        pytest.param("- Prompt's token length:        550", {"prompt": "550"}, id="possessive"),
+        pytest.param("- Max Tokens: 200.", {"output": "200"}, id="max-tokens-words"),
+    ],
+)
+def test_load_in_the_phrasing_of_pages_outside_the_labelled_set(
+    text: str, expected: dict[str, str]
+) -> None:
+    load = _load(text)
+    assert {k: load.get(k) for k in expected} == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "The input size is set to 224 for every image model.",  # an image's side, no length
+        "LLaMA-3-8B-1M reaches 10 tok/s.",  # a model's trained context, in its name
+        "Throughput rises to 12 QPS at most.",  # a measured rate
+    ],
+)
+def test_no_load_from_a_size_a_name_or_a_measurement(text: str) -> None:
+    load = _load(text)
+    assert not {"prompt", "context", "rate"} & set(load), load
+
+
+def test_a_column_of_prompt_counts_is_no_prompt_length() -> None:
+    page = (
+        "| Model | num_prompts | Batch Size | Throughput (tok/s) |\n"
+        "|---|---|---|---|\n"
+        "| Llama-2-7B | 1000 | 8 | 512 |\n"
+    )
+    [claim] = [c for c in extract_claims(page) if c.metrics]
+    assert claim.conditions.load.get("batch") == "8"
+    assert "prompt" not in claim.conditions.load
+
+
+def test_headers_that_name_a_load_in_other_words() -> None:
+    page = (
+        "| Model | 批处理大小 | # of GPUs | max_tokens | Throughput (tok/s) |\n"
+        "|---|---|---|---|---|\n"
+        "| Llama-2-7B | 16 | 4 | 256 | 900 |\n"
+    )
+    [claim] = [c for c in extract_claims(page) if c.metrics]
+    load = claim.conditions.load
+    assert (load.get("batch"), load.get("gpus"), load.get("output")) == ("16", "4", "256")

@@ -45,6 +45,16 @@ def _rule(key: str, pattern: str, fixed: str = "") -> LoadRule:
 _K = r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)(?![\dA-Za-z]|\.\d)"
 
 
+_SET_TO = (
+    r"\s(?:(?:is|was|are|were|be)\s)?(?:(?:set|fixed|kept|configured|held|limited|capped)\s)?"
+    r"(?:(?:here|throughout|uniformly|always)\s)?(?:to|at|as)\s+(?:a\s)?(?:value\sof\s)?"
+)
+"""`batch size is set to 8`, `input length fixed at 2048`, `set the batch size here to 1`:
+the verbs that give a key its value in prose."""
+_ZH_SET = r"\s?(?:均|统一|都)?(?:设置?为|设定为|固定为|取为?|选为|调整为)\s?"
+"""`并发数设置为 16`, `输入长度固定为 1024`."""
+
+
 _NOT_A_RATE = r"(?!\s?(?:/|per\b|每|a second))"
 """`generates 100 tokens/s` is a throughput, not an output length."""
 _NOT_A_PHASE_MEASURE = r"(?!\s?(?:throughput|speed|rate|latency|time|tok|/|per\b))"
@@ -70,11 +80,16 @@ _FLAG_RULES = (
     ("prompt", r"--(?:(?:random|sonnet)[-_])?(?:input|prompt)[-_](?:len(?:gth)?|tokens)" + _V),
     ("prompt", r"--random[-_]input" + _V),
     ("prompt", r"--(?:n[-_]prompt|input[-_]mean|isl)" + _V),
+    # llmperf `--mean-input-tokens`, genai-perf `--synthetic-input-tokens-mean`
+    ("prompt", r"--(?:mean[-_]input[-_]tokens|synthetic[-_]input[-_]tokens[-_]mean)" + _V),
     ("output", r"--(?:(?:random|sharegpt|sonnet)[-_])?output[-_](?:len(?:gth)?|tokens)" + _V),
     ("output", r"--random[-_]output" + _V),
     ("output", r"--(?:n[-_]gen|output[-_]mean|osl|max[-_]new[-_]tokens|max[-_]tokens)" + _V),
+    ("output", r"--(?:mean[-_]output[-_]tokens|output[-_]tokens[-_]mean)" + _V),
     ("batch", r"--batch[-_]size" + _V),
     ("concurrency", r"--(?:max[-_])?concurrency" + _V),
+    # llmperf `--num-concurrent-requests`, locust `--users`
+    ("concurrency", r"--(?:num[-_]concurrent[-_]requests|num[-_]users|users)" + _V),
     ("rate", r"--request[-_]rate" + _R),
     ("tp", r"--(?:tp[-_]size|tensor[-_]parallel[-_]size)" + _V),
     ("ep", r"--(?:ep[-_]size|expert[-_]parallel[-_]size)" + _V),
@@ -83,8 +98,34 @@ _FLAG_RULES = (
 )
 
 
+_SET_RULES = (
+    ("batch", r"(?<![Mm]ax[\s_-])batch[\s_-]?size" + _SET_TO + r"(\d+)(?!\d|\.\d|%)"),
+    ("batch", r"批(?:处理|次|量)?大小" + _ZH_SET + r"(\d+)(?!\d|\.\d|%)"),
+    ("concurrency", r"concurrency(?:\slevel)?" + _SET_TO + r"(\d+)(?!\d|\.\d|%)"),
+    ("concurrency", r"并发(?:数|度|请求数|用户数)?" + _ZH_SET + r"(\d+)(?!\d|\.\d|%)"),
+    (
+        "prompt",
+        r"(?<![A-Za-z])(?:input|prompt|prefill)(?:\s(?:sequence|context))?\s(?:length|len)"
+        + _SET_TO
+        + _K,
+    ),
+    ("prompt", r"(?:输入|提示词?)(?:序列)?(?:长度|token\s?数)" + _ZH_SET + _K),
+    (
+        "output",
+        r"(?<![A-Za-z])(?:output|generation|decode|decoding|completion)(?:\s(?:sequence))?\s"
+        r"(?:length|len|tokens)" + _SET_TO + _K,
+    ),
+    ("output", r"(?:输出|生成)(?:序列)?(?:长度|token\s?数)" + _ZH_SET + _K),
+    ("context", r"context(?:\s(?:length|window|size))?" + _SET_TO + _K),
+    ("context", r"上下文(?:长度)?" + _ZH_SET + _K),
+    ("rate", r"(?:request|arrival)\srate" + _SET_TO + r"(\d+(?:\.\d+)?)(?!\d|\.\d|%)"),
+)
+"""A key and the verb that sets it (`_SET_TO`, `_ZH_SET`), for each key of a run's shape."""
+
+
 LOAD_RULES = (
     *(_rule(key, pattern) for key, pattern in _FLAG_RULES),
+    *(_rule(key, pattern) for key, pattern in _SET_RULES),
     _rule(
         "batch",
         # `--max-batch-size 32` caps the batch: a setting, not the batch measured
@@ -106,6 +147,9 @@ LOAD_RULES = (
         r"\s*[=:：]\s*(\d{1,4})(?!\d|\.\d)",
     ),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?|-)?GPUs?\b"),
+    # `world size 8`, `WORLD_SIZE=8`: one process a GPU; `GPU x 8`
+    _rule("gpus", r"(?<![A-Za-z])world[\s_-]?size\s?(?:[=:：]|of)?\s?(\d{1,4})(?![\d.])"),
+    _rule("gpus", r"(?<![A-Za-z])GPUs?\s?[x×*]\s?(\d{1,3})(?![\d.])"),
     _rule("gpus", r"双卡|两张卡|两块卡|\btwo GPUs\b", "2"),
     _rule("gpus", r"\bfour GPUs\b|四卡|四张卡", "4"),
     _rule("gpus", r"\beight GPUs\b|八卡|八张卡", "8"),
@@ -152,6 +196,13 @@ LOAD_RULES = (
         r"(?<![A-Za-z])(?:at|@|under|with)\s(?:an?\s)?(?:QPS|RPS)\s?(?:of\s)?[:：]?\s?(\d+(?:\.\d+)?)(?!\d|\.\d|\s?[xX×%])|"
         r"request[_ ]rate(?: configured \(RPS\))?\s?(?:[:：]|of)?\s*(\d+(?:\.\d+)?)(?!\d|\.\d)",
     ),
+    # `uniform 4 RPS`, `Poisson 6 QPS`, `10 req/sec requested rate`: the rate sent
+    _rule(
+        "rate",
+        r"(?:poisson|uniform|constant|fixed|steady)\s(?:arrivals?\s)?(?:at\s)?(\d+(?:\.\d+)?)\s?"
+        r"(?:QPS|RPS|req(?:uest)?s?/s(?:ec)?)(?![A-Za-z])|"
+        r"(\d+(?:\.\d+)?)\s?req(?:uest)?s?/s(?:ec)?\s(?:requested|request|arrival|sending)\srate",
+    ),
     _rule(
         "context",
         # not `RWKV-...-20230810-ctx128k`: a model file's trained context, no load
@@ -160,6 +211,11 @@ LOAD_RULES = (
     ),
     _rule("context", r"(?:@|(?<![A-Za-z])at)\s?(\d+(?:\.\d+)?[Kk])(?![A-Za-z0-9])"),
     _rule("context", r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)[\s-]*tokens?[\s-]+(?:of\s+)?context"),
+    # `1M context`, `a 1.5M-token context`; not `LLaMA-3-8B-1M` (a model's name)
+    _rule(
+        "context",
+        r"(?<![\w.-])(\d{1,2}(?:\.\d+)?[Mm])(?=[\s-]*(?:tokens?[\s-]+)?(?:of\s)?(?:context|ctx|上下文))",
+    ),
     # an attention kernel's KV length (`qlen=1 kvlen=512`, `kv_len=4096`, `seqlen_k=2048`)
     _rule(
         "context",
@@ -174,6 +230,7 @@ LOAD_RULES = (
     _rule(
         "prompt",
         r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gths?)?|prompt[\s_]len(?:gths?)?|"
+        r"(?:prompt|input)(?:'s)?[\s_]tokens?[\s_]len(?:gths?)?|"
         r"prefill[\s_]len(?:gth)?|(?:prompt|input)[\s_]tokens(?=\s?[=:：])|prompt tokens|"
         r"seq[\s_]?len(?:gth)?|(?<!output\s)(?<!output_)(?<!input\s)sequence[\s_]len(?:gth)?|"
         r"(?<!输出)(?<!生成)(?<!输入)序列长度\s?(?:为|是)?|"
@@ -223,7 +280,7 @@ LOAD_RULES = (
         "output",
         r"(?:OSL|output(?:[\s_](?:sequence|seq|generation|tokens?))?[\s_]?len(?:gths?)?|"
         r"输出\s?(?:token|词元)\s?数|"
-        r"(?:generation|decode|gen)[\s_]len(?:gth)?|max_tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
+        r"(?:generation|decode|gen)[\s_]len(?:gth)?|max[\s_]tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
         r"output[\s_]tokens(?=\s?[=:：])|"
         r"(?<![A-Za-z])out(?=\s?=)|"
         r"输出(?:上限|长度)?|(?:输出|生成)(?:序列)?长度\s*(?:为|是)?)\s*(?:of\s|is\s|are\s|at\s)?[=:：]?\s*"

@@ -76,11 +76,13 @@ _IO_PAIR = re.compile(
 )
 """`ISL/OSL 1k/1k`, `input/output lengths of 1024/128`: a prompt and an output length."""
 _IO_SEQUENCE = re.compile(
-    r"(?<![A-Za-z])(?:input|输入)\s?[=:：]?\s?(\d[\d,]*[Kk]?)(?:\s?tokens?)?\s?[,，;；、]?\s?(?:and\s)?"
-    r"(?:output|输出)\s?[=:：]?\s?(\d[\d,]*[Kk]?)(?!\d|\.\d|\s?(?:tok(?:en)?s?\s?/|tok/s))",
+    r"(?<![A-Za-z])(?:input|prompt|输入)\s?[=:：]?\s?(\d[\d,]*[Kk]?)(?:\s?tokens?)?\s?[,，;；、]?\s?"
+    r"(?:and\s)?(?:output|generate|gen|decode|输出|生成)\s?[=:：]?\s?(\d[\d,]*[Kk]?)"
+    r"(?!\d|\.\d|\s?(?:tok(?:en)?s?\s?/|tok/s))",
     re.I,
 )
-"""`input 2048, output 128`, `输入 1024，输出 256`: a prompt and an output length."""
+"""`input 2048, output 128`, `prompt 256, generate 256`, `输入 1024，输出 256`: a prompt
+and an output length."""
 _IN_OUT = re.compile(
     r"(?<![A-Za-z])in\s?[=:]?\s?(\d[\d,]*[Kk]?)\s?[,/;]?\s?out\s?[=:]?\s?(\d[\d,]*[Kk]?)(?!\d|\.\d|\s?of\b)|"
     r"(?<![\w.])(\d[\d,]*[Kk]?)\s?in\s?[,/;]\s?(\d[\d,]*[Kk]?)\s?out\b|"
@@ -117,7 +119,7 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
     text = _uncoded(text)
     load: dict[str, str] = {}
     pair = _IO_PAIR.search(text) if "/" in text else None
-    if not pair and ("nput" in text or "NPUT" in text or "输入" in text):
+    if not pair and ("nput" in text or "NPUT" in text or "rompt" in text or "输入" in text):
         pair = _IO_SEQUENCE.search(text)
     if not pair and ("out" in text or "OUT" in text or "Out" in text):
         pair = _IN_OUT.search(text) or _IO_BOTH.search(text)

@@ -198,8 +198,10 @@ def _section_statements(
 
 
 _SETTING = re.compile(
-    r"^\W{0,4}(?:batch[ _-]?size|bs|concurrency|(?:number of )?concurrent (?:requests|users)|"
-    r"(?:input|output|prompt|generation|sequence|context|prefill|decode)[ _](?:length|len|tokens)|"
+    r"^\W{0,4}(?:(?:expected|average|avg|mean|target|fixed)\s)?"
+    r"(?:batch[ _-]?size|bs|concurrency|(?:number of )?concurrent (?:requests|users)|"
+    r"(?:input|output|prompt|generation|sequence|context|prefill|decode)(?:'s)?[ _](?:token[ _])?"
+    r"(?:length|len|tokens)|max[ _](?:new[ _])?tokens|(?:ISL|input|prompt)\s?/\s?(?:OSL|output)|"
     r"ISL|OSL|"
     r"context|request[ _]rate|QPS|并发(?:数|度|请求数)?|批(?:次|处理)?大小|输入(?:长度|token数?)|"
     r"输出(?:长度|token数?)|上下文(?:长度)?|序列长度|生成长度)\W{0,3}\s?[:：=]",

@@ -35,28 +35,31 @@ __all__ = ["header_load", "read_row"]
 
 
 _HEADER_LOAD = (
-    ("context", re.compile(r"context|ctx|上下文|^T$", re.I)),
+    ("context", re.compile(r"context|ctx|上下文|^T$|^kv[ _]?(?:cache[ _]?)?len", re.I)),
     (
         "output",
         re.compile(
             r"completion tokens|output tokens|OSL|output[ _]?(?:seq(?:uence)?[ _]?)?len|"
             r"(?:decode|generation)[ _]len|输出(?:长度|token|词元)|"
-            r"^(?:output|out|gen|generated(?: tokens)?|(?:max[ _])?new[ _]tokens|输出)(?:\s?\(tokens?\))?$",
+            r"^(?:output|out|gen|gen(?:erated)?[ _]tokens|generated|(?:max[ _])?new[ _]tokens|"
+            r"max[ _]tokens|输出)(?:\s?\(tokens?\))?$",
             re.I,
         ),
     ),
     (
         "prompt",
         re.compile(
-            r"prompt|ISL|input[ _]?(?:seq(?:uence)?[ _]?)?len|input tokens|prefill[ _]len|T_pp|"
-            r"seq(?:uence)?[ _]?len|输入(?:长度|token|词元)|^(?:input|in|输入)(?:\s?\(tokens?\))?$",
+            # not `num_prompts`, `# prompts`: how many requests, no length
+            r"(?<!num[ _])(?<!number of )(?<!#)(?<!# )prompt(?!s\b)|ISL|input[ _]?(?:seq(?:uence)?[ _]?)?len|"
+            r"input tokens|prefill[ _]len|T_pp|seq(?:uence)?[ _]?len|输入(?:长度|token|词元)|^(?:input|in|输入)(?:\s?\(tokens?\))?$",
             re.I,
         ),
     ),
     (
         "batch",
         re.compile(
-            r"^batch|\bbatch[ _-]?size|^bs$|^micro[ _]?b(?:atch[ _]?)?s(?:ize|z)$|批大小|批次", re.I
+            r"^batch|\bbatch[ _-]?size|^bsz?$|^micro[ _]?b(?:atch[ _]?)?s(?:ize|z)$|批(?:处理|量)?大小|批次",
+            re.I,
         ),
     ),
     (
@@ -66,7 +69,7 @@ _HEADER_LOAD = (
     (
         "gpus",
         re.compile(
-            r"^(?:#\s?|num(?:ber of)?[_ ]?)(?:GPUs?|cards?)$|^(?:GPUs?|cards?)[_ ]?(?:num(?:ber)?s?|count|#)$|"
+            r"^(?:#\s?(?:of\s)?|num(?:ber of)?[_ ]?)(?:GPUs?|cards?)$|^world[ _]size$|^(?:GPUs?|cards?)[_ ]?(?:num(?:ber)?s?|count|#)$|"
             r"^(?:GPUs|NPUs|cards)$|nproc[_-]per[_-]node|"
             r"显卡数量?|卡数|GPU\s?数",
             re.I,

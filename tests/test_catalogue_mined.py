@@ -24,8 +24,8 @@ def _names(field: str, text: str) -> list[str]:
         ),
         pytest.param("on MI200s and an MI210", ["MI200", "MI210"], id="mi200-series"),
         pytest.param(
-            "Pixel 2, Samsung S24 Ultra and a S23 Ultra",
-            ["Pixel 2", "Galaxy S24 Ultra", "Galaxy S23 Ultra"],
+            "Pixel 2, Pixel 3a and a Galaxy S23 Ultra",
+            ["Pixel 2", "Pixel 3a", "Galaxy S23 Ultra"],
             id="phones",
         ),
         pytest.param("Mali-G76 MP10 GPU", ["Mali-G76 MP10"], id="mali-cores"),
@@ -96,6 +96,27 @@ def test_mined_part_look_alikes(text: str) -> None:
         ),
         pytest.param("phi3:3.8b and Phi-3-3.8B", ["Phi-3-3.8B"], id="phi-size"),
         pytest.param("Yi1.5-6B", ["Yi-1.5-6B"], id="yi-version"),
+        pytest.param("Qwen 3 0.6B and Qwen 2.5 7B", ["Qwen3-0.6B", "Qwen2.5-7B"], id="qwen-spaced"),
+        pytest.param("MiniMax-H3", ["MiniMax-H3"], id="minimax-h"),
+        pytest.param("Qwen-2.5-VL-72B", ["Qwen2.5-VL-72B"], id="qwen-hyphened-version"),
+        pytest.param("mistral:7b", ["Mistral-7B"], id="mistral-tag"),
+        pytest.param(
+            "e5-mistral-7b-instruct, bge-large-zh-v1.5. and mxbai-embed-large-v1-f16.llamafile",
+            ["e5-mistral-7b-instruct", "bge-large-zh-v1.5", "mxbai-embed-large-v1-f16"],
+            id="embedding-models",
+        ),
+        pytest.param(
+            "Sana 1.6B, CosyVoice-300M and Fish-Speech 1.5",
+            ["SANA-1.6B", "CosyVoice-300M", "Fish-Speech1.5"],
+            id="sizes-and-versions",
+        ),
+        pytest.param(
+            "MusicGen, MeloTTS, I2VGen-XL and HiDream-I1",
+            ["MusicGen", "MeloTTS", "I2VGen-XL", "HiDream-I1"],
+            id="generators",
+        ),
+        pytest.param("MiniCPM-V-2-6-8B", ["MiniCPM-V 2.6-8B"], id="minicpm-hyphens"),
+        pytest.param("Ministral-3-3B-Instruct-2512", ["Ministral-3-3B"], id="ministral"),
         pytest.param(
             "InternVL 1.5, InternVL2_5-78B, InternVL 2.0, InternVL3_5-30B-A3B",
             ["InternVL1.5", "InternVL2.5-78B", "InternVL2", "InternVL3.5-30B-A3B"],
@@ -151,8 +172,11 @@ def test_mined_models(text: str, names: list[str]) -> None:
         pytest.param("solves it in O(1) time; o1 is the output", id="o-series-bare"),
         pytest.param("a Stable Diffusion 20 step run", id="sd-20-steps"),
         pytest.param("CosyVoice 300M", id="cosyvoice-size-no-version"),
+        pytest.param("Qwen 2 GPUs", id="qwen-count-is-no-version"),
     ],
 )
 def test_mined_model_look_alikes(text: str) -> None:
     names = _names("model", text)
-    assert not any(n in {"o1", "SD2", "CosyVoice3"} or n.startswith("Step-3") for n in names)
+    assert not any(
+        n in {"o1", "SD2", "CosyVoice3", "Qwen2"} or n.startswith("Step-3") for n in names
+    )

@@ -600,3 +600,71 @@ def test_a_paragraph_that_introduces_a_table_holds_across_the_captions_before_it
     assert (moe.hardware, moe.model, moe.load.get("gpus")) == (["A800"], ["Qwen3-30B-A3B"], "16")
     # the introduction holds up to the end of the table it introduces, no further
     assert found[7.7].conditions.hardware != ["A800"]
+
+
+def test_a_section_of_set_up_lines_without_numbers_sets_up_its_parent() -> None:
+    text = (
+        "# Tool comparison\n\nGoal: compare two load generators.\n\n"
+        "## Prerequisites\n\n- Hardware: A100 80G\n- Versions:\n  - vllm: v0.17.0\n\n"
+        "## Run\n\n| Metric | Value |\n|---|---|\n| Request throughput (req/s) | 108.08 |\n"
+    )
+    claim = _numbers(extract_claims(text))[108.08]
+    assert claim.conditions.hardware == ["A100 80 GB"]
+
+
+def test_a_set_up_line_beside_numbers_holds_for_its_section_only() -> None:
+    text = (
+        "# Tool\n\n## Run\n\n- Hardware: A100 80G\n\nIt serves 108.08 req/s.\n\n"
+        "## Other\n\nIt serves 99.5 req/s.\n\n## Third\n\n- GPU: L40S\n\nIt serves 77.5 req/s.\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[108.08].conditions.hardware == ["A100 80 GB"]
+    assert found[99.5].conditions.hardware == []
+
+
+def test_the_documents_one_set_up_section_holds_for_its_other_sections() -> None:
+    text = (
+        "## Reduce notes\n\n### Problem\n\nSum an array.\n\n### Hardware\n\n"
+        "NVIDIA A100-PCIE-40GB, CUDA 11.8.\n\n### Baseline\n\nThe baseline takes 990.66us.\n\n"
+        "## Block reduce\n\n### On H100\n\n| Kernel | Time (us) |\n|---|---|\n| v1 | 479.58 |\n\n"
+        "## Warp reduce\n\n| Kernel | Time (us) |\n|---|---|\n| v2 | 462.02 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[990.66].conditions.hardware == ["A100"]
+    assert found[479.58].conditions.hardware == ["H100"]  # a nearer heading wins
+    assert found[462.02].conditions.hardware == ["A100"]
+
+
+def test_set_up_sections_naming_different_parts_stay_in_their_sections() -> None:
+    text = (
+        "## Kernels\n\n### Hardware\n\nNVIDIA A100-PCIE-40GB.\n\n"
+        "## Serving\n\n### Hardware\n\nNVIDIA H100.\n\n### Load\n\nIt serves 99.5 req/s.\n\n"
+        "## Other\n\n| Kernel | Time (us) |\n|---|---|\n| v2 | 462.02 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[99.5].conditions.hardware == ["H100"]
+    assert found[462.02].conditions.hardware == []
+
+
+@pytest.mark.parametrize(
+    "section",
+    [
+        "## Supported hardware\n\nIt runs on NVIDIA H100.",
+        "## Compatibility\n\n- GPUs supported: NVIDIA H100",
+        "## Notes\n\n[^gpu]: Measured on one H100.",
+    ],
+)
+def test_a_section_listing_what_runs_sets_nothing_up(section: str) -> None:
+    text = (
+        f"# Tool\n\n{section}\n\n"
+        "## Results\n\n| Kernel | Time (us) |\n|---|---|\n| v2 | 462.02 |\n"
+    )
+    assert _numbers(extract_claims(text))[462.02].conditions.hardware == []
+
+
+def test_a_chinese_note_naming_a_long_platform_below_a_table_sets_it_up() -> None:
+    text = (
+        "### Intel\n\n| 模型 | Token Rate (tokens/s) |\n|---|---|\n| GLM-Edge-4B-Chat | 27 |\n\n"
+        "* 在Intel LNL 288V (ARC 140V 8X@2.05GHz) 平台上测试。\n"
+    )
+    assert _numbers(extract_claims(text))[27.0].conditions.hardware == ["Arc 140V"]

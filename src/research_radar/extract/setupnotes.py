@@ -150,7 +150,7 @@ def notes_below_tables(segments: list[Segment], cat: Catalog) -> list[Scope]:
 _RAN_ON = re.compile(
     r"\b(?:tested|measured|benchmarked|evaluated|profiled|obtained|collected|executed|"
     r"run|ran)\s(?:\w+\s){0,2}?(?:on|with|using|under)\b|"
-    r"(?:在|于|使用|采用)[^。；;]{0,30}?(?:上|下)?(?:测试|测得|运行|评测|测量|跑)",
+    r"(?:在|于|使用|采用)[^。；;]{0,48}?(?:上|下)?(?:测试|测得|运行|评测|测量|跑)",
     re.I,
 )
 """`* The model is tested on one H800 GPU.`, `- 模型在单张 80G GPU 上测试`: a note that

@@ -656,8 +656,7 @@ def test_set_up_sections_naming_different_parts_stay_in_their_sections() -> None
 )
 def test_a_section_listing_what_runs_sets_nothing_up(section: str) -> None:
     text = (
-        f"# Tool\n\n{section}\n\n"
-        "## Results\n\n| Kernel | Time (us) |\n|---|---|\n| v2 | 462.02 |\n"
+        f"# Tool\n\n{section}\n\n## Results\n\n| Kernel | Time (us) |\n|---|---|\n| v2 | 462.02 |\n"
     )
     assert _numbers(extract_claims(text))[462.02].conditions.hardware == []
 
@@ -668,3 +667,54 @@ def test_a_chinese_note_naming_a_long_platform_below_a_table_sets_it_up() -> Non
         "* 在Intel LNL 288V (ARC 140V 8X@2.05GHz) 平台上测试。\n"
     )
     assert _numbers(extract_claims(text))[27.0].conditions.hardware == ["Arc 140V"]
+
+
+def test_an_evaluation_sentence_sets_up_its_model_for_the_section() -> None:
+    text = (
+        "# Ours\n\n## Evaluation\n\nOurs is 2.1x faster than vLLM.\n\n"
+        "We evaluate Ours with Llama-3-8B on an A100.\n\n"
+        "| Batch | tok/s |\n|---|---|\n| 1 | 91.1 |\n\nAt batch 64, Ours reaches 3000 tok/s.\n\n"
+        "### Memory\n\n| Batch | GB |\n|---|---|\n| 1 | 92.2 |\n| Mistral-7B | 40.5 |\n\n"
+        "## Ablation\n\n| Variant | tok/s |\n|---|---|\n| no cache | 93.3 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    for value in (3000.0, 92.2):
+        assert found[value].conditions.model == ["Llama-3-8B"]
+        assert found[value].conditions.hardware == ["A100"]
+    assert found[40.5].conditions.model == ["Mistral-7B"]  # the row's own model wins
+    assert found[93.3].conditions.model == []  # another section
+
+
+def test_an_evaluation_sentence_naming_two_models_sets_up_none() -> None:
+    text = (
+        "## Evaluation\n\nWe evaluate Ours with Llama-3-8B and Mistral-7B.\n\n"
+        "| Batch | tok/s |\n|---|---|\n| 1 | 91.1 |\n\n### Memory\n\nIt takes 92.2 GB.\n"
+    )
+    assert _numbers(extract_claims(text))[92.2].conditions.model == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["测试使用单张 A800，模型为 Qwen2-7B。", "The benchmarks use one A800 with Qwen2-7B."],
+)
+def test_a_sentence_naming_what_the_tests_use_sets_up_the_subsections(sentence: str) -> None:
+    text = (
+        f"# 性能\n\n## 测试结果\n\n本项目比 vLLM 快 2.1 倍。\n\n{sentence}\n\n"
+        "| 并发 | 吞吐 (tokens/s) |\n|---|---|\n| 1 | 94.4 |\n\n"
+        "### 显存\n\n| 并发 | 显存 (GB) |\n|---|---|\n| 1 | 95.5 |\n"
+    )
+    claim = _numbers(extract_claims(text))[95.5]
+    assert claim.conditions.hardware == ["A800"]
+    assert claim.conditions.model == ["Qwen2-7B"]
+
+
+@pytest.mark.parametrize(
+    "requirement",
+    ["- 有英伟达显卡（30系，40系，V100/A100等），以及一定的显存。", "- A GPU: V100, A100, etc."],
+)
+def test_a_list_of_example_parts_sets_nothing_up(requirement: str) -> None:
+    text = (
+        "### Requirements\n\n"
+        f"{requirement}\n\n| Model | GPU Memory (GB) |\n|---|---|\n| Qwen-7B | 15.5 |\n"
+    )
+    assert _numbers(extract_claims(text))[15.5].conditions.hardware == []

@@ -652,6 +652,8 @@ def test_set_up_sections_naming_different_parts_stay_in_their_sections() -> None
         "## Supported hardware\n\nIt runs on NVIDIA H100.",
         "## Compatibility\n\n- GPUs supported: NVIDIA H100",
         "## Notes\n\n[^gpu]: Measured on one H100.",
+        "## Requirements\n\n- GPU: NVIDIA H100",
+        "## Install\n\n- GPU: NVIDIA H100 or better",
     ],
 )
 def test_a_section_listing_what_runs_sets_nothing_up(section: str) -> None:
@@ -718,3 +720,11 @@ def test_a_list_of_example_parts_sets_nothing_up(requirement: str) -> None:
         f"{requirement}\n\n| Model | GPU Memory (GB) |\n|---|---|\n| Qwen-7B | 15.5 |\n"
     )
     assert _numbers(extract_claims(text))[15.5].conditions.hardware == []
+
+
+def test_a_requirements_section_opening_a_document_holds_for_its_own_section_only() -> None:
+    text = (
+        "## Intro\n\n### Hardware requirements\n\nNVIDIA H100.\n\n"
+        "## Results\n\n| Kernel | Time (us) |\n|---|---|\n| v2 | 462.02 |\n"
+    )
+    assert _numbers(extract_claims(text))[462.02].conditions.hardware == []

@@ -107,7 +107,8 @@ def find_scopes(
             if heading.line < segment.line <= last and segment.block != "heading":
                 scope.add(_setup(segment.text, cat))
         scopes.append(scope)
-        sections.append((heading.line, scope))
+        if not search(_REQUIRED, probe):
+            sections.append((heading.line, scope))  # `## Hardware requirements`: its own
     for segment in segments:
         text = _setup_row(segment) if segment.block == "table" or segment.header else segment.text
         if segment.block == "heading":
@@ -193,15 +194,24 @@ def _sets_up_parent(
     heading: Segment, text: str, spans: list[tuple[Segment, int]], measured: Collection[int]
 ) -> bool:
     """Whether a set-up line sets up its parent section: its own section has no number
-    up to its first subsection, lists no survey (`## Supported models`) and the line is no
-    footnote (`[^gpu]: Measured on one RTX 4090` under `## Notes`)."""
-    if text.lstrip().startswith("[^") or search(SURVEY, probe_of(f"{heading.text} {text}")):
+    up to its first subsection, lists no survey (`## Supported models`) nor what a user
+    needs (`## Requirements` / `- GPU: RTX 3060 or better`), and the line is no footnote
+    (`[^gpu]: Measured on one RTX 4090` under `## Notes`)."""
+    probe = probe_of(f"{heading.text} {text}")
+    if text.lstrip().startswith("[^") or search(SURVEY, probe) or search(_REQUIRED, probe):
         return False
     below = (h.line for h, _ in spans if h.line > heading.line)
     stop = next(below, None)
     return not any(heading.line < line and (stop is None or line < stop) for line in measured)
 
 
+_REQUIRED = re.compile(
+    r"\b(?:requires?|required|requirements?|minimum|at least|or (?:better|higher|newer|above)|"
+    r"recommend(?:ed)?)\b|至少|推荐|建议|要求|最低|需要",
+    re.I,
+)
+"""What a user needs to run the project (`## Hardware requirements`): not where the
+document's numbers ran."""
 _DOCUMENT_FIELDS = ("hardware", "model")
 
 

@@ -600,3 +600,131 @@ def test_a_paragraph_that_introduces_a_table_holds_across_the_captions_before_it
     assert (moe.hardware, moe.model, moe.load.get("gpus")) == (["A800"], ["Qwen3-30B-A3B"], "16")
     # the introduction holds up to the end of the table it introduces, no further
     assert found[7.7].conditions.hardware != ["A800"]
+
+
+def test_a_section_of_set_up_lines_without_numbers_sets_up_its_parent() -> None:
+    text = (
+        "# Tool comparison\n\nGoal: compare two load generators.\n\n"
+        "## Prerequisites\n\n- Hardware: A100 80G\n- Versions:\n  - vllm: v0.17.0\n\n"
+        "## Run\n\n| Metric | Value |\n|---|---|\n| Request throughput (req/s) | 108.08 |\n"
+    )
+    claim = _numbers(extract_claims(text))[108.08]
+    assert claim.conditions.hardware == ["A100 80 GB"]
+
+
+def test_a_set_up_line_beside_numbers_holds_for_its_section_only() -> None:
+    text = (
+        "# Tool\n\n## Run\n\n- Hardware: A100 80G\n\nIt serves 108.08 req/s.\n\n"
+        "## Other\n\nIt serves 99.5 req/s.\n\n## Third\n\n- GPU: L40S\n\nIt serves 77.5 req/s.\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[108.08].conditions.hardware == ["A100 80 GB"]
+    assert found[99.5].conditions.hardware == []
+
+
+def test_the_documents_one_set_up_section_holds_for_its_other_sections() -> None:
+    text = (
+        "## Reduce notes\n\n### Problem\n\nSum an array.\n\n### Hardware\n\n"
+        "NVIDIA A100-PCIE-40GB, CUDA 11.8.\n\n### Baseline\n\nThe baseline takes 990.66us.\n\n"
+        "## Block reduce\n\n### On H100\n\n| Kernel | Time (us) |\n|---|---|\n| v1 | 479.58 |\n\n"
+        "## Warp reduce\n\n| Kernel | Time (us) |\n|---|---|\n| v2 | 462.02 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[990.66].conditions.hardware == ["A100"]
+    assert found[479.58].conditions.hardware == ["H100"]  # a nearer heading wins
+    assert found[462.02].conditions.hardware == ["A100"]
+
+
+def test_set_up_sections_naming_different_parts_stay_in_their_sections() -> None:
+    text = (
+        "## Kernels\n\n### Hardware\n\nNVIDIA A100-PCIE-40GB.\n\n"
+        "## Serving\n\n### Hardware\n\nNVIDIA H100.\n\n### Load\n\nIt serves 99.5 req/s.\n\n"
+        "## Other\n\n| Kernel | Time (us) |\n|---|---|\n| v2 | 462.02 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[99.5].conditions.hardware == ["H100"]
+    assert found[462.02].conditions.hardware == []
+
+
+@pytest.mark.parametrize(
+    "section",
+    [
+        "## Supported hardware\n\nIt runs on NVIDIA H100.",
+        "## Compatibility\n\n- GPUs supported: NVIDIA H100",
+        "## Notes\n\n[^gpu]: Measured on one H100.",
+        "## Requirements\n\n- GPU: NVIDIA H100",
+        "## Install\n\n- GPU: NVIDIA H100 or better",
+    ],
+)
+def test_a_section_listing_what_runs_sets_nothing_up(section: str) -> None:
+    text = (
+        f"# Tool\n\n{section}\n\n## Results\n\n| Kernel | Time (us) |\n|---|---|\n| v2 | 462.02 |\n"
+    )
+    assert _numbers(extract_claims(text))[462.02].conditions.hardware == []
+
+
+def test_a_chinese_note_naming_a_long_platform_below_a_table_sets_it_up() -> None:
+    text = (
+        "### Intel\n\n| 模型 | Token Rate (tokens/s) |\n|---|---|\n| GLM-Edge-4B-Chat | 27 |\n\n"
+        "* 在Intel LNL 288V (ARC 140V 8X@2.05GHz) 平台上测试。\n"
+    )
+    assert _numbers(extract_claims(text))[27.0].conditions.hardware == ["Arc 140V"]
+
+
+def test_an_evaluation_sentence_sets_up_its_model_for_the_section() -> None:
+    text = (
+        "# Ours\n\n## Evaluation\n\nOurs is 2.1x faster than vLLM.\n\n"
+        "We evaluate Ours with Llama-3-8B on an A100.\n\n"
+        "| Batch | tok/s |\n|---|---|\n| 1 | 91.1 |\n\nAt batch 64, Ours reaches 3000 tok/s.\n\n"
+        "### Memory\n\n| Batch | GB |\n|---|---|\n| 1 | 92.2 |\n| Mistral-7B | 40.5 |\n\n"
+        "## Ablation\n\n| Variant | tok/s |\n|---|---|\n| no cache | 93.3 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    for value in (3000.0, 92.2):
+        assert found[value].conditions.model == ["Llama-3-8B"]
+        assert found[value].conditions.hardware == ["A100"]
+    assert found[40.5].conditions.model == ["Mistral-7B"]  # the row's own model wins
+    assert found[93.3].conditions.model == []  # another section
+
+
+def test_an_evaluation_sentence_naming_two_models_sets_up_none() -> None:
+    text = (
+        "## Evaluation\n\nWe evaluate Ours with Llama-3-8B and Mistral-7B.\n\n"
+        "| Batch | tok/s |\n|---|---|\n| 1 | 91.1 |\n\n### Memory\n\nIt takes 92.2 GB.\n"
+    )
+    assert _numbers(extract_claims(text))[92.2].conditions.model == []
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    ["测试使用单张 A800，模型为 Qwen2-7B。", "The benchmarks use one A800 with Qwen2-7B."],
+)
+def test_a_sentence_naming_what_the_tests_use_sets_up_the_subsections(sentence: str) -> None:
+    text = (
+        f"# 性能\n\n## 测试结果\n\n本项目比 vLLM 快 2.1 倍。\n\n{sentence}\n\n"
+        "| 并发 | 吞吐 (tokens/s) |\n|---|---|\n| 1 | 94.4 |\n\n"
+        "### 显存\n\n| 并发 | 显存 (GB) |\n|---|---|\n| 1 | 95.5 |\n"
+    )
+    claim = _numbers(extract_claims(text))[95.5]
+    assert claim.conditions.hardware == ["A800"]
+    assert claim.conditions.model == ["Qwen2-7B"]
+
+
+@pytest.mark.parametrize(
+    "requirement",
+    ["- 有英伟达显卡（30系，40系，V100/A100等），以及一定的显存。", "- A GPU: V100, A100, etc."],
+)
+def test_a_list_of_example_parts_sets_nothing_up(requirement: str) -> None:
+    text = (
+        "### Requirements\n\n"
+        f"{requirement}\n\n| Model | GPU Memory (GB) |\n|---|---|\n| Qwen-7B | 15.5 |\n"
+    )
+    assert _numbers(extract_claims(text))[15.5].conditions.hardware == []
+
+
+def test_a_requirements_section_opening_a_document_holds_for_its_own_section_only() -> None:
+    text = (
+        "## Intro\n\n### Hardware requirements\n\nNVIDIA H100.\n\n"
+        "## Results\n\n| Kernel | Time (us) |\n|---|---|\n| v2 | 462.02 |\n"
+    )
+    assert _numbers(extract_claims(text))[462.02].conditions.hardware == []

@@ -151,10 +151,12 @@ def add_to_lead(
 
 SURVEY = re.compile(
     r"\b(?:supported|supports?|support for|including|includes?|such as|e\.g\.|among others|"
-    r"compatible with|works with|models? like|featur(?:ing|es))\b|支持|包括|例如|诸如",
+    r"compatible with|works with|models? like|featur(?:ing|es))\b|支持|包括|例如|诸如|"
+    r"\betc\.|(?<=[\w)）])等(?=[，,。；、)）\s]|$)",
     re.I,
 )
-"""What a project can run (`Supported models include pi0.5, GR00T N1.7, ...`): no set-up."""
+"""What a project can run (`Supported models include pi0.5, GR00T N1.7, ...`, `有英伟达显卡
+（30系，40系，V100/A100等）`): no set-up."""
 
 
 def unlisted(conditions: Conditions) -> Conditions:

@@ -50,7 +50,10 @@ def with_document_scopes(
             `Baichuan2`), that model's own page measures it where nothing names another
             (not a tool named after a model: `llama.cpp`, `LLaMA-Factory`).
     """
-    scopes = find_scopes(segments, cat, command_blocks(text), footnote_refs(text), env_blocks(text))
+    measured = {c.line or 0 for c in claims if c.metrics}
+    scopes = find_scopes(
+        segments, cat, command_blocks(text), footnote_refs(text), env_blocks(text), measured
+    )
     if scopes:
         claims = [
             c.model_copy(update={"conditions": with_scopes(c.conditions, c.line or 0, scopes)})

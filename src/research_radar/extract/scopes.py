@@ -21,10 +21,11 @@ from it (innermost first, only the fields it has none of) are `extract.setupscop
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions, with_load
+from research_radar.extract.context import SURVEY
 from research_radar.extract.loads import several_values
 from research_radar.extract.loadscopes import find_load_scopes
 from research_radar.extract.markdown import Segment, clean_text, split_cells
@@ -70,6 +71,7 @@ def find_scopes(
     commands: Sequence[tuple[int, str]] = (),
     notes: Sequence[tuple[int, int, str]] = (),
     machines: Sequence[tuple[int, str]] = (),
+    measured: Collection[int] = (),
 ) -> list[Scope]:
     """The set-up scopes of a document's segments, innermost (shortest) first.
 
@@ -80,6 +82,9 @@ def find_scopes(
             models and precisions the footnote names set up their lines.
         machines: the blocks that print the machine (`extract.envblocks`): the parts
             they name set up their section from their line on.
+        measured: the lines of the document's numbers: a section with set-up lines and
+            no number of its own (`## Prerequisites` / `- Hardware: A100 80G`) is a set-up
+            section, whatever its heading says.
     """
     if not segments:
         return []
@@ -90,19 +95,20 @@ def find_scopes(
         after = (h.line for h in headings[i + 1 :] if h.level <= heading.level)
         spans.append((heading, next(after, end) - 1))
     scopes: list[Scope] = []
+    sections: list[tuple[int, Scope]] = []
+    """The document's set-up sections: their heading's line and their scope."""
     for i, (heading, last) in enumerate(spans):
-        if not search(_SETUP_HEADING, probe_of(heading.text)):
-            continue
-        parent = next(
-            ((h, e) for h, e in reversed(spans[:i]) if h.level < heading.level and e >= last),
-            None,
-        )
-        scope = Scope(parent[0].line, parent[1]) if parent else Scope(1, end)
+        probe = probe_of(heading.text)
+        if not search(_SETUP_HEADING, probe) or search(SURVEY, probe):
+            continue  # `## Supported hardware` lists what runs, not where these numbers ran
+        scope = _parent_scope(spans, i, end)
         scope.add(find_conditions(heading.text, cat))
         for segment in segments:
             if heading.line < segment.line <= last and segment.block != "heading":
                 scope.add(_setup(segment.text, cat))
         scopes.append(scope)
+        if not search(_REQUIRED, probe):
+            sections.append((heading.line, scope))  # `## Hardware requirements`: its own
     for segment in segments:
         text = _setup_row(segment) if segment.block == "table" or segment.header else segment.text
         if segment.block == "heading":
@@ -115,6 +121,9 @@ def find_scopes(
             continue
         section = _section_of(spans, segment.line)
         scope = Scope(section[0].line, section[1]) if section else Scope(1, end)
+        if keyed and section and _sets_up_parent(section[0], text, spans, measured):
+            scope = _parent_scope(spans, spans.index(section), end)
+            sections.append((section[0].line, scope))
         scope.add(_setup(text, cat))
         if not keyed:
             scope.names = {k: v for k, v in scope.names.items() if len(v) == 1}
@@ -137,6 +146,7 @@ def find_scopes(
     scopes.extend(
         Scope(s.first, s.last, load=s.load) for s in find_load_scopes(segments, spans, end, cat)
     )
+    scopes.extend(_document_setup(sections, min(measured, default=end), end))
     for scope in scopes:
         scope.names = {k: v for k, v in scope.names.items() if len(v) <= _MAX_NAMES}
     return sorted(scopes, key=lambda s: s.last - s.first)
@@ -168,6 +178,55 @@ def _setup(text: str, cat: Catalog) -> Conditions:
         return conditions
     load = {k: v for k, v in conditions.load.items() if k not in several}
     return with_load(conditions, load)
+
+
+def _parent_scope(spans: list[tuple[Segment, int]], index: int, end: int) -> Scope:
+    """The lines of the section around section `index` (the whole document at the top)."""
+    heading, last = spans[index]
+    parent = next(
+        ((h, e) for h, e in reversed(spans[:index]) if h.level < heading.level and e >= last),
+        None,
+    )
+    return Scope(parent[0].line, parent[1]) if parent else Scope(1, end)
+
+
+def _sets_up_parent(
+    heading: Segment, text: str, spans: list[tuple[Segment, int]], measured: Collection[int]
+) -> bool:
+    """Whether a set-up line sets up its parent section: its own section has no number
+    up to its first subsection, lists no survey (`## Supported models`) nor what a user
+    needs (`## Requirements` / `- GPU: RTX 3060 or better`), and the line is no footnote
+    (`[^gpu]: Measured on one RTX 4090` under `## Notes`)."""
+    probe = probe_of(f"{heading.text} {text}")
+    if text.lstrip().startswith("[^") or search(SURVEY, probe) or search(_REQUIRED, probe):
+        return False
+    below = (h.line for h, _ in spans if h.line > heading.line)
+    stop = next(below, None)
+    return not any(heading.line < line and (stop is None or line < stop) for line in measured)
+
+
+_REQUIRED = re.compile(
+    r"\b(?:requires?|required|requirements?|minimum|at least|or (?:better|higher|newer|above)|"
+    r"recommend(?:ed)?)\b|至少|推荐|建议|要求|最低|需要",
+    re.I,
+)
+"""What a user needs to run the project (`## Hardware requirements`): not where the
+document's numbers ran."""
+_DOCUMENT_FIELDS = ("hardware", "model")
+
+
+def _document_setup(sections: list[tuple[int, Scope]], first: int, end: int) -> list[Scope]:
+    """`## Notes` / `### Hardware` / `NVIDIA A100-PCIE-40GB` before the first number of
+    notes whose later top sections measure kernels: the set-up sections that open a
+    document, when all name the same one part (model), set it up for the whole document,
+    below anything nearer (one after the first number is its own section's)."""
+    scope = Scope(1, end)
+    opening = [s for line, s in sections if line < first]
+    for name in _DOCUMENT_FIELDS:
+        named = {v for s in opening for v in s.names.get(name, [])}
+        if len(named) == 1:
+            scope.names[name] = list(named)
+    return [scope] if scope.names else []
 
 
 def _section_of(spans: list[tuple[Segment, int]], line: int) -> tuple[Segment, int] | None:

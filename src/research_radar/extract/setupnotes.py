@@ -36,11 +36,13 @@ _RAN = re.compile(
     r"[^.;:]{0,40}?\b(?:run|ran|conducted|measured|performed|collected|obtained|done|"
     r"executed|tested|evaluated|benchmarked)\s(?:\w+\s){0,2}?(?:on|with|using)\b|"
     r"(?:实验|测试|评测|结果|数据)[^。；]{0,20}?(?:在|于|使用|基于)[^。；]{0,30}?"
-    r"(?:进行|完成|测得|运行|得到|获得|测试|评测)",
+    r"(?:进行|完成|测得|运行|得到|获得|测试|评测)|"
+    r"\b(?:experiments?|benchmarks?|tests|measurements|evaluations?)\s(?:all\s)?(?:use|used)\b|"
+    r"^\W{0,3}(?:测试|实验|评测|压测)(?:均|都|全部)?(?:使用|采用|基于)",
     re.I,
 )
-"""`The experiments run on 8 H100 GPUs.`, `实验在 8 卡 H800 上进行。`: where the numbers
-ran, said in the passive."""
+"""`The experiments run on 8 H100 GPUs.`, `实验在 8 卡 H800 上进行。`, `测试使用单张 A800`:
+where the numbers ran, said in the passive."""
 _ALL = re.compile(
     r"\ball (?:\w+ )?(?:experiments|benchmarks|measurements|results|tests)\b|所有|全部", re.I
 )
@@ -60,16 +62,20 @@ def evaluation_lines(
         probe = probe_of(segment.text)
         if not search(_EVALUATED, probe) and not search(_RAN, probe):
             continue
-        hardware = cat.names("hardware", segment.text)
-        if len(set(hardware)) != 1:
-            continue
+        hardware = list(dict.fromkeys(cat.names("hardware", segment.text)))
+        models = list(dict.fromkeys(cat.names("model", segment.text)))
+        if len(hardware) != 1 and (hardware or len(models) != 1):
+            continue  # `We evaluate on A100 and H100`: each table says which
         sections = [(h, e) for h, e in reversed(spans) if h.line < segment.line <= e]
         own = sections[0][0].line if sections else 1
         if _ALL.search(segment.text) and len(sections) > 1:
             # `All Hopper experiments run on a single H100`: the sibling sections too
             sections = [s for s in sections if s[0].level < sections[0][0].level]
         scope = Scope(segment.line, sections[0][1]) if sections else Scope(segment.line, end)
-        scope.names["hardware"] = [hardware[0]]
+        if len(hardware) == 1:
+            scope.names["hardware"] = hardware
+        if len(models) == 1:
+            scope.names["model"] = models  # `We evaluate Ours with Llama-3-8B on an A100`
         gpus = find_conditions(segment.text, cat).load.get("gpus")
         if gpus and "gpus" not in several_values(segment.text):
             scope.load["gpus"] = gpus  # `on 8 H100 GPUs`: how many of them too
@@ -77,7 +83,7 @@ def evaluation_lines(
         if sections and sections[0][0].line == own and not _FURTHER.search(segment.text):
             by_section.setdefault(own, []).append(scope)  # not one widened to its siblings
     for start, said in by_section.items():
-        if len({(s.names["hardware"][0], s.load.get("gpus")) for s in said}) == 1:
+        if len({(str(s.names), s.load.get("gpus")) for s in said}) == 1:
             # `Ours is 2.5x faster. The experiments run on 8 H100 GPUs.`: the one set-up
             # the section states holds for the numbers above it too
             said[0].first = start
@@ -150,7 +156,7 @@ def notes_below_tables(segments: list[Segment], cat: Catalog) -> list[Scope]:
 _RAN_ON = re.compile(
     r"\b(?:tested|measured|benchmarked|evaluated|profiled|obtained|collected|executed|"
     r"run|ran)\s(?:\w+\s){0,2}?(?:on|with|using|under)\b|"
-    r"(?:在|于|使用|采用)[^。；;]{0,30}?(?:上|下)?(?:测试|测得|运行|评测|测量|跑)",
+    r"(?:在|于|使用|采用)[^。；;]{0,48}?(?:上|下)?(?:测试|测得|运行|评测|测量|跑)",
     re.I,
 )
 """`* The model is tested on one H800 GPU.`, `- 模型在单张 80G GPU 上测试`: a note that

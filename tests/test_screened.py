@@ -34,7 +34,19 @@ from research_radar.extract.screened import _plan, finditer, match, search
 if TYPE_CHECKING:
     from conftest import CorpusTexts
 
-_MODULES = (baselines, cells, claims, conditions, context, kinds, loads, markdown, metrics, scopes, stated)
+_MODULES = (
+    baselines,
+    cells,
+    claims,
+    conditions,
+    context,
+    kinds,
+    loads,
+    markdown,
+    metrics,
+    scopes,
+    stated,
+)
 
 
 def _patterns() -> list[re.Pattern[str]]:

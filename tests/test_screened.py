@@ -34,23 +34,11 @@ from research_radar.extract.screened import _plan, finditer, match, search
 if TYPE_CHECKING:
     from conftest import CorpusTexts
 
-_MODULES = (
-    baselines,
-    cells,
-    claims,
-    conditions,
-    context,
-    kinds,
-    loads,
-    markdown,
-    metrics,
-    scopes,
-    stated,
-)
+_MODULES = (cells, claims, conditions, context, kinds, loads, markdown, metrics, scopes, stated)
 
 
 def _patterns() -> list[re.Pattern[str]]:
-    modules = (*_MODULES, tables, tablerows, tablepairs)
+    modules = (*_MODULES, baselines, tables, tablerows, tablepairs)
     found = [v for m in modules for v in vars(m).values() if isinstance(v, re.Pattern)]
     found += [rx for _, rx in tablerows._HEADER_LOAD]
     return list(dict.fromkeys(found))

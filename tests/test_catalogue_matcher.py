@@ -45,10 +45,13 @@ def _reference_find(cat: Catalog, field_name: str, text: str) -> list[Mention]:
 
 
 def _assert_same(cat: Catalog, texts: list[str]) -> int:
+    """`find` (every field of a text at once, issue #19) and `_find` (one field) both."""
     compared = 0
     for text in texts:
         for name in FIELDS:
-            assert cat._find(name, text) == _reference_find(cat, name, text), (name, text)
+            expected = _reference_find(cat, name, text)
+            assert cat.find(name, text) == expected, (name, text)
+            assert cat._find(name, text) == expected, (name, text)
             compared += 1
     return compared
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from research_radar.extract import (
+    baselines,
     cells,
     claims,
     conditions,
@@ -28,7 +29,7 @@ from research_radar.extract import (
     tables,
 )
 from research_radar.extract.prefilter import Probe
-from research_radar.extract.screened import finditer, match, search
+from research_radar.extract.screened import _plan, finditer, match, search
 
 if TYPE_CHECKING:
     from conftest import CorpusTexts
@@ -37,7 +38,7 @@ _MODULES = (cells, claims, conditions, context, kinds, loads, markdown, metrics,
 
 
 def _patterns() -> list[re.Pattern[str]]:
-    modules = (*_MODULES, tables, tablerows, tablepairs)
+    modules = (*_MODULES, baselines, tables, tablerows, tablepairs)
     found = [v for m in modules for v in vars(m).values() if isinstance(v, re.Pattern)]
     found += [rx for _, rx in tablerows._HEADER_LOAD]
     return list(dict.fromkeys(found))
@@ -136,6 +137,18 @@ def test_a_back_reference_is_run_whole() -> None:
     regex = re.compile(r"(x)|(b)(c)\2")
     text = "bcb x bcc"
     assert [m.span() for m in finditer(regex, Probe(text))] == [(0, 3), (4, 5)]
+
+
+def test_an_escaped_parenthesis_is_not_a_conditional() -> None:
+    """`faster \\(?(?:than|over)`: a written `(`, made optional, is no `(?(1)...)`; the
+    pattern is still run by alternative (the comparison cues of `extract.baselines`)."""
+    regex = re.compile(r"faster\s+\(?(?:than|over)\s|\bvs\.?\s")
+    assert len(_plan(regex).branches) == 2
+    assert len(_plan(re.compile(r"(a)?(?(1)b|c)|d")).branches) == 0
+    text = "2x faster (than vLLM) and 3x vs. TGI, faster over HF"
+    expected = [_shape(m) for m in regex.finditer(text)]
+    assert [_shape(m) for m in finditer(regex, Probe(text))] == expected
+    assert len(expected) == 3
 
 
 def test_screened_calls_are_the_plain_calls_on_a_leading_group() -> None:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from itertools import compress
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.loadrules import LOAD_RULES
 from research_radar.extract.prefilter import NeedleIndex, probe_of
-from research_radar.extract.screened import finditer
+from research_radar.extract.screened import finditer, search
 
 __all__ = ["load_rule_matches", "read_load", "several_values"]
 
@@ -118,21 +119,24 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
     """The load a statement writes (none inherited)."""
     text = _uncoded(text)
     load: dict[str, str] = {}
-    pair = _IO_PAIR.search(text) if "/" in text else None
+    probe = probe_of(text)  # the pairs' patterns run only where their needles are (#19)
+    pair = search(_IO_PAIR, probe) if "/" in text else None
     if not pair and ("nput" in text or "NPUT" in text or "rompt" in text or "输入" in text):
-        pair = _IO_SEQUENCE.search(text)
+        pair = search(_IO_SEQUENCE, probe)
     if not pair and ("out" in text or "OUT" in text or "Out" in text):
-        pair = _IN_OUT.search(text) or _IO_BOTH.search(text)
+        pair = search(_IN_OUT, probe) or search(_IO_BOTH, probe)
     if not pair and "输出" in text:
-        pair = _IO_BOTH.search(text)
+        pair = search(_IO_BOTH, probe)
     if not pair and "/" in text:
-        pair = _K_PAIR.search(text)
+        pair = search(_K_PAIR, probe)
     if not pair and "(" in text and ("," in text or "，" in text):
-        pair = _IO_TUPLE.search(text)
+        pair = search(_IO_TUPLE, probe)
     if pair:
         load["prompt"], load["output"] = (re.sub(r"[,\s]", "", g) for g in pair.groups() if g)
-    for rule, matches in zip(LOAD_RULES, load_rule_matches(text), strict=True):
-        if not matches or rule.key in load:
+    matched = load_rule_matches(text)
+    # only the rules that matched (a statement matches few of them, issue #19)
+    for rule, matches in zip(compress(LOAD_RULES, matched), filter(None, matched), strict=True):
+        if rule.key in load:
             continue
         if rule.key != "rate":
             # `at 32K context 30 tok/s`, `64 并发 1200 tokens/s`: the number after the key
@@ -157,7 +161,6 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
             load[rule.key] = re.sub(r"[,\s]", "", raw)
     if "context" in load and load["context"] in (load.get("prompt"), load.get("output")):
         del load["context"]  # `1k/1k`, `Prompt length: 2.8k` read as a context too
-    probe = probe_of(text)
     percentiles = dict.fromkeys(f"p{m.group(1)}" for m in finditer(_PERCENTILE, probe))
     if percentiles:
         load["percentiles"] = ",".join(percentiles)

@@ -220,6 +220,11 @@ class NeedleIndex:
 
     def candidates(self, probe: Probe) -> list[int]:
         """Indices, in order, of the patterns whose needles are all in the text."""
+        return list(self.known(probe))
+
+    def known(self, probe: Probe) -> tuple[int, ...]:
+        """`candidates`, as the index keeps them (the same tuple for texts that hold the
+        same needles: callers may key their own work on it)."""
         key = (probe.present & self._strings, probe.has_digit)
         found = self._known.get(key)
         if found is None:
@@ -227,7 +232,7 @@ class NeedleIndex:
             if len(self._known) > 16384:
                 self._known.clear()
             self._known[key] = found
-        return list(found)
+        return found
 
     def _candidates(self, probe: Probe, present: frozenset[str]) -> tuple[int, ...]:
         alive = set(self._always)

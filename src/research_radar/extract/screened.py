@@ -165,5 +165,7 @@ def _spread_branches(regex: re.Pattern[str]) -> tuple[tuple[re.Pattern[str], Nee
     return tuple((rx, needles_of(rx.pattern, rx.flags)) for rx in branches)
 
 
-_REFERS = re.compile(r"\\[1-9]|\(\?P=|\(\?\(")
-"""A back-reference or a conditional: its group numbers are the whole pattern's."""
+_REFERS = re.compile(r"(?<!\\)(?:\\\\)*(?:\\[1-9]|\(\?P=|\(\?\()")
+"""A back-reference or a conditional: its group numbers are the whole pattern's. Not an
+escaped parenthesis before an optional group (`\\(?(?:...)`, a cue's `(` written or not):
+read as a conditional, it kept a long alternation from being screened by alternative."""

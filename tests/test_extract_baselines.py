@@ -449,3 +449,37 @@ def test_beside_the_projects_own_row_and_a_best_baseline_every_other_row_is_comp
     plain = extract_claims(text)
     found = {m.value: (m.name, claim.conditions.baseline) for claim in plain for m in claim.metrics}
     assert found[72.3][1] == ["Best Baseline"] and found[32.4][1] == ["Best Baseline"]
+
+
+def test_a_precision_in_a_later_label_column_tells_the_rows_apart() -> None:
+    text = (
+        "| Model | Input Length | Quantization | Speed (tokens/s) |\n|---|---|---|---|\n"
+        "| Qwen3-0.6B | 1 | BF16 | 58.57 |\n| Qwen3-0.6B | 1 | FP8 | 24.60 |\n"
+        "| Qwen3-0.6B | 6144 | BF16 | 154.82 |\n| Qwen3-0.6B | 6144 | FP8 | 73.96 |\n"
+    )
+    names = _names(text)
+    assert names[58.57].endswith("(baseline)") and names[154.82].endswith("(baseline)")
+    assert _baseline_of(text, 24.6) == ["BF16"] and _baseline_of(text, 73.96) == ["BF16"]
+
+
+def test_unknown_models_each_at_its_own_precision_are_not_compared() -> None:
+    text = (
+        "| Model | Shape | dtype | RK3588 |\n|---|---|---|---|\n"
+        "| LPRNet | [1, 3, 24, 94] | FP16 | 586.4 |\n| YOLOv5s | [1, 3, 640, 640] | INT8 | 63.2 |\n"
+    )
+    names = _names(text)
+    assert not names[586.4].endswith("(baseline)")
+    assert _baseline_of(text, 63.2) == []
+
+
+def test_a_measured_column_before_columns_of_other_systems_ratios_is_their_reference() -> None:
+    text = (
+        "| Model | PyTorch (ms) | ONNX Runtime | TensorRT |\n|---|---|---|---|\n"
+        "| ResNet-50 | 10.2 | 1.5x | 3.1x |\n"
+    )
+    names = _names(text)
+    assert names[10.2].endswith("(baseline)")
+    assert _baseline_of(text, 1.5) == ["PyTorch"] and _baseline_of(text, 3.1) == ["PyTorch"]
+    # ratio columns that name no system are no systems compared with the measured one
+    plain = "| Model | PyTorch (ms) | Gain | Ratio |\n|---|---|---|---|\n| ResNet-50 | 10.2 | 1.5x | 3.1x |\n"
+    assert not _names(plain)[10.2].endswith("(baseline)")

@@ -25,6 +25,7 @@ from research_radar.extract.references import (
     owner_unless_named,
     system_key,
 )
+from research_radar.models import Conditions
 
 __all__ = ["row_plan"]
 
@@ -52,6 +53,8 @@ def row_plan(
         if row.has_metrics:
             labels[index] = label
         conditions = find_conditions(label, cat)
+        if not (conditions.precision or conditions.software):
+            conditions = _later_label(row, metric_columns, cat) or conditions
         if not conditions.precision and row.bits:
             conditions = conditions.model_copy(update={"precision": row.bits})
         key = own_key(label, project, conditions) or system_key(conditions, label, cat)
@@ -68,7 +71,7 @@ def row_plan(
     first_cells = {i: rows[i].cells[0] if rows[i].cells else label for i, label in labels.items()}
     new_systems(plan, first_cells, [row.own for row in rows])
     add_others(plan, first_cells)
-    if not _precisions_compared(rows):
+    if not _precisions_compared(rows, cat):
         plan.keys = {i: k for i, k in plan.keys.items() if k.kind != "precision"}
     if _grouped_references(plan, rows, metric_columns):
         return plan
@@ -82,6 +85,18 @@ def row_plan(
 def _label(row: Row, metric_columns: list[int]) -> str:
     """What names a row: its first two cells that hold no measurement."""
     return " ".join(c for i, c in enumerate(row.cells) if i not in metric_columns and c and i < 2)
+
+
+def _later_label(row: Row, metric_columns: list[int], cat: Catalog) -> Conditions | None:
+    """`| Qwen3-0.6B | 6144 | FP8 | 73.96 |`: when the first two cells name a model and a
+    setting, the precision or system a later label cell names is what tells the row apart."""
+    for i, cell in enumerate(row.cells):
+        if i < 2 or i in metric_columns or not cell:
+            continue
+        found = find_conditions(cell, cat)
+        if found.precision or found.software:
+            return found
+    return None
 
 
 def _grouped_references(plan: Plan, rows: list[Row], metric_columns: list[int]) -> bool:
@@ -125,11 +140,25 @@ def _originals(plan: Plan, rows: list[Row], labels: dict[int, str]) -> None:
     plan.references = found
 
 
-def _precisions_compared(rows: list[Row]) -> bool:
+def _precisions_compared(rows: list[Row], cat: Catalog) -> bool:
     """Whether some model is measured at two precisions: `GLM-4.5 (BF16)` above
-    `DeepSeek-V3.1 (FP8)` are two models, neither the other's reference."""
+    `DeepSeek-V3.1 (FP8)` are two models, neither the other's reference. A model the
+    catalogue does not know is the row's first cell (`| LPRNet | FP16 |` above
+    `| YOLOv5 | INT8 |`), unless that cell is the precision itself; a row that names no
+    precision (`| Quokka |` below `| FP16 |`) is compared with the wide one."""
     by_model: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
     for row in rows:
         if row.has_metrics:
-            by_model.setdefault(tuple(row.own.model), set()).add(tuple(row.own.precision))
+            model = tuple(row.own.model) or _unknown_model(row, cat)
+            by_model.setdefault(model, set()).add(tuple(row.own.precision))
     return len(by_model) < 2 or any(len(found) > 1 for found in by_model.values())
+
+
+def _unknown_model(row: Row, cat: Catalog) -> tuple[str, ...]:
+    first = row.cells[0] if row.cells else ""
+    if (
+        not (re.search(r"[^\W\d_]", first) and row.own.precision)
+        or find_conditions(first, cat).precision
+    ):
+        return ()
+    return (first.lower(),)

@@ -371,7 +371,15 @@ def _measured_before_ratios(
     key = plan.keys.get(measured[0])
     if key is None or key.kind not in ("software", "precision") or key.value == _OURS_KEY:
         return
-    named = [c for c in speedups if columns[c].software or columns[c].precision]
+    # `| FT Latency (ms) | FT Speedup |`: a ratio of the same system is to something else
+    named = [
+        c
+        for c in speedups
+        if any(
+            names and key.value not in names
+            for names in (columns[c].software, columns[c].precision)
+        )
+    ]
     if named and not any(columns[c].baseline for c in speedups):
         plan.references = measured
 

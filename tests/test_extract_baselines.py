@@ -8,6 +8,7 @@ import pytest
 from research_radar.extract.baselines import find_baselines
 from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.claims import extract_claims
+from research_radar.extract.projectnames import project_aliases
 from research_radar.models import Claim
 
 
@@ -483,3 +484,41 @@ def test_a_measured_column_before_columns_of_other_systems_ratios_is_their_refer
     # ratio columns that name no system are no systems compared with the measured one
     plain = "| Model | PyTorch (ms) | Gain | Ratio |\n|---|---|---|---|\n| ResNet-50 | 10.2 | 1.5x | 3.1x |\n"
     assert not _names(plain)[10.2].endswith("(baseline)")
+
+
+def test_the_project_is_known_by_its_name_however_spelt_and_by_its_title() -> None:
+    text = (
+        "# Quokka: a fast serving engine\n\n"
+        "| System | Throughput (tok/s) |\n|---|---|\n"
+        "| Quokka | 2100 |\n| vLLM | 1200 |\n| HF Transformers | 300 |\n"
+    )
+    for repository in ("acme/quo-kka", "acme/qk-engine", "acme/Quokka-for-LLaMA"):
+        found = _claims_in(repository, text)
+        assert found[2100.0].conditions.baseline[:1] == ["vLLM"], repository
+        assert found[1200.0].metrics[0].name.endswith("(baseline)"), repository
+        assert found[300.0].metrics[0].name.endswith("(baseline)"), repository
+    # a title that names a comparison, a model or nothing before its colon names no project
+    cat = default_catalog()
+    assert project_aliases("acme/qk", "# Quokka vs vLLM: serving\n", cat) == ()
+    assert project_aliases("acme/qk", "# Llama-2-7B: a model card\n", cat) == ()
+    assert project_aliases("acme/qk", "Some text\n# Why serving is slow today\n", cat) == ()
+    assert project_aliases("acme/AWQ", "# AWQ: activation-aware\n", cat) == ()
+
+
+def test_beside_the_projects_own_rows_the_precisions_and_methods_are_compared() -> None:
+    text = (
+        "| Method | bits | ppl |\n|---|---|---|\n"
+        "| FP16 | 16 | 5.68 |\n| RTN | 4 | 6.29 |\n| GPTQ | 4 | 6.09 |\n"
+    )
+    found = _claims_in("someone/GPTQ-for-LLaMa", text)
+    assert found[5.68].metrics[0].name.endswith("(baseline)")
+    assert found[6.29].metrics[0].name.endswith("(baseline)")
+    assert found[6.09].conditions.baseline == ["FP16", "RTN"]
+    # a row of another system at a precision is named as that system, not its precision
+    text = (
+        "| Framework | Model | Throughput (tok/s) |\n|---|---|---|\n"
+        "| T-MAC (CPU) | llama-2-7b (W4) | 12.6 |\n| NPE (NPU) | llama-2-7b (W4) | 10.4 |\n"
+    )
+    found = _claims_in("microsoft/T-MAC", text)
+    assert found[10.4].metrics[0].name.endswith("(baseline)")
+    assert found[12.6].conditions.baseline == ["NPE (NPU)"]

@@ -24,6 +24,7 @@ from research_radar.extract.references import (
     own_key,
     owner_unless_named,
     system_key,
+    systems_not_precisions,
 )
 from research_radar.models import Conditions
 
@@ -35,17 +36,22 @@ _PLAIN_WORD = re.compile(r"^\W*(?:native|vanilla|naive|eager|原生)", re.I)
 
 
 def row_plan(
-    rows: list[Row], metric_columns: list[int], cat: Catalog, stems: list[str], project: str = ""
+    rows: list[Row],
+    metric_columns: list[int],
+    cat: Catalog,
+    stems: list[str],
+    project: str = "",
+    aliases: tuple[str, ...] = (),
 ) -> Plan:
     plan = Plan()
     labels: dict[int, str] = {}
-    project = owner_unless_named([" ".join(row.cells[:2]) for row in rows], project)
+    project = owner_unless_named([" ".join(row.cells[:2]) for row in rows], project, aliases)
     names = [_label(row, metric_columns) for row in rows]
     measured = [name for name, row in zip(names, rows, strict=True) if name and row.has_metrics]
-    if len(measured) > 1 and all(own_key(name, project) for name in measured):
+    if len(measured) > 1 and all(own_key(name, project, aliases=aliases) for name in measured):
         # `Baichuan2-13B-Chat` above `Baichuan2-13B-Chat-4bits` in baichuan-inc/Baichuan2:
         # every row is the project's own, so that says nothing of which is compared
-        project = ""
+        project, aliases = "", ()
     for index, row in enumerate(rows):
         label = names[index]
         if not label:
@@ -57,7 +63,7 @@ def row_plan(
             conditions = _later_label(row, metric_columns, cat) or conditions
         if not conditions.precision and row.bits:
             conditions = conditions.model_copy(update={"precision": row.bits})
-        key = own_key(label, project, conditions) or system_key(conditions, label, cat)
+        key = own_key(label, project, conditions, aliases) or system_key(conditions, label, cat)
         ratios = [m.value for found in row.metrics for m in found if m.unit == "x"]
         ratio = ratios[0] if ratios and all(r == ratios[0] for r in ratios) else None
         if key is None and ratio is not None and abs(ratio - 1.0) < 1e-9:
@@ -70,6 +76,7 @@ def row_plan(
     # a system is named by the row's first cell (`国内模型 A (API)`, not with its `✘`)
     first_cells = {i: rows[i].cells[0] if rows[i].cells else label for i, label in labels.items()}
     new_systems(plan, first_cells, [row.own for row in rows])
+    systems_not_precisions(plan, first_cells, cat)
     add_others(plan, first_cells)
     if not _precisions_compared(rows, cat):
         plan.keys = {i: k for i, k in plan.keys.items() if k.kind != "precision"}

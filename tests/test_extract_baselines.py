@@ -522,3 +522,15 @@ def test_beside_the_projects_own_rows_the_precisions_and_methods_are_compared() 
     found = _claims_in("microsoft/T-MAC", text)
     assert found[10.4].metrics[0].name.endswith("(baseline)")
     assert found[12.6].conditions.baseline == ["NPE (NPU)"]
+
+
+def test_a_models_wide_row_is_the_reference_of_its_lower_rows_among_unpaired_wide_rows() -> None:
+    text = (
+        "| Model | RPi 4, ms |\n|---|---|\n"
+        "| FP32 MobileNet v1 | 72 |\n| FP32 MobileNet v2 | 41 |\n| FP32 MobileNet v3 Large | 38 |\n"
+        "| FP32 MobileNet v3 Small | 13 |\n| INT8 MobileNet v1 | 29 |\n| INT8 MobileNet v2 | 20 |\n"
+    )
+    names = _names(text)
+    assert names[72.0].endswith("(baseline)") and names[41.0].endswith("(baseline)")
+    assert not names[38.0].endswith("(baseline)") and _baseline_of(text, 38.0) == []
+    assert _baseline_of(text, 29.0) == ["FP32"] and _baseline_of(text, 20.0) == ["FP32"]

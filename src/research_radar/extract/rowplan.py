@@ -85,8 +85,28 @@ def row_plan(
     named = named_positions(labels, stems)
     plan = choose(plan, sum(1 for row in rows if row.has_metrics), named)
     if not plan.references:
+        _paired_precisions(plan, rows, cat)
+    if not plan.references:
         _originals(plan, rows, labels)
     return plan
+
+
+def _paired_precisions(plan: Plan, rows: list[Row], cat: Catalog) -> None:
+    """`| FP32 MobileNet v1 |` and `| INT8 MobileNet v1 |` among FP32 rows of models with no
+    INT8 row: a model's row at its widest precision is the reference of its rows at a lower
+    one, though most rows of the table are at the wide precision."""
+    by_model: dict[tuple[str, ...], dict[int, str]] = {}
+    for i, key in plan.keys.items():
+        if key.kind == "precision" and rows[i].has_metrics:
+            model = tuple(rows[i].own.model) or _unknown_model(rows[i], cat)
+            by_model.setdefault(model, {})[i] = key.value
+    found: list[int] = []
+    for precisions in by_model.values():
+        wide = [p for p in WIDE_PRECISIONS if p in precisions.values()]
+        if wide and any(p not in WIDE_PRECISIONS for p in precisions.values()):
+            found.extend(i for i, p in precisions.items() if p == wide[0])
+    if found and len(by_model) > 1:
+        plan.references = sorted(found)
 
 
 def _label(row: Row, metric_columns: list[int]) -> str:

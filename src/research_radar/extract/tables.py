@@ -370,8 +370,10 @@ def _row_claims(
             if position in plan.references:
                 reference = True
                 found = [_as_reference(m) for m in found]
-            elif not any(is_baseline_metric(m) for m in found) and against.has(
-                plan is by_row, column, found
+            elif (
+                not any(is_baseline_metric(m) for m in found)
+                and not _as_a_reference(plan, position)
+                and against.has(plan is by_row, column, found)
             ):
                 conditions = compared_with(conditions, plan.keys.get(position), plan)
         if row.versus and not reference and not conditions.baseline:
@@ -386,6 +388,21 @@ def _row_claims(
         TableClaim(row.segment.line, text, metrics, conditions, reference)
         for conditions, reference, metrics in groups
     ]
+
+
+def _as_a_reference(plan: Plan, position: int) -> bool:
+    """Whether the row or column is at the precision of a reference (`| FP32 MobileNet v3 |`
+    beside the FP32 row of v1 that INT8 rows are compared with): it is not compared with
+    itself. (The project's own older version is a reference its newer one is compared with.)"""
+    key = plan.keys.get(position)
+    return (
+        key is not None
+        and key.kind == "precision"
+        and any(
+            (plan.keys[i].kind, plan.keys[i].value) == (key.kind, key.value)
+            for i in plan.references
+        )
+    )
 
 
 def _row_text(row: Row, head: list[str]) -> str:

@@ -107,6 +107,18 @@ def _baseline_of(text: str, value: float) -> list[str]:
             ["FP16"],
             id="zh-yu-name-noun-xiangbi",
         ),
+        pytest.param(
+            "PagedAttention gives up to 24x throughput over Hugging Face Transformers.",
+            24.0,
+            ["Hugging Face Transformers"],
+            id="ratio-noun-over-name",
+        ),
+        pytest.param(
+            "Quokka can speed up Wan2.1 2x without much loss of quality.",
+            2.0,
+            ["Wan2.1"],
+            id="speed-up-name-ratio",
+        ),
     ],
 )
 def test_a_comparison_names_its_baseline(text: str, value: float, baseline: list[str]) -> None:
@@ -534,3 +546,14 @@ def test_a_models_wide_row_is_the_reference_of_its_lower_rows_among_unpaired_wid
     assert names[72.0].endswith("(baseline)") and names[41.0].endswith("(baseline)")
     assert not names[38.0].endswith("(baseline)") and _baseline_of(text, 38.0) == []
     assert _baseline_of(text, 29.0) == ["FP32"] and _baseline_of(text, 20.0) == ["FP32"]
+
+
+@pytest.mark.parametrize("cue", ["相较于", "较", "相对于"])
+def test_the_number_announced_after_a_chinese_cue_is_the_compared_systems(cue: str) -> None:
+    text = f"Quokka 的吞吐达到 2100 tokens/s，{cue} vLLM 的 1200 tokens/s 提升 75%。"
+    names = _names(text)
+    assert names[1200.0].endswith("(baseline)") and not names[2100.0].endswith("(baseline)")
+
+
+def test_speeding_up_a_build_names_no_baseline() -> None:
+    assert _baseline_of("We speed up the build with ccache; decoding runs at 40 tok/s.", 40.0) == []

@@ -151,7 +151,7 @@ def choose(
     if positions < 2 or not (keys or named):
         return plan
     marked = [i for i, k in keys.items() if k.reference_word]
-    if len(marked) == 1:
+    if len(marked) == 1 or _one_reference(keys, marked, positions):
         ours = [i for i, k in keys.items() if k.kind == "software" and k.value == _OURS_KEY]
         plan.references = [i for i in sorted(keys) if i not in ours] if ours else marked
         return plan
@@ -201,6 +201,19 @@ def choose(
         # platforms compared, each at its own precision, none the others' reference)
         plan.references = widest
     return plan
+
+
+def _one_reference(keys: dict[int, Key], marked: list[int], positions: int) -> bool:
+    """`| Baseline RTF | Baseline TTFA | CUDA Graphs RTF | ...`: columns of one reference's
+    measurements, named by the same word; it is the reference of each (renamed to it)."""
+    words = {keys[i].value.split()[0].lower() for i in marked if keys[i].kind == "word"}
+    if len(marked) < 2 or len(marked) >= positions or len(words) != 1:
+        return False
+    if any(keys[i].kind != "word" for i in marked):
+        return False
+    for i in marked:
+        keys[i] = Key("word", keys[i].value.split()[0], reference_word=True)
+    return True
 
 
 def _stem(name: str) -> str:

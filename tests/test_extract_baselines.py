@@ -557,3 +557,15 @@ def test_the_number_announced_after_a_chinese_cue_is_the_compared_systems(cue: s
 
 def test_speeding_up_a_build_names_no_baseline() -> None:
     assert _baseline_of("We speed up the build with ccache; decoding runs at 40 tok/s.", 40.0) == []
+
+
+def test_a_rank_column_does_not_name_the_unit_ratio_row() -> None:
+    text = (
+        "| 排名 | 方法 | 吞吐量 | 加速比 |\n|-----|------|--------|--------|\n"
+        "| 🥇 | **Tree V2 (D=8, t=0.03)** | **193.4 t/s** | **1.62x** |\n"
+        "| 4 | Linear K=5 | 125.2 t/s | 1.05x |\n| 8 | Baseline (AR) | 119.4 t/s | 1.00x |\n"
+    )
+    names = _names(text)
+    assert names[119.4].endswith("(baseline)")
+    assert _baseline_of(text, 1.62) == ["Baseline (AR)"]
+    assert _baseline_of(text, 125.2) == ["Baseline (AR)"]

@@ -110,8 +110,19 @@ def _paired_precisions(plan: Plan, rows: list[Row], cat: Catalog) -> None:
 
 
 def _label(row: Row, metric_columns: list[int]) -> str:
-    """What names a row: its first two cells that hold no measurement."""
-    return " ".join(c for i, c in enumerate(row.cells) if i not in metric_columns and c and i < 2)
+    """What names a row: its first two cells that hold no measurement (or open with a
+    name, a number read in them: `Tree V2 (t=0.03)`), without a first cell of no words
+    (a rank: `| 8 | Baseline (AR) |`, `| 🥇 | Tree V2 |`)."""
+    cells = [
+        c if i not in metric_columns or re.match(r"\W*[^\W\d_]", c) else ""
+        for i, c in enumerate(row.cells[:2])
+    ]
+    if len(cells) == 2 and cells[1] and _NO_WORDS.fullmatch(cells[0]):
+        cells[0] = ""
+    return " ".join(c for c in cells if c)
+
+
+_NO_WORDS = re.compile(r"[\W\d_]+")
 
 
 def _later_label(row: Row, metric_columns: list[int], cat: Catalog) -> Conditions | None:

@@ -464,15 +464,34 @@ def test_beside_the_projects_own_row_and_a_best_baseline_every_other_row_is_comp
     assert found[72.3][1] == ["Best Baseline"] and found[32.4][1] == ["Best Baseline"]
 
 
-def test_a_precision_in_a_later_label_column_tells_the_rows_apart() -> None:
-    text = (
-        "| Model | Input Length | Quantization | Speed (tokens/s) |\n|---|---|---|---|\n"
-        "| Qwen3-0.6B | 1 | BF16 | 58.57 |\n| Qwen3-0.6B | 1 | FP8 | 24.60 |\n"
-        "| Qwen3-0.6B | 6144 | BF16 | 154.82 |\n| Qwen3-0.6B | 6144 | FP8 | 73.96 |\n"
-    )
+@pytest.mark.parametrize(
+    ("text", "references", "compared"),
+    [
+        pytest.param(
+            "| Model | Input Length | Quantization | Speed (tokens/s) |\n|---|---|---|---|\n"
+            "| Qwen3-0.6B | 1 | BF16 | 58.57 |\n| Qwen3-0.6B | 1 | FP8 | 24.60 |\n"
+            "| Qwen3-0.6B | 6144 | BF16 | 154.82 |\n| Qwen3-0.6B | 6144 | FP8 | 73.96 |\n",
+            [58.57, 154.82],
+            {24.6: ["BF16"], 73.96: ["BF16"]},
+            id="precision-in-a-later-label-column",
+        ),
+        pytest.param(
+            "| Model | RPi 4, ms |\n|---|---|\n| FP32 MobileNet v1 | 72 |\n"
+            "| FP32 MobileNet v2 | 41 |\n| FP32 MobileNet v3 Large | 38 |\n"
+            "| FP32 MobileNet v3 Small | 13 |\n| INT8 MobileNet v1 | 29 |\n| INT8 MobileNet v2 | 20 |\n",
+            [72.0, 41.0],
+            {29.0: ["FP32"], 20.0: ["FP32"], 38.0: []},
+            id="a-models-wide-row-among-unpaired-wide-rows",
+        ),
+    ],
+)
+def test_a_models_rows_at_its_wide_precision_are_the_reference_of_its_lower_ones(
+    text: str, references: list[float], compared: dict[float, list[str]]
+) -> None:
     names = _names(text)
-    assert names[58.57].endswith("(baseline)") and names[154.82].endswith("(baseline)")
-    assert _baseline_of(text, 24.6) == ["BF16"] and _baseline_of(text, 73.96) == ["BF16"]
+    assert all(names[value].endswith("(baseline)") for value in references)
+    assert {value: _baseline_of(text, value) for value in compared} == compared
+    assert not any(names[value].endswith("(baseline)") for value in compared)
 
 
 def test_unknown_models_each_at_its_own_precision_are_not_compared() -> None:
@@ -534,18 +553,6 @@ def test_beside_the_projects_own_rows_the_precisions_and_methods_are_compared() 
     found = _claims_in("microsoft/T-MAC", text)
     assert found[10.4].metrics[0].name.endswith("(baseline)")
     assert found[12.6].conditions.baseline == ["NPE (NPU)"]
-
-
-def test_a_models_wide_row_is_the_reference_of_its_lower_rows_among_unpaired_wide_rows() -> None:
-    text = (
-        "| Model | RPi 4, ms |\n|---|---|\n"
-        "| FP32 MobileNet v1 | 72 |\n| FP32 MobileNet v2 | 41 |\n| FP32 MobileNet v3 Large | 38 |\n"
-        "| FP32 MobileNet v3 Small | 13 |\n| INT8 MobileNet v1 | 29 |\n| INT8 MobileNet v2 | 20 |\n"
-    )
-    names = _names(text)
-    assert names[72.0].endswith("(baseline)") and names[41.0].endswith("(baseline)")
-    assert not names[38.0].endswith("(baseline)") and _baseline_of(text, 38.0) == []
-    assert _baseline_of(text, 29.0) == ["FP32"] and _baseline_of(text, 20.0) == ["FP32"]
 
 
 @pytest.mark.parametrize("cue", ["相较于", "较", "相对于"])

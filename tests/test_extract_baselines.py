@@ -8,6 +8,7 @@ import pytest
 from research_radar.extract.baselines import find_baselines
 from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.claims import extract_claims
+from research_radar.extract.projectnames import project_aliases
 from research_radar.models import Claim
 
 
@@ -105,6 +106,18 @@ def _baseline_of(text: str, value: float) -> list[str]:
             45.0,
             ["FP16"],
             id="zh-yu-name-noun-xiangbi",
+        ),
+        pytest.param(
+            "PagedAttention gives up to 24x throughput over Hugging Face Transformers.",
+            24.0,
+            ["Hugging Face Transformers"],
+            id="ratio-noun-over-name",
+        ),
+        pytest.param(
+            "Quokka can speed up Wan2.1 2x without much loss of quality.",
+            2.0,
+            ["Wan2.1"],
+            id="speed-up-name-ratio",
         ),
     ],
 )
@@ -449,3 +462,117 @@ def test_beside_the_projects_own_row_and_a_best_baseline_every_other_row_is_comp
     plain = extract_claims(text)
     found = {m.value: (m.name, claim.conditions.baseline) for claim in plain for m in claim.metrics}
     assert found[72.3][1] == ["Best Baseline"] and found[32.4][1] == ["Best Baseline"]
+
+
+@pytest.mark.parametrize(
+    ("text", "references", "compared"),
+    [
+        pytest.param(
+            "| Model | Input Length | Quantization | Speed (tokens/s) |\n|---|---|---|---|\n"
+            "| Qwen3-0.6B | 1 | BF16 | 58.57 |\n| Qwen3-0.6B | 1 | FP8 | 24.60 |\n"
+            "| Qwen3-0.6B | 6144 | BF16 | 154.82 |\n| Qwen3-0.6B | 6144 | FP8 | 73.96 |\n",
+            [58.57, 154.82],
+            {24.6: ["BF16"], 73.96: ["BF16"]},
+            id="precision-in-a-later-label-column",
+        ),
+        pytest.param(
+            "| Model | RPi 4, ms |\n|---|---|\n| FP32 MobileNet v1 | 72 |\n"
+            "| FP32 MobileNet v2 | 41 |\n| FP32 MobileNet v3 Large | 38 |\n"
+            "| FP32 MobileNet v3 Small | 13 |\n| INT8 MobileNet v1 | 29 |\n| INT8 MobileNet v2 | 20 |\n",
+            [72.0, 41.0],
+            {29.0: ["FP32"], 20.0: ["FP32"], 38.0: []},
+            id="a-models-wide-row-among-unpaired-wide-rows",
+        ),
+    ],
+)
+def test_a_models_rows_at_its_wide_precision_are_the_reference_of_its_lower_ones(
+    text: str, references: list[float], compared: dict[float, list[str]]
+) -> None:
+    names = _names(text)
+    assert all(names[value].endswith("(baseline)") for value in references)
+    assert {value: _baseline_of(text, value) for value in compared} == compared
+    assert not any(names[value].endswith("(baseline)") for value in compared)
+
+
+def test_unknown_models_each_at_its_own_precision_are_not_compared() -> None:
+    text = (
+        "| Model | Shape | dtype | RK3588 |\n|---|---|---|---|\n"
+        "| LPRNet | [1, 3, 24, 94] | FP16 | 586.4 |\n| YOLOv5s | [1, 3, 640, 640] | INT8 | 63.2 |\n"
+    )
+    names = _names(text)
+    assert not names[586.4].endswith("(baseline)")
+    assert _baseline_of(text, 63.2) == []
+
+
+def test_a_measured_column_before_columns_of_other_systems_ratios_is_their_reference() -> None:
+    text = (
+        "| Model | PyTorch (ms) | ONNX Runtime | TensorRT |\n|---|---|---|---|\n"
+        "| ResNet-50 | 10.2 | 1.5x | 3.1x |\n"
+    )
+    names = _names(text)
+    assert names[10.2].endswith("(baseline)")
+    assert _baseline_of(text, 1.5) == ["PyTorch"] and _baseline_of(text, 3.1) == ["PyTorch"]
+    # ratio columns that name no system are no systems compared with the measured one
+    plain = "| Model | PyTorch (ms) | Gain | Ratio |\n|---|---|---|---|\n| ResNet-50 | 10.2 | 1.5x | 3.1x |\n"
+    assert not _names(plain)[10.2].endswith("(baseline)")
+
+
+def test_the_project_is_known_by_its_name_however_spelt_and_by_its_title() -> None:
+    text = (
+        "# Quokka: a fast serving engine\n\n"
+        "| System | Throughput (tok/s) |\n|---|---|\n"
+        "| Quokka | 2100 |\n| vLLM | 1200 |\n| HF Transformers | 300 |\n"
+    )
+    for repository in ("acme/quo-kka", "acme/qk-engine", "acme/Quokka-for-LLaMA"):
+        found = _claims_in(repository, text)
+        assert found[2100.0].conditions.baseline[:1] == ["vLLM"], repository
+        assert found[1200.0].metrics[0].name.endswith("(baseline)"), repository
+        assert found[300.0].metrics[0].name.endswith("(baseline)"), repository
+    # a title that names a comparison, a model or nothing before its colon names no project
+    cat = default_catalog()
+    assert project_aliases("acme/qk", "# Quokka vs vLLM: serving\n", cat) == ()
+    assert project_aliases("acme/qk", "# Llama-2-7B: a model card\n", cat) == ()
+    assert project_aliases("acme/qk", "Some text\n# Why serving is slow today\n", cat) == ()
+    assert project_aliases("acme/AWQ", "# AWQ: activation-aware\n", cat) == ()
+
+
+def test_beside_the_projects_own_rows_the_precisions_and_methods_are_compared() -> None:
+    text = (
+        "| Method | bits | ppl |\n|---|---|---|\n"
+        "| FP16 | 16 | 5.68 |\n| RTN | 4 | 6.29 |\n| GPTQ | 4 | 6.09 |\n"
+    )
+    found = _claims_in("someone/GPTQ-for-LLaMa", text)
+    assert found[5.68].metrics[0].name.endswith("(baseline)")
+    assert found[6.29].metrics[0].name.endswith("(baseline)")
+    assert found[6.09].conditions.baseline == ["FP16", "RTN"]
+    # a row of another system at a precision is named as that system, not its precision
+    text = (
+        "| Framework | Model | Throughput (tok/s) |\n|---|---|---|\n"
+        "| T-MAC (CPU) | llama-2-7b (W4) | 12.6 |\n| NPE (NPU) | llama-2-7b (W4) | 10.4 |\n"
+    )
+    found = _claims_in("microsoft/T-MAC", text)
+    assert found[10.4].metrics[0].name.endswith("(baseline)")
+    assert found[12.6].conditions.baseline == ["NPE (NPU)"]
+
+
+@pytest.mark.parametrize("cue", ["相较于", "较", "相对于"])
+def test_the_number_announced_after_a_chinese_cue_is_the_compared_systems(cue: str) -> None:
+    text = f"Quokka 的吞吐达到 2100 tokens/s，{cue} vLLM 的 1200 tokens/s 提升 75%。"
+    names = _names(text)
+    assert names[1200.0].endswith("(baseline)") and not names[2100.0].endswith("(baseline)")
+
+
+def test_speeding_up_a_build_names_no_baseline() -> None:
+    assert _baseline_of("We speed up the build with ccache; decoding runs at 40 tok/s.", 40.0) == []
+
+
+def test_a_rank_column_does_not_name_the_unit_ratio_row() -> None:
+    text = (
+        "| 排名 | 方法 | 吞吐量 | 加速比 |\n|-----|------|--------|--------|\n"
+        "| 🥇 | **Tree V2 (D=8, t=0.03)** | **193.4 t/s** | **1.62x** |\n"
+        "| 4 | Linear K=5 | 125.2 t/s | 1.05x |\n| 8 | Baseline (AR) | 119.4 t/s | 1.00x |\n"
+    )
+    names = _names(text)
+    assert names[119.4].endswith("(baseline)")
+    assert _baseline_of(text, 1.62) == ["Baseline (AR)"]
+    assert _baseline_of(text, 125.2) == ["Baseline (AR)"]

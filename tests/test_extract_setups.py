@@ -244,6 +244,7 @@ def test_the_table_and_clause_building_blocks_export_their_readers() -> None:
         "own_key",
         "owner_unless_named",
         "system_key",
+        "systems_not_precisions",
     }
     assert rowplan.__all__ == ["row_plan"]
     assert set(tablerows.__all__) == {"header_load", "read_row"}

@@ -47,3 +47,31 @@ def test_a_heading_that_names_more_than_a_system_is_no_sibling_system() -> None:
     page = _PAGE.replace("#### llama.cpp", "#### llama.cpp on 48 cores, FP16")
     found = _numbers(extract_claims(page, where=_WHERE))
     assert found[8.47] == (False, []) and found[16.37] == (False, [])
+
+
+def test_a_section_named_as_the_baseline_holds_the_compared_numbers_of_its_siblings() -> None:
+    text = (
+        "# Report\n\n## BF16 Baseline\n\n| Configuration | Latency (s) |\n|---|---|\n"
+        "| Base (32,256,32) | 0.62 |\n\n## W8A8 SmoothQuant\n\n"
+        "| Configuration | Latency (s) |\n|---|---|\n| Base (32,256,32) | 0.46 |\n"
+    )
+    found = {
+        m.value: (m.name, c.conditions.baseline) for c in extract_claims(text) for m in c.metrics
+    }
+    assert found[0.62][0].endswith("(baseline)")
+    assert found[0.46] == ("Latency", ["BF16 Baseline"])
+    # without a sibling section nothing is compared
+    alone = text.split("## W8A8")[0]
+    assert not any(m.name.endswith("(baseline)") for c in extract_claims(alone) for m in c.metrics)
+
+
+def test_columns_of_one_references_measurements_are_all_the_reference() -> None:
+    text = (
+        "| GPU | Baseline RTF | Baseline TTFA | Graphs RTF | Graphs TTFA |\n|---|---|---|---|---|\n"
+        "| RTX 4090 | 0.82 | 800 ms | 4.78 | 156 ms |\n"
+    )
+    found = {
+        m.value: (m.name, c.conditions.baseline) for c in extract_claims(text) for m in c.metrics
+    }
+    assert found[0.82][0].endswith("(baseline)") and found[800.0][0].endswith("(baseline)")
+    assert found[156.0][1] == ["Baseline"]

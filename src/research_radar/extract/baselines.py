@@ -27,7 +27,8 @@ _CUES = re.compile(
     r"(?:faster|slower|better|higher|lower|more|less|smaller|larger|bigger|cheaper|"
     r"speed-?ups?|gains?|improvements?|boosts?|uplifts?|advantages?)\s+"
     r"\(?(?:[a-z][\w-]*\s+|\([A-Z]{2,6}\)\s+){0,3}?(?:than|over)\s|"
-    r"(?<=[×x%])\s+over\s|(?<=\d%)\s+of\s(?=[A-Za-z])|(?<=\(%)\s?of\s(?=[A-Z])|"
+    r"(?<=[×x%])\s+(?:over|upon)\s|(?<=\d[×x])(?:\s(?!than\b|over\b)[a-z][\w-]*){1,2}\s(?:over|upon)\s|"
+    r"\bspeed(?:s|ing)?[\s-]?up\s(?=(?:[^.;,]|\.(?=\d)){2,40}?\b(?:by\s)?(?:up\sto\s)?\d+(?:\.\d+)?\s?[×x]\b)|(?<=\d%)\s+of\s(?=[A-Za-z])|(?<=\(%)\s?of\s(?=[A-Z])|"
     r"相对于?|对比|相比于?|相较于?|比起|较之|(?<![比相])较(?=\s?(?:[A-Za-z]|上一?[代版个]|旧版|原[始版生模]|基线|默认|未优化|优化前))|[快慢优高低]于|"
     r"(?<![对相无类好])比(?=\s?[A-Za-z]|\s?\d+\s?[xX×]\s?[A-Za-z]|[\u4e00-\u9fff]{1,8}\s?[快慢高低多少])|(?<![相反应针面绝])(?<!分别)对(?=\s?[A-Za-z][\w.-]*+\s?\d)",
     re.I,

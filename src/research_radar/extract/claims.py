@@ -53,6 +53,7 @@ from research_radar.extract.legends import with_legends
 from research_radar.extract.markdown import Segment, parse_segments
 from research_radar.extract.metrics import find_metrics
 from research_radar.extract.prefilter import probe_of
+from research_radar.extract.projectnames import project_aliases
 from research_radar.extract.reader import (
     NumberReader,
     default_reader,
@@ -90,6 +91,7 @@ def extract_claims(
     cat = catalog or default_catalog()
     numbers = reader or default_reader()
     project = project_of(where, owner=True)
+    aliases = project_aliases(project, text, cat) if project else ()
     claims: list[Claim] = []
     line_ctx, block_ctx = Context(), Context()
     sections: list[tuple[int, Context]] = [(0, Context())]
@@ -142,7 +144,7 @@ def extract_claims(
         if not table:
             return  # no rows: no claims (and no header cells to clean for nothing)
         known = tuple(dict.fromkeys([*compared, *block_ctx.baseline]))  # `## Versus vLLM` too
-        cells = read_table(header, table, cat, known, project)
+        cells = read_table(header, table, cat, known, project, aliases=aliases)
 
         def claims_of(cell: TableClaim) -> list[Claim]:
             return _table_claims(cell, where, reporter, block_ctx, cat)
@@ -152,7 +154,7 @@ def extract_claims(
             end_lead()  # the reader's numbers never change how the rules read what follows
         if read := read_table_cells(header, table, cells, cat, numbers):
             # read again with them: each number, whoever read it, takes the table's conditions
-            cells = read_table(header, table, cat, known, project, read, bool(cells))
+            cells = read_table(header, table, cat, known, project, read, bool(cells), aliases)
             made = [(c, one.label_model) for one in cells for c in claims_of(one)]
         for claim, label in made:
             if label:

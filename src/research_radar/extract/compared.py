@@ -93,12 +93,12 @@ _FROM_TO_ZH = re.compile(
 """`从 45 tok/s 提升到 120 tok/s`."""
 _ANNOUNCED = re.compile(
     r"(?:(?<![A-Za-z])(?:baseline|up from|down from)|[(（]\s?(?:was|previously|formerly)|基线|"
-    r"原来|原先|优化前|相比\s?[^\s，。；,;]{1,24}?\s?的)"
+    r"原来|原先|优化前|(?:相比于?|相较于?|相对于?|较之?|比起)\s?[^\s，。；,;]{1,24}?\s?的)"
     r"\s?[:：]?\s?(?=\d)",
     re.I,
 )
-"""`(baseline: 45 tok/s)`, `up from 120 tok/s`, `相比 vLLM 的 45 tok/s`: the number that
-follows is the compared system's."""
+"""`(baseline: 45 tok/s)`, `up from 120 tok/s`, `相比 vLLM 的 45 tok/s` (`相较于`, `较`):
+the number that follows is the compared system's."""
 
 
 def _announced(text: str, items: list[tuple[int, Metric]]) -> set[int]:

@@ -7,7 +7,7 @@ replaces the inherited one: the row says which device it ran on), in this order:
 set-up scopes around a claim's line (`extract.scopes`), the workload its statement names
 (`extract.workloads`), its row's device role (`extract.roles`), and last the model its
 row's `Model` column writes (`extract.rowlabels`); the systems of sibling sections, one
-of them the project's own (`extract.siblings`); a baseline the document abbreviates
+of them the project's own, or one named as the baseline (`extract.siblings`); a baseline the document abbreviates
 (`HF`) takes the name it spells out (issue #14).
 """
 
@@ -22,7 +22,7 @@ from research_radar.extract.markdown import Segment
 from research_radar.extract.roles import find_roles, with_roles
 from research_radar.extract.scopes import find_scopes
 from research_radar.extract.setupscope import with_scopes
-from research_radar.extract.siblings import with_sibling_systems
+from research_radar.extract.siblings import with_baseline_sections, with_sibling_systems
 from research_radar.extract.workloads import find_workloads, with_workloads
 from research_radar.models import Claim
 
@@ -80,4 +80,5 @@ def with_document_scopes(
             for c in claims
         ]
     claims = with_sibling_systems(claims, segments, cat, project)
+    claims = with_baseline_sections(claims, segments)
     return spelled_out([s.text for s in segments], claims)

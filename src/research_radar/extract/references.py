@@ -15,6 +15,7 @@ from research_radar.extract.catalogue import Catalog
 from research_radar.extract.cells import head_name
 from research_radar.extract.markdown import Segment
 from research_radar.extract.metrics import metric_words
+from research_radar.extract.projectnames import name_pattern
 from research_radar.models import Conditions, Metric
 
 __all__ = [
@@ -32,6 +33,7 @@ __all__ = [
     "own_key",
     "owner_unless_named",
     "system_key",
+    "systems_not_precisions",
 ]
 
 
@@ -149,7 +151,7 @@ def choose(
     if positions < 2 or not (keys or named):
         return plan
     marked = [i for i, k in keys.items() if k.reference_word]
-    if len(marked) == 1:
+    if len(marked) == 1 or _one_reference(keys, marked, positions):
         ours = [i for i, k in keys.items() if k.kind == "software" and k.value == _OURS_KEY]
         plan.references = [i for i in sorted(keys) if i not in ours] if ours else marked
         return plan
@@ -170,6 +172,12 @@ def choose(
     if ours and others:
         # `| HF | Ours |`: what stands beside the project's own system is compared with it
         plan.references = sorted(others)
+        return plan
+    methods = [i for i, k in keys.items() if k.kind == "precision"]
+    if ours and methods and len(software) == len(ours):
+        # `| FP16 |` and `| RTN |` above `| GPTQ |` in GPTQ-for-LLaMa: beside the project's
+        # own rows, the precisions and methods it names are what it is compared with
+        plan.references = sorted(methods)
         return plan
     distinct = len({k.value for k in software.values()}) >= 2
     if distinct and (ours or max(software) == max(keys)):
@@ -195,6 +203,19 @@ def choose(
     return plan
 
 
+def _one_reference(keys: dict[int, Key], marked: list[int], positions: int) -> bool:
+    """`| Baseline RTF | Baseline TTFA | CUDA Graphs RTF | ...`: columns of one reference's
+    measurements, named by the same word; it is the reference of each (renamed to it)."""
+    words = {keys[i].value.split()[0].lower() for i in marked if keys[i].kind == "word"}
+    if len(marked) < 2 or len(marked) >= positions or len(words) != 1:
+        return False
+    if any(keys[i].kind != "word" for i in marked):
+        return False
+    for i in marked:
+        keys[i] = Key("word", keys[i].value.split()[0], reference_word=True)
+    return True
+
+
 def _stem(name: str) -> str:
     """A system's name without its variant: `TRT-LLM-FP16` -> `trt`, `vLLM 0.6` -> `vllm`."""
     return re.split(r"[\s_-]", name.strip().lower(), maxsplit=1)[0]
@@ -211,10 +232,17 @@ _OURS = re.compile(
 _OURS_KEY = "ours"
 
 
-def own_key(label: str, project: str = "", conditions: Conditions | None = None) -> Key | None:
-    """`Ours`, the repository's own name (`ZhiLight` in zhihu/ZhiLight), or its owner's
-    (`PaddlePaddle (ms)` in PaddlePaddle/docs, `MLC LLM` in mlc-ai/llm-perf-bench) for a
-    label that names no hardware or model (`NVIDIA A100` in an NVIDIA repository).
+def own_key(
+    label: str,
+    project: str = "",
+    conditions: Conditions | None = None,
+    aliases: tuple[str, ...] = (),
+) -> Key | None:
+    """`Ours`, the repository's own name (`ZhiLight` in zhihu/ZhiLight) however spelt
+    (`FastServe` in acme/fast-serve), another name the document gives it (`aliases`,
+    `extract.projectnames`), or its owner's (`PaddlePaddle (ms)` in PaddlePaddle/docs, `MLC
+    LLM` in mlc-ai/llm-perf-bench) for a label that names no hardware or model (`NVIDIA
+    A100` in an NVIDIA repository).
 
     `project` is the repository's name, or `owner/name`."""
     if _OURS.match(label) or _OURS_LAST.search(label):
@@ -222,19 +250,20 @@ def own_key(label: str, project: str = "", conditions: Conditions | None = None)
     owner, _, project = project.rpartition("/")
     if owner and _owned(label, owner, conditions):
         return Key("software", _OURS_KEY)
-    if len(project) >= 4 and re.search(
-        rf"^\W*{re.escape(project)}(?![A-Za-z])|\s{re.escape(project)}\W*$", label, re.I
-    ):
-        # `ZhiLight`, or `Latency (ms) ZhiLight` under a group header
-        return Key("software", _OURS_KEY)
+    names = [project] if len(project) >= 4 else []
+    for name in (*names, *aliases):
+        pattern = name_pattern(name)
+        if re.search(rf"^\W*{pattern}(?![A-Za-z])|\s{pattern}\W*$", label, re.I):
+            # `ZhiLight`, or `Latency (ms) ZhiLight` under a group header
+            return Key("software", _OURS_KEY)
     return None
 
 
-def owner_unless_named(labels: list[str], project: str) -> str:
+def owner_unless_named(labels: list[str], project: str, aliases: tuple[str, ...] = ()) -> str:
     """`project` without its owner when a label names the repository itself: in
     OpenNMT/CTranslate2, `CTranslate2` is the own system, `OpenNMT-py` a compared one."""
     _, _, name = project.rpartition("/")
-    named = any(own_key(label, name) for label in labels)
+    named = any(own_key(label, name, aliases=aliases) for label in labels)
     return name if named else project
 
 
@@ -249,6 +278,18 @@ def _owned(label: str, owner: str, conditions: Conditions | None) -> bool:
 
 _OURS_LAST = re.compile(r"\s\W*(?:ours|本文|我们的?|本(?:系统|方案|项目|框架|引擎|方法))\W*$", re.I)
 """`Latency (ms) Ours`: a group header over the project's own column."""
+
+
+def systems_not_precisions(plan: Plan, first_cells: dict[int, str], cat: Catalog) -> None:
+    """Beside the project's own rows, a row keyed by a precision its first cell does not
+    name is another system, at that precision: `| NPE (NPU) | llama-2-7b (W4) |` below
+    `| T-MAC (CPU) | llama-2-7b (W4) |` is NPE, not 4-bit."""
+    if not any(k.kind == "software" and k.value == _OURS_KEY for k in plan.keys.values()):
+        return
+    for i, key in plan.keys.items():
+        cell = first_cells.get(i, "")
+        if key.kind == "precision" and cell and not cat.find("precision", cell):
+            plan.keys[i] = Key("other", head_name(cell) or cell.strip())
 
 
 def add_others(plan: Plan, labels: dict[int, str]) -> None:
@@ -333,12 +374,13 @@ def column_plan(
     stems: list[str],
     rows: list[Row],
     project: str = "",
+    aliases: tuple[str, ...] = (),
 ) -> Plan:
     plan = Plan()
     speedups = _speedup_columns(rows, metric_columns)
-    project = owner_unless_named([head[c] for c in metric_columns], project)
+    project = owner_unless_named([head[c] for c in metric_columns], project, aliases)
     for c in metric_columns:
-        key = own_key(head[c], project, columns[c]) or system_key(columns[c], head[c])
+        key = own_key(head[c], project, columns[c], aliases) or system_key(columns[c], head[c])
         if key is not None and c not in speedups:
             plan.keys[c] = key
     # a column of ratios (`| Quokka / vLLM |`) is no system beside the others
@@ -353,8 +395,35 @@ def column_plan(
     narrower = sum(1 for c in metric_columns if any(p not in _WIDTH for p in columns[c].precision))
     plan = choose(plan, len(metric_columns), named, narrower)
     if not plan.references:
+        _measured_before_ratios(plan, columns, metric_columns, speedups)
+    if not plan.references:
         _original_columns(plan, columns, metric_columns)
     return plan
+
+
+def _measured_before_ratios(
+    plan: Plan, columns: list[Conditions], metric_columns: list[int], speedups: set[int]
+) -> None:
+    """`| Model | PyTorch (ms) | ONNX Runtime | TensorRT |` over `| 10.2 | 1.5x | 3.1x |`: the
+    one system measured in absolute numbers, before columns of other systems' ratios, is
+    what those ratios are to."""
+    measured = [c for c in metric_columns if c not in speedups]
+    if len(measured) != 1 or not speedups or min(speedups) < measured[0]:
+        return
+    key = plan.keys.get(measured[0])
+    if key is None or key.kind not in ("software", "precision") or key.value == _OURS_KEY:
+        return
+    # `| FT Latency (ms) | FT Speedup |`: a ratio of the same system is to something else
+    named = [
+        c
+        for c in speedups
+        if any(
+            names and key.value not in names
+            for names in (columns[c].software, columns[c].precision)
+        )
+    ]
+    if named and not any(columns[c].baseline for c in speedups):
+        plan.references = measured
 
 
 def _original_columns(plan: Plan, columns: list[Conditions], metric_columns: list[int]) -> None:

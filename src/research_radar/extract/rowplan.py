@@ -24,7 +24,9 @@ from research_radar.extract.references import (
     own_key,
     owner_unless_named,
     system_key,
+    systems_not_precisions,
 )
+from research_radar.models import Conditions
 
 __all__ = ["row_plan"]
 
@@ -34,17 +36,22 @@ _PLAIN_WORD = re.compile(r"^\W*(?:native|vanilla|naive|eager|原生)", re.I)
 
 
 def row_plan(
-    rows: list[Row], metric_columns: list[int], cat: Catalog, stems: list[str], project: str = ""
+    rows: list[Row],
+    metric_columns: list[int],
+    cat: Catalog,
+    stems: list[str],
+    project: str = "",
+    aliases: tuple[str, ...] = (),
 ) -> Plan:
     plan = Plan()
     labels: dict[int, str] = {}
-    project = owner_unless_named([" ".join(row.cells[:2]) for row in rows], project)
+    project = owner_unless_named([" ".join(row.cells[:2]) for row in rows], project, aliases)
     names = [_label(row, metric_columns) for row in rows]
     measured = [name for name, row in zip(names, rows, strict=True) if name and row.has_metrics]
-    if len(measured) > 1 and all(own_key(name, project) for name in measured):
+    if len(measured) > 1 and all(own_key(name, project, aliases=aliases) for name in measured):
         # `Baichuan2-13B-Chat` above `Baichuan2-13B-Chat-4bits` in baichuan-inc/Baichuan2:
         # every row is the project's own, so that says nothing of which is compared
-        project = ""
+        project, aliases = "", ()
     for index, row in enumerate(rows):
         label = names[index]
         if not label:
@@ -52,9 +59,11 @@ def row_plan(
         if row.has_metrics:
             labels[index] = label
         conditions = find_conditions(label, cat)
+        if not (conditions.precision or conditions.software):
+            conditions = _later_label(row, metric_columns, cat) or conditions
         if not conditions.precision and row.bits:
             conditions = conditions.model_copy(update={"precision": row.bits})
-        key = own_key(label, project, conditions) or system_key(conditions, label, cat)
+        key = own_key(label, project, conditions, aliases) or system_key(conditions, label, cat)
         ratios = [m.value for found in row.metrics for m in found if m.unit == "x"]
         ratio = ratios[0] if ratios and all(r == ratios[0] for r in ratios) else None
         if key is None and ratio is not None and abs(ratio - 1.0) < 1e-9:
@@ -67,21 +76,65 @@ def row_plan(
     # a system is named by the row's first cell (`国内模型 A (API)`, not with its `✘`)
     first_cells = {i: rows[i].cells[0] if rows[i].cells else label for i, label in labels.items()}
     new_systems(plan, first_cells, [row.own for row in rows])
+    systems_not_precisions(plan, first_cells, cat)
     add_others(plan, first_cells)
-    if not _precisions_compared(rows):
+    if not _precisions_compared(rows, cat):
         plan.keys = {i: k for i, k in plan.keys.items() if k.kind != "precision"}
     if _grouped_references(plan, rows, metric_columns):
         return plan
     named = named_positions(labels, stems)
     plan = choose(plan, sum(1 for row in rows if row.has_metrics), named)
     if not plan.references:
+        _paired_precisions(plan, rows, cat)
+    if not plan.references:
         _originals(plan, rows, labels)
     return plan
 
 
+def _paired_precisions(plan: Plan, rows: list[Row], cat: Catalog) -> None:
+    """`| FP32 MobileNet v1 |` and `| INT8 MobileNet v1 |` among FP32 rows of models with no
+    INT8 row: a model's row at its widest precision is the reference of its rows at a lower
+    one, though most rows of the table are at the wide precision."""
+    by_model: dict[tuple[str, ...], dict[int, str]] = {}
+    for i, key in plan.keys.items():
+        if key.kind == "precision" and rows[i].has_metrics:
+            model = tuple(rows[i].own.model) or _unknown_model(rows[i], cat)
+            by_model.setdefault(model, {})[i] = key.value
+    found: list[int] = []
+    for precisions in by_model.values():
+        wide = [p for p in WIDE_PRECISIONS if p in precisions.values()]
+        if wide and any(p not in WIDE_PRECISIONS for p in precisions.values()):
+            found.extend(i for i, p in precisions.items() if p == wide[0])
+    if found and len(by_model) > 1:
+        plan.references = sorted(found)
+
+
 def _label(row: Row, metric_columns: list[int]) -> str:
-    """What names a row: its first two cells that hold no measurement."""
-    return " ".join(c for i, c in enumerate(row.cells) if i not in metric_columns and c and i < 2)
+    """What names a row: its first two cells that hold no measurement (or open with a
+    name, a number read in them: `Tree V2 (t=0.03)`), without a first cell of no words
+    (a rank: `| 8 | Baseline (AR) |`, `| 🥇 | Tree V2 |`)."""
+    cells = [
+        c if i not in metric_columns or re.match(r"\W*[^\W\d_]", c) else ""
+        for i, c in enumerate(row.cells[:2])
+    ]
+    if len(cells) == 2 and cells[1] and _NO_WORDS.fullmatch(cells[0]):
+        cells[0] = ""
+    return " ".join(c for c in cells if c)
+
+
+_NO_WORDS = re.compile(r"[\W\d_]+")
+
+
+def _later_label(row: Row, metric_columns: list[int], cat: Catalog) -> Conditions | None:
+    """`| Qwen3-0.6B | 6144 | FP8 | 73.96 |`: when the first two cells name a model and a
+    setting, the precision or system a later label cell names is what tells the row apart."""
+    for i, cell in enumerate(row.cells):
+        if i < 2 or i in metric_columns or not cell:
+            continue
+        found = find_conditions(cell, cat)
+        if found.precision or found.software:
+            return found
+    return None
 
 
 def _grouped_references(plan: Plan, rows: list[Row], metric_columns: list[int]) -> bool:
@@ -125,11 +178,25 @@ def _originals(plan: Plan, rows: list[Row], labels: dict[int, str]) -> None:
     plan.references = found
 
 
-def _precisions_compared(rows: list[Row]) -> bool:
+def _precisions_compared(rows: list[Row], cat: Catalog) -> bool:
     """Whether some model is measured at two precisions: `GLM-4.5 (BF16)` above
-    `DeepSeek-V3.1 (FP8)` are two models, neither the other's reference."""
+    `DeepSeek-V3.1 (FP8)` are two models, neither the other's reference. A model the
+    catalogue does not know is the row's first cell (`| LPRNet | FP16 |` above
+    `| YOLOv5 | INT8 |`), unless that cell is the precision itself; a row that names no
+    precision (`| Quokka |` below `| FP16 |`) is compared with the wide one."""
     by_model: dict[tuple[str, ...], set[tuple[str, ...]]] = {}
     for row in rows:
         if row.has_metrics:
-            by_model.setdefault(tuple(row.own.model), set()).add(tuple(row.own.precision))
+            model = tuple(row.own.model) or _unknown_model(row, cat)
+            by_model.setdefault(model, set()).add(tuple(row.own.precision))
     return len(by_model) < 2 or any(len(found) > 1 for found in by_model.values())
+
+
+def _unknown_model(row: Row, cat: Catalog) -> tuple[str, ...]:
+    first = row.cells[0] if row.cells else ""
+    if (
+        not (re.search(r"[^\W\d_]", first) and row.own.precision)
+        or find_conditions(first, cat).precision
+    ):
+        return ()
+    return (first.lower(),)

@@ -21,7 +21,7 @@ from research_radar.extract.compared import BASELINE_SUFFIX, is_baseline_metric
 from research_radar.extract.markdown import Segment
 from research_radar.models import Claim
 
-__all__ = ["with_sibling_systems"]
+__all__ = ["with_baseline_sections", "with_sibling_systems"]
 
 
 _MARKUP = re.compile(r"[*_`\[\]]")
@@ -83,3 +83,31 @@ def _placed(claim: Claim, spans: list[tuple[int, int, list[str] | None]]) -> Cla
             conditions = claim.conditions.model_copy(update={"baseline": others})
             return claim.model_copy(update={"conditions": conditions})
     return claim
+
+
+_BASELINE_HEADING = re.compile(r"(?<![A-Za-z])baselines?(?![A-Za-z])|基线", re.I)
+"""`## BF16 Baseline`, `### Baseline`, `## 基线`: a section of the compared system's numbers."""
+
+
+def with_baseline_sections(claims: list[Claim], segments: list[Segment]) -> list[Claim]:
+    """The claims with the section named as the baseline among its siblings: its numbers
+    are the compared system's own (`<metric> (baseline)`), and those under its sibling
+    sections (`## W8A8 SQ→PTQ` beside `## BF16 Baseline`) are compared with it."""
+    headings = [s for s in segments if s.block == "heading"]
+    groups: dict[tuple[int, int], list[tuple[int, int, str]]] = {}
+    for i, heading in enumerate(headings):
+        parent = next((h.line for h in reversed(headings[:i]) if h.level < heading.level), 0)
+        end = next((h.line - 1 for h in headings[i + 1 :] if h.level <= heading.level), 1 << 30)
+        groups.setdefault((parent, heading.level), []).append(
+            (heading.line, end, _MARKUP.sub("", heading.text).strip())
+        )
+    spans: list[tuple[int, int, list[str] | None]] = []
+    for siblings in groups.values():
+        named = [text for _, _, text in siblings if _BASELINE_HEADING.search(text)]
+        if len(named) != 1 or len(siblings) < 2:
+            continue
+        for start, end, text in siblings:
+            spans.append((start, end, None if text == named[0] else named))
+    if not spans:
+        return claims
+    return [_placed(claim, spans) for claim in claims]

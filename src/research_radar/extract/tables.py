@@ -83,13 +83,15 @@ def read_table(
     project: str = "",
     extra: Mapping[tuple[int, int], list[Metric]] | None = None,
     ruled: bool = False,
+    aliases: tuple[str, ...] = (),
 ) -> list[TableClaim]:
     """The claims of one table: its header cells and its rows, in order.
 
     `compared` names the systems the document's prose compares with (`2.9x faster than
     Hugging Face FP16`): a row or column of one of them holds the compared system's numbers,
     even when the project's own system comes first. `project` names the repository the
-    table is in: a row or column named after it holds the project's own numbers.
+    table is in: a row or column named after it, or after one of its `aliases`
+    (`extract.projectnames`), holds the project's own numbers.
     `extra` holds the numbers the number reader took, by row (its index in `rows`) and
     column: they are read with the rules' own, so that they get the same conditions,
     reference and baseline (issue #14). When the rules read numbers of the table
@@ -169,9 +171,11 @@ def read_table(
         for b in c.baseline
         if len(b) >= 2 and b.lower() not in {s.lower() for s in stems}
     ]
-    by_column = column_plan(head, columns, metric_columns, stems, parsed, project)
+    by_column = column_plan(head, columns, metric_columns, stems, parsed, project, aliases)
     by_row = (
-        Plan() if by_column.references else row_plan(parsed, metric_columns, cat, stems, project)
+        Plan()
+        if by_column.references
+        else row_plan(parsed, metric_columns, cat, stems, project, aliases)
     )
     labels = [columns[c] for c in range(width) if c not in metric_columns and c not in column_load]
     labels.append(table_wide(columns))
@@ -366,8 +370,10 @@ def _row_claims(
             if position in plan.references:
                 reference = True
                 found = [_as_reference(m) for m in found]
-            elif not any(is_baseline_metric(m) for m in found) and against.has(
-                plan is by_row, column, found
+            elif (
+                not any(is_baseline_metric(m) for m in found)
+                and not _as_a_reference(plan, position)
+                and against.has(plan is by_row, column, found)
             ):
                 conditions = compared_with(conditions, plan.keys.get(position), plan)
         if row.versus and not reference and not conditions.baseline:
@@ -382,6 +388,21 @@ def _row_claims(
         TableClaim(row.segment.line, text, metrics, conditions, reference)
         for conditions, reference, metrics in groups
     ]
+
+
+def _as_a_reference(plan: Plan, position: int) -> bool:
+    """Whether the row or column is at the precision of a reference (`| FP32 MobileNet v3 |`
+    beside the FP32 row of v1 that INT8 rows are compared with): it is not compared with
+    itself. (The project's own older version is a reference its newer one is compared with.)"""
+    key = plan.keys.get(position)
+    return (
+        key is not None
+        and key.kind == "precision"
+        and any(
+            (plan.keys[i].kind, plan.keys[i].value) == (key.kind, key.value)
+            for i in plan.references
+        )
+    )
 
 
 def _row_text(row: Row, head: list[str]) -> str:

@@ -28,6 +28,7 @@ from research_radar.errors import SourceError
 from research_radar.models import Finding, Snapshot, Source
 from research_radar.sources.arxiv import ArxivApi, build_query, fetch_query, parse_feed
 from research_radar.sources.http import RetryPolicy
+from research_radar.sources.stateless import StatelessClient
 
 __all__ = ["ArxivSearch", "LlmRun", "arxiv_terms", "llm_run", "search_arxiv"]
 
@@ -82,7 +83,10 @@ def search_arxiv(
     out = ArxivSearch()
     policy = policy or RetryPolicy(retries=1, backoff=1.0, max_wait=30.0)
     own = client is None
-    http = client or httpx.Client(headers={"User-Agent": "research-radar"}, timeout=policy.timeout)
+    # no cookie jar, as collect's client: arXiv's API sets none (#19)
+    http = client or StatelessClient(
+        headers={"User-Agent": "research-radar"}, timeout=policy.timeout
+    )
     api = ArxivApi(http, settings.arxiv_api_url, settings.arxiv.delay, policy)
     asked = [(finding, query) for finding in findings if (query := _query(finding))]
     distinct = list(dict.fromkeys(query for _, query in asked))

@@ -1,5 +1,7 @@
 """The report's files: a large report's export built ahead in a forked process is the
-export written without it, and the files are written when the review fails."""
+export written without it, and the files are written when the review fails. The stored
+HTML body rendered beside the review is the one rendered with the report, and the store
+holds the same report either way once it is asked for."""
 
 from __future__ import annotations
 
@@ -11,10 +13,14 @@ import pytest
 
 from research_radar.classify.profile import load_taxonomy
 from research_radar.cores import FORK_MIN
-from research_radar.models import Finding, Recommendation, Report, Tag
+from research_radar.models import Coverage, Finding, Recommendation, Report, Tag
 from research_radar.pipeline.outputs import ReportFiles
+from research_radar.pipeline.report_stages import compose_stage
+from research_radar.pipeline.stages import StageRecorder
 from research_radar.publish.export import export_findings
 from research_radar.report.html import stored_body
+from research_radar.settings_file import Language
+from research_radar.store.store import open_store
 
 
 def _report(count: int) -> Report:
@@ -59,8 +65,9 @@ def _files(report: Report, folder: Path, *, review_fails: bool = False) -> list[
 
     with ReportFiles(taxonomy) as files:
         files.started(report)
+        body = files.body(markdown)
         written, result = files.beside_review(
-            folder / "2026-08-29.md", report, markdown, stored_body(markdown), review
+            folder / "2026-08-29.md", report, markdown, body, review
         )
     assert result == "ok" and reviewed == ["reviewed"]
     return written
@@ -91,3 +98,49 @@ def test_the_files_are_written_when_the_review_fails(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="the review broke"):
         _files(report, tmp_path, review_fails=True)
     assert sorted(path.suffix for path in tmp_path.iterdir()) == [".csv", ".html", ".md", ".xlsx"]
+
+
+def _composed(folder: Path, report: Report, *, beside: bool) -> tuple[dict[str, object], ...]:
+    """The report data the store holds after the compose stage and at the end (the body
+    asked for), with the body rendered beside the review (`ReportFiles.body`) or not."""
+    folder.mkdir()
+    store = open_store(str(folder / "radar.db"))
+    run = StageRecorder(store, store.start_run("test"), None)
+    taxonomy = load_taxonomy()
+    with ReportFiles(taxonomy) as files:
+        composed, markdown, body = compose_stage(
+            run,
+            store,
+            report.findings,
+            [],
+            cutoff=report.cutoff,
+            host=None,
+            taxonomy=taxonomy,
+            language=Language.ZH,
+            coverage=Coverage(),
+            on_report=files.started,
+            body_of=files.body if beside else None,
+        )
+        after_compose = store.load_report_data(report.date)
+        html = body()
+    assert html == stored_body(markdown) and body() == html
+    assert store.load_report(report.date) == markdown
+    store.engine.dispose()
+    return after_compose or {}, open_store(str(folder / "radar.db")).load_report_data(
+        report.date
+    ) or {}
+
+
+@pytest.mark.parametrize(
+    "count", [pytest.param(3, id="small"), pytest.param(FORK_MIN, id="large-forked")]
+)
+def test_the_body_rendered_beside_the_review_is_stored_as_with_the_report(
+    tmp_path: Path, count: int
+) -> None:
+    untagged = [finding.model_copy(update={"tags": {}}) for finding in _report(count).findings]
+    report = _report(0).model_copy(update={"findings": untagged})
+    kept_with, end_with = _composed(tmp_path / "with", report, beside=False)
+    kept_beside, end_beside = _composed(tmp_path / "beside", report, beside=True)
+    assert "body" in kept_with and "body" not in kept_beside  # saved once asked for
+    assert end_beside == end_with == kept_with
+    assert list(end_beside) == ["cutoff", "findings", "body"]

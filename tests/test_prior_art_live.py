@@ -5,15 +5,18 @@ transport, no network)."""
 from __future__ import annotations
 
 import threading
+from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib.resources import files
 
 import httpx
 import pytest
 
 from research_radar.config import ArxivSettings, Settings
+from research_radar.cores import can_fork
 from research_radar.models import Finding, Snapshot, Tag
-from research_radar.pipeline.analyst import arxiv_terms, search_arxiv
+from research_radar.pipeline.analyst import arxiv_search, arxiv_terms, search_arxiv
 from research_radar.sources.http import RetryPolicy
 
 PAPERS = files("research_radar.sample").joinpath("replay/arxiv/papers.xml").read_bytes()
@@ -122,3 +125,50 @@ def test_a_failure_among_queries_ends_the_search_where_it_would_in_order(threads
     assert found.queries == 5 and found.down and "503" in found.down
     assert sorted(found.queried) == [f"gh:o/p{n}" for n in range(4)] and found.papers
     assert len(asked) == 5 if threads == 1 else len(asked) >= 5
+
+
+@pytest.fixture
+def arxiv_server() -> Iterator[str]:
+    """A local arXiv API: PAPERS for every query, 503 for the fifth and the thirty-fifth
+    finding of `_findings` (first dates 2026-07-05 and 2026-08-04)."""
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            failing = "20260705" in self.path or "20260804" in self.path
+            body = b"unavailable" if failing else PAPERS
+            self.send_response(503 if failing else 200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/api/query"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.mark.parametrize(
+    ("count", "fork"),
+    [
+        pytest.param(30, False, id="in-this-process"),
+        pytest.param(30, True, id="forked-half"),
+        pytest.param(4, True, id="forked-no-failure"),
+        pytest.param(60, True, id="failure-in-each-half"),
+    ],
+)
+def test_a_search_started_ahead_gives_what_search_arxiv_gives(
+    arxiv_server: str, count: int, fork: bool
+) -> None:
+    settings = Settings(arxiv_api_url=arxiv_server, arxiv=ArxivSettings(delay=0.0))
+    findings = _findings(count)
+    alone = search_arxiv(settings, findings)  # the policy arxiv_search asks with
+    with arxiv_search(settings, findings, fork=fork and can_fork()) as started:
+        ahead = started()
+    assert (ahead.queries, ahead.down, ahead.queried) == (alone.queries, alone.down, alone.queried)
+    assert [p.key for p in ahead.papers] == [p.key for p in alone.papers]
+    assert alone.queries == (count if count < 5 else 5)

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, time
+from functools import partial
 from pathlib import Path
 
 import httpx
@@ -24,12 +25,14 @@ import httpx
 from research_radar.analyse.chat import ChatWriter
 from research_radar.analyse.prior_art import first_date
 from research_radar.config import Settings
+from research_radar.cores import aside
 from research_radar.errors import SourceError
 from research_radar.models import Finding, Snapshot, Source
 from research_radar.sources.arxiv import ArxivApi, build_query, fetch_query, parse_feed
 from research_radar.sources.http import RetryPolicy
+from research_radar.sources.stateless import StatelessClient
 
-__all__ = ["ArxivSearch", "LlmRun", "arxiv_terms", "llm_run", "search_arxiv"]
+__all__ = ["ArxivSearch", "LlmRun", "arxiv_search", "arxiv_terms", "llm_run", "search_arxiv"]
 
 MAX_TERMS = 4
 """Mechanism terms per query."""
@@ -79,32 +82,83 @@ def search_arxiv(
     one of asking in order: a query after the first failing one is neither counted nor
     read, and those not yet sent then are not sent.
     """
-    out = ArxivSearch()
+    asked, distinct = _asked(findings)
+    return _gathered(asked, distinct, _ask(settings, distinct, threads, client, policy))
+
+
+@contextmanager
+def arxiv_search(
+    settings: Settings, findings: Sequence[Finding], *, fork: bool, threads: int = THREADS
+) -> Iterator[Callable[[], ArxivSearch]]:
+    """`search_arxiv` started: a function giving its result. With `fork` (on a machine
+    that `cores.can_fork`), the second half of the distinct queries is asked by a process
+    forked on entering the block while the block goes on, and this process asks the first
+    half when the result is asked for; a large search's parsing is Python work, and this
+    process waited for it (#19). The result is `search_arxiv`'s: the second half's answers
+    are read only when the first half had no failure."""
+    asked, distinct = _asked(findings)
+    half = len(distinct) // 2 if fork else len(distinct)
+    with aside(partial(_ask, settings, distinct[half:], threads), fork=fork) as second:
+
+        def result() -> ArxivSearch:
+            first = _ask(settings, distinct[:half], threads)
+            failed = bool(first) and isinstance(first[-1], str)
+            return _gathered(asked, distinct, first if failed else first + second())
+
+        yield result
+
+
+def _asked(findings: Sequence[Finding]) -> tuple[list[tuple[Finding, str]], list[str]]:
+    """(finding, its query) of each finding with one, and the distinct queries in order."""
+    asked = [(finding, query) for finding in findings if (query := _query(finding))]
+    return asked, list(dict.fromkeys(query for _, query in asked))
+
+
+def _ask(
+    settings: Settings,
+    queries: list[str],
+    threads: int,
+    client: httpx.Client | None = None,
+    policy: RetryPolicy | None = None,
+) -> list[Asked]:
+    """The answers of `queries` in order, up to the first failure (`_answers`), which is
+    given as its message."""
+    if not queries:
+        return []
     policy = policy or RetryPolicy(retries=1, backoff=1.0, max_wait=30.0)
     own = client is None
-    http = client or httpx.Client(headers={"User-Agent": "research-radar"}, timeout=policy.timeout)
+    # no cookie jar, as collect's client: arXiv's API sets none (#19)
+    http = client or StatelessClient(
+        headers={"User-Agent": "research-radar"}, timeout=policy.timeout
+    )
     api = ArxivApi(http, settings.arxiv_api_url, settings.arxiv.delay, policy)
-    asked = [(finding, query) for finding in findings if (query := _query(finding))]
-    distinct = list(dict.fromkeys(query for _, query in asked))
-    found: dict[str, Source] = {}
     try:
-        answers = list(_answers(api, distinct, threads if settings.arxiv.delay <= 0 else 1))
-        out.queries = len(answers)
-        pages: dict[str, list[tuple[Source, Snapshot]]] = {}
-        for query, answer in zip(distinct, answers, strict=False):
-            if isinstance(answer, SourceError):
-                out.down = str(answer)
-            else:
-                pages[query] = answer
-        for finding, query in asked:
-            if query not in pages:
-                break  # asked after arXiv failed
-            for source, _snapshot in pages[query]:
-                found.setdefault(source.key, source)
-                out.queried.setdefault(finding.project_key, set()).add(source.key)
+        answers = _answers(api, queries, threads if settings.arxiv.delay <= 0 else 1)
+        # a failure as its message: what a forked process sends back must pickle
+        return [str(answer) if isinstance(answer, SourceError) else answer for answer in answers]
     finally:
         if own:
             http.close()
+
+
+def _gathered(
+    asked: list[tuple[Finding, str]], distinct: list[str], answers: list[Asked]
+) -> ArxivSearch:
+    """What the answers of the distinct queries found for the findings that asked them."""
+    out = ArxivSearch(queries=len(answers))
+    found: dict[str, Source] = {}
+    pages: dict[str, list[tuple[Source, Snapshot]]] = {}
+    for query, answer in zip(distinct, answers, strict=False):
+        if isinstance(answer, str):
+            out.down = answer
+        else:
+            pages[query] = answer
+    for finding, query in asked:
+        if query not in pages:
+            break  # asked after arXiv failed
+        for source, _snapshot in pages[query]:
+            found.setdefault(source.key, source)
+            out.queried.setdefault(finding.project_key, set()).add(source.key)
     out.papers = list(found.values())
     return out
 
@@ -120,6 +174,8 @@ def _query(finding: Finding) -> str | None:
 
 Answer = list[tuple[Source, Snapshot]] | SourceError
 """The papers a query found, or why it failed."""
+Asked = list[tuple[Source, Snapshot]] | str
+"""An `Answer` with a failure given as its message."""
 
 
 def _answers(api: ArxivApi, queries: list[str], threads: int) -> Iterator[Answer]:

@@ -5,17 +5,18 @@ which holds the stages up to the kept findings; `pipeline.run` calls them in ord
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from datetime import date, datetime
 
 from research_radar import assess
 from research_radar.analyse.analysis import analyse
 from research_radar.analyse.llm import LlmStats, write_insight
 from research_radar.config import Settings
-from research_radar.cores import FORK_MIN, aside
+from research_radar.cores import FORK_MIN, can_fork
 from research_radar.history.families import load_family_index
 from research_radar.hostmap.index import HostIndex, map_findings
 from research_radar.models import Finding, PendingDifference, SourceKind
-from research_radar.pipeline.analyst import ArxivSearch, LlmRun, search_arxiv
+from research_radar.pipeline.analyst import ArxivSearch, LlmRun, arxiv_search
 from research_radar.pipeline.host import load_host
 from research_radar.pipeline.stages import StageRecorder
 from research_radar.resolve.families import FamilyIndex, assign_family
@@ -51,17 +52,15 @@ def assess_stage(
     findings with those of the kept findings' families added.
     """
     asked = settings is not None and (health or {}).get("arxiv") == "ok" and bool(kept)
-
-    def search() -> ArxivSearch | None:
-        # a finding's query reads its tags and first date, which families do not change
-        return search_arxiv(settings, kept) if settings is not None and asked else None
-
-    # a long search (its parsing is Python work) runs in a forked process while this one
-    # finds the families (#19)
-    with (
-        run.stage("assess") as counts,
-        aside(search, fork=asked and len(kept) >= FORK_MIN) as searched,
-    ):
+    # a finding's query reads its tags and first date, which families do not change; half
+    # of a long search (its parsing is Python work) runs in a forked process while this
+    # one finds the families, then asks the other half (#19)
+    search = (
+        arxiv_search(settings, kept, fork=len(kept) >= FORK_MIN and can_fork())
+        if settings is not None and asked
+        else nullcontext(_no_search)
+    )
+    with run.stage("assess") as counts, search as searched:
         # each kept finding is signed once, for the index's neighbourhood and its family
         signatures = FamilyIndex().signatures(kept)
         index = load_family_index(store, before=day, queries=kept, signatures=signatures)
@@ -139,6 +138,10 @@ def assess_stage(
         counts["with_family"] = sum(1 for f in assessed if f.related)
         counts["with_prior_art"] = sum(1 for f in assessed if f.prior_works)
     return assessed, prior
+
+
+def _no_search() -> ArxivSearch | None:
+    return None
 
 
 def _with_family_members(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from datetime import date, datetime
+from functools import cache, partial
 from typing import Any
 
 from research_radar.classify.model import Taxonomy
@@ -24,7 +25,7 @@ from research_radar.settings_file import Language
 from research_radar.store.history_reads import count_finding_keys, load_findings_of, load_keys_named
 from research_radar.store.store import Store
 
-__all__ = ["compose_stage", "publish_stage", "refuse_stage", "review_stage"]
+__all__ = ["BodyOf", "compose_stage", "publish_stage", "refuse_stage", "review_stage"]
 
 
 def compose_stage(
@@ -39,10 +40,19 @@ def compose_stage(
     language: Language,
     coverage: Coverage,
     on_report: Callable[[Report], object] | None = None,
-) -> tuple[Report, str, dict[str, str]]:
-    """The report, its Markdown and its stored HTML body (`stored_body`), saved with the
-    day's findings. `on_report`: told the report once it is built, before the writing
-    transaction opens (a caller may fork meanwhile: `pipeline.outputs.ReportFiles`)."""
+    body_of: BodyOf | None = None,
+) -> tuple[Report, str, Callable[[], dict[str, str]]]:
+    """The report and its Markdown, saved with the day's findings, and a function giving
+    its stored HTML body (`stored_body`). `on_report`: told the report once it is built,
+    before the writing transaction opens (a caller may fork meanwhile:
+    `pipeline.outputs.ReportFiles`).
+
+    `body_of`: starts rendering the body of some Markdown and gives a function waiting
+    for it (`ReportFiles.body`); the body is then saved with the report only once that
+    function is called, so that a large report's body is rendered (by a forked process)
+    while this one reviews the report, not while it waits (#19). A run that stops in
+    between keeps the report without its body, which is rendered again when asked for
+    (`report.html.reuse_body`). Without `body_of` the body is saved with the report."""
     with run.stage("compose") as counts:
         host, findings, rechecked = recheck_host(host, findings)
         findings, carried = _with_earlier_today(store, findings, cutoff.date())
@@ -65,22 +75,51 @@ def compose_stage(
         if on_report is not None:
             on_report(report)
         markdown = render_markdown(report, taxonomy)
-        # a large report's HTML body is rendered by a forked process while this one
-        # writes the findings (#19)
-        large = len(report.findings) >= FORK_MIN
-        with aside(lambda: stored_body(markdown), fork=large) as body, store.transaction() as conn:
-            store.save_findings(conn, report.findings)
-            html = body()
-            data = {
-                "cutoff": cutoff.isoformat(),
-                "findings": [f.project_key for f in report.findings],
-                "body": html,
-            }
-            store.save_report(conn, report.date, language, markdown, data)
+        data: dict[str, Any] = {
+            "cutoff": cutoff.isoformat(),
+            "findings": [f.project_key for f in report.findings],
+        }
+        if body_of is None:
+            # a large report's HTML body is rendered by a forked process while this one
+            # writes the findings (#19)
+            large = len(report.findings) >= FORK_MIN
+            with (
+                aside(lambda: stored_body(markdown), fork=large) as body,
+                store.transaction() as conn,
+            ):
+                store.save_findings(conn, report.findings)
+                html = body()
+                store.save_report(conn, report.date, language, markdown, {**data, "body": html})
+            kept: Callable[[], dict[str, str]] = partial(dict, html)
+        else:
+            pending = body_of(markdown)  # started before the transaction opens
+            with store.transaction() as conn:
+                store.save_findings(conn, report.findings)
+                store.save_report(conn, report.date, language, markdown, data)
+            kept = cache(partial(_save_body, store, report.date, language, markdown, data, pending))
         counts.update(findings=len(report.findings), corrections=len(corrections))
         if carried:
             counts["kept_from_earlier_run"] = carried
-    return report, markdown, html
+    return report, markdown, kept
+
+
+BodyOf = Callable[[str], Callable[[], dict[str, str]]]
+"""body_of(markdown): starts rendering its stored body; gives a function waiting for it."""
+
+
+def _save_body(
+    store: Store,
+    day: date,
+    language: Language,
+    markdown: str,
+    data: dict[str, Any],
+    pending: Callable[[], dict[str, str]],
+) -> dict[str, str]:
+    """The report's body, once rendered, saved with the report (the rest as before)."""
+    html = pending()
+    with store.transaction() as conn:
+        store.save_report(conn, day, language, markdown, {**data, "body": html})
+    return html
 
 
 def _with_earlier_today(

@@ -261,8 +261,8 @@ def _run_daily(
                 settings=settings,
                 llm=llm,
             )
-        # a large report's export is built by a forked process from the moment the
-        # report is composed, while this one saves and reviews it (#19)
+        # a large report's export and HTML body are built by forked processes from the
+        # moment the report is composed, while this one saves and reviews it (#19)
         with ReportFiles(taxonomy) as written:
             report, markdown, body = compose_stage(
                 run,
@@ -275,6 +275,7 @@ def _run_daily(
                 language=language,
                 coverage=covered.model_copy(update={"excluded": excluded}),
                 on_report=written.started,
+                body_of=written.body,
             )
             path = out or settings.reports_dir / f"{day.isoformat()}.md"
             files, (review_result, blocking) = written.beside_review(

@@ -669,7 +669,11 @@ def test_a_chinese_note_naming_a_long_platform_below_a_table_sets_it_up() -> Non
         "### Intel\n\n| 模型 | Token Rate (tokens/s) |\n|---|---|\n| GLM-Edge-4B-Chat | 27 |\n\n"
         "* 在Intel LNL 288V (ARC 140V 8X@2.05GHz) 平台上测试。\n"
     )
-    assert _numbers(extract_claims(text))[27.0].conditions.hardware == ["Arc 140V"]
+    # the platform is the Lunar Lake SoC and its Arc GPU: both are named
+    assert _numbers(extract_claims(text))[27.0].conditions.hardware == [
+        "Core Ultra 9 288V",
+        "Arc 140V",
+    ]
 
 
 def test_an_evaluation_sentence_sets_up_its_model_for_the_section() -> None:

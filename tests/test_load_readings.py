@@ -446,6 +446,13 @@ def test_a_new_tokens_column_is_each_rows_output_length() -> None:
         ),
         pytest.param("- Prompt's token length:        550", {"prompt": "550"}, id="possessive"),
         pytest.param("- Max Tokens: 200.", {"output": "200"}, id="max-tokens-words"),
+        pytest.param("输出 max_new_tokens 是 640 时", {"output": "640"}, id="zh-copula-after-key"),
+        pytest.param("prompt length 为 700", {"prompt": "700"}, id="zh-copula-after-prompt-key"),
+        pytest.param("输入 padding 到 768 长度", {"prompt": "768"}, id="zh-padded-input"),
+        pytest.param("all inputs padded to 1536 tokens", {"prompt": "1536"}, id="padded-inputs"),
+        pytest.param("在 A800 上，6batch size：", {"batch": "6"}, id="count-before-batch-size"),
+        pytest.param("### Dual GPU results", {"gpus": "2"}, id="dual-gpu"),
+        pytest.param("on a quad-GPU box", {"gpus": "4"}, id="quad-gpu"),
     ],
 )
 def test_load_in_the_phrasing_of_pages_outside_the_labelled_set(

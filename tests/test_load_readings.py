@@ -495,3 +495,30 @@ def test_headers_that_name_a_load_in_other_words() -> None:
     [claim] = [c for c in extract_claims(page) if c.metrics]
     load = claim.conditions.load
     assert (load.get("batch"), load.get("gpus"), load.get("output")) == ("16", "4", "256")
+
+
+def test_an_html_group_header_over_a_row_of_values_gives_each_column_its_value() -> None:
+    """`<th colspan=3>Number of GPUs</th>` over `<th>1</th><th>2</th><th>4</th>` in the
+    `<thead>`: each column's count, and the values are no measurements."""
+    table = (
+        "<table>\n<thead>\n"
+        '<tr><th rowspan="2">Model</th><th colspan="3">Number of GPUs</th></tr>\n'
+        "<tr><th>1</th><th>2</th><th>4</th></tr>\n</thead>\n<tbody>\n"
+        "<tr><td>Llama-2-7B</td><td>105 tok/s</td><td>195 tok/s</td><td>375 tok/s</td></tr>\n"
+        "</tbody>\n</table>\n"
+    )
+    claims = _numbers(extract_claims(f"# Scaling\n\n{table}"))
+    assert claims[105].conditions.load["gpus"] == "1"
+    assert claims[375].conditions.load["gpus"] == "4"
+    assert 2 not in claims and 4 not in claims
+
+
+def test_an_html_header_row_of_names_stays_a_row_of_its_own() -> None:
+    table = (
+        "<table>\n<thead>\n"
+        '<tr><th rowspan="2">Batch size</th><th colspan="2">Graph mode</th></tr>\n'
+        "<tr><th>Prefill</th><th>Decode</th></tr>\n</thead>\n<tbody>\n"
+        "<tr><td>8</td><td>1112 ms</td><td>38.6 ms</td></tr>\n</tbody>\n</table>\n"
+    )
+    claims = _numbers(extract_claims(f"# Batches\n\n{table}"))
+    assert claims[1112].conditions.load["batch"] == "8"

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-__all__ = ["HtmlTable", "parse_html_table", "table_end"]
+__all__ = ["HtmlTable", "parse_html_table", "table_end", "valued_header"]
 
 
 def table_end(lines: list[str], start: int) -> int:
@@ -136,3 +136,22 @@ def parse_html_table(block: list[str], first_line: int) -> HtmlTable | None:
 
 
 _NUMERIC = re.compile(r"^\s*[~≈]?\d[\d,.]*\s*(?:[%x×]|[A-Za-z/]+)?\s*$")
+
+
+_HEAD_VALUE = re.compile(r"\d{1,6}(?:\.\d+)?[Kk]?")
+"""A header cell that is a bare value (`8`, `32K`), the value of the group header above."""
+
+
+def valued_header(group: tuple[str, ...], cells: list[str]) -> tuple[str, ...]:
+    """`<th colspan=3>Number of GPUs</th>` over `<th>1</th><th>2</th><th>4</th>` in a
+    table's `<thead>`: the header `Number of GPUs: 1 | Number of GPUs: 2 | ...`, each
+    column with its value of what the group header names; () when the row below is
+    not such a row of values (then it stays a row of its own, as before). Both rows
+    are given as cleaned text."""
+    values = [c for c, (over, cell) in enumerate(zip(group, cells, strict=False)) if cell != over]
+    if len(values) < 2 or not all(_HEAD_VALUE.fullmatch(cells[c]) for c in values):
+        return ()
+    return tuple(
+        f"{over}: {cell}" if c in values else over
+        for c, (over, cell) in enumerate(zip(group, cells, strict=False))
+    )

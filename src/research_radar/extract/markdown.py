@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from research_radar.extract.htmltables import parse_html_table, table_end
+from research_radar.extract.htmltables import parse_html_table, table_end, valued_header
 from research_radar.extract.stated import SectionUnits, intro_score
 from research_radar.extract.toolblocks import unfence_tool_output
 
@@ -296,7 +296,9 @@ def _html_table(block: list[str], first_line: int, unit: str = "") -> Iterator[S
     grid = table.rows
     if table.headed:
         header = tuple(clean_text(c) for c in grid[0][1])
-        if table.head_rows > 1 and (valued := _valued_header(header, grid[1][1])):
+        if table.head_rows > 1 and (
+            valued := valued_header(header, [clean_text(c) for c in grid[1][1]])
+        ):
             header, grid = valued, grid[1:]  # `Batch size` over `1 | 8 | 32`: one header
         yield Segment(" ".join(header), grid[0][0], "prose", True, header=header)
         grid = grid[1:]
@@ -310,25 +312,6 @@ def _html_table(block: list[str], first_line: int, unit: str = "") -> Iterator[S
             copies=repeated,
             unit=unit,
         )
-
-
-_HEAD_VALUE = re.compile(r"\d{1,6}(?:\.\d+)?[Kk]?")
-"""A header cell that is a bare value (`8`, `32K`), the value of the group header above."""
-
-
-def _valued_header(group: tuple[str, ...], below: list[str]) -> tuple[str, ...]:
-    """`<th colspan=3>Number of GPUs</th>` over `<th>1</th><th>2</th><th>4</th>` in a
-    table's `<thead>`: the header `Number of GPUs: 1 | Number of GPUs: 2 | ...`, each
-    column with its value of what the group header names; () when the row below is
-    not such a row of values (then it stays a row of its own, as before)."""
-    cells = [clean_text(c) for c in below]
-    values = [c for c, (over, cell) in enumerate(zip(group, cells, strict=False)) if cell != over]
-    if len(values) < 2 or not all(_HEAD_VALUE.fullmatch(cells[c]) for c in values):
-        return ()
-    return tuple(
-        f"{over}: {cell}" if c in values else over
-        for c, (over, cell) in enumerate(zip(group, cells, strict=False))
-    )
 
 
 def split_cells(row: str) -> list[str]:

@@ -522,3 +522,24 @@ def test_an_html_header_row_of_names_stays_a_row_of_its_own() -> None:
     )
     claims = _numbers(extract_claims(f"# Batches\n\n{table}"))
     assert claims[1112].conditions.load["batch"] == "8"
+
+
+def test_a_group_header_naming_a_count_of_gpus_gives_each_column_its_count() -> None:
+    table = (
+        "| Model | Number of GPUs | | |\n|---|---|---|---|\n| | 1 | 2 | 4 |\n"
+        "| Llama-2-7B | 106 tok/s | 196 tok/s | 376 tok/s |\n"
+    )
+    claims = _numbers(extract_claims(f"# Scaling\n\n{table}"))
+    assert claims[106].conditions.load["gpus"] == "1"
+    assert claims[376].conditions.load["gpus"] == "4"
+
+
+def test_column_headers_of_token_count_pairs_are_each_columns_prompt_and_output() -> None:
+    table = (
+        "| Model | 128/2048 | 2048/128 |\n|---|---|---|\n| Llama-2-7B | 107 tok/s | 307 tok/s |\n"
+    )
+    claims = _numbers(extract_claims(f"# Lengths\n\n{table}"))
+    assert claims[107].conditions.load == {"prompt": "128", "output": "2048"}
+    assert claims[307].conditions.load == {"prompt": "2048", "output": "128"}
+    ratios = "| Model | 1/8 | 1/4 |\n|---|---|---|\n| Llama-2-7B | 1.5x | 1.3x |\n"
+    assert all("prompt" not in c.conditions.load for c in extract_claims(ratios))

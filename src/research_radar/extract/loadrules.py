@@ -146,7 +146,8 @@ LOAD_RULES = (
         "gpus",
         r"(?:(?:使用|用)?(?:卡数|GPU\s?数量?|显卡数量?)|(?:number|num|#)\s?(?:of\s)?GPUs?|"
         r"GPU[\s_-]?(?:count|num))"
-        r"\s*[=:：]\s*(\d{1,4})(?!\d|\.\d)",
+        # `Number of GPUs 4`: a group header over its column's value (`extract.tables`)
+        r"\s*[=:：]?\s*(\d{1,4})(?!\d|\.\d)",
     ),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?|-)?GPUs?\b"),
     # `world size 8`, `WORLD_SIZE=8`: one process a GPU; `GPU x 8`

@@ -158,6 +158,7 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("训练需要超过 3,000 个 A100 GPU", "gpus", id="thousands-of-parts"),
         pytest.param("outputs of 45 tokens/s each", "output", id="outputs-rate"),
         pytest.param("We compare 2 and 4 GPUs.", "gpus", id="gpu-list"),
+        pytest.param("We printed 3 cards.", "gpus", id="cards-alone"),
         pytest.param("分别在 4 或 8 卡上测试", "gpus", id="zh-card-list"),
     ],
 )
@@ -453,6 +454,11 @@ def test_a_new_tokens_column_is_each_rows_output_length() -> None:
         pytest.param("在 A800 上，6batch size：", {"batch": "6"}, id="count-before-batch-size"),
         pytest.param("### Dual GPU results", {"gpus": "2"}, id="dual-gpu"),
         pytest.param("on a quad-GPU box", {"gpus": "4"}, id="quad-gpu"),
+        pytest.param("tp_size: 4", {"tp": "4"}, id="tp-size-config"),
+        pytest.param("served at TP degree of 8", {"tp": "8"}, id="tp-degree-words"),
+        pytest.param("ep_size=16", {"ep": "16"}, id="ep-size-config"),
+        pytest.param("measured on 8 NPUs", {"gpus": "8"}, id="n-npus"),
+        pytest.param("a 4-card server", {"gpus": "4"}, id="n-card"),
     ],
 )
 def test_load_in_the_phrasing_of_pages_outside_the_labelled_set(

@@ -150,6 +150,12 @@ LOAD_RULES = (
         r"\s*[=:：]?\s*(\d{1,4})(?!\d|\.\d)",
     ),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?|-)?GPUs?\b"),
+    # `on 8 NPUs`, `a 4-card server`: accelerators by another name (not `3 cards`: a
+    # card alone may be anything)
+    _rule(
+        "gpus",
+        r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?|-)?(?:NPUs?|accelerators?)\b|(?<![\w.,])(\d{1,4})-card\b",
+    ),
     # `world size 8`, `WORLD_SIZE=8`: one process a GPU; `GPU x 8`
     _rule("gpus", r"(?<![A-Za-z])world[\s_-]?size\s?(?:[=:：]|of)?\s?(\d{1,4})(?![\d.])"),
     _rule("gpus", r"(?<![A-Za-z])GPUs?\s?[x×*]\s?(\d{1,3})(?![\d.])"),
@@ -362,6 +368,8 @@ LOAD_RULES = (
     _rule("tp", r"(?<![A-Za-z])TP\s?[=:：-]?\s?(\d+)(?!\d|\.\d)"),
     _rule("tp", r"(?<![\d.])(\d+)-way (?:TP|tensor)"),
     _rule("tp", r"tensor_parallel_size\s*=\s*(\d+)"),
+    # `tp_size: 4` (a config file), `TP size 4`, `TP degree of 8`
+    _rule("tp", r"(?<![A-Za-z])tp[\s_-]?(?:size|degree)\s?(?:[=:：]|of)?\s?(\d+)(?!\d|\.\d)"),
     _rule("tp", r"张量并行(?:度|数|大小)?\s*(?:为|是)?\s*[=:：]?\s*(\d+)(?!\d|\.\d)"),
     _rule(
         "tp",
@@ -370,6 +378,7 @@ LOAD_RULES = (
     ),
     _rule("ep", r"(?<![A-Za-z])EP\s?[=-]?\s?(\d+)(?!\d|\.\d)"),
     _rule("ep", r"(?<![\d.])(\d+)(?:-way)?\s?EP\b"),
+    _rule("ep", r"(?<![A-Za-z])ep[\s_-]?(?:size|degree)\s?(?:[=:：]|of)?\s?(\d+)(?!\d|\.\d)"),
     _rule("ep", r"expert[\s-]parallel(?:ism|\s?size)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)"),
     _rule("warmup", r"warm-?up\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),
     _rule("measure", r"measure\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),

@@ -124,6 +124,9 @@ _SET_RULES = (
 
 
 LOAD_RULES = (
+    # a command's flag first, then a key given its value by a verb (`batch size is set to
+    # 8`), then the loose forms: the most deliberate spelling wins where a statement gives
+    # one key twice (tried after the loose forms, the verbs changed no tune number)
     *(_rule(key, pattern) for key, pattern in _FLAG_RULES),
     *(_rule(key, pattern) for key, pattern in _SET_RULES),
     _rule(

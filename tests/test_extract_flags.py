@@ -238,3 +238,15 @@ def test_a_block_running_several_models_names_none() -> None:
         "| Concurrency | Output tok/s |\n| --- | --- |\n| 16 | 2345.6 |\n"
     )
     assert _numbers(extract_claims(text))[2345.6].conditions.model == []
+
+
+def test_a_projects_own_benchmark_script_with_load_flags_sets_up_the_table_below() -> None:
+    text = (
+        "## Results\n\n"
+        "```bash\npython scripts/bench_speed.py --batch-size 6 --input-len 640 "
+        "--output-len 96\n```\n\n" + _TABLE + "| Llama-2-7B | 813.5 | 31.5 |\n"
+    )
+    row = _numbers(extract_claims(text))[813.5]
+    assert row.conditions.load == {"batch": "6", "prompt": "640", "output": "96"}
+    launcher = "```bash\ntorchrun --nproc_per_node=8 sample_video.py --seed 42\n```\n"
+    assert command_blocks(launcher) == []  # how to run, not what was measured

@@ -274,3 +274,27 @@ def test_a_kernels_printed_parameters_set_up_the_timings_below_them() -> None:
     assert found["0.20475"]["context"] == "128" and found["0.01203"]["context"] == "128"
     assert found["0.21123"]["context"] == "512" and found["0.04198"]["context"] == "512"
     assert set(found) == {"0.20475", "0.01203", "0.21123", "0.04198"}  # no parameter is a claim
+
+
+def test_the_authors_setting_a_key_set_up_their_whole_section_and_its_subsections() -> None:
+    """`we set batch size here to 1` among a section's notes on its command: every table
+    of the section, though a number (the test clips' lengths) stands before it."""
+    text = (
+        "## Perf Test\n\nWe ran the client with these options:\n\n"
+        "- the test audio lasts 5 seconds;\n"
+        "- `-b` is the batch size; we simulate single users, so we set batch size here to `1`;\n\n"
+        "### Offline\n\n| Concurrency | Throughput (RTF) |\n|---|---|\n| 50 | 0.0010 |\n\n"
+        "## Other\n\n| Concurrency | Throughput (RTF) |\n|---|---|\n| 60 | 0.0020 |\n"
+    )
+    found = _load(text)
+    assert found["0.001"] == {"batch": "1", "concurrency": "50"}
+    assert found["0.002"] == {"concurrency": "60"}  # another section
+
+
+def test_advice_to_set_a_key_sets_up_nothing() -> None:
+    text = (
+        "## Perf Test\n\n- the test audio lasts 5 seconds;\n"
+        "- You can set the batch size to 64 for more throughput.\n\n"
+        "### Offline\n\n| Concurrency | Throughput (RTF) |\n|---|---|\n| 50 | 0.0010 |\n"
+    )
+    assert "batch" not in _load(text)["0.001"]

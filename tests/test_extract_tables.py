@@ -54,7 +54,12 @@ def test_a_unit_in_a_parent_sections_notes_holds_for_its_subsections_tables() ->
 def test_the_html_table_reader_exports_its_api() -> None:
     from research_radar.extract import htmltables
 
-    assert set(htmltables.__all__) == {"HtmlTable", "parse_html_table", "table_end"}
+    assert set(htmltables.__all__) == {
+        "HtmlTable",
+        "parse_html_table",
+        "table_end",
+        "valued_header",
+    }
     block = ["<table>", "<tr><th>System</th><th>ms</th></tr>", "<tr><td>A</td><td>3</td></tr>"]
     table = htmltables.parse_html_table([*block, "</table>"], 10)
     assert table is not None and table.headed

@@ -158,6 +158,7 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("训练需要超过 3,000 个 A100 GPU", "gpus", id="thousands-of-parts"),
         pytest.param("outputs of 45 tokens/s each", "output", id="outputs-rate"),
         pytest.param("We compare 2 and 4 GPUs.", "gpus", id="gpu-list"),
+        pytest.param("We printed 3 cards.", "gpus", id="cards-alone"),
         pytest.param("分别在 4 或 8 卡上测试", "gpus", id="zh-card-list"),
     ],
 )
@@ -309,6 +310,12 @@ def test_a_group_header_of_load_values_sets_the_columns_below_it() -> None:
     claims = _numbers(extract_claims(f"# Serving\n\n{table}"))
     assert claims[321.5].conditions.load["concurrency"] == "12"
     assert claims[456.5].conditions.load["concurrency"] == "48"
+    gpus = (  # `Number of GPUs` over a row of counts: the key's separator is optional
+        "| Model | Number of GPUs | | |\n|---|---|---|---|\n| | 1 | 2 | 4 |\n"
+        "| Llama-2-7B | 106 tok/s | 196 tok/s | 376 tok/s |\n"
+    )
+    counted = _numbers(extract_claims(f"# Scaling\n\n{gpus}"))
+    assert [counted[v].conditions.load["gpus"] for v in (106, 196, 376)] == ["1", "2", "4"]
 
 
 def test_column_labels_that_hold_a_count_are_no_load_values() -> None:
@@ -446,6 +453,18 @@ def test_a_new_tokens_column_is_each_rows_output_length() -> None:
         ),
         pytest.param("- Prompt's token length:        550", {"prompt": "550"}, id="possessive"),
         pytest.param("- Max Tokens: 200.", {"output": "200"}, id="max-tokens-words"),
+        pytest.param("输出 max_new_tokens 是 640 时", {"output": "640"}, id="zh-copula-after-key"),
+        pytest.param("prompt length 为 700", {"prompt": "700"}, id="zh-copula-after-prompt-key"),
+        pytest.param("输入 padding 到 768 长度", {"prompt": "768"}, id="zh-padded-input"),
+        pytest.param("all inputs padded to 1536 tokens", {"prompt": "1536"}, id="padded-inputs"),
+        pytest.param("在 A800 上，6batch size：", {"batch": "6"}, id="count-before-batch-size"),
+        pytest.param("### Dual GPU results", {"gpus": "2"}, id="dual-gpu"),
+        pytest.param("on a quad-GPU box", {"gpus": "4"}, id="quad-gpu"),
+        pytest.param("tp_size: 4", {"tp": "4"}, id="tp-size-config"),
+        pytest.param("served at TP degree of 8", {"tp": "8"}, id="tp-degree-words"),
+        pytest.param("ep_size=16", {"ep": "16"}, id="ep-size-config"),
+        pytest.param("measured on 8 NPUs", {"gpus": "8"}, id="n-npus"),
+        pytest.param("a 4-card server", {"gpus": "4"}, id="n-card"),
     ],
 )
 def test_load_in_the_phrasing_of_pages_outside_the_labelled_set(
@@ -488,3 +507,35 @@ def test_headers_that_name_a_load_in_other_words() -> None:
     [claim] = [c for c in extract_claims(page) if c.metrics]
     load = claim.conditions.load
     assert (load.get("batch"), load.get("gpus"), load.get("output")) == ("16", "4", "256")
+
+
+def test_an_html_group_header_over_a_row_of_values_gives_each_column_its_value() -> None:
+    """`<th colspan=3>Number of GPUs</th>` over `<th>1</th><th>2</th><th>4</th>` in the
+    `<thead>`: each column's count, and the values are no measurements."""
+    table = (
+        "<table>\n<thead>\n"
+        '<tr><th rowspan="2">Model</th><th colspan="3">Number of GPUs</th></tr>\n'
+        "<tr><th>1</th><th>2</th><th>4</th></tr>\n</thead>\n<tbody>\n"
+        "<tr><td>Llama-2-7B</td><td>105 tok/s</td><td>195 tok/s</td><td>375 tok/s</td></tr>\n"
+        "</tbody>\n</table>\n"
+    )
+    claims = _numbers(extract_claims(f"# Scaling\n\n{table}"))
+    assert claims[105].conditions.load["gpus"] == "1"
+    assert claims[375].conditions.load["gpus"] == "4"
+    assert 2 not in claims and 4 not in claims
+    names = table.replace("Number of GPUs", "Graph mode").replace(
+        "<th>1</th><th>2</th><th>4</th>", "<th>Prefill</th><th>Decode</th><th>Total</th>"
+    )
+    named = _numbers(extract_claims(f"# Modes\n\n{names}"))  # a row of names: no load
+    assert "gpus" not in named[105].conditions.load
+
+
+def test_column_headers_of_token_count_pairs_are_each_columns_prompt_and_output() -> None:
+    table = (
+        "| Model | 128/2048 | 2048/128 |\n|---|---|---|\n| Llama-2-7B | 107 tok/s | 307 tok/s |\n"
+    )
+    claims = _numbers(extract_claims(f"# Lengths\n\n{table}"))
+    assert claims[107].conditions.load == {"prompt": "128", "output": "2048"}
+    assert claims[307].conditions.load == {"prompt": "2048", "output": "128"}
+    ratios = "| Model | 1/8 | 1/4 |\n|---|---|---|\n| Llama-2-7B | 1.5x | 1.3x |\n"
+    assert all("prompt" not in c.conditions.load for c in extract_claims(ratios))

@@ -28,13 +28,25 @@ _TOOL = re.compile(
     r"trtllm-bench\b|prepare_dataset\b|llama-bench\b|llama-batched-bench\b|genai-perf\b"
 )
 """vLLM, SGLang, TensorRT-LLM, llama.cpp and Triton's benchmark tools."""
+_LOAD_FLAG = re.compile(
+    r"(?<![\w-])--(?:batch[-_]size|(?:random[-_])?(?:input|output|prompt)[-_](?:len(?:gth)?|tokens)|"
+    r"max[-_]new[-_]tokens|(?:max[-_])?concurrency)(?:\s+|\s?=\s?)\d"
+)
+_SCRIPT = re.compile(
+    r"[\w/.-]*(?:bench|perf|infer|throughput|latency|profil|speed)[\w.-]*\.(?:py|sh)\b", re.I
+)
+"""A flag of a request's shape given a value, to a project's own benchmark script (`python
+bench.py --batch-size 8 --input-len 512`, `bash run_throughput.sh --concurrency 16`): it
+sets up the numbers below as a benchmark tool does. Not a training run (`train.py
+--batch-size 64`), nor a launcher's device count alone (`torchrun --nproc_per_node=8`):
+how to run, not what was measured."""
 
 
 def command_blocks(text: str) -> list[tuple[int, str]]:
     """Each benchmark-command block of a Markdown text: its first line (1-based) and its
     command lines joined into one text."""
-    if "bench" not in text and "prepare_dataset" not in text and "genai-perf" not in text:
-        return []
+    if "--" not in text and not any(t in text for t in ("bench", "prepare_dataset", "genai-perf")):
+        return []  # (every command read here has a tool's name or a `--` flag)
     lines = text.splitlines()
     blocks: list[tuple[int, str]] = []
     for index, end, tag in fenced_blocks(lines):
@@ -59,4 +71,8 @@ def _commands(body: list[str]) -> list[str]:
         current = ""
     if current:
         joined.append(current)
-    return [command for command in joined if _TOOL.search(command)]
+    return [
+        command
+        for command in joined
+        if _TOOL.search(command) or (_LOAD_FLAG.search(command) and _SCRIPT.search(command))
+    ]

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass
 from html.parser import HTMLParser
 
-__all__ = ["HtmlTable", "parse_html_table", "table_end"]
+__all__ = ["HtmlTable", "parse_html_table", "table_end", "valued_header"]
 
 
 def table_end(lines: list[str], start: int) -> int:
@@ -27,13 +27,22 @@ class _TableParser(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.rows: list[list[tuple[str, int, int, int, bool]]] = []
+        self.head_rows: set[int] = set()
+        """The rows written inside `<thead>` (by index in `rows`)."""
+        self._in_head = False
         self._cell: list[str] | None = None
         self._span = (1, 1, False)
         self._line = 0
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        if tag == "tr":
+        if tag == "thead":
+            self._in_head = True
+        elif tag in ("tbody", "tfoot"):
+            self._in_head = False
+        elif tag == "tr":
             self.rows.append([])
+            if self._in_head:
+                self.head_rows.add(len(self.rows) - 1)
         elif tag in ("td", "th"):
             if not self.rows:
                 self.rows.append([])
@@ -45,6 +54,8 @@ class _TableParser(HTMLParser):
             self._cell.append(" ")
 
     def handle_endtag(self, tag: str) -> None:
+        if tag == "thead":
+            self._in_head = False
         if tag in ("td", "th") and self._cell is not None and self.rows:
             text = " ".join("".join(self._cell).split())
             self.rows[-1].append((text, self._line, *self._span))
@@ -70,6 +81,8 @@ class HtmlTable:
     rows: list[tuple[int, list[str], frozenset[int]]]
     headed: bool
     """The first row is a header (`<th>` cells, or no number in it)."""
+    head_rows: int = 1
+    """How many rows, from the first, are written in the table's `<thead>` (1 without one)."""
 
 
 def parse_html_table(block: list[str], first_line: int) -> HtmlTable | None:
@@ -82,7 +95,8 @@ def parse_html_table(block: list[str], first_line: int) -> HtmlTable | None:
         return None
     grid: list[tuple[int, list[str], frozenset[int]]] = []
     pending: dict[int, tuple[str, int, bool]] = {}
-    for row in parser.rows:
+    head_rows = 0
+    for index, row in enumerate(parser.rows):
         cells: list[str] = []
         copies: set[int] = set()
         line = row[0][1] if row else 0
@@ -112,11 +126,32 @@ def parse_html_table(block: list[str], first_line: int) -> HtmlTable | None:
                 column += 1
         if any(cells):
             grid.append((first_line + line - 1, cells, frozenset(copies)))
+            if index in parser.head_rows and head_rows == len(grid) - 1:
+                head_rows += 1
     if not grid:
         return None
     first = parser.rows[0] if parser.rows else []
     headed = all(th for *_, th in first) or not any(_NUMERIC.search(c) for c in grid[0][1])
-    return HtmlTable(grid, headed)
+    return HtmlTable(grid, headed, max(1, head_rows))
 
 
 _NUMERIC = re.compile(r"^\s*[~≈]?\d[\d,.]*\s*(?:[%x×]|[A-Za-z/]+)?\s*$")
+
+
+_HEAD_VALUE = re.compile(r"\d{1,6}(?:\.\d+)?[Kk]?")
+"""A header cell that is a bare value (`8`, `32K`), the value of the group header above."""
+
+
+def valued_header(group: tuple[str, ...], cells: list[str]) -> tuple[str, ...]:
+    """`<th colspan=3>Number of GPUs</th>` over `<th>1</th><th>2</th><th>4</th>` in a
+    table's `<thead>`: the header `Number of GPUs: 1 | Number of GPUs: 2 | ...`, each
+    column with its value of what the group header names; () when the row below is
+    not such a row of values (then it stays a row of its own, as before). Both rows
+    are given as cleaned text."""
+    values = [c for c, (over, cell) in enumerate(zip(group, cells, strict=False)) if cell != over]
+    if len(values) < 2 or not all(_HEAD_VALUE.fullmatch(cells[c]) for c in values):
+        return ()
+    return tuple(
+        f"{over}: {cell}" if c in values else over
+        for c, (over, cell) in enumerate(zip(group, cells, strict=False))
+    )

@@ -124,6 +124,9 @@ _SET_RULES = (
 
 
 LOAD_RULES = (
+    # a command's flag first, then a key given its value by a verb (`batch size is set to
+    # 8`), then the loose forms: the most deliberate spelling wins where a statement gives
+    # one key twice (tried after the loose forms, the verbs changed no tune number)
     *(_rule(key, pattern) for key, pattern in _FLAG_RULES),
     *(_rule(key, pattern) for key, pattern in _SET_RULES),
     _rule(
@@ -137,6 +140,8 @@ LOAD_RULES = (
         r"批(?:处理|次)?(?:大小|量)\s*(?:为|是|设为|取)?\s*[=:：]?\s*(\d+)(?!\d|\.\d|\s?[倍%])",
     ),
     _rule("batch", r"(\d+)\s?的\s?批(?:量|次)?大小"),
+    # `4batch size`, `a 16 batch size`: the value written before the key
+    _rule("batch", r"(?<![\d.])(\d+)\s?batch[\s_-]?size\b"),
     _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取|设为|设置为)\s*(\d+)(?!\d|\.\d)"),
     _rule("batch", r"(?<![A-Za-z])batch\s(?:of|with)\s(\d+)(?!\d|\.\d)(?!\s?(?:tokens|%))"),
     _rule("batch", r"batch[\s_-]?size\s+(?:of\s+(?:\w+\s+)?(?:is\s+)?|is\s+)(\d+)(?!\d|\.\d)"),
@@ -144,14 +149,21 @@ LOAD_RULES = (
         "gpus",
         r"(?:(?:使用|用)?(?:卡数|GPU\s?数量?|显卡数量?)|(?:number|num|#)\s?(?:of\s)?GPUs?|"
         r"GPU[\s_-]?(?:count|num))"
-        r"\s*[=:：]\s*(\d{1,4})(?!\d|\.\d)",
+        # `Number of GPUs 4`: a group header over its column's value (`extract.tables`)
+        r"\s*[=:：]?\s*(\d{1,4})(?!\d|\.\d)",
     ),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?|-)?GPUs?\b"),
+    # `on 8 NPUs`, `a 4-card server`: accelerators by another name (not `3 cards`: a
+    # card alone may be anything)
+    _rule(
+        "gpus",
+        r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?|-)?(?:NPUs?|accelerators?)\b|(?<![\w.,])(\d{1,4})-card\b",
+    ),
     # `world size 8`, `WORLD_SIZE=8`: one process a GPU; `GPU x 8`
     _rule("gpus", r"(?<![A-Za-z])world[\s_-]?size\s?(?:[=:：]|of)?\s?(\d{1,4})(?![\d.])"),
     _rule("gpus", r"(?<![A-Za-z])GPUs?\s?[x×*]\s?(\d{1,3})(?![\d.])"),
-    _rule("gpus", r"双卡|两张卡|两块卡|\btwo GPUs\b", "2"),
-    _rule("gpus", r"\bfour GPUs\b|四卡|四张卡", "4"),
+    _rule("gpus", r"双卡|两张卡|两块卡|\btwo GPUs\b|\bdual[\s-](?:GPUs?|cards?)\b", "2"),
+    _rule("gpus", r"\bfour GPUs\b|四卡|四张卡|\bquad[\s-](?:GPUs?|cards?)\b", "4"),
     _rule("gpus", r"\beight GPUs\b|八卡|八张卡", "8"),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:张|块|个)?\s?(?:GPU\s?|显)?卡(?!顿|片)"),
     # `Single GPU, 4-bit`, `单卡推理`: one GPU, when no count is written before; not `on
@@ -234,7 +246,7 @@ LOAD_RULES = (
         r"prefill[\s_]len(?:gth)?|(?:prompt|input)[\s_]tokens(?=\s?[=:：])|prompt tokens|"
         r"seq[\s_]?len(?:gth)?|(?<!output\s)(?<!output_)(?<!input\s)sequence[\s_]len(?:gth)?|"
         r"(?<!输出)(?<!生成)(?<!输入)序列长度\s?(?:为|是)?|"
-        r"(?<![A-Za-z_])in(?=\s?=))\s*(?:of\s|is\s|are\s|at\s)?[=:：]?\s*(?:\((?:just|only|about)?\s?)?"
+        r"(?<![A-Za-z_])in(?=\s?=))\s*(?:of\s|is\s|are\s|at\s|是|为)?[=:：]?\s*(?:\((?:just|only|about)?\s?)?"
         + _K,
     ),
     # llama-bench's `pp512` (prompt processing); `PP=2`, `-pp 2`, `--pp-size` are pipeline
@@ -257,6 +269,12 @@ LOAD_RULES = (
         "prompt", r"(?<![A-Za-z])(?:prompt|input|prefill)\s(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE
     ),
     _rule("prompt", r"(?<![\w-])-p (\d{1,6})(?!\d|\.\d)"),
+    # `inputs padded to 1024 tokens`, `输入 padding 到 1024 长度`: every prompt that long
+    _rule(
+        "prompt",
+        r"(?<![A-Za-z])(?:输入|inputs?|prompts?)\s?(?:(?:are|were|is)\s)?(?:padding|padded|pad)\s?"
+        r"(?:到|至|to)\s?(\d[\d,]*[Kk]?)(?![\d.])",
+    ),
     _rule("prompt", r"(?:prompt|input|prefill)\s?\((\d[\d,]*[Kk]?)\s?(?:tokens?|toks?)\)"),
     _rule("prompt", r"(?<![A-Za-z])(?:prompt|input)\s(\d[\d,]*[Kk]?)(?=\s?/\s?\d)"),
     # `1024 输入长度`, `1024 的输入长度`; not the `1,` of `batch size = 1, 生成长度 = 2048`
@@ -283,7 +301,7 @@ LOAD_RULES = (
         r"(?:generation|decode|gen)[\s_]len(?:gth)?|max[\s_]tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
         r"output[\s_]tokens(?=\s?[=:：])|"
         r"(?<![A-Za-z])out(?=\s?=)|"
-        r"输出(?:上限|长度)?|(?:输出|生成)(?:序列)?长度\s*(?:为|是)?)\s*(?:of\s|is\s|are\s|at\s)?[=:：]?\s*"
+        r"输出(?:上限|长度)?|(?:输出|生成)(?:序列)?长度\s*(?:为|是)?)\s*(?:of\s|is\s|are\s|at\s|是|为)?[=:：]?\s*"
         + _K,
     ),
     # `-n 128` is llama.cpp's generation length; `head -n 4`, `mpirun -n 8` are not
@@ -353,6 +371,8 @@ LOAD_RULES = (
     _rule("tp", r"(?<![A-Za-z])TP\s?[=:：-]?\s?(\d+)(?!\d|\.\d)"),
     _rule("tp", r"(?<![\d.])(\d+)-way (?:TP|tensor)"),
     _rule("tp", r"tensor_parallel_size\s*=\s*(\d+)"),
+    # `tp_size: 4` (a config file), `TP size 4`, `TP degree of 8`
+    _rule("tp", r"(?<![A-Za-z])tp[\s_-]?(?:size|degree)\s?(?:[=:：]|of)?\s?(\d+)(?!\d|\.\d)"),
     _rule("tp", r"张量并行(?:度|数|大小)?\s*(?:为|是)?\s*[=:：]?\s*(\d+)(?!\d|\.\d)"),
     _rule(
         "tp",
@@ -361,6 +381,7 @@ LOAD_RULES = (
     ),
     _rule("ep", r"(?<![A-Za-z])EP\s?[=-]?\s?(\d+)(?!\d|\.\d)"),
     _rule("ep", r"(?<![\d.])(\d+)(?:-way)?\s?EP\b"),
+    _rule("ep", r"(?<![A-Za-z])ep[\s_-]?(?:size|degree)\s?(?:[=:：]|of)?\s?(\d+)(?!\d|\.\d)"),
     _rule("ep", r"expert[\s-]parallel(?:ism|\s?size)?\s(?:of\s|=\s?|:\s?)?(\d+)(?!\d|\.\d)"),
     _rule("warmup", r"warm-?up\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),
     _rule("measure", r"measure\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),

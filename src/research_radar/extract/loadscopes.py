@@ -68,6 +68,18 @@ _ALL_NUMBERS = re.compile(
     re.I,
 )
 """A statement that sets up every number of its section, not one of them."""
+_SETS = re.compile(
+    r"\b(?:we|I)\s(?:\w+\s){0,2}?(?:set|fix|fixed|keep|kept|configure[ds]?|use[ds]?)\s(?:the\s|a\s)?"
+    r"(?:batch[ _-]?size|concurrency|(?:input|output|prompt|generation|context|sequence)[ _]"
+    r"(?:length|len|tokens))\b[^.;:]{0,24}?\b(?:to|at|as|of)\b|"
+    r"(?:batch[ _-]?size|concurrency|(?:input|output|prompt|generation|context)[ _](?:length|len|tokens))"
+    r"\s(?:is|was|are|were)\s(?:(?:always|uniformly)\s)?(?:set|fixed|kept)\s(?:\w+\s)?(?:to|at)\b|"
+    r"(?:批(?:处理|次)?大小|并发(?:数|度)?|(?:输入|输出|生成)(?:长度|token\s?数))\s?(?:均|统一|都)?"
+    r"(?:设置?为|设定为|固定为)",
+    re.I,
+)
+"""`we set batch size here to 1`, `the input length is fixed at 2048`, `并发数设置为 16`:
+the authors fixing a key for their runs, not one run's value: the load of its section."""
 _METHOD_HEADING = re.compile(
     r"\bmethodology\b|\bbenchmark(?:ing)? (?:method|details|parameters|conditions|protocol)|"
     r"\btest(?:ing)? (?:method|conditions|parameters|details|protocol)|"
@@ -183,7 +195,7 @@ def _section_statements(
         if segment.block not in ("prose", "list"):
             continue
         probe = probe_of(segment.text)
-        if not probe.has_digit or not search(_ALL_NUMBERS, probe):
+        if not probe.has_digit or not (search(_ALL_NUMBERS, probe) or search(_SETS, probe)):
             continue  # (a load has its digits: most statements are passed over here)
         load = _stated(segment.text, cat)
         if not load:

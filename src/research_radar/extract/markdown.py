@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from research_radar.extract.htmltables import parse_html_table, table_end
+from research_radar.extract.htmltables import parse_html_table, table_end, valued_header
 from research_radar.extract.stated import SectionUnits, intro_score
 from research_radar.extract.toolblocks import unfence_tool_output
 
@@ -296,6 +296,10 @@ def _html_table(block: list[str], first_line: int, unit: str = "") -> Iterator[S
     grid = table.rows
     if table.headed:
         header = tuple(clean_text(c) for c in grid[0][1])
+        if table.head_rows > 1 and (
+            valued := valued_header(header, [clean_text(c) for c in grid[1][1]])
+        ):
+            header, grid = valued, grid[1:]  # `Batch size` over `1 | 8 | 32`: one header
         yield Segment(" ".join(header), grid[0][0], "prose", True, header=header)
         grid = grid[1:]
     for line, cells, repeated in grid:

@@ -171,11 +171,14 @@ def header_load(head: list[str]) -> dict[int, dict[str, str]]:
     gpus = {c: {"gpus": m.group(1)} for c, m in counted.items() if m}
     if len(gpus) >= 2:
         return gpus  # `| | 1 GPU | 2 GPU | 4 GPU |`, `| 单卡 | 8卡 |`
-    if head and _IO_HEAD.search(head[0]):
-        pairs = {c: _IO_CELL.fullmatch(h) for c, h in enumerate(head) if c}
-        both = {c: _io_pair(m) for c, m in pairs.items() if m}
-        if len(both) >= 2:
-            return both  # `| ISL/OSL | 128/128 | 2048/128 |`
+    pairs = {c: _IO_CELL.fullmatch(h) for c, h in enumerate(head) if c}
+    both = {c: _io_pair(m) for c, m in pairs.items() if m}
+    if len(both) >= 2 and (
+        _IO_HEAD.search(head[0]) or all(_lengths(m) for m in pairs.values() if m)
+    ):
+        # `| ISL/OSL | 128/128 | 2048/128 |`; `| Model | 128/2048 | 2048/128 |`: token
+        # counts (`_lengths`) over each column, as a row label writes them
+        return both
     role = load_role(head[0]) if head else None
     if role is None:
         return {}

@@ -272,6 +272,11 @@ def extract_claims(
             survey_list = segment.block != "list" and segment.text.rstrip().endswith((":", "："))
         elif segment.block != "list":
             survey_list = False
+        if segment.block == "prose" and claim is None and _SENTENCE_END.search(segment.text):
+            # `Benchmarking our kernels, comparing against cuBLASLt.` above the tables:
+            # a row or column of a table named after it holds the compared system's numbers
+            # (a title, `Transfer Time vs KV Size` over a plot, names axes, not systems)
+            compared.update(dict.fromkeys(own.baseline))
         line_ctx.update(own, with_baseline=True)
         block_ctx.update(own, with_baseline=segment.block == "prose")
         if lead and not surveyed and not defines(segment.text, cat):
@@ -281,6 +286,10 @@ def extract_claims(
 
 
 # --------------------------------------------------------------------------- claims
+
+
+_SENTENCE_END = re.compile(r"[.:。：]\s*$")
+"""The end of a sentence, not of a title or a caption's label."""
 
 
 def _claims(

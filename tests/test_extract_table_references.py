@@ -1,0 +1,59 @@
+"""The compared system of a table that its own cells do not name as such: named by the
+prose around it, or by the table's shape (issue #14)."""
+
+from __future__ import annotations
+
+from research_radar.extract.claims import extract_claims
+from research_radar.models import Claim
+
+
+def _numbers(claims: list[Claim]) -> dict[float, Claim]:
+    return {metric.value: claim for claim in claims for metric in claim.metrics}
+
+
+def _is_baseline(claim: Claim) -> bool:
+    return any(m.name.endswith("(baseline)") for m in claim.metrics)
+
+
+def test_a_sentence_without_a_number_names_the_compared_column_of_the_tables_below() -> None:
+    text = (
+        "### Results\n\n"
+        "We benchmark our best kernels, comparing against cuBLASLt.\n\n"
+        "### RTX 4090\n\n"
+        "| Size | Best kernel | cuBLASLt |\n"
+        "|---|---|---|\n"
+        "| 1024 | 61.3 TFLOPS | 70.2 TFLOPS |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[61.3].conditions.baseline == ["cuBLASLt"]
+    assert not _is_baseline(found[61.3])
+    assert _is_baseline(found[70.2])
+    assert not found[70.2].conditions.baseline
+
+
+def test_without_that_sentence_neither_column_is_the_compared_one() -> None:
+    text = (
+        "## Results\n\n"
+        "### RTX 4090\n\n"
+        "| Size | Best kernel | cuBLASLt |\n"
+        "|---|---|---|\n"
+        "| 1024 | 61.3 TFLOPS | 70.2 TFLOPS |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert not found[61.3].conditions.baseline
+    assert not _is_baseline(found[70.2])
+
+
+def test_an_image_title_naming_two_axes_names_no_compared_column() -> None:
+    text = (
+        "## Latency\n\n"
+        "At 32,768 tokens the KV transfer took only 31.65 ms.\n\n"
+        "![Transfer Time vs KV Size](plot.png)\n\n"
+        "The transfer takes a small part of the first token's time.\n\n"
+        "| Prompt | Mean TTFT (ms) | KV Size | Transfer Time (ms) |\n"
+        "|---|---|---|---|\n"
+        "| 128 tokens | 46.09 | 20 MB | 0.54 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert not found[46.09].conditions.baseline
+    assert not _is_baseline(found[20.0])

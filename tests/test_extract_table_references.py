@@ -4,6 +4,7 @@ prose around it, or by the table's shape (issue #14)."""
 from __future__ import annotations
 
 from research_radar.extract.claims import extract_claims
+from research_radar.extract.compared import is_baseline_metric
 from research_radar.models import Claim
 
 
@@ -12,7 +13,7 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
 
 
 def _is_baseline(claim: Claim) -> bool:
-    return any(m.name.endswith("(baseline)") for m in claim.metrics)
+    return any(is_baseline_metric(m) for m in claim.metrics)
 
 
 def test_a_sentence_without_a_number_names_the_compared_column_of_the_tables_below() -> None:
@@ -57,3 +58,29 @@ def test_an_image_title_naming_two_axes_names_no_compared_column() -> None:
     found = _numbers(extract_claims(text))
     assert not found[46.09].conditions.baseline
     assert not _is_baseline(found[20.0])
+
+
+def test_a_column_measuring_a_named_system_holds_that_systems_own_numbers() -> None:
+    text = (
+        "## Results\n\n"
+        "| GPU | Baseline RTF | Baseline TTFA | CUDA Graphs RTF | CUDA Graphs TTFA |\n"
+        "|---|---|---|---|---|\n"
+        "| RTX 4090 | 0.82 | 800ms | **4.78** | **156ms** |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[4.78].conditions.baseline == ["Baseline"]
+    assert not _is_baseline(found[4.78])
+    assert found[4.78].metrics[0].unit == ""
+    assert _is_baseline(found[800.0])
+
+
+def test_a_column_named_only_after_a_system_holds_the_compared_systems_numbers() -> None:
+    text = (
+        "## Results\n\n"
+        "| context | prefill tok/s | llama.cpp (b4500) |\n"
+        "|---|---|---|\n"
+        "| 2K | 4147 | 927 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert _is_baseline(found[927.0])
+    assert found[927.0].metrics[0].unit == "tok/s"

@@ -84,3 +84,30 @@ def test_a_column_named_only_after_a_system_holds_the_compared_systems_numbers()
     found = _numbers(extract_claims(text))
     assert _is_baseline(found[927.0])
     assert found[927.0].metrics[0].unit == "tok/s"
+
+
+_SPEEDUP_TABLES = (
+    "### Results\n\n"
+    "#### By depth\n\n"
+    "| Depth | Throughput | Speedup vs Baseline |\n"
+    "|---|---|---|\n"
+    "| 6 | 212.1 t/s | 1.71x |\n\n"
+    "#### By length\n\n"
+    "| Tokens | Throughput | Speedup |\n"
+    "|---|---|---|\n"
+    "| 200 | 193.2 t/s | 1.54x |\n"
+)
+
+
+def test_a_speedup_table_takes_the_compared_system_of_the_one_above_in_its_section() -> None:
+    found = _numbers(extract_claims(_SPEEDUP_TABLES))
+    assert found[1.71].conditions.baseline == ["Baseline"]
+    assert found[1.54].conditions.baseline == ["Baseline"]
+    assert not found[193.2].conditions.baseline  # an absolute number compares nothing
+
+
+def test_a_new_section_does_not_take_the_compared_system_of_the_last() -> None:
+    text = _SPEEDUP_TABLES.replace("#### By length", "### By length")
+    found = _numbers(extract_claims(text))
+    assert found[1.71].conditions.baseline == ["Baseline"]
+    assert not found[1.54].conditions.baseline

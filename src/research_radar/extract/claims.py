@@ -54,6 +54,7 @@ from research_radar.extract.markdown import Segment, parse_segments
 from research_radar.extract.metrics import find_metrics
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.projectnames import project_aliases
+from research_radar.extract.ratiobase import with_section_ratio_baseline
 from research_radar.extract.reader import (
     NumberReader,
     default_reader,
@@ -282,7 +283,8 @@ def extract_claims(
         if lead and not surveyed and not defines(segment.text, cat):
             add_to_lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
     end_table()
-    return with_document_scopes(claims, segments, cat, labelled, text, project)
+    scoped = with_document_scopes(claims, segments, cat, labelled, text, project)
+    return with_section_ratio_baseline(scoped, segments)
 
 
 # --------------------------------------------------------------------------- claims

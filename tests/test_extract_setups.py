@@ -218,7 +218,15 @@ def test_a_system_beside_ours_is_its_reference() -> None:
 
 
 def test_the_table_and_clause_building_blocks_export_their_readers() -> None:
-    from research_radar.extract import cells, clauses, references, rowplan, tablepairs, tablerows
+    from research_radar.extract import (
+        cells,
+        clauses,
+        columnplan,
+        references,
+        rowplan,
+        tablepairs,
+        tablerows,
+    )
 
     assert set(cells.__all__) == {
         "bare_cell",
@@ -233,10 +241,10 @@ def test_the_table_and_clause_building_blocks_export_their_readers() -> None:
         "Key",
         "Plan",
         "Row",
+        "OURS",
         "WIDE_PRECISIONS",
         "add_others",
         "choose",
-        "column_plan",
         "compared_stems",
         "compared_with",
         "named_positions",
@@ -247,6 +255,7 @@ def test_the_table_and_clause_building_blocks_export_their_readers() -> None:
         "systems_not_precisions",
     }
     assert rowplan.__all__ == ["row_plan"]
+    assert columnplan.__all__ == ["column_plan"]
     assert set(tablerows.__all__) == {"header_load", "read_row"}
     assert tablepairs.__all__ == ["compared_pairs"]
     assert clauses.__all__ == ["split_by_clause"]

@@ -176,9 +176,24 @@ def bare_cell(
         # `| TTFT Mean | TPOT P95 |` without a unit: a measurement all the same (issue #14)
         return [Metric(name=head.strip(), value=parse_number(raw), unit="")]
     names_system = bool(cat.names("software", head)) or re.search(r"baseline|基线|ref", head, re.I)
-    if names_system and previous and previous[-1].unit:
+    if names_system and previous and previous[-1].unit and _names_no_measure(head, cat):
         # a column named after another system holds the compared system's numbers
         system = "" if re.fullmatch(r"baseline|基线|ref(?:erence)?", head, re.I) else f"{head} "
         name = f"{previous[-1].name.removesuffix(BASELINE_SUFFIX)} ({system}baseline)"
         return [Metric(name=name, value=parse_number(raw), unit=previous[-1].unit)]
     return []
+
+
+def _names_no_measure(head: str, cat: Catalog) -> bool:
+    """Whether a header names a system and at most one word besides (`llama.cpp`, `vLLM
+    (v0.6)`, `TRT-LLM baseline`), not a measurement of a system (`CUDA Graphs RTF` beside
+    `Baseline RTF`: that column's numbers are its own, of a measure named by its words)."""
+    rest = head
+    for mention in reversed(cat.find("software", head)):
+        rest = f"{rest[: mention.start]} {rest[mention.end :]}"
+    rest = _NOT_A_MEASURE.sub(" ", rest)
+    return len(re.findall(r"[^\W\d_]{2,}", rest)) <= 1
+
+
+_NOT_A_MEASURE = re.compile(r"[(（\[].*?[)）\]]|\bv?\d[\w.]*|baseline|基线|ref(?:erence)?", re.I)
+"""A header's version, bracketed note or reference word."""

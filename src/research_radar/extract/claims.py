@@ -54,6 +54,7 @@ from research_radar.extract.markdown import Segment, parse_segments
 from research_radar.extract.metrics import find_metrics
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.projectnames import project_aliases
+from research_radar.extract.ratiobase import with_section_ratio_baseline
 from research_radar.extract.reader import (
     NumberReader,
     default_reader,
@@ -272,15 +273,25 @@ def extract_claims(
             survey_list = segment.block != "list" and segment.text.rstrip().endswith((":", "："))
         elif segment.block != "list":
             survey_list = False
+        if segment.block == "prose" and claim is None and _SENTENCE_END.search(segment.text):
+            # `Benchmarking our kernels, comparing against cuBLASLt.` above the tables:
+            # a row or column of a table named after it holds the compared system's numbers
+            # (a title, `Transfer Time vs KV Size` over a plot, names axes, not systems)
+            compared.update(dict.fromkeys(own.baseline))
         line_ctx.update(own, with_baseline=True)
         block_ctx.update(own, with_baseline=segment.block == "prose")
         if lead and not surveyed and not defines(segment.text, cat):
             add_to_lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
     end_table()
-    return with_document_scopes(claims, segments, cat, labelled, text, project)
+    scoped = with_document_scopes(claims, segments, cat, labelled, text, project)
+    return with_section_ratio_baseline(scoped, segments)
 
 
 # --------------------------------------------------------------------------- claims
+
+
+_SENTENCE_END = re.compile(r"[.:。：]\s*$")
+"""The end of a sentence, not of a title or a caption's label."""
 
 
 def _claims(

@@ -1,6 +1,8 @@
-"""Which column or row of a table is the compared system: a `baseline` label, the 1.0x
-row or column, the systems beside the project's own (`Ours`, the repository's name), the
-first named system, or the widest precision.
+"""The keys that tell a table's columns or rows apart (a system, a precision, a
+`baseline` label, the 1.0x ratio, the project's own name), and the choice among them of
+the compared systems: a `baseline` label, the 1.0x one, the systems beside the project's
+own (`Ours`, the repository's name), the first named system, or the widest precision.
+`columnplan` and `rowplan` apply them to columns and rows.
 
 Pure. A building block of `research_radar.extract.tables`; callers outside this package
 use `research_radar.extract.claims` instead.
@@ -25,9 +27,9 @@ __all__ = [
     "WIDE_PRECISIONS",
     "add_others",
     "choose",
-    "column_plan",
     "compared_stems",
     "compared_with",
+    "OURS",
     "named_positions",
     "new_systems",
     "own_key",
@@ -152,7 +154,7 @@ def choose(
         return plan
     marked = [i for i, k in keys.items() if k.reference_word]
     if len(marked) == 1 or _one_reference(keys, marked, positions):
-        ours = [i for i, k in keys.items() if k.kind == "software" and k.value == _OURS_KEY]
+        ours = [i for i, k in keys.items() if k.kind == "software" and k.value == OURS]
         plan.references = [i for i in sorted(keys) if i not in ours] if ours else marked
         return plan
     unit = [i for i, k in keys.items() if k.ratio is not None and abs(k.ratio - 1.0) < 1e-9]
@@ -167,7 +169,7 @@ def choose(
         plan.references = sorted(named)
         return plan
     software = {i: k for i, k in keys.items() if k.kind == "software"}
-    ours = [i for i, k in software.items() if k.value == _OURS_KEY]
+    ours = [i for i, k in software.items() if k.value == OURS]
     others = [i for i, k in keys.items() if k.kind == "other"]
     if ours and others:
         # `| HF | Ours |`: what stands beside the project's own system is compared with it
@@ -229,7 +231,8 @@ _OURS = re.compile(
 """A column or row of the project's own numbers, named as such."""
 
 
-_OURS_KEY = "ours"
+OURS = "ours"
+"""The key value of the project's own column or row."""
 
 
 def own_key(
@@ -246,16 +249,16 @@ def own_key(
 
     `project` is the repository's name, or `owner/name`."""
     if _OURS.match(label) or _OURS_LAST.search(label):
-        return Key("software", _OURS_KEY)
+        return Key("software", OURS)
     owner, _, project = project.rpartition("/")
     if owner and _owned(label, owner, conditions):
-        return Key("software", _OURS_KEY)
+        return Key("software", OURS)
     names = [project] if len(project) >= 4 else []
     for name in (*names, *aliases):
         pattern = name_pattern(name)
         if re.search(rf"^\W*{pattern}(?![A-Za-z])|\s{pattern}\W*$", label, re.I):
             # `ZhiLight`, or `Latency (ms) ZhiLight` under a group header
-            return Key("software", _OURS_KEY)
+            return Key("software", OURS)
     return None
 
 
@@ -284,7 +287,7 @@ def systems_not_precisions(plan: Plan, first_cells: dict[int, str], cat: Catalog
     """Beside the project's own rows, a row keyed by a precision its first cell does not
     name is another system, at that precision: `| NPE (NPU) | llama-2-7b (W4) |` below
     `| T-MAC (CPU) | llama-2-7b (W4) |` is NPE, not 4-bit."""
-    if not any(k.kind == "software" and k.value == _OURS_KEY for k in plan.keys.values()):
+    if not any(k.kind == "software" and k.value == OURS for k in plan.keys.values()):
         return
     for i, key in plan.keys.items():
         cell = first_cells.get(i, "")
@@ -295,7 +298,7 @@ def systems_not_precisions(plan: Plan, first_cells: dict[int, str], cat: Catalog
 def add_others(plan: Plan, labels: dict[int, str]) -> None:
     """Beside a column or row of the project's own numbers (`Ours`), the others named by
     a label the catalogue does not know (`HF`) are systems compared with it."""
-    if not any(k.kind == "software" and k.value == _OURS_KEY for k in plan.keys.values()):
+    if not any(k.kind == "software" and k.value == OURS for k in plan.keys.values()):
         return
     for i, label in labels.items():
         if (
@@ -313,7 +316,7 @@ def new_systems(plan: Plan, labels: dict[int, str], columns: list[Conditions]) -
     knows, a column named the same way after a system it does not know holds the new
     system's numbers, the project's own; the known ones are compared with it. The same
     holds for a last row below rows of known systems (`| vLLM |` above `| Quokka |`)."""
-    if any(k.kind != "software" or k.value == _OURS_KEY for k in plan.keys.values()):
+    if any(k.kind != "software" or k.value == OURS for k in plan.keys.values()):
         return
     names = _leading_names(labels)
     new = [
@@ -327,7 +330,7 @@ def new_systems(plan: Plan, labels: dict[int, str], columns: list[Conditions]) -
     ]
     if plan.keys and new and all(i in names and i < min(new) for i in plan.keys):
         for i in new:
-            plan.keys[i] = Key("software", _OURS_KEY)
+            plan.keys[i] = Key("software", OURS)
 
 
 def _leading_names(labels: dict[int, str]) -> dict[int, str]:
@@ -343,106 +346,6 @@ def _leading_names(labels: dict[int, str]) -> dict[int, str]:
 
 
 _SUMMARY_ROW = re.compile(r"increase|improvement|gain|ratio|average|mean|total|提升|平均", re.I)
-
-
-def _unit_columns(rows: list[Row], metric_columns: list[int]) -> list[int]:
-    """The columns whose every number is a ratio of 1 (`1.00x`)."""
-    found = []
-    for c in metric_columns:
-        values = [m for row in rows if c < len(row.metrics) for m in row.metrics[c]]
-        if values and all(m.unit == "x" and abs(m.value - 1.0) < 1e-9 for m in values):
-            found.append(c)
-    return found
-
-
-def _speedup_columns(rows: list[Row], metric_columns: list[int]) -> set[int]:
-    """The columns of ratios (`1.8x`), not all of 1: `| Speedup (vLLM/HF) |` names the
-    systems it compares, yet holds neither system's own numbers."""
-    found = set()
-    for c in metric_columns:
-        values = [m for row in rows if c < len(row.metrics) for m in row.metrics[c]]
-        ratios = values and all(m.unit == "x" for m in values)
-        if ratios and not all(abs(m.value - 1.0) < 1e-9 for m in values):
-            found.add(c)
-    return found
-
-
-def column_plan(
-    head: list[str],
-    columns: list[Conditions],
-    metric_columns: list[int],
-    stems: list[str],
-    rows: list[Row],
-    project: str = "",
-    aliases: tuple[str, ...] = (),
-) -> Plan:
-    plan = Plan()
-    speedups = _speedup_columns(rows, metric_columns)
-    project = owner_unless_named([head[c] for c in metric_columns], project, aliases)
-    for c in metric_columns:
-        key = own_key(head[c], project, columns[c], aliases) or system_key(columns[c], head[c])
-        if key is not None and c not in speedups:
-            plan.keys[c] = key
-    # a column of ratios (`| Quokka / vLLM |`) is no system beside the others
-    systems = {c: head[c] for c in metric_columns if c not in speedups}
-    new_systems(plan, systems, columns)
-    add_others(plan, systems)
-    for c in _unit_columns(rows, metric_columns):
-        # `| ROCM_AITER_FA | ... |` over `| **1.00x** |` in every row: the reference
-        plan.keys.setdefault(c, Key("label", head[c]))
-        plan.keys[c].ratio = 1.0
-    named = named_positions({c: head[c] for c in metric_columns if c not in speedups}, stems)
-    narrower = sum(1 for c in metric_columns if any(p not in _WIDTH for p in columns[c].precision))
-    plan = choose(plan, len(metric_columns), named, narrower)
-    if not plan.references:
-        _measured_before_ratios(plan, columns, metric_columns, speedups)
-    if not plan.references:
-        _original_columns(plan, columns, metric_columns)
-    return plan
-
-
-def _measured_before_ratios(
-    plan: Plan, columns: list[Conditions], metric_columns: list[int], speedups: set[int]
-) -> None:
-    """`| Model | PyTorch (ms) | ONNX Runtime | TensorRT |` over `| 10.2 | 1.5x | 3.1x |`: the
-    one system measured in absolute numbers, before columns of other systems' ratios, is
-    what those ratios are to."""
-    measured = [c for c in metric_columns if c not in speedups]
-    if len(measured) != 1 or not speedups or min(speedups) < measured[0]:
-        return
-    key = plan.keys.get(measured[0])
-    if key is None or key.kind not in ("software", "precision") or key.value == _OURS_KEY:
-        return
-    # `| FT Latency (ms) | FT Speedup |`: a ratio of the same system is to something else
-    named = [
-        c
-        for c in speedups
-        if any(
-            names and key.value not in names
-            for names in (columns[c].software, columns[c].precision)
-        )
-    ]
-    if named and not any(columns[c].baseline for c in speedups):
-        plan.references = measured
-
-
-def _original_columns(plan: Plan, columns: list[Conditions], metric_columns: list[int]) -> None:
-    """`| Qwen2-7B | Qwen2-7B-FP8 |`: beside a model's columns at a low precision, its
-    column that names none is the original model, their reference (as rows are read)."""
-    quantized = {
-        tuple(columns[c].model)
-        for c in metric_columns
-        if columns[c].model and any(p not in _WIDTH for p in columns[c].precision)
-    }
-    found = [
-        c
-        for c in metric_columns
-        if not columns[c].precision and columns[c].model and tuple(columns[c].model) in quantized
-    ]
-    if found and len(found) < len(metric_columns):
-        for c in found:
-            plan.keys[c] = Key("label", columns[c].model[0])
-        plan.references = found
 
 
 def compared_with(conditions: Conditions, own: Key | None, plan: Plan) -> Conditions:

@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from research_radar.extract.catalogue import Catalog
+from research_radar.extract.columnplan import column_plan
 from research_radar.extract.comparable import Compared
 from research_radar.extract.compared import BASELINE_SUFFIX, is_baseline_metric
 from research_radar.extract.conditions import find_conditions, format_repeats
@@ -34,7 +35,6 @@ from research_radar.extract.markdown import Segment, clean_text, split_cells
 from research_radar.extract.references import (
     Plan,
     Row,
-    column_plan,
     compared_stems,
     compared_with,
 )

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from research_radar.errors import ConfigError
-from research_radar.extract import catalogue, cataloguefiles, nameneedles
+from research_radar.extract import aliassearch, catalogue, cataloguefiles, nameneedles
 from research_radar.extract.catalogue import FIELDS
 from research_radar.extract.cataloguefiles import default_catalog, load_catalog, parse_catalog
 
@@ -23,6 +23,15 @@ def test_exported_members() -> None:
     }
     assert set(cataloguefiles.__all__) == {"default_catalog", "load_catalog", "parse_catalog"}
     assert set(nameneedles.__all__) == {"alias_needle", "pattern_needle"}
+    assert set(aliassearch.__all__) == {
+        "FieldIndex",
+        "alias_anchor",
+        "alias_regex",
+        "first_of",
+        "literal_regex",
+        "name_source",
+        "norm_alias",
+    }
 
 
 def test_bundled_catalogue_has_every_field() -> None:

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import TYPE_CHECKING
 
 from research_radar.extract.prefilter import NeedleIndex, Needles, Probe
+from research_radar.extract.regexstarts import anchored_matches, start_strings
 
 if TYPE_CHECKING:
     from research_radar.extract.catalogue import Entry
@@ -64,6 +65,9 @@ class FieldIndex:
         default_factory=dict, compare=False, repr=False
     )
     bodies: dict[int, re.Pattern[str]] = dataclasses.field(
+        default_factory=dict, compare=False, repr=False
+    )
+    starts: dict[int, frozenset[str] | None] = dataclasses.field(
         default_factory=dict, compare=False, repr=False
     )
 
@@ -118,6 +122,18 @@ class FieldIndex:
             return None
 
         return search
+
+    def pattern_matches(self, n: int, probe: Probe) -> Iterable[re.Match[str]]:
+        """`finditer` of pattern `n` over the probe's text, tried only where a match of it
+        can start (`regexstarts`): a pattern's regex opens with a look-behind, so `re`
+        would try it at every place of the text (issue #19)."""
+        regex = self.patterns[n][1].regex
+        if n not in self.starts:
+            self.starts[n] = start_strings(regex.pattern, regex.flags)
+        starts, text, folded = self.starts[n], probe.text, probe.folded
+        if starts is None or len(folded) != len(text):
+            return regex.finditer(text)
+        return anchored_matches(regex, text, folded, starts)
 
     def _alias(self, n: int) -> re.Pattern[str]:
         """Alias `n` alone, as `literal` reads it."""

@@ -134,16 +134,18 @@ class Catalog:
 
     def _find_all(self, text: str) -> tuple[tuple[Mention, ...], ...]:
         """The mentions of every field (in `FIELDS` order)."""
-        probes = [probe_of(text)] * len(FIELDS)
+        probe = probe_of(text)
+        split = self._alive(probe)
+        probes = [probe] * len(FIELDS)
         if "_" in text:
             # `nvidia_a100-sxm4-80gb`, `H100_SXM`: a device written as an identifier is read
             # with spaces (the same length: the mentions' places hold)
             probes[0] = probe_of(text.replace("_", " "))
+            split = (self._alive(probes[0])[0], *split[1:])
         found: list[tuple[Mention, ...]] = []
-        for at, probe in enumerate(probes):
-            aliases, patterns = self._alive(probe)[at]
+        for at, (aliases, patterns) in enumerate(split):
             if aliases or patterns:
-                found.append(tuple(self._matched(FIELDS[at], probe, list(aliases), patterns)))
+                found.append(tuple(self._matched(FIELDS[at], probes[at], list(aliases), patterns)))
             else:
                 found.append(())  # most statements name nothing of most fields
         return tuple(found)
@@ -178,7 +180,7 @@ class Catalog:
                 found.append((match.start(), match.end(), hit[0], hit[1]))
         for n in patterns:
             rank, entry = index.patterns[n]
-            for match in entry.regex.finditer(text):
+            for match in index.pattern_matches(n, probe):
                 if match.end() > match.start():
                     found.append((match.start(), match.end(), rank, entry.render(match)))
         if not found:

@@ -14,13 +14,10 @@ import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property, partial
-from typing import TYPE_CHECKING
+from typing import Generic, Protocol, TypeVar
 
 from research_radar.extract.prefilter import NeedleIndex, Needles, Probe
 from research_radar.extract.regexstarts import anchored_matches, start_strings
-
-if TYPE_CHECKING:
-    from research_radar.extract.catalogue import Entry
 
 __all__ = [
     "FieldIndex",
@@ -41,8 +38,18 @@ _RIGHT = (
 before a count glued with x (`L20x1`, `H100x8`)."""
 
 
+class _Pattern(Protocol):
+    """What the index reads of a pattern entry (`catalogue.Entry`)."""
+
+    @property
+    def regex(self) -> re.Pattern[str]: ...
+
+
+_PatternT = TypeVar("_PatternT", bound=_Pattern)
+
+
 @dataclass(frozen=True)
-class FieldIndex:
+class FieldIndex(Generic[_PatternT]):
     """All literal aliases of one field, plus its pattern entries, with their needles.
 
     Every alias carries a needle: a run of ASCII letters and digits (lower case), else of
@@ -54,7 +61,7 @@ class FieldIndex:
     """
 
     lookup: dict[str, tuple[int, str]]
-    patterns: tuple[tuple[int, Entry], ...]
+    patterns: tuple[tuple[int, _PatternT], ...]
     aliases: tuple[str, ...] = ()
     """The alternatives of `literal`, in its order."""
     alias_needles: tuple[str | None, ...] = ()

@@ -17,13 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
 
-from research_radar.extract.aliassearch import (
-    FieldIndex,
-    alias_anchor,
-    alias_regex,
-    name_source,
-    norm_alias,
-)
+from research_radar.extract.aliassearch import FieldIndex, alias_anchor, norm_alias
 from research_radar.extract.nameneedles import alias_needle
 from research_radar.extract.prefilter import NeedleIndex, Needles, Probe, probe_of
 from research_radar.extract.regexneedles import needles_of
@@ -33,8 +27,6 @@ __all__ = [
     "Catalog",
     "Entry",
     "Mention",
-    "alias_regex",
-    "name_source",
 ]
 
 FIELDS = ("hardware", "model", "precision", "software")
@@ -100,7 +92,7 @@ class Catalog:
         return tuple(entry for entry in self.entries if entry.field == field_name)
 
     @cached_property
-    def _index(self) -> dict[str, FieldIndex]:
+    def _index(self) -> dict[str, FieldIndex[Entry]]:
         return {name: _build_index(self.entries, name) for name in FIELDS}
 
     @cached_property
@@ -222,7 +214,7 @@ class Catalog:
 _FIELD_AT = {name: at for at, name in enumerate(FIELDS)}
 
 
-def _build_index(entries: tuple[Entry, ...], field_name: str) -> FieldIndex:
+def _build_index(entries: tuple[Entry, ...], field_name: str) -> FieldIndex[Entry]:
     lookup: dict[str, tuple[int, str]] = {}
     aliases: list[str] = []
     patterns: list[tuple[int, Entry]] = []

@@ -7,22 +7,17 @@ from pathlib import Path
 import pytest
 
 from research_radar.errors import ConfigError
-from research_radar.extract import catalogue, cataloguefiles, nameneedles
+from research_radar.extract import aliassearch, catalogue, cataloguefiles, nameneedles
 from research_radar.extract.catalogue import FIELDS
 from research_radar.extract.cataloguefiles import default_catalog, load_catalog, parse_catalog
 
 
 def test_exported_members() -> None:
-    assert set(catalogue.__all__) == {
-        "FIELDS",
-        "Catalog",
-        "Entry",
-        "Mention",
-        "alias_regex",
-        "name_source",
-    }
+    assert set(catalogue.__all__) == {"FIELDS", "Catalog", "Entry", "Mention"}
     assert set(cataloguefiles.__all__) == {"default_catalog", "load_catalog", "parse_catalog"}
     assert set(nameneedles.__all__) == {"alias_needle", "pattern_needle"}
+    searched = "FieldIndex alias_anchor alias_regex first_of literal_regex name_source norm_alias"
+    assert set(aliassearch.__all__) == set(searched.split())
 
 
 def test_bundled_catalogue_has_every_field() -> None:

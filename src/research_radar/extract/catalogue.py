@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property, lru_cache, partial
+from functools import cached_property, lru_cache
 from typing import Any
 
+from research_radar.extract.aliassearch import FieldIndex, alias_anchor, norm_alias
 from research_radar.extract.nameneedles import alias_needle
 from research_radar.extract.prefilter import NeedleIndex, Needles, Probe, probe_of
 from research_radar.extract.regexneedles import needles_of
@@ -26,20 +27,11 @@ __all__ = [
     "Catalog",
     "Entry",
     "Mention",
-    "alias_regex",
-    "name_source",
 ]
 
 FIELDS = ("hardware", "model", "precision", "software")
 """Catalogue fields; each is also the array name inside the TOML files."""
 
-_LEFT = r"(?:(?<![A-Za-z0-9_])|(?<=\d[xX×]))"
-_RIGHT = (
-    r"(?:(?![A-Za-z0-9_])|(?=(?-i:s)(?![A-Za-z0-9_]))|(?=[xX]\d{1,3}\s?GB)|"
-    r"(?=[x×]\d{1,2}(?![\w.])))"
-)
-"""A name ends at a word boundary, or before a memory size glued with x (`A100x80GB`), or
-before a count glued with x (`L20x1`, `H100x8`)."""
 _COUNTED = re.compile(r"(?<![\w.])\d{1,3}\s?[xX×*]?\s?$")
 """A count right before a part's name: `16 L40s`, `8x H100` (not a name's digits: `MI325X`)."""
 _UPPER_GROUPS = frozenset({"size", "act", "q", "ud", "var_upper"})
@@ -85,130 +77,6 @@ class Mention:
 
 
 @dataclass(frozen=True)
-class _FieldIndex:
-    """All literal aliases of one field in one regex, plus the pattern entries.
-
-    Every alias carries a needle: a run of ASCII letters and digits (lower case), else of
-    characters without case (`赤兔`), that each of its matches contains, or None. Every
-    pattern carries its `prefilter.Needles`. A text without an alias's needle cannot
-    match that alias, so `_find` runs only the aliases and patterns whose needles occur
-    in the (folded) text: the same matches as running them all, found in a small
-    fraction of the time (issue #19).
-    """
-
-    lookup: dict[str, tuple[int, str]]
-    patterns: tuple[tuple[int, Entry], ...]
-    aliases: tuple[str, ...] = ()
-    """The alternatives of `literal`, in its order."""
-    alias_needles: tuple[str | None, ...] = ()
-    pattern_needles: tuple[Needles, ...] = ()
-    anchors: tuple[str | None, ...] = ()
-    """Per alias, what the folded text holds where a match of it starts (`_anchor`)."""
-    alone: dict[int, re.Pattern[str]] = dataclasses.field(
-        default_factory=dict, compare=False, repr=False
-    )
-    bodies: dict[int, re.Pattern[str]] = dataclasses.field(
-        default_factory=dict, compare=False, repr=False
-    )
-
-    @cached_property
-    def literal(self) -> re.Pattern[str] | None:
-        """Every alias in one regex (compiled on first use: a text rarely needs them all)."""
-        return _literal_regex(list(self.aliases)) if self.aliases else None
-
-    @cached_property
-    def alias_index(self) -> NeedleIndex:
-        return NeedleIndex(
-            Needles((frozenset({n}),)) if n else Needles() for n in self.alias_needles
-        )
-
-    @cached_property
-    def pattern_index(self) -> NeedleIndex:
-        return NeedleIndex(self.pattern_needles)
-
-    def literal_matches(self, probe: Probe, alive: list[int]) -> Iterator[re.Match[str]]:
-        """`literal.finditer` over the probe's text, run with only the aliases that
-        could match there (`alive`, from `alias_index`), each searched alone
-        (`_first_of`): no regex of a set of them is compiled (issue #19)."""
-        if not alive:
-            return iter(())
-        return _first_of([self.search(n, probe.text, probe.folded) for n in alive])
-
-    def search(self, n: int, text: str, folded: str) -> Callable[[int], re.Match[str] | None]:
-        """`regex.search(text, pos)` of alias `n` alone, as `literal` reads it.
-
-        Where the alias has an anchor, the search tries only where the folded text holds
-        it, and there matches the alias's body between the name boundaries: the body has
-        at most one match at a place (its optional separators stand between parts that
-        neither start nor end with one), so this is the whole regex's match there, and
-        its regex compiles in a tenth of the time (issue #19)."""
-        anchor = self.anchors[n] if len(folded) == len(text) else None
-        if anchor is None:
-            return partial(self._alias(n).search, text)
-        body = self.bodies.get(n)
-        if body is None:
-            body = self.bodies[n] = re.compile(alias_regex(self.aliases[n]), re.I)
-
-        def search(pos: int) -> re.Match[str] | None:
-            at = folded.find(anchor, pos)
-            while at >= 0:
-                if (
-                    _LEFT_AT.match(text, at)
-                    and (found := body.match(text, at))
-                    and _RIGHT_AT.match(text, found.end())
-                ):
-                    return found
-                at = folded.find(anchor, at + 1)
-            return None
-
-        return search
-
-    def _alias(self, n: int) -> re.Pattern[str]:
-        """Alias `n` alone, as `literal` reads it."""
-        regex = self.alone.get(n)
-        if regex is None:
-            regex = self.alone[n] = _literal_regex([self.aliases[n]])
-        return regex
-
-
-_LEFT_AT = re.compile(_LEFT, re.I)
-_RIGHT_AT = re.compile(_RIGHT, re.I)
-
-
-def _anchor(alias: str) -> str | None:
-    """What the folded text holds where a match of the alias starts: its first part in
-    lower case (a name starts after a zero-width boundary, and an ASCII character matches
-    under re.IGNORECASE only what folds to it); None for a part that is not ASCII."""
-    first = re.split(r"[\s\-]+", alias.strip())[0]
-    return first.lower() if first and first.isascii() else None
-
-
-def _first_of(
-    searches: list[Callable[[int], re.Match[str] | None]],
-) -> Iterator[re.Match[str]]:
-    """The matches of the alternation of some regexes (`a|b|c`, in that order), given
-    their searches from a position: each next match starts where the first of theirs
-    does, and is the first regex's that matches there, as `re` tries an alternation's
-    branches. None of them matches empty."""
-    nexts: dict[int, re.Match[str]] = {}
-    for n, search in enumerate(searches):
-        if found := search(0):
-            nexts[n] = found
-    while nexts:
-        start = min(found.start() for found in nexts.values())
-        first = min(n for n, found in nexts.items() if found.start() == start)
-        match = nexts[first]
-        yield match
-        end = match.end()
-        for n, found in list(nexts.items()):
-            if found.start() < end:  # overlapped: its next match starts from `end`
-                if again := searches[n](end):
-                    nexts[n] = again
-                else:
-                    del nexts[n]
-
-
-@dataclass(frozen=True)
 class Catalog:
     """All catalogue entries, in precedence order (user entries first)."""
 
@@ -224,7 +92,7 @@ class Catalog:
         return tuple(entry for entry in self.entries if entry.field == field_name)
 
     @cached_property
-    def _index(self) -> dict[str, _FieldIndex]:
+    def _index(self) -> dict[str, FieldIndex[Entry]]:
         return {name: _build_index(self.entries, name) for name in FIELDS}
 
     @cached_property
@@ -258,8 +126,26 @@ class Catalog:
 
     def _find_all(self, text: str) -> tuple[tuple[Mention, ...], ...]:
         """The mentions of every field (in `FIELDS` order)."""
-        joint, owners = self._joint
         probe = probe_of(text)
+        split = self._alive(probe)
+        probes = [probe] * len(FIELDS)
+        if "_" in text:
+            # `nvidia_a100-sxm4-80gb`, `H100_SXM`: a device written as an identifier is read
+            # with spaces (the same length: the mentions' places hold)
+            probes[0] = probe_of(text.replace("_", " "))
+            split = (self._alive(probes[0])[0], *split[1:])
+        found: list[tuple[Mention, ...]] = []
+        for at, (aliases, patterns) in enumerate(split):
+            if aliases or patterns:
+                found.append(tuple(self._matched(FIELDS[at], probes[at], list(aliases), patterns)))
+            else:
+                found.append(())  # most statements name nothing of most fields
+        return tuple(found)
+
+    def _alive(self, probe: Probe) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+        """Per field, the numbers of the aliases and of the patterns whose needles are in
+        the probe's text (one look-up of the joint index, its answer split once)."""
+        joint, owners = self._joint
         alive = joint.known(probe)
         split = self._split.get(alive)
         if split is None:
@@ -271,28 +157,7 @@ class Catalog:
             if len(self._split) > 16384:
                 self._split.clear()
             self._split[alive] = split
-        found: list[tuple[Mention, ...]] = []
-        for name, (aliases, patterns) in zip(FIELDS, split, strict=True):
-            if name == "hardware" and "_" in text:
-                found.append(tuple(self._find(name, text)))
-            elif aliases or patterns:
-                matched = self._matched(name, probe, list(aliases), patterns)
-                found.append(tuple(matched))
-            else:
-                found.append(())  # most statements name nothing of most fields
-        return tuple(found)
-
-    def _find(self, field_name: str, text: str) -> list[Mention]:
-        index = self._index[field_name]
-        if field_name == "hardware" and "_" in text:
-            # `nvidia_a100-sxm4-80gb`, `H100_SXM`: a device written as an identifier
-            text = text.replace("_", " ")  # (same length: the mentions' places hold)
-        probe = probe_of(text)
-        aliases = index.alias_index.candidates(probe)
-        patterns = index.pattern_index.candidates(probe)
-        if not aliases and not patterns:
-            return []  # most statements name nothing of most fields (issue #19)
-        return self._matched(field_name, probe, aliases, patterns)
+        return split
 
     def _matched(
         self, field_name: str, probe: Probe, aliases: list[int], patterns: Iterable[int]
@@ -302,12 +167,12 @@ class Catalog:
         text = probe.text
         found: list[tuple[int, int, int, str]] = []
         for match in index.literal_matches(probe, aliases):
-            hit = index.lookup.get(_norm(match.group(0)))
+            hit = index.lookup.get(norm_alias(match.group(0)))
             if hit and match.end() > match.start():
                 found.append((match.start(), match.end(), hit[0], hit[1]))
         for n in patterns:
             rank, entry = index.patterns[n]
-            for match in entry.regex.finditer(text):
+            for match in index.pattern_matches(n, probe):
                 if match.end() > match.start():
                     found.append((match.start(), match.end(), rank, entry.render(match)))
         if not found:
@@ -329,7 +194,9 @@ class Catalog:
             and _COUNTED.search(text, 0, mention.start)
         ):
             return mention
-        single = self._index["hardware"].lookup.get(_norm(text[mention.start : mention.end - 1]))
+        single = self._index["hardware"].lookup.get(
+            norm_alias(text[mention.start : mention.end - 1])
+        )
         if not single:
             return mention
         return dataclasses.replace(mention, name=single[1], end=mention.end - 1)
@@ -347,14 +214,7 @@ class Catalog:
 _FIELD_AT = {name: at for at, name in enumerate(FIELDS)}
 
 
-def _norm(alias: str) -> str:
-    return _SEPARATORS.sub("", alias).lower()
-
-
-_SEPARATORS = re.compile(r"[\s\-]+")
-
-
-def _build_index(entries: tuple[Entry, ...], field_name: str) -> _FieldIndex:
+def _build_index(entries: tuple[Entry, ...], field_name: str) -> FieldIndex[Entry]:
     lookup: dict[str, tuple[int, str]] = {}
     aliases: list[str] = []
     patterns: list[tuple[int, Entry]] = []
@@ -365,28 +225,18 @@ def _build_index(entries: tuple[Entry, ...], field_name: str) -> _FieldIndex:
             patterns.append((rank, entry))
             continue
         for alias in entry.aliases:
-            lookup.setdefault(_norm(alias), (rank, entry.name))
+            lookup.setdefault(norm_alias(alias), (rank, entry.name))
             aliases.append(alias)
     # longest first; ties by text, so the regex reads the same in every process (#19)
     ordered = tuple(sorted(set(aliases), key=lambda alias: (-len(alias), alias)))
-    return _FieldIndex(
+    return FieldIndex(
         lookup,
         tuple(patterns),
         ordered,
         tuple(alias_needle(alias) for alias in ordered),
         tuple(needles_of(entry.source, re.I) for _rank, entry in patterns),
-        tuple(_anchor(alias) for alias in ordered),
+        tuple(alias_anchor(alias) for alias in ordered),
     )
-
-
-def name_source(body: str) -> str:
-    """The regex source of a name: `body` between the boundaries a name stands in."""
-    return f"{_LEFT}(?:{body}){_RIGHT}"
-
-
-def _literal_regex(aliases: list[str]) -> re.Pattern[str]:
-    body = "|".join(alias_regex(a) for a in aliases)
-    return re.compile(name_source(body), re.I)
 
 
 def _with_memory(mention: Mention, text: str) -> Mention:
@@ -432,9 +282,3 @@ def _render(template: str, groups: dict[str, str | None]) -> str:
 
 _OPTIONAL = re.compile(r"\[([^\[\]]*)\]")
 _SLOT = re.compile(r"\{(\w+)\}")
-
-
-def alias_regex(alias: str) -> str:
-    """A literal alias where spaces and hyphens match a space, hyphen or nothing."""
-    parts = re.split(r"[\s\-]+", alias.strip())
-    return r"[\s\-]?".join(re.escape(part) for part in parts)

@@ -33,7 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from research_radar.errors import ConfigError
-from research_radar.extract.catalogue import FIELDS, Catalog, Entry, alias_regex, name_source
+from research_radar.extract.aliassearch import alias_regex, name_source
+from research_radar.extract.catalogue import FIELDS, Catalog, Entry
 
 __all__ = ["default_catalog", "load_catalog", "parse_catalog"]
 

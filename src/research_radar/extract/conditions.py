@@ -37,10 +37,10 @@ def find_conditions(text: str, cat: Catalog) -> Conditions:
     if known is None or known[0] is not cat:
         if len(_FOUND) > 16384:
             _FOUND.clear()
-        known = (cat, _find_conditions(text, cat).model_dump())
+        known = (cat, _find_conditions(text, cat))
         _FOUND[text] = known
-    # a fresh model each time: callers own what they get. Validating the dump copies its
-    # lists and its load, and costs a third of `model_construct` (issue #19)
+    # a fresh model each time: callers own what they get. Validating the fields copies
+    # their lists and their load, and costs a third of `model_construct` (issue #19)
     return Conditions.model_validate(known[1])
 
 
@@ -49,7 +49,9 @@ _FOUND: dict[str, tuple[Catalog, dict[str, Any]]] = {}
 its context and for the set-up it states (issue #19)."""
 
 
-def _find_conditions(text: str, cat: Catalog) -> Conditions:
+def _find_conditions(text: str, cat: Catalog) -> dict[str, Any]:
+    """The fields of the statement's `Conditions`, tidied (`tidy_conditions`): a model is
+    built only by the caller, once (issue #19)."""
     names = {name: cat.names(name, text) for name in CONDITION_FIELDS}
     if len(names["model"]) > 1 and "/" in text:
         names["model"] = _without_owners(text, cat, names["model"])
@@ -63,16 +65,16 @@ def _find_conditions(text: str, cat: Catalog) -> Conditions:
         # `FP8 吞吐较 BF16 提升 1.6 倍`: the compared precision (hardware, model) is not the
         # number's own
         names[name] = [value for value in names[name] if value not in baseline]
-    conditions = Conditions(
-        hardware=names["hardware"],
-        model=names["model"],
-        precision=names["precision"],
-        software=names["software"],
-        baseline=baseline,
-        load=load,
-        repeats=format_repeats(load),
-    )
-    return tidy_conditions(conditions)
+    software, baseline = _tidied(names["software"], baseline)
+    return {
+        "hardware": names["hardware"],
+        "model": names["model"],
+        "precision": names["precision"],
+        "baseline": baseline,
+        "software": software,
+        "load": load,
+        "repeats": format_repeats(load),
+    }
 
 
 _SIZE_AFTER = re.compile(r"\d[Bb]\s?(?:/|,|，|、|\band\b|\bor\b|和|或|及)\s?(?:and\s)?\d")
@@ -137,14 +139,20 @@ def _without_source(text: str, cat: Catalog, hardware: list[str]) -> list[str]:
 
 def tidy_conditions(conditions: Conditions) -> Conditions:
     """Drop `MLX` when `MLX 0.32.2` is named too; a bare baseline takes the version."""
-    software = conditions.software
+    software, baseline = _tidied(conditions.software, conditions.baseline)
+    if software == conditions.software and baseline == conditions.baseline:
+        return conditions
+    return conditions.model_copy(update={"software": software, "baseline": baseline})
+
+
+def _tidied(software: list[str], baseline: list[str]) -> tuple[list[str], list[str]]:
+    """`tidy_conditions` of the two fields it reads."""
     versioned = {name: name.split(" ")[0] for name in software if " " in name}
+    if not versioned:
+        return software, list(dict.fromkeys(baseline))
     kept = [name for name in software if name not in versioned.values()]
     by_base = {base: name for name, base in versioned.items()}
-    baseline = list(dict.fromkeys(by_base.get(name, name) for name in conditions.baseline))
-    if kept == software and baseline == conditions.baseline:
-        return conditions
-    return conditions.model_copy(update={"software": kept, "baseline": baseline})
+    return kept, list(dict.fromkeys(by_base.get(name, name) for name in baseline))
 
 
 def format_repeats(load: dict[str, str]) -> str | None:

@@ -68,7 +68,7 @@ def _score(clause: frozenset[str]) -> float:
 @lru_cache(maxsize=4096)
 def _alternation(pattern: str) -> _Info:
     """The needles of a pattern or group body (read once: every catalogue pattern stands
-    in the same name boundaries, `catalogue.name_source`, half of its reading, #19)."""
+    in the same name boundaries, `aliassearch.name_source`, half of its reading, #19)."""
     branches = _split_branches(pattern)
     infos = [_sequence(branch) for branch in branches]
     if len(infos) == 1:

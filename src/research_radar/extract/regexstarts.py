@@ -1,0 +1,143 @@
+"""Where a match of a regular expression can start, read from its parsed form (issue #19).
+
+Pure. `start_strings` gives the strings (folded as `prefilter.fold` folds a text) one of
+which every match of a pattern begins with, or None when the reader cannot tell. A
+pattern is then tried only where the folded text holds one of them (`anchored_matches`):
+the matches `finditer` gives, without trying the pattern at every place of the text. The
+reader is conservative: syntax it does not follow gives None, never a wrong string.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Iterable
+from typing import Any
+
+__all__ = ["anchored_matches", "start_strings"]
+
+_PARSER: Any = importlib.import_module("re._parser")
+_OPS: Any = importlib.import_module("re._constants")
+_ZERO_WIDTH = frozenset({_OPS.ASSERT, _OPS.ASSERT_NOT, _OPS.AT})
+_REPEATS = frozenset({_OPS.MAX_REPEAT, _OPS.MIN_REPEAT, _OPS.POSSESSIVE_REPEAT})
+_MAX_STARTS = 16
+"""More starts than this: the pattern is run whole (each start costs a look-up)."""
+
+
+class _Unknown(Exception):
+    """The pattern uses syntax the reader does not follow."""
+
+
+def start_strings(pattern: str, flags: int = 0) -> frozenset[str] | None:
+    """Strings one of which every match of the pattern starts with (ASCII, lower case),
+    or None when the reader cannot tell."""
+    try:
+        parsed = _PARSER.parse(pattern, flags)
+        starts = _starts(list(parsed.data))
+    except (_Unknown, re.error, RecursionError):
+        return None
+    return frozenset(starts) if len(starts) <= _MAX_STARTS else None
+
+
+def _starts(items: list[Any]) -> set[str]:
+    """The starts of a sequence of parsed items (followed by nothing)."""
+    if not items:
+        raise _Unknown  # the sequence may match empty: any place could start a match
+    op, av = items[0]
+    rest = items[1:]
+    if op in _ZERO_WIDTH:
+        return _starts(rest)  # an assertion consumes nothing: the match starts after it
+    if op is _OPS.LITERAL:
+        run = _literal_run(items)
+        return _longer({run}, items[len(run) :])
+    if op is _OPS.IN:
+        return _longer(_class_chars(av), rest)
+    if op is _OPS.SUBPATTERN:
+        return _starts([*av[3].data, *rest])
+    if op is _OPS.BRANCH:
+        found: set[str] = set()
+        for branch in av[1]:
+            found |= _starts([*branch.data, *rest])
+        return found
+    if op in _REPEATS:
+        low, high, sub = av
+        if high == 0:
+            return _starts(rest)
+        once = _starts([*sub.data, *rest])
+        return once if low > 0 else once | _starts(rest)
+    raise _Unknown
+
+
+def _longer(starts: set[str], rest: list[Any]) -> set[str]:
+    """The starts, each followed by the starts of what follows them when the reader can
+    tell (`S(?:table|VD)`, as `re` factors `Stable|SVD`, starts with `stable` or `svd`)."""
+    if not rest:
+        return starts
+    try:
+        after = _starts(rest)
+    except _Unknown:
+        return starts
+    if len(starts) * len(after) > _MAX_STARTS:
+        return starts
+    return {start + more for start in starts for more in after}
+
+
+def _literal_run(items: list[Any]) -> str:
+    """The literal characters the items start with, as the folded text holds them."""
+    run = ""
+    for op, av in items:
+        if op is not _OPS.LITERAL or not _folds_to_itself(chr(av).lower()):
+            break
+        run += chr(av).lower()
+    if not run:
+        raise _Unknown
+    return run
+
+
+def _class_chars(items: Iterable[tuple[Any, Any]]) -> set[str]:
+    """The characters a small class of ASCII characters matches, in lower case."""
+    chars: set[str] = set()
+    for op, av in items:
+        if op is _OPS.LITERAL:
+            chars.add(chr(av).lower())
+        elif op is _OPS.RANGE and av[1] - av[0] < _MAX_STARTS:
+            chars.update(chr(code).lower() for code in range(av[0], av[1] + 1))
+        else:
+            raise _Unknown  # a negated class, a category (`\d`), a wide range
+    if not all(_folds_to_itself(char) for char in chars):
+        raise _Unknown
+    return chars
+
+
+def _folds_to_itself(char: str) -> bool:
+    """An ASCII character: under re.IGNORECASE it matches exactly the characters that
+    `prefilter.fold` turns into it (tests/test_catalogue_matcher.py checks the table)."""
+    return char.isascii() and char == char.lower()
+
+
+def anchored_matches(
+    regex: re.Pattern[str], text: str, folded: str, starts: frozenset[str]
+) -> list[re.Match[str]]:
+    """`regex.finditer(text)`, trying the regex only where the folded text holds one of
+    its `starts` (`folded` has the text's length: its places are the text's)."""
+    places = sorted({at for start in starts for at in _places(folded, start)})
+    found: list[re.Match[str]] = []
+    end = 0
+    for at in places:
+        if at < end:
+            continue
+        match = regex.match(text, at)
+        if match is None:
+            continue
+        if match.end() == at:
+            return list(regex.finditer(text))  # never expected: an empty match
+        found.append(match)
+        end = match.end()
+    return found
+
+
+def _places(folded: str, start: str) -> Iterable[int]:
+    at = folded.find(start)
+    while at >= 0:
+        yield at
+        at = folded.find(start, at + 1)

@@ -1,0 +1,78 @@
+"""Where a match can start: the strings read from a pattern, and the matches tried there."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from research_radar.extract import regexstarts
+from research_radar.extract.cataloguefiles import default_catalog
+from research_radar.extract.prefilter import fold
+from research_radar.extract.regexstarts import anchored_matches, start_strings
+
+
+def test_exported_members() -> None:
+    assert set(regexstarts.__all__) == {"anchored_matches", "start_strings"}
+
+
+@pytest.mark.parametrize(
+    ("pattern", "starts"),
+    [
+        pytest.param(r"(?<![A-Za-z])Triton(?:\s?v?\d+)?", {"triton"}, id="literal-run"),
+        pytest.param(
+            r"(?:NVIDIA\s)?(?:GeForce\s?)?(?:RTX|GTX)",
+            {"nvidia", "geforce", "rtx", "gtx"},
+            id="optional-parts",
+        ),
+        pytest.param(
+            r"(?:NVIDIA )?(?:RTX|GTX)\d", {"nvidia rtx", "nvidia gtx", "rtx", "gtx"}, id="optional"
+        ),
+        pytest.param(r"Stable[\s-]Video|SVD[-_\s]XT", {"stable", "svd"}, id="factored"),
+        pytest.param(r"(?-i:o[134])-mini", {"o1-mini", "o3-mini", "o4-mini"}, id="class"),
+        pytest.param(
+            r"KV[-_]?(?:16|8)",
+            {"kv-16", "kv-8", "kv_16", "kv_8", "kv16", "kv8"},
+            id="optional-after",
+        ),
+        pytest.param(r"\bAB\b", {"ab"}, id="zero-width"),
+        pytest.param(r"(?:π|pi)0", None, id="not-ascii"),
+        pytest.param(r"\w+B", None, id="category"),
+        pytest.param(r"a?", None, id="may-be-empty"),
+        pytest.param(r"[^a]b", None, id="negated"),
+        pytest.param(r"(?P<x>a)(?P=x)", {"a"}, id="reference-after"),
+        pytest.param(r"(?>ab)c", None, id="atomic"),
+    ],
+)
+def test_start_strings(pattern: str, starts: set[str] | None) -> None:
+    found = start_strings(pattern, re.I)
+    assert (set(found) if found is not None else None) == starts
+
+
+def test_anchored_matches_are_finditer_on_the_catalogue_patterns() -> None:
+    """Every catalogue pattern tried only where it can start finds what `finditer` finds,
+    on texts made of its own matches' pieces and characters that fold to ASCII letters."""
+    rng = random.Random(7)
+    cat = default_catalog()
+    pieces = ["RTX 4090", "rtx-4090", "Qwen3-8B", "o3-mini", "SVD-XT", "KV8", "vLLM 0.8.5"]
+    pieces += ["Triton", "W4A16", "GeForce GTX 1080", "Arc B580", "x", "2x", " ", "-", "ſ"]
+    pieces += ["\u212a", "İ", "ı", "_", "8", "80GB", "Llama-3.1-70B", "a", "上"]
+    compared, matched = 0, 0
+    for entry in cat.entries:
+        if not entry.template:
+            continue
+        starts = start_strings(entry.source, re.I)
+        if starts is None:
+            continue
+        for _ in range(40):
+            text = "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 12)))
+            if len(fold(text)) != len(text):
+                continue
+            expected = [m.span() for m in entry.regex.finditer(text)]
+            found = anchored_matches(entry.regex, text, fold(text), starts)
+            assert [m.span() for m in found] == expected, (entry.name, text)
+            compared += 1
+            matched += bool(expected)
+    assert compared > 5000
+    assert matched > 10  # (tests/test_catalogue_matcher.py compares on real texts too)

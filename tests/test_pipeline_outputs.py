@@ -1,7 +1,7 @@
 """The report's files: a large report's export built ahead in a forked process is the
 export written without it, and the files are written when the review fails. The stored
-HTML body rendered beside the review is the one rendered with the report, and the store
-holds the same report either way once it is asked for."""
+HTML body rendered beside the review is `stored_body` of the report's Markdown, and the
+store holds it with the report once it is asked for (not before)."""
 
 from __future__ import annotations
 
@@ -100,9 +100,12 @@ def test_the_files_are_written_when_the_review_fails(tmp_path: Path) -> None:
     assert sorted(path.suffix for path in tmp_path.iterdir()) == [".csv", ".html", ".md", ".xlsx"]
 
 
-def _composed(folder: Path, report: Report, *, beside: bool) -> tuple[dict[str, object], ...]:
+def _composed(
+    folder: Path, report: Report
+) -> tuple[dict[str, object], dict[str, object], list[str], dict[str, str]]:
     """The report data the store holds after the compose stage and at the end (the body
-    asked for), with the body rendered beside the review (`ReportFiles.body`) or not."""
+    asked for), with the body rendered beside the review (`ReportFiles.body`), and the
+    report's own findings and Markdown."""
     folder.mkdir()
     store = open_store(str(folder / "radar.db"))
     run = StageRecorder(store, store.start_run("test"), None)
@@ -119,28 +122,29 @@ def _composed(folder: Path, report: Report, *, beside: bool) -> tuple[dict[str, 
             language=Language.ZH,
             coverage=Coverage(),
             on_report=files.started,
-            body_of=files.body if beside else None,
+            body_of=files.body,
         )
         after_compose = store.load_report_data(report.date)
         html = body()
     assert html == stored_body(markdown) and body() == html
     assert store.load_report(report.date) == markdown
     store.engine.dispose()
-    return after_compose or {}, open_store(str(folder / "radar.db")).load_report_data(
-        report.date
-    ) or {}
+    at_end = open_store(str(folder / "radar.db")).load_report_data(report.date)
+    keys = [finding.project_key for finding in composed.findings]
+    return after_compose or {}, at_end or {}, keys, html
 
 
 @pytest.mark.parametrize(
     "count", [pytest.param(3, id="small"), pytest.param(FORK_MIN, id="large-forked")]
 )
-def test_the_body_rendered_beside_the_review_is_stored_as_with_the_report(
+def test_the_body_rendered_beside_the_review_is_stored_with_the_report(
     tmp_path: Path, count: int
 ) -> None:
     untagged = [finding.model_copy(update={"tags": {}}) for finding in _report(count).findings]
     report = _report(0).model_copy(update={"findings": untagged})
-    kept_with, end_with = _composed(tmp_path / "with", report, beside=False)
-    kept_beside, end_beside = _composed(tmp_path / "beside", report, beside=True)
-    assert "body" in kept_with and "body" not in kept_beside  # saved once asked for
-    assert end_beside == end_with == kept_with
-    assert list(end_beside) == ["cutoff", "findings", "body"]
+    after_compose, at_end, keys, html = _composed(tmp_path / "run", report)
+    data: dict[str, object] = {"cutoff": report.cutoff.isoformat(), "findings": keys}
+    assert after_compose == data  # the body is saved once asked for
+    assert at_end == {**data, "body": html}
+    assert list(at_end) == ["cutoff", "findings", "body"]
+    assert len(keys) == count

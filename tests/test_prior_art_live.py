@@ -156,9 +156,9 @@ def arxiv_server() -> Iterator[str]:
     ("count", "fork"),
     [
         pytest.param(30, False, id="in-this-process"),
-        pytest.param(30, True, id="forked-half"),
+        pytest.param(30, True, id="forked-failure"),
         pytest.param(4, True, id="forked-no-failure"),
-        pytest.param(60, True, id="failure-in-each-half"),
+        pytest.param(60, True, id="forked-two-failures"),
     ],
 )
 def test_a_search_started_ahead_gives_what_search_arxiv_gives(

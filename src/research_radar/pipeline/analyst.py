@@ -91,21 +91,12 @@ def arxiv_search(
     settings: Settings, findings: Sequence[Finding], *, fork: bool, threads: int = THREADS
 ) -> Iterator[Callable[[], ArxivSearch]]:
     """`search_arxiv` started: a function giving its result. With `fork` (on a machine
-    that `cores.can_fork`), the second half of the distinct queries is asked by a process
-    forked on entering the block while the block goes on, and this process asks the first
-    half when the result is asked for; a large search's parsing is Python work, and this
-    process waited for it (#19). The result is `search_arxiv`'s: the second half's answers
-    are read only when the first half had no failure."""
+    that `cores.can_fork`), the search is made by a process forked on entering the block
+    while the block goes on (a large search's parsing is Python work, #19); a failure
+    comes back as its message. Without, it is made on entering the block."""
     asked, distinct = _asked(findings)
-    half = len(distinct) // 2 if fork else len(distinct)
-    with aside(partial(_ask, settings, distinct[half:], threads), fork=fork) as second:
-
-        def result() -> ArxivSearch:
-            first = _ask(settings, distinct[:half], threads)
-            failed = bool(first) and isinstance(first[-1], str)
-            return _gathered(asked, distinct, first if failed else first + second())
-
-        yield result
+    with aside(partial(_ask, settings, distinct, threads), fork=fork) as answers:
+        yield lambda: _gathered(asked, distinct, answers())
 
 
 def _asked(findings: Sequence[Finding]) -> tuple[list[tuple[Finding, str]], list[str]]:

@@ -52,9 +52,9 @@ def assess_stage(
     findings with those of the kept findings' families added.
     """
     asked = settings is not None and (health or {}).get("arxiv") == "ok" and bool(kept)
-    # a finding's query reads its tags and first date, which families do not change; half
-    # of a long search (its parsing is Python work) runs in a forked process while this
-    # one finds the families, then asks the other half (#19)
+    # a finding's query reads its tags and first date, which families do not change; a
+    # long search (its parsing is Python work) runs in a forked process while this one
+    # finds the families (#19)
     search = (
         arxiv_search(settings, kept, fork=len(kept) >= FORK_MIN and can_fork())
         if settings is not None and asked

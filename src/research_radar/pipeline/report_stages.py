@@ -12,14 +12,12 @@ from typing import Any
 
 from research_radar.classify.model import Taxonomy
 from research_radar.config import Settings
-from research_radar.cores import FORK_MIN, aside
 from research_radar.history import decide as history
 from research_radar.hostmap.index import HostIndex
 from research_radar.models import Coverage, Finding, Report
 from research_radar.pipeline.host import recheck_host, remote_host_sha
 from research_radar.pipeline.stages import StageRecorder
 from research_radar.report.compose import build_report
-from research_radar.report.html import stored_body
 from research_radar.report.markdown import render_markdown
 from research_radar.settings_file import Language
 from research_radar.store.history_reads import count_finding_keys, load_findings_of, load_keys_named
@@ -39,8 +37,8 @@ def compose_stage(
     taxonomy: Taxonomy,
     language: Language,
     coverage: Coverage,
+    body_of: BodyOf,
     on_report: Callable[[Report], object] | None = None,
-    body_of: BodyOf | None = None,
 ) -> tuple[Report, str, Callable[[], dict[str, str]]]:
     """The report and its Markdown, saved with the day's findings, and a function giving
     its stored HTML body (`stored_body`). `on_report`: told the report once it is built,
@@ -52,7 +50,7 @@ def compose_stage(
     function is called, so that a large report's body is rendered (by a forked process)
     while this one reviews the report, not while it waits (#19). A run that stops in
     between keeps the report without its body, which is rendered again when asked for
-    (`report.html.reuse_body`). Without `body_of` the body is saved with the report."""
+    (`report.html.reuse_body`)."""
     with run.stage("compose") as counts:
         host, findings, rechecked = recheck_host(host, findings)
         findings, carried = _with_earlier_today(store, findings, cutoff.date())
@@ -79,24 +77,11 @@ def compose_stage(
             "cutoff": cutoff.isoformat(),
             "findings": [f.project_key for f in report.findings],
         }
-        if body_of is None:
-            # a large report's HTML body is rendered by a forked process while this one
-            # writes the findings (#19)
-            large = len(report.findings) >= FORK_MIN
-            with (
-                aside(lambda: stored_body(markdown), fork=large) as body,
-                store.transaction() as conn,
-            ):
-                store.save_findings(conn, report.findings)
-                html = body()
-                store.save_report(conn, report.date, language, markdown, {**data, "body": html})
-            kept: Callable[[], dict[str, str]] = partial(dict, html)
-        else:
-            pending = body_of(markdown)  # started before the transaction opens
-            with store.transaction() as conn:
-                store.save_findings(conn, report.findings)
-                store.save_report(conn, report.date, language, markdown, data)
-            kept = cache(partial(_save_body, store, report.date, language, markdown, data, pending))
+        pending = body_of(markdown)  # started before the transaction opens
+        with store.transaction() as conn:
+            store.save_findings(conn, report.findings)
+            store.save_report(conn, report.date, language, markdown, data)
+        kept = cache(partial(_save_body, store, report.date, language, markdown, data, pending))
         counts.update(findings=len(report.findings), corrections=len(corrections))
         if carried:
             counts["kept_from_earlier_run"] = carried

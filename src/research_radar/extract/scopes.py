@@ -25,7 +25,7 @@ from collections.abc import Collection, Sequence
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions, with_load
-from research_radar.extract.context import SURVEY
+from research_radar.extract.context import SURVEY, hosted
 from research_radar.extract.loads import several_values
 from research_radar.extract.loadscopes import find_load_scopes
 from research_radar.extract.markdown import Segment, clean_text, split_cells
@@ -109,25 +109,7 @@ def find_scopes(
         scopes.append(scope)
         if not search(_REQUIRED, probe):
             sections.append((heading.line, scope))  # `## Hardware requirements`: its own
-    for segment in segments:
-        text = _setup_row(segment) if segment.block == "table" or segment.header else segment.text
-        if segment.block == "heading":
-            continue
-        if not text:
-            continue  # a table row that is no key and value
-        probe = probe_of(text)
-        keyed = match(_SETUP_LINE, probe)
-        if not keyed and not match(_CONFIG_LINE, probe):
-            continue
-        section = _section_of(spans, segment.line)
-        scope = Scope(section[0].line, section[1]) if section else Scope(1, end)
-        if keyed and section and _sets_up_parent(section[0], text, spans, measured):
-            scope = _parent_scope(spans, spans.index(section), end)
-            sections.append((section[0].line, scope))
-        scope.add(_setup(text, cat))
-        if not keyed:
-            scope.names = {k: v for k, v in scope.names.items() if len(v) == 1}
-        scopes.append(scope)
+    scopes.extend(_line_scopes(segments, spans, end, cat, measured, sections))
     scopes.extend(_command_scopes(commands, spans, end, cat))
     for line, devices in machines:
         section = _section_of(spans, line)
@@ -150,6 +132,51 @@ def find_scopes(
     for scope in scopes:
         scope.names = {k: v for k, v in scope.names.items() if len(v) <= _MAX_NAMES}
     return sorted(scopes, key=lambda s: s.last - s.first)
+
+
+def _line_scopes(
+    segments: list[Segment],
+    spans: list[tuple[Segment, int]],
+    end: int,
+    cat: Catalog,
+    measured: Collection[int],
+    sections: list[tuple[int, Scope]],
+) -> list[Scope]:
+    """The scopes of the set-up lines (`- GPU: 1x RTX 4090`), adding those that set up
+    their parent section to `sections`. A host CPU (`- CPU: Core i9-13900K`) is not the
+    part of a section whose set-up lines name another (`extract.context.hosted`)."""
+    scopes: list[Scope] = []
+    hosts: list[Scope] = []
+    for segment in segments:
+        text = _setup_row(segment) if segment.block == "table" or segment.header else segment.text
+        if segment.block == "heading":
+            continue
+        if not text:
+            continue  # a table row that is no key and value
+        probe = probe_of(text)
+        keyed = match(_SETUP_LINE, probe)
+        if not keyed and not match(_CONFIG_LINE, probe):
+            continue
+        section = _section_of(spans, segment.line)
+        scope = Scope(section[0].line, section[1]) if section else Scope(1, end)
+        if keyed and section and _sets_up_parent(section[0], text, spans, measured):
+            scope = _parent_scope(spans, spans.index(section), end)
+            sections.append((section[0].line, scope))
+        conditions = _setup(text, cat)
+        if hosted(conditions, text, True) is not conditions:
+            hosts.append(scope)
+        scope.add(conditions)
+        if not keyed:
+            scope.names = {k: v for k, v in scope.names.items() if len(v) == 1}
+        scopes.append(scope)
+    for host in hosts:
+        if any(
+            (s.first, s.last) == (host.first, host.last) and s.names.get("hardware")
+            for s in scopes
+            if all(s is not h for h in hosts)
+        ):
+            host.names.pop("hardware", None)
+    return scopes
 
 
 _NUMBERS = re.compile(r"[\d\s.,:%x×/~≈+-]*")

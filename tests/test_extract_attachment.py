@@ -1,0 +1,59 @@
+"""Attaching the names a document states once to the numbers they govern (issue #14):
+set-up lists, set-up keys with their value below them or outside the catalogue, and
+the sections around a table."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_radar.extract.cataloguefiles import default_catalog
+from research_radar.extract.claims import extract_claims
+from research_radar.extract.markdown import parse_segments
+from research_radar.extract.scopes import find_scopes
+from research_radar.models import Claim
+
+
+def _numbers(claims: list[Claim]) -> dict[float, Claim]:
+    return {metric.value: claim for claim in claims for metric in claim.metrics}
+
+
+@pytest.mark.parametrize(
+    "machine",
+    [
+        pytest.param("- GPU: 2x NVIDIA L40S\n- CPU: AMD EPYC 9654\n- RAM: 512GB\n", id="gpu-first"),
+        pytest.param("- CPU: AMD EPYC 9654\n- GPU: 2x NVIDIA L40S\n", id="cpu-first"),
+        pytest.param("* **GPU**: NVIDIA L40S\n* **Processor**: Intel Xeon Gold 6338\n", id="bold"),
+    ],
+)
+def test_the_host_cpu_of_a_set_up_does_not_displace_its_gpu(machine: str) -> None:
+    text = (
+        "# Serving numbers\n\n## Benchmark\n\nMachine:\n\n"
+        f"{machine}\n"
+        "### Throughput\n\n| Engine | Decode (tok/s) |\n| --- | --- |\n| ours | 311.2 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[311.2].conditions.hardware[0].startswith("L40S")
+
+
+def test_a_cpu_alone_sets_up_a_cpu_benchmark_and_a_cpu_row_keeps_its_part() -> None:
+    alone = (
+        "## Benchmark\n\n- CPU: AMD EPYC 9654\n- RAM: 512GB\n\n"
+        "### Decode\n\n| Threads | Decode (tok/s) |\n| --- | --- |\n| 16 | 21.4 |\n"
+    )
+    assert _numbers(extract_claims(alone))[21.4].conditions.hardware == ["EPYC 9654"]
+    both = (
+        "## Benchmark\n\n- GPU: NVIDIA L40S\n- CPU: AMD EPYC 9654\n\n"
+        "### Latency\n\n| Model | Device | Latency (ms) |\n| --- | --- | --- |\n"
+        "| ResNet-50 | CPU | 48.2 |\n| ResNet-50 | GPU | 3.1 |\n"
+    )
+    found = _numbers(extract_claims(both))
+    assert found[48.2].conditions.hardware == ["EPYC 9654"]
+    assert found[3.1].conditions.hardware[0].startswith("L40S")
+
+
+def test_a_set_up_line_of_the_host_cpu_scopes_nothing_beside_a_gpu_line() -> None:
+    text = "## Results\n\n- CPU: AMD EPYC 9654\n- GPU: NVIDIA L40S\n\nDecode runs at 311.2 tok/s.\n"
+    cat = default_catalog()
+    named = [s.names.get("hardware") for s in find_scopes(list(parse_segments(text)), cat)]
+    assert ["EPYC 9654"] not in named
+    assert any(n and n[0].startswith("L40S") for n in named)

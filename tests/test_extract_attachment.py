@@ -57,3 +57,17 @@ def test_a_set_up_line_of_the_host_cpu_scopes_nothing_beside_a_gpu_line() -> Non
     named = [s.names.get("hardware") for s in find_scopes(list(parse_segments(text)), cat)]
     assert ["EPYC 9654"] not in named
     assert any(n and n[0].startswith("L40S") for n in named)
+
+
+def test_a_set_up_key_without_a_value_takes_the_list_below_it() -> None:
+    text = (
+        "## Benchmark\n\nHardware:\n\n- GPU: NVIDIA L40S\n- RAM: 256GB\n\n"
+        "Checkpoints:\n\n- bf16: [acme/Qwen2.5-7B-Instruct](https://example.org/a)\n"
+        "- int4: [acme/Qwen2.5-7B-Instruct-AWQ](https://example.org/b)\n\n"
+        "Model:\n\n- bf16: [acme/Qwen2.5-7B-Instruct](https://example.org/a)\n"
+        "- int4: [acme/Qwen2.5-7B-Instruct-AWQ](https://example.org/b)\n\n"
+        "### Decode\n\n| Engine | Decode (tok/s) |\n| --- | --- |\n| ours | 87.5 |\n"
+    )
+    row = _numbers(extract_claims(text))[87.5]
+    assert row.conditions.model == ["Qwen2.5-7B"]
+    assert row.conditions.hardware[0].startswith("L40S")

@@ -147,7 +147,7 @@ def _line_scopes(
     part of a section whose set-up lines name another (`extract.context.hosted`)."""
     scopes: list[Scope] = []
     hosts: list[Scope] = []
-    for segment in segments:
+    for n, segment in enumerate(segments):
         text = _setup_row(segment) if segment.block == "table" or segment.header else segment.text
         if segment.block == "heading":
             continue
@@ -162,7 +162,7 @@ def _line_scopes(
         if keyed and section and _sets_up_parent(section[0], text, spans, measured):
             scope = _parent_scope(spans, spans.index(section), end)
             sections.append((section[0].line, scope))
-        conditions = _setup(text, cat)
+        conditions = _setup(f"{text} {_listed(segments, n)}" if keyed else text, cat)
         if hosted(conditions, text, True) is not conditions:
             hosts.append(scope)
         scope.add(conditions)
@@ -177,6 +177,22 @@ def _line_scopes(
         ):
             host.names.pop("hardware", None)
     return scopes
+
+
+def _listed(segments: list[Segment], at: int) -> str:
+    """`Model:` over `- BFloat16: 01-ai/Yi-6B-Chat` / `- AWQ 4bit: 01-ai/Yi-6B-Chat-4bits`:
+    a set-up key that writes nothing after its colon takes the list right below it for
+    its value (the items that are set-up lines of their own set up apart: `Hardware:`
+    over `- GPU: ...` / `- CPU: ...`)."""
+    if not segments[at].text.rstrip().endswith((":", "：")):
+        return ""
+    items: list[str] = []
+    for segment in segments[at + 1 :]:
+        if segment.block != "list":
+            break
+        if not match(_SETUP_LINE, probe_of(segment.text)):
+            items.append(segment.text)
+    return " ".join(items)
 
 
 _NUMBERS = re.compile(r"[\d\s.,:%x×/~≈+-]*")

@@ -71,3 +71,29 @@ def test_a_set_up_key_without_a_value_takes_the_list_below_it() -> None:
     row = _numbers(extract_claims(text))[87.5]
     assert row.conditions.model == ["Qwen2.5-7B"]
     assert row.conditions.hardware[0].startswith("L40S")
+
+
+@pytest.mark.parametrize(
+    ("key", "expected"),
+    [
+        pytest.param("- **Model**: wavmix-s2 tiny", ["wavmix-s2 tiny"], id="uncatalogued"),
+        pytest.param(
+            "- 模型 Model: [acme/wavmix-s2](https://example.org)", ["wavmix-s2"], id="repo"
+        ),
+        pytest.param("- Model: Qwen2.5-7B-Instruct", ["Qwen2.5-7B"], id="catalogued"),
+        pytest.param("- Model: our own checkpoint", [], id="words"),
+        pytest.param("- Model Type: decoder-only", [], id="not-the-model"),
+    ],
+)
+def test_a_model_key_in_a_test_parameters_section_names_the_page_model(
+    key: str, expected: list[str]
+) -> None:
+    text = (
+        "## Test environment\n\n- GPU: NVIDIA L40S\n\n"
+        f"## Test parameters\n\n- Sample rate: 16000 Hz\n- Audio format: 16-bit PCM\n{key}\n\n"
+        "## Results\n\n| Streams | Latency (ms) | RTF |\n| --- | --- | --- |\n| 4 | 151.5 | 0.42 |\n"
+    )
+    row = _numbers(extract_claims(text))[151.5]
+    assert row.conditions.model == expected
+    assert row.conditions.hardware[0].startswith("L40S")
+    assert row.conditions.precision == []  # a sample format, not the model's precision

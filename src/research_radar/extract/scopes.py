@@ -30,6 +30,7 @@ from research_radar.extract.loads import several_values
 from research_radar.extract.loadscopes import find_load_scopes
 from research_radar.extract.markdown import Segment, clean_text, split_cells
 from research_radar.extract.prefilter import probe_of
+from research_radar.extract.rowlabels import named_model
 from research_radar.extract.screened import match, search
 from research_radar.extract.setupnotes import evaluation_lines, notes_below_tables
 from research_radar.extract.setupscope import Scope
@@ -42,7 +43,9 @@ _SETUP_HEADING = re.compile(
     r"test(?:ing)? (?:settings?|platform|config)|hardware|测试环境|实验环境|实验设置|测试配置|"
     r"测试设置|硬件环境|运行环境|环境配置|服务器配置|机器配置|(?:芯片|硬件|设备)信息|"
     r"(?:软?硬件|测试|实验|部署|推理|评测)(?:配置|环境|平台|硬件|机器)|test-?bed|"
-    r"^\W*(?:\w+\s)?settings?\W*$",
+    r"^\W*(?:\w+\s)?settings?\W*$|"
+    r"(?:test(?:ing)?|benchmark(?:ing)?|experiment(?:al)?|evaluation|inference)\s"
+    r"(?:parameters|conditions)|(?:测试|实验|评测|推理|压测)(?:参数|条件)",
     re.I,
 )
 _SETUP_LINE = re.compile(
@@ -215,12 +218,44 @@ def _setup_row(segment: Segment) -> str:
 def _setup(text: str, cat: Catalog) -> Conditions:
     """A set-up statement's conditions, without the load keys it gives several values of
     (`prefill on 32 GPUs, decode on 144 GPUs`: neither count is the whole page's)."""
-    conditions = find_conditions(text, cat)
+    conditions = _keyed_model(find_conditions(text, cat), text, cat)
+    if conditions.precision and _SAMPLES.search(text):
+        conditions = conditions.model_copy(update={"precision": []})
     several = several_values(text) & set(conditions.load)
     if not several:
         return conditions
     load = {k: v for k, v in conditions.load.items() if k not in several}
     return with_load(conditions, load)
+
+
+_SAMPLES = re.compile(r"\d{1,2}[- ]?bits?\s(?:PCM|WAV|audio|samples?|depth|colou?r)", re.I)
+"""`Audio Format: 16-bit PCM`: the samples' bit depth, not the model's precision."""
+_MODEL_KEY = re.compile(
+    r"^\W{0,4}(?:(?:test(?:ed)?|benchmark(?:ed)?|base|target|evaluated|main)\s)?(?:models?|模型)"
+    r"(?:\s(?:models?|names?|ids?|checkpoints?))?\W{0,3}[:：]\s*(?P<value>[^:：]+?)\W*$",
+    re.I,
+)
+_PROSE_START = re.compile(
+    r"^(?:our|the|a|an|see|same|any|all|each|various|several|multiple|custom|default|"
+    r"different|see|refer|below|above|如下|见)\b",
+    re.I,
+)
+"""`Model: our fine-tuned checkpoint`, `Model: see below`: words, not a model's name."""
+
+
+def _keyed_model(conditions: Conditions, text: str, cat: Catalog) -> Conditions:
+    """`- **模型 Model**: seed-vc v1.0 tiny`: a set-up line keyed `Model` names its model
+    as written when the catalogue knows none there (`extract.rowlabels.named_model`), the
+    last part of a repository id (`[acme/foo-7b]`) for one."""
+    if conditions.model:
+        return conditions
+    key = _MODEL_KEY.match(text)
+    if not key:
+        return conditions
+    value = re.sub(r"[\[\]()*`]", "", key["value"]).strip().rstrip("/").rsplit("/", 1)[-1]
+    if _PROSE_START.match(value) or not re.search(r"[\d\-_.]|[a-z][A-Z]", value):
+        return conditions  # a name is an identifier: `seed-vc`, `Qwen2-7B`, `phi3.5`
+    return named_model(conditions, value, cat)
 
 
 def _parent_scope(spans: list[tuple[Segment, int]], index: int, end: int) -> Scope:

@@ -97,3 +97,23 @@ def test_a_model_key_in_a_test_parameters_section_names_the_page_model(
     assert row.conditions.model == expected
     assert row.conditions.hardware[0].startswith("L40S")
     assert row.conditions.precision == []  # a sample format, not the model's precision
+
+
+@pytest.mark.parametrize("title", ["", "# Serving notes\n\n"])
+def test_a_top_section_that_measures_nothing_sets_up_the_page_after_it(title: str) -> None:
+    text = (
+        f"{title}## Methodology\n\nWe benchmark on a single L40S with Mistral-7B.\n\n"
+        "## Results\n\n| Engine | Decode (tok/s) |\n| --- | --- |\n| ours | 120.5 |\n"
+    )
+    row = _numbers(extract_claims(text))[120.5]
+    assert row.conditions.hardware[0].startswith("L40S")
+    assert row.conditions.model == ["Mistral-7B"]
+
+
+def test_a_subsection_that_measures_nothing_keeps_its_set_up_to_itself() -> None:
+    text = (
+        "# Notes\n\n## Usage\n\n### Demo\n\nWe run the demo on a single A100 with OPT-30B.\n\n"
+        "### Accuracy\n\n| Model | Perplexity |\n| --- | --- |\n| Mistral-7B | 5.25 |\n\n"
+        "# Other\n"
+    )
+    assert _numbers(extract_claims(text))[5.25].conditions.hardware == []

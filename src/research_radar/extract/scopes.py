@@ -125,7 +125,7 @@ def find_scopes(
         scope.add(Conditions(hardware=named.hardware, model=named.model, precision=named.precision))
         scopes.append(scope)
     scopes.extend(_title(headings, end, cat))
-    scopes.extend(evaluation_lines(segments, spans, end, cat))
+    scopes.extend(evaluation_lines(segments, spans, end, cat, measured))
     scopes.extend(notes_below_tables(segments, cat))
     # a note below a table, an `all numbers` statement, a method section: load only
     scopes.extend(

@@ -117,3 +117,43 @@ def test_a_subsection_that_measures_nothing_keeps_its_set_up_to_itself() -> None
         "# Other\n"
     )
     assert _numbers(extract_claims(text))[5.25].conditions.hardware == []
+
+
+@pytest.mark.parametrize(
+    ("block", "expected"),
+    [
+        pytest.param(
+            "vllm serve Qwen/Qwen2-7B-Instruct --max-model-len 4096", ["Qwen2-7B"], id="serve"
+        ),
+        pytest.param(
+            "CUDA_VISIBLE_DEVICES=0 python -m sglang.launch_server \\\n  --model-path Qwen/Qwen2-7B",
+            ["Qwen2-7B"],
+            id="module",
+        ),
+        pytest.param("python run.py --model acme/Mistral-7B-v0.1", ["Mistral-7B"], id="script"),
+        pytest.param("pip install -e .", [], id="no-model"),
+    ],
+)
+def test_a_block_that_serves_a_model_sets_up_the_results_below_it(
+    block: str, expected: list[str]
+) -> None:
+    text = (
+        f"## Results\n\n```bash\n{block}\n```\n\n"
+        "| Engine | Decode (tok/s) |\n| --- | --- |\n| ours | 120.5 |\n\n## Elsewhere\n\n"
+        "| Engine | Decode (tok/s) |\n| --- | --- |\n| ours | 99.5 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[120.5].conditions.model == expected
+    assert found[120.5].conditions.load.get("context") is None  # a server's limit
+    assert found[99.5].conditions.model == []
+
+
+def test_a_note_on_the_table_above_sets_it_up() -> None:
+    text = (
+        "## Results\n\nWe compare with vLLM.\n\n"
+        "| Engine | Decode (tok/s) |\n| --- | --- |\n| ours | 120.5 |\n\n"
+        "The table above is for Mistral-7B on an L40S; larger models follow the same trend.\n"
+    )
+    row = _numbers(extract_claims(text))[120.5]
+    assert row.conditions.model == ["Mistral-7B"]
+    assert row.conditions.hardware[0].startswith("L40S")

@@ -75,6 +75,7 @@ def find_scopes(
     notes: Sequence[tuple[int, int, str]] = (),
     machines: Sequence[tuple[int, str]] = (),
     measured: Collection[int] = (),
+    launches: Sequence[tuple[int, str]] = (),
 ) -> list[Scope]:
     """The set-up scopes of a document's segments, innermost (shortest) first.
 
@@ -88,6 +89,8 @@ def find_scopes(
         measured: the lines of the document's numbers: a section with set-up lines and
             no number of its own (`## Prerequisites` / `- Hardware: A100 80G`) is a set-up
             section, whatever its heading says.
+        launches: the blocks that serve or run a model (`extract.commandblocks`): the
+            one model each names sets up its section from its line on, like a command's.
     """
     if not segments:
         return []
@@ -114,6 +117,7 @@ def find_scopes(
             sections.append((heading.line, scope))  # `## Hardware requirements`: its own
     scopes.extend(_line_scopes(segments, spans, end, cat, measured, sections))
     scopes.extend(_command_scopes(commands, spans, end, cat))
+    scopes.extend(_command_scopes(launches, spans, end, cat, load=False))
     for line, devices in machines:
         section = _section_of(spans, line)
         scope = Scope(line, section[1] if section else end)
@@ -237,7 +241,7 @@ _MODEL_KEY = re.compile(
 )
 _PROSE_START = re.compile(
     r"^(?:our|the|a|an|see|same|any|all|each|various|several|multiple|custom|default|"
-    r"different|see|refer|below|above|如下|见)\b",
+    r"different|refer|below|above|如下|见)\b",
     re.I,
 )
 """`Model: our fine-tuned checkpoint`, `Model: see below`: words, not a model's name."""
@@ -317,18 +321,25 @@ def _command_scopes(
     spans: list[tuple[Segment, int]],
     end: int,
     cat: Catalog,
+    *,
+    load: bool = True,
 ) -> list[Scope]:
     """`vllm bench serve --model Qwen/Qwen2-7B --random-input-len 1024 ...` above a table:
     the load its flags give, and the one model its `--model` (`-m`) flags name, hold
-    below it in its section, up to the next command block."""
+    below it in its section, up to the next command block. Without `load`, the blocks
+    only serve or run a model (`vllm serve Qwen/Qwen2-7B`): their model holds, not their
+    flags (`--max-model-len 4096` is a server's limit)."""
     scopes: list[Scope] = []
     for n, (line, text) in enumerate(commands):
         section = _section_of(spans, line)
         last = section[1] if section else end
         if n + 1 < len(commands):
             last = min(last, commands[n + 1][0] - 1)
-        scope = Scope(line, last, load=dict(_setup(text, cat).load))
-        models = {m for flag in _MODEL_FLAG.finditer(text) for m in _model_of(flag[1], cat)}
+        scope = Scope(line, last, load=dict(_setup(text, cat).load) if load else {})
+        text = _PYTHON_MODULE.sub(" ", text)
+        flags = [flag[1] for flag in _MODEL_FLAG.finditer(text)]
+        flags += [served[1] for served in _SERVED.finditer(text)]
+        models = {m for flag in flags for m in _model_of(flag, cat)}
         if len(models) == 1:
             scope.names["model"] = list(models)
         if scope.load or scope.names:
@@ -340,6 +351,10 @@ _MODEL_FLAG = re.compile(
     r"(?:--model(?:[-_](?:name[-_]or[-_]path|path|name|id|dir))?|-m)[\s=]+['\"]?(\S+)"
 )
 """A benchmark command's model: `--model meta-llama/Llama-2-7b-hf`, `-m llama-2-7b.gguf`."""
+_SERVED = re.compile(r"\b(?:serve|ollama\s+run)\s+['\"]?(?!-)(\S+)")
+"""A model served by name: `vllm serve Qwen/Qwen2-7B`, `ollama run llama3:8b`."""
+_PYTHON_MODULE = re.compile(r"\bpython[\d.]*\s+-m\s+\S+")
+"""`python -m sglang.launch_server`: a module run, not a model's `-m`."""
 
 
 def _model_of(path: str, cat: Catalog) -> list[str]:

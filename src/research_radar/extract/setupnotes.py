@@ -116,6 +116,7 @@ _NOTE_BELOW = re.compile(
     r"^\W{0,3}(?:(?:executed|measured|tested|benchmarked|run|ran|evaluated|obtained|collected|"
     r"numbers|results?|all (?:numbers|results|measurements|benchmarks|tests)|notes?|"
     r"(?:the )?(?:numbers|results|data) (?:in|of|above)|in (?:the|this) table|"
+    r"(?:the |this )?(?:table|chart|figure|graph|plot)s? (?:above|here)\b|"
     r"we (?:ran|run|used|use|measured|tested|benchmarked)|these (?:numbers|results|benchmarks)|"
     r"(?:the )?above|(?:test |benchmark )?(?:setup|settings?|config(?:uration)?|workload|"
     r"environment)s?\s?:)\b|"

@@ -157,15 +157,3 @@ def test_a_note_on_the_table_above_sets_it_up() -> None:
     row = _numbers(extract_claims(text))[120.5]
     assert row.conditions.model == ["Mistral-7B"]
     assert row.conditions.hardware[0].startswith("L40S")
-
-
-def test_the_model_a_measured_paragraph_names_holds_for_its_later_paragraphs() -> None:
-    text = (
-        "# Notes\n\n## Versus TGI\n\n"
-        "On Mistral-7B, ours decodes at 120.5 tok/s against 98.1 tok/s for TGI.\n\n"
-        "At 16 requests per second, ours serves 4.05 requests/s.\n\n"
-        "### Later\n\n| Engine | Decode (tok/s) |\n| --- | --- |\n| ours | 77.5 |\n"
-    )
-    found = _numbers(extract_claims(text))
-    assert found[4.05].conditions.model == ["Mistral-7B"]
-    assert found[77.5].conditions.model == []  # a subsection says its own

@@ -118,9 +118,6 @@ def extract_claims(
     labelled: dict[int, str] = {}
     """Claims (by index) of rows whose `Model` column writes an uncatalogued model: theirs
     when nothing else in scope names one."""
-    paragraph_named: dict[str, list[str]] = {}
-    """The model the first paragraph of the current section that measures one names:
-    its later paragraphs measure it too, not its subsections (issue #14)."""
     parts: list[str] = []
     """The hardware the statements of the block being read name (`- GPU: 1x RTX 4090`)."""
     compared: dict[str, None] = {}
@@ -204,7 +201,7 @@ def extract_claims(
                 del sublead[stale]
             block_ctx = section.copy()
             line_ctx, lead, lead_ctx, lead_names = Context(), True, Context(), {}
-            parts, paragraph_named = [], {}
+            parts = []
             intro, introduced = [], Context()
             caption_ctx, captioned = Context(), 0
             if probe_of(segment.text).has_digit:  # `## 2.15x faster`: a heading's result
@@ -223,8 +220,6 @@ def extract_claims(
                 block_ctx.merge(lead_ctx)  # `* data_type = FP16` / `TP means ...` / a table
             block_ctx.merge(caption_ctx)
             block_ctx.merge(introduced)
-            for name, values in paragraph_named.items():
-                block_ctx.names.setdefault(name, values)
             parts = []
         probe = probe_of(segment.text)  # the rules below run only where they could match
         own = find_conditions(segment.text, cat)  # read once: every use below only reads it
@@ -256,8 +251,6 @@ def extract_claims(
             claims.extend(made)
             for one in made:
                 compared.update(dict.fromkeys(one.conditions.baseline))
-            if segment.block == "prose" and len(own.model) == 1 and not search(SURVEY, probe):
-                paragraph_named.setdefault("model", list(own.model))
             if lead and introduces and not defines(segment.text, cat):
                 # `The results below ran on a single L20 (about 170 s of audio):` opens the
                 # section: its set-up holds there, though it holds a number of its own

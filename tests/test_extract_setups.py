@@ -279,6 +279,7 @@ def test_the_reading_building_blocks_export_their_api() -> None:
         "add_to_lead",
         "defines",
         "enter_section",
+        "hosted",
         "project_of",
         "sized",
         "unlisted",

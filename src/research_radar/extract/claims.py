@@ -41,6 +41,7 @@ from research_radar.extract.context import (
     add_to_lead,
     defines,
     enter_section,
+    hosted,
     project_of,
     sized,
     unlisted,
@@ -118,6 +119,8 @@ def extract_claims(
     labelled: dict[int, str] = {}
     """Claims (by index) of rows whose `Model` column writes an uncatalogued model: theirs
     when nothing else in scope names one."""
+    parts: list[str] = []
+    """The hardware the statements of the block being read name (`- GPU: 1x RTX 4090`)."""
     compared: dict[str, None] = {}
     """The systems the prose's claims so far compare with: a table's row or column of one
     of them holds the compared system's own numbers."""
@@ -199,6 +202,7 @@ def extract_claims(
                 del sublead[stale]
             block_ctx = section.copy()
             line_ctx, lead, lead_ctx, lead_names = Context(), True, Context(), {}
+            parts = []
             intro, introduced = [], Context()
             caption_ctx, captioned = Context(), 0
             if probe_of(segment.text).has_digit:  # `## 2.15x faster`: a heading's result
@@ -217,6 +221,7 @@ def extract_claims(
                 block_ctx.merge(lead_ctx)  # `* data_type = FP16` / `TP means ...` / a table
             block_ctx.merge(caption_ctx)
             block_ctx.merge(introduced)
+            parts = []
         probe = probe_of(segment.text)  # the rules below run only where they could match
         own = find_conditions(segment.text, cat)  # read once: every use below only reads it
         introduces = segment.block == "prose" and search(_INTRODUCES, probe) is not None
@@ -278,6 +283,8 @@ def extract_claims(
             # a row or column of a table named after it holds the compared system's numbers
             # (a title, `Transfer Time vs KV Size` over a plot, names axes, not systems)
             compared.update(dict.fromkeys(own.baseline))
+        own = hosted(own, segment.text, bool(parts or lead_ctx.names.get("hardware")))
+        parts.extend(own.hardware)
         line_ctx.update(own, with_baseline=True)
         block_ctx.update(own, with_baseline=segment.block == "prose")
         if lead and not surveyed and not defines(segment.text, cat):

@@ -16,10 +16,11 @@ alternatives, which `extract.scopes` drops like any set-up's.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from research_radar.extract.toolblocks import fenced_blocks
 
-__all__ = ["command_blocks"]
+__all__ = ["command_blocks", "launch_blocks"]
 
 _SHELLS = frozenset(["", "bash", "sh", "shell", "console", "zsh", "text", "txt", "shell-session"])
 _TOOL = re.compile(
@@ -47,17 +48,42 @@ def command_blocks(text: str) -> list[tuple[int, str]]:
     command lines joined into one text."""
     if "--" not in text and not any(t in text for t in ("bench", "prepare_dataset", "genai-perf")):
         return []  # (every command read here has a tool's name or a `--` flag)
+    return _blocks(text, _is_benchmark)
+
+
+def _is_benchmark(command: str) -> bool:
+    return bool(_TOOL.search(command) or (_LOAD_FLAG.search(command) and _SCRIPT.search(command)))
+
+
+_LAUNCH = re.compile(
+    r"\b(?:vllm|sglang|lmdeploy|mlc_llm|trtllm)[\s-]serve\b|vllm\.entrypoints\.|"
+    r"sglang\.launch_server\b|\bllama-server\b|text-generation-launcher\b|\bollama\s+run\b|"
+    r"--model(?:[-_](?:name[-_]or[-_]path|path|name|id|dir))?[\s=]"
+)
+"""A command that serves or runs a model (`vllm serve Qwen/Qwen2-7B`,
+`python -m sglang.launch_server --model-path ...`, `python run.py --model ...`)."""
+
+
+def launch_blocks(text: str) -> list[tuple[int, str]]:
+    """Each block of a Markdown text that serves or runs a model (`extract.scopes` takes
+    only the model it names): its first line (1-based) and those command lines."""
+    if "serve" not in text and "model" not in text and "ollama" not in text:
+        return []
+    return _blocks(text, lambda command: bool(_LAUNCH.search(command)))
+
+
+def _blocks(text: str, keep: Callable[[str], bool]) -> list[tuple[int, str]]:
     lines = text.splitlines()
     blocks: list[tuple[int, str]] = []
     for index, end, tag in fenced_blocks(lines):
         if tag in _SHELLS:
-            commands = _commands(lines[index + 1 : end])
+            commands = _commands(lines[index + 1 : end], keep)
             if commands:
                 blocks.append((index + 1, " ; ".join(commands)))
     return blocks
 
 
-def _commands(body: list[str]) -> list[str]:
+def _commands(body: list[str], keep: Callable[[str], bool]) -> list[str]:
     """The tool calls among a block's lines, each joined over its `\\` continuations."""
     joined: list[str] = []
     current = ""
@@ -71,8 +97,4 @@ def _commands(body: list[str]) -> list[str]:
         current = ""
     if current:
         joined.append(current)
-    return [
-        command
-        for command in joined
-        if _TOOL.search(command) or (_LOAD_FLAG.search(command) and _SCRIPT.search(command))
-    ]
+    return [command for command in joined if keep(command)]

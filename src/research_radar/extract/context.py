@@ -22,6 +22,7 @@ __all__ = [
     "add_to_lead",
     "defines",
     "enter_section",
+    "hosted",
     "project_of",
     "sized",
     "unlisted",
@@ -165,6 +166,21 @@ def unlisted(conditions: Conditions) -> Conditions:
         name: [] for name in CONDITION_FIELDS if len(getattr(conditions, name)) > 1
     }
     return conditions.model_copy(update=listed) if listed else conditions
+
+
+_HOST = re.compile(
+    r"^\W{0,4}(?:host\s)?(?:CPUs?|processors?|(?:中央)?处理器)\W{0,3}\s?(?:[:：=]|为|是)", re.I
+)
+"""`- CPU: Intel Core i9-13900K`, `CPU为Intel Xeon Gold 6271C`: the host of a machine."""
+
+
+def hosted(own: Conditions, text: str, named: bool) -> Conditions:
+    """`- GPU: 1x RTX 4090` / `- CPU: Core i9-13900K`: a set-up that has `named` the
+    machine's accelerator keeps it for the numbers it measured; the host CPU named after
+    it does not replace it (a row that ran on the CPU says so: `extract.roles`)."""
+    if not (named and own.hardware and _HOST.match(text)):
+        return own
+    return own.model_copy(update={"hardware": []})
 
 
 _TERM = re.compile(r"^([^:：=]{1,40})[:：]\s")

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from research_radar.extract.baselines import spelled_out
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.commandblocks import command_blocks
+from research_radar.extract.commandblocks import command_blocks, launch_blocks
 from research_radar.extract.envblocks import env_blocks
 from research_radar.extract.footnotes import footnote_refs
 from research_radar.extract.markdown import Segment
@@ -51,8 +51,10 @@ def with_document_scopes(
             (not a tool named after a model: `llama.cpp`, `LLaMA-Factory`).
     """
     measured = {c.line or 0 for c in claims if c.metrics}
+    blocks = command_blocks(text)
+    notes = footnote_refs(text)
     scopes = find_scopes(
-        segments, cat, command_blocks(text), footnote_refs(text), env_blocks(text), measured
+        segments, cat, blocks, notes, env_blocks(text), measured, launch_blocks(text)
     )
     if scopes:
         claims = [

@@ -25,11 +25,12 @@ from collections.abc import Collection, Sequence
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions, with_load
-from research_radar.extract.context import SURVEY
+from research_radar.extract.context import SURVEY, hosted
 from research_radar.extract.loads import several_values
 from research_radar.extract.loadscopes import find_load_scopes
 from research_radar.extract.markdown import Segment, clean_text, split_cells
 from research_radar.extract.prefilter import probe_of
+from research_radar.extract.rowlabels import named_model
 from research_radar.extract.screened import match, search
 from research_radar.extract.setupnotes import evaluation_lines, notes_below_tables
 from research_radar.extract.setupscope import Scope
@@ -42,7 +43,9 @@ _SETUP_HEADING = re.compile(
     r"test(?:ing)? (?:settings?|platform|config)|hardware|测试环境|实验环境|实验设置|测试配置|"
     r"测试设置|硬件环境|运行环境|环境配置|服务器配置|机器配置|(?:芯片|硬件|设备)信息|"
     r"(?:软?硬件|测试|实验|部署|推理|评测)(?:配置|环境|平台|硬件|机器)|test-?bed|"
-    r"^\W*(?:\w+\s)?settings?\W*$",
+    r"^\W*(?:\w+\s)?settings?\W*$|"
+    r"(?:test(?:ing)?|benchmark(?:ing)?|experiment(?:al)?|evaluation|inference)\s"
+    r"(?:parameters|conditions)|(?:测试|实验|评测|推理|压测)(?:参数|条件)",
     re.I,
 )
 _SETUP_LINE = re.compile(
@@ -72,6 +75,7 @@ def find_scopes(
     notes: Sequence[tuple[int, int, str]] = (),
     machines: Sequence[tuple[int, str]] = (),
     measured: Collection[int] = (),
+    launches: Sequence[tuple[int, str]] = (),
 ) -> list[Scope]:
     """The set-up scopes of a document's segments, innermost (shortest) first.
 
@@ -85,6 +89,8 @@ def find_scopes(
         measured: the lines of the document's numbers: a section with set-up lines and
             no number of its own (`## Prerequisites` / `- Hardware: A100 80G`) is a set-up
             section, whatever its heading says.
+        launches: the blocks that serve or run a model (`extract.commandblocks`): the
+            one model each names sets up its section from its line on, like a command's.
     """
     if not segments:
         return []
@@ -109,7 +115,46 @@ def find_scopes(
         scopes.append(scope)
         if not search(_REQUIRED, probe):
             sections.append((heading.line, scope))  # `## Hardware requirements`: its own
-    for segment in segments:
+    scopes.extend(_line_scopes(segments, spans, end, cat, measured, sections))
+    scopes.extend(_command_scopes(commands, spans, end, cat))
+    scopes.extend(_command_scopes(launches, spans, end, cat, load=False))
+    for line, devices in machines:
+        section = _section_of(spans, line)
+        scope = Scope(line, section[1] if section else end)
+        scope.add(Conditions(hardware=cat.names("hardware", devices)))
+        scopes.append(scope)
+    for first, last, note in notes:
+        named = find_conditions(note, cat)
+        scope = Scope(first, last)
+        scope.add(Conditions(hardware=named.hardware, model=named.model, precision=named.precision))
+        scopes.append(scope)
+    scopes.extend(_title(headings, end, cat))
+    scopes.extend(evaluation_lines(segments, spans, end, cat, measured))
+    scopes.extend(notes_below_tables(segments, cat))
+    # a note below a table, an `all numbers` statement, a method section: load only
+    scopes.extend(
+        Scope(s.first, s.last, load=s.load) for s in find_load_scopes(segments, spans, end, cat)
+    )
+    scopes.extend(_document_setup(sections, min(measured, default=end), end))
+    for scope in scopes:
+        scope.names = {k: v for k, v in scope.names.items() if len(v) <= _MAX_NAMES}
+    return sorted(scopes, key=lambda s: s.last - s.first)
+
+
+def _line_scopes(
+    segments: list[Segment],
+    spans: list[tuple[Segment, int]],
+    end: int,
+    cat: Catalog,
+    measured: Collection[int],
+    sections: list[tuple[int, Scope]],
+) -> list[Scope]:
+    """The scopes of the set-up lines (`- GPU: 1x RTX 4090`), adding those that set up
+    their parent section to `sections`. A host CPU (`- CPU: Core i9-13900K`) is not the
+    part of a section whose set-up lines name another (`extract.context.hosted`)."""
+    scopes: list[Scope] = []
+    hosts: list[Scope] = []
+    for n, segment in enumerate(segments):
         text = _setup_row(segment) if segment.block == "table" or segment.header else segment.text
         if segment.block == "heading":
             continue
@@ -124,32 +169,37 @@ def find_scopes(
         if keyed and section and _sets_up_parent(section[0], text, spans, measured):
             scope = _parent_scope(spans, spans.index(section), end)
             sections.append((section[0].line, scope))
-        scope.add(_setup(text, cat))
+        conditions = _setup(f"{text} {_listed(segments, n)}" if keyed else text, cat)
+        if hosted(conditions, text, True) is not conditions:
+            hosts.append(scope)
+        scope.add(conditions)
         if not keyed:
             scope.names = {k: v for k, v in scope.names.items() if len(v) == 1}
         scopes.append(scope)
-    scopes.extend(_command_scopes(commands, spans, end, cat))
-    for line, devices in machines:
-        section = _section_of(spans, line)
-        scope = Scope(line, section[1] if section else end)
-        scope.add(Conditions(hardware=cat.names("hardware", devices)))
-        scopes.append(scope)
-    for first, last, note in notes:
-        named = find_conditions(note, cat)
-        scope = Scope(first, last)
-        scope.add(Conditions(hardware=named.hardware, model=named.model, precision=named.precision))
-        scopes.append(scope)
-    scopes.extend(_title(headings, end, cat))
-    scopes.extend(evaluation_lines(segments, spans, end, cat))
-    scopes.extend(notes_below_tables(segments, cat))
-    # a note below a table, an `all numbers` statement, a method section: load only
-    scopes.extend(
-        Scope(s.first, s.last, load=s.load) for s in find_load_scopes(segments, spans, end, cat)
-    )
-    scopes.extend(_document_setup(sections, min(measured, default=end), end))
-    for scope in scopes:
-        scope.names = {k: v for k, v in scope.names.items() if len(v) <= _MAX_NAMES}
-    return sorted(scopes, key=lambda s: s.last - s.first)
+    for host in hosts:
+        if any(
+            (s.first, s.last) == (host.first, host.last) and s.names.get("hardware")
+            for s in scopes
+            if all(s is not h for h in hosts)
+        ):
+            host.names.pop("hardware", None)
+    return scopes
+
+
+def _listed(segments: list[Segment], at: int) -> str:
+    """`Model:` over `- BFloat16: 01-ai/Yi-6B-Chat` / `- AWQ 4bit: 01-ai/Yi-6B-Chat-4bits`:
+    a set-up key that writes nothing after its colon takes the list right below it for
+    its value (the items that are set-up lines of their own set up apart: `Hardware:`
+    over `- GPU: ...` / `- CPU: ...`)."""
+    if not segments[at].text.rstrip().endswith((":", "：")):
+        return ""
+    items: list[str] = []
+    for segment in segments[at + 1 :]:
+        if segment.block != "list":
+            break
+        if not match(_SETUP_LINE, probe_of(segment.text)):
+            items.append(segment.text)
+    return " ".join(items)
 
 
 _NUMBERS = re.compile(r"[\d\s.,:%x×/~≈+-]*")
@@ -172,12 +222,44 @@ def _setup_row(segment: Segment) -> str:
 def _setup(text: str, cat: Catalog) -> Conditions:
     """A set-up statement's conditions, without the load keys it gives several values of
     (`prefill on 32 GPUs, decode on 144 GPUs`: neither count is the whole page's)."""
-    conditions = find_conditions(text, cat)
+    conditions = _keyed_model(find_conditions(text, cat), text, cat)
+    if conditions.precision and _SAMPLES.search(text):
+        conditions = conditions.model_copy(update={"precision": []})
     several = several_values(text) & set(conditions.load)
     if not several:
         return conditions
     load = {k: v for k, v in conditions.load.items() if k not in several}
     return with_load(conditions, load)
+
+
+_SAMPLES = re.compile(r"\d{1,2}[- ]?bits?\s(?:PCM|WAV|audio|samples?|depth|colou?r)", re.I)
+"""`Audio Format: 16-bit PCM`: the samples' bit depth, not the model's precision."""
+_MODEL_KEY = re.compile(
+    r"^\W{0,4}(?:(?:test(?:ed)?|benchmark(?:ed)?|base|target|evaluated|main)\s)?(?:models?|模型)"
+    r"(?:\s(?:models?|names?|ids?|checkpoints?))?\W{0,3}[:：]\s*(?P<value>[^:：]+?)\W*$",
+    re.I,
+)
+_PROSE_START = re.compile(
+    r"^(?:our|the|a|an|see|same|any|all|each|various|several|multiple|custom|default|"
+    r"different|refer|below|above|如下|见)\b",
+    re.I,
+)
+"""`Model: our fine-tuned checkpoint`, `Model: see below`: words, not a model's name."""
+
+
+def _keyed_model(conditions: Conditions, text: str, cat: Catalog) -> Conditions:
+    """`- **模型 Model**: seed-vc v1.0 tiny`: a set-up line keyed `Model` names its model
+    as written when the catalogue knows none there (`extract.rowlabels.named_model`), the
+    last part of a repository id (`[acme/foo-7b]`) for one."""
+    if conditions.model:
+        return conditions
+    key = _MODEL_KEY.match(text)
+    if not key:
+        return conditions
+    value = re.sub(r"[\[\]()*`]", "", key["value"]).strip().rstrip("/").rsplit("/", 1)[-1]
+    if _PROSE_START.match(value) or not re.search(r"[\d\-_.]|[a-z][A-Z]", value):
+        return conditions  # a name is an identifier: `seed-vc`, `Qwen2-7B`, `phi3.5`
+    return named_model(conditions, value, cat)
 
 
 def _parent_scope(spans: list[tuple[Segment, int]], index: int, end: int) -> Scope:
@@ -239,18 +321,25 @@ def _command_scopes(
     spans: list[tuple[Segment, int]],
     end: int,
     cat: Catalog,
+    *,
+    load: bool = True,
 ) -> list[Scope]:
     """`vllm bench serve --model Qwen/Qwen2-7B --random-input-len 1024 ...` above a table:
     the load its flags give, and the one model its `--model` (`-m`) flags name, hold
-    below it in its section, up to the next command block."""
+    below it in its section, up to the next command block. Without `load`, the blocks
+    only serve or run a model (`vllm serve Qwen/Qwen2-7B`): their model holds, not their
+    flags (`--max-model-len 4096` is a server's limit)."""
     scopes: list[Scope] = []
     for n, (line, text) in enumerate(commands):
         section = _section_of(spans, line)
         last = section[1] if section else end
         if n + 1 < len(commands):
             last = min(last, commands[n + 1][0] - 1)
-        scope = Scope(line, last, load=dict(_setup(text, cat).load))
-        models = {m for flag in _MODEL_FLAG.finditer(text) for m in _model_of(flag[1], cat)}
+        scope = Scope(line, last, load=dict(_setup(text, cat).load) if load else {})
+        text = _PYTHON_MODULE.sub(" ", text)
+        flags = [flag[1] for flag in _MODEL_FLAG.finditer(text)]
+        flags += [served[1] for served in _SERVED.finditer(text)]
+        models = {m for flag in flags for m in _model_of(flag, cat)}
         if len(models) == 1:
             scope.names["model"] = list(models)
         if scope.load or scope.names:
@@ -262,6 +351,10 @@ _MODEL_FLAG = re.compile(
     r"(?:--model(?:[-_](?:name[-_]or[-_]path|path|name|id|dir))?|-m)[\s=]+['\"]?(\S+)"
 )
 """A benchmark command's model: `--model meta-llama/Llama-2-7b-hf`, `-m llama-2-7b.gguf`."""
+_SERVED = re.compile(r"\b(?:serve|ollama\s+run)\s+['\"]?(?!-)(\S+)")
+"""A model served by name: `vllm serve Qwen/Qwen2-7B`, `ollama run llama3:8b`."""
+_PYTHON_MODULE = re.compile(r"\bpython[\d.]*\s+-m\s+\S+")
+"""`python -m sglang.launch_server`: a module run, not a model's `-m`."""
 
 
 def _model_of(path: str, cat: Catalog) -> list[str]:

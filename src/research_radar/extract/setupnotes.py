@@ -8,6 +8,7 @@ package use instead (`extract.scopes` gathers these scopes with the others).
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions
@@ -49,10 +50,16 @@ _ALL = re.compile(
 
 
 def evaluation_lines(
-    segments: list[Segment], spans: list[tuple[Segment, int]], end: int, cat: Catalog
+    segments: list[Segment],
+    spans: list[tuple[Segment, int]],
+    end: int,
+    cat: Catalog,
+    measured: Collection[int] = (),
 ) -> list[Scope]:
     """`We evaluated DeepSpeed-Ulysses on GPT with up to 64 A100 GPUs.`: its hardware, for
-    the section (issue #14: the GPU named in a set-up line far above the numbers)."""
+    the section (issue #14: the GPU named in a set-up line far above the numbers); in a
+    section that measures nothing (`## Methodology`), for the section around it, from
+    the sentence on."""
     scopes: list[Scope] = []
     by_section: dict[int, list[Scope]] = {}
     """The scopes of each section's evaluation sentences, by the section's first line."""
@@ -68,7 +75,9 @@ def evaluation_lines(
             continue  # `We evaluate on A100 and H100`: each table says which
         sections = [(h, e) for h, e in reversed(spans) if h.line < segment.line <= e]
         own = sections[0][0].line if sections else 1
-        if _ALL.search(segment.text) and len(sections) > 1:
+        if _describes(sections, spans, measured):
+            sections = []  # `## Methodology` beside `## Results`: the page's set-up
+        elif _ALL.search(segment.text) and len(sections) > 1:
             # `All Hopper experiments run on a single H100`: the sibling sections too
             sections = [s for s in sections if s[0].level < sections[0][0].level]
         scope = Scope(segment.line, sections[0][1]) if sections else Scope(segment.line, end)
@@ -90,10 +99,24 @@ def evaluation_lines(
     return scopes
 
 
+def _describes(
+    sections: list[tuple[Segment, int]],
+    spans: list[tuple[Segment, int]],
+    measured: Collection[int],
+) -> bool:
+    """Whether the innermost of `sections` is a top section of the page (under its one
+    title, if it has one) that measures nothing: it describes how the page measured."""
+    if not sections or any(sections[0][0].line < line <= sections[0][1] for line in measured):
+        return False
+    titles = [h for h, _ in spans if h.level == 1]
+    return all(h.level == 1 and len(titles) == 1 for h, _ in sections[1:])
+
+
 _NOTE_BELOW = re.compile(
     r"^\W{0,3}(?:(?:executed|measured|tested|benchmarked|run|ran|evaluated|obtained|collected|"
     r"numbers|results?|all (?:numbers|results|measurements|benchmarks|tests)|notes?|"
     r"(?:the )?(?:numbers|results|data) (?:in|of|above)|in (?:the|this) table|"
+    r"(?:the |this )?(?:table|chart|figure|graph|plot)s? (?:above|here)\b|"
     r"we (?:ran|run|used|use|measured|tested|benchmarked)|these (?:numbers|results|benchmarks)|"
     r"(?:the )?above|(?:test |benchmark )?(?:setup|settings?|config(?:uration)?|workload|"
     r"environment)s?\s?:)\b|"

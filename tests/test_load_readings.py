@@ -480,11 +480,13 @@ def test_load_in_the_phrasing_of_pages_outside_the_labelled_set(
         "The input size is set to 224 for every image model.",  # an image's side, no length
         "LLaMA-3-8B-1M reaches 10 tok/s.",  # a model's trained context, in its name
         "Throughput rises to 12 QPS at most.",  # a measured rate
+        "All models run at 13 tok/s on 3 NPU cores.",  # the cores of one NPU, not 3 NPUs
+        "RK3588 (3 NPU 核) 上 13 tok/s",
     ],
 )
 def test_no_load_from_a_size_a_name_or_a_measurement(text: str) -> None:
     load = _load(text)
-    assert not {"prompt", "context", "rate"} & set(load), load
+    assert not {"prompt", "context", "rate", "gpus"} & set(load), load
 
 
 def test_a_column_of_prompt_counts_is_no_prompt_length() -> None:

@@ -154,10 +154,11 @@ LOAD_RULES = (
     ),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?|-)?GPUs?\b"),
     # `on 8 NPUs`, `a 4-card server`: accelerators by another name (not `3 cards`: a
-    # card alone may be anything)
+    # card alone may be anything; `3 NPU cores` are the cores of one NPU)
     _rule(
         "gpus",
-        r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?|-)?(?:NPUs?|accelerators?)\b|(?<![\w.,])(\d{1,4})-card\b",
+        r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?|-)?(?:NPUs?|accelerators?)\b(?!\s?(?:cores?\b|核))"
+        r"|(?<![\w.,])(\d{1,4})-card\b",
     ),
     # `world size 8`, `WORLD_SIZE=8`: one process a GPU; `GPU x 8`
     _rule("gpus", r"(?<![A-Za-z])world[\s_-]?size\s?(?:[=:：]|of)?\s?(\d{1,4})(?![\d.])"),

@@ -82,8 +82,37 @@ def search_arxiv(
     one of asking in order: a query after the first failing one is neither counted nor
     read, and those not yet sent then are not sent.
     """
-    asked, distinct = _asked(findings)
-    return _gathered(asked, distinct, _ask(settings, distinct, threads, client, policy))
+    out = ArxivSearch()
+    policy = policy or RetryPolicy(retries=1, backoff=1.0, max_wait=30.0)
+    own = client is None
+    # no cookie jar, as collect's client: arXiv's API sets none (#19)
+    http = client or StatelessClient(
+        headers={"User-Agent": "research-radar"}, timeout=policy.timeout
+    )
+    api = ArxivApi(http, settings.arxiv_api_url, settings.arxiv.delay, policy)
+    asked = [(finding, query) for finding in findings if (query := _query(finding))]
+    distinct = list(dict.fromkeys(query for _, query in asked))
+    found: dict[str, Source] = {}
+    try:
+        answers = list(_answers(api, distinct, threads if settings.arxiv.delay <= 0 else 1))
+        out.queries = len(answers)
+        pages: dict[str, list[tuple[Source, Snapshot]]] = {}
+        for query, answer in zip(distinct, answers, strict=False):
+            if isinstance(answer, SourceError):
+                out.down = str(answer)  # a failure as its message: the result pickles
+            else:
+                pages[query] = answer
+        for finding, query in asked:
+            if query not in pages:
+                break  # asked after arXiv failed
+            for source, _snapshot in pages[query]:
+                found.setdefault(source.key, source)
+                out.queried.setdefault(finding.project_key, set()).add(source.key)
+    finally:
+        if own:
+            http.close()
+    out.papers = list(found.values())
+    return out
 
 
 @contextmanager
@@ -93,65 +122,10 @@ def arxiv_search(
     """`search_arxiv` started: a function giving its result. With `fork` (on a machine
     that `cores.can_fork`), the search is made by a process forked on entering the block
     while the block goes on (a large search's parsing is Python work, #19); a failure
-    comes back as its message. Without, it is made on entering the block."""
-    asked, distinct = _asked(findings)
-    with aside(partial(_ask, settings, distinct, threads), fork=fork) as answers:
-        yield lambda: _gathered(asked, distinct, answers())
-
-
-def _asked(findings: Sequence[Finding]) -> tuple[list[tuple[Finding, str]], list[str]]:
-    """(finding, its query) of each finding with one, and the distinct queries in order."""
-    asked = [(finding, query) for finding in findings if (query := _query(finding))]
-    return asked, list(dict.fromkeys(query for _, query in asked))
-
-
-def _ask(
-    settings: Settings,
-    queries: list[str],
-    threads: int,
-    client: httpx.Client | None = None,
-    policy: RetryPolicy | None = None,
-) -> list[Asked]:
-    """The answers of `queries` in order, up to the first failure (`_answers`), which is
-    given as its message."""
-    if not queries:
-        return []
-    policy = policy or RetryPolicy(retries=1, backoff=1.0, max_wait=30.0)
-    own = client is None
-    # no cookie jar, as collect's client: arXiv's API sets none (#19)
-    http = client or StatelessClient(
-        headers={"User-Agent": "research-radar"}, timeout=policy.timeout
-    )
-    api = ArxivApi(http, settings.arxiv_api_url, settings.arxiv.delay, policy)
-    try:
-        answers = _answers(api, queries, threads if settings.arxiv.delay <= 0 else 1)
-        # a failure as its message: what a forked process sends back must pickle
-        return [str(answer) if isinstance(answer, SourceError) else answer for answer in answers]
-    finally:
-        if own:
-            http.close()
-
-
-def _gathered(
-    asked: list[tuple[Finding, str]], distinct: list[str], answers: list[Asked]
-) -> ArxivSearch:
-    """What the answers of the distinct queries found for the findings that asked them."""
-    out = ArxivSearch(queries=len(answers))
-    found: dict[str, Source] = {}
-    pages: dict[str, list[tuple[Source, Snapshot]]] = {}
-    for query, answer in zip(distinct, answers, strict=False):
-        if isinstance(answer, str):
-            out.down = answer
-        else:
-            pages[query] = answer
-    for finding, query in asked:
-        if query not in pages:
-            break  # asked after arXiv failed
-        for source, _snapshot in pages[query]:
-            found.setdefault(source.key, source)
-            out.queried.setdefault(finding.project_key, set()).add(source.key)
-    out.papers = list(found.values())
-    return out
+    of arXiv comes back in the result, as its message. Without, it is made on entering
+    the block."""
+    with aside(partial(search_arxiv, settings, findings, threads=threads), fork=fork) as found:
+        yield found
 
 
 def _query(finding: Finding) -> str | None:
@@ -165,8 +139,6 @@ def _query(finding: Finding) -> str | None:
 
 Answer = list[tuple[Source, Snapshot]] | SourceError
 """The papers a query found, or why it failed."""
-Asked = list[tuple[Source, Snapshot]] | str
-"""An `Answer` with a failure given as its message."""
 
 
 def _answers(api: ArxivApi, queries: list[str], threads: int) -> Iterator[Answer]:

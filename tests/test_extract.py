@@ -1231,3 +1231,24 @@ def test_sentences_split_where_the_plain_pattern_splits(text: str) -> None:
     from research_radar.extract.markdown import _SENTENCE_END
 
     assert _SENTENCE_END.split(text) == _SENTENCE_END_REFERENCE.split(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        pytest.param(
+            "Recommended: a Mac with 24GB+ unified memory or a GPU with 14GB+ VRAM.",
+            [],
+            id="minimum",
+        ),
+        pytest.param(
+            "The card has 48 GB GPU memory; decode runs at 31 tok/s.", [31.0], id="part-size"
+        ),
+        pytest.param("Peak memory use is 24GB+ on long prompts.", [24.0], id="used-at-least"),
+        pytest.param("Qwen-27B uses 14 GB of GPU memory on RTX 3090.", [14.0], id="used"),
+    ],
+)
+def test_a_memory_requirement_is_a_condition_not_a_measurement(
+    text: str, values: list[float]
+) -> None:
+    assert [m.value for claim in extract_claims(text) for m in claim.metrics] == values

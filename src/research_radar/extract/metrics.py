@@ -86,21 +86,27 @@ _MEMORY_CONTEXT = re.compile(
 )
 _POWER = re.compile(r"功耗|功率|power|energy|watts?", re.I)
 _POWER_SPEC = re.compile(r"TDP|limit|cap\b|限制|上限|额定", re.I)
-_SPEC_AFTER = re.compile(r"\s?(?:of\s)?(?:memory|VRAM|RAM)\b", re.I)
+_SPEC_AFTER = re.compile(
+    r"\s?(?:of\s)?(?:(?:unified|system|GPU|device|host|HBM)\s)?(?:memory|VRAM|RAM)\b", re.I
+)
+_MINIMUM_AFTER = re.compile(r"\+(?![\d.])")
+"""`24GB+`: the least a run needs, a requirement rather than a measurement."""
 _SPEC_AFTER_ZH = re.compile(r"\s?(?:显存|内存)的")
 _STOPS = frozenset(",，;；。、")
 _USE_VERB = re.compile(r"uses?|using|takes?|consum|peak|usage|footprint|需要|仅需|消耗|占用", re.I)
 
 
 def _is_spec(text: str, match: re.Match[str]) -> bool:
-    """`(30GB memory)`, `16GB 内存的 MacBook`, `6GB 显存的显卡`: a part's size, a condition;
+    """`(30GB memory)`, `16GB 内存的 MacBook`, `6GB 显存的显卡`, `24GB+ unified memory`: a
+    part's size or the least a run needs, a condition;
     `内存要求：至少2G，`: what a run needs (`显存占用 9.6G，` is read)."""
     if _SPEC_AFTER_ZH.match(text, match.end()):
         return True
     before = text[max(0, match.start() - 30) : match.start()]
     if match.group("unit") == "G" and text[match.end() : match.end() + 1] in _STOPS:
         return not _USE_VERB.search(before[-20:])
-    return bool(_SPEC_AFTER.match(text, match.end())) and not _USE_VERB.search(before)
+    after = _SPEC_AFTER.match(text, match.end()) or _MINIMUM_AFTER.match(text, match.end())
+    return bool(after) and not _USE_VERB.search(before)
 
 
 _NAMED = re.compile(

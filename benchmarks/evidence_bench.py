@@ -595,11 +595,9 @@ def main(argv: list[str]) -> int:
     verbose: bool = args.verbose
     cache: Path = args.cache
     folder: Path = args.labels_dir
-    docs = load_docs(folder)
+    docs = load_docs_matching(args.labels, folder) if args.labels else load_docs(folder)
     if args.doc:
         docs = [d for d in docs if d.id == args.doc]
-    if args.labels:
-        docs = load_docs_matching(args.labels, folder)
     if args.split:
         docs = [d for d in docs if d.split == args.split]
     print(f"Real documents: {len(docs)} labelled, cache {cache}")

@@ -318,3 +318,26 @@ def test_lines_a_program_printed_with_a_rate_are_read_whole() -> None:
 def test_a_block_of_commands_with_one_rate_is_not_read() -> None:
     text = "# Use\n\n```\n$ run --rate 5\nwget https://x.y/z\nspeed=12 tokens/s\n```\n"
     assert _found(text) == {}
+
+
+def test_timings_in_a_row_are_read_below_the_command_and_the_generated_text() -> None:
+    text = (
+        "On the RISC-V board:\n\n```\nmake llama-cli -j\n./llama-cli -m m.gguf -p 'Hello there' -n 10\n"
+        "...\nHello there, said the old fisherman to the tired sailor\n"
+        "llama_print_timings:        load time =  4831.33 ms\n"
+        "llama_print_timings: prompt eval time =  3739.10 ms /     6 tokens (  623.35 ms per token,"
+        "     1.60 tokens per second)\n"
+        "llama_print_timings:        eval time = 11690.53 ms /     9 runs   ( 1298.39 ms per token,"
+        "     0.77 tokens per second)\n```\n"
+    )
+    found = _found(text)
+    assert found[4831.33][1] == "ms" and found[1.60][1] == "tok/s" and found[0.77][1] == "tok/s"
+    assert found[623.35][2].line == 9
+
+
+def test_two_timings_among_commands_and_text_are_not_enough() -> None:
+    text = (
+        "```\nmake all\n./run -n 10\nsome generated text here\nmore text\n"
+        "load time = 48.3 ms\nnothing to see\neval time = 116.5 ms\n```\n"
+    )
+    assert _found(text) == {}

@@ -198,7 +198,9 @@ def _tool_lines(body: list[str]) -> list[str] | None:
             return table
     measured, kept, content = 0, 0, 0
     readable: list[str] = []
+    run = _Run()
     for line in body:
+        run.see(measured)
         if _DIVIDER.fullmatch(line):
             readable.append("")
             continue
@@ -241,9 +243,34 @@ def _tool_lines(body: list[str]) -> list[str] | None:
             readable.append(f"- {text}")
         else:
             readable.append("")
-    if measured < 2 or kept * 5 < content * 3:
+    run.see(measured)
+    if measured < 2 or (kept * 5 < content * 3 and run.longest < _OUTPUT_RUN):
         return None
     return readable
+
+
+_OUTPUT_RUN = 3
+"""Measurement lines in a row that make a block tool output whatever else it holds: the
+command that ran the program and the text it generated, above its timings (`./main -m
+model.gguf -p "Once upon a time"`, then five `llama_print_timings:` lines)."""
+
+
+class _Run:
+    """The longest run of consecutive lines that each added a measurement, fed the count of
+    measurements before each line (and once after the last)."""
+
+    def __init__(self) -> None:
+        self.longest = 0
+        self._current = 0
+        self._last = 0
+
+    def see(self, measured: int) -> None:
+        if measured > self._last:
+            self._current += 1
+            self.longest = max(self.longest, self._current)
+        elif measured == self._last and self._current:
+            self._current = 0
+        self._last = measured
 
 
 _PARAMETER = re.compile(r"(?<![\w-])([A-Za-z_][\w-]{0,20})\s?=\s?\d[\d.]*[Kk]?(?![\w.])")

@@ -148,6 +148,11 @@ def test_model_identifiers_with_underscores(text: str, names: list[str]) -> None
             id="boards",
         ),
         pytest.param(
+            "Kendryte K230, CanMV-K210, SpacemiT K1, Sophgo SG2042, CV1800B, Banana Pi BPI-F3",
+            ["K230", "K210", "SpacemiT K1", "SG2042", "CV1800B", "BPI-F3"],
+            id="risc-v",
+        ),
+        pytest.param(
             "Apple Neural Engine, Intel NPU, AMD XDNA, Intel Iris Xe Graphics, UHD Graphics 620",
             ["Apple Neural Engine", "Intel NPU", "XDNA", "Iris Xe", "UHD Graphics 620"],
             id="on-chip",

@@ -196,6 +196,7 @@ def test_models_of_the_field(text: str, names: list[str]) -> None:
         pytest.param("2.81-bits and 4.04-bit", ["2.81-bit", "4.04-bit"], id="fractional-bits"),
         pytest.param("双精度和混合精度", ["FP64", "mixed precision"], id="chinese"),
         pytest.param("QuIP# beats RTN", ["QuIP#", "RTN"], id="methods"),
+        pytest.param("SpinQuant and QLoRA", ["SpinQuant", "QLoRA"], id="qat-methods"),
     ],
 )
 def test_precisions_of_the_field(text: str, names: list[str]) -> None:

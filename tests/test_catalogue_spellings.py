@@ -196,6 +196,9 @@ def test_device_look_alikes(text: str) -> None:
             ],
             id="networks",
         ),
+        pytest.param(
+            "stories15M.bin and stories260K", ["stories15M", "stories260K"], id="llama2c-stories"
+        ),
         pytest.param("SenseVoiceSmall", ["SenseVoiceSmall"], id="sensevoice"),
         pytest.param(
             "通义千问与百川、书生·浦语", ["Qwen", "Baichuan", "InternLM"], id="chinese-names"
@@ -213,6 +216,7 @@ def test_more_models(text: str, names: list[str]) -> None:
         pytest.param("a video clip of a unet, bart simpson", id="lower-case-words"),
         pytest.param("the UNet and the CLIP encoder take 50 ms", id="pipeline-parts"),
         pytest.param("an SSD storage drive", id="ssd-disk"),
+        pytest.param("the stories of 15M users", id="stories-word"),
     ],
 )
 def test_model_look_alikes(text: str) -> None:

@@ -576,3 +576,22 @@ def test_a_rank_column_does_not_name_the_unit_ratio_row() -> None:
     assert names[119.4].endswith("(baseline)")
     assert _baseline_of(text, 1.62) == ["Baseline (AR)"]
     assert _baseline_of(text, 125.2) == ["Baseline (AR)"]
+
+
+def test_the_row_with_a_dash_in_a_column_of_ratios_is_the_compared_system() -> None:
+    text = (
+        "| Setup | Latency | Speed vs baseline |\n|---|---|---|\n"
+        "| One box | 6,874 ms | — |\n| Two boxes | 7,304 ms | 0.94x |\n"
+        "| Split | 8,925 ms | 0.77x |\n"
+    )
+    claims = extract_claims(text)
+    assert [c.conditions.baseline for c in claims] == [[], ["One box"], ["One box"]]
+    assert claims[0].metrics[0].name.endswith("(baseline)")
+
+
+def test_a_dash_in_a_column_that_holds_no_ratios_names_no_baseline() -> None:
+    text = (
+        "| Setup | Latency | Notes |\n|---|---|---|\n"
+        "| One box | 6,874 ms | — |\n| Two boxes | 7,304 ms | fast |\n| Split | 8,925 ms | ok |\n"
+    )
+    assert [c.conditions.baseline for c in extract_claims(text)] == [[], [], []]

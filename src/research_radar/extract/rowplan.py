@@ -52,6 +52,7 @@ def row_plan(
         # `Baichuan2-13B-Chat` above `Baichuan2-13B-Chat-4bits` in baichuan-inc/Baichuan2:
         # every row is the project's own, so that says nothing of which is compared
         project, aliases = "", ()
+    unit_rows = _dash_in_ratio_column(rows)
     for index, row in enumerate(rows):
         label = names[index]
         if not label:
@@ -66,6 +67,8 @@ def row_plan(
         key = own_key(label, project, conditions, aliases) or system_key(conditions, label, cat)
         ratios = [m.value for found in row.metrics for m in found if m.unit == "x"]
         ratio = ratios[0] if ratios and all(r == ratios[0] for r in ratios) else None
+        if ratio is None and index in unit_rows:
+            ratio = 1.0
         if key is None and ratio is not None and abs(ratio - 1.0) < 1e-9:
             key = Key("label", label)
         elif key is None and _PLAIN_WORD.match(label):
@@ -89,6 +92,31 @@ def row_plan(
     if not plan.references:
         _originals(plan, rows, labels)
     return plan
+
+
+_DASH = re.compile(r"\W*(?:[—–-]+|n/?a|baseline|reference|基线|基准|/)\W*", re.I)
+
+
+def _dash_in_ratio_column(rows: list[Row]) -> set[int]:
+    """`| Single node | 6,874 ms | — |` over `| Replicated | 7,304 ms | 0.94x |`: in a column
+    of ratios, the one row with a dash (or `baseline`) there is the one they are ratios to,
+    as a 1.0x row would be."""
+    found: set[int] = set()
+    width = max((len(row.cells) for row in rows), default=0)
+    for column in range(1, width):
+        ratios = [
+            i
+            for i, row in enumerate(rows)
+            if column < len(row.metrics) and any(m.unit == "x" for m in row.metrics[column])
+        ]
+        dashes = [
+            i
+            for i, row in enumerate(rows)
+            if column < len(row.cells) and _DASH.fullmatch(row.cells[column]) and row.has_metrics
+        ]
+        if len(ratios) >= 2 and len(dashes) == 1:
+            found.update(dashes)
+    return found
 
 
 def _paired_precisions(plan: Plan, rows: list[Row], cat: Catalog) -> None:

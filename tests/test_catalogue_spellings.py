@@ -134,8 +134,16 @@ def test_model_identifiers_with_underscores(text: str, names: list[str]) -> None
     ("text", "names"),
     [
         pytest.param(
-            "Huawei P30 Pro, HUAWEI nova 7, Honor V20, Xiaomi Mi 9, OPPO Reno 8, iPad Pro",
-            ["P30 Pro", "nova 7", "Honor V20", "Xiaomi Mi 9", "OPPO Reno 8", "iPad Pro"],
+            "Huawei P30 Pro, HUAWEI nova 7, Honor V20, Xiaomi Mi 9, OPPO Reno 8, iPad Pro, Galaxy A25",
+            [
+                "P30 Pro",
+                "nova 7",
+                "Honor V20",
+                "Xiaomi Mi 9",
+                "OPPO Reno 8",
+                "iPad Pro",
+                "Galaxy A25",
+            ],
             id="phones",
         ),
         pytest.param(

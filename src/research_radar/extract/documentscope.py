@@ -23,6 +23,7 @@ from research_radar.extract.roles import find_roles, with_roles
 from research_radar.extract.scopes import find_scopes
 from research_radar.extract.setupscope import with_scopes
 from research_radar.extract.siblings import with_baseline_sections, with_sibling_systems
+from research_radar.extract.soleparts import sole_part, with_sole_part
 from research_radar.extract.workloads import find_workloads, with_workloads
 from research_radar.models import Claim
 
@@ -83,4 +84,5 @@ def with_document_scopes(
         ]
     claims = with_sibling_systems(claims, segments, cat, project)
     claims = with_baseline_sections(claims, segments)
+    claims = with_sole_part(claims, sole_part(segments, cat))
     return spelled_out([s.text for s in segments], claims)

@@ -8,13 +8,17 @@ import socket
 import threading
 import time
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
 
 from research_radar.sources.stateless import StatelessClient
 from research_radar.sources.wire import WireTransport, wire_mounts
+
+if TYPE_CHECKING:
+    from conftest import Serve
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -58,23 +62,13 @@ class _Handler(BaseHTTPRequestHandler):
             self.close_connection = True  # no answer at all
         else:
             body = f"{self.command} {self.path} {self.headers['X-Probe']}".encode()
-            self._answer(200, {"Content-Length": str(len(body)), "X-Twice": "a"}, body)
-
-    def do_POST(self) -> None:
-        body = self.rfile.read(int(self.headers["Content-Length"]))
-        self._answer(201, {"Content-Length": str(len(body))}, body)
+            self._answer(200, {"Content-Length": str(len(body)), "X-Kind": "plain"}, body)
 
 
 @pytest.fixture
-def url() -> Iterator[str]:
+def url(serve: Serve) -> str:
     _Handler.connections = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+    return serve(_Handler)
 
 
 @pytest.fixture
@@ -89,7 +83,7 @@ def test_answers_come_whole_over_one_kept_alive_connection(url: str, client: htt
         assert (answer.status_code, answer.text) == (200, f"GET /plain?n={n} yes")
         assert answer.reason_phrase == "OK"
         assert answer.http_version == "HTTP/1.1"
-        assert answer.headers["x-twice"] == "a"
+        assert answer.headers["x-kind"] == "plain"
     assert len(_Handler.connections) == 1
 
 
@@ -117,25 +111,18 @@ class _Impatient(_Handler):
 
 
 def test_a_connection_the_server_closed_while_idle_is_replaced(
-    url: str, client: httpx.Client
+    url: str, client: httpx.Client, serve: Serve
 ) -> None:
     client.get(f"{url}/to-close")  # the server closes this one: not kept
     client.get(f"{url}/plain")
     assert len(_Handler.connections) == 2
     _Handler.connections = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Impatient)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
-    impatient = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
-        assert client.get(f"{impatient}/plain").status_code == 200
-        time.sleep(0.5)  # the server has closed the idle connection meanwhile
-        again = client.get(f"{impatient}/plain", headers={"X-Probe": "again"})
-        assert again.text == "GET /plain again"
-        assert len(_Handler.connections) == 2
-    finally:
-        server.shutdown()
-        server.server_close()
+    impatient = serve(_Impatient)
+    assert client.get(f"{impatient}/plain").status_code == 200
+    time.sleep(0.5)  # the server has closed the idle connection meanwhile
+    again = client.get(f"{impatient}/plain", headers={"X-Probe": "again"})
+    assert again.text == "GET /plain again"
+    assert len(_Handler.connections) == 2
 
 
 def test_transport_failures_are_httpx_errors(url: str, client: httpx.Client) -> None:

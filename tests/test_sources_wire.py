@@ -60,6 +60,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._answer(200, {"Content-Length": "0"})
         elif self.path == "/drop":
             self.close_connection = True  # no answer at all
+        elif self.path == "/echo":
+            body = self.rfile.read(int(self.headers["Content-Length"]))
+            self._answer(200, {"Content-Length": str(len(body))}, body)
         else:
             body = f"{self.command} {self.path} {self.headers['X-Probe']}".encode()
             self._answer(200, {"Content-Length": str(len(body)), "X-Kind": "plain"}, body)
@@ -85,6 +88,12 @@ def test_answers_come_whole_over_one_kept_alive_connection(url: str, client: htt
         assert answer.http_version == "HTTP/1.1"
         assert answer.headers["x-kind"] == "plain"
     assert len(_Handler.connections) == 1
+
+
+def test_a_get_with_a_body_sends_it(url: str, client: httpx.Client) -> None:
+    answer = client.request("GET", f"{url}/echo", content=b"asked with a body")
+    assert answer.content == b"asked with a body"
+    assert client.get(f"{url}/plain", headers={"X-Probe": "next"}).text == "GET /plain next"
 
 
 @pytest.mark.parametrize(

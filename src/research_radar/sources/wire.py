@@ -200,10 +200,11 @@ def _port(request: httpx.Request) -> int:
 
 
 def _message(request: httpx.Request) -> bytes:
-    """The request line and headers (httpx has set Host), as one buffer."""
+    """The request line, headers (httpx has set Host, and the length of a body) and body,
+    as one buffer."""
     lines = [b"GET " + request.url.raw_path + b" HTTP/1.1"]
     lines += [name + b": " + value for name, value in request.headers.raw]
-    return b"\r\n".join(lines) + b"\r\n\r\n"
+    return b"\r\n".join(lines) + b"\r\n\r\n" + request.read()
 
 
 def _receive(sock: socket.socket, answer: _Answer) -> bool:

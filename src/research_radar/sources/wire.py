@@ -110,10 +110,11 @@ class WireTransport(httpx.BaseTransport):
         """Send `message` on `sock` and read the answer; `_Stale` when a `reused`
         connection turns out closed before any of the answer came."""
         answer = _Answer()
-        keep = False
+        keep = sent = False
         try:
             sock.settimeout(timeout.get("write"))
             sock.sendall(message)
+            sent = True
             sock.settimeout(timeout.get("read"))
             keep = _receive(sock, answer)
         except _Stale as exc:
@@ -125,7 +126,8 @@ class WireTransport(httpx.BaseTransport):
             ) from exc
         except TimeoutError as exc:
             sock.close()
-            raise httpx.ReadTimeout(str(exc) or "timed out", request=request) from exc
+            late = httpx.ReadTimeout if sent else httpx.WriteTimeout
+            raise late(str(exc) or "timed out", request=request) from exc
         except httptools.HttpParserError as exc:
             sock.close()
             raise httpx.RemoteProtocolError(str(exc), request=request) from exc

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import os
+import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import NamedTuple
 
@@ -129,6 +131,29 @@ def db_url(backend: str, tmp_path: Path) -> Iterator[str]:
     """Where a test's store lives: `db_path` on SQLite, else a fresh PostgreSQL database."""
     with new_database(backend, tmp_path) as url:
         yield url
+
+
+Serve = Callable[[type[BaseHTTPRequestHandler]], str]
+"""serve(handler class): the base URL of a loopback server answering with it."""
+
+
+@pytest.fixture
+def serve() -> Iterator[Serve]:
+    """Starts a `ThreadingHTTPServer` on a free loopback port, in a thread, for each handler
+    class it is given; every one is shut down when the test ends."""
+    servers: list[ThreadingHTTPServer] = []
+
+    def start(handler: type[BaseHTTPRequestHandler]) -> str:
+        server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        server.daemon_threads = True
+        threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True).start()
+        servers.append(server)
+        return f"http://127.0.0.1:{server.server_address[1]}"
+
+    yield start
+    for server in servers:
+        server.shutdown()
+        server.server_close()
 
 
 @pytest.fixture

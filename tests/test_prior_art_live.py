@@ -35,6 +35,18 @@ def _finding() -> Finding:
     )  # fmt: skip
 
 
+def test_a_finding_asks_for_its_first_four_distinct_terms() -> None:
+    tags = [
+        Tag(dimension="mechanism", value=value, terms=terms)
+        for value, terms in (
+            ("quant-sparse-spec", ["KV cache", "kv  cache", "ab", "paged attention"]),
+            ("kernel", ['"fused" kernel', "Paged Attention", "tiling", "warp specialisation"]),
+        )
+    ]
+    finding = _finding().model_copy(update={"tags": {"mechanism": tags}})
+    assert arxiv_terms(finding) == ["KV cache", "paged attention", "fused kernel", "tiling"]
+
+
 def _policy() -> RetryPolicy:
     return RetryPolicy(retries=0, sleep=lambda _: None)
 

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
 
 from research_radar.sources.stateless import StatelessClient
+
+if TYPE_CHECKING:
+    from conftest import Serve
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -40,14 +42,8 @@ class _Handler(BaseHTTPRequestHandler):
 
 
 @pytest.fixture
-def url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-    server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
-    server.server_close()
+def url(serve: Serve) -> str:
+    return serve(_Handler)
 
 
 def test_a_stateless_client_keeps_no_cookie_and_still_follows_redirects(url: str) -> None:

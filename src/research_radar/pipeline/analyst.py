@@ -43,14 +43,17 @@ THREADS = 4
 
 
 def arxiv_terms(finding: Finding) -> list[str]:
-    """The finding's mechanism terms (the words its mechanism tags were chosen by)."""
-    terms: list[str] = []
+    """The finding's first `MAX_TERMS` mechanism terms (the words its mechanism tags were
+    chosen by), each once whatever its case."""
+    terms: dict[str, str] = {}  # lower-case -> as first written
     for tag in finding.tags.get("mechanism", []):
         for term in tag.terms:
             cleaned = " ".join(term.replace('"', " ").split())
-            if len(cleaned) > 2 and cleaned.lower() not in (t.lower() for t in terms):
-                terms.append(cleaned)
-    return terms[:MAX_TERMS]
+            if len(cleaned) > 2:
+                terms.setdefault(cleaned.lower(), cleaned)
+                if len(terms) == MAX_TERMS:  # the later terms are never asked (#19)
+                    return list(terms.values())
+    return list(terms.values())
 
 
 @dataclass

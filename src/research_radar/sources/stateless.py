@@ -2,8 +2,8 @@
 
 httpx looks for cookies in every answer, copying its request into a urllib request and its
 headers into an email message on the way: about a tenth of a request's CPU, for a client
-that needs none (#19). The wire stays httpx's own transport (httpcore), which honours the
-proxy settings of the environment.
+that needs none (#19). Its GETs go over `sources.wire` (answers parsed by httptools),
+unless the environment names a proxy: then httpx's own transport, which honours it.
 """
 
 from __future__ import annotations
@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 import httpx
+
+from research_radar.sources.wire import wire_mounts
 
 __all__ = ["StatelessClient"]
 
@@ -23,10 +25,13 @@ class _NoCookies(httpx.Cookies):
 
 
 class StatelessClient(httpx.Client):
-    """httpx.Client without a cookie jar. Takes httpx.Client's arguments (`cookies`
-    aside)."""
+    """httpx.Client without a cookie jar, its GETs over `WireTransport` (see the module).
+    Takes httpx.Client's arguments (`cookies` aside); with a `transport` or `mounts` of
+    the caller's, those carry every request."""
 
     def __init__(self, **options: Any) -> None:
+        if "transport" not in options and "mounts" not in options:
+            options["mounts"] = wire_mounts()
         super().__init__(**options)
         self._none = _NoCookies()
 

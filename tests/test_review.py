@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 from datetime import date
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
+from research_radar.classify.profile import load_taxonomy
 from research_radar.cli import app
 from research_radar.config import DEFAULT_DB
 from research_radar.github import GitHubClient
@@ -24,6 +26,7 @@ from research_radar.review.entries import build_findings, family_of, project_key
 from research_radar.review.findings import RULES, Review, Severity
 from research_radar.review.run import render_review, review_report
 from research_radar.review.verifiers import GitHubVerifier
+from research_radar.review.vocab import MECHANISM, RSI_STAGE, SYSTEM_LEVEL, WORKLOAD
 from research_radar.sources.http import RetryPolicy
 from research_radar.store.store import Store, open_store
 
@@ -660,3 +663,24 @@ def test_a_base_names_slug_lies_inside_the_names_slug(name: str) -> None:
     from research_radar.review.entries import base_name, name_slug
 
     assert name_slug(base_name(name)) in name_slug(name)
+
+
+@pytest.mark.parametrize("dimension", ["workload", "mechanism", "system_level", "rsi_stage"])
+def test_every_label_the_radar_writes_is_read_as_its_value(dimension: str) -> None:
+    """The reviewer reads the labels the report itself writes, in both languages (the
+    Chinese decision-policy label and the English cross-modal one were read as missing)."""
+    table = {
+        "workload": WORKLOAD,
+        "mechanism": MECHANISM,
+        "system_level": SYSTEM_LEVEL,
+        "rsi_stage": RSI_STAGE,
+    }[dimension]
+    [found] = [d for d in load_taxonomy().dimensions if d.id == dimension]
+    for value in found.values:
+        for label in (value.label_zh, value.label_en):
+            assert re.search(table[value.id], label), (value.id, label)
+
+
+def test_a_chinese_decision_policy_workload_is_no_missing_workload() -> None:
+    row = GOOD_ROW.replace("负载：LLM 与 Agentic；", "负载：决策/动作/策略/世界模型；")
+    assert "workload" not in [f.dimension for f in review_report(report(row)).findings]

@@ -67,8 +67,11 @@ WORKLOAD = {
     "llm-agentic": rf"LLM|Agentic|语言模型|{_MODEL_NAMES}|\bMoE\b|\b\d+(?:\.\d+)?B\b",
     "diffusion": r"Diffusion|diffusion|扩散|\bDiT\b|FLUX|stable-diffusion|图像|视频生成",
     "loop-recurrent": r"\bLoop\b|Recurrent|recurrent|自适应(?:计算)?深度|adaptive depth",
-    "decision-policy": r"Decision|Action|Policy|World Model|\bVLA|具身|机器人|π0|SmolVLA",
-    "crossmodal-streaming": r"语音|Speech|speech|\bASR\b|\bTTS\b|跨模态|多模态|multimodal|流式交互",
+    "decision-policy": r"Decision|Action|Policy|World Model|\bVLA|具身|机器人|π0|SmolVLA|决策|世界模型",
+    "crossmodal-streaming": (
+        r"语音|Speech|speech|\bASR\b|\bTTS\b|跨模态|多模态|multimodal|流式交互|[Cc]ross-modal|"
+        r"[Ss]treaming interaction"
+    ),
 }
 MECHANISM = {
     "schedule": r"[Ss]chedul|调度|batch|批处理|排队|deadline|队列",
@@ -91,11 +94,11 @@ SYSTEM_LEVEL = {
 "engine" or "runtime" alone name a mechanism or a component, not a level; refs #17)."""
 RSI_STAGE = {
     "diagnosis": r"瓶颈诊断|诊断|diagnos|profil",
-    "candidate-generation": r"候选|candidate|提议|propos",
+    "candidate-generation": r"候选|[Cc]andidate|提议|propos",
     "constrained-search": r"搜索|[Ss]earch|sweep|调优|tun(?:e|ing)",
     "verification": r"独立验证|verif|oracle|验收|门禁|门槛|gate|契约|contract|对照|正确性|评测|测量|evaluat",
     "selection": r"成本/质量选择|选择|selection|筛选|淘汰|预筛",
-    "reusable-experience": r"可复用经验|经验|知识|knowledge|skill|沉淀|归档|反例库",
+    "reusable-experience": r"可复用经验|经验|知识|knowledge|skill|沉淀|归档|反例库|[Rr]eusable experience",
 }
 RSI_NOT_APPLICABLE = re.compile(r"RSI[：:]\s*(?:不适用|n/?a\b|not applicable)", re.IGNORECASE)
 """An entry may say the RSI stage does not apply (an engine with no improvement loop)."""

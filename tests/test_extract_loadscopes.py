@@ -347,3 +347,19 @@ def test_a_settings_section_listing_workloads_sets_up_no_key_it_varies() -> None
         "- Input length: 700\n- Output length: 90\n\n### Results\n\nIt reaches 41 tok/s.\n"
     )
     assert _load(text)["41"] == {"output": "90"}
+
+
+def test_a_table_of_settings_sets_up_the_results_beside_it() -> None:
+    """`| 并发数 | 12 |` rows in a section of their own: a set-up, for the parent section
+    (a two-column table of results sets nothing up)."""
+    text = (
+        "# 测试\n\n## 配置\n\n| 参数 | 值 |\n|---|---|\n| 并发数 | 12 |\n| 输出长度 | 300 |\n"
+        "| 驱动 | 550.54 |\n\n## 结果\n\n| 框架 | 吞吐 (tokens/s) |\n|---|---|\n| vLLM | 1500 |\n"
+    )
+    found = _load(text)
+    assert found["1500"] == {"concurrency": "12", "output": "300"}
+    results = (
+        "# Bench\n\n## Runs\n\n| Run | Latency (ms) |\n|---|---|\n| Batch size: 4 | 80 |\n\n"
+        "## More\n\n| Framework | Throughput (tok/s) |\n|---|---|\n| vLLM | 1500 |\n"
+    )
+    assert "batch" not in _load(results)["1500"]

@@ -36,6 +36,7 @@ from research_radar.extract.markdown import Segment
 from research_radar.extract.metrics import find_metrics
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.screened import match, search
+from research_radar.extract.settingrows import setting_rows
 
 __all__ = ["LOAD_KEYS", "LoadScope", "find_load_scopes"]
 
@@ -107,10 +108,11 @@ def find_load_scopes(
         spans: each heading and the last line of its section, in document order.
         end: one past the document's last line.
     """
+    rows = setting_rows(segments, _is_setting)
     scopes = [*_notes_below_tables(segments, cat), *_section_statements(segments, spans, cat)]
     scopes.extend(_method_sections(segments, spans, end, cat))
-    scopes.extend(_setting_lines(segments, spans, end, cat))
-    scopes.extend(_numberless_sections(segments, spans, end, cat))
+    scopes.extend(_setting_lines(segments, spans, end, cat, rows))
+    scopes.extend(_numberless_sections(segments, spans, end, cat, rows))
     return [s for s in scopes if s.load]
 
 
@@ -237,26 +239,43 @@ _SETTING = re.compile(
 """A setting's line (`- Batch size: 8`, `**Input length**: 1024`, `并发数：16`)."""
 
 
+def _is_setting(text: str) -> bool:
+    return bool(search(_SETTING, probe_of(text)))
+
+
 def _setting_lines(
-    segments: list[Segment], spans: list[tuple[Segment, int]], end: int, cat: Catalog
+    segments: list[Segment],
+    spans: list[tuple[Segment, int]],
+    end: int,
+    cat: Catalog,
+    rows: dict[int, str],
 ) -> list[LoadScope]:
     """`- Batch size: 8` anywhere in a section, above its numbers or below them: the load
     of the whole section (a key given two values there sets up none). A section of
     settings that measures nothing (`### Workload` / `- Max tokens: 50` beside `###
-    Results`) sets up its parent section, as a set-up section does (`extract.scopes`)."""
+    Results`) sets up its parent section, as a set-up section does (`extract.scopes`); a
+    table of settings (`| Concurrency | 16 |`, `extract.settingrows`) is such lines.
+
+    Args:
+        rows: line -> `key: value` for the rows of the document's tables of settings.
+    """
     by_section: dict[int, LoadScope] = {}
     for segment in segments:
-        if segment.block not in ("prose", "list") or len(segment.text) > 80:
+        text = rows.get(segment.line, "") if segment.block == "table" else segment.text
+        if segment.block not in ("prose", "list", "table") or len(text) > 80:
             continue
-        if not search(_SETTING, probe_of(segment.text)):
+        if segment.header and segment.block != "table":
+            continue  # a table's header row
+        if not _is_setting(text):
             continue
-        load = _stated(segment.text, cat)
+        load = _stated(text, cat)
         if not load:
             continue
         at = bisect_left([h.line for h, _ in spans], segment.line) - 1
         first, last = (spans[at][0].line, spans[at][1]) if at >= 0 else (1, end)
         by_section.setdefault(first, LoadScope(first, last)).add(load)
-    return [*by_section.values(), *_settings_for_parents(by_section, segments, spans, end, cat)]
+    parents = _settings_for_parents(by_section, segments, spans, end, cat, rows)
+    return [*by_section.values(), *parents]
 
 
 _OWN_ONLY = ("context",)
@@ -270,6 +289,7 @@ def _settings_for_parents(
     spans: list[tuple[Segment, int]],
     end: int,
     cat: Catalog,
+    rows: dict[int, str],
 ) -> list[LoadScope]:
     """The load of each settings section that measures nothing, for its parent section."""
     starts = [heading.line for heading, _ in spans]
@@ -281,7 +301,7 @@ def _settings_for_parents(
             continue  # the settings of the lines above the first heading
         heading, last = spans[at]
         inside = segments[bisect_right(lines, heading.line) : bisect_right(lines, last)]
-        if any(_measures(segment, cat) for segment in inside):
+        if any(_measures(segment, cat, rows) for segment in inside):
             continue
         varied = _varied_keys(inside, cat)
         load = {k: v for k, v in own.load.items() if k not in _OWN_ONLY and k not in varied}
@@ -305,7 +325,11 @@ generating 2048 tokens`), not on how a reader may run the project."""
 
 
 def _numberless_sections(
-    segments: list[Segment], spans: list[tuple[Segment, int]], end: int, cat: Catalog
+    segments: list[Segment],
+    spans: list[tuple[Segment, int]],
+    end: int,
+    cat: Catalog,
+    rows: dict[int, str],
 ) -> list[LoadScope]:
     """`## Notes` / `- We use a batch size of 1 ...` beside `## Results`: a section that
     measures nothing (no table, no number, in its subsections neither) and says how the
@@ -329,7 +353,7 @@ def _numberless_sections(
     for at, stated in said.items():
         heading, last = spans[at]
         inside = segments[bisect_right(lines, heading.line) : bisect_right(lines, last)]
-        if not stated.load or any(_measures(segment, cat) for segment in inside):
+        if not stated.load or any(_measures(segment, cat, rows) for segment in inside):
             continue
         parent = next(
             ((h, e) for h, e in reversed(spans[:at]) if h.level < heading.level and e >= last),
@@ -352,10 +376,11 @@ def _varied_keys(segments: list[Segment], cat: Catalog) -> set[str]:
     return {key for key, values in seen.items() if len(values) > 1}
 
 
-def _measures(segment: Segment, cat: Catalog) -> bool:
-    """Whether a segment is a table's or states a number of its own."""
+def _measures(segment: Segment, cat: Catalog, settings: dict[int, str]) -> bool:
+    """Whether a segment is a table's (not a table of settings') or states a number of
+    its own."""
     if segment.block == "table" or segment.header:
-        return True
+        return segment.line not in settings
     if segment.block not in ("prose", "list"):
         return False
     return bool(find_metrics(segment.text, cat, find_conditions(segment.text, cat)))

@@ -280,6 +280,13 @@ def test_a_length_column_gives_each_row_its_load(table: str, expected: dict[str,
         pytest.param("Users", "concurrency", id="users"),
         pytest.param("GPUs", "gpus", id="gpus"),
         pytest.param("Request rate (req/s)", "rate", id="request-rate-with-unit"),
+        pytest.param("tp_size", "tp", id="tp-size-identifier"),
+        pytest.param("TP degree", "tp", id="tp-degree"),
+        pytest.param("张量并行度", "tp", id="zh-tp"),
+        pytest.param("Num users", "concurrency", id="num-users"),
+        pytest.param("Parallel requests", "concurrency", id="parallel-requests"),
+        pytest.param("NPU数", "gpus", id="zh-npu-count"),
+        pytest.param("Gen len", "output", id="gen-len"),
     ],
 )
 def test_a_load_column_gives_each_row_its_value(head: str, key: str) -> None:

@@ -140,6 +140,11 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
         pytest.param("Single-user TTFT is 80 ms", {"concurrency": "1"}, id="single-user"),
         pytest.param("单并发下首字延迟 90 ms", {"concurrency": "1"}, id="zh-single-concurrency"),
         pytest.param("Pattern: one request at a time", {"concurrency": "1"}, id="one-at-a-time"),
+        pytest.param(
+            "### Input 3000 / Output 150", {"prompt": "3000", "output": "150"}, id="slashed-pair"
+        ),
+        pytest.param("## 长文档（16K 输入）", {"prompt": "16K"}, id="zh-length-then-input"),
+        pytest.param("（700 输入，256 输出）", {"output": "256"}, id="zh-length-then-output"),
     ],
 )
 def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) -> None:
@@ -177,6 +182,8 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("We printed 3 cards.", "gpus", id="cards-alone"),
         pytest.param("分别在 4 或 8 卡上测试", "gpus", id="zh-card-list"),
         pytest.param("Sequential read reaches 3 GB/s", "concurrency", id="sequential-read"),
+        pytest.param("共 300 输入", "prompt", id="zh-a-count-of-inputs"),
+        pytest.param("Input 900 / Output 75 tok/s", "output", id="slashed-pair-output-rate"),
     ],
 )
 def test_look_alikes_of_a_load_are_not_read(text: str, key: str) -> None:

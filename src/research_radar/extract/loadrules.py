@@ -304,6 +304,19 @@ LOAD_RULES = (
     ),
     _rule("prompt", r"(?:prompt|input|prefill)\s?\((\d[\d,]*[Kk]?)\s?(?:tokens?|toks?)\)"),
     _rule("prompt", r"(?<![A-Za-z])(?:prompt|input)\s(\d[\d,]*[Kk]?)(?=\s?/\s?\d)"),
+    # `Input 2048 / Output 128`: each length after its word, the pair split by a slash
+    _rule(
+        "prompt",
+        r"(?<![A-Za-z])(?:prompt|input)\s(\d[\d,]*[Kk]?)(?=\s?/\s?(?:output|gen\w*|decode)\s\d)",
+    ),
+    _rule(
+        "output",
+        r"(?<![A-Za-z])(?:prompt|input)\s\d[\d,]*[Kk]?\s?/\s?(?:output|gen\w*|decode)\s"
+        r"(\d[\d,]*[Kk]?)(?![\d.,]|\s?(?:tok\w*\s?)?/\s?s)",
+    ),
+    # `长文本（32K 输入）`, `（1024 输入，512 输出）`: a length then its word, closing a clause
+    _rule("prompt", r"(?<![\w.])(\d+[Kk]|\d{3,6})\s?(?:tokens?\s?)?输入(?=\s?[)）,，、/;；])"),
+    _rule("output", r"(?<![\w.])(\d+[Kk]|\d{3,6})\s?(?:tokens?\s?)?输出(?=\s?[)）,，、/;；])"),
     # `1024 输入长度`, `1024 的输入长度`; not the `1,` of `batch size = 1, 生成长度 = 2048`
     _rule("prompt", r"(\d(?:[\d,]*\d)?[Kk]?)\s?的?\s?(?:提示词?|输入)(?:序列)?长度"),
     _rule("prompt", r"(?:prompt|input)\s?[:：]\s?(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),

@@ -363,3 +363,30 @@ def test_a_table_of_settings_sets_up_the_results_beside_it() -> None:
         "## More\n\n| Framework | Throughput (tok/s) |\n|---|---|\n| vLLM | 1500 |\n"
     )
     assert "batch" not in _load(results)["1500"]
+
+
+def test_a_config_block_in_a_set_up_section_sets_up_the_results_beside_it() -> None:
+    """A YAML block of load keys, one value each, under `## Config`: the load of the
+    sections beside it (a list of values or a cap is no load); a block beside numbers of
+    its own sets up only its section."""
+    text = (
+        "# Bench\n\n## Config\n\n```yaml\nbatch_size: 6\ninput_len: 700\nmax_batch_size: 99\n"
+        "output_len: [64, 128]\n```\n\n## Results\n\n| System | Throughput (tok/s) |\n"
+        "|---|---|\n| vLLM | 1500 |\n"
+    )
+    assert _load(text)["1500"] == {"batch": "6", "prompt": "700"}
+    other = (
+        "# Bench\n\n## A\n\n```yaml\nbatch_size: 6\n```\n\nA reaches 30 tok/s.\n\n"
+        "## B\n\nB reaches 40 tok/s.\n"
+    )
+    assert _load(other)["30"] == {"batch": "6"}
+    assert "batch" not in _load(other)["40"]
+
+
+def test_a_benchmark_command_in_a_set_up_section_sets_up_the_results_beside_it() -> None:
+    text = (
+        "# Bench\n\n## Command\n\n```bash\nvllm bench serve --random-input-len 900 "
+        "--max-concurrency 12\n```\n\n## Results\n\n| System | Throughput (tok/s) |\n"
+        "|---|---|\n| vLLM | 1500 |\n"
+    )
+    assert _load(text)["1500"] == {"prompt": "900", "concurrency": "12"}

@@ -116,7 +116,7 @@ def find_scopes(
         if not search(_REQUIRED, probe):
             sections.append((heading.line, scope))  # `## Hardware requirements`: its own
     scopes.extend(_line_scopes(segments, spans, end, cat, measured, sections))
-    scopes.extend(_command_scopes(commands, spans, end, cat))
+    scopes.extend(_command_scopes(commands, spans, end, cat, measured=measured))
     scopes.extend(_command_scopes(launches, spans, end, cat, load=False))
     for line, devices in machines:
         section = _section_of(spans, line)
@@ -311,6 +311,21 @@ def _document_setup(sections: list[tuple[int, Scope]], first: int, end: int) -> 
     return [scope] if scope.names else []
 
 
+def _parent_of(
+    spans: list[tuple[Segment, int]], section: tuple[Segment, int]
+) -> tuple[Segment, int] | None:
+    """The section around `section` (None at the top: the whole document)."""
+    heading, last = section
+    return next(
+        (
+            (h, e)
+            for h, e in reversed(spans)
+            if h.line < heading.line and h.level < heading.level and e >= last
+        ),
+        None,
+    )
+
+
 def _section_of(spans: list[tuple[Segment, int]], line: int) -> tuple[Segment, int] | None:
     """The innermost section holding `line`: its heading and its last line."""
     return next(((h, e) for h, e in reversed(spans) if h.line < line <= e), None)
@@ -323,15 +338,20 @@ def _command_scopes(
     cat: Catalog,
     *,
     load: bool = True,
+    measured: Collection[int] | None = None,
 ) -> list[Scope]:
     """`vllm bench serve --model Qwen/Qwen2-7B --random-input-len 1024 ...` above a table:
     the load its flags give, and the one model its `--model` (`-m`) flags name, hold
     below it in its section, up to the next command block. Without `load`, the blocks
     only serve or run a model (`vllm serve Qwen/Qwen2-7B`): their model holds, not their
-    flags (`--max-model-len 4096` is a server's limit)."""
+    flags (`--max-model-len 4096` is a server's limit). Given the `measured` lines, a
+    block in a section with no number of its own (`## Setup` beside `## Results`) holds
+    for the rest of its parent section."""
     scopes: list[Scope] = []
     for n, (line, text) in enumerate(commands):
         section = _section_of(spans, line)
+        if section and measured is not None and _sets_up_parent(section[0], "", spans, measured):
+            section = _parent_of(spans, section)
         last = section[1] if section else end
         if n + 1 < len(commands):
             last = min(last, commands[n + 1][0] - 1)

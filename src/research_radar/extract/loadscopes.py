@@ -260,6 +260,7 @@ def _setting_lines(
         rows: line -> `key: value` for the rows of the document's tables of settings.
     """
     by_section: dict[int, LoadScope] = {}
+    starts = [heading.line for heading, _ in spans]
     for segment in segments:
         text = rows.get(segment.line, "") if segment.block == "table" else segment.text
         if segment.block not in ("prose", "list", "table") or len(text) > 80:
@@ -271,7 +272,7 @@ def _setting_lines(
         load = _stated(text, cat)
         if not load:
             continue
-        at = bisect_left([h.line for h, _ in spans], segment.line) - 1
+        at = bisect_left(starts, segment.line) - 1
         first, last = (spans[at][0].line, spans[at][1]) if at >= 0 else (1, end)
         by_section.setdefault(first, LoadScope(first, last)).add(load)
     parents = _settings_for_parents(by_section, segments, spans, end, cat, rows)
@@ -299,20 +300,34 @@ def _settings_for_parents(
         at = bisect_left(starts, first)
         if at >= len(spans) or starts[at] != first:
             continue  # the settings of the lines above the first heading
-        heading, last = spans[at]
-        inside = segments[bisect_right(lines, heading.line) : bisect_right(lines, last)]
+        inside = _inside(segments, lines, spans[at])
         if any(_measures(segment, cat, rows) for segment in inside):
             continue
         varied = _varied_keys(inside, cat)
         load = {k: v for k, v in own.load.items() if k not in _OWN_ONLY and k not in varied}
-        if not load:
-            continue
-        parent = next(
-            ((h, e) for h, e in reversed(spans[:at]) if h.level < heading.level and e >= last),
-            None,
-        )
-        scopes.append(LoadScope(*((parent[0].line, parent[1]) if parent else (1, end)), load))
+        if load:
+            scopes.append(LoadScope(*_parent_lines(spans, at, end), load))
     return scopes
+
+
+def _inside(
+    segments: list[Segment], lines: list[int], section: tuple[Segment, int]
+) -> list[Segment]:
+    """The segments of a section below its heading, its subsections' too (`lines`: each
+    segment's line, in order)."""
+    heading, last = section
+    return segments[bisect_right(lines, heading.line) : bisect_right(lines, last)]
+
+
+def _parent_lines(spans: list[tuple[Segment, int]], at: int, end: int) -> tuple[int, int]:
+    """The first and last line of the section around section `at` (the whole document
+    around a top section)."""
+    heading, last = spans[at]
+    parent = next(
+        ((h, e) for h, e in reversed(spans[:at]) if h.level < heading.level and e >= last),
+        None,
+    )
+    return (parent[0].line, parent[1]) if parent else (1, end)
 
 
 _WE_RAN = re.compile(
@@ -351,16 +366,10 @@ def _numberless_sections(
     lines = [segment.line for segment in segments]
     scopes: list[LoadScope] = []
     for at, stated in said.items():
-        heading, last = spans[at]
-        inside = segments[bisect_right(lines, heading.line) : bisect_right(lines, last)]
+        inside = _inside(segments, lines, spans[at])
         if not stated.load or any(_measures(segment, cat, rows) for segment in inside):
             continue
-        parent = next(
-            ((h, e) for h, e in reversed(spans[:at]) if h.level < heading.level and e >= last),
-            None,
-        )
-        first, final = (parent[0].line, parent[1]) if parent else (1, end)
-        scopes.append(LoadScope(first, final, dict(stated.load)))
+        scopes.append(LoadScope(*_parent_lines(spans, at, end), dict(stated.load)))
     return scopes
 
 
@@ -395,11 +404,7 @@ def _method_sections(
     for i, (heading, last) in enumerate(spans):
         if not search(_METHOD_HEADING, probe_of(heading.text)):
             continue
-        parent = next(
-            ((h, e) for h, e in reversed(spans[:i]) if h.level < heading.level and e >= last),
-            None,
-        )
-        scope = LoadScope(parent[0].line, parent[1]) if parent else LoadScope(1, end)
+        scope = LoadScope(*_parent_lines(spans, i, end))
         for segment in segments:
             if heading.line < segment.line <= last and segment.block in ("prose", "list"):
                 scope.add(_stated(segment.text, cat))

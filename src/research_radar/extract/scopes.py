@@ -311,21 +311,6 @@ def _document_setup(sections: list[tuple[int, Scope]], first: int, end: int) -> 
     return [scope] if scope.names else []
 
 
-def _parent_of(
-    spans: list[tuple[Segment, int]], section: tuple[Segment, int]
-) -> tuple[Segment, int] | None:
-    """The section around `section` (None at the top: the whole document)."""
-    heading, last = section
-    return next(
-        (
-            (h, e)
-            for h, e in reversed(spans)
-            if h.line < heading.line and h.level < heading.level and e >= last
-        ),
-        None,
-    )
-
-
 def _section_of(spans: list[tuple[Segment, int]], line: int) -> tuple[Segment, int] | None:
     """The innermost section holding `line`: its heading and its last line."""
     return next(((h, e) for h, e in reversed(spans) if h.line < line <= e), None)
@@ -350,9 +335,9 @@ def _command_scopes(
     scopes: list[Scope] = []
     for n, (line, text) in enumerate(commands):
         section = _section_of(spans, line)
-        if section and measured is not None and _sets_up_parent(section[0], "", spans, measured):
-            section = _parent_of(spans, section)
         last = section[1] if section else end
+        if section and measured is not None and _sets_up_parent(section[0], "", spans, measured):
+            last = _parent_scope(spans, spans.index(section), end).last
         if n + 1 < len(commands):
             last = min(last, commands[n + 1][0] - 1)
         scope = Scope(line, last, load=dict(_setup(text, cat).load) if load else {})

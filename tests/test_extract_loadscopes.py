@@ -390,3 +390,12 @@ def test_a_benchmark_command_in_a_set_up_section_sets_up_the_results_beside_it()
         "|---|---|\n| vLLM | 1500 |\n"
     )
     assert _load(text)["1500"] == {"prompt": "900", "concurrency": "12"}
+
+
+def test_a_setting_swept_over_several_values_sets_up_none() -> None:
+    text = (
+        "# Bench\n\n## Runs\n\n| Setting | Value |\n|---|---|\n| Concurrency | 2, 6, 24 |\n"
+        "| Output length | 300 |\n\n## Results\n\n| System | Throughput (tok/s) |\n|---|---|\n"
+        "| vLLM | 1500 |\n"
+    )
+    assert _load(text)["1500"] == {"output": "300"}

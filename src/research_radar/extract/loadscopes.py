@@ -239,6 +239,10 @@ _SETTING = re.compile(
 """A setting's line (`- Batch size: 8`, `**Input length**: 1024`, `并发数：16`)."""
 
 
+_LISTED = re.compile(r"[:：=]\s*\d[\d.,]*[Kk]?\s*(?:[,，、/]|\band\b|\bor\b|和|或)\s*\d")
+"""`Concurrency: 1, 8, 32`: a setting swept over several values, none of them the load."""
+
+
 def _is_setting(text: str) -> bool:
     return bool(search(_SETTING, probe_of(text)))
 
@@ -267,7 +271,7 @@ def _setting_lines(
             continue
         if segment.header and segment.block != "table":
             continue  # a table's header row
-        if not _is_setting(text):
+        if not _is_setting(text) or _LISTED.search(text):
             continue
         load = _stated(text, cat)
         if not load:

@@ -298,3 +298,104 @@ def test_advice_to_set_a_key_sets_up_nothing() -> None:
         "### Offline\n\n| Concurrency | Throughput (RTF) |\n|---|---|\n| 50 | 0.0010 |\n"
     )
     assert "batch" not in _load(text)["0.001"]
+
+
+def test_a_section_of_settings_that_measures_nothing_sets_up_its_parent_section() -> None:
+    """`### Load` lists the settings beside `### Results`: both stand under one parent,
+    whose numbers all ran so; a heading's own count still wins (`(6 parallel)`)."""
+    text = (
+        "# Bench\n\n## Runs\n\n### Load\n\n- **Request pattern**: Sequential, single-threaded\n"
+        "- **Max tokens**: 64 per response\n- **Context length**: 8192 tokens\n\n"
+        "### Results - one by one\n\n| Metric | Ours | Theirs |\n|---|---|---|\n"
+        "| Mean latency | 210ms | 900ms |\n\n"
+        "### Results - Concurrent Requests (6 parallel)\n\n| Metric | Ours | Theirs |\n"
+        "|---|---|---|\n| Total time | 7.1s | 6.2s |\n\n## Elsewhere\n\nA run took 3.3s.\n"
+    )
+    found = _load(text)
+    assert found["210"] == {"concurrency": "1", "output": "64"}  # no context: the model's
+    assert found["7.1"] == {"concurrency": "6", "output": "64"}
+    assert found["3.3"] == {}  # another section
+
+
+def test_settings_beside_their_own_numbers_set_up_only_their_section() -> None:
+    text = (
+        "# Bench\n\n## A\n\n- Batch size: 4\n\nA reaches 120 tok/s.\n\n"
+        "## B\n\nB reaches 90 tok/s.\n"
+    )
+    found = _load(text)
+    assert found["120"] == {"batch": "4"}
+    assert "batch" not in found["90"]
+
+
+def test_a_load_stated_in_a_note_sets_up_its_section() -> None:
+    """A quoted note below a paragraph: its load holds for the numbers of its section,
+    before and after it; a plain sentence stating a load does not."""
+    text = (
+        "## 实验\n\nQServe 的吞吐是 TensorRT-LLM 的 2.5 倍。\n\n> 注意：\n>\n"
+        "> 使用 2048 的输入序列长度和 256 的输出序列长度。\n\n在 L40S 上吞吐提升 30%。\n\n"
+        "## Other\n\nIt runs at 70 tok/s.\n\nWe use 512 input tokens here.\n\nIt takes 9 ms.\n"
+    )
+    found = _load(text)
+    assert found["2.5"] == {"prompt": "2048", "output": "256"}
+    assert found["30"] == {"prompt": "2048", "output": "256"}
+    assert "prompt" not in found["70"] and "prompt" not in found["9"]
+
+
+def test_a_settings_section_listing_workloads_sets_up_no_key_it_varies() -> None:
+    text = (
+        "# Bench\n\n## Runs\n\n### Data\n\n- Chat: 200 input tokens\n- RAG: 3000 input tokens\n"
+        "- Input length: 700\n- Output length: 90\n\n### Results\n\nIt reaches 41 tok/s.\n"
+    )
+    assert _load(text)["41"] == {"output": "90"}
+
+
+def test_a_table_of_settings_sets_up_the_results_beside_it() -> None:
+    """`| 并发数 | 12 |` rows in a section of their own: a set-up, for the parent section
+    (a two-column table of results sets nothing up)."""
+    text = (
+        "# 测试\n\n## 配置\n\n| 参数 | 值 |\n|---|---|\n| 并发数 | 12 |\n| 输出长度 | 300 |\n"
+        "| 驱动 | 550.54 |\n\n## 结果\n\n| 框架 | 吞吐 (tokens/s) |\n|---|---|\n| vLLM | 1500 |\n"
+    )
+    found = _load(text)
+    assert found["1500"] == {"concurrency": "12", "output": "300"}
+    results = (
+        "# Bench\n\n## Runs\n\n| Run | Latency (ms) |\n|---|---|\n| Batch size: 4 | 80 |\n\n"
+        "## More\n\n| Framework | Throughput (tok/s) |\n|---|---|\n| vLLM | 1500 |\n"
+    )
+    assert "batch" not in _load(results)["1500"]
+
+
+def test_a_config_block_in_a_set_up_section_sets_up_the_results_beside_it() -> None:
+    """A YAML block of load keys, one value each, under `## Config`: the load of the
+    sections beside it (a list of values or a cap is no load); a block beside numbers of
+    its own sets up only its section."""
+    text = (
+        "# Bench\n\n## Config\n\n```yaml\nbatch_size: 6\ninput_len: 700\nmax_batch_size: 99\n"
+        "output_len: [64, 128]\n```\n\n## Results\n\n| System | Throughput (tok/s) |\n"
+        "|---|---|\n| vLLM | 1500 |\n"
+    )
+    assert _load(text)["1500"] == {"batch": "6", "prompt": "700"}
+    other = (
+        "# Bench\n\n## A\n\n```yaml\nbatch_size: 6\n```\n\nA reaches 30 tok/s.\n\n"
+        "## B\n\nB reaches 40 tok/s.\n"
+    )
+    assert _load(other)["30"] == {"batch": "6"}
+    assert "batch" not in _load(other)["40"]
+
+
+def test_a_benchmark_command_in_a_set_up_section_sets_up_the_results_beside_it() -> None:
+    text = (
+        "# Bench\n\n## Command\n\n```bash\nvllm bench serve --random-input-len 900 "
+        "--max-concurrency 12\n```\n\n## Results\n\n| System | Throughput (tok/s) |\n"
+        "|---|---|\n| vLLM | 1500 |\n"
+    )
+    assert _load(text)["1500"] == {"prompt": "900", "concurrency": "12"}
+
+
+def test_a_setting_swept_over_several_values_sets_up_none() -> None:
+    text = (
+        "# Bench\n\n## Runs\n\n| Setting | Value |\n|---|---|\n| Concurrency | 2, 6, 24 |\n"
+        "| Output length | 300 |\n\n## Results\n\n| System | Throughput (tok/s) |\n|---|---|\n"
+        "| vLLM | 1500 |\n"
+    )
+    assert _load(text)["1500"] == {"output": "300"}

@@ -124,6 +124,27 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
         pytest.param("driven with 7 requests per second", {"rate": "7"}, id="with-rps"),
         pytest.param("`torchrun --nproc_per_node=4 infer.py`", {"gpus": "4"}, id="torchrun"),
         pytest.param("`deepspeed --num_gpus 2 run.py`", {"gpus": "2"}, id="deepspeed-gpus"),
+        pytest.param(
+            "每条请求 300个输入token，80个输出token",
+            {"prompt": "300", "output": "80"},
+            id="zh-n-ge-tokens",
+        ),
+        pytest.param(
+            "Throughput with parallel requests (12 parallel)",
+            {"concurrency": "12"},
+            id="count-in-brackets",
+        ),
+        pytest.param(
+            "Mode: sequential requests, p50 40 ms", {"concurrency": "1"}, id="sequential-requests"
+        ),
+        pytest.param("Single-user TTFT is 80 ms", {"concurrency": "1"}, id="single-user"),
+        pytest.param("单并发下首字延迟 90 ms", {"concurrency": "1"}, id="zh-single-concurrency"),
+        pytest.param("Pattern: one request at a time", {"concurrency": "1"}, id="one-at-a-time"),
+        pytest.param(
+            "### Input 3000 / Output 150", {"prompt": "3000", "output": "150"}, id="slashed-pair"
+        ),
+        pytest.param("## 长文档（16K 输入）", {"prompt": "16K"}, id="zh-length-then-input"),
+        pytest.param("（700 输入，256 输出）", {"output": "256"}, id="zh-length-then-output"),
     ],
 )
 def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) -> None:
@@ -160,10 +181,17 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("We compare 2 and 4 GPUs.", "gpus", id="gpu-list"),
         pytest.param("We printed 3 cards.", "gpus", id="cards-alone"),
         pytest.param("分别在 4 或 8 卡上测试", "gpus", id="zh-card-list"),
+        pytest.param("Sequential read reaches 3 GB/s", "concurrency", id="sequential-read"),
+        pytest.param("共 300 输入", "prompt", id="zh-a-count-of-inputs"),
+        pytest.param("Input 900 / Output 75 tok/s", "output", id="slashed-pair-output-rate"),
     ],
 )
 def test_look_alikes_of_a_load_are_not_read(text: str, key: str) -> None:
     assert key not in _load(text)
+
+
+def test_a_concurrency_written_as_a_count_wins_over_one_said_in_words() -> None:
+    assert _load("40 concurrent users, single-user mode off")["concurrency"] == "40"
 
 
 def test_a_count_beside_a_pair_of_lengths_is_read() -> None:
@@ -259,6 +287,13 @@ def test_a_length_column_gives_each_row_its_load(table: str, expected: dict[str,
         pytest.param("Users", "concurrency", id="users"),
         pytest.param("GPUs", "gpus", id="gpus"),
         pytest.param("Request rate (req/s)", "rate", id="request-rate-with-unit"),
+        pytest.param("tp_size", "tp", id="tp-size-identifier"),
+        pytest.param("TP degree", "tp", id="tp-degree"),
+        pytest.param("张量并行度", "tp", id="zh-tp"),
+        pytest.param("Num users", "concurrency", id="num-users"),
+        pytest.param("Parallel requests", "concurrency", id="parallel-requests"),
+        pytest.param("NPU数", "gpus", id="zh-npu-count"),
+        pytest.param("Gen len", "output", id="gen-len"),
     ],
 )
 def test_a_load_column_gives_each_row_its_value(head: str, key: str) -> None:

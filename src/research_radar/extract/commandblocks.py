@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from research_radar.extract.toolblocks import fenced_blocks
 
-__all__ = ["command_blocks", "launch_blocks"]
+__all__ = ["command_blocks", "config_blocks", "launch_blocks"]
 
 _SHELLS = frozenset(["", "bash", "sh", "shell", "console", "zsh", "text", "txt", "shell-session"])
 _TOOL = re.compile(
@@ -98,3 +98,35 @@ def _commands(body: list[str], keep: Callable[[str], bool]) -> list[str]:
     if current:
         joined.append(current)
     return [command for command in joined if keep(command)]
+
+
+_CONFIG_TAGS = frozenset(["", "yaml", "yml", "toml", "ini", "json", "text", "txt", "conf"])
+_CONFIG_LOAD = re.compile(
+    r"^\s*[\"']?(?:batch[_-]?size|bs|(?:max[_-])?concurrency|num[_-]concurrent[_-]requests|"
+    r"(?:input|prompt|output)[_-](?:len(?:gth)?|tokens)|max[_-](?:new[_-])?tokens|"
+    r"request[_-]rate|context[_-]len(?:gth)?|seq[_-]len)[\"']?\s*[:=]\s*[\"']?\d+[Kk]?[\"']?,?\s*$",
+    re.I,
+)
+"""A config file's load key and its one value: `batch_size: 16`, `"input_len": 1024,`,
+`max_tokens = 256` (not a list of values, nor a cap such as `max_batch_size`)."""
+
+
+def config_blocks(text: str) -> list[tuple[int, str]]:
+    """Each fenced config block (YAML, TOML, JSON, or untagged) that sets a request's shape
+    (`batch_size: 16` / `input_len: 1024`): its first line (1-based) and its load lines
+    joined, read like a benchmark command's flags (`extract.scopes`)."""
+    if (
+        "_len" not in text
+        and "tokens" not in text
+        and "batch" not in text
+        and "concurr" not in text
+    ):
+        return []  # (every config line read here has one of these words)
+    lines = text.splitlines()
+    blocks: list[tuple[int, str]] = []
+    for index, end, tag in fenced_blocks(lines):
+        if tag in _CONFIG_TAGS:
+            loads = [line.strip() for line in lines[index + 1 : end] if _CONFIG_LOAD.match(line)]
+            if loads:
+                blocks.append((index + 1, " ; ".join(loads)))
+    return blocks

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from research_radar.extract.baselines import spelled_out
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.commandblocks import command_blocks, launch_blocks
+from research_radar.extract.commandblocks import command_blocks, config_blocks, launch_blocks
 from research_radar.extract.envblocks import env_blocks
 from research_radar.extract.footnotes import footnote_refs
 from research_radar.extract.markdown import Segment
@@ -52,7 +52,7 @@ def with_document_scopes(
             (not a tool named after a model: `llama.cpp`, `LLaMA-Factory`).
     """
     measured = {c.line or 0 for c in claims if c.metrics}
-    blocks = command_blocks(text)
+    blocks = sorted([*command_blocks(text), *config_blocks(text)])
     notes = footnote_refs(text)
     scopes = find_scopes(
         segments, cat, blocks, notes, env_blocks(text), measured, launch_blocks(text)

@@ -199,6 +199,23 @@ LOAD_RULES = (
         "concurrency",
         r"(?<![\d\s]\s)(?<!\d)(?<!peak\s)concurrent\s(?:requests|users|clients)\s?[=:：]\s?(\d+)(?!\d|\.\d)",
     ),
+    # `Concurrent Requests (5 parallel)`, `并发请求（8 路）`: the count in brackets after the word
+    _rule(
+        "concurrency",
+        r"(?:concurrent|parallel|simultaneous)\s(?:requests|users|clients)\s?[(（]\s?(\d{1,4})"
+        r"(?:\s?(?:parallel|concurrent|users|clients|路))?\s?[)）]|"
+        r"并发(?:请求|用户)(?:数)?\s?[(（]\s?(\d{1,4})\s?(?:路|个|并发)?\s?[)）]",
+    ),
+    # one request at a time, said in words: `Single user`, `sequential requests`, `Request
+    # pattern: Sequential, single-threaded`, `单并发`, `串行请求` (after any count written)
+    _rule(
+        "concurrency",
+        r"\bsingle[\s-](?:users?|clients?|concurrency)\b|"
+        r"\bsequential(?:ly)?(?:\s(?:requests?|requesting)\b|,?\ssingle[\s-]threaded)|"
+        r"\brequest\spattern\W{0,4}sequential|\bone\srequest\sat\sa\stime\b|"
+        r"单并发|单用户|串行请求|逐条请求",
+        "1",
+    ),
     _rule(
         "rate",
         r"(?:(?<![A-Za-z])(?:at|@|under|with)\s+|[(,]\s?)(\d+(?:\.\d+)?)\s?"
@@ -266,6 +283,15 @@ LOAD_RULES = (
         "prompt",
         r"(?:requests?|prompts?|sequences?|each)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens" + _NOT_A_RATE,
     ),
+    # `1024个输入Token`, `512 个输出 token`: a count of tokens, then whose they are
+    _rule(
+        "prompt",
+        r"(\d[\d,]*[Kk]?)\s?个\s?(?:输入|提示词?|prompt\s?)\s?(?:tokens?|词元)" + _NOT_A_RATE,
+    ),
+    _rule(
+        "output",
+        r"(\d[\d,]*[Kk]?)\s?个\s?(?:输出|生成|新)\s?(?:tokens?|词元)" + _NOT_A_RATE,
+    ),
     _rule(
         "prompt", r"(?<![A-Za-z])(?:prompt|input|prefill)\s(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE
     ),
@@ -278,6 +304,19 @@ LOAD_RULES = (
     ),
     _rule("prompt", r"(?:prompt|input|prefill)\s?\((\d[\d,]*[Kk]?)\s?(?:tokens?|toks?)\)"),
     _rule("prompt", r"(?<![A-Za-z])(?:prompt|input)\s(\d[\d,]*[Kk]?)(?=\s?/\s?\d)"),
+    # `Input 2048 / Output 128`: each length after its word, the pair split by a slash
+    _rule(
+        "prompt",
+        r"(?<![A-Za-z])(?:prompt|input)\s(\d[\d,]*[Kk]?)(?=\s?/\s?(?:output|gen\w*|decode)\s\d)",
+    ),
+    _rule(
+        "output",
+        r"(?<![A-Za-z])(?:prompt|input)\s\d[\d,]*[Kk]?\s?/\s?(?:output|gen\w*|decode)\s"
+        r"(\d[\d,]*[Kk]?)(?![\d.,]|\s?(?:tok\w*\s?)?/\s?s)",
+    ),
+    # `长文本（32K 输入）`, `（1024 输入，512 输出）`: a length then its word, closing a clause
+    _rule("prompt", r"(?<![\w.])(\d+[Kk]|\d{3,6})\s?(?:tokens?\s?)?输入(?=\s?[)）,，、/;；])"),
+    _rule("output", r"(?<![\w.])(\d+[Kk]|\d{3,6})\s?(?:tokens?\s?)?输出(?=\s?[)）,，、/;；])"),
     # `1024 输入长度`, `1024 的输入长度`; not the `1,` of `batch size = 1, 生成长度 = 2048`
     _rule("prompt", r"(\d(?:[\d,]*\d)?[Kk]?)\s?的?\s?(?:提示词?|输入)(?:序列)?长度"),
     _rule("prompt", r"(?:prompt|input)\s?[:：]\s?(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),

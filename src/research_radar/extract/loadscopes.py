@@ -35,7 +35,8 @@ from research_radar.extract.loads import several_values
 from research_radar.extract.markdown import Segment
 from research_radar.extract.metrics import find_metrics
 from research_radar.extract.prefilter import probe_of
-from research_radar.extract.screened import search
+from research_radar.extract.screened import match, search
+from research_radar.extract.settingrows import setting_rows
 
 __all__ = ["LOAD_KEYS", "LoadScope", "find_load_scopes"]
 
@@ -107,10 +108,11 @@ def find_load_scopes(
         spans: each heading and the last line of its section, in document order.
         end: one past the document's last line.
     """
+    rows = setting_rows(segments, _is_setting)
     scopes = [*_notes_below_tables(segments, cat), *_section_statements(segments, spans, cat)]
     scopes.extend(_method_sections(segments, spans, end, cat))
-    scopes.extend(_setting_lines(segments, spans, end, cat))
-    scopes.extend(_numberless_sections(segments, spans, end, cat))
+    scopes.extend(_setting_lines(segments, spans, end, cat, rows))
+    scopes.extend(_numberless_sections(segments, spans, end, cat, rows))
     return [s for s in scopes if s.load]
 
 
@@ -120,8 +122,8 @@ def _stated(text: str, cat: Catalog, rows: tuple[str, ...] = ()) -> dict[str, st
     models the table `rows` name and not the others (`For NVILA, each image is 128 input
     tokens` below a table of five models: those rows' load, not the table's)."""
     probe = probe_of(text)
-    if not probe.has_digit or search(_EXAMPLE, probe) or search(_INTRODUCES, probe):
-        return {}
+    if search(_EXAMPLE, probe) or search(_INTRODUCES, probe):
+        return {}  # (a load said in words has no digit: `Request pattern: Sequential`)
     conditions = find_conditions(text, cat)
     load = {k: v for k, v in conditions.load.items() if k in LOAD_KEYS}
     if not load or find_metrics(text, cat, conditions):
@@ -185,17 +187,32 @@ def _notes_below_tables(segments: list[Segment], cat: Catalog) -> list[LoadScope
     return scopes
 
 
+_NOTE = re.compile(
+    r"^[>\s]*(?:\*\*)?(?:notes?|nb|注意(?:事项)?|注|备注|说明)(?:\*\*)?\s?[:：]", re.I
+)
+"""A note's opening (`Note:`, `> 注意：`): what its statements state as a load holds for
+its section, like a statement for all numbers."""
+
+
 def _section_statements(
     segments: list[Segment], spans: list[tuple[Segment, int]], cat: Catalog
 ) -> list[LoadScope]:
-    """`All numbers are measured at batch size 8.` anywhere in a section: its whole
-    section's load (before the statement too: a note after the numbers it sets up)."""
+    """`All numbers are measured at batch size 8.` anywhere in a section, or a load stated
+    in a note (`> Note: ...` / `> Input length 1024.`): its whole section's load (before
+    the statement too: a note after the numbers it sets up)."""
     scopes: list[LoadScope] = []
+    noted = False
+    """Whether the segment stands in a note (`> 注意：` / `> 使用1024的输入序列长度...`)."""
     for segment in segments:
         if segment.block not in ("prose", "list"):
+            noted = False
             continue
         probe = probe_of(segment.text)
-        if not probe.has_digit or not (search(_ALL_NUMBERS, probe) or search(_SETS, probe)):
+        if segment.new_paragraph:
+            noted = bool(match(_NOTE, probe))
+        if not probe.has_digit or not (
+            noted or search(_ALL_NUMBERS, probe) or search(_SETS, probe)
+        ):
             continue  # (a load has its digits: most statements are passed over here)
         load = _stated(segment.text, cat)
         if not load:
@@ -215,31 +232,106 @@ _SETTING = re.compile(
     r"(?:input|output|prompt|generation|sequence|context|prefill|decode)(?:'s)?[ _](?:token[ _])?"
     r"(?:length|len|tokens)|max[ _](?:new[ _])?tokens|(?:ISL|input|prompt)\s?/\s?(?:OSL|output)|"
     r"ISL|OSL|"
-    r"context|request[ _]rate|QPS|并发(?:数|度|请求数)?|批(?:次|处理)?大小|输入(?:长度|token数?)|"
+    r"context|request[ _]rate|request[ _]pattern|QPS|并发(?:数|度|请求数)?|批(?:次|处理)?大小|输入(?:长度|token数?)|"
     r"输出(?:长度|token数?)|上下文(?:长度)?|序列长度|生成长度)\W{0,3}\s?[:：=]",
     re.I,
 )
 """A setting's line (`- Batch size: 8`, `**Input length**: 1024`, `并发数：16`)."""
 
 
+_LISTED = re.compile(r"[:：=]\s*\d[\d.,]*[Kk]?\s*(?:[,，、/]|\band\b|\bor\b|和|或)\s*\d")
+"""`Concurrency: 1, 8, 32`: a setting swept over several values, none of them the load."""
+
+
+def _is_setting(text: str) -> bool:
+    return bool(search(_SETTING, probe_of(text)))
+
+
 def _setting_lines(
-    segments: list[Segment], spans: list[tuple[Segment, int]], end: int, cat: Catalog
+    segments: list[Segment],
+    spans: list[tuple[Segment, int]],
+    end: int,
+    cat: Catalog,
+    rows: dict[int, str],
 ) -> list[LoadScope]:
     """`- Batch size: 8` anywhere in a section, above its numbers or below them: the load
-    of the whole section (a key given two values there sets up none)."""
+    of the whole section (a key given two values there sets up none). A section of
+    settings that measures nothing (`### Workload` / `- Max tokens: 50` beside `###
+    Results`) sets up its parent section, as a set-up section does (`extract.scopes`); a
+    table of settings (`| Concurrency | 16 |`, `extract.settingrows`) is such lines.
+
+    Args:
+        rows: line -> `key: value` for the rows of the document's tables of settings.
+    """
     by_section: dict[int, LoadScope] = {}
+    starts = [heading.line for heading, _ in spans]
     for segment in segments:
-        if segment.block not in ("prose", "list") or len(segment.text) > 80:
+        text = rows.get(segment.line, "") if segment.block == "table" else segment.text
+        if segment.block not in ("prose", "list", "table") or len(text) > 80:
             continue
-        if not search(_SETTING, probe_of(segment.text)):
+        if segment.header and segment.block != "table":
+            continue  # a table's header row
+        if not _is_setting(text) or _LISTED.search(text):
             continue
-        load = _stated(segment.text, cat)
+        load = _stated(text, cat)
         if not load:
             continue
-        section = next(((h, e) for h, e in reversed(spans) if h.line < segment.line <= e), None)
-        first, last = (section[0].line, section[1]) if section else (1, end)
+        at = bisect_left(starts, segment.line) - 1
+        first, last = (spans[at][0].line, spans[at][1]) if at >= 0 else (1, end)
         by_section.setdefault(first, LoadScope(first, last)).add(load)
-    return list(by_section.values())
+    parents = _settings_for_parents(by_section, segments, spans, end, cat, rows)
+    return [*by_section.values(), *parents]
+
+
+_OWN_ONLY = ("context",)
+"""A settings section's keys that stay its own: `- Context length: 4096` under `### Model`
+is the model's window, not the load of the results beside it."""
+
+
+def _settings_for_parents(
+    by_section: dict[int, LoadScope],
+    segments: list[Segment],
+    spans: list[tuple[Segment, int]],
+    end: int,
+    cat: Catalog,
+    rows: dict[int, str],
+) -> list[LoadScope]:
+    """The load of each settings section that measures nothing, for its parent section."""
+    starts = [heading.line for heading, _ in spans]
+    lines = [segment.line for segment in segments]
+    scopes: list[LoadScope] = []
+    for first, own in by_section.items():
+        at = bisect_left(starts, first)
+        if at >= len(spans) or starts[at] != first:
+            continue  # the settings of the lines above the first heading
+        inside = _inside(segments, lines, spans[at])
+        if any(_measures(segment, cat, rows) for segment in inside):
+            continue
+        varied = _varied_keys(inside, cat)
+        load = {k: v for k, v in own.load.items() if k not in _OWN_ONLY and k not in varied}
+        if load:
+            scopes.append(LoadScope(*_parent_lines(spans, at, end), load))
+    return scopes
+
+
+def _inside(
+    segments: list[Segment], lines: list[int], section: tuple[Segment, int]
+) -> list[Segment]:
+    """The segments of a section below its heading, its subsections' too (`lines`: each
+    segment's line, in order)."""
+    heading, last = section
+    return segments[bisect_right(lines, heading.line) : bisect_right(lines, last)]
+
+
+def _parent_lines(spans: list[tuple[Segment, int]], at: int, end: int) -> tuple[int, int]:
+    """The first and last line of the section around section `at` (the whole document
+    around a top section)."""
+    heading, last = spans[at]
+    parent = next(
+        ((h, e) for h, e in reversed(spans[:at]) if h.level < heading.level and e >= last),
+        None,
+    )
+    return (parent[0].line, parent[1]) if parent else (1, end)
 
 
 _WE_RAN = re.compile(
@@ -252,7 +344,11 @@ generating 2048 tokens`), not on how a reader may run the project."""
 
 
 def _numberless_sections(
-    segments: list[Segment], spans: list[tuple[Segment, int]], end: int, cat: Catalog
+    segments: list[Segment],
+    spans: list[tuple[Segment, int]],
+    end: int,
+    cat: Catalog,
+    rows: dict[int, str],
 ) -> list[LoadScope]:
     """`## Notes` / `- We use a batch size of 1 ...` beside `## Results`: a section that
     measures nothing (no table, no number, in its subsections neither) and says how the
@@ -274,23 +370,30 @@ def _numberless_sections(
     lines = [segment.line for segment in segments]
     scopes: list[LoadScope] = []
     for at, stated in said.items():
-        heading, last = spans[at]
-        inside = segments[bisect_right(lines, heading.line) : bisect_right(lines, last)]
-        if not stated.load or any(_measures(segment, cat) for segment in inside):
+        inside = _inside(segments, lines, spans[at])
+        if not stated.load or any(_measures(segment, cat, rows) for segment in inside):
             continue
-        parent = next(
-            ((h, e) for h, e in reversed(spans[:at]) if h.level < heading.level and e >= last),
-            None,
-        )
-        first, final = (parent[0].line, parent[1]) if parent else (1, end)
-        scopes.append(LoadScope(first, final, dict(stated.load)))
+        scopes.append(LoadScope(*_parent_lines(spans, at, end), dict(stated.load)))
     return scopes
 
 
-def _measures(segment: Segment, cat: Catalog) -> bool:
-    """Whether a segment is a table's or states a number of its own."""
+def _varied_keys(segments: list[Segment], cat: Catalog) -> set[str]:
+    """The load keys the statements give more than one value of: `- Short prompt: 128
+    input tokens` / `- Long prompt: 4000 input tokens` beside `- Input length: 1024` name
+    workloads (`extract.workloads`), none of them the load of the sections around."""
+    seen: dict[str, set[str]] = {}
+    for segment in segments:
+        if segment.block in ("prose", "list") and probe_of(segment.text).has_digit:
+            for key, value in find_conditions(segment.text, cat).load.items():
+                seen.setdefault(key, set()).add(value)
+    return {key for key, values in seen.items() if len(values) > 1}
+
+
+def _measures(segment: Segment, cat: Catalog, settings: dict[int, str]) -> bool:
+    """Whether a segment is a table's (not a table of settings') or states a number of
+    its own."""
     if segment.block == "table" or segment.header:
-        return True
+        return segment.line not in settings
     if segment.block not in ("prose", "list"):
         return False
     return bool(find_metrics(segment.text, cat, find_conditions(segment.text, cat)))
@@ -305,11 +408,7 @@ def _method_sections(
     for i, (heading, last) in enumerate(spans):
         if not search(_METHOD_HEADING, probe_of(heading.text)):
             continue
-        parent = next(
-            ((h, e) for h, e in reversed(spans[:i]) if h.level < heading.level and e >= last),
-            None,
-        )
-        scope = LoadScope(parent[0].line, parent[1]) if parent else LoadScope(1, end)
+        scope = LoadScope(*_parent_lines(spans, i, end))
         for segment in segments:
             if heading.line < segment.line <= last and segment.block in ("prose", "list"):
                 scope.add(_stated(segment.text, cat))

@@ -116,7 +116,7 @@ def find_scopes(
         if not search(_REQUIRED, probe):
             sections.append((heading.line, scope))  # `## Hardware requirements`: its own
     scopes.extend(_line_scopes(segments, spans, end, cat, measured, sections))
-    scopes.extend(_command_scopes(commands, spans, end, cat))
+    scopes.extend(_command_scopes(commands, spans, end, cat, measured=measured))
     scopes.extend(_command_scopes(launches, spans, end, cat, load=False))
     for line, devices in machines:
         section = _section_of(spans, line)
@@ -323,16 +323,21 @@ def _command_scopes(
     cat: Catalog,
     *,
     load: bool = True,
+    measured: Collection[int] | None = None,
 ) -> list[Scope]:
     """`vllm bench serve --model Qwen/Qwen2-7B --random-input-len 1024 ...` above a table:
     the load its flags give, and the one model its `--model` (`-m`) flags name, hold
     below it in its section, up to the next command block. Without `load`, the blocks
     only serve or run a model (`vllm serve Qwen/Qwen2-7B`): their model holds, not their
-    flags (`--max-model-len 4096` is a server's limit)."""
+    flags (`--max-model-len 4096` is a server's limit). Given the `measured` lines, a
+    block in a section with no number of its own (`## Setup` beside `## Results`) holds
+    for the rest of its parent section."""
     scopes: list[Scope] = []
     for n, (line, text) in enumerate(commands):
         section = _section_of(spans, line)
         last = section[1] if section else end
+        if section and measured is not None and _sets_up_parent(section[0], "", spans, measured):
+            last = _parent_scope(spans, spans.index(section), end).last
         if n + 1 < len(commands):
             last = min(last, commands[n + 1][0] - 1)
         scope = Scope(line, last, load=dict(_setup(text, cat).load) if load else {})

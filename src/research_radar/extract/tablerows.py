@@ -40,7 +40,7 @@ _HEADER_LOAD = (
         "output",
         re.compile(
             r"completion tokens|output tokens|OSL|output[ _]?(?:seq(?:uence)?[ _]?)?len|"
-            r"(?:decode|generation)[ _]len|输出(?:长度|token|词元)|"
+            r"(?:decode|generation|gen)[ _]len|输出(?:长度|token|词元)|"
             r"^(?:output|out|gen|gen(?:erated)?[ _]tokens|generated|(?:max[ _])?new[ _]tokens|"
             r"max[ _]tokens|输出)(?:\s?\(tokens?\))?$",
             re.I,
@@ -64,18 +64,22 @@ _HEADER_LOAD = (
     ),
     (
         "concurrency",
-        re.compile(r"concurrency|^conc|并发|^#?\s?concurrent|^(?:users|clients|streams)$", re.I),
+        re.compile(
+            r"concurrency|^conc|并发|^#?\s?concurrent|^(?:users|clients|streams)$|"
+            r"^(?:#\s?|num(?:ber of)?[ _])(?:users|clients)$|^parallel[ _]requests$",
+            re.I,
+        ),
     ),
     (
         "gpus",
         re.compile(
             r"^(?:#\s?(?:of\s)?|num(?:ber of)?[_ ]?)(?:GPUs?|cards?)$|^world[ _]size$|^(?:GPUs?|cards?)[_ ]?(?:num(?:ber)?s?|count|#)$|"
             r"^(?:GPUs|NPUs|cards)$|nproc[_-]per[_-]node|"
-            r"显卡数量?|卡数|GPU\s?数",
+            r"显卡数量?|卡数|(?:GPU|NPU)\s?数",
             re.I,
         ),
     ),
-    ("tp", re.compile(r"^TP(?:\s?size)?$|tensor[_ ]parallel", re.I)),
+    ("tp", re.compile(r"^TP(?:[\s_]?(?:size|degree))?$|tensor[_ ]parallel|张量并行", re.I)),
     ("ep", re.compile(r"#\s?EP\b|^EP(?:\s?size)?$|expert[_ ]parallel", re.I)),
     (
         "rate",

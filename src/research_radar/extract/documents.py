@@ -31,11 +31,14 @@ def extract_document(
     catalog: Catalog | None = None,
 ) -> list[Claim]:
     """Claims of a document already read: benchmark results when `name` ends in .json and
-    the text parses, else the claims of the text."""
+    the text parses, else the claims of the text (read as reStructuredText when `name`
+    ends in .rst)."""
     if name.lower().endswith(".json"):
         try:
             data = json.loads(text)
         except json.JSONDecodeError:
-            return extract_claims(text, where, reporter, catalog=catalog)
+            return extract_claims(text, where, reporter, catalog=catalog, rst=False)
         return parse_benchmark_json(data, name, where, reporter, catalog=catalog)
-    return extract_claims(text, where, reporter, catalog=catalog)
+    # the file's own name says whether it is reStructuredText, whatever `where` names
+    rst = True if name.lower().endswith((".rst", ".rst.txt")) else None
+    return extract_claims(text, where, reporter, catalog=catalog, rst=rst)

@@ -118,6 +118,7 @@ def _row(
         more_rows, more_cols, offset, text = cell
         offsets.append(int(offset))
         joined = " ".join(line.strip() for line in text if line.strip())
+        joined = "" if joined == "\\" else joined  # `\`: an empty first cell, escaped
         cells.append(Cell(joined, int(more_rows) + 1, int(more_cols) + 1))
     if not cells:
         return None

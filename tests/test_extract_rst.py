@@ -162,6 +162,21 @@ def test_code_and_comments_are_not_read_but_prose_and_notes_are() -> None:
     assert found[15.5][1].startswith("ms") and found[15.5][2].line == 15
 
 
+def test_a_tabs_title_scopes_the_table_in_it() -> None:
+    text = (
+        "Decode\n======\n\nLlama-3.1-8B, batch 1.\n\n.. tab-set::\n\n   .. tab-item:: H100\n\n"
+        "      ======  ============\n      Tokens  Latency (ms)\n      ======  ============\n"
+        "      128     7.5\n      ======  ============\n\n   .. tab-item:: L40S\n\n"
+        "      ======  ============\n      Tokens  Latency (ms)\n      ======  ============\n"
+        "      128     12.75\n      ======  ============\n"
+    )
+    found = _metrics(extract_claims(text, where="decode.rst"))
+    assert set(found) == {7.5, 12.75}
+    assert found[7.5][2].conditions.hardware == ["H100"]
+    assert found[12.75][2].conditions.hardware == ["L40S"]
+    assert found[12.75][2].conditions.model == ["Llama-3.1-8B"]
+
+
 def test_spanned_cells_are_copies_of_the_cell_that_spans_them() -> None:
     lines = [
         "+--------+------+------+",

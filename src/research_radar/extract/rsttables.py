@@ -19,10 +19,6 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from docutils import DataError
-from docutils.parsers.rst.tableparser import GridTableParser, SimpleTableParser
-from docutils.statemachine import StringList
-
 __all__ = [
     "Cell",
     "RstTable",
@@ -90,6 +86,12 @@ def simple_table_end(lines: list[str], start: int) -> int:
 def read_grid_or_simple(lines: list[str], start: int, end: int) -> RstTable | None:
     """The rows of the grid or simple table on `lines[start : end + 1]` (None when docutils
     finds it malformed)."""
+    # imported here: docutils takes a tenth of a second to import, which a run that reads
+    # no reStructuredText table should not pay (issue #19)
+    from docutils import DataError
+    from docutils.parsers.rst.tableparser import GridTableParser, SimpleTableParser
+    from docutils.statemachine import StringList
+
     indent = _indent(lines[start])
     block = StringList([line[indent:].rstrip() for line in lines[start : end + 1]])
     grid = lines[start].lstrip().startswith("+")

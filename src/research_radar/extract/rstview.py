@@ -75,8 +75,10 @@ _SKIPPED = frozenset(
 )  # fmt: skip
 """Directives whose content is no prose of the document."""
 _TITLED = frozenset(["note", "warning", "tip", "important", "hint", "attention", "caution"])
-_TITLED |= {"danger", "error", "admonition", "topic", "sidebar", "seealso", "tab", "tab-item"}
+_TITLED |= {"danger", "error", "admonition", "topic", "sidebar", "seealso"}
 """Directives whose argument is text of the document (`.. note:: Measured on A100.`)."""
+_NAMED = frozenset(["rubric", "tab", "tab-item", "group-tab", "dropdown"])
+"""Directives whose argument titles their content: an informal heading (`.. tab:: A100`)."""
 
 
 class _View:
@@ -115,7 +117,7 @@ class _View:
         if _ADORNMENT.fullmatch(stripped):
             self.out[index] = ""  # a transition (`----`), or an adornment gone astray
             return index + 1
-        self.out[index] = _inline(line)
+        self.out[index] = _inline(_AUTO_NUMBER.sub(r"\g<1>1.", line))
         if stripped.endswith("::"):
             self.out[index] = _inline(re.sub(r"\s*::$", ":", line.rstrip()))
             if stripped == "::" or line.rstrip().endswith(" ::"):
@@ -172,8 +174,8 @@ class _View:
         if name in _SKIPPED or name.startswith(("auto", "py:", "cpp:", "c:")):
             return self._blank(index, end)
         self.out[index] = _inline(argument) if name in _TITLED else ""
-        if name == "rubric" and argument:
-            self.out[index] = f"**{_inline(argument)}**"  # an informal heading
+        if name in _NAMED and argument:
+            self.out[index] = f"**{_inline(argument)}**"  # read as a bold line: a heading
         elif name == "table" and argument:
             self.out[index] = _inline(argument)  # the caption of the table in its content
         self._blank(index + 1, content - 1)
@@ -238,6 +240,10 @@ class _View:
         for at in range(start, end + 1):
             self.out[at] = ""
         return end + 1
+
+
+_AUTO_NUMBER = re.compile(r"^(\s*)#\.(?=\s)")
+"""`#. item`: an item of an auto-numbered list, read as Markdown's `1. item`."""
 
 
 def _cell(tag: str, text: str, rowspan: int, colspan: int) -> str:

@@ -14,8 +14,8 @@ captions) holds unchanged:
   `<thead>`, spanned cells as `rowspan`/`colspan` (`extract.rsttables`); a table
   directive's title (its caption) stays a line of its own right above it;
 - code (`.. code-block::`, a `::` literal block) becomes fenced code, with its language;
-  comments, targets, substitutions and directives that hold no prose (`toctree`, `image`,
-  `math`, ...) are blanked; other directives (`note`, `figure`, `tab`) keep their content;
+  comments, targets, substitutions and directives not known to hold prose (`toctree`,
+  `math`, a site's own) are blanked; `note`, `figure`, `tab` and the like keep their content;
 - inline markup is taken off: `:role:`text``, `` `text <url>`_ ``, `*text*`.
 """
 
@@ -64,16 +64,15 @@ _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1{2,}\s*")
 _DIRECTIVE = re.compile(r"\s*\.\.\s+([\w:.+-]+)\s?::(?:\s+(.*\S))?\s*$")
 _OPTION = re.compile(r"\s*:([\w-]+):(?:\s+(.*\S))?\s*$")
 _CODE = frozenset(["code", "code-block", "sourcecode", "parsed-literal", "prompt"])
-_SKIPPED = frozenset(
+_CONTAINERS = frozenset(
     [
-        "toctree", "image", "raw", "include", "literalinclude", "math", "graphviz",
-        "mermaid", "plot", "jupyter-execute", "ipython", "doctest", "testcode",
-        "testoutput", "highlight", "contents", "index", "meta", "automodule", "autoclass",
-        "autofunction", "automethod", "autosummary", "autoattribute", "currentmodule",
-        "module", "function", "class", "method", "attribute", "default-role",
+        "table", "figure", "container", "only", "ifconfig", "tab-set", "tabs", "grid",
+        "grid-item", "grid-item-card", "card", "class", "compound", "epigraph", "highlights",
+        "pull-quote", "hlist", "versionadded", "versionchanged", "deprecated", "centered",
     ]
 )  # fmt: skip
-"""Directives whose content is no prose of the document."""
+"""Directives whose content is text of the document; any other's (`toctree`, `math`,
+`autoclass`, a site's own `.. df-table::` of Python) is not read."""
 _TITLED = frozenset(["note", "warning", "tip", "important", "hint", "attention", "caution"])
 _TITLED |= {"danger", "error", "admonition", "topic", "sidebar", "seealso"}
 """Directives whose argument is text of the document (`.. note:: Measured on A100.`)."""
@@ -171,7 +170,7 @@ class _View:
             return end + 1
         if name in _CODE:
             return self._fence(index, content, end, argument.split(" ")[0] or "text")
-        if name in _SKIPPED or name.startswith(("auto", "py:", "cpp:", "c:")):
+        if name not in _CONTAINERS and name not in _TITLED and name not in _NAMED:
             return self._blank(index, end)
         self.out[index] = _inline(argument) if name in _TITLED else ""
         if name in _NAMED and argument:
@@ -285,10 +284,12 @@ def _int(raw: str) -> int:
     return int(raw) if raw.strip().isdigit() else 0
 
 
-_ROLE = re.compile(r":[\w:+.-]+:`([^`<]*?)\s*(?:<[^`>]*>)?`")
-"""`:ref:`the results <results>``, `:sup:`2``: the role's text."""
-_LINKED = re.compile(r"`([^`<]*?)\s*(?:<[^`>]*>)?`__?(?!\w)")
+_ROLE = re.compile(r"(?<![\w`]):[\w:+.-]+:`([^`<]*?)\s*(?:<[^`>]*>)?`(?![\w`])")
+"""`:ref:`the results <results>``, `:sup:`2``: the role's text (as inline markup is, only
+between spaces or punctuation: its text is never glued to a word or a number)."""
+_LINKED = re.compile(r"(?<![\w`])`([^`<]*?)\s*(?:<[^`>]*>)?`__?(?!\w)")
 """`` `vLLM <https://...>`_ ``, `` `results`_ ``: the link's text."""
+_DIGIT_TICK = re.compile(r"(?<=\d)`+|`+(?=\d)")
 _EMPHASIS = re.compile(r"(?<![\w*\\])\*(?=\S)([^*\n]*?\S)\*(?![\w*])")
 
 
@@ -297,6 +298,9 @@ def _inline(text: str) -> str:
     if "`" in text:
         text = _ROLE.sub(r"\1", text)
         text = _LINKED.sub(r"\1", text)
+        # the Markdown reader drops backticks: one left beside a digit would glue two
+        # numbers into one (`:sup:`2`12.5`, not markup, read as 212.5)
+        text = _DIGIT_TICK.sub(" ", text)
     if "*" in text:
         text = _EMPHASIS.sub(r"\1", text)
     return text

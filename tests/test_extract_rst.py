@@ -4,6 +4,7 @@ section titles as headings (issue #14)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -288,3 +289,19 @@ def test_rst_never_crashes_and_every_value_is_written_in_the_input(text: str) ->
 def test_rst_never_crashes_on_arbitrary_text(text: str) -> None:
     extract_claims(text, rst=True)
     markdown_view(text)
+
+
+EDITS = st.lists(st.tuples(st.integers(0, 400), st.sampled_from(list("|+=- `*:\n1"))), max_size=6)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from([GRID, SIMPLE, LISTED, CSV]), EDITS)
+def test_a_table_broken_anywhere_never_crashes_nor_makes_up_a_number(
+    text: str, edits: list[tuple[int, str]]
+) -> None:
+    for at, char in edits:
+        at %= len(text)
+        text = text[:at] + char + text[at + 1 :]
+    written = {float(n) for n in re.findall(r"\d+(?:\.\d+)?", text)}
+    for claim in extract_claims(text, where="broken.rst"):
+        assert all(abs(metric.value) in written for metric in claim.metrics), text

@@ -98,8 +98,8 @@ def read_grid_or_simple(lines: list[str], start: int, end: int) -> RstTable | No
     parser = GridTableParser() if grid else SimpleTableParser()
     try:
         _, head_rows, body_rows = parser.parse(block)
-    except (DataError, IndexError, ValueError):
-        return None
+    except (DataError, AssertionError, IndexError, ValueError):
+        return None  # (a grid whose cells do not meet fails one of docutils' assertions)
     rows = [_row(start, row) for row in [*head_rows, *body_rows]]
     kept = [row for row in rows if row is not None]
     if not kept:

@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from research_radar.cli import app
 from research_radar.extract.claims import extract_claims
-from research_radar.extract.documents import extract_document
+from research_radar.extract.documents import extract_document, extract_file
 from research_radar.extract.rsttables import list_table, read_grid_or_simple
 from research_radar.extract.rstview import is_rst, markdown_view
 from research_radar.models import Claim
@@ -237,6 +237,31 @@ def test_markdown_is_read_as_before_and_the_view_keeps_every_line() -> None:
 def test_extract_document_reads_a_rst_file_by_its_name() -> None:
     claims = extract_document(CSV, "latency.rst", "o/r@abc:latency")
     assert {m.value for c in claims for m in c.metrics} == {35.2, 88.9}
+
+
+def test_a_csv_table_from_a_file_is_read_beside_the_document(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    (tmp_path / "data" / "ttft.csv").write_text("Batch;TTFT (ms)\n1;41.5\n8;97.25\n")
+    path = tmp_path / "perf.rst"
+    path.write_text(
+        "Serving on H100\n===============\n\n.. csv-table:: TTFT of Llama-3.1-8B\n"
+        "   :file: data/ttft.csv\n   :delim: ;\n   :header-rows: 1\n\nAfter it.\n",
+        encoding="utf-8",
+    )
+    found = _metrics(extract_file(path, "o/r@abc:perf.rst"))
+    assert set(found) == {41.5, 97.25}
+    name, unit, claim = found[97.25]
+    assert (name, unit) == ("TTFT", "ms") and claim.conditions.load["batch"] == "8"
+    assert claim.conditions.hardware == ["H100"] and claim.conditions.model == ["Llama-3.1-8B"]
+    assert claim.line == 7  # the rows are not in the document: the line that names them
+    # without the file (a document read from elsewhere), the table is not read
+    assert extract_claims(path.read_text(encoding="utf-8"), where="perf.rst") == []
+    result = CliRunner().invoke(app, ["extract", str(path), "--json"])
+    assert result.exit_code == 0, result.output
+    assert {m["value"] for row in json.loads(result.stdout) for m in row["metrics"]} == {
+        41.5,
+        97.25,
+    }
 
 
 def test_cli_extracts_a_rst_file(tmp_path: Path) -> None:

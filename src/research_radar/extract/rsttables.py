@@ -177,15 +177,20 @@ def list_table(lines: list[str], start: int, end: int, head: int) -> RstTable | 
 
 
 def csv_table(
-    lines: list[str], start: int, end: int, head: int, header: tuple[int, str] | None
+    lines: list[str],
+    start: int,
+    end: int,
+    head: int,
+    header: tuple[int, str] | None,
+    delimiter: str = ",",
 ) -> RstTable | None:
     """The rows of a `.. csv-table::`'s content on `lines[start : end + 1]`, after the
     header row its `:header:` option writes (`header`: that option's line and value)."""
     rows: list[tuple[int, list[Cell]]] = []
     if header is not None:
-        for _, written in _csv_records([header[1]]):
+        for _, written in _csv_records([header[1]], delimiter):
             rows.append((header[0], [Cell(c) for c in written]))
-    for at, cells in _csv_records(lines[start : end + 1]):
+    for at, cells in _csv_records(lines[start : end + 1], delimiter):
         if any(cells):
             rows.append((start + at, [Cell(c) for c in cells]))
     if not rows:
@@ -193,9 +198,10 @@ def csv_table(
     return RstTable(rows, min(len(rows), head + (1 if header is not None else 0)))
 
 
-def _csv_records(lines: list[str]) -> Iterator[tuple[int, list[str]]]:
+def _csv_records(lines: list[str], delimiter: str) -> Iterator[tuple[int, list[str]]]:
     """Records of CSV lines, each with the index of the line it starts on."""
-    reader = csv.reader((line.strip() for line in lines), skipinitialspace=True)
+    stripped = (line.strip() for line in lines)
+    reader = csv.reader(stripped, delimiter=delimiter, skipinitialspace=True)
     read = 0
     try:
         for record in reader:

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping
 
 from research_radar.extract.rsttables import (
     GRID_BORDER,
@@ -54,13 +55,18 @@ def is_rst(text: str, where: str) -> bool:
     return any(_table_end(lines, index) > index for index in range(len(lines)))
 
 
-def markdown_view(text: str) -> str:
-    """`text` rewritten, line for line, into what the Markdown reader reads."""
-    return "\n".join(_View(text.splitlines()).read())
+def markdown_view(text: str, files: Mapping[str, str] | None = None) -> str:
+    """`text` rewritten, line for line, into what the Markdown reader reads; `files`: the
+    text of the files its csv-tables name (`:file: data.csv`), by the name written."""
+    return "\n".join(_View(text.splitlines(), files or {}).read())
 
 
 _ADORNMENT = re.compile(r"([!-/:-@\[-`{-~])\1{2,}\s*")
 """A section title's underline or overline: one punctuation character, three or more times."""
+_DELIMITERS = {"tab": "\t", "space": " ", ";": ";", "|": "|", ":": ":"}
+"""A csv-table's `:delim:` values read (a comma otherwise)."""
+_MOST_ROWS = 5000
+"""The lines of an included CSV file read, at most."""
 _DIRECTIVE = re.compile(r"\s*\.\.\s+([\w:.+-]+)\s?::(?:\s+(.*\S))?\s*$")
 _OPTION = re.compile(r"\s*:([\w-]+):(?:\s+(.*\S))?\s*$")
 _CODE = frozenset(["code", "code-block", "sourcecode", "parsed-literal", "prompt"])
@@ -83,8 +89,10 @@ _NAMED = frozenset(["rubric", "tab", "tab-item", "group-tab", "dropdown"])
 class _View:
     """The rewriting of one document: `out` starts as its lines and is changed in place."""
 
-    def __init__(self, lines: list[str]) -> None:
+    def __init__(self, lines: list[str], files: Mapping[str, str]) -> None:
         self.lines = lines
+        self.files = files
+        """The text of the files the document's csv-tables name, by the name written."""
         self.out = list(lines)
         self.styles: list[tuple[str, bool]] = []
         """Section title adornments, in the order they first appear: their levels."""
@@ -163,9 +171,7 @@ class _View:
             if name == "list-table":
                 table = list_table(self.lines, content, end, head)
             else:
-                header = options.get("header")
-                where = (header[1], header[0]) if header else None
-                table = csv_table(self.lines, content, end, head, where)
+                table = self._csv(options, content, end, head)
             self._table(table, content, end)
             return end + 1
         if name in _CODE:
@@ -179,6 +185,29 @@ class _View:
             self.out[index] = _inline(argument)  # the caption of the table in its content
         self._blank(index + 1, content - 1)
         return content
+
+    def _csv(
+        self, options: dict[str, tuple[str, int]], content: int, end: int, head: int
+    ) -> RstTable | None:
+        """A csv-table's rows: its content's, or those of the file its `:file:` option
+        names (when given in `files`), each on that option's line, the rows not being in
+        this document."""
+        header = options.get("header")
+        delimiter = _DELIMITERS.get(options.get("delim", (",", 0))[0], ",")
+        named = options.get("file")
+        if named is None or content <= end:
+            at = (header[1], header[0]) if header else None
+            return csv_table(self.lines, content, end, head, at, delimiter)
+        included = self.files.get(named[0])
+        if included is None:
+            return None
+        rows = included.splitlines()[:_MOST_ROWS]
+        at = (0, header[0]) if header else None
+        table = csv_table(rows, 0, len(rows) - 1, head, at, delimiter)
+        if table is None:
+            return None
+        line = max(line for _, line in options.values())
+        return RstTable([(line, cells) for _, cells in table.rows], table.head)
 
     def _options(self, index: int, end: int) -> tuple[dict[str, tuple[str, int]], int]:
         """A directive's options (`:header-rows: 1`), each with its line, and the index of

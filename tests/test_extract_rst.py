@@ -156,7 +156,7 @@ def test_code_and_comments_are_not_read_but_prose_and_notes_are() -> None:
     text = (
         "Setup\n=====\n\n.. code-block:: python\n\n   latency_ms = 123.5\n   run(8, 2048)\n\n"
         ".. This comment says 99.5 ms.\n\nRun it like this::\n\n   python bench.py --qps 7.25\n\n"
-        ".. note:: On H100 decoding takes 15.5 ms per token.\n\n"
+        ".. note:: On H100 decoding takes 15.5 ms per token.\n\n| Line 1\n| Line 2\n\n"
         ".. df-table::\n   :header-rows: 1\n\n   df['cost'] = 1.0e6 / 3.6e3 * 2.5\n"
     )
     found = _metrics(extract_claims(text, where="setup.rst"))

@@ -125,6 +125,9 @@ class _View:
             self.out[index] = ""  # a transition (`----`), or an adornment gone astray
             return index + 1
         self.out[index] = _inline(_AUTO_NUMBER.sub(r"\g<1>1.", line))
+        if stripped.startswith("| ") or stripped == "|":
+            # a line block's line (`| Measured on A100.`), not a Markdown table's row
+            self.out[index] = _inline(line.replace("|", " ", 1))
         if stripped.endswith("::"):
             self.out[index] = _inline(re.sub(r"\s*::$", ":", line.rstrip()))
             if stripped == "::" or line.rstrip().endswith(" ::"):

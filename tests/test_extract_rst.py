@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from research_radar.cli import app
+from research_radar.extract import rsttables, rstview
 from research_radar.extract.claims import extract_claims
 from research_radar.extract.documents import extract_document, extract_file
 from research_radar.extract.rsttables import list_table, read_grid_or_simple
@@ -79,6 +80,19 @@ Latency on L4
    1, 35.2
    16, 88.9
 """
+
+
+def test_the_modules_export_what_the_package_shares() -> None:
+    assert set(rstview.__all__) == {"is_rst", "markdown_view"}
+    assert set(rsttables.__all__) == {
+        "Cell",
+        "RstTable",
+        "csv_table",
+        "grid_table_end",
+        "list_table",
+        "read_grid_or_simple",
+        "simple_table_end",
+    }
 
 
 def _metrics(claims: list[Claim]) -> dict[float, tuple[str, str, Claim]]:

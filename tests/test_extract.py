@@ -41,7 +41,7 @@ SCIENTIFIC = re.compile(r"\d+(?:\.\d+)?[eE][-+]?\d+")
 
 def test_exported_members() -> None:
     assert set(extract_module.__all__) == {"extract_claims"}
-    assert set(documents_module.__all__) == {"extract_document", "extract_file"}
+    assert set(documents_module.__all__) == {"extract_document", "extract_file", "load_included"}
     assert set(claimviews_module.__all__) == {"claim_to_json", "own_metrics"}
 
 

@@ -18,7 +18,7 @@ from research_radar.cli.common import (
 )
 from research_radar.extract.cataloguefiles import load_catalog
 from research_radar.extract.claimviews import claim_to_json
-from research_radar.extract.documents import extract_document
+from research_radar.extract.documents import extract_document, load_included
 from research_radar.report.wording import format_conditions
 
 
@@ -56,7 +56,12 @@ def extract(
     """
     text = read_input(file)  # exit 2: missing, empty, binary or undecodable
     claims = extract_document(
-        text, file.name, where or str(file), reporter, catalog=load_catalog(catalog)
+        text,
+        file.name,
+        where or str(file),
+        reporter,
+        catalog=load_catalog(catalog),
+        files=load_included(file, text),
     )
     if as_json:
         print_plain_json([claim_to_json(claim) for claim in claims])

@@ -23,6 +23,7 @@ rest lives beside it: `extract.markdown` (document -> segments, table rows),
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 
 from research_radar.extract.alternatives import the_other
 from research_radar.extract.baselines import names_reference
@@ -62,6 +63,7 @@ from research_radar.extract.reader import (
     read_sentence,
     read_table_cells,
 )
+from research_radar.extract.rstview import is_rst, markdown_view
 from research_radar.extract.screened import match, search
 from research_radar.extract.tables import TableClaim, read_table
 from research_radar.models import Claim, ClaimKind, Conditions, Metric
@@ -79,8 +81,11 @@ def extract_claims(
     *,
     catalog: Catalog | None = None,
     reader: NumberReader | None = None,
+    rst: bool | None = None,
+    files: Mapping[str, str] | None = None,
 ) -> list[Claim]:
-    """Claims of a text (Chinese or English prose, Markdown, tab-separated tables).
+    """Claims of a text (Chinese or English prose, Markdown, reStructuredText,
+    tab-separated tables).
 
     Args:
         text: the document.
@@ -89,7 +94,14 @@ def extract_claims(
         catalog: the catalogue to name conditions with (the bundled one by default).
         reader: what reads the numbers the rules left (the bundled learned reader by
             default; see `extract.reader`).
+        rst: whether the text is reStructuredText (None: when `where` names a `.rst`
+            file, or names none and the text writes a reStructuredText table); it is
+            read as the Markdown it is rewritten into (`extract.rstview`).
+        files: the text of the CSV files a reStructuredText document's csv-tables name
+            (`:file: data.csv`), by the name written (`extract.documents.load_included`).
     """
+    if rst or (rst is None and is_rst(text, where)):
+        text = markdown_view(text, files)
     cat = catalog or default_catalog()
     numbers = reader or default_reader()
     project = project_of(where, owner=True)

@@ -163,6 +163,26 @@ def test_a_code_block_that_runs_no_benchmark_tool_sets_up_nothing() -> None:
     assert command_blocks(text) == []
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        pytest.param("./llama-cli -m m.gguf -p 'Once upon a time' -n 10", id="llama-cli"),
+        pytest.param("./run1 -m Meta-Llama-3-8B.Q2_K.gguf -p 'Hi' -n 10", id="renamed-build"),
+    ],
+)
+def test_a_llama_cpp_run_sets_up_the_generation_length_of_its_timings(command: str) -> None:
+    text = (
+        f"## On the board\n\n```\n{command}\n```\n\n"
+        "Decode reaches 0.77 tok/s and prefill 1.6 tok/s.\n"
+    )
+    assert _numbers(extract_claims(text))[0.77].conditions.load.get("output") == "10"
+
+
+def test_a_command_with_n_but_no_model_file_is_no_llama_cpp_run() -> None:
+    text = "## Data\n\n```\nhead -n 10 data.txt\n./prep -n 10\n```\n\nDecode reaches 0.77 tok/s.\n"
+    assert "output" not in _numbers(extract_claims(text))[0.77].conditions.load
+
+
 def test_a_python_block_is_code_not_a_command() -> None:
     text = "```python\nos.system('vllm bench serve --random-input-len 64')\n```\n"
     assert command_blocks(text) == []

@@ -26,9 +26,12 @@ _SHELLS = frozenset(["", "bash", "sh", "shell", "console", "zsh", "text", "txt",
 _TOOL = re.compile(
     r"vllm\s+bench\b|benchmark_(?:serving|throughput|latency)\b|"
     r"\bbench_(?:serving|one_batch|one_batch_server|offline_throughput)\b|"
-    r"trtllm-bench\b|prepare_dataset\b|llama-bench\b|llama-batched-bench\b|genai-perf\b"
+    r"trtllm-bench\b|prepare_dataset\b|llama-bench\b|llama-batched-bench\b|genai-perf\b|"
+    r"\bllama-cli\b|(?<![\w-])(?:-m|--model)[\s=]\S+\.gguf\b"
 )
-"""vLLM, SGLang, TensorRT-LLM, llama.cpp and Triton's benchmark tools."""
+"""vLLM, SGLang, TensorRT-LLM, llama.cpp and Triton's benchmark tools; llama.cpp's own runner
+(`llama-cli`, or any build of it given a `.gguf` model: `./run1 -m model.Q2_K.gguf -n 10`),
+whose printed timings are a benchmark's."""
 _LOAD_FLAG = re.compile(
     r"(?<![\w-])--(?:batch[-_]size|(?:random[-_])?(?:input|output|prompt)[-_](?:len(?:gth)?|tokens)|"
     r"max[-_]new[-_]tokens|(?:max[-_])?concurrency)(?:\s+|\s?=\s?)\d"
@@ -46,7 +49,9 @@ how to run, not what was measured."""
 def command_blocks(text: str) -> list[tuple[int, str]]:
     """Each benchmark-command block of a Markdown text: its first line (1-based) and its
     command lines joined into one text."""
-    if "--" not in text and not any(t in text for t in ("bench", "prepare_dataset", "genai-perf")):
+    if "--" not in text and not any(
+        t in text for t in ("bench", "prepare_dataset", "genai-perf", "llama-cli", ".gguf")
+    ):
         return []  # (every command read here has a tool's name or a `--` flag)
     return _blocks(text, _is_benchmark)
 

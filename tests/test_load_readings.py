@@ -138,6 +138,7 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
             "Mode: sequential requests, p50 40 ms", {"concurrency": "1"}, id="sequential-requests"
         ),
         pytest.param("Single-user TTFT is 80 ms", {"concurrency": "1"}, id="single-user"),
+        pytest.param("### Single Request Performance", {"concurrency": "1"}, id="single-request"),
         pytest.param("单并发下首字延迟 90 ms", {"concurrency": "1"}, id="zh-single-concurrency"),
         pytest.param("Pattern: one request at a time", {"concurrency": "1"}, id="one-at-a-time"),
         pytest.param(

@@ -206,11 +206,11 @@ LOAD_RULES = (
         r"(?:\s?(?:parallel|concurrent|users|clients|路))?\s?[)）]|"
         r"并发(?:请求|用户)(?:数)?\s?[(（]\s?(\d{1,4})\s?(?:路|个|并发)?\s?[)）]",
     ),
-    # one request at a time, said in words: `Single user`, `sequential requests`, `Request
+    # one request at a time, said in words: `Single user`, `single request`, `sequential requests`, `Request
     # pattern: Sequential, single-threaded`, `单并发`, `串行请求` (after any count written)
     _rule(
         "concurrency",
-        r"\bsingle[\s-](?:users?|clients?|concurrency)\b|"
+        r"\bsingle[\s-](?:users?|clients?|concurrency|requests?)\b|"
         r"\bsequential(?:ly)?(?:\s(?:requests?|requesting)\b|,?\ssingle[\s-]threaded)|"
         r"\brequest\spattern\W{0,4}sequential|\bone\srequest\sat\sa\stime\b|"
         r"单并发|单用户|串行请求|逐条请求",

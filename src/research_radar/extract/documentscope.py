@@ -16,6 +16,7 @@ from __future__ import annotations
 from research_radar.extract.baselines import spelled_out
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.commandblocks import command_blocks, config_blocks, launch_blocks
+from research_radar.extract.configrows import described_configurations, with_configurations
 from research_radar.extract.envblocks import env_blocks
 from research_radar.extract.footnotes import footnote_refs
 from research_radar.extract.markdown import Segment
@@ -52,6 +53,9 @@ def with_document_scopes(
             (not a tool named after a model: `llama.cpp`, `LLaMA-Factory`).
     """
     measured = {c.line or 0 for c in claims if c.metrics}
+    # a configuration's own description comes before what a set-up says of all of them
+    configurations = described_configurations(segments, cat, measured)
+    claims = with_configurations(claims, segments, configurations)
     blocks = sorted([*command_blocks(text), *config_blocks(text)])
     notes = footnote_refs(text)
     scopes = find_scopes(

@@ -15,7 +15,7 @@ import re
 
 from research_radar.extract.catalogue import Catalog
 
-__all__ = ["name_pattern", "project_aliases"]
+__all__ = ["name_parts", "names_own", "project_aliases", "spelt_at"]
 
 
 _TITLE = re.compile(r"^\s{0,3}#\s+(?P<title>[^\n]+)", re.M)
@@ -47,13 +47,57 @@ def project_aliases(project: str, text: str, cat: Catalog) -> tuple[str, ...]:
         dict.fromkeys(
             alias
             for alias in found
-            if len(alias) >= 3 and not re.fullmatch(name_pattern(name), alias, re.I)
+            if len(alias) >= 3 and spelt_at(name_parts(name), alias, 0) != len(alias)
         )
     )
 
 
-def name_pattern(name: str) -> str:
-    """A regex of a name written with or without separators between its words:
-    `fast-serve`, `FastServe` and `Fast Serve` match each other."""
-    parts = [p for p in re.split(r"[\s_.\-]+|(?<=[a-z])(?=[A-Z])", name) if p]
-    return r"[\s_.\-]?".join(re.escape(p) for p in parts)
+def name_parts(name: str) -> tuple[str, ...]:
+    """The words of a name, lower-cased, split at separators and at a lower-to-upper change:
+    `fast-serve`, `FastServe` and `Fast Serve` all give `("fast", "serve")`."""
+    return tuple(p.lower() for p in _WORD_BREAK.split(name) if p)
+
+
+_WORD_BREAK = re.compile(r"[\s_.\-]+|(?<=[a-z])(?=[A-Z])")
+_SEPARATORS = frozenset("_.-")
+
+
+def spelt_at(parts: tuple[str, ...], text: str, start: int) -> int:
+    """Where the name of `parts` ends when `text` spells it from `start` (its words in
+    order, any case, each pair with at most one separator between them), or -1.
+
+    A matcher rather than a regex made for each name: the words hold no separator, so the
+    one reading is found in a single pass, and no pattern is compiled per repository (#19).
+    """
+    position = start
+    for index, part in enumerate(parts):
+        if index and position < len(text) and _separator(text[position]):
+            position += 1
+        end = position + len(part)
+        if text[position:end].lower() != part:
+            return -1
+        position = end
+    return position if parts else -1
+
+
+def _separator(char: str) -> bool:
+    return char in _SEPARATORS or char.isspace()
+
+
+def names_own(parts: tuple[str, ...], label: str) -> bool:
+    """Whether the label opens with the name (after any marks, and not run on into a
+    longer word: `FastServe (ours)`, not `FastServeX`) or closes with it after a space
+    (`Latency (ms) FastServe`, any marks after it)."""
+    word = _WORD_CHAR.search(label)  # (what `\W*` passes over)
+    end = spelt_at(parts, label, word.start()) if word else -1
+    if end != -1 and not (end < len(label) and label[end].isascii() and label[end].isalpha()):
+        return True
+    for index, char in enumerate(label):
+        if char.isspace():
+            end = spelt_at(parts, label, index + 1)
+            if end != -1 and not _WORD_CHAR.search(label, end):
+                return True
+    return False
+
+
+_WORD_CHAR = re.compile(r"\w")

@@ -17,7 +17,7 @@ from research_radar.extract.catalogue import Catalog
 from research_radar.extract.cells import head_name
 from research_radar.extract.markdown import Segment
 from research_radar.extract.metrics import metric_words
-from research_radar.extract.projectnames import name_pattern
+from research_radar.extract.projectnames import name_parts, names_own
 from research_radar.models import Conditions, Metric
 
 __all__ = [
@@ -255,8 +255,7 @@ def own_key(
         return Key("software", OURS)
     names = [project] if len(project) >= 4 else []
     for name in (*names, *aliases):
-        pattern = name_pattern(name)
-        if re.search(rf"^\W*{pattern}(?![A-Za-z])|\s{pattern}\W*$", label, re.I):
+        if names_own(name_parts(name), label):
             # `ZhiLight`, or `Latency (ms) ZhiLight` under a group header
             return Key("software", OURS)
     return None

@@ -68,17 +68,17 @@ def baseline_values(
     for cue in finditer(_PAIR_CUE, probe_of(text)):  # run where a cue could be (#19)
         end = clause_end.search(cue.end())
         stop = end.start() if end else len(text)
-        later = within(cue.end(), stop)
+        later_units = within.units(cue.end(), stop)
         if cue.group("compared"):
-            later = [(at, m) for at, m in later if m.unit not in RATIO_UNITS]
-        later_units = {m.unit for _, m in later}
+            later_units -= RATIO_UNITS
         words = words or _Words(text)
         left = _baseline_first(text, cue, stop, words)
         if left is not None:
-            baseline.update(at for at, m in within(left, cue.start()) if m.unit in later_units)
+            for unit in later_units:
+                baseline.update(within.places(unit, left, cue.start()))
             continue
-        own_units = within.units_before(cue.start(), baseline)
-        baseline.update(at for at, m in later if m.unit in own_units)
+        for unit in later_units & within.units_before(cue.start(), baseline):
+            baseline.update(within.places(unit, cue.end(), stop))
     baseline.update(_before_values(text, items))
     if cat is not None:
         baseline.update(_contrasted(text, items, cat))
@@ -204,22 +204,25 @@ class _NextMatch:
 
 
 class _Within:
-    """The (place, metric) items of one statement, looked up by place."""
+    """The places of one statement's numbers, by unit, in order."""
 
     def __init__(self, items: list[tuple[int, Metric]]) -> None:
-        self._items = items
-        places = [at for at, _ in items]
-        self._places = places if places == sorted(places) else None
-        """Their places when in order (as `_find_metrics` gives them): a slice."""
         self._by_unit: dict[str, list[int]] = {}
         for at, metric in sorted(items, key=lambda item: item[0]):
             self._by_unit.setdefault(metric.unit, []).append(at)
 
-    def __call__(self, start: int, stop: int) -> list[tuple[int, Metric]]:
-        """The items at `start <= place < stop`, in their order."""
-        if self._places is None:
-            return [(at, m) for at, m in self._items if start <= at < stop]
-        return self._items[bisect_left(self._places, start) : bisect_left(self._places, stop)]
+    def places(self, unit: str, start: int, stop: int) -> list[int]:
+        """The places of the numbers in `unit` at `start <= place < stop`."""
+        places = self._by_unit.get(unit, [])
+        return places[bisect_left(places, start) : bisect_left(places, stop)]
+
+    def units(self, start: int, stop: int) -> set[str]:
+        """The units of the numbers at `start <= place < stop`."""
+        return {
+            unit
+            for unit, places in self._by_unit.items()
+            if bisect_left(places, start) < bisect_left(places, stop)
+        }
 
     def units_before(self, place: int, taken: set[int]) -> set[str]:
         """The units of the numbers before `place` that are not `taken` (each unit's

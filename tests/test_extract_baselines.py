@@ -3,13 +3,18 @@ like one (issue #14)."""
 
 from __future__ import annotations
 
+import random
+import re
+
 import pytest
 
-from research_radar.extract.baselines import find_baselines
+from research_radar.extract.baselines import BASELINE_WORDS, find_baselines
 from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.claims import extract_claims
+from research_radar.extract.compared import _CLAUSE_END, BASELINE_SUFFIX, _NextMatch, _Words
+from research_radar.extract.metrics import find_metrics
 from research_radar.extract.projectnames import project_aliases
-from research_radar.models import Claim
+from research_radar.models import Claim, Conditions
 
 
 def _numbers(claims: list[Claim]) -> dict[float, Claim]:
@@ -595,3 +600,43 @@ def test_a_dash_in_a_column_that_holds_no_ratios_names_no_baseline() -> None:
         "| One box | 6,874 ms | — |\n| Two boxes | 7,304 ms | fast |\n| Split | 8,925 ms | ok |\n"
     )
     assert [c.conditions.baseline for c in extract_claims(text)] == [[], [], []]
+
+
+def _pieces_text(rng: random.Random) -> str:
+    pieces = ["plain ", "baseline", " (", "AR 2", "off  3", "vs ", "26.2", " ms", ", ", "; "]
+    pieces += ["and ", " but ", "基线 5", "naive(", "before", "x", "原始 ", "MTP 40.0", "."]
+    return "".join(rng.choice(pieces) for _ in range(rng.randrange(1, 40)))
+
+
+def test_baseline_words_before_a_place_are_those_a_search_ending_there_finds() -> None:
+    """`_Words` finds the words once; each cue asks for the last one before it."""
+    rng = random.Random(3)
+    for _ in range(400):
+        text = _pieces_text(rng)
+        words = _Words(text)
+        for place in range(len(text) + 1):
+            found = list(BASELINE_WORDS.finditer(text, 0, place))
+            assert words.last_start(place) == (found[-1].start() if found else None)
+
+
+def test_next_match_is_search_from_each_place() -> None:
+    rng = random.Random(5)
+    for _ in range(400):
+        text = _pieces_text(rng)
+        clause_end = _NextMatch(_CLAUSE_END, text)
+        for place in sorted(rng.sample(range(len(text) + 1), min(len(text) + 1, 8))):
+            assert _span(clause_end.search(place)) == _span(_CLAUSE_END.search(text, place))
+
+
+def _span(match: re.Match[str] | None) -> tuple[int, int] | None:
+    return match.span() if match else None
+
+
+def test_a_long_statement_of_pairs_names_each_pair_as_a_short_one_does() -> None:
+    """Hundreds of `a vs b;` in one statement (read in time that is not quadratic): each
+    pair's second number is the compared system's, as in a statement of one pair."""
+    pairs = [f"{100 + n} vs {50 + n % 40} ms with vLLM" for n in range(300)]
+    names = [m.name for m in find_metrics("; ".join(pairs), default_catalog(), Conditions())]
+    one = [m.name for m in find_metrics(pairs[0], default_catalog(), Conditions())]
+    assert len(one) == 2 and one[1].endswith(BASELINE_SUFFIX)
+    assert names == one * 300

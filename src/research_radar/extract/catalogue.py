@@ -21,6 +21,7 @@ from research_radar.extract.aliassearch import FieldIndex, alias_anchor, norm_al
 from research_radar.extract.nameneedles import alias_needle
 from research_radar.extract.prefilter import NeedleIndex, Needles, Probe, probe_of
 from research_radar.extract.regexneedles import needles_of
+from research_radar.extract.spanset import SpanSet
 
 __all__ = [
     "FIELDS",
@@ -115,6 +116,10 @@ class Catalog:
 
     def find(self, field_name: str, text: str) -> list[Mention]:
         """Non-overlapping mentions of one field, longest match first, in text order."""
+        return list(self._found(text)[_FIELD_AT[field_name]])
+
+    def _found(self, text: str) -> tuple[tuple[Mention, ...], ...]:
+        """`_find_all`, once per text read lately."""
         found = self._cache.get(text)
         if found is None:
             if len(self._cache) > 16384:
@@ -122,7 +127,7 @@ class Catalog:
             # a statement is asked for every field (its conditions, the spans its names
             # block for numbers): all four are found at once (issue #19)
             found = self._cache[text] = self._find_all(text)
-        return list(found[_FIELD_AT[field_name]])
+        return found
 
     def _find_all(self, text: str) -> tuple[tuple[Mention, ...], ...]:
         """The mentions of every field (in `FIELDS` order)."""
@@ -179,9 +184,11 @@ class Catalog:
             return []
         found.sort(key=lambda item: (item[0] - item[1], item[2], item[0]))
         taken: list[Mention] = []
+        held = SpanSet()  # (a text naming thousands of parts: not quadratic, issue #19)
         for start, end, _rank, name in found:
-            if all(end <= m.start or start >= m.end for m in taken):
+            if not held.overlaps((start, end)):
                 taken.append(Mention(field_name, name, start, end))
+                held.add((start, end))
         if field_name == "hardware":
             taken = [self._plural(_with_memory(m, text), text) for m in taken]
         return sorted(taken, key=lambda m: m.start)
@@ -203,7 +210,8 @@ class Catalog:
 
     def names(self, field_name: str, text: str) -> list[str]:
         """Canonical names of one field in a text, first occurrence order, no repeats."""
-        return list(dict.fromkeys(m.name for m in self.find(field_name, text)))
+        found = self._found(text)[_FIELD_AT[field_name]]
+        return list(dict.fromkeys(m.name for m in found)) if found else []
 
     def is_canonical(self, field_name: str, name: str) -> bool:
         """True when the catalogue maps `name`, read alone, to itself."""

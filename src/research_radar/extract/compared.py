@@ -8,6 +8,8 @@ use `research_radar.extract.claims` instead.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left, bisect_right
+from itertools import takewhile
 
 from research_radar.extract.baselines import BASELINE_WORDS
 from research_radar.extract.catalogue import Catalog
@@ -58,21 +60,25 @@ def baseline_values(
     own, in the same unit, are renamed: `2.1x vs llama.cpp` has no baseline value.
     """
     baseline: set[int] = set()
+    # each cue looks up the numbers and baseline words around it, not all of them: a
+    # statement of a thousand `a vs b` was quadratic (issue #19)
+    within = _Within(items)
+    words: _Words | None = None
+    clause_end = _NextMatch(_CLAUSE_END, text)
     for cue in finditer(_PAIR_CUE, probe_of(text)):  # run where a cue could be (#19)
-        end = _CLAUSE_END.search(text, cue.end())
+        end = clause_end.search(cue.end())
         stop = end.start() if end else len(text)
-        later = [(at, m) for at, m in items if cue.end() <= at < stop]
+        later_units = within.units(cue.end(), stop)
         if cue.group("compared"):
-            later = [(at, m) for at, m in later if m.unit not in RATIO_UNITS]
-        later_units = {m.unit for _, m in later}
-        left = _baseline_first(text, cue, stop)
+            later_units -= RATIO_UNITS
+        words = words or _Words(text)
+        left = _baseline_first(text, cue, stop, words)
         if left is not None:
-            baseline.update(
-                at for at, m in items if left <= at < cue.start() and m.unit in later_units
-            )
+            for unit in later_units:
+                baseline.update(within.places(unit, left, cue.start()))
             continue
-        own_units = {m.unit for at, m in items if at < cue.start() and at not in baseline}
-        baseline.update(at for at, m in later if m.unit in own_units)
+        for unit in later_units & within.units_before(cue.start(), baseline):
+            baseline.update(within.places(unit, cue.end(), stop))
     baseline.update(_before_values(text, items))
     if cat is not None:
         baseline.update(_contrasted(text, items, cat))
@@ -153,10 +159,76 @@ def _contrasted(text: str, items: list[tuple[int, Metric]], cat: Catalog) -> set
 _SENTENCE_END = re.compile(r"[;；。]|[,，]\s?(?:while|whereas|and|but|而|但)|\.\s")
 
 
-def _baseline_first(text: str, cue: re.Match[str], stop: int) -> int | None:
+def _baseline_first(text: str, cue: re.Match[str], stop: int, words: _Words) -> int | None:
     """Where the left side starts when it is the one named as the baseline, else None."""
-    words = list(BASELINE_WORDS.finditer(text, 0, cue.start()))
-    if not words or BASELINE_WORDS.search(text, cue.end(), stop):
+    start = words.last_start(cue.start())
+    if start is None or BASELINE_WORDS.search(text, cue.end(), stop):
         return None
-    start = words[-1].start()
     return None if _CLAUSE_END.search(text, start, cue.start()) else start
+
+
+class _Words:
+    """The `BASELINE_WORDS` of a text, found once."""
+
+    def __init__(self, text: str) -> None:
+        words = [word.span() for word in BASELINE_WORDS.finditer(text)]
+        self._starts = [start for start, _ in words]
+        self._ends = [end for _, end in words]
+
+    def last_start(self, place: int) -> int | None:
+        """The start of the last word before `place`, as `BASELINE_WORDS.finditer(text, 0,
+        place)` finds it: a word ends on a character it takes and looks nowhere after
+        it, so the words of the text that end by `place` are those of its first `place`
+        characters (tests/test_extract_baselines.py compares both)."""
+        count = bisect_right(self._ends, place)
+        return self._starts[count - 1] if count else None
+
+
+class _NextMatch:
+    """`regex.search(text, place)` for places in increasing order: the match found from
+    an earlier place is the first at or after every place up to its start (whether a
+    match starts at a place does not depend on where the search began), so it is not
+    looked for again."""
+
+    def __init__(self, regex: re.Pattern[str], text: str) -> None:
+        self._regex, self._text = regex, text
+        self._place = -1
+        self._found: re.Match[str] | None = None
+
+    def search(self, place: int) -> re.Match[str] | None:
+        known = self._place >= 0 and self._place <= place
+        if known and (self._found is None or self._found.start() >= place):
+            return self._found
+        self._place, self._found = place, self._regex.search(self._text, place)
+        return self._found
+
+
+class _Within:
+    """The places of one statement's numbers, by unit, in order."""
+
+    def __init__(self, items: list[tuple[int, Metric]]) -> None:
+        self._by_unit: dict[str, list[int]] = {}
+        for at, metric in sorted(items, key=lambda item: item[0]):
+            self._by_unit.setdefault(metric.unit, []).append(at)
+
+    def places(self, unit: str, start: int, stop: int) -> list[int]:
+        """The places of the numbers in `unit` at `start <= place < stop`."""
+        places = self._by_unit.get(unit, [])
+        return places[bisect_left(places, start) : bisect_left(places, stop)]
+
+    def units(self, start: int, stop: int) -> set[str]:
+        """The units of the numbers at `start <= place < stop`."""
+        return {
+            unit
+            for unit, places in self._by_unit.items()
+            if bisect_left(places, start) < bisect_left(places, stop)
+        }
+
+    def units_before(self, place: int, taken: set[int]) -> set[str]:
+        """The units of the numbers before `place` that are not `taken` (each unit's
+        first such number is enough)."""
+        return {
+            unit
+            for unit, places in self._by_unit.items()
+            if any(at not in taken for at in takewhile(lambda at: at < place, places))
+        }

@@ -24,6 +24,7 @@ from research_radar.extract.loads import load_rule_matches
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.screened import finditer, search
 from research_radar.extract.sharedunits import labelled_rates, per_second_before, slashed_before
+from research_radar.extract.spanset import SpanSet
 from research_radar.extract.units import (
     DEFAULT_METRIC_NAMES,
     NUMBER_BODY,
@@ -167,18 +168,20 @@ class _Found:
     cat: Catalog
     items: list[tuple[int, Metric]] = field(default_factory=list)
     spans: list[tuple[int, int]] = field(default_factory=list)
-    _blocked: list[tuple[int, int]] | None = None
-    """`_blocked_spans` of the text, read when a rule first finds a number: most table
-    cells and many statements have none to ask about (issue #19)."""
+    _taken: SpanSet | None = None
+    """`_blocked_spans` of the text and `spans`, read when a rule first finds a number:
+    most table cells and many statements have none to ask about (issue #19)."""
 
     def free(self, span: tuple[int, int]) -> bool:
-        if self._blocked is None:
-            self._blocked = _blocked_spans(self.text, self.cat)
-        return all(span[1] <= a or span[0] >= b for a, b in self._blocked + self.spans)
+        if self._taken is None:
+            self._taken = SpanSet([*_blocked_spans(self.text, self.cat), *self.spans])
+        return not self._taken.overlaps(span)
 
     def add(self, span: tuple[int, int], metric: Metric) -> None:
         self.items.append((span[0], metric))
         self.spans.append(span)
+        if self._taken is not None:
+            self._taken.add(span)
 
 
 def find_metrics(

@@ -49,14 +49,15 @@ def fold(text: str) -> str:
 class Probe:
     """A statement as the needle tests read it: folded (`fold`), its needles and digits.
 
-    Each is worked out on first use (plain slots: probes are read very often)."""
+    Its needles and folded text are worked out on first use; whether it has a digit at
+    once, as nearly every probe is asked (plain slots: probes are read very often)."""
 
-    __slots__ = ("_digit", "_folded", "_present", "_version", "text")
+    __slots__ = ("_folded", "_present", "_version", "has_digit", "text")
 
     def __init__(self, text: str) -> None:
         self.text = text
         self._folded: str | None = None
-        self._digit: bool | None = None
+        self.has_digit = _DIGIT.search(text) is not None
         self._present: frozenset[str] = frozenset()
         self._version = -1
 
@@ -75,12 +76,6 @@ class Probe:
             self._present = _VOCABULARY.present(self, self._present, self._version)
             self._version = version
         return self._present
-
-    @property
-    def has_digit(self) -> bool:
-        if self._digit is None:
-            self._digit = _DIGIT.search(self.text) is not None
-        return self._digit
 
 
 @lru_cache(maxsize=16384)

@@ -16,10 +16,38 @@ from typing import Any
 
 __all__ = ["anchored_matches", "start_strings"]
 
-_PARSER: Any = importlib.import_module("re._parser")
-_OPS: Any = importlib.import_module("re._constants")
-_ZERO_WIDTH = frozenset({_OPS.ASSERT, _OPS.ASSERT_NOT, _OPS.AT})
-_REPEATS = frozenset({_OPS.MAX_REPEAT, _OPS.MIN_REPEAT, _OPS.POSSESSIVE_REPEAT})
+
+_NEEDED: tuple[str, ...] = ("ASSERT", "ASSERT_NOT", "AT", "BRANCH", "IN", "LITERAL")
+_NEEDED += ("MAX_REPEAT", "MIN_REPEAT", "RANGE", "SUBPATTERN")
+"""The names of `re._constants` the reader reads."""
+
+
+def _private_modules() -> tuple[Any, Any] | None:
+    """`re._parser` and `re._constants` (Python 3.11+), or None on a Python that lacks
+    them or names their parts otherwise: they are private, so there no pattern's starts
+    are read and every pattern runs whole (slower, the same matches)."""
+    try:
+        parser = importlib.import_module("re._parser")
+        ops = importlib.import_module("re._constants")
+    except ImportError:
+        return None
+    if not callable(getattr(parser, "parse", None)) or not all(hasattr(ops, n) for n in _NEEDED):
+        return None
+    return parser, ops
+
+
+_MODULES = _private_modules()
+_PARSER: Any = _MODULES[0] if _MODULES else None
+_OPS: Any = _MODULES[1] if _MODULES else None
+_ZERO_WIDTH = frozenset(
+    getattr(_OPS, n) for n in ("ASSERT", "ASSERT_NOT", "AT") if hasattr(_OPS, n)
+)
+_REPEATS = frozenset(
+    # (possessive repeats are new in 3.11)
+    getattr(_OPS, n)
+    for n in ("MAX_REPEAT", "MIN_REPEAT", "POSSESSIVE_REPEAT")
+    if hasattr(_OPS, n)
+)
 _MAX_STARTS = 16
 """More starts than this: the pattern is run whole (each start costs a look-up)."""
 
@@ -30,11 +58,14 @@ class _Unknown(Exception):
 
 def start_strings(pattern: str, flags: int = 0) -> frozenset[str] | None:
     """Strings one of which every match of the pattern starts with (ASCII, lower case),
-    or None when the reader cannot tell."""
+    or None when the reader cannot tell (or this Python has no parser it can read)."""
+    if _PARSER is None:
+        return None
     try:
         parsed = _PARSER.parse(pattern, flags)
         starts = _starts(list(parsed.data))
-    except (_Unknown, re.error, RecursionError):
+    except (_Unknown, re.error, RecursionError, AttributeError, TypeError, ValueError):
+        # (the last three: a parsed form shaped otherwise than 3.11's)
         return None
     return frozenset(starts) if len(starts) <= _MAX_STARTS else None
 

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from research_radar.cli import app
 from research_radar.extract import rsttables, rstview
 from research_radar.extract.claims import extract_claims
-from research_radar.extract.documents import extract_document, extract_file
+from research_radar.extract.documents import extract_document, extract_file, load_included
 from research_radar.extract.rsttables import list_table, read_grid_or_simple
 from research_radar.extract.rstview import is_rst, markdown_view
 from research_radar.models import Claim
@@ -268,6 +268,19 @@ def test_a_csv_table_from_a_file_is_read_beside_the_document(tmp_path: Path) -> 
         41.5,
         97.25,
     }
+
+
+def test_a_csv_table_never_reads_a_file_outside_the_documents_folder(tmp_path: Path) -> None:
+    (tmp_path / "secret.csv").write_text("Batch;TTFT (ms)\n1;41.5\n")
+    (tmp_path / "docs").mkdir()
+    path = tmp_path / "docs" / "perf.rst"
+    for name in ("../secret.csv", str(tmp_path / "secret.csv")):
+        path.write_text(
+            f".. csv-table:: TTFT\n   :file: {name}\n   :delim: ;\n   :header-rows: 1\n",
+            encoding="utf-8",
+        )
+        assert load_included(path, path.read_text(encoding="utf-8")) == {}
+        assert extract_file(path, "o/r@abc:docs/perf.rst") == []
 
 
 def test_cli_extracts_a_rst_file(tmp_path: Path) -> None:

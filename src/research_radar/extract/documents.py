@@ -33,12 +33,17 @@ _MOST_BYTES = 1 << 20
 def load_included(path: Path, text: str) -> dict[str, str]:
     """The CSV files the csv-tables of the reStructuredText file `path` (read as `text`)
     name (`:file: data.csv`), by the name written, read relative to it; a file that is
-    missing or larger than a megabyte is left out (its table is not read)."""
+    missing, larger than a megabyte, or outside the document's own folder (an absolute
+    name, `../`: a document never makes the radar read, and report, other local files)
+    is left out, and its table not read."""
     if not path.name.lower().endswith((".rst", ".rst.txt")) or ":file:" not in text:
         return {}
+    folder = path.parent.resolve()
     files: dict[str, str] = {}
     for name in dict.fromkeys(_CSV_FILE.findall(text)):
-        included = path.parent / name
+        included = (folder / name).resolve()
+        if not included.is_relative_to(folder):
+            continue
         if included.is_file() and included.stat().st_size <= _MOST_BYTES:
             files[name] = included.read_text(encoding="utf-8", errors="replace")
     return files

@@ -24,19 +24,24 @@ __all__ = ["sole_part", "with_sole_part"]
 
 def sole_part(segments: list[Segment], cat: Catalog) -> str:
     """The one hardware part the segments name, when their preamble names it; else ""."""
-    names: set[str] = set()
-    preamble: set[str] = set()
-    opening = True  # until the first heading below a level-1 title, or the first table row
-    for segment in segments:
-        found = {m.name for m in cat.find("hardware", segment.text)}
-        names |= found
+    opening = _preamble(segments)
+    names = {m.name for segment in segments[:opening] for m in cat.find("hardware", segment.text)}
+    if len(names) != 1:
+        return ""  # most documents: no part before their first section, nothing to look for
+    for segment in segments[opening:]:
+        names.update(m.name for m in cat.find("hardware", segment.text))
         if len(names) > 1:
             return ""
-        opening = opening and segment.block != "table"
-        opening = opening and not (segment.block == "heading" and segment.level != 1)
-        if opening:
-            preamble |= found
-    return next(iter(preamble), "")
+    return names.pop()
+
+
+def _preamble(segments: list[Segment]) -> int:
+    """How many segments open the document before its first section heading (a heading
+    below a level-1 title) or its first table row."""
+    for index, segment in enumerate(segments):
+        if segment.block == "table" or (segment.block == "heading" and segment.level != 1):
+            return index
+    return len(segments)
 
 
 def with_sole_part(claims: list[Claim], part: str) -> list[Claim]:

@@ -65,6 +65,7 @@ def test_building_blocks_export_what_the_package_shares() -> None:
         "clean_text",
         "parse_segments",
         "split_cells",
+        "table_indices",
     }
     assert set(metrics_module.__all__) == {"find_metrics", "metric_words"}
     assert set(units_module.__all__) == {

@@ -19,7 +19,7 @@ from collections.abc import Collection
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions
-from research_radar.extract.markdown import Segment, clean_text, split_cells
+from research_radar.extract.markdown import Segment, clean_text, split_cells, table_indices
 from research_radar.models import Claim, Conditions
 
 __all__ = ["described_configurations", "with_configurations"]
@@ -34,7 +34,8 @@ def described_configurations(
     first cell of each row -> the conditions its other cells give."""
     found: dict[str, Conditions] = {}
     twice: set[str] = set()
-    for rows in _tables(segments):
+    for indices in table_indices(segments):
+        rows = [segments[i] for i in indices if segments[i].block == "table"]
         if len(rows) < 2 or any(row.line in measured for row in rows):
             continue
         for row in rows:
@@ -82,17 +83,3 @@ def _name(cell: str) -> str:
 
 
 _BRACKETED = re.compile(r"\s*[(（][^()（）]*[)）]\s*$")
-
-
-def _tables(segments: list[Segment]) -> list[list[Segment]]:
-    """The document's tables: runs of table rows under one header."""
-    tables: list[list[Segment]] = []
-    for segment in segments:
-        if segment.block != "table":
-            continue
-        last = tables[-1][-1] if tables else None
-        if last is not None and last.header == segment.header and segment.line - last.line <= 2:
-            tables[-1].append(segment)
-        else:
-            tables.append([segment])
-    return tables

@@ -23,10 +23,9 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterator
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.markdown import Segment, clean_text, split_cells
+from research_radar.extract.markdown import Segment, clean_text, split_cells, table_indices
 
 __all__ = ["with_legends"]
 
@@ -37,7 +36,7 @@ _WORD = re.compile(r"[A-Za-z\u4e00-\u9fff]")
 
 def with_legends(segments: list[Segment], cat: Catalog) -> list[Segment]:
     """The segments, with each label a legend explains written with its parts."""
-    tables = list(_tables(segments))
+    tables = [(rows[0], rows) for rows in table_indices(segments)]
     legends = [(at, parts) for at, rows in tables if (parts := _legend(segments, rows, cat))]
     if not legends:
         return segments
@@ -47,20 +46,6 @@ def with_legends(segments: list[Segment], cat: Catalog) -> list[Segment]:
             if where != at:
                 _label(out, rows, parts)
     return out
-
-
-def _tables(segments: list[Segment]) -> Iterator[tuple[int, list[int]]]:
-    """Each table's first index and the indices of its segments (header row included)."""
-    rows: list[int] = []
-    for index, segment in enumerate(segments):
-        if rows and segment.header == segments[rows[-1]].header and index == rows[-1] + 1:
-            rows.append(index)
-            continue
-        if rows:
-            yield rows[0], rows
-        rows = [index] if segment.header else []
-    if rows:
-        yield rows[0], rows
 
 
 def _key(label: str) -> str:

@@ -18,7 +18,7 @@ from research_radar.extract.htmltables import parse_html_table, table_end, value
 from research_radar.extract.stated import SectionUnits, intro_score
 from research_radar.extract.toolblocks import unfence_tool_output
 
-__all__ = ["Segment", "clean_text", "parse_segments", "split_cells"]
+__all__ = ["Segment", "clean_text", "parse_segments", "split_cells", "table_indices"]
 
 
 @dataclass(frozen=True)
@@ -386,3 +386,18 @@ def _sentences(text: str) -> list[str]:
         return [text.strip()] if text.strip() else []
     parts = _SENTENCE_END.split(text)
     return [part.strip() for part in parts if part and part.strip()]
+
+
+def table_indices(segments: list[Segment]) -> Iterator[list[int]]:
+    """Each table of the segments: the indices of its segments, its header row's first
+    (consecutive segments under one header)."""
+    rows: list[int] = []
+    for index, segment in enumerate(segments):
+        if rows and segment.header == segments[rows[-1]].header and index == rows[-1] + 1:
+            rows.append(index)
+            continue
+        if rows:
+            yield rows
+        rows = [index] if segment.header else []
+    if rows:
+        yield rows

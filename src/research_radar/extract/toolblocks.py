@@ -27,6 +27,7 @@ lines, dividers, totals) is blanked. A block tagged with a programming language 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -198,9 +199,10 @@ def _tool_lines(body: list[str]) -> list[str] | None:
             return table
     measured, kept, content = 0, 0, 0
     readable: list[str] = []
-    run = _Run()
+    before: list[int] = []
+    """The measurements counted before each line."""
     for line in body:
-        run.see(measured)
+        before.append(measured)
         if _DIVIDER.fullmatch(line):
             readable.append("")
             continue
@@ -243,8 +245,7 @@ def _tool_lines(body: list[str]) -> list[str] | None:
             readable.append(f"- {text}")
         else:
             readable.append("")
-    run.see(measured)
-    if measured < 2 or (kept * 5 < content * 3 and run.longest < _OUTPUT_RUN):
+    if measured < 2 or (kept * 5 < content * 3 and _longest_run([*before, measured]) < _OUTPUT_RUN):
         return None
     return readable
 
@@ -255,22 +256,11 @@ command that ran the program and the text it generated, above its timings (`./ma
 model.gguf -p "Once upon a time"`, then five `llama_print_timings:` lines)."""
 
 
-class _Run:
-    """The longest run of consecutive lines that each added a measurement, fed the count of
-    measurements before each line (and once after the last)."""
-
-    def __init__(self) -> None:
-        self.longest = 0
-        self._current = 0
-        self._last = 0
-
-    def see(self, measured: int) -> None:
-        if measured > self._last:
-            self._current += 1
-            self.longest = max(self.longest, self._current)
-        elif measured == self._last and self._current:
-            self._current = 0
-        self._last = measured
+def _longest_run(counts: list[int]) -> int:
+    """The most lines in a row that each added a measurement, from the running count of
+    measurements before each line and after the last."""
+    added = (later > earlier for earlier, later in itertools.pairwise(counts))
+    return max((len(list(run)) for adds, run in itertools.groupby(added) if adds), default=0)
 
 
 _PARAMETER = re.compile(r"(?<![\w-])([A-Za-z_][\w-]{0,20})\s?=\s?\d[\d.]*[Kk]?(?![\w.])")

@@ -53,7 +53,7 @@ def command_blocks(text: str) -> list[tuple[int, str]]:
         t in text for t in ("bench", "prepare_dataset", "genai-perf", "llama-cli", ".gguf")
     ):
         return []  # (every command read here has a tool's name or a `--` flag)
-    return _blocks(text, _is_benchmark)
+    return _blocks(text, _SHELLS, lambda body: _commands(body, _is_benchmark))
 
 
 def _is_benchmark(command: str) -> bool:
@@ -74,17 +74,25 @@ def launch_blocks(text: str) -> list[tuple[int, str]]:
     only the model it names): its first line (1-based) and those command lines."""
     if "serve" not in text and "model" not in text and "ollama" not in text:
         return []
-    return _blocks(text, lambda command: bool(_LAUNCH.search(command)))
+    return _blocks(text, _SHELLS, lambda body: _commands(body, _launches))
 
 
-def _blocks(text: str, keep: Callable[[str], bool]) -> list[tuple[int, str]]:
+def _launches(command: str) -> bool:
+    return bool(_LAUNCH.search(command))
+
+
+def _blocks(
+    text: str, tags: frozenset[str], pick: Callable[[list[str]], list[str]]
+) -> list[tuple[int, str]]:
+    """Each fenced block tagged with one of `tags` in which `pick` finds lines: its first
+    line (1-based) and those lines joined."""
     lines = text.splitlines()
     blocks: list[tuple[int, str]] = []
     for index, end, tag in fenced_blocks(lines):
-        if tag in _SHELLS:
-            commands = _commands(lines[index + 1 : end], keep)
-            if commands:
-                blocks.append((index + 1, " ; ".join(commands)))
+        if tag in tags:
+            picked = pick(lines[index + 1 : end])
+            if picked:
+                blocks.append((index + 1, " ; ".join(picked)))
     return blocks
 
 
@@ -127,11 +135,8 @@ def config_blocks(text: str) -> list[tuple[int, str]]:
         and "concurr" not in text
     ):
         return []  # (every config line read here has one of these words)
-    lines = text.splitlines()
-    blocks: list[tuple[int, str]] = []
-    for index, end, tag in fenced_blocks(lines):
-        if tag in _CONFIG_TAGS:
-            loads = [line.strip() for line in lines[index + 1 : end] if _CONFIG_LOAD.match(line)]
-            if loads:
-                blocks.append((index + 1, " ; ".join(loads)))
-    return blocks
+    return _blocks(text, _CONFIG_TAGS, _config_lines)
+
+
+def _config_lines(body: list[str]) -> list[str]:
+    return [line.strip() for line in body if _CONFIG_LOAD.match(line)]

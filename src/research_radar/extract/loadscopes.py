@@ -38,7 +38,7 @@ from research_radar.extract.prefilter import probe_of
 from research_radar.extract.screened import match, search
 from research_radar.extract.settingrows import setting_rows
 
-__all__ = ["LOAD_KEYS", "LoadScope", "find_load_scopes"]
+__all__ = ["LOAD_KEYS", "LoadScope", "find_load_scopes", "parent_lines"]
 
 LOAD_KEYS = ("batch", "concurrency", "prompt", "output", "context", "rate")
 """The keys of a request's shape and pressure: what a note or a set-up gives a table."""
@@ -310,7 +310,7 @@ def _settings_for_parents(
         varied = _varied_keys(inside, cat)
         load = {k: v for k, v in own.load.items() if k not in _OWN_ONLY and k not in varied}
         if load:
-            scopes.append(LoadScope(*_parent_lines(spans, at, end), load))
+            scopes.append(LoadScope(*parent_lines(spans, at, end), load))
     return scopes
 
 
@@ -323,7 +323,7 @@ def _inside(
     return segments[bisect_right(lines, heading.line) : bisect_right(lines, last)]
 
 
-def _parent_lines(spans: list[tuple[Segment, int]], at: int, end: int) -> tuple[int, int]:
+def parent_lines(spans: list[tuple[Segment, int]], at: int, end: int) -> tuple[int, int]:
     """The first and last line of the section around section `at` (the whole document
     around a top section)."""
     heading, last = spans[at]
@@ -373,7 +373,7 @@ def _numberless_sections(
         inside = _inside(segments, lines, spans[at])
         if not stated.load or any(_measures(segment, cat, rows) for segment in inside):
             continue
-        scopes.append(LoadScope(*_parent_lines(spans, at, end), dict(stated.load)))
+        scopes.append(LoadScope(*parent_lines(spans, at, end), dict(stated.load)))
     return scopes
 
 
@@ -408,7 +408,7 @@ def _method_sections(
     for i, (heading, last) in enumerate(spans):
         if not search(_METHOD_HEADING, probe_of(heading.text)):
             continue
-        scope = LoadScope(*_parent_lines(spans, i, end))
+        scope = LoadScope(*parent_lines(spans, i, end))
         for segment in segments:
             if heading.line < segment.line <= last and segment.block in ("prose", "list"):
                 scope.add(_stated(segment.text, cat))

@@ -27,7 +27,7 @@ from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions, with_load
 from research_radar.extract.context import SURVEY, hosted
 from research_radar.extract.loads import several_values
-from research_radar.extract.loadscopes import find_load_scopes
+from research_radar.extract.loadscopes import find_load_scopes, parent_lines
 from research_radar.extract.markdown import Segment, clean_text, split_cells
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.rowlabels import named_model
@@ -264,12 +264,7 @@ def _keyed_model(conditions: Conditions, text: str, cat: Catalog) -> Conditions:
 
 def _parent_scope(spans: list[tuple[Segment, int]], index: int, end: int) -> Scope:
     """The lines of the section around section `index` (the whole document at the top)."""
-    heading, last = spans[index]
-    parent = next(
-        ((h, e) for h, e in reversed(spans[:index]) if h.level < heading.level and e >= last),
-        None,
-    )
-    return Scope(parent[0].line, parent[1]) if parent else Scope(1, end)
+    return Scope(*parent_lines(spans, index, end))
 
 
 def _sets_up_parent(

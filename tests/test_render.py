@@ -294,3 +294,23 @@ def test_a_dimension_the_classifier_left_unknown_says_so(
         dims = {d: taxonomy.dimension(d).value_ids for d in taxonomy.dimension_ids}
         parsed = read_findings(text, taxonomy, dims)
         assert parsed[0].values("system_level") == [] and parsed[0].values("mechanism") == []
+
+
+@pytest.mark.parametrize(
+    ("language", "english", "chinese"),
+    [
+        ("zh", "作者原文：“Only Arc GPUs are covered”", "长上下文 prefill 回退 0.8x"),
+        ("en", "Only Arc GPUs are covered", "in the author's words: “长上下文 prefill 回退 0.8x”"),
+    ],
+)
+def test_limits_in_the_other_language_are_quoted_as_the_authors(
+    taxonomy: Taxonomy, language: str, english: str, chinese: str
+) -> None:
+    ninfer = _findings()[2]
+    limit = Claim(kind=ClaimKind.LIMITATION, text="Only Arc GPUs are covered.")
+    finding = ninfer.model_copy(update={"claims": [*ninfer.claims, limit]})
+    text = render_markdown(build_report([finding], now=CUTOFF, language=language), taxonomy)
+    row = next(line for line in text.splitlines() if line.startswith("| **NInfer**"))
+    assert english in row and chinese in row
+    index = text.split("### 证据索引" if language == "zh" else "### Evidence index")[1]
+    assert english in index and chinese in index

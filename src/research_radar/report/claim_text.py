@@ -7,8 +7,17 @@ import re
 
 from research_radar.extract.claimviews import own_metrics
 from research_radar.models import Claim, ClaimKind, Finding, Metric
+from research_radar.report.wording import strings
 
-__all__ = ["claim_conditions", "claim_text", "labelled", "limits", "number", "values"]
+__all__ = [
+    "claim_conditions",
+    "claim_text",
+    "labelled",
+    "limits",
+    "number",
+    "values",
+    "written_in",
+]
 
 
 def number(value: float) -> str:
@@ -51,7 +60,23 @@ def claim_text(claim: Claim, t: dict[str, str]) -> str:
     return f"{who}：{metrics or claim.text}（{conditions}）"
 
 
-def limits(finding: Finding) -> list[str]:
-    """Limits and negative results, without the trailing punctuation of their sentences."""
+def limits(finding: Finding, lang: str) -> list[str]:
+    """Limits and negative results, without the trailing punctuation of their sentences.
+
+    They are the author's own sentences: one written in the other language than the
+    report's is shown as a quotation of the source (`原文：“Only … is covered”`), so that a
+    Chinese report never passes English text off as its own insight (or the reverse)."""
     kinds = {ClaimKind.LIMITATION, ClaimKind.NEGATIVE}
-    return [c.text.rstrip(" ;；。.,，") for c in finding.claims if c.kind in kinds]
+    stated = [c.text.rstrip(" ;；。.,，") for c in finding.claims if c.kind in kinds]
+    quote = strings(lang)["limit_quote"]
+    return [text if written_in(text) == lang else quote.format(quote=text) for text in stated]
+
+
+_HAN = re.compile(r"[\u3400-\u9fff]")
+_LATIN_WORD = re.compile(r"[A-Za-z]+")
+
+
+def written_in(text: str) -> str:
+    """`zh` when a text has at least as many Chinese characters as Latin words, else `en`:
+    English technical names inside a Chinese sentence keep it Chinese."""
+    return "zh" if len(_HAN.findall(text)) >= max(1, len(_LATIN_WORD.findall(text))) else "en"

@@ -103,7 +103,7 @@ def evidence_item(finding: Finding, lang: str) -> EvidenceItem:
         for c in finding.claims
         if c.kind in {ClaimKind.PERFORMANCE, ClaimKind.QUALITY} and c.metrics
     )
-    stated_limits = "；".join(limits(finding))
+    stated_limits = "；".join(limits(finding, lang))
     none = strings(lang)["none"]
     return EvidenceItem(
         id=finding.evidence_id,

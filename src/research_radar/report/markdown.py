@@ -199,7 +199,7 @@ def _mechanism_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lan
     return text
 
 
-def _evidence_cell(finding: Finding, t: dict[str, str]) -> str:
+def _evidence_cell(finding: Finding, t: dict[str, str], lang: str) -> str:
     headline = [c for c in finding.claims if c.kind in {ClaimKind.PERFORMANCE, ClaimKind.QUALITY}]
     complete = [c for c in headline if c.complete and c.conditions.load.get("hedged") != "yes"][:2]
     parts = [claim_text(claim, t) for claim in complete]
@@ -207,7 +207,7 @@ def _evidence_cell(finding: Finding, t: dict[str, str]) -> str:
     incomplete = len(headline) - len([c for c in headline if c.complete])
     if incomplete:
         gaps.append(t["incomplete"].format(n=incomplete))
-    gaps += limits(finding)[:2]
+    gaps += limits(finding, lang)[:2]
     if not finding.claims:
         gaps.append(t["none"])
     return "；".join(parts + [f"{t['gaps']}：" + "；".join(gaps)])
@@ -254,7 +254,7 @@ def _row(finding: Finding, labeller: Labeller, lang: str) -> EntryRow:
     cells = [
         _class_cell(finding, labeller, t, lang),
         _mechanism_cell(finding, labeller, t, lang),
-        _evidence_cell(finding, t),
+        _evidence_cell(finding, t, lang),
         _maturity_cell(finding, labeller, t, lang),
         _version_cell(finding, t, lang),
         _host_cell(finding, labeller, lang),

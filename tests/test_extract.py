@@ -121,6 +121,15 @@ def test_chinese_claim_with_baseline_and_load() -> None:
     assert [(m.value, m.unit) for m in claim.metrics] == [(35.0, "%"), (120.0, "ms")]
 
 
+def test_markup_between_digits_never_joins_two_numbers() -> None:
+    assert (
+        markdown_module.clean_text("`2`12.5 ms and **3**4 and `v1.2`")
+        == "2 12.5 ms and 3 4 and v1.2"
+    )
+    values = [m.value for c in extract_claims("Latency: `2`12.5 ms on H100") for m in c.metrics]
+    assert 212.5 not in values
+
+
 def test_vs_pairs_share_the_unit() -> None:
     [claim] = extract_claims("M5 Pro 48 GB 上 decode 74 vs oMLX 38 tok/s")
     assert [(m.value, m.unit) for m in claim.metrics] == [(74.0, "tok/s"), (38.0, "tok/s")]

@@ -333,7 +333,9 @@ def clean_text(text: str) -> str:
         text = _TAG.sub(" ", text)
     if "http" in text:
         text = _URL.sub(" ", text)
-    text = text.replace("**", "").replace("`", "")
+    if "`" in text or "**" in text:
+        # a mark between two digits leaves a space: `2`12.5 is two numbers, not 212.5
+        text = _MARK_BETWEEN_DIGITS.sub(" ", text).replace("**", "").replace("`", "")
     if "$" in text:
         text = _INLINE_MATH.sub(_plain_math, text)
     text = _MARKER.sub("", text)
@@ -365,6 +367,7 @@ _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _URL = re.compile(r"https?://\S+")
 _TAG = re.compile(r"<[^>]*>|&nbsp;")
 _MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,2}[.)])\s+")
+_MARK_BETWEEN_DIGITS = re.compile(r"(?<=\d)(?:\*\*|`)+(?=\d)")
 _SPACES = re.compile(r"\s+")
 
 

@@ -399,3 +399,28 @@ def test_a_setting_swept_over_several_values_sets_up_none() -> None:
         "| vLLM | 1500 |\n"
     )
     assert _load(text)["1500"] == {"output": "300"}
+
+
+def test_a_settings_line_of_parallelism_sets_up_its_numbered_subsections() -> None:
+    text = (
+        "## 5. Benchmark\n\n### 5.1 Speed\n\n- Hardware: 4x MI300X\n- Tensor Parallelism: 4"
+        "\n\n### 5.1.1 Low Concurrency\n\n| Concurrency | Throughput (tok/s) |\n|---|---|\n"
+        "| 1 | 1500 |\n\n### 5.2 Accuracy\n\n| Task | Score |\n|---|---|\n| GSM8K | 91.5 |\n"
+    )
+    found = _load(text)
+    assert found["1500"] == {"concurrency": "1", "gpus": "4", "tp": "4"}
+    assert "tp" not in found["91.5"]
+
+
+def test_a_launch_command_gives_the_results_below_it_its_parallelism_only() -> None:
+    text = (
+        "## Results\n\n```bash\nvllm serve Qwen/Qwen2-7B --tensor-parallel-size 2 "
+        "--max-model-len 4096\n```\n\n| Concurrency | Throughput (tok/s) |\n|---|---|\n"
+        "| 8 | 1500 |\n"
+    )
+    assert _load(text)["1500"] == {"concurrency": "8", "tp": "2"}
+
+
+def test_a_count_of_gpus_in_a_note_below_a_table_stays_the_hardwares() -> None:
+    text = f"## Results\n\n{TABLE}\nAll runs use a single RTX 4090.\n"
+    assert "gpus" not in _load(text)["1200"]

@@ -111,6 +111,9 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
             "输出token数 256，序列长度 3000", {"output": "256", "prompt": "3000"}, id="zh-tokens"
         ),
         pytest.param("张量并行度为 2", {"tp": "2"}, id="zh-tp"),
+        pytest.param("- GPUs: 3", {"gpus": "3"}, id="gpus-key"),
+        pytest.param("Hardware: AMD MI300X GPU(6x)", {"gpus": "6"}, id="count-in-brackets-after"),
+        pytest.param("served on A100 (x2)", {"gpus": "2"}, id="x-count-in-brackets"),
         pytest.param("QPS 为 3 时的延迟", {"rate": "3"}, id="zh-qps"),
         pytest.param(
             "| Engine | Prefill (3000 tokens) | Decode (300 tokens) |",
@@ -180,6 +183,9 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("训练需要超过 3,000 个 A100 GPU", "gpus", id="thousands-of-parts"),
         pytest.param("outputs of 45 tokens/s each", "output", id="outputs-rate"),
         pytest.param("We compare 2 and 4 GPUs.", "gpus", id="gpu-list"),
+        pytest.param("- GPU: 4090", "gpus", id="a-part-named-by-its-number"),
+        pytest.param("- GPU: 80GB", "gpus", id="a-gpus-memory"),
+        pytest.param("GPU: 35% busy", "gpus", id="a-gpus-utilisation"),
         pytest.param("We printed 3 cards.", "gpus", id="cards-alone"),
         pytest.param("分别在 4 或 8 卡上测试", "gpus", id="zh-card-list"),
         pytest.param("Sequential read reaches 3 GB/s", "concurrency", id="sequential-read"),

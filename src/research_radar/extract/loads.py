@@ -57,6 +57,10 @@ _COUNT_AFTER = re.compile(
     r"\s?(?:(?:HBM\w*|PCIe|SXM\d?)\s?)?[×xX*]\s?(\d{1,3})(?![\d.]|\s?(?!GPUs?\b|cards?\b)[A-Za-z])"
 )
 """`H100 80GB HBM3 * 8`, `A100 x 2`: the count after the part."""
+_COUNT_BRACKETED = re.compile(
+    r"\s?(?:GPUs?\s?)?[(（]\s?(?:[×xX*]\s?(\d{1,3})|(\d{1,3})\s?[×xX*]|(\d{1,3})\s?(?:GPUs|cards))\s?[)）]"
+)
+"""`MI300X GPU(4x)`, `A100 (x8)`, `H100 (8 GPUs)`: the count in brackets after the part."""
 _COUNT_NAMED = re.compile(
     r"(?<![\w.,$])(?!(?:19|20)\d\d\s)(\d{1,4})\s?(?:个|张|块|台)?\s(?:(?:NVIDIA|AMD|Intel|Ascend|Huawei)\s)?$"
 )
@@ -166,7 +170,7 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
         load["percentiles"] = ",".join(percentiles)
     for mention in cat.find("hardware", text):
         count = _count_before(text, mention.start)
-        after = _COUNT_AFTER.match(text, mention.end)
+        after = _COUNT_AFTER.match(text, mention.end) or _COUNT_BRACKETED.match(text, mention.end)
         if count and "gpus" not in load:
             load["gpus"] = next(g for g in count.groups() if g)
         elif (
@@ -176,7 +180,7 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
         ):
             load["gpus"] = before.group(1)  # `each node holds 8 H800 GPUs`
         elif after and "gpus" not in load:
-            load["gpus"] = after.group(1)
+            load["gpus"] = next(g for g in after.groups() if g)
         elif (
             "gpus" not in load
             and (word := _WORD_COUNT.search(text, max(0, mention.start - 14), mention.start))

@@ -42,6 +42,11 @@ __all__ = ["LOAD_KEYS", "LoadScope", "find_load_scopes", "parent_lines"]
 
 LOAD_KEYS = ("batch", "concurrency", "prompt", "output", "context", "rate")
 """The keys of a request's shape and pressure: what a note or a set-up gives a table."""
+_SETTING_KEYS = (*LOAD_KEYS, "gpus", "tp", "ep")
+"""A settings line's keys: the load's, and how many GPUs serve it (`- Tensor Parallelism:
+4` above the results, issue #14). A note or a sentence that names a count of GPUs
+(`All experiments were run on a single RTX 3090`) tells where, read with the hardware by
+`extract.setupnotes`, more often than a load set for every number."""
 
 
 @dataclass
@@ -116,7 +121,9 @@ def find_load_scopes(
     return [s for s in scopes if s.load]
 
 
-def _stated(text: str, cat: Catalog, rows: tuple[str, ...] = ()) -> dict[str, str]:
+def _stated(
+    text: str, cat: Catalog, rows: tuple[str, ...] = (), keys: tuple[str, ...] = LOAD_KEYS
+) -> dict[str, str]:
     """The load keys a statement that holds no number of its own states once each; {} for
     a statement with a number, an example or an introduction, or one about some of the
     models the table `rows` name and not the others (`For NVILA, each image is 128 input
@@ -125,7 +132,7 @@ def _stated(text: str, cat: Catalog, rows: tuple[str, ...] = ()) -> dict[str, st
     if search(_EXAMPLE, probe) or search(_INTRODUCES, probe):
         return {}  # (a load said in words has no digit: `Request pattern: Sequential`)
     conditions = find_conditions(text, cat)
-    load = {k: v for k, v in conditions.load.items() if k in LOAD_KEYS}
+    load = {k: v for k, v in conditions.load.items() if k in keys}
     if not load or find_metrics(text, cat, conditions):
         return {}
     if rows and conditions.model and _qualified(text, cat):
@@ -232,7 +239,10 @@ _SETTING = re.compile(
     r"(?:input|output|prompt|generation|sequence|context|prefill|decode)(?:'s)?[ _](?:token[ _])?"
     r"(?:length|len|tokens)|max[ _](?:new[ _])?tokens|(?:ISL|input|prompt)\s?/\s?(?:OSL|output)|"
     r"ISL|OSL|"
-    r"context|request[ _]rate|request[ _]pattern|QPS|并发(?:数|度|请求数)?|批(?:次|处理)?大小|输入(?:长度|token数?)|"
+    r"context|request[ _]rate|request[ _]pattern|QPS|"
+    r"tensor[ _-]parallel(?:ism|[ _]size)?|expert[ _-]parallel(?:ism|[ _]size)?|TP(?:[ _]size)?|"
+    r"EP(?:[ _]size)?|(?:number of |num[ _]|#\s?)?GPUs?(?:[ _](?:count|num))?|卡数|GPU\s?数量?|"
+    r"张量并行(?:度|数)?|专家并行(?:度|数)?|并发(?:数|度|请求数)?|批(?:次|处理)?大小|输入(?:长度|token数?)|"
     r"输出(?:长度|token数?)|上下文(?:长度)?|序列长度|生成长度)\W{0,3}\s?[:：=]",
     re.I,
 )
@@ -273,7 +283,7 @@ def _setting_lines(
             continue  # a table's header row
         if not _is_setting(text) or _LISTED.search(text):
             continue
-        load = _stated(text, cat)
+        load = _stated(text, cat, keys=_SETTING_KEYS)
         if not load:
             continue
         at = bisect_left(starts, segment.line) - 1

@@ -383,6 +383,14 @@ def test_a_config_block_in_a_set_up_section_sets_up_the_results_beside_it() -> N
     assert "batch" not in _load(other)["40"]
 
 
+def test_a_servers_environment_block_gives_the_results_below_it_its_parallelism() -> None:
+    text = (
+        "## Throughput\n\nServer config\n\n```shell\nMODEL=acme/foo\nTENSOR_PARALLEL_SIZE=4\n"
+        "MAX_NUM_SEQS=99\n```\n\n| Concurrency | Throughput (tok/s) |\n|---|---|\n| 8 | 1500 |\n"
+    )
+    assert _load(text)["1500"] == {"concurrency": "8", "tp": "4"}
+
+
 def test_a_benchmark_command_in_a_set_up_section_sets_up_the_results_beside_it() -> None:
     text = (
         "# Bench\n\n## Command\n\n```bash\nvllm bench serve --random-input-len 900 "

@@ -112,6 +112,9 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
         ),
         pytest.param("张量并行度为 2", {"tp": "2"}, id="zh-tp"),
         pytest.param("- GPUs: 3", {"gpus": "3"}, id="gpus-key"),
+        pytest.param(
+            "- Hardware: 6 NVIDIA A100-SXM4-80GB", {"gpus": "6"}, id="count-after-a-set-up-key"
+        ),
         pytest.param("Hardware: AMD MI300X GPU(6x)", {"gpus": "6"}, id="count-in-brackets-after"),
         pytest.param("served on A100 (x2)", {"gpus": "2"}, id="x-count-in-brackets"),
         pytest.param("QPS 为 3 时的延迟", {"rate": "3"}, id="zh-qps"),

@@ -25,9 +25,9 @@ _LOAD_INDEX = NeedleIndex(rule.needles for rule in LOAD_RULES)
 _PERCENTILE = re.compile(r"(?<![A-Za-z])[Pp](50|90|95|99(?:\.9)?)(?![\d])")
 _COUNT = re.compile(
     r"(\d{1,3})\s?(?:[×xX*]|个|张|块|台|卡)\s?$|(?:\bon|\bwith|\busing|\bacross)\s(\d{1,3})\s$|"
-    r"^\W{0,3}(\d{1,3})\s$"
+    r"^\W{0,3}(\d{1,3})\s$|[:：]\s?(\d{1,3})\s$"
 )
-"""`8x H100`, `4 个 A100`, `on 8 H100`: how many of a part."""
+"""`8x H100`, `4 个 A100`, `on 8 H100`, `Hardware: 8 A100`: how many of a part."""
 _WORD_COUNT = re.compile(
     r"(?:\b(two|four|eight|sixteen|single|one)|(双|两)(?:张|块|卡|个)?|"
     r"(二|四|八|十六)(?:张|块|卡|个|台)|(单|一)(?:张|块|卡|个))"
@@ -244,7 +244,7 @@ def _count_before(text: str, at: int) -> re.Match[str] | None:
     count = _COUNT.search(text[start:at])
     if count is None:
         return None
-    first = start + next(count.start(g) for g in range(1, 4) if count.start(g) >= 0)
+    first = start + next(count.start(g) for g in range(1, 5) if count.start(g) >= 0)
     return None if first and text[first - 1] in "0123456789,." else count
 
 

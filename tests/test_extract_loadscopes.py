@@ -432,3 +432,14 @@ def test_a_launch_command_gives_the_results_below_it_its_parallelism_only() -> N
 def test_a_count_of_gpus_in_a_note_below_a_table_stays_the_hardwares() -> None:
     text = f"## Results\n\n{TABLE}\nAll runs use a single RTX 4090.\n"
     assert "gpus" not in _load(text)["1200"]
+
+
+def test_every_row_of_a_table_of_settings_sets_up_what_its_value_states() -> None:
+    """`| Workers | 2x TP=4 |` below `| GPU | 8x H200 |`: a row keyed by no load word still
+    states the load (its `2x` counts workers, no speed-up)."""
+    text = (
+        "# Report\n\n## Deployment Details\n\n| Parameter | Value |\n|---|---|\n"
+        "| GPU | 8x H200 |\n| Workers | 2x TP=4 |\n\n## Results\n\n"
+        "| Concurrency | TTFT (ms) |\n|---|---|\n| 32 | 123.5 |\n"
+    )
+    assert _load(text)["123.5"] == {"concurrency": "32", "gpus": "8", "tp": "4"}

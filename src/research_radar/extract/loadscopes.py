@@ -122,18 +122,24 @@ def find_load_scopes(
 
 
 def _stated(
-    text: str, cat: Catalog, rows: tuple[str, ...] = (), keys: tuple[str, ...] = LOAD_KEYS
+    text: str,
+    cat: Catalog,
+    rows: tuple[str, ...] = (),
+    keys: tuple[str, ...] = LOAD_KEYS,
+    measures: bool = True,
 ) -> dict[str, str]:
     """The load keys a statement that holds no number of its own states once each; {} for
     a statement with a number, an example or an introduction, or one about some of the
     models the table `rows` name and not the others (`For NVILA, each image is 128 input
-    tokens` below a table of five models: those rows' load, not the table's)."""
+    tokens` below a table of five models: those rows' load, not the table's). Without
+    `measures`, the statement is known to measure nothing (a row of a table of settings:
+    `| Workers | 1x TP=1 |` counts workers, no speed-up)."""
     probe = probe_of(text)
     if search(_EXAMPLE, probe) or search(_INTRODUCES, probe):
         return {}  # (a load said in words has no digit: `Request pattern: Sequential`)
     conditions = find_conditions(text, cat)
     load = {k: v for k, v in conditions.load.items() if k in keys}
-    if not load or find_metrics(text, cat, conditions):
+    if not load or (measures and find_metrics(text, cat, conditions)):
         return {}
     if rows and conditions.model and _qualified(text, cat):
         named = {m for row in rows for m in cat.names("model", row)}
@@ -281,9 +287,9 @@ def _setting_lines(
             continue
         if segment.header and segment.block != "table":
             continue  # a table's header row
-        if not _is_setting(text) or _LISTED.search(text):
-            continue
-        load = _stated(text, cat, keys=_SETTING_KEYS)
+        if _LISTED.search(text) or not (segment.line in rows or _is_setting(text)):
+            continue  # (every row of a table of settings is one: `| Workers | 1x TP=1 |`)
+        load = _stated(text, cat, keys=_SETTING_KEYS, measures=segment.line not in rows)
         if not load:
             continue
         at = bisect_left(starts, segment.line) - 1

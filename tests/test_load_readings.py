@@ -318,6 +318,14 @@ def test_a_qps_column_with_its_unit_stays_a_measurement() -> None:
     assert "rate" not in _numbers(claims)[321.5].conditions.load
 
 
+@pytest.mark.parametrize("rate", ["3", "inf"])
+def test_request_rates_in_a_tables_first_column_are_its_rows_load(rate: str) -> None:
+    table = f"| RPS | Engine | TTFT (ms) |\n|---|---|---|\n| {rate} | SGLang | 321.5 |\n"
+    numbers = _numbers(extract_claims(f"# Serving\n\n{table}"))
+    assert 3 not in numbers
+    assert numbers[321.5].conditions.load["rate"] == rate
+
+
 def test_input_and_output_columns_of_prices_stay_numbers() -> None:
     table = "| Model | Input ($) | Output ($) |\n|---|---|---|\n| Qwen2-7B | 0.35 | 1.25 |\n"
     claims = extract_claims(f"# Pricing\n\n{table}")

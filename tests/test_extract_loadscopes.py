@@ -4,6 +4,8 @@ load key, `(input, output)` pairs; and a load value never read from a measuremen
 
 from __future__ import annotations
 
+import pytest
+
 from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.claims import extract_claims
 from research_radar.extract.conditions import find_conditions
@@ -383,10 +385,21 @@ def test_a_config_block_in_a_set_up_section_sets_up_the_results_beside_it() -> N
     assert "batch" not in _load(other)["40"]
 
 
-def test_a_servers_environment_block_gives_the_results_below_it_its_parallelism() -> None:
+@pytest.mark.parametrize(
+    "block",
+    [
+        pytest.param(
+            "vllm serve Qwen/Qwen2-7B --tensor-parallel-size 4 --max-model-len 4096", id="launch"
+        ),
+        pytest.param("MODEL=acme/foo\nTENSOR_PARALLEL_SIZE=4\nMAX_NUM_SEQS=99", id="environment"),
+    ],
+)
+def test_a_servers_block_gives_the_results_below_it_its_parallelism_not_its_limits(
+    block: str,
+) -> None:
     text = (
-        "## Throughput\n\nServer config\n\n```shell\nMODEL=acme/foo\nTENSOR_PARALLEL_SIZE=4\n"
-        "MAX_NUM_SEQS=99\n```\n\n| Concurrency | Throughput (tok/s) |\n|---|---|\n| 8 | 1500 |\n"
+        f"## Throughput\n\nServer:\n\n```shell\n{block}\n```\n\n"
+        "| Concurrency | Throughput (tok/s) |\n|---|---|\n| 8 | 1500 |\n"
     )
     assert _load(text)["1500"] == {"concurrency": "8", "tp": "4"}
 
@@ -418,15 +431,6 @@ def test_a_settings_line_of_parallelism_sets_up_its_numbered_subsections() -> No
     found = _load(text)
     assert found["1500"] == {"concurrency": "1", "gpus": "4", "tp": "4"}
     assert "tp" not in found["91.5"]
-
-
-def test_a_launch_command_gives_the_results_below_it_its_parallelism_only() -> None:
-    text = (
-        "## Results\n\n```bash\nvllm serve Qwen/Qwen2-7B --tensor-parallel-size 2 "
-        "--max-model-len 4096\n```\n\n| Concurrency | Throughput (tok/s) |\n|---|---|\n"
-        "| 8 | 1500 |\n"
-    )
-    assert _load(text)["1500"] == {"concurrency": "8", "tp": "2"}
 
 
 def test_a_count_of_gpus_in_a_note_below_a_table_stays_the_hardwares() -> None:

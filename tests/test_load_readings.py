@@ -172,6 +172,7 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("Output: 75 tokens/s on average", "output", id="an-output-rate"),
         pytest.param("生成 30 个 token/s 的速度", "output", id="zh-generation-rate"),
         pytest.param("Peak concurrent requests: 900", "concurrency", id="peak-concurrency"),
+        pytest.param("Concurrency:        13.74", "concurrency", id="a-measured-concurrency"),
         pytest.param("In 2023 H100 GPUs were scarce.", "gpus", id="a-year-before-a-part"),
         pytest.param("Rent costs $3 H100 GPU hours.", "gpus", id="a-price-before-a-part"),
         pytest.param("50 denoising steps on one card", "output", id="diffusion-steps"),

@@ -187,7 +187,8 @@ LOAD_RULES = (
         "concurrency",
         r"(?:max_concurrency|concurrency(?:\slevel)?|(?<![A-Za-z])conc|并发(?:数|度|请求数|用户数)?)"
         r"\s*(?:of\s|为|是)?"
-        r"[=:：]?\s*(\d+)",
+        # `Concurrency: 13.74` (a tool's printed average) is measured: a count is whole
+        r"[=:：]?\s*(\d+)(?!\d|\.\d)",
     ),
     _rule("concurrency", r"(?<![\d.])(\d+)\s+concurrency\b"),
     _rule("concurrency", r"(?<![A-Za-z])C\s?=\s?(\d+)(?!\d|\.\d)"),

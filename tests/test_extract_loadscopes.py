@@ -4,6 +4,8 @@ load key, `(input, output)` pairs; and a load value never read from a measuremen
 
 from __future__ import annotations
 
+import pytest
+
 from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.claims import extract_claims
 from research_radar.extract.conditions import find_conditions
@@ -383,6 +385,25 @@ def test_a_config_block_in_a_set_up_section_sets_up_the_results_beside_it() -> N
     assert "batch" not in _load(other)["40"]
 
 
+@pytest.mark.parametrize(
+    "block",
+    [
+        pytest.param(
+            "vllm serve Qwen/Qwen2-7B --tensor-parallel-size 4 --max-model-len 4096", id="launch"
+        ),
+        pytest.param("MODEL=acme/foo\nTENSOR_PARALLEL_SIZE=4\nMAX_NUM_SEQS=99", id="environment"),
+    ],
+)
+def test_a_servers_block_gives_the_results_below_it_its_parallelism_not_its_limits(
+    block: str,
+) -> None:
+    text = (
+        f"## Throughput\n\nServer:\n\n```shell\n{block}\n```\n\n"
+        "| Concurrency | Throughput (tok/s) |\n|---|---|\n| 8 | 1500 |\n"
+    )
+    assert _load(text)["1500"] == {"concurrency": "8", "tp": "4"}
+
+
 def test_a_benchmark_command_in_a_set_up_section_sets_up_the_results_beside_it() -> None:
     text = (
         "# Bench\n\n## Command\n\n```bash\nvllm bench serve --random-input-len 900 "
@@ -399,3 +420,30 @@ def test_a_setting_swept_over_several_values_sets_up_none() -> None:
         "| vLLM | 1500 |\n"
     )
     assert _load(text)["1500"] == {"output": "300"}
+
+
+def test_a_settings_line_of_parallelism_sets_up_its_numbered_subsections() -> None:
+    text = (
+        "## 5. Benchmark\n\n### 5.1 Speed\n\n- Hardware: 4x MI300X\n- Tensor Parallelism: 4"
+        "\n\n### 5.1.1 Low Concurrency\n\n| Concurrency | Throughput (tok/s) |\n|---|---|\n"
+        "| 1 | 1500 |\n\n### 5.2 Accuracy\n\n| Task | Score |\n|---|---|\n| GSM8K | 91.5 |\n"
+    )
+    found = _load(text)
+    assert found["1500"] == {"concurrency": "1", "gpus": "4", "tp": "4"}
+    assert "tp" not in found["91.5"]
+
+
+def test_a_count_of_gpus_in_a_note_below_a_table_stays_the_hardwares() -> None:
+    text = f"## Results\n\n{TABLE}\nAll runs use a single RTX 4090.\n"
+    assert "gpus" not in _load(text)["1200"]
+
+
+def test_every_row_of_a_table_of_settings_sets_up_what_its_value_states() -> None:
+    """`| Workers | 2x TP=4 |` below `| GPU | 8x H200 |`: a row keyed by no load word still
+    states the load (its `2x` counts workers, no speed-up)."""
+    text = (
+        "# Report\n\n## Deployment Details\n\n| Parameter | Value |\n|---|---|\n"
+        "| GPU | 8x H200 |\n| Workers | 2x TP=4 |\n\n## Results\n\n"
+        "| Concurrency | TTFT (ms) |\n|---|---|\n| 32 | 123.5 |\n"
+    )
+    assert _load(text)["123.5"] == {"concurrency": "32", "gpus": "8", "tp": "4"}

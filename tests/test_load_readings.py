@@ -111,6 +111,12 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
             "输出token数 256，序列长度 3000", {"output": "256", "prompt": "3000"}, id="zh-tokens"
         ),
         pytest.param("张量并行度为 2", {"tp": "2"}, id="zh-tp"),
+        pytest.param("- GPUs: 3", {"gpus": "3"}, id="gpus-key"),
+        pytest.param(
+            "- Hardware: 6 NVIDIA A100-SXM4-80GB", {"gpus": "6"}, id="count-after-a-set-up-key"
+        ),
+        pytest.param("Hardware: AMD MI300X GPU(6x)", {"gpus": "6"}, id="count-in-brackets-after"),
+        pytest.param("served on A100 (x2)", {"gpus": "2"}, id="x-count-in-brackets"),
         pytest.param("QPS 为 3 时的延迟", {"rate": "3"}, id="zh-qps"),
         pytest.param(
             "| Engine | Prefill (3000 tokens) | Decode (300 tokens) |",
@@ -166,6 +172,7 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("Output: 75 tokens/s on average", "output", id="an-output-rate"),
         pytest.param("生成 30 个 token/s 的速度", "output", id="zh-generation-rate"),
         pytest.param("Peak concurrent requests: 900", "concurrency", id="peak-concurrency"),
+        pytest.param("Concurrency:        13.74", "concurrency", id="a-measured-concurrency"),
         pytest.param("In 2023 H100 GPUs were scarce.", "gpus", id="a-year-before-a-part"),
         pytest.param("Rent costs $3 H100 GPU hours.", "gpus", id="a-price-before-a-part"),
         pytest.param("50 denoising steps on one card", "output", id="diffusion-steps"),
@@ -180,6 +187,9 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("训练需要超过 3,000 个 A100 GPU", "gpus", id="thousands-of-parts"),
         pytest.param("outputs of 45 tokens/s each", "output", id="outputs-rate"),
         pytest.param("We compare 2 and 4 GPUs.", "gpus", id="gpu-list"),
+        pytest.param("- GPU: 4090", "gpus", id="a-part-named-by-its-number"),
+        pytest.param("- GPU: 80GB", "gpus", id="a-gpus-memory"),
+        pytest.param("GPU: 35% busy", "gpus", id="a-gpus-utilisation"),
         pytest.param("We printed 3 cards.", "gpus", id="cards-alone"),
         pytest.param("分别在 4 或 8 卡上测试", "gpus", id="zh-card-list"),
         pytest.param("Sequential read reaches 3 GB/s", "concurrency", id="sequential-read"),
@@ -307,6 +317,14 @@ def test_a_qps_column_with_its_unit_stays_a_measurement() -> None:
     claims = extract_claims(f"# Serving\n\n{table}")
     assert 7.5 in _numbers(claims)
     assert "rate" not in _numbers(claims)[321.5].conditions.load
+
+
+@pytest.mark.parametrize("rate", ["3", "inf"])
+def test_request_rates_in_a_tables_first_column_are_its_rows_load(rate: str) -> None:
+    table = f"| RPS | Engine | TTFT (ms) |\n|---|---|---|\n| {rate} | SGLang | 321.5 |\n"
+    numbers = _numbers(extract_claims(f"# Serving\n\n{table}"))
+    assert 3 not in numbers
+    assert numbers[321.5].conditions.load["rate"] == rate
 
 
 def test_input_and_output_columns_of_prices_stay_numbers() -> None:

@@ -113,27 +113,31 @@ def _commands(body: list[str], keep: Callable[[str], bool]) -> list[str]:
     return [command for command in joined if keep(command)]
 
 
-_CONFIG_TAGS = frozenset(["", "yaml", "yml", "toml", "ini", "json", "text", "txt", "conf"])
+_CONFIG_TAGS = frozenset(
+    ["", "yaml", "yml", "toml", "ini", "json", "text", "txt", "conf", *_SHELLS]
+)
 _CONFIG_LOAD = re.compile(
-    r"^\s*[\"']?(?:batch[_-]?size|bs|(?:max[_-])?concurrency|num[_-]concurrent[_-]requests|"
+    r"^\s*(?:export\s)?[\"']?(?:batch[_-]?size|bs|(?:max[_-])?concurrency|num[_-]concurrent[_-]requests|"
     r"(?:input|prompt|output)[_-](?:len(?:gth)?|tokens)|max[_-](?:new[_-])?tokens|"
-    r"request[_-]rate|context[_-]len(?:gth)?|seq[_-]len)[\"']?\s*[:=]\s*[\"']?\d+[Kk]?[\"']?,?\s*$",
+    r"request[_-]rate|context[_-]len(?:gth)?|seq[_-]len|"
+    r"(?:tensor|expert)[_-]parallel[_-]size|[te]p[_-]size|num[_-]gpus)[\"']?\s*[:=]\s*[\"']?\d+[Kk]?[\"']?,?"
+    r"\s*\\?\s*$",
     re.I,
 )
 """A config file's load key and its one value: `batch_size: 16`, `"input_len": 1024,`,
-`max_tokens = 256` (not a list of values, nor a cap such as `max_batch_size`)."""
+`max_tokens = 256`, `tensor_parallel_size: 8`, and a shell's environment for a server or a
+run (`TENSOR_PARALLEL_SIZE=8`, `export BATCH_SIZE=16`); not a list of values, nor a cap
+such as `max_batch_size` or `MAX_NUM_SEQS`."""
+
+
+_CONFIG_WORDS = re.compile(r"_len|tokens|batch|concurr|parallel|p_size|gpus", re.I)
 
 
 def config_blocks(text: str) -> list[tuple[int, str]]:
     """Each fenced config block (YAML, TOML, JSON, or untagged) that sets a request's shape
     (`batch_size: 16` / `input_len: 1024`): its first line (1-based) and its load lines
     joined, read like a benchmark command's flags (`extract.scopes`)."""
-    if (
-        "_len" not in text
-        and "tokens" not in text
-        and "batch" not in text
-        and "concurr" not in text
-    ):
+    if not _CONFIG_WORDS.search(text):
         return []  # (every config line read here has one of these words)
     return _blocks(text, _CONFIG_TAGS, _config_lines)
 

@@ -153,6 +153,12 @@ LOAD_RULES = (
         r"\s*[=:：]?\s*(\d{1,4})(?!\d|\.\d)",
     ),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?|-)?GPUs?\b"),
+    # `GPUs: 4`, `- GPU: 2`: a set-up key and its count; not `GPU: 4090` (a part's number)
+    # nor `GPU: 2x A100`, `GPU: 80GB` (a count of parts, a memory size)
+    _rule(
+        "gpus",
+        r"(?<![A-Za-z])GPUs?\s?[:：=]\s?(\d{1,3})(?![\d.,]|\s?(?:[x×*]|GB|G\b|%|ms|s\b))",
+    ),
     # `on 8 NPUs`, `a 4-card server`: accelerators by another name (not `3 cards`: a
     # card alone may be anything; `3 NPU cores` are the cores of one NPU)
     _rule(
@@ -181,7 +187,8 @@ LOAD_RULES = (
         "concurrency",
         r"(?:max_concurrency|concurrency(?:\slevel)?|(?<![A-Za-z])conc|并发(?:数|度|请求数|用户数)?)"
         r"\s*(?:of\s|为|是)?"
-        r"[=:：]?\s*(\d+)",
+        # `Concurrency: 13.74` (a tool's printed average) is measured: a count is whole
+        r"[=:：]?\s*(\d+)(?!\d|\.\d)",
     ),
     _rule("concurrency", r"(?<![\d.])(\d+)\s+concurrency\b"),
     _rule("concurrency", r"(?<![A-Za-z])C\s?=\s?(\d+)(?!\d|\.\d)"),

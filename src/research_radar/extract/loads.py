@@ -25,9 +25,9 @@ _LOAD_INDEX = NeedleIndex(rule.needles for rule in LOAD_RULES)
 _PERCENTILE = re.compile(r"(?<![A-Za-z])[Pp](50|90|95|99(?:\.9)?)(?![\d])")
 _COUNT = re.compile(
     r"(\d{1,3})\s?(?:[×xX*]|个|张|块|台|卡)\s?$|(?:\bon|\bwith|\busing|\bacross)\s(\d{1,3})\s$|"
-    r"^\W{0,3}(\d{1,3})\s$"
+    r"^\W{0,3}(\d{1,3})\s$|[:：]\s?(\d{1,3})\s$"
 )
-"""`8x H100`, `4 个 A100`, `on 8 H100`: how many of a part."""
+"""`8x H100`, `4 个 A100`, `on 8 H100`, `Hardware: 8 A100`: how many of a part."""
 _WORD_COUNT = re.compile(
     r"(?:\b(two|four|eight|sixteen|single|one)|(双|两)(?:张|块|卡|个)?|"
     r"(二|四|八|十六)(?:张|块|卡|个|台)|(单|一)(?:张|块|卡|个))"
@@ -57,6 +57,10 @@ _COUNT_AFTER = re.compile(
     r"\s?(?:(?:HBM\w*|PCIe|SXM\d?)\s?)?[×xX*]\s?(\d{1,3})(?![\d.]|\s?(?!GPUs?\b|cards?\b)[A-Za-z])"
 )
 """`H100 80GB HBM3 * 8`, `A100 x 2`: the count after the part."""
+_COUNT_BRACKETED = re.compile(
+    r"\s?(?:GPUs?\s?)?[(（]\s?(?:[×xX*]\s?(\d{1,3})|(\d{1,3})\s?[×xX*]|(\d{1,3})\s?(?:GPUs|cards))\s?[)）]"
+)
+"""`MI300X GPU(4x)`, `A100 (x8)`, `H100 (8 GPUs)`: the count in brackets after the part."""
 _COUNT_NAMED = re.compile(
     r"(?<![\w.,$])(?!(?:19|20)\d\d\s)(\d{1,4})\s?(?:个|张|块|台)?\s(?:(?:NVIDIA|AMD|Intel|Ascend|Huawei)\s)?$"
 )
@@ -166,7 +170,7 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
         load["percentiles"] = ",".join(percentiles)
     for mention in cat.find("hardware", text):
         count = _count_before(text, mention.start)
-        after = _COUNT_AFTER.match(text, mention.end)
+        after = _COUNT_AFTER.match(text, mention.end) or _COUNT_BRACKETED.match(text, mention.end)
         if count and "gpus" not in load:
             load["gpus"] = next(g for g in count.groups() if g)
         elif (
@@ -176,7 +180,7 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
         ):
             load["gpus"] = before.group(1)  # `each node holds 8 H800 GPUs`
         elif after and "gpus" not in load:
-            load["gpus"] = after.group(1)
+            load["gpus"] = next(g for g in after.groups() if g)
         elif (
             "gpus" not in load
             and (word := _WORD_COUNT.search(text, max(0, mention.start - 14), mention.start))
@@ -240,7 +244,7 @@ def _count_before(text: str, at: int) -> re.Match[str] | None:
     count = _COUNT.search(text[start:at])
     if count is None:
         return None
-    first = start + next(count.start(g) for g in range(1, 4) if count.start(g) >= 0)
+    first = start + next(count.start(g) for g in range(1, 5) if count.start(g) >= 0)
     return None if first and text[first - 1] in "0123456789,." else count
 
 

@@ -42,6 +42,11 @@ __all__ = ["LOAD_KEYS", "LoadScope", "find_load_scopes", "parent_lines"]
 
 LOAD_KEYS = ("batch", "concurrency", "prompt", "output", "context", "rate")
 """The keys of a request's shape and pressure: what a note or a set-up gives a table."""
+_SETTING_KEYS = (*LOAD_KEYS, "gpus", "tp", "ep")
+"""A settings line's keys: the load's, and how many GPUs serve it (`- Tensor Parallelism:
+4` above the results, issue #14). A note or a sentence that names a count of GPUs
+(`All experiments were run on a single RTX 3090`) tells where, read with the hardware by
+`extract.setupnotes`, more often than a load set for every number."""
 
 
 @dataclass
@@ -116,17 +121,25 @@ def find_load_scopes(
     return [s for s in scopes if s.load]
 
 
-def _stated(text: str, cat: Catalog, rows: tuple[str, ...] = ()) -> dict[str, str]:
+def _stated(
+    text: str,
+    cat: Catalog,
+    rows: tuple[str, ...] = (),
+    keys: tuple[str, ...] = LOAD_KEYS,
+    measures: bool = True,
+) -> dict[str, str]:
     """The load keys a statement that holds no number of its own states once each; {} for
     a statement with a number, an example or an introduction, or one about some of the
     models the table `rows` name and not the others (`For NVILA, each image is 128 input
-    tokens` below a table of five models: those rows' load, not the table's)."""
+    tokens` below a table of five models: those rows' load, not the table's). Without
+    `measures`, the statement is known to measure nothing (a row of a table of settings:
+    `| Workers | 1x TP=1 |` counts workers, no speed-up)."""
     probe = probe_of(text)
     if search(_EXAMPLE, probe) or search(_INTRODUCES, probe):
         return {}  # (a load said in words has no digit: `Request pattern: Sequential`)
     conditions = find_conditions(text, cat)
-    load = {k: v for k, v in conditions.load.items() if k in LOAD_KEYS}
-    if not load or find_metrics(text, cat, conditions):
+    load = {k: v for k, v in conditions.load.items() if k in keys}
+    if not load or (measures and find_metrics(text, cat, conditions)):
         return {}
     if rows and conditions.model and _qualified(text, cat):
         named = {m for row in rows for m in cat.names("model", row)}
@@ -232,7 +245,10 @@ _SETTING = re.compile(
     r"(?:input|output|prompt|generation|sequence|context|prefill|decode)(?:'s)?[ _](?:token[ _])?"
     r"(?:length|len|tokens)|max[ _](?:new[ _])?tokens|(?:ISL|input|prompt)\s?/\s?(?:OSL|output)|"
     r"ISL|OSL|"
-    r"context|request[ _]rate|request[ _]pattern|QPS|并发(?:数|度|请求数)?|批(?:次|处理)?大小|输入(?:长度|token数?)|"
+    r"context|request[ _]rate|request[ _]pattern|QPS|"
+    r"tensor[ _-]parallel(?:ism|[ _]size)?|expert[ _-]parallel(?:ism|[ _]size)?|TP(?:[ _]size)?|"
+    r"EP(?:[ _]size)?|(?:number of |num[ _]|#\s?)?GPUs?(?:[ _](?:count|num))?|卡数|GPU\s?数量?|"
+    r"张量并行(?:度|数)?|专家并行(?:度|数)?|并发(?:数|度|请求数)?|批(?:次|处理)?大小|输入(?:长度|token数?)|"
     r"输出(?:长度|token数?)|上下文(?:长度)?|序列长度|生成长度)\W{0,3}\s?[:：=]",
     re.I,
 )
@@ -271,9 +287,9 @@ def _setting_lines(
             continue
         if segment.header and segment.block != "table":
             continue  # a table's header row
-        if not _is_setting(text) or _LISTED.search(text):
-            continue
-        load = _stated(text, cat)
+        if _LISTED.search(text) or not (segment.line in rows or _is_setting(text)):
+            continue  # (every row of a table of settings is one: `| Workers | 1x TP=1 |`)
+        load = _stated(text, cat, keys=_SETTING_KEYS, measures=segment.line not in rows)
         if not load:
             continue
         at = bisect_left(starts, segment.line) - 1

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Sequence
+from dataclasses import replace
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions, with_load
@@ -95,7 +96,7 @@ def find_scopes(
     if not segments:
         return []
     end = max(s.line for s in segments) + 1
-    headings = [s for s in segments if s.block == "heading"]
+    headings = _numbered_levels([s for s in segments if s.block == "heading"])
     spans: list[tuple[Segment, int]] = []
     for i, heading in enumerate(headings):
         after = (h.line for h in headings[i + 1 :] if h.level <= heading.level)
@@ -139,6 +140,32 @@ def find_scopes(
     for scope in scopes:
         scope.names = {k: v for k, v in scope.names.items() if len(v) <= _MAX_NAMES}
     return sorted(scopes, key=lambda s: s.last - s.first)
+
+
+_NUMBERED = re.compile(r"^\W{0,4}(\d{1,2}(?:\.\d{1,2})+)\.?(?!\d)")
+"""A numbered heading's number below the top (`5.1.1 Low Concurrency`)."""
+
+
+def _numbered_levels(headings: list[Segment]) -> list[Segment]:
+    """The headings, each numbered under an earlier one (`### 5.1.1` after `### 5.1`) one
+    level below it whatever its hashes say: its section is a part of that one's (issue
+    #14: a set-up stated in `5.1` holds for the results of `5.1.1`)."""
+    levels: dict[str, int] = {}
+    nested: list[Segment] = []
+    for heading in headings:
+        numbered = _NUMBERED.match(heading.text)
+        if numbered is None:
+            nested.append(heading)
+            if heading.text[:1].isdigit():
+                levels[heading.text.split(maxsplit=1)[0].rstrip(".")] = heading.level
+            continue
+        number = numbered.group(1)
+        parent = levels.get(number.rsplit(".", 1)[0])
+        if parent is not None and parent >= heading.level:
+            heading = replace(heading, level=parent + 1)
+        levels[number] = heading.level
+        nested.append(heading)
+    return nested
 
 
 def _line_scopes(
@@ -323,8 +350,9 @@ def _command_scopes(
     """`vllm bench serve --model Qwen/Qwen2-7B --random-input-len 1024 ...` above a table:
     the load its flags give, and the one model its `--model` (`-m`) flags name, hold
     below it in its section, up to the next command block. Without `load`, the blocks
-    only serve or run a model (`vllm serve Qwen/Qwen2-7B`): their model holds, not their
-    flags (`--max-model-len 4096` is a server's limit). Given the `measured` lines, a
+    only serve or run a model (`vllm serve Qwen/Qwen2-7B`): their model holds, and of their
+    flags only how many GPUs serve it (`--tp 4`, `_SERVING`; `--max-model-len 4096` is a
+    server's limit, not the load measured). Given the `measured` lines, a
     block in a section with no number of its own (`## Setup` beside `## Results`) holds
     for the rest of its parent section."""
     scopes: list[Scope] = []
@@ -335,7 +363,9 @@ def _command_scopes(
             last = _parent_scope(spans, spans.index(section), end).last
         if n + 1 < len(commands):
             last = min(last, commands[n + 1][0] - 1)
-        scope = Scope(line, last, load=dict(_setup(text, cat).load) if load else {})
+        stated = _setup(text, cat).load
+        kept = stated if load else {k: v for k, v in stated.items() if k in _SERVING}
+        scope = Scope(line, last, load=dict(kept))
         text = _PYTHON_MODULE.sub(" ", text)
         flags = [flag[1] for flag in _MODEL_FLAG.finditer(text)]
         flags += [served[1] for served in _SERVED.finditer(text)]
@@ -347,6 +377,9 @@ def _command_scopes(
     return scopes
 
 
+_SERVING = frozenset({"tp", "ep", "gpus"})
+"""The load a server's launch fixes for every request measured against it (`sglang serve
+--tp-size 4` above its results, issue #14)."""
 _MODEL_FLAG = re.compile(
     r"(?:--model(?:[-_](?:name[-_]or[-_]path|path|name|id|dir))?|-m)[\s=]+['\"]?(\S+)"
 )

@@ -147,6 +147,17 @@ _IO_CELL = re.compile(
 )
 
 
+_ALL_AT_ONCE = re.compile(r"\s*(inf)\s*", re.I)
+"""`| inf |` under a rate: every request sent at once (vLLM's and SGLang's `--request-rate
+inf`), a rate as the tools write it."""
+
+
+def _swept(role: str, column: int) -> bool:
+    """`| RPS | TTFT |` over `| 4 | 65.7 |`: request rates in a table's first column label
+    its rows, the rate each was run at (elsewhere a QPS column is a measurement)."""
+    return role == "rate" and column == 0
+
+
 def _lengths(match: re.Match[str]) -> bool:
     """`1024/128`, `2k/256` as a row's label: two token counts (each a `K` or a multiple of
     64), a prompt's and an output's, not a ratio (`1/8`) or a pair of measurements."""
@@ -240,8 +251,14 @@ def read_row(
             per_column.append([])
             continue
         role = load_role(name) if not _OWN_VALUE.search(name) else None
-        as_load = LOAD_CELL.fullmatch(cell)
-        if role and as_load and (not header_unit(name) or _RATE_HEAD.match(name)):
+        as_load = LOAD_CELL.fullmatch(cell) or (
+            _ALL_AT_ONCE.fullmatch(cell) if role == "rate" else None
+        )
+        if (
+            role
+            and as_load
+            and (not header_unit(name) or _RATE_HEAD.match(name) or _swept(role, column))
+        ):
             load[role] = as_load.group(1).replace(",", "")
             per_column.append([])
             continue

@@ -111,3 +111,45 @@ def test_a_new_section_does_not_take_the_compared_system_of_the_last() -> None:
     found = _numbers(extract_claims(text))
     assert found[1.71].conditions.baseline == ["Baseline"]
     assert not found[1.54].conditions.baseline
+
+
+def test_an_engine_column_naming_the_project_makes_its_rows_the_compared_ones() -> None:
+    text = (
+        "## Results\n\n"
+        "| Model | GPU | batch | Engine | TPOT (ms) |\n"
+        "|---|---|---|---|---|\n"
+        "| Qwen2.5-0.5B | A10 | 8 | fast_serve | 3.49 |\n"
+        "| Qwen2.5-0.5B | A10 | 8 | transformers | 18.65 |\n"
+        "| Qwen2.5-1.5B | A10 | 8 | fast_serve | 8.70 |\n"
+        "| Qwen2.5-1.5B | A10 | 8 | transformers | 23.50 |\n"
+    )
+    found = _numbers(extract_claims(text, where="acme/fast_serve@abc:README.md"))
+    assert found[3.49].conditions.baseline == ["transformers"]
+    assert found[8.70].conditions.baseline == ["transformers"]
+    assert _is_baseline(found[18.65]) and _is_baseline(found[23.50])
+    assert not _is_baseline(found[3.49])
+
+
+def test_an_engine_column_compares_nothing_when_no_row_is_the_project() -> None:
+    text = (
+        "## Results\n\n"
+        "| Model | GPU | batch | Engine | TPOT (ms) |\n"
+        "|---|---|---|---|---|\n"
+        "| Qwen2.5-0.5B | A10 | 8 | fast_serve | 3.49 |\n"
+        "| Qwen2.5-0.5B | A10 | 8 | transformers | 18.65 |\n"
+    )
+    found = _numbers(extract_claims(text, where="acme/other-tool@abc:README.md"))
+    assert not found[3.49].conditions.baseline
+    assert not _is_baseline(found[18.65])
+
+
+def test_a_title_comparing_others_with_the_project_names_the_others() -> None:
+    text = (
+        "# vLLM vs Fast Serve\n\n"
+        "## Results\n\n"
+        "| Model | Throughput gain |\n"
+        "|---|---|\n"
+        "| Llama-3-8B | 1.8x |\n"
+    )
+    found = _numbers(extract_claims(text, where="acme/fast-serve@abc:README.md"))
+    assert found[1.8].conditions.baseline == ["vLLM"]

@@ -47,6 +47,12 @@ def _baseline_of(text: str, value: float) -> list[str]:
             id="as-fast-as",
         ),
         pytest.param(
+            "After the fix the async engine is competitive with Ollama (only 3% slower).",
+            3.0,
+            ["Ollama"],
+            id="competitive-with",
+        ),
+        pytest.param(
             "Offloading gives a 12x speedup compared to running on CPU.",
             12.0,
             ["CPU"],
@@ -169,6 +175,18 @@ def test_a_number_is_never_compared_with_its_own_hardware() -> None:
     found = _numbers(extract_claims(text))
     assert found[1230.0].conditions.hardware == ["L40S"]
     assert "L40S" not in found[1230.0].conditions.baseline
+
+
+def test_a_number_is_never_compared_with_the_system_it_names() -> None:
+    text = (
+        "**Offline mode: HF V.S. TensorRT-LLM**\n"
+        "| Backend | Batch | Time (s) |\n"
+        "|---|---|---|\n"
+        "| TensorRT-LLM | 1 | 12.46 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[12.46].conditions.software[:1] == ["TensorRT-LLM"]
+    assert "TensorRT-LLM" not in found[12.46].conditions.baseline
 
 
 def test_a_scopes_precision_is_not_taken_by_a_number_compared_with_it() -> None:

@@ -21,7 +21,7 @@ __all__ = ["BASELINE_WORDS", "find_baselines", "names_reference", "spelled_out"]
 _CUES = re.compile(
     r"(?<![A-Za-z])(?:vs\.?|v\.s\.?|versus|(?:in )?compar(?:ed|ison) (?:with|to)|relative to|against|"
     r"w\.r\.t\.?|with respect to|normali[sz]ed to|outperform(?:s|ed|ing)?|beat(?:s|ing)|baseline\s?[:：]|"
-    r"as (?:fast|quick|efficient|high|low|good) as)"
+    r"as (?:fast|quick|efficient|high|low|good) as|(?:competitive|on par) with|comparable to)"
     r"(?![A-Za-z])|(?<=[×x])\s+the\s+[a-z]+\s+of\s|"
     r"(?<=\d[×x])\s+(?:that\s+of\s+|the\s+(?=[\w.-]+\s(?:throughput|speed|performance|latency)))|"
     r"(?:faster|slower|better|higher|lower|more|less|smaller|larger|bigger|cheaper|"

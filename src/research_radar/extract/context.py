@@ -63,12 +63,14 @@ class Context:
 
     def fill(self, conditions: Conditions, *, with_baseline: bool) -> Conditions:
         """The conditions with what the scope adds. A number is never compared with its
-        own hardware, model or precision: a stated one keeps the scope's baseline off
+        own hardware, model, precision or (first-named) system: a stated one keeps the scope's baseline off
         (`## A100 vs H100` over an H100 column), and a baseline keeps the scope's name of
         the same thing off (`FP16 accumulation` above a row compared with FP16)."""
         data = conditions.model_dump()
         if with_baseline and not data["baseline"]:
-            stated = {v for name in _OWN_FIELDS for v in data[name]}
+            # nor with the system it names first, its own: `| TRTLLM | 12.46 |` under
+            # `HF V.S. TensorRT-LLM` (a later one may be the compared: `on par with Ollama`)
+            stated = {v for name in _OWN_FIELDS for v in data[name]} | set(data["software"][:1])
             data["baseline"] = [b for b in self.baseline if b not in stated]
         for name in CONDITION_FIELDS:
             inherited = self.names.get(name, [])

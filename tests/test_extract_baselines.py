@@ -130,6 +130,9 @@ def _baseline_of(text: str, value: float) -> list[str]:
             ["Wan2.1"],
             id="speed-up-name-ratio",
         ),
+        pytest.param(
+            "与 vLLM 的性能对比：吞吐提升 1.8 倍。", 1.8, ["vLLM"], id="zh-name-measure-cue"
+        ),
     ],
 )
 def test_a_comparison_names_its_baseline(text: str, value: float, baseline: list[str]) -> None:
@@ -152,6 +155,7 @@ def test_two_comparisons_in_one_sentence_keep_their_own_baselines() -> None:
         pytest.param("Foo at TP=4 vs TP=8 gives 1,200 vs 2,100 tok/s.", id="settings"),
         pytest.param("The kernel was built against CUDA 12.1 and reaches 310 TFLOPS.", id="built"),
         pytest.param("与 vLLM 的部署方式相同，吞吐为 900 tokens/s。", id="zh-same-as"),
+        pytest.param("不同bs的图模型性能比较：bs=8 时吞吐提升 1.5 倍。", id="zh-different"),
     ],
 )
 def test_what_only_looks_like_a_comparison_names_no_baseline(text: str) -> None:

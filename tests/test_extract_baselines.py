@@ -133,6 +133,9 @@ def _baseline_of(text: str, value: float) -> list[str]:
         pytest.param(
             "与 vLLM 的性能对比：吞吐提升 1.8 倍。", 1.8, ["vLLM"], id="zh-name-measure-cue"
         ),
+        pytest.param(
+            "相对原始模型加速 1.5 倍。", 1.5, ["原始模型"], id="zh-name-ends-at-the-change"
+        ),
     ],
 )
 def test_a_comparison_names_its_baseline(text: str, value: float, baseline: list[str]) -> None:

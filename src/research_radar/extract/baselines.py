@@ -105,7 +105,8 @@ _CJK_NOT_A_NAME = re.compile(
 """What follows a cue when nothing is named after it: `对比如下`, `对比了两种配置`, and
 the measured quantity (`与 X 相比延迟降低 40%`: X stood before the cue)."""
 _CJK_STOP = re.compile(
-    r"[为的约是，,。；;：:、（()）\s]|分别|提升|下降|只有|仅有|性能|速度|快|慢|高|低|多|少|"
+    r"[为的约是，,。；;：:、（()）\s]|分别|提升|下降|加速|降低|减少|提高|增加|缩短|节省|"
+    r"只有|仅有|性能|速度|快|慢|高|低|多|少|"
     r"天然|本来|本身|明显|显著|大幅|略|稍|就|都|也|还|更|均|仍"
 )
 

@@ -153,3 +153,21 @@ def test_a_title_comparing_others_with_the_project_names_the_others() -> None:
     )
     found = _numbers(extract_claims(text, where="acme/fast-serve@abc:README.md"))
     assert found[1.8].conditions.baseline == ["vLLM"]
+
+
+def test_columns_all_of_the_project_compare_its_precisions() -> None:
+    text = (
+        "| Model | Quokka FP16 | Quokka INT4 |\n"
+        "|---|---|---|\n"
+        "| Llama-2-7B | 30 tok/s | 60 tok/s |\n"
+    )
+    found = _numbers(extract_claims(text, where="acme/quokka@abc:README.md"))
+    assert found[60.0].conditions.baseline == ["FP16"]
+    assert _is_baseline(found[30.0])
+
+
+def test_a_ratio_header_names_the_system_below_its_bar() -> None:
+    text = "| Kernel | GFLOPS | Ours/cuBLAS (%) |\n|---|---|---|\n| kernel_1 | 2262 | 15.6 |\n"
+    found = _numbers(extract_claims(text, where="acme/quokka@abc:README.md"))
+    assert found[15.6].conditions.baseline == ["cuBLAS"]
+    assert not _is_baseline(found[2262.0])  # the GFLOPS column is no compared system

@@ -47,6 +47,12 @@ def _baseline_of(text: str, value: float) -> list[str]:
             id="as-fast-as",
         ),
         pytest.param(
+            "After the fix the async engine is competitive with Ollama (only 3% slower).",
+            3.0,
+            ["Ollama"],
+            id="competitive-with",
+        ),
+        pytest.param(
             "Offloading gives a 12x speedup compared to running on CPU.",
             12.0,
             ["CPU"],
@@ -124,6 +130,12 @@ def _baseline_of(text: str, value: float) -> list[str]:
             ["Wan2.1"],
             id="speed-up-name-ratio",
         ),
+        pytest.param(
+            "与 vLLM 的性能对比：吞吐提升 1.8 倍。", 1.8, ["vLLM"], id="zh-name-measure-cue"
+        ),
+        pytest.param(
+            "相对原始模型加速 1.5 倍。", 1.5, ["原始模型"], id="zh-name-ends-at-the-change"
+        ),
     ],
 )
 def test_a_comparison_names_its_baseline(text: str, value: float, baseline: list[str]) -> None:
@@ -146,6 +158,7 @@ def test_two_comparisons_in_one_sentence_keep_their_own_baselines() -> None:
         pytest.param("Foo at TP=4 vs TP=8 gives 1,200 vs 2,100 tok/s.", id="settings"),
         pytest.param("The kernel was built against CUDA 12.1 and reaches 310 TFLOPS.", id="built"),
         pytest.param("与 vLLM 的部署方式相同，吞吐为 900 tokens/s。", id="zh-same-as"),
+        pytest.param("不同bs的图模型性能比较：bs=8 时吞吐提升 1.5 倍。", id="zh-different"),
     ],
 )
 def test_what_only_looks_like_a_comparison_names_no_baseline(text: str) -> None:
@@ -169,6 +182,18 @@ def test_a_number_is_never_compared_with_its_own_hardware() -> None:
     found = _numbers(extract_claims(text))
     assert found[1230.0].conditions.hardware == ["L40S"]
     assert "L40S" not in found[1230.0].conditions.baseline
+
+
+def test_a_number_is_never_compared_with_the_system_it_names() -> None:
+    text = (
+        "**Offline mode: HF V.S. TensorRT-LLM**\n"
+        "| Backend | Batch | Time (s) |\n"
+        "|---|---|---|\n"
+        "| TensorRT-LLM | 1 | 12.46 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[12.46].conditions.software[:1] == ["TensorRT-LLM"]
+    assert "TensorRT-LLM" not in found[12.46].conditions.baseline
 
 
 def test_a_scopes_precision_is_not_taken_by_a_number_compared_with_it() -> None:

@@ -255,7 +255,7 @@ def test_the_table_and_clause_building_blocks_export_their_readers() -> None:
         "systems_not_precisions",
     }
     assert rowplan.__all__ == ["row_plan"]
-    assert columnplan.__all__ == ["column_plan"]
+    assert columnplan.__all__ == ["column_plan", "ratio_of"]
     assert set(tablerows.__all__) == {"header_load", "read_row"}
     assert tablepairs.__all__ == ["compared_pairs"]
     assert clauses.__all__ == ["split_by_clause"]

@@ -3,6 +3,8 @@ prose around it, or by the table's shape (issue #14)."""
 
 from __future__ import annotations
 
+import pytest
+
 from research_radar.extract.claims import extract_claims
 from research_radar.extract.compared import is_baseline_metric
 from research_radar.models import Claim
@@ -111,3 +113,74 @@ def test_a_new_section_does_not_take_the_compared_system_of_the_last() -> None:
     found = _numbers(extract_claims(text))
     assert found[1.71].conditions.baseline == ["Baseline"]
     assert not found[1.54].conditions.baseline
+
+
+_ENGINE_TABLE = (
+    "## Results\n\n"
+    "| Model | GPU | batch | Engine | TPOT (ms) |\n"
+    "|---|---|---|---|---|\n"
+    "| Qwen2.5-0.5B | A10 | 8 | fast_serve | 3.49 |\n"
+    "| Qwen2.5-0.5B | A10 | 8 | transformers | 18.65 |\n"
+    "| Qwen2.5-1.5B | A10 | 8 | fast_serve | 8.70 |\n"
+)
+
+
+def _in_repository(text: str, repository: str) -> dict[float, Claim]:
+    return _numbers(extract_claims(text, where=f"{repository}@abc:README.md"))
+
+
+@pytest.mark.parametrize(
+    ("repository", "compared"),
+    [
+        pytest.param("acme/fast_serve", ["transformers"], id="the-project-s-engine"),
+        pytest.param("acme/other-tool", [], id="no-row-of-the-project"),
+    ],
+)
+def test_an_engine_column_naming_the_project_makes_the_others_compared(
+    repository: str, compared: list[str]
+) -> None:
+    found = _in_repository(_ENGINE_TABLE, repository)
+    assert found[3.49].conditions.baseline == compared
+    assert found[8.70].conditions.baseline == compared
+    assert _is_baseline(found[18.65]) == bool(compared)
+    assert not _is_baseline(found[3.49])
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "compared", "own"),
+    [
+        pytest.param(
+            "# vLLM vs Fast Serve\n\n## Results\n\n| Model | Throughput gain |\n|---|---|\n"
+            "| Llama-3-8B | 1.8x |\n",
+            1.8,
+            ["vLLM"],
+            None,
+            id="a-title-comparing-others-with-the-project",
+        ),
+        pytest.param(
+            "| Model | Fast Serve FP16 | Fast Serve INT4 |\n|---|---|---|\n"
+            "| Llama-2-7B | 30 tok/s | 60 tok/s |\n",
+            60.0,
+            ["FP16"],
+            30.0,
+            id="columns-all-of-the-project-compare-its-precisions",
+        ),
+        pytest.param(
+            "| Kernel | GFLOPS | Ours/cuBLAS (%) |\n|---|---|---|\n| kernel_1 | 2262 | 15.6 |\n",
+            15.6,
+            ["cuBLAS"],
+            None,
+            id="a-ratio-header-names-the-system-below-its-bar",
+        ),
+    ],
+)
+def test_what_the_project_is_compared_with(
+    text: str, value: float, compared: list[str], own: float | None
+) -> None:
+    found = _in_repository(text, "acme/fast-serve")
+    assert found[value].conditions.baseline == compared
+    assert not _is_baseline(found[value])
+    if own is not None:
+        assert _is_baseline(found[own])  # the compared precision's own number
+    else:
+        assert not any(_is_baseline(claim) for claim in found.values())

@@ -21,7 +21,7 @@ __all__ = ["BASELINE_WORDS", "find_baselines", "names_reference", "spelled_out"]
 _CUES = re.compile(
     r"(?<![A-Za-z])(?:vs\.?|v\.s\.?|versus|(?:in )?compar(?:ed|ison) (?:with|to)|relative to|against|"
     r"w\.r\.t\.?|with respect to|normali[sz]ed to|outperform(?:s|ed|ing)?|beat(?:s|ing)|baseline\s?[:：]|"
-    r"as (?:fast|quick|efficient|high|low|good) as)"
+    r"as (?:fast|quick|efficient|high|low|good) as|(?:competitive|on par) with|comparable to)"
     r"(?![A-Za-z])|(?<=[×x])\s+the\s+[a-z]+\s+of\s|"
     r"(?<=\d[×x])\s+(?:that\s+of\s+|the\s+(?=[\w.-]+\s(?:throughput|speed|performance|latency)))|"
     r"(?:faster|slower|better|higher|lower|more|less|smaller|larger|bigger|cheaper|"
@@ -34,9 +34,9 @@ _CUES = re.compile(
     re.I,
 )
 _CJK_BEFORE = re.compile(
-    r"(?:与|和|跟|同)\s?(?:(?:原始|原版|原生|默认|传统|标准)的?\s?(?=[A-Za-z]))?"
+    r"(?:与|和|跟|(?<!不)(?<!相)同)\s?(?:(?:原始|原版|原生|默认|传统|标准)的?\s?(?=[A-Za-z]))?"
     r"((?:[A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}\s?[、/]\s?){0,4}"
-    r"[A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}(?:\s?的?\s?(?:最佳|最优|默认)?(?:模型|版本|方案|方法|实现|框架|引擎|系统|精度|配置))?"
+    r"[A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2}(?:\s?的?\s?(?:最佳|最优|默认)?(?:模型|版本|方案|方法|实现|框架|引擎|系统|精度|配置|性能|速度|吞吐量?|延迟|时延|耗时|推理|表现|效果|结果))?"
     r"|[\u4e00-\u9fff]{2,8}?)\s?(?:相比|比较|对比)|(?:是|为|达到?|相当于)\s?([A-Za-z][\w.+\-]*(?:\s[A-Za-z0-9][\w.+\-]*){0,2})\s?的\s?[\d.]+\s?(?:倍|%|％)"
 )
 _NEGATED = re.compile(r"(?:\b(?:not|never|no|without)\s+(?:\w+\s+)?|[未不没无]\s*)$", re.I)
@@ -105,7 +105,8 @@ _CJK_NOT_A_NAME = re.compile(
 """What follows a cue when nothing is named after it: `对比如下`, `对比了两种配置`, and
 the measured quantity (`与 X 相比延迟降低 40%`: X stood before the cue)."""
 _CJK_STOP = re.compile(
-    r"[为的约是，,。；;：:、（()）\s]|分别|提升|下降|只有|仅有|性能|速度|快|慢|高|低|多|少|"
+    r"[为的约是，,。；;：:、（()）\s]|分别|提升|下降|加速|降低|减少|提高|增加|缩短|节省|"
+    r"只有|仅有|性能|速度|快|慢|高|低|多|少|"
     r"天然|本来|本身|明显|显著|大幅|略|稍|就|都|也|还|更|均|仍"
 )
 

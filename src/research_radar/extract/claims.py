@@ -106,6 +106,7 @@ def extract_claims(
     numbers = reader or default_reader()
     project = project_of(where, owner=True)
     aliases = project_aliases(project, text, cat) if project else ()
+    own_names = (project.rpartition("/")[2], *aliases) if project else ()
     claims: list[Claim] = []
     line_ctx, block_ctx = Context(), Context()
     sections: list[tuple[int, Context]] = [(0, Context())]
@@ -206,7 +207,7 @@ def extract_claims(
                 # `Results on 8x H100:` / `**Prefill**` / table / `**Decode**` / table: what
                 # introduces the subsections below it holds in each of them
                 sections[-1][1].merge(introduced)
-            section = enter_section(sections, segment, cat)
+            section = enter_section(sections, segment, cat, own_names)
             depth = len(sections) - 1
             for name, values in sublead.get(depth - 1, {}).items():
                 section.names.setdefault(name, values)

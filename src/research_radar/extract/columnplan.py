@@ -9,6 +9,8 @@ use `research_radar.extract.claims` instead.
 
 from __future__ import annotations
 
+import re
+
 from research_radar.extract.references import (
     OURS,
     WIDE_PRECISIONS,
@@ -23,9 +25,39 @@ from research_radar.extract.references import (
     owner_unless_named,
     system_key,
 )
+from research_radar.extract.units import UNIT_PATTERN
 from research_radar.models import Conditions
 
-__all__ = ["column_plan"]
+__all__ = ["column_plan", "ratio_of"]
+
+
+_RATIO_OF = re.compile(
+    r"(?:speed-?up|ratio|加速比?|倍数)\W{0,3}([A-Za-z][\w.+-]{0,30})\s?/\s?([A-Za-z][\w.+-]{0,30})\)?$"
+    r"|^\W*([^\s/|()（）]{1,30})\s?/\s?([A-Za-z][\w.+-]{0,30})\s?[(（]\s?(?:%|x|×|倍)\s?[)）]$",
+    re.I,
+)
+"""`Speedup (vLLM/HF)`, `加速比 (Ours/PyTorch)`, `Ours/cuBLAS (%)`: the ratio of the first
+system to the second."""
+
+
+def ratio_of(head: str) -> tuple[str, str] | None:
+    """The two systems a ratio column's header divides (`Speedup (vLLM/HF)`: vLLM, HF),
+    or None; the second is the compared one."""
+    found = _RATIO_OF.search(head)
+    if found is None:
+        return None
+    first, second = (part for part in found.groups() if part is not None)
+    return (first, second) if _named_system(second) and _named_or_own(first) else None
+
+
+def _named_system(text: str) -> bool:
+    """`HF`, `vLLM`: a system's name, not a unit (`ms/token`, `TFLOPS/W`)."""
+    return bool(re.search(r"[A-Z]", text)) and not re.fullmatch(UNIT_PATTERN, text, re.I)
+
+
+def _named_or_own(text: str) -> bool:
+    """The first side of a ratio: a name, or words for the project's own (`自定义核函数`)."""
+    return _named_system(text) or bool(re.search(r"[\u4e00-\u9fff]", text))
 
 
 def _unit_columns(rows: list[Row], metric_columns: list[int]) -> list[int]:
@@ -60,8 +92,16 @@ def column_plan(
     aliases: tuple[str, ...] = (),
 ) -> Plan:
     plan = Plan()
-    speedups = _speedup_columns(rows, metric_columns)
+    # `| Ours/cuBLAS (%) |` is a ratio however its numbers are written, not a system
+    speedups = _speedup_columns(rows, metric_columns) | {
+        c for c in metric_columns if ratio_of(head[c])
+    }
     project = owner_unless_named([head[c] for c in metric_columns], project, aliases)
+    measured = [c for c in metric_columns if c not in speedups]
+    if len(measured) > 1 and all(own_key(head[c], project, aliases=aliases) for c in measured):
+        # `| Quokka FP16 | Quokka INT4 |`: every column is the project's own, so that says
+        # nothing of which is compared (its precisions do), as `rowplan` reads rows
+        project, aliases = "", ()
     for c in metric_columns:
         key = own_key(head[c], project, columns[c], aliases) or system_key(columns[c], head[c])
         if key is not None and c not in speedups:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import CONDITION_FIELDS, find_conditions, format_repeats
 from research_radar.extract.markdown import Segment
+from research_radar.extract.projectnames import name_parts, names_own
 from research_radar.models import Conditions
 
 __all__ = [
@@ -62,12 +63,14 @@ class Context:
 
     def fill(self, conditions: Conditions, *, with_baseline: bool) -> Conditions:
         """The conditions with what the scope adds. A number is never compared with its
-        own hardware, model or precision: a stated one keeps the scope's baseline off
+        own hardware, model, precision or (first-named) system: a stated one keeps the scope's baseline off
         (`## A100 vs H100` over an H100 column), and a baseline keeps the scope's name of
         the same thing off (`FP16 accumulation` above a row compared with FP16)."""
         data = conditions.model_dump()
         if with_baseline and not data["baseline"]:
-            stated = {v for name in _OWN_FIELDS for v in data[name]}
+            # nor with the system it names first, its own: `| TRTLLM | 12.46 |` under
+            # `HF V.S. TensorRT-LLM` (a later one may be the compared: `on par with Ollama`)
+            stated = {v for name in _OWN_FIELDS for v in data[name]} | set(data["software"][:1])
             data["baseline"] = [b for b in self.baseline if b not in stated]
         for name in CONDITION_FIELDS:
             inherited = self.names.get(name, [])
@@ -193,14 +196,33 @@ def defines(text: str, cat: Catalog) -> bool:
     return term is not None and any(cat.find(name, term.group(1)) for name in CONDITION_FIELDS)
 
 
-def enter_section(sections: list[tuple[int, Context]], heading: Segment, cat: Catalog) -> Context:
-    """Enter a heading: its context is its parent section's plus its own text."""
+def enter_section(
+    sections: list[tuple[int, Context]],
+    heading: Segment,
+    cat: Catalog,
+    own: tuple[str, ...] = (),
+) -> Context:
+    """Enter a heading: its context is its parent section's plus its own text.
+
+    `own`: the names of the document's own project (the repository's and its aliases);
+    a heading that compares it with others (`# vLLM Bench vs Evalscope Perf` in
+    modelscope/evalscope) compares the others with it, never it with itself."""
     while len(sections) > 1 and sections[-1][0] >= heading.level:
         sections.pop()
     context = sections[-1][1].copy()
-    context.update(find_conditions(heading.text, cat), with_baseline=True)
+    context.update(_not_own(find_conditions(heading.text, cat), own), with_baseline=True)
     sections.append((heading.level, context))
     return context
+
+
+def _not_own(conditions: Conditions, own: tuple[str, ...]) -> Conditions:
+    """The conditions with a compared system that is the project's own replaced by the
+    other systems they name (`A vs Ours`: the project is compared with A), issue #14."""
+    parts = [name_parts(name) for name in own]
+    if not parts or not any(names_own(p, b) for p in parts for b in conditions.baseline):
+        return conditions
+    others = [s for s in conditions.software if not any(names_own(p, s) for p in parts)]
+    return conditions.model_copy(update={"baseline": others})
 
 
 _BARE_SIZE = re.compile(

@@ -13,6 +13,7 @@ import re
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions
 from research_radar.extract.references import (
+    OURS,
     WIDE_PRECISIONS,
     Key,
     Plan,
@@ -53,6 +54,8 @@ def row_plan(
         # every row is the project's own, so that says nothing of which is compared
         project, aliases = "", ()
     unit_rows = _dash_in_ratio_column(rows)
+    system_columns: set[int] = set()
+    """The later label column that names the project's own rows (`engine`), if any."""
     for index, row in enumerate(rows):
         label = names[index]
         if not label:
@@ -65,6 +68,9 @@ def row_plan(
         if not conditions.precision and row.bits:
             conditions = conditions.model_copy(update={"precision": row.bits})
         key = own_key(label, project, conditions, aliases) or system_key(conditions, label, cat)
+        if key is None and (later := _later_own(row, metric_columns, project, aliases)) >= 0:
+            key = Key("software", OURS)
+            system_columns.add(later)
         ratios = [m.value for found in row.metrics for m in found if m.unit == "x"]
         ratio = ratios[0] if ratios and all(r == ratios[0] for r in ratios) else None
         if ratio is None and index in unit_rows:
@@ -78,6 +84,10 @@ def row_plan(
             plan.keys[index] = key
     # a system is named by the row's first cell (`国内模型 A (API)`, not with its `✘`)
     first_cells = {i: rows[i].cells[0] if rows[i].cells else label for i, label in labels.items()}
+    if len(system_columns) == 1:
+        # the other rows' systems are named in the column that names the project's own
+        column = system_columns.pop()
+        first_cells = {i: _cell(rows[i], column) or cell for i, cell in first_cells.items()}
     new_systems(plan, first_cells, [row.own for row in rows])
     systems_not_precisions(plan, first_cells, cat)
     add_others(plan, first_cells)
@@ -163,6 +173,22 @@ def _later_label(row: Row, metric_columns: list[int], cat: Catalog) -> Condition
         if found.precision or found.software:
             return found
     return None
+
+
+def _cell(row: Row, column: int) -> str:
+    return row.cells[column].strip() if column < len(row.cells) else ""
+
+
+def _later_own(row: Row, metric_columns: list[int], project: str, aliases: tuple[str, ...]) -> int:
+    """`| Qwen2.5-0.5B | A10 | 8 | fast_serve | 3.49 |` above `| ... | transformers | 18.65 |`:
+    the project's own name in a later label cell (an `engine` column) makes the row its own,
+    when its first cells name only the set-up (issue #14). The column, or -1."""
+    if not project:
+        return -1
+    for i, cell in enumerate(row.cells):
+        if i >= 2 and i not in metric_columns and cell and own_key(cell, project, None, aliases):
+            return i
+    return -1
 
 
 def _grouped_references(plan: Plan, rows: list[Row], metric_columns: list[int]) -> bool:

@@ -27,7 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.columnplan import column_plan
+from research_radar.extract.columnplan import column_plan, ratio_of
 from research_radar.extract.comparable import Compared
 from research_radar.extract.compared import BASELINE_SUFFIX, is_baseline_metric
 from research_radar.extract.conditions import find_conditions, format_repeats
@@ -42,7 +42,7 @@ from research_radar.extract.rowlabels import device_labels, group_model, model_l
 from research_radar.extract.rowplan import row_plan
 from research_radar.extract.tablepairs import compared_pairs
 from research_radar.extract.tablerows import LOAD_CELL, header_load, load_role, read_row
-from research_radar.extract.units import PERF_UNITS, RATIO_UNITS, UNIT_PATTERN
+from research_radar.extract.units import PERF_UNITS, RATIO_UNITS
 from research_radar.models import Conditions, Metric
 
 __all__ = ["TableClaim", "read_table"]
@@ -309,26 +309,16 @@ def _column_conditions(head: str, cat: Catalog) -> Conditions:
     if not head:
         return Conditions()
     found = find_conditions(head, cat)
-    ratio = _RATIO_OF.search(head)
-    if ratio and not found.baseline and all(_named_system(p) for p in ratio.groups()):
+    ratio = ratio_of(head)
+    if ratio and not found.baseline:
         # `Speedup (vLLM/HF)`: a ratio to the system below the bar
-        own, theirs = (cat.names("software", part) or [part.strip()] for part in ratio.groups())
+        own, theirs = (cat.names("software", part) or [part.strip()] for part in ratio)
         if own[0] != theirs[0]:
             return found.model_copy(update={"baseline": theirs[:1]})
     return found
 
 
-def _named_system(text: str) -> bool:
-    """`HF`, `vLLM`: a system's name, not a unit (`ms/token`, `TFLOPS/W`)."""
-    return bool(re.search(r"[A-Z]", text)) and not re.fullmatch(UNIT_PATTERN, text, re.I)
-
-
 _SPEEDUP_HEAD = re.compile(r"speed-?up|ratio|加速|倍数", re.I)
-_RATIO_OF = re.compile(
-    r"(?:speed-?up|ratio|加速比?|倍数)\W{0,3}([A-Za-z][\w.+-]{0,30})\s?/\s?([A-Za-z][\w.+-]{0,30})\)?$",
-    re.I,
-)
-"""`Speedup (vLLM/HF)`, `加速比 (Ours/PyTorch)`: the ratio of the first system to the second."""
 
 
 # --------------------------------------------------------------------------- claims

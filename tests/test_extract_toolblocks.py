@@ -341,3 +341,37 @@ def test_two_timings_among_commands_and_text_are_not_enough() -> None:
         "load time = 48.3 ms\nnothing to see\neval time = 116.5 ms\n```\n"
     )
     assert _found(text) == {}
+
+
+def test_aligned_timings_of_each_network_are_read_from_a_tool_block() -> None:
+    text = (
+        "On the board:\n\n```bash\n$ ./bench -r 5 -t 1\nloop_counts = 5\nnum_threads = 1\n"
+        "     squeezenet_v1.1  min =   89.81 ms   max =   93.23 ms   avg =   90.62 ms\n"
+        "           googlenet  min =  448.30 ms   max =  452.39 ms   avg =  450.34 ms\n"
+        "ALL TEST DONE\n```\n"
+    )
+    found = _found(text)
+    assert {v: u for v, (_, u, _) in found.items()} == {
+        89.81: "ms",
+        93.23: "ms",
+        90.62: "ms",
+        448.30: "ms",
+        452.39: "ms",
+        450.34: "ms",
+    }
+    assert found[450.34][2].line == 8  # settings (`loop_counts = 5`) are no claims
+
+
+def test_a_label_with_its_rate_unit_and_a_named_score_are_read_in_a_tool_block() -> None:
+    text = (
+        "Result:\n\n```\n==== Summary ====\nPrefill length: 106850\nPrefill time: 16.36 s\n"
+        "Prefill tokens/s: 6530.77\nMean accept length: 2.50\nAccuracy: 0.950\n"
+        "Decode length: 118\n```\n"
+    )
+    found = _found(text)
+    assert {v: u for v, (_, u, _) in found.items()} == {
+        16.36: "s",
+        6530.77: "tok/s",
+        2.50: "",
+        0.950: "",
+    }

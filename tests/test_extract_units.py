@@ -41,6 +41,11 @@ def _found(claims: list[Claim]) -> list[tuple[float, str]]:
         pytest.param("识别速度达到 24 帧/秒。", (24.0, "FPS"), id="zh-frames"),
         pytest.param("出图速度 3.5 张/秒。", (3.5, "img/s"), id="zh-images"),
         pytest.param("推理时显存占用 9.6G，比原来少一半。", (9.6, "GB"), id="zh-g-memory"),
+        pytest.param("运行时占用 38 M 内存。", (38.0, "MB"), id="zh-m-memory"),
+        pytest.param("另需约660M的额外内存。", (660.0, "MB"), id="zh-m-extra-memory"),
+        pytest.param("还用了 22M 交换空间。", (22.0, "MB"), id="zh-m-swap"),
+        pytest.param("没有显卡，2G内存就能跑。", (2.0, "GB"), id="zh-g-before-memory"),
+        pytest.param("显存峰值约 20G。", (20.0, "GB"), id="zh-g-peak"),
         pytest.param(
             "It gives a $2.45\\times$ speedup over eager mode.", (2.45, "x"), id="latex-times"
         ),
@@ -69,6 +74,9 @@ def test_a_unit_as_pages_write_it(text: str, expected: tuple[float, str]) -> Non
     [
         pytest.param("The board ships with 5G and Wi-Fi 6 radios.", id="5g-network"),
         pytest.param("在 BM1684X（32T@INT8，内存12G）上部署。", id="memory-spec"),
+        pytest.param("手机端最低3G内存即可运行。", id="memory-least"),
+        pytest.param("It needs at least 8 GB of memory.", id="memory-at-least"),
+        pytest.param("模型参数量为 15M，矩阵维度 M 为 4096。", id="million-not-mb"),
         pytest.param("We use image size 512 and 30 frames in each clip.", id="frames-count"),
     ],
 )

@@ -80,8 +80,12 @@ _UNIT_THEN_NUMBER = re.compile(
 """`最大推理速度(token / s)为 120`: the unit in parentheses, then its number."""
 _CURRENCY_AFTER = re.compile(rf"(?P<num>{NUMBER_PATTERN})\s?(?:美元|USD|dollars)")
 _MEMORY_UNITS = {"GB", "GiB", "MiB", "MB", "TB"}
+_SIZE_LETTERS = {"M": "MB"}
+"""`38 M 内存`, `660M的额外内存`: a bare M, which the unit pattern takes only before a
+memory word (elsewhere `M` is a million, a matrix dimension or a model size)."""
 _MEMORY_CONTEXT = re.compile(
-    r"memory|VRAM|RAM usage|footprint|peak|resident|显存|内存|占用|uses|saves?|KV[ -]?(?:cache )?size|"
+    r"memory|VRAM|RAM usage|footprint|peak|resident|显存|内存|交换空间|占用|uses|saves?|"
+    r"KV[ -]?(?:cache )?size|"
     r"需要|仅需|消耗|takes|file size|model size|size on disk|\bmem\b|模型大小|文件大小",
     re.I,
 )
@@ -94,16 +98,25 @@ _MINIMUM_AFTER = re.compile(r"\+(?![\d.])")
 """`24GB+`: the least a run needs, a requirement rather than a measurement."""
 _SPEC_AFTER_ZH = re.compile(r"\s?(?:显存|内存)的")
 _STOPS = frozenset(",，;；。、")
-_USE_VERB = re.compile(r"uses?|using|takes?|consum|peak|usage|footprint|需要|仅需|消耗|占用", re.I)
+_AT_LEAST = re.compile(
+    r"(?:最低|至少|最少|不低于|at least|minimum(?: of)?)\s?(?:需要|要求)?\s?[~约]?$", re.I
+)
+"""What stands right before the least a run needs (a requirement, not a measurement)."""
+_USE_VERB = re.compile(
+    r"uses?|using|takes?|consum|peak|usage|footprint|需要|仅需|消耗|占用|峰值", re.I
+)
 
 
 def _is_spec(text: str, match: re.Match[str]) -> bool:
     """`(30GB memory)`, `16GB 内存的 MacBook`, `6GB 显存的显卡`, `24GB+ unified memory`: a
     part's size or the least a run needs, a condition;
-    `内存要求：至少2G，`: what a run needs (`显存占用 9.6G，` is read)."""
+    `内存要求：至少2G，`, `最低3G内存`, `at least 8 GB`: what a run needs (`显存占用 9.6G，` is
+    read)."""
     if _SPEC_AFTER_ZH.match(text, match.end()):
         return True
     before = text[max(0, match.start() - 30) : match.start()]
+    if _AT_LEAST.search(before[-12:]):
+        return True
     if match.group("unit") == "G" and text[match.end() : match.end() + 1] in _STOPS:
         return not _USE_VERB.search(before[-20:])
     after = _SPEC_AFTER.match(text, match.end()) or _MINIMUM_AFTER.match(text, match.end())
@@ -112,8 +125,10 @@ def _is_spec(text: str, match: re.Match[str]) -> bool:
 
 _NAMED = re.compile(
     r"(?P<name>WER|CER|PPL|perplexity|KL(?:D| divergence)?|NLL|RTF|accuracy|acc|success rate|"
-    r"BLEU|FID|(?:dir)?CLIP(?: score)?|pass@1|成功率|准确率|均分|得分|平均)\s*(?:of|=|:|：|is|为)?\s*"
-    rf"(?P<num>{NUMBER_PATTERN})(?P<pct>\s?%)?(?P<den>/\d+(?![.\d]))?",
+    r"BLEU|FID|(?:dir)?CLIP(?: score)?|pass@1|成功率|准确率|均分|得分|"
+    r"(?:(?:mean|average|avg) )?accept(?:ance)? (?:length|len)|接受长度|平均)"
+    r"\s*(?:of|=|:|：|is|为|达到|达)?\s*(?:\*\*)?"
+    rf"(?P<num>{NUMBER_PATTERN})(?P<pct>\s?%)?(?P<den>/\d+(?![.\d]))?(?!\s?tokens?\b)",
     re.I,
 )
 _NAME_WORDS = re.compile(
@@ -268,7 +283,7 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
 def _unit_metrics(
     text: str, match: re.Match[str], cat: Catalog, context: str = ""
 ) -> list[tuple[tuple[int, int], Metric]]:
-    unit = canonical_unit(match.group("unit"))
+    unit = _SIZE_LETTERS.get(match.group("unit")) or canonical_unit(match.group("unit"))
     counted = (
         unit == "x" and match.group("unit") != "倍"
     )  # `11倍 GPU 显存`: a ratio, never `11x GPU`

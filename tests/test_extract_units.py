@@ -47,6 +47,14 @@ def _found(claims: list[Claim]) -> list[tuple[float, str]]:
         pytest.param("没有显卡，2G内存就能跑。", (2.0, "GB"), id="zh-g-before-memory"),
         pytest.param("显存峰值约 20G。", (20.0, "GB"), id="zh-g-peak"),
         pytest.param(
+            "解码阶段每秒输出 120 个 token。", (120.0, "tok/s"), id="zh-per-second-output"
+        ),
+        pytest.param("RTF 低至 ~0.3。", (0.3, ""), id="rtf-approximately"),
+        pytest.param("The RTF is about 0.12 on an RTX 4090.", (0.12, ""), id="rtf-about"),
+        pytest.param(
+            "The output token throughput is about 250.", (250.0, "tok/s"), id="token-throughput"
+        ),
+        pytest.param(
             "It gives a $2.45\\times$ speedup over eager mode.", (2.45, "x"), id="latex-times"
         ),
         pytest.param("- Batch size=1 => 31 tokens / sec", (31.0, "tok/s"), id="spaced-sec"),
@@ -77,6 +85,7 @@ def test_a_unit_as_pages_write_it(text: str, expected: tuple[float, str]) -> Non
         pytest.param("手机端最低3G内存即可运行。", id="memory-least"),
         pytest.param("It needs at least 8 GB of memory.", id="memory-at-least"),
         pytest.param("模型参数量为 15M，矩阵维度 M 为 4096。", id="million-not-mb"),
+        pytest.param("We measure token throughput at concurrency of 64.", id="throughput-load"),
         pytest.param("We use image size 512 and 30 frames in each clip.", id="frames-count"),
     ],
 )

@@ -69,6 +69,15 @@ _RATE_BEFORE = re.compile(
 )
 """`QPS 达到 15`, `TPS reaches 1200`: a rate named before the number it reached (not
 `QPS=4`, a load)."""
+_TOKEN_THROUGHPUT = re.compile(
+    r"\btoken(?:\s(?:output|input|generation))?\sthroughput\b"
+    r"(?:(?!batch|concurren|request|length|GPU|user|client|input|prompt|and\b)[^\d.;:()\n]){0,40}?"
+    r"\b(?:of|is|was|at|reach(?:es|ed)?|peaks?)\s(?:(?:about|around|roughly|nearly|approximately|"
+    rf"~)\s?)?(?P<num>{NUMBER_PATTERN})(?!\s?(?:[%x×]|{UNIT_PATTERN})|\.?\d|\s?[KkMB]\b)",
+    re.I,
+)
+"""`total token throughput of roughly 3000`: a token throughput said without its unit is
+tokens per second (not `at concurrency of 64`, a load)."""
 _BARE_FASTER = re.compile(
     rf"(?<![\w.])(?P<num>{NUMBER_PATTERN})(?:\*\*)?\s(?:faster|slower)\s(?:than|over)\b", re.I
 )
@@ -127,7 +136,8 @@ _NAMED = re.compile(
     r"(?P<name>WER|CER|PPL|perplexity|KL(?:D| divergence)?|NLL|RTF|accuracy|acc|success rate|"
     r"BLEU|FID|(?:dir)?CLIP(?: score)?|pass@1|成功率|准确率|均分|得分|"
     r"(?:(?:mean|average|avg) )?accept(?:ance)? (?:length|len)|接受长度|平均)"
-    r"\s*(?:of|=|:|：|is|为|达到|达)?\s*(?:\*\*)?"
+    r"\s*(?:of|=|:|：|is|was|为|约为|达到|达|低至|仅为|只有)?\s*"
+    r"(?:about|around|roughly|approximately|nearly|大约|约|~|≈)?\s*(?:\*\*)?"
     rf"(?P<num>{NUMBER_PATTERN})(?P<pct>\s?%)?(?P<den>/\d+(?![.\d]))?(?!\s?tokens?\b)",
     re.I,
 )
@@ -192,6 +202,10 @@ class _Found:
             self._taken = SpanSet([*_blocked_spans(self.text, self.cat), *self.spans])
         return not self._taken.overlaps(span)
 
+    def unread(self, span: tuple[int, int]) -> bool:
+        """No metric is read at `span` yet (a condition may be: see `free`)."""
+        return not any(start < span[1] and span[0] < end for start, end in self.spans)
+
     def add(self, span: tuple[int, int], metric: Metric) -> None:
         self.items.append((span[0], metric))
         self.spans.append(span)
@@ -245,7 +259,7 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
             )
             found.add(match.span("num"), metric)
     for span, unit, (start, end) in per_second_before(probe):  # `每秒7个token`
-        if found.free(span):
+        if found.unread(span):  # a count said per second is a rate, never a load
             value = parse_number(text[span[0] : span[1]])
             found.add(
                 span,
@@ -268,6 +282,10 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
         if found.free(match.span("num")):
             value = parse_number(match.group("num"))
             found.add(match.span("num"), Metric(name="speedup", value=value, unit="x"))
+    for match in finditer(_TOKEN_THROUGHPUT, probe):
+        if found.free(match.span("num")):
+            value = parse_number(match.group("num"))
+            found.add(match.span("num"), Metric(name="throughput", value=value, unit="tok/s"))
     for match in finditer(_RATE_BEFORE, probe):
         if found.free(match.span("num")):
             value = parse_number(match.group("num"))

@@ -375,3 +375,13 @@ def test_a_label_with_its_rate_unit_and_a_named_score_are_read_in_a_tool_block()
         2.50: "",
         0.950: "",
     }
+
+
+def test_timing_statistics_a_tool_prints_without_a_unit_are_read() -> None:
+    text = (
+        "- output:\n\n```bash\nTotal Requests:  100\nPrompts/Request:  250\n"
+        "Total Time:  142.64\nAvg Latency:  81.99\nMin Latency:  45.00\n```\n"
+    )
+    found = _found(text)
+    assert {142.64, 81.99, 45.00} <= set(found)
+    assert 100 not in found and 250 not in found  # counts of the run

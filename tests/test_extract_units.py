@@ -50,6 +50,11 @@ def _found(claims: list[Claim]) -> list[tuple[float, str]]:
             "解码阶段每秒输出 120 个 token。", (120.0, "tok/s"), id="zh-per-second-output"
         ),
         pytest.param("RTF 低至 ~0.3。", (0.3, ""), id="rtf-approximately"),
+        pytest.param("导致 PPL 上升至 9.63。", (9.63, ""), id="ppl-rose-to"),
+        pytest.param("Streaming 的 PPL (8.49) 与基线持平。", (8.49, ""), id="ppl-in-parentheses"),
+        pytest.param("略微降低显存（5.31 vs 5.49 GB）。", (5.31, "GB"), id="memory-vs-shared"),
+        pytest.param("进一步节省了额外的 150MB。", (150.0, "MB"), id="zh-memory-saved"),
+        pytest.param("4.242s avg (22.9 chars/sec)", (22.9, "char/s"), id="chars-per-sec"),
         pytest.param("The RTF is about 0.12 on an RTX 4090.", (0.12, ""), id="rtf-about"),
         pytest.param(
             "The output token throughput is about 250.", (250.0, "tok/s"), id="token-throughput"

@@ -93,7 +93,7 @@ _SIZE_LETTERS = {"M": "MB"}
 """`38 M 内存`, `660M的额外内存`: a bare M, which the unit pattern takes only before a
 memory word (elsewhere `M` is a million, a matrix dimension or a model size)."""
 _MEMORY_CONTEXT = re.compile(
-    r"memory|VRAM|RAM usage|footprint|peak|resident|显存|内存|交换空间|占用|uses|saves?|"
+    r"memory|VRAM|RAM usage|footprint|peak|resident|显存|内存|交换空间|占用|uses|saves?|节省|"
     r"KV[ -]?(?:cache )?size|"
     r"需要|仅需|消耗|takes|file size|model size|size on disk|\bmem\b|模型大小|文件大小",
     re.I,
@@ -136,7 +136,8 @@ _NAMED = re.compile(
     r"(?P<name>WER|CER|PPL|perplexity|KL(?:D| divergence)?|NLL|RTF|accuracy|acc|success rate|"
     r"BLEU|FID|(?:dir)?CLIP(?: score)?|pass@1|成功率|准确率|均分|得分|"
     r"(?:(?:mean|average|avg) )?accept(?:ance)? (?:length|len)|接受长度|平均)"
-    r"\s*(?:of|=|:|：|is|was|为|约为|达到|达|低至|仅为|只有)?\s*"
+    r"\s*(?:of|=|:|：|is|was|为|约为|达到|达|低至|仅为|只有|(?:上升|下降|升|降|增加|增|减少)[至到]|"
+    r"[(（](?=\s?[\d.]+\s?[)）]))?\s*"
     r"(?:about|around|roughly|approximately|nearly|大约|约|~|≈)?\s*(?:\*\*)?"
     rf"(?P<num>{NUMBER_PATTERN})(?P<pct>\s?%)?(?P<den>/\d+(?![.\d]))?(?!\s?tokens?\b)",
     re.I,
@@ -489,8 +490,13 @@ def _compare(
     """Link a bare number to a measured one across `vs` / `对` in either direction
     (`gap`: the cue after the number; `backs`: `_compared_ends`)."""
     target = _METRIC.match(text, gap.end()) if gap else None
-    if target and canonical_unit(target.group("unit")) in PERF_UNITS | {"%"}:
-        _add_bare(text, found, number.span(), canonical_unit(target.group("unit")))
+    unit = canonical_unit(target.group("unit")) if target else ""
+    if target and (
+        unit in PERF_UNITS | {"%"}
+        # `5.31 vs 5.49 GB`: a size shared only where the rules read the far one as used
+        or (unit in _MEMORY_UNITS and any(at == target.start("num") for at, _ in found.items))
+    ):
+        _add_bare(text, found, number.span(), unit)
         return
     for metric, end in backs:
         if end == number.start() and not _METRIC.match(text, number.start()):

@@ -121,10 +121,12 @@ _LABEL_UNIT = re.compile(
 """`Mean TTFT (ms)`, `Output QPS`, `Decode tokens/s`: a label that carries its unit."""
 _SCORE_LABEL = re.compile(
     r"(?:(?:mean|average|avg)\s)?(?:accuracy|acc|accept(?:ance)?\s(?:length|len|rate)|"
-    r"perplexity|ppl|WER|CER|RTF|BLEU|pass@\d+|平均接受长度|接受长度|准确率|困惑度)",
+    r"perplexity|ppl|WER|CER|RTF|BLEU|pass@\d+|平均接受长度|接受长度|准确率|困惑度|"
+    r"(?:avg|average|mean|min|max|median|p\d{2}(?:\.\d)?|total)\s(?:latency|time|TTFT|TPOT|ITL))",
     re.I,
 )
-"""`Accuracy: 0.950`, `Mean accept length: 2.50`: a score, a measurement without a unit."""
+"""`Accuracy: 0.950`, `Mean accept length: 2.50`, `Avg Latency: 81.99`: a score or a
+timing statistic, a measurement even where the tool prints no unit."""
 _TAIL_UNIT = re.compile(rf"\s*(?:total\s|output\s|input\s)?(?:{UNIT_PATTERN})\b", re.I)
 _SETTING = re.compile(
     r"concurrency|batch[ _-]?size|\bbs\b|request[ _]rate|input[ _-]?(?:len|length|tokens per)|"

@@ -60,7 +60,10 @@ _UNITS: tuple[tuple[str, str], ...] = (
         r"[Qq]uer(?:y|ies)\s?/\s?s(?:ec)?|[Qq]ueries per second",
         "req/s",
     ),
-    (r"字符/秒|字/秒|chars?/s", "char/s"),
+    (
+        r"字符/秒|字/秒|char(?:acter)?s?\s?/\s?s(?:ec(?:ond)?)?|char(?:acter)?s? per second",
+        "char/s",
+    ),
     (r"GB/秒", "GB/s"),
     (r"MB/秒", "MB/s"),
     (r"ms\s?/\s?tok(?:en)?|ms per (?:output )?token|毫秒\s?/\s?(?:token|词元)", "ms/token"),

@@ -54,6 +54,7 @@ def _found(claims: list[Claim]) -> list[tuple[float, str]]:
         pytest.param("Streaming 的 PPL (8.49) 与基线持平。", (8.49, ""), id="ppl-in-parentheses"),
         pytest.param("略微降低显存（5.31 vs 5.49 GB）。", (5.31, "GB"), id="memory-vs-shared"),
         pytest.param("进一步节省了额外的 150MB。", (150.0, "MB"), id="zh-memory-saved"),
+        pytest.param("Only 3.4GB VRAM usage at peak.", (3.4, "GB"), id="vram-usage"),
         pytest.param("4.242s avg (22.9 chars/sec)", (22.9, "char/s"), id="chars-per-sec"),
         pytest.param("The RTF is about 0.12 on an RTX 4090.", (0.12, ""), id="rtf-about"),
         pytest.param(
@@ -91,6 +92,7 @@ def test_a_unit_as_pages_write_it(text: str, expected: tuple[float, str]) -> Non
         pytest.param("It needs at least 8 GB of memory.", id="memory-at-least"),
         pytest.param("模型参数量为 15M，矩阵维度 M 为 4096。", id="million-not-mb"),
         pytest.param("We measure token throughput at concurrency of 64.", id="throughput-load"),
+        pytest.param("Runs on a 24GB VRAM card.", id="vram-spec"),
         pytest.param("We use image size 512 and 30 frames in each clip.", id="frames-count"),
     ],
 )

@@ -101,8 +101,11 @@ _MEMORY_CONTEXT = re.compile(
 _POWER = re.compile(r"功耗|功率|power|energy|watts?", re.I)
 _POWER_SPEC = re.compile(r"TDP|limit|cap\b|限制|上限|额定", re.I)
 _SPEC_AFTER = re.compile(
-    r"\s?(?:of\s)?(?:(?:unified|system|GPU|device|host|HBM)\s)?(?:memory|VRAM|RAM)\b", re.I
+    r"\s?(?:of\s)?(?:(?:unified|system|GPU|device|host|HBM)\s)?(?:memory|VRAM|RAM)\b"
+    r"(?!\s(?:usage|use|footprint|consumption)\b)",
+    re.I,
 )
+"""`24GB VRAM`: a part's size; not `3.4GB VRAM usage`, what a run used."""
 _MINIMUM_AFTER = re.compile(r"\+(?![\d.])")
 """`24GB+`: the least a run needs, a requirement rather than a measurement."""
 _SPEC_AFTER_ZH = re.compile(r"\s?(?:显存|内存)的")

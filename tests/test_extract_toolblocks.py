@@ -341,3 +341,36 @@ def test_two_timings_among_commands_and_text_are_not_enough() -> None:
         "load time = 48.3 ms\nnothing to see\neval time = 116.5 ms\n```\n"
     )
     assert _found(text) == {}
+
+
+def test_aligned_timings_of_each_network_are_read_from_a_tool_block() -> None:
+    text = (
+        "On the board:\n\n```bash\n$ ./bench -r 5 -t 1\nloop_counts = 5\nnum_threads = 1\n"
+        "     squeezenet_v1.1  min =   89.81 ms   max =   93.23 ms   avg =   90.62 ms\n"
+        "           googlenet  min =  448.30 ms   max =  452.39 ms   avg =  450.34 ms\n"
+        "ALL TEST DONE\n```\n"
+    )
+    found = _found(text)
+    assert sorted(found) == [89.81, 90.62, 93.23, 448.30, 450.34, 452.39]
+    assert {unit for _, unit, _ in found.values()} == {"ms"}
+    assert found[450.34][2].line == 8  # settings (`loop_counts = 5`) are no claims
+
+
+def test_a_label_with_its_rate_unit_and_a_named_score_are_read_in_a_tool_block() -> None:
+    text = (
+        "Result:\n\n```\n==== Summary ====\nPrefill length: 106850\nPrefill time: 16.36 s\n"
+        "Prefill tokens/s: 6530.77\nMean accept length: 2.50\nAccuracy: 0.950\n"
+        "Decode length: 118\n```\n"
+    )
+    units = [(value, unit) for value, (_, unit, _) in sorted(_found(text).items())]
+    assert units == [(0.950, ""), (2.50, ""), (16.36, "s"), (6530.77, "tok/s")]
+
+
+def test_timing_statistics_a_tool_prints_without_a_unit_are_read() -> None:
+    text = (
+        "- output:\n\n```bash\nTotal Requests:  100\nPrompts/Request:  250\n"
+        "Total Time:  142.64\nAvg Latency:  81.99\nMin Latency:  45.00\n```\n"
+    )
+    found = _found(text)
+    assert {142.64, 81.99, 45.00} <= set(found)
+    assert 100 not in found and 250 not in found  # counts of the run

@@ -41,6 +41,25 @@ def _found(claims: list[Claim]) -> list[tuple[float, str]]:
         pytest.param("识别速度达到 24 帧/秒。", (24.0, "FPS"), id="zh-frames"),
         pytest.param("出图速度 3.5 张/秒。", (3.5, "img/s"), id="zh-images"),
         pytest.param("推理时显存占用 9.6G，比原来少一半。", (9.6, "GB"), id="zh-g-memory"),
+        pytest.param("运行时占用 38 M 内存。", (38.0, "MB"), id="zh-m-memory"),
+        pytest.param("另需约660M的额外内存。", (660.0, "MB"), id="zh-m-extra-memory"),
+        pytest.param("还用了 22M 交换空间。", (22.0, "MB"), id="zh-m-swap"),
+        pytest.param("没有显卡，2G内存就能跑。", (2.0, "GB"), id="zh-g-before-memory"),
+        pytest.param("显存峰值约 20G。", (20.0, "GB"), id="zh-g-peak"),
+        pytest.param(
+            "解码阶段每秒输出 120 个 token。", (120.0, "tok/s"), id="zh-per-second-output"
+        ),
+        pytest.param("RTF 低至 ~0.3。", (0.3, ""), id="rtf-approximately"),
+        pytest.param("导致 PPL 上升至 9.63。", (9.63, ""), id="ppl-rose-to"),
+        pytest.param("Streaming 的 PPL (8.49) 与基线持平。", (8.49, ""), id="ppl-in-parentheses"),
+        pytest.param("略微降低显存（5.31 vs 5.49 GB）。", (5.31, "GB"), id="memory-vs-shared"),
+        pytest.param("进一步节省了额外的 150MB。", (150.0, "MB"), id="zh-memory-saved"),
+        pytest.param("Only 3.4GB VRAM usage at peak.", (3.4, "GB"), id="vram-usage"),
+        pytest.param("4.242s avg (22.9 chars/sec)", (22.9, "char/s"), id="chars-per-sec"),
+        pytest.param("The RTF is about 0.12 on an RTX 4090.", (0.12, ""), id="rtf-about"),
+        pytest.param(
+            "The output token throughput is about 250.", (250.0, "tok/s"), id="token-throughput"
+        ),
         pytest.param(
             "It gives a $2.45\\times$ speedup over eager mode.", (2.45, "x"), id="latex-times"
         ),
@@ -69,6 +88,11 @@ def test_a_unit_as_pages_write_it(text: str, expected: tuple[float, str]) -> Non
     [
         pytest.param("The board ships with 5G and Wi-Fi 6 radios.", id="5g-network"),
         pytest.param("在 BM1684X（32T@INT8，内存12G）上部署。", id="memory-spec"),
+        pytest.param("手机端最低3G内存即可运行。", id="memory-least"),
+        pytest.param("It needs at least 8 GB of memory.", id="memory-at-least"),
+        pytest.param("模型参数量为 15M，矩阵维度 M 为 4096。", id="million-not-mb"),
+        pytest.param("We measure token throughput at concurrency of 64.", id="throughput-load"),
+        pytest.param("Runs on a 24GB VRAM card.", id="vram-spec"),
         pytest.param("We use image size 512 and 30 frames in each clip.", id="frames-count"),
     ],
 )

@@ -69,6 +69,15 @@ _RATE_BEFORE = re.compile(
 )
 """`QPS 达到 15`, `TPS reaches 1200`: a rate named before the number it reached (not
 `QPS=4`, a load)."""
+_TOKEN_THROUGHPUT = re.compile(
+    r"\btoken(?:\s(?:output|input|generation))?\sthroughput\b"
+    r"(?:(?!batch|concurren|request|length|GPU|user|client|input|prompt|and\b)[^\d.;:()\n]){0,40}?"
+    r"\b(?:of|is|was|at|reach(?:es|ed)?|peaks?)\s(?:(?:about|around|roughly|nearly|approximately|"
+    rf"~)\s?)?(?P<num>{NUMBER_PATTERN})(?!\s?(?:[%x×]|{UNIT_PATTERN})|\.?\d|\s?[KkMB]\b)",
+    re.I,
+)
+"""`total token throughput of roughly 3000`: a token throughput said without its unit is
+tokens per second (not `at concurrency of 64`, a load)."""
 _BARE_FASTER = re.compile(
     rf"(?<![\w.])(?P<num>{NUMBER_PATTERN})(?:\*\*)?\s(?:faster|slower)\s(?:than|over)\b", re.I
 )
@@ -80,30 +89,46 @@ _UNIT_THEN_NUMBER = re.compile(
 """`最大推理速度(token / s)为 120`: the unit in parentheses, then its number."""
 _CURRENCY_AFTER = re.compile(rf"(?P<num>{NUMBER_PATTERN})\s?(?:美元|USD|dollars)")
 _MEMORY_UNITS = {"GB", "GiB", "MiB", "MB", "TB"}
+_SIZE_LETTERS = {"M": "MB"}
+"""`38 M 内存`, `660M的额外内存`: a bare M, which the unit pattern takes only before a
+memory word (elsewhere `M` is a million, a matrix dimension or a model size)."""
 _MEMORY_CONTEXT = re.compile(
-    r"memory|VRAM|RAM usage|footprint|peak|resident|显存|内存|占用|uses|saves?|KV[ -]?(?:cache )?size|"
+    r"memory|VRAM|RAM usage|footprint|peak|resident|显存|内存|交换空间|占用|uses|saves?|节省|"
+    r"KV[ -]?(?:cache )?size|"
     r"需要|仅需|消耗|takes|file size|model size|size on disk|\bmem\b|模型大小|文件大小",
     re.I,
 )
 _POWER = re.compile(r"功耗|功率|power|energy|watts?", re.I)
 _POWER_SPEC = re.compile(r"TDP|limit|cap\b|限制|上限|额定", re.I)
 _SPEC_AFTER = re.compile(
-    r"\s?(?:of\s)?(?:(?:unified|system|GPU|device|host|HBM)\s)?(?:memory|VRAM|RAM)\b", re.I
+    r"\s?(?:of\s)?(?:(?:unified|system|GPU|device|host|HBM)\s)?(?:memory|VRAM|RAM)\b"
+    r"(?!\s(?:usage|use|footprint|consumption)\b)",
+    re.I,
 )
+"""`24GB VRAM`: a part's size; not `3.4GB VRAM usage`, what a run used."""
 _MINIMUM_AFTER = re.compile(r"\+(?![\d.])")
 """`24GB+`: the least a run needs, a requirement rather than a measurement."""
 _SPEC_AFTER_ZH = re.compile(r"\s?(?:显存|内存)的")
 _STOPS = frozenset(",，;；。、")
-_USE_VERB = re.compile(r"uses?|using|takes?|consum|peak|usage|footprint|需要|仅需|消耗|占用", re.I)
+_AT_LEAST = re.compile(
+    r"(?:最低|至少|最少|不低于|at least|minimum(?: of)?)\s?(?:需要|要求)?\s?[~约]?$", re.I
+)
+"""What stands right before the least a run needs (a requirement, not a measurement)."""
+_USE_VERB = re.compile(
+    r"uses?|using|takes?|consum|peak|usage|footprint|需要|仅需|消耗|占用|峰值", re.I
+)
 
 
 def _is_spec(text: str, match: re.Match[str]) -> bool:
     """`(30GB memory)`, `16GB 内存的 MacBook`, `6GB 显存的显卡`, `24GB+ unified memory`: a
     part's size or the least a run needs, a condition;
-    `内存要求：至少2G，`: what a run needs (`显存占用 9.6G，` is read)."""
+    `内存要求：至少2G，`, `最低3G内存`, `at least 8 GB`: what a run needs (`显存占用 9.6G，` is
+    read)."""
     if _SPEC_AFTER_ZH.match(text, match.end()):
         return True
     before = text[max(0, match.start() - 30) : match.start()]
+    if _AT_LEAST.search(before[-12:]):
+        return True
     if match.group("unit") == "G" and text[match.end() : match.end() + 1] in _STOPS:
         return not _USE_VERB.search(before[-20:])
     after = _SPEC_AFTER.match(text, match.end()) or _MINIMUM_AFTER.match(text, match.end())
@@ -112,8 +137,12 @@ def _is_spec(text: str, match: re.Match[str]) -> bool:
 
 _NAMED = re.compile(
     r"(?P<name>WER|CER|PPL|perplexity|KL(?:D| divergence)?|NLL|RTF|accuracy|acc|success rate|"
-    r"BLEU|FID|(?:dir)?CLIP(?: score)?|pass@1|成功率|准确率|均分|得分|平均)\s*(?:of|=|:|：|is|为)?\s*"
-    rf"(?P<num>{NUMBER_PATTERN})(?P<pct>\s?%)?(?P<den>/\d+(?![.\d]))?",
+    r"BLEU|FID|(?:dir)?CLIP(?: score)?|pass@1|成功率|准确率|均分|得分|"
+    r"(?:(?:mean|average|avg) )?accept(?:ance)? (?:length|len)|接受长度|平均)"
+    r"\s*(?:of|=|:|：|is|was|为|约为|达到|达|低至|仅为|只有|(?:上升|下降|升|降|增加|增|减少)[至到]|"
+    r"[(（](?=\s?[\d.]+\s?[)）]))?\s*"
+    r"(?:about|around|roughly|approximately|nearly|大约|约|~|≈)?\s*(?:\*\*)?"
+    rf"(?P<num>{NUMBER_PATTERN})(?P<pct>\s?%)?(?P<den>/\d+(?![.\d]))?(?!\s?tokens?\b)",
     re.I,
 )
 _NAME_WORDS = re.compile(
@@ -177,6 +206,10 @@ class _Found:
             self._taken = SpanSet([*_blocked_spans(self.text, self.cat), *self.spans])
         return not self._taken.overlaps(span)
 
+    def unread(self, span: tuple[int, int]) -> bool:
+        """No metric is read at `span` yet (a condition may be: see `free`)."""
+        return not any(start < span[1] and span[0] < end for start, end in self.spans)
+
     def add(self, span: tuple[int, int], metric: Metric) -> None:
         self.items.append((span[0], metric))
         self.spans.append(span)
@@ -230,7 +263,7 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
             )
             found.add(match.span("num"), metric)
     for span, unit, (start, end) in per_second_before(probe):  # `每秒7个token`
-        if found.free(span):
+        if found.unread(span):  # a count said per second is a rate, never a load
             value = parse_number(text[span[0] : span[1]])
             found.add(
                 span,
@@ -253,6 +286,10 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
         if found.free(match.span("num")):
             value = parse_number(match.group("num"))
             found.add(match.span("num"), Metric(name="speedup", value=value, unit="x"))
+    for match in finditer(_TOKEN_THROUGHPUT, probe):
+        if found.free(match.span("num")):
+            value = parse_number(match.group("num"))
+            found.add(match.span("num"), Metric(name="throughput", value=value, unit="tok/s"))
     for match in finditer(_RATE_BEFORE, probe):
         if found.free(match.span("num")):
             value = parse_number(match.group("num"))
@@ -268,7 +305,7 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
 def _unit_metrics(
     text: str, match: re.Match[str], cat: Catalog, context: str = ""
 ) -> list[tuple[tuple[int, int], Metric]]:
-    unit = canonical_unit(match.group("unit"))
+    unit = _SIZE_LETTERS.get(match.group("unit")) or canonical_unit(match.group("unit"))
     counted = (
         unit == "x" and match.group("unit") != "倍"
     )  # `11倍 GPU 显存`: a ratio, never `11x GPU`
@@ -456,8 +493,13 @@ def _compare(
     """Link a bare number to a measured one across `vs` / `对` in either direction
     (`gap`: the cue after the number; `backs`: `_compared_ends`)."""
     target = _METRIC.match(text, gap.end()) if gap else None
-    if target and canonical_unit(target.group("unit")) in PERF_UNITS | {"%"}:
-        _add_bare(text, found, number.span(), canonical_unit(target.group("unit")))
+    unit = canonical_unit(target.group("unit")) if target else ""
+    if target and (
+        unit in PERF_UNITS | {"%"}
+        # `5.31 vs 5.49 GB`: a size shared only where the rules read the far one as used
+        or (unit in _MEMORY_UNITS and any(at == target.start("num") for at, _ in found.items))
+    ):
+        _add_bare(text, found, number.span(), unit)
         return
     for metric, end in backs:
         if end == number.start() and not _METRIC.match(text, number.start()):

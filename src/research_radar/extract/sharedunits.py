@@ -159,7 +159,8 @@ def per_second_before(probe: Probe) -> list[tuple[tuple[int, int], str, tuple[in
 
 
 _PER_SECOND = re.compile(
-    rf"每秒\s?(?:可达|约|(?:可以?|能够?)?\s?(?:达到|生成|处理))?\s?(?P<num>{NUMBER_PATTERN})\s?\+?\s?[个条]?\s?"
+    rf"每秒\s?(?:可达|约|(?:可以?|能够?)?\s?(?:达到|生成|处理|输出|推理|解码|产出))?\s?"
+    rf"(?:约|大约)?\s?(?P<num>{NUMBER_PATTERN})\s?\+?\s?[个条]?\s?"
     r"(?P<what>tokens?|词元|令牌|字符|张|请求)",
     re.I,
 )

@@ -114,7 +114,19 @@ _KEY_VALUE = re.compile(
 )
 """`Mean TTFT (ms): 85.2`, `Avg latency: 1.23 seconds`, `Throughput: 12.3 requests/s, 4567.8
 tokens/s`, `Successful requests: 500`."""
-_LABEL_UNIT = re.compile(rf"[(（]\s*(?:{UNIT_PATTERN})\s*[)）]|\b(?:TPS|QPS|RPS)\b")
+_LABEL_UNIT = re.compile(
+    rf"[(（]\s*(?:{UNIT_PATTERN})\s*[)）]|\b(?:TPS|QPS|RPS)\b|"
+    r"\s(?:[Tt]ok(?:en)?s?|req(?:uest)?s?|it|iters?|img|images?|samples?|frames?)\s?/\s?s(?:ec)?$"
+)
+"""`Mean TTFT (ms)`, `Output QPS`, `Decode tokens/s`: a label that carries its unit."""
+_SCORE_LABEL = re.compile(
+    r"(?:(?:mean|average|avg)\s)?(?:accuracy|acc|accept(?:ance)?\s(?:length|len|rate)|"
+    r"perplexity|ppl|WER|CER|RTF|BLEU|pass@\d+|平均接受长度|接受长度|准确率|困惑度|"
+    r"(?:avg|average|mean|min|max|median|p\d{2}(?:\.\d)?|total)\s(?:latency|time|TTFT|TPOT|ITL))",
+    re.I,
+)
+"""`Accuracy: 0.950`, `Mean accept length: 2.50`, `Avg Latency: 81.99`: a score or a
+timing statistic, a measurement even where the tool prints no unit."""
 _TAIL_UNIT = re.compile(rf"\s*(?:total\s|output\s|input\s)?(?:{UNIT_PATTERN})\b", re.I)
 _SETTING = re.compile(
     r"concurrency|batch[ _-]?size|\bbs\b|request[ _]rate|input[ _-]?(?:len|length|tokens per)|"
@@ -238,7 +250,11 @@ def _tool_lines(body: list[str]) -> list[str] | None:
         label, tail = pair.group("label"), pair.group("tail")
         if _PERCENT_LABEL.search(label):
             readable.append("")  # `10% percentile latency: 1.10 seconds`: not a 10 % change
-        elif _LABEL_UNIT.search(label) or (tail and _TAIL_UNIT.match(tail)):
+        elif (
+            _LABEL_UNIT.search(label)
+            or (tail and _TAIL_UNIT.match(tail))
+            or _SCORE_LABEL.fullmatch(label.strip())
+        ):
             measured += 1
             readable.append(f"- {text}")
         elif _SETTING.search(label) and not _TOTAL.match(label):
@@ -299,10 +315,16 @@ def _is_log_line(line: str) -> bool:
     """A line of several `label: number unit` pieces, one or more of them a measurement
     (`MACs: 1.2T, Params: 860M, Latency: 0.35s`, `[INFO] step 100 | 1234.5 tokens/s |
     3.2 it/s`): what a script printed while it ran."""
-    pieces = _PIECE_BREAK.split(_LOG_PREFIX.sub("", line.strip()))
+    pieces = [
+        piece.strip()
+        for piece in _PIECE_BREAK.split(_ALIGNED.sub(r"\1 ", _LOG_PREFIX.sub("", line.strip())))
+        if piece.strip()
+    ]
+    if len(pieces) > 2 and _ROW_NAME.fullmatch(pieces[0]):
+        pieces = pieces[1:]  # `resnet50  min = 814.42 ms  max = ...`: the row's name first
     if len(pieces) < 2:
         return False
-    matches = [_PIECE.fullmatch(piece.strip()) for piece in pieces if piece.strip()]
+    matches = [_PIECE.fullmatch(piece) for piece in pieces]
     if not all(matches):
         return False
     return any(
@@ -324,6 +346,10 @@ _SETUP_BAR = re.compile(
 )
 """What a bar times when it times the set-up, not the run (`Loading pipeline components`)."""
 _PIECE_BREAK = re.compile(r"[,;]\s|\s[|│]\s|\t|\s{2,}")
+_ALIGNED = re.compile(r"\s*([=:：])\s+(?=[-+]?\d)")
+"""`min =   89.81 ms`: a label and its number padded into columns, one piece."""
+_ROW_NAME = re.compile(r"[A-Za-z][\w.+-]{0,40}")
+"""`squeezenet_v1.1`, `googlenet`: what a line of aligned timings names first."""
 _LOG_PREFIX = re.compile(
     r"^(?:\[[^\]]{1,40}\]\s*|\d{4}-\d\d-\d\d[ T][\d:.,]+\s*|-\s|"
     r"(?:INFO|DEBUG|WARNING|WARN|ERROR)(?::[\w.]*:|\s?-\s|\s)\s*)+"

@@ -78,9 +78,14 @@ class Probe:
         return self._present
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=65536)
 def probe_of(text: str) -> Probe:
-    """The probe of a text, shared by the rules that read the same statement."""
+    """The probe of a text, shared by the rules that read the same statement.
+
+    Sized for a large README: the passes after the statement loop (scopes, loads, the
+    document's set-up) read every statement again, and a 4 MB one holds some 37,000
+    statements and pieces of them; a cache of 16,384 had forgotten each before it was
+    read again, so every probe was folded and scanned four times (issue #19)."""
     return Probe(text)
 
 

@@ -250,9 +250,10 @@ class NeedleIndex:
         return found
 
     def _candidates(self, probe: Probe, present: frozenset[str]) -> tuple[int, ...]:
-        alive = set(self._always)
+        # one union and one intersection, not a test per pattern: nearly every statement
+        # holds its own set of needle strings, so this runs once per statement (issue #19)
         by_string = self._by_string
-        for string in present:
-            alive.update(by_string.get(string, ()))
-        settled, needles = self._settled, self.needles
-        return tuple(sorted(n for n in alive if n in settled or needles[n].could_match(probe)))
+        alive = set(self._always).union(*[by_string[s] for s in present if s in by_string])
+        needles = self.needles
+        tested = [n for n in alive - self._settled if needles[n].could_match(probe)]
+        return tuple(sorted([*(alive & self._settled), *tested]))

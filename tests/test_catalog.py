@@ -15,7 +15,7 @@ from research_radar.extract.cataloguefiles import default_catalog, load_catalog,
 def test_exported_members() -> None:
     assert set(catalogue.__all__) == {"FIELDS", "Catalog", "Entry", "Mention"}
     assert set(cataloguefiles.__all__) == {"default_catalog", "load_catalog", "parse_catalog"}
-    assert set(nameneedles.__all__) == {"alias_needle", "pattern_needle"}
+    assert set(nameneedles.__all__) == {"alias_needles", "pattern_needle"}
     searched = "FieldIndex alias_anchor alias_regex first_of literal_regex name_source norm_alias"
     assert set(aliassearch.__all__) == set(searched.split())
 

@@ -52,10 +52,10 @@ _PatternT = TypeVar("_PatternT", bound=_Pattern)
 class FieldIndex(Generic[_PatternT]):
     """All literal aliases of one field, plus its pattern entries, with their needles.
 
-    Every alias carries a needle: a run of ASCII letters and digits (lower case), else of
-    characters without case (`赤兔`), that each of its matches contains, or None. Every
-    pattern carries its `prefilter.Needles`. A text without an alias's needle cannot
-    match that alias, so `Catalog.find` runs only the aliases and patterns whose needles occur
+    Every alias carries needles: the runs of ASCII letters and digits (lower case), else a
+    run of characters without case (`赤兔`), that each of its matches contains (perhaps
+    none). Every pattern carries its `prefilter.Needles`. A text without one of an alias's
+    needles cannot match that alias, so `Catalog.find` runs only the aliases and patterns whose needles occur
     in the (folded) text: the same matches as running them all, found in a small
     fraction of the time (issue #19).
     """
@@ -64,7 +64,8 @@ class FieldIndex(Generic[_PatternT]):
     patterns: tuple[tuple[int, _PatternT], ...]
     aliases: tuple[str, ...] = ()
     """The alternatives of `literal`, in its order."""
-    alias_needles: tuple[str | None, ...] = ()
+    alias_needles: tuple[tuple[str, ...], ...] = ()
+    """Per alias, its needles, the longest first (`nameneedles.alias_needles`)."""
     pattern_needles: tuple[Needles, ...] = ()
     anchors: tuple[str | None, ...] = ()
     """Per alias, what the folded text holds where a match of it starts (`alias_anchor`)."""
@@ -86,7 +87,7 @@ class FieldIndex(Generic[_PatternT]):
     @cached_property
     def alias_index(self) -> NeedleIndex:
         return NeedleIndex(
-            Needles((frozenset({n}),)) if n else Needles() for n in self.alias_needles
+            Needles(tuple(frozenset({n}) for n in needles)) for needles in self.alias_needles
         )
 
     @cached_property

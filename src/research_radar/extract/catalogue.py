@@ -18,7 +18,7 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from research_radar.extract.aliassearch import FieldIndex, alias_anchor, norm_alias
-from research_radar.extract.nameneedles import alias_needle
+from research_radar.extract.nameneedles import alias_needles
 from research_radar.extract.prefilter import NeedleIndex, Needles, Probe, probe_of
 from research_radar.extract.regexneedles import needles_of
 from research_radar.extract.spanset import SpanSet
@@ -241,7 +241,7 @@ def _build_index(entries: tuple[Entry, ...], field_name: str) -> FieldIndex[Entr
         lookup,
         tuple(patterns),
         ordered,
-        tuple(alias_needle(alias) for alias in ordered),
+        tuple(alias_needles(alias) for alias in ordered),
         tuple(needles_of(entry.source, re.I) for _rank, entry in patterns),
         tuple(alias_anchor(alias) for alias in ordered),
     )

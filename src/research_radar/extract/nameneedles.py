@@ -1,7 +1,7 @@
 """What every match of a catalogue name contains, and the folded text it is looked in.
 
-Pure. The catalogue matcher (`catalogue.Catalog`) runs an alias only where its needle
-(`alias_needle`) occurs in the folded text (`prefilter.fold`). `pattern_needle` reads a
+Pure. The catalogue matcher (`catalogue.Catalog`) runs an alias only where its needles
+(`alias_needles`) occur in the folded text (`prefilter.fold`). `pattern_needle` reads a
 pattern's source for the longest literal run each of its matches holds.
 """
 
@@ -12,7 +12,7 @@ from collections.abc import Iterable
 
 from research_radar.extract.regexneedles import class_end, group_end
 
-__all__ = ["alias_needle", "pattern_needle"]
+__all__ = ["alias_needles", "pattern_needle"]
 
 _ALNUM_RUN = re.compile(r"[a-z0-9]+")
 
@@ -25,16 +25,21 @@ def _longest(runs: Iterable[str]) -> str | None:
     return max(runs, key=len, default=None)
 
 
-def alias_needle(alias: str) -> str | None:
-    """The longest run of ASCII letters and digits in an alias (its parts are literal),
-    else its longest run of characters without case."""
+def alias_needles(alias: str) -> tuple[str, ...]:
+    """Every run of ASCII letters and digits in an alias (its parts are literal, so each
+    match holds them all), the longest first; else its longest run of characters without
+    case, or nothing.
+
+    All of them, not only the longest: `Pi 5` is then not searched for in a statement that
+    says `pipeline` and no `5`, nor `int-8` where `int4` is written (issue #19)."""
     parts = re.split(r"[\s\-]+", alias.strip())
-    ascii_run = _longest(
+    runs = [
         run for part in parts for run in _ALNUM_RUN.findall(part.lower() if part.isascii() else "")
-    )
-    if ascii_run or alias.isascii():
-        return ascii_run
-    return _longest(run for part in parts for run in _UNCASED_RUN.findall(part))
+    ]
+    if runs or alias.isascii():
+        return tuple(dict.fromkeys(sorted(runs, key=len, reverse=True)))
+    uncased = _longest(run for part in parts for run in _UNCASED_RUN.findall(part))
+    return (uncased,) if uncased else ()
 
 
 def pattern_needle(pattern: str) -> str | None:

@@ -184,3 +184,60 @@ def test_chinese_brand_names() -> None:
         "Raspberry Pi 4B",
         "Xiaomi 14",
     ]
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        pytest.param(
+            "Llama 4 Scout, Llama 2 13B Chat", ["Llama-4-Scout", "Llama-2-13B"], id="llama"
+        ),
+        pytest.param(
+            "Qwen2.5-VL-7B-Instruct and Qwen1.5-MoE-A2.7B",
+            ["Qwen2.5-VL-7B", "Qwen1.5-MoE-A2.7B"],
+            id="qwen-variants",
+        ),
+        pytest.param("DeepSeek-R1-Distill-Qwen-7B", ["DeepSeek-R1-Distill-Qwen-7B"], id="distill"),
+        pytest.param(
+            "Mixtral 8x22B, gemma-2-9b-it", ["Mixtral-8x22B", "Gemma-2-9B"], id="mistral-gemma"
+        ),
+        pytest.param("Phi-3-mini-4k-instruct", ["Phi-3-mini"], id="phi"),
+        pytest.param(
+            "internlm2-chat-20b, Yi-1.5-9B", ["InternLM2-20B", "Yi-1.5-9B"], id="internlm-yi"
+        ),
+        pytest.param("GPT-NeoX-20B, Pythia-6.9B", ["GPT-NeoX-20B", "Pythia-6.9B"], id="eleuther"),
+        pytest.param("YOLO11s beside ResNet-50", ["YOLO11s", "ResNet-50"], id="vision"),
+        pytest.param("whisper-large-v3-turbo", ["Whisper-large-v3-turbo"], id="whisper"),
+        pytest.param(
+            "whisper.cpp small beside FunASR Fun-ASR-Nano",
+            ["Whisper-small", "Fun-ASR-Nano"],
+            id="whisper-cpp-tiers",
+        ),
+        pytest.param(
+            "FLUX.1 [schnell] and SD3.5 Large", ["FLUX.1-schnell", "SD3.5-Large"], id="image"
+        ),
+        pytest.param(
+            "Wan2.1-T2V-14B, CogVideoX-5B", ["Wan2.1-T2V-14B", "CogVideoX-5B"], id="video"
+        ),
+        pytest.param("Fused Mamba", ["Mamba"], id="mamba"),
+        pytest.param("a Mamba-v1 layer and Mamba-2", ["Mamba1", "Mamba2"], id="mamba-generations"),
+        pytest.param(
+            "SAM2 Large, sam2.1_hiera_tiny", ["SAM2-Large", "SAM2.1-Tiny"], id="sam2-encoders"
+        ),
+        pytest.param("ChatterboxTTS and Orpheus-TTS", ["ChatterboxTTS", "Orpheus-TTS"], id="tts"),
+        pytest.param(
+            "Nemo FastConformer RNN-T vs GigaAM v3 E2E CTC",
+            ["FastConformer-RNN-T", "GigaAM-v3-E2E-CTC"],
+            id="russian-asr",
+        ),
+    ],
+)
+def test_models_of_every_family(text: str, names: list[str]) -> None:
+    assert _names("model", text) == names
+
+
+@pytest.mark.parametrize(
+    "text", ["mamba install torch", "micromamba create", "sam 2", "whisper.cpp runs on CPU"]
+)
+def test_what_is_not_a_model(text: str) -> None:
+    assert _names("model", text) == []

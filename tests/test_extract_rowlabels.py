@@ -141,3 +141,16 @@ def test_a_device_column_names_each_rows_part_as_written(head: str) -> None:
 def test_a_column_that_names_no_part_gives_none(table: str) -> None:
     found = _hardware(table)
     assert found[7.87] == [] and found[176.41] == []
+
+
+def test_a_model_column_of_lower_case_phrases_names_no_model() -> None:
+    # decoding methods in a `Model` column: words, not names
+    text = (
+        "| Model | Concurrency | Avg Latency (ms) |\n|---|---|---|\n"
+        "| ctc prefix beam search | 50 | 78 |\n| attention rescoring | 50 | 91 |\n"
+        "| humanseg | 50 | 12.5 |\n"
+    )
+    found = {m.value: c for c in extract_claims(text) for m in c.metrics}
+    assert not found[78].conditions.model
+    assert not found[91].conditions.model
+    assert found[12.5].conditions.model == ["humanseg"]

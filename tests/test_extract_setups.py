@@ -743,3 +743,26 @@ def test_a_requirements_section_opening_a_document_holds_for_its_own_section_onl
         "## Results\n\n| Kernel | Time (us) |\n|---|---|\n| v2 | 462.02 |\n"
     )
     assert _numbers(extract_claims(text))[462.02].conditions.hardware == []
+
+
+def test_a_table_of_set_up_keys_sets_up_the_sections_after_it() -> None:
+    # the numbers its values write (`3.1`, `1x`) make it no section of results
+    text = (
+        "# Sweep\n\n## Deployment\n\n| Parameter | Value |\n|:--|:--|\n"
+        "| Model | Llama 3.1 70B Instruct FP8 |\n| Workers | 1x TP=1 |\n\n"
+        "## Latency\n\n| Concurrency | TPOT p50 |\n|:--:|:--:|\n| 50 | 44ms |\n| 60 | 47ms |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[44].conditions.model == ["Llama-3.1-70B"]
+    assert found[47].conditions.model == ["Llama-3.1-70B"]
+
+
+def test_a_two_column_results_table_is_no_set_up() -> None:
+    text = (
+        "# Results\n\n## Speed\n\n| Model | tok/s |\n|:--|:--|\n"
+        "| Qwen2-7B | 45.1 |\n| Llama-2-7B | 40.2 |\n\n"
+        "## Memory\n\n| Batch | GB |\n|:--|:--|\n| 1 | 14.5 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[45.1].conditions.model == ["Qwen2-7B"]
+    assert not found[14.5].conditions.model

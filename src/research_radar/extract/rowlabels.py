@@ -39,6 +39,10 @@ _NOT_A_NAME = re.compile(
     re.I,
 )
 
+_PHRASE = re.compile(r"[a-z]+(?: [a-z]+)+")
+"""`ctc prefix beam search`, `attention rescoring`: words of a method in lower case, not a
+model's name (a name is spelled as one: `humanseg`, `lite_transformer`, `Inception v3`)."""
+
 
 def _model_column(head: list[str], metric_columns: list[int]) -> int | None:
     """The column whose header says its cells name models, if one holds no numbers."""
@@ -68,8 +72,10 @@ def named_model(own: Conditions, cell: str, cat: Catalog, *, stated: bool = Fals
     label = _MODEL_WORD.sub("", " ".join(cell.split())).strip()
     if not _NAME.fullmatch(label) or len(label.split()) > 4 or _NOT_A_NAME.match(label):
         return own
-    if metric_words(label) or (
-        not stated and any(cat.find(f, label) for f in ("software", "precision", "hardware"))
+    if (
+        _PHRASE.fullmatch(label)
+        or metric_words(label)
+        or (not stated and any(cat.find(f, label) for f in ("software", "precision", "hardware")))
     ):
         return own
     return own.model_copy(update={"model": [label]})

@@ -181,6 +181,7 @@ def _line_scopes(
     part of a section whose set-up lines name another (`extract.context.hosted`)."""
     scopes: list[Scope] = []
     hosts: list[Scope] = []
+    measured = set(measured) - _setup_table_lines(segments)
     for n, segment in enumerate(segments):
         text = _setup_row(segment) if segment.block == "table" or segment.header else segment.text
         if segment.block == "heading":
@@ -211,6 +212,21 @@ def _line_scopes(
         ):
             host.names.pop("hardware", None)
     return scopes
+
+
+def _setup_table_lines(segments: list[Segment]) -> set[int]:
+    """The lines of the two-column tables of set-up keys and values (`| Model | Llama 3.1
+    70B |` / `| Workers | 1x TP=1 |`): the numbers their values write (`3.1`, `1x`) set up
+    the numbers below, they are none of a section's own measurements (issue #14)."""
+    tables: dict[tuple[str, ...], list[Segment]] = {}
+    for segment in segments:
+        if segment.block == "table" and len(segment.header) == 2:
+            tables.setdefault(segment.header, []).append(segment)
+    lines: set[int] = set()
+    for rows in tables.values():
+        if any(match(_SETUP_LINE, probe_of(_setup_row(row))) for row in rows):
+            lines.update(row.line for row in rows if _setup_row(row))
+    return lines
 
 
 def _listed(segments: list[Segment], at: int) -> str:

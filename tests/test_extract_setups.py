@@ -743,3 +743,20 @@ def test_a_requirements_section_opening_a_document_holds_for_its_own_section_onl
         "## Results\n\n| Kernel | Time (us) |\n|---|---|\n| v2 | 462.02 |\n"
     )
     assert _numbers(extract_claims(text))[462.02].conditions.hardware == []
+
+
+def test_the_part_a_sections_lead_names_holds_for_its_later_paragraphs() -> None:
+    # issue #14: a hardware stated once for a section holds for every number below it in
+    # the section (the table it introduces and the paragraphs after it), unless overridden
+    text = (
+        "## Where the cost is\n\nProfiling the engine on H200 at batch 32 showed the gap:\n\n"
+        "| Step | Engine (us) |\n|---|---|\n| sync | 130 |\n\n"
+        "A first fix gave no speedup (4056 vs 4109 tok/s).\n\n"
+        "On an A100 the same fix gave 2100 tok/s.\n\n"
+        "## Other work\n\nA port to the A10 reaches 900 tok/s.\n"
+    )
+    numbers = _numbers(extract_claims(text))
+    assert numbers[130].conditions.hardware == ["H200"]
+    assert numbers[4056].conditions.hardware == ["H200"]
+    assert numbers[2100].conditions.hardware == ["A100"]
+    assert numbers[900].conditions.hardware == ["A10"]

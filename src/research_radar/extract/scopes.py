@@ -25,7 +25,7 @@ from collections.abc import Collection, Sequence
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions, with_load
-from research_radar.extract.context import SURVEY, hosted
+from research_radar.extract.context import REQUIRED, SURVEY, hosted
 from research_radar.extract.loads import several_values
 from research_radar.extract.loadscopes import find_load_scopes, parent_lines
 from research_radar.extract.markdown import Segment, clean_text, split_cells
@@ -113,7 +113,7 @@ def find_scopes(
             if heading.line < segment.line <= last and segment.block != "heading":
                 scope.add(_setup(segment.text, cat))
         scopes.append(scope)
-        if not search(_REQUIRED, probe):
+        if not search(REQUIRED, probe):
             sections.append((heading.line, scope))  # `## Hardware requirements`: its own
     scopes.extend(_line_scopes(segments, spans, end, cat, measured, sections))
     scopes.extend(_command_scopes(commands, spans, end, cat, measured=measured))
@@ -275,20 +275,13 @@ def _sets_up_parent(
     needs (`## Requirements` / `- GPU: RTX 3060 or better`), and the line is no footnote
     (`[^gpu]: Measured on one RTX 4090` under `## Notes`)."""
     probe = probe_of(f"{heading.text} {text}")
-    if text.lstrip().startswith("[^") or search(SURVEY, probe) or search(_REQUIRED, probe):
+    if text.lstrip().startswith("[^") or search(SURVEY, probe) or search(REQUIRED, probe):
         return False
     below = (h.line for h, _ in spans if h.line > heading.line)
     stop = next(below, None)
     return not any(heading.line < line and (stop is None or line < stop) for line in measured)
 
 
-_REQUIRED = re.compile(
-    r"\b(?:requires?|required|requirements?|minimum|at least|or (?:better|higher|newer|above)|"
-    r"recommend(?:ed)?)\b|至少|推荐|建议|要求|最低|需要",
-    re.I,
-)
-"""What a user needs to run the project (`## Hardware requirements`): not where the
-document's numbers ran."""
 _DOCUMENT_FIELDS = ("hardware", "model")
 
 

@@ -766,3 +766,15 @@ def test_the_part_a_sections_lead_names_holds_for_its_later_paragraphs() -> None
     assert numbers[4056].conditions.hardware == ["H200"]
     assert numbers[2100].conditions.hardware == ["A100"]
     assert numbers[900].conditions.hardware == ["A10"]
+
+
+def test_a_key_and_value_table_with_digits_in_its_values_still_sets_up_the_page() -> None:
+    # `Llama 3.1 70B`, `1x TP=1`: settings, not numbers the set-up section measures
+    text = (
+        "# Sweep\n\n## Deployment\n\n| Parameter | Value |\n|---|---|\n"
+        "| Model | Llama 3.1 70B Instruct |\n| GPU | 1x H200 (1 node) |\n| Workers | 1x TP=1 |\n\n"
+        "## TPOT\n\n| Concurrency | TPOT p50 |\n|---|---|\n| 50 | 44ms |\n"
+    )
+    found = _numbers(extract_claims(text + _ANOTHER_PART))
+    assert found[44.0].conditions.hardware == ["H200"]
+    assert found[44.0].conditions.model == ["Llama-3.1-70B"]

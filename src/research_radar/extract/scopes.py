@@ -154,6 +154,7 @@ def _line_scopes(
     part of a section whose set-up lines name another (`extract.context.hosted`)."""
     scopes: list[Scope] = []
     hosts: list[Scope] = []
+    measured = set(measured) - _setting_rows(segments)
     for n, segment in enumerate(segments):
         text = _setup_row(segment) if segment.block == "table" or segment.header else segment.text
         if segment.block == "heading":
@@ -184,6 +185,25 @@ def _line_scopes(
         ):
             host.names.pop("hardware", None)
     return scopes
+
+
+def _setting_rows(segments: list[Segment]) -> set[int]:
+    """The lines of the key-and-value tables that set up a page (`| Parameter | Value |`
+    over `| GPU | 1x H200 |`, `| Workers | 1x TP=1 |`): a table one of whose rows is a
+    set-up line. Their digits are settings, not numbers the section measures, whatever a
+    reader makes of them (`Llama 3.1 70B`)."""
+    lines: set[int] = set()
+    table: list[int] = []
+    keyed = False
+    for segment in [*segments, None]:
+        if segment is not None and segment.block == "table":
+            table.append(segment.line)
+            keyed = keyed or match(_SETUP_LINE, probe_of(_setup_row(segment))) is not None
+            continue
+        if keyed:
+            lines.update(table)
+        table, keyed = [], False
+    return lines
 
 
 def _listed(segments: list[Segment], at: int) -> str:

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from research_radar.analyse.analysis import analyse
+from research_radar.analyse.difference import targets
 from research_radar.analyse.llm import LlmStats, grounded, write_insight
 from research_radar.analyse.prior_art import (
     Candidate,
@@ -308,3 +309,14 @@ def test_a_long_day_is_scored_a_block_of_findings_at_a_time() -> None:
     for finding, (works, _searched) in zip(today, results, strict=True):
         variant = finding.mechanism.split()[-1]
         assert f"gh:old/p{variant.removeprefix('variant')}" in [work.key for work in works]
+
+
+def test_a_part_named_with_and_without_its_memory_is_one_target() -> None:
+    finding = _finding("gh:o/r", "decode engine", hardware="RTX 5090")
+    sized = finding.claims[0].model_copy(
+        update={"conditions": Conditions(hardware=["RTX 5090 32 GB", "H100"])}
+    )
+    finding = finding.model_copy(update={"claims": [*finding.claims, sized]})
+    hardware, models, _ = targets(finding)
+    assert hardware == ["RTX 5090 32 GB", "H100"]
+    assert models == ["Qwen3-8B"]

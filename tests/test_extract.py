@@ -454,9 +454,11 @@ def test_conditions_stay_in_their_list_item_and_paragraph() -> None:
     assert decode.conditions.hardware == ["Arc Pro B70"]
     lm_studio = next(c for c in claims if c.line == 8)
     assert lm_studio.conditions.baseline == ["LM Studio"]
-    # the table follows another paragraph: the set-up prose above the list is not its own
+    # the table follows another paragraph: the set-up prose above the list is not its own,
+    # but the part the section's lead states holds in all of the section (issue #14)
     [row] = [c for c in claims if c.line == 17]
-    assert row.conditions.hardware == [] and row.conditions.software == ["vLLM"]
+    assert row.conditions.software == ["vLLM"] and row.conditions.baseline == []
+    assert row.conditions.hardware == ["Arc Pro B70 32 GB"]
 
 
 def test_list_items_inherit_the_paragraph_that_introduces_them() -> None:

@@ -7,6 +7,7 @@ numbers with complete conditions, an independent run). Pure.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from research_radar.extract.cataloguefiles import default_catalog
@@ -29,7 +30,17 @@ def targets(finding: Finding) -> tuple[list[str], list[str], list[str]]:
     catalog = default_catalog()
     for field, found in (("hardware", hardware), ("model", models), ("precision", precisions)):
         found.update(dict.fromkeys(m.name for m in catalog.find(field, finding.mechanism)))
-    return list(hardware), list(models), list(precisions)
+    return _one_per_part(list(hardware)), list(models), list(precisions)
+
+
+_MEMORY = re.compile(r" \d+(?:\.\d+)? ?GB")
+
+
+def _one_per_part(hardware: list[str]) -> list[str]:
+    """`Arc Pro B70` is left out beside `Arc Pro B70 32 GB`: one part, named once, with
+    the memory a claim gave it."""
+    variants = {m.string[: m.start()] for name in hardware if (m := _MEMORY.search(name))}
+    return [name for name in hardware if name not in variants]
 
 
 def evidence_kinds(finding: Finding) -> list[str]:

@@ -149,7 +149,7 @@ def extract_claims(
                 if len(values) == 1 and name in _SECTION_FIELDS:
                     section.names.setdefault(name, list(values))
             # `Benchmarks run on an 8xA100-80GB` above the first table: the hardware of
-            # the section's subsections too (not of its later paragraphs)
+            # the section's later paragraphs (above) and of its subsections too
             sublead[len(sections) - 1] = {
                 name: list(lead_ctx.names[name])
                 for name in LEAD_FIELDS
@@ -407,7 +407,7 @@ def _table_claims(
 _RATIO_UNITS = frozenset({"x", "%", "pp"})
 _INTRODUCES = re.compile(r"[:：]\W*$|如下|\b(?:below|as follows)\b", re.I)
 """A sentence that introduces what follows it (`对比如下：`, `... are shown below.`)."""
-_SECTION_FIELDS = ("model", "precision")
+_SECTION_FIELDS = ("hardware", "model", "precision")
 """What a section's lead names once holds for its later paragraphs and tables too."""
 _CAPTION = re.compile(r"(?:Figure|Fig\.|Table|图|表)\s?\d+\s?(?:[:.：]|$)", re.I)
 """`Figure 6: ...`; `Figure 3.` is a sentence of its own, continued by the next one."""

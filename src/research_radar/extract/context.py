@@ -18,6 +18,7 @@ from research_radar.models import Conditions
 
 __all__ = [
     "LEAD_FIELDS",
+    "REQUIRED",
     "SURVEY",
     "Context",
     "add_to_lead",
@@ -161,6 +162,15 @@ SURVEY = re.compile(
 )
 """What a project can run (`Supported models include pi0.5, GR00T N1.7, ...`, `有英伟达显卡
 （30系，40系，V100/A100等）`): no set-up."""
+
+
+REQUIRED = re.compile(
+    r"\b(?:requires?|required|requirements?|minimum|at least|or (?:better|higher|newer|above)|"
+    r"recommend(?:ed)?)\b|至少|推荐|建议|要求|最低|需要",
+    re.I,
+)
+"""What a user needs to run the project (`## Hardware requirements`): not where the
+document's numbers ran."""
 
 
 def unlisted(conditions: Conditions) -> Conditions:

@@ -88,5 +88,5 @@ def with_document_scopes(
         ]
     claims = with_sibling_systems(claims, segments, cat, project)
     claims = with_baseline_sections(claims, segments)
-    claims = with_sole_part(claims, sole_part(segments, cat))
+    claims = with_sole_part(claims, sole_part(segments, cat, claims))
     return spelled_out([s.text for s in segments], claims)

@@ -26,7 +26,7 @@ from dataclasses import replace
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions, with_load
-from research_radar.extract.context import SURVEY, hosted
+from research_radar.extract.context import REQUIRED, SURVEY, hosted
 from research_radar.extract.loads import several_values
 from research_radar.extract.loadscopes import find_load_scopes, parent_lines
 from research_radar.extract.markdown import Segment, clean_text, split_cells
@@ -114,7 +114,7 @@ def find_scopes(
             if heading.line < segment.line <= last and segment.block != "heading":
                 scope.add(_setup(segment.text, cat))
         scopes.append(scope)
-        if not search(_REQUIRED, probe):
+        if not search(REQUIRED, probe):
             sections.append((heading.line, scope))  # `## Hardware requirements`: its own
     scopes.extend(_line_scopes(segments, spans, end, cat, measured, sections))
     scopes.extend(_command_scopes(commands, spans, end, cat, measured=measured))
@@ -181,7 +181,7 @@ def _line_scopes(
     part of a section whose set-up lines name another (`extract.context.hosted`)."""
     scopes: list[Scope] = []
     hosts: list[Scope] = []
-    measured = set(measured) - _setup_table_lines(segments)
+    measured = set(measured) - _setting_rows(segments)
     for n, segment in enumerate(segments):
         text = _setup_row(segment) if segment.block == "table" or segment.header else segment.text
         if segment.block == "heading":
@@ -214,18 +214,26 @@ def _line_scopes(
     return scopes
 
 
-def _setup_table_lines(segments: list[Segment]) -> set[int]:
-    """The lines of the two-column tables of set-up keys and values (`| Model | Llama 3.1
-    70B |` / `| Workers | 1x TP=1 |`): the numbers their values write (`3.1`, `1x`) set up
-    the numbers below, they are none of a section's own measurements (issue #14)."""
-    tables: dict[tuple[str, ...], list[Segment]] = {}
-    for segment in segments:
-        if segment.block == "table" and len(segment.header) == 2:
-            tables.setdefault(segment.header, []).append(segment)
+def _setting_rows(segments: list[Segment]) -> set[int]:
+    """The lines of the two-column key-and-value tables that set up a page (`| Parameter |
+    Value |` over `| GPU | 1x H200 |`, `| Model | Llama 3.1 70B |`, `| Workers | 1x TP=1 |`):
+    a table one of whose rows is a set-up line. Their digits are settings that set up the
+    numbers below, not numbers the section measures, whatever a reader makes of them (`3.1`,
+    `1x`; issue #14)."""
     lines: set[int] = set()
-    for rows in tables.values():
-        if any(match(_SETUP_LINE, probe_of(_setup_row(row))) for row in rows):
-            lines.update(row.line for row in rows if _setup_row(row))
+    table: list[int] = []
+    keyed = False
+    for segment in [*segments, None]:
+        if segment is not None and segment.block == "table":
+            table.append(segment.line)
+            keyed = keyed or (
+                len(segment.header) == 2
+                and match(_SETUP_LINE, probe_of(_setup_row(segment))) is not None
+            )
+            continue
+        if keyed:
+            lines.update(table)
+        table, keyed = [], False
     return lines
 
 
@@ -318,20 +326,13 @@ def _sets_up_parent(
     needs (`## Requirements` / `- GPU: RTX 3060 or better`), and the line is no footnote
     (`[^gpu]: Measured on one RTX 4090` under `## Notes`)."""
     probe = probe_of(f"{heading.text} {text}")
-    if text.lstrip().startswith("[^") or search(SURVEY, probe) or search(_REQUIRED, probe):
+    if text.lstrip().startswith("[^") or search(SURVEY, probe) or search(REQUIRED, probe):
         return False
     below = (h.line for h, _ in spans if h.line > heading.line)
     stop = next(below, None)
     return not any(heading.line < line and (stop is None or line < stop) for line in measured)
 
 
-_REQUIRED = re.compile(
-    r"\b(?:requires?|required|requirements?|minimum|at least|or (?:better|higher|newer|above)|"
-    r"recommend(?:ed)?)\b|至少|推荐|建议|要求|最低|需要",
-    re.I,
-)
-"""What a user needs to run the project (`## Hardware requirements`): not where the
-document's numbers ran."""
 _DOCUMENT_FIELDS = ("hardware", "model")
 
 

@@ -10,6 +10,7 @@ import pytest
 from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.claims import extract_claims
 from research_radar.extract.conditions import find_conditions
+from research_radar.extract.loads import read_load
 from research_radar.models import Claim
 
 
@@ -595,3 +596,11 @@ def test_column_headers_of_token_count_pairs_are_each_columns_prompt_and_output(
     assert claims[307].conditions.load == {"prompt": "2048", "output": "128"}
     ratios = "| Model | 1/8 | 1/4 |\n|---|---|---|\n| Llama-2-7B | 1.5x | 1.3x |\n"
     assert all("prompt" not in c.conditions.load for c in extract_claims(ratios))
+
+
+def test_the_request_shape_alone_leaves_the_part_counts_out() -> None:
+    # a named workload (`- Short prompt: ...`) reads only the shape of its requests
+    text = "8x H100, input 1024, output 128"
+    cat = default_catalog()
+    assert read_load(text, cat) == {"prompt": "1024", "output": "128", "gpus": "8"}
+    assert read_load(text, cat, counts=False) == {"prompt": "1024", "output": "128"}

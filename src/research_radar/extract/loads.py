@@ -119,8 +119,10 @@ _K_PAIR = re.compile(
 """`1k/1k`, `2k/128`: a prompt length over an output length, as ISL/OSL columns write them."""
 
 
-def read_load(text: str, cat: Catalog) -> dict[str, str]:
-    """The load a statement writes (none inherited)."""
+def read_load(text: str, cat: Catalog, *, counts: bool = True) -> dict[str, str]:
+    """The load a statement writes (none inherited). Without `counts`, not how many of
+    each part it names it runs on (`8x H100`): a caller that wants only the request's
+    shape spares the catalogue a read of the text (issue #19)."""
     text = _uncoded(text)
     load: dict[str, str] = {}
     probe = probe_of(text)  # the pairs' patterns run only where their needles are (#19)
@@ -168,6 +170,8 @@ def read_load(text: str, cat: Catalog) -> dict[str, str]:
     percentiles = dict.fromkeys(f"p{m.group(1)}" for m in finditer(_PERCENTILE, probe))
     if percentiles:
         load["percentiles"] = ",".join(percentiles)
+    if not counts:
+        return load
     for mention in cat.find("hardware", text):
         count = _count_before(text, mention.start)
         after = _COUNT_AFTER.match(text, mention.end) or _COUNT_BRACKETED.match(text, mention.end)

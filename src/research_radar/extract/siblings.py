@@ -41,6 +41,7 @@ def with_sibling_systems(
     if len(name) < 4:
         return claims
     headings = [s for s in segments if s.block == "heading"]
+    parents = _parent_lines(headings)
     groups: dict[tuple[int, int], list[tuple[Segment, int, str]]] = {}
     for i, heading in enumerate(headings):
         text = _MARKUP.sub("", heading.text).strip()
@@ -50,10 +51,9 @@ def with_sibling_systems(
             len(mentions) == 1 and (mentions[0].start, mentions[0].end) == (0, len(text))
         ):
             continue  # a heading that names more than one system
-        parent = next((h.line for h in reversed(headings[:i]) if h.level < heading.level), 0)
         end = next((h.line - 1 for h in headings[i + 1 :] if h.level <= heading.level), 1 << 30)
         label = "" if own else mentions[0].name
-        groups.setdefault((parent, heading.level), []).append((heading, end, label))
+        groups.setdefault((parents[i], heading.level), []).append((heading, end, label))
     spans: list[tuple[int, int, list[str] | None]] = []
     for siblings in groups.values():
         others = list(dict.fromkeys(label for _, _, label in siblings if label))
@@ -64,6 +64,21 @@ def with_sibling_systems(
     if not spans:
         return claims
     return [_placed(claim, spans) for claim in claims]
+
+
+def _parent_lines(headings: list[Segment]) -> list[int]:
+    """The line of each heading's parent: the nearest heading above it of a lower level (0
+    for none). One pass: a page of thousands of sections looked back over all of them for
+    each (issue #19)."""
+    parents: list[int] = []
+    above: list[Segment] = []
+    """The headings above that may still be a parent: their levels rise."""
+    for heading in headings:
+        while above and above[-1].level >= heading.level:
+            above.pop()
+        parents.append(above[-1].line if above else 0)
+        above.append(heading)
+    return parents
 
 
 def _placed(claim: Claim, spans: list[tuple[int, int, list[str] | None]]) -> Claim:
@@ -94,11 +109,11 @@ def with_baseline_sections(claims: list[Claim], segments: list[Segment]) -> list
     are the compared system's own (`<metric> (baseline)`), and those under its sibling
     sections (`## W8A8 SQ→PTQ` beside `## BF16 Baseline`) are compared with it."""
     headings = [s for s in segments if s.block == "heading"]
+    parents = _parent_lines(headings)
     groups: dict[tuple[int, int], list[tuple[int, int, str]]] = {}
     for i, heading in enumerate(headings):
-        parent = next((h.line for h in reversed(headings[:i]) if h.level < heading.level), 0)
         end = next((h.line - 1 for h in headings[i + 1 :] if h.level <= heading.level), 1 << 30)
-        groups.setdefault((parent, heading.level), []).append(
+        groups.setdefault((parents[i], heading.level), []).append(
             (heading.line, end, _MARKUP.sub("", heading.text).strip())
         )
     spans: list[tuple[int, int, list[str] | None]] = []

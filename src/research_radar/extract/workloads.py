@@ -61,7 +61,7 @@ def find_workloads(segments: list[Segment], cat: Catalog) -> list[Workload]:
         term = " ".join(match.group("term").split())
         if not _LOAD_WORDS.sub("", term) or term.lower() in found:
             continue
-        load = read_load(match.group("rest"), cat)
+        load = read_load(match.group("rest"), cat, counts=False)  # (a GPU count is no shape)
         shape = {k: v for k, v in load.items() if k in _SHAPE_KEYS}
         if shape:
             words = r"\s+".join(re.escape(w) for w in term.split())

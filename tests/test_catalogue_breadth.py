@@ -101,6 +101,7 @@ def test_hardware_of_every_generation(text: str, names: list[str]) -> None:
         pytest.param("the mi 300 ms budget", id="words"),
         pytest.param("section 8 generated tokens", id="gen-not-snapdragon"),
         pytest.param("an A17 chip budget of 4 W", id="a17-alone"),
+        pytest.param("first frame in 890ms, then 780ms", id="duration-not-radeon"),
     ],
 )
 def test_what_is_not_a_part(text: str) -> None:
@@ -111,6 +112,7 @@ def test_a_names_own_digits_are_no_count_before_a_plural() -> None:
     """`MI325X l40s`: the X belongs to MI325X; the L40S stays an L40S."""
     assert _names("hardware", "MI325X l40s") == ["MI325X", "L40S"]
     assert _names("hardware", "16 L40s") == ["L40"]
+    assert _names("hardware", "two 890Ms") == ["Radeon 890M"]
 
 
 @pytest.mark.parametrize(

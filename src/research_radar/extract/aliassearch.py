@@ -31,11 +31,12 @@ __all__ = [
 
 _LEFT = r"(?:(?<![A-Za-z0-9_])|(?<=\d[xX×]))"
 _RIGHT = (
-    r"(?:(?![A-Za-z0-9_])|(?=(?-i:s)(?![A-Za-z0-9_]))|(?=[xX]\d{1,3}\s?GB)|"
+    r"(?:(?![A-Za-z0-9_])|(?<!(?-i:\dm))(?=(?-i:s)(?![A-Za-z0-9_]))|(?=[xX]\d{1,3}\s?GB)|"
     r"(?=[x×]\d{1,2}(?![\w.])))"
 )
-"""A name ends at a word boundary, or before a memory size glued with x (`A100x80GB`), or
-before a count glued with x (`L20x1`, `H100x8`)."""
+"""A name ends at a word boundary, before a plural `s` (`8 H100s`) unless a digit and a
+lower-case `m` end it (`890ms` is a duration, not Radeon 890Ms), before a memory size glued
+with x (`A100x80GB`), or before a count glued with x (`L20x1`, `H100x8`)."""
 
 
 class _Pattern(Protocol):

@@ -117,7 +117,8 @@ def _wait(policy: RetryPolicy, seconds: float, reason: str) -> None:
     remaining = max(0.0, seconds)
     while remaining > 0:
         if policy.on_wait is not None:
-            policy.on_wait(reason, int(remaining + 0.999))
+            # a wait still running has a second left at least (never `0 s` while waiting)
+            policy.on_wait(reason, max(1, int(remaining + 0.999)))
         step = min(1.0, remaining)
         policy.sleep(step)
         remaining -= step

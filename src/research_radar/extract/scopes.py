@@ -29,7 +29,7 @@ from research_radar.extract.conditions import find_conditions, with_load
 from research_radar.extract.context import REQUIRED, SURVEY, hosted
 from research_radar.extract.loads import several_values
 from research_radar.extract.loadscopes import find_load_scopes, parent_lines
-from research_radar.extract.markdown import Segment, clean_text, split_cells
+from research_radar.extract.markdown import Segment, clean_text, split_cells, table_indices
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.rowlabels import named_model
 from research_radar.extract.screened import match, search
@@ -221,19 +221,13 @@ def _setting_rows(segments: list[Segment]) -> set[int]:
     numbers below, not numbers the section measures, whatever a reader makes of them (`3.1`,
     `1x`; issue #14)."""
     lines: set[int] = set()
-    table: list[int] = []
-    keyed = False
-    for segment in [*segments, None]:
-        if segment is not None and segment.block == "table":
-            table.append(segment.line)
-            keyed = keyed or (
-                len(segment.header) == 2
-                and match(_SETUP_LINE, probe_of(_setup_row(segment))) is not None
-            )
-            continue
-        if keyed:
-            lines.update(table)
-        table, keyed = [], False
+    for indices in table_indices(segments):
+        rows = [segments[i] for i in indices if segments[i].block == "table"]
+        if any(
+            len(row.header) == 2 and match(_SETUP_LINE, probe_of(_setup_row(row))) is not None
+            for row in rows
+        ):
+            lines.update(row.line for row in rows)
     return lines
 
 

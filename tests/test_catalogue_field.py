@@ -207,6 +207,11 @@ def test_models_of_the_field(text: str, names: list[str]) -> None:
             ["FP8", "FP16"],
             id="library-scheme-names-with-formats",
         ),
+        pytest.param(
+            "asymmetric W4B64 kernels; Mistral-7B-w2g128 and Qwen2-7B-w3-g64-awq",
+            ["4-bit", "2-bit", "3-bit", "AWQ"],
+            id="weight-bits-and-group-size",
+        ),
     ],
 )
 def test_precisions_of_the_field(text: str, names: list[str]) -> None:

@@ -197,6 +197,21 @@ def test_models_of_the_field(text: str, names: list[str]) -> None:
         pytest.param("双精度和混合精度", ["FP64", "mixed precision"], id="chinese"),
         pytest.param("QuIP# beats RTN", ["QuIP#", "RTN"], id="methods"),
         pytest.param("SpinQuant and QLoRA", ["SpinQuant", "QLoRA"], id="qat-methods"),
+        pytest.param(
+            "float8_rowwise | int8_per_channel | bf16_dynamic | int4_weight_only",
+            ["FP8", "INT8", "BF16", "INT4"],
+            id="library-scheme-names",
+        ),
+        pytest.param(
+            "fp8_e5m2_e4m3_static_per_token then float16_tensorwise",
+            ["FP8", "FP16"],
+            id="library-scheme-names-with-formats",
+        ),
+        pytest.param(
+            "asymmetric W4B64 kernels; Mistral-7B-w2g128 and Qwen2-7B-w3-g64-awq",
+            ["4-bit", "2-bit", "3-bit", "AWQ"],
+            id="weight-bits-and-group-size",
+        ),
     ],
 )
 def test_precisions_of_the_field(text: str, names: list[str]) -> None:
@@ -223,6 +238,10 @@ def test_precisions_of_the_field(text: str, names: list[str]) -> None:
         pytest.param("model", "sam and moss", [], id="names-in-lower-case"),
         pytest.param("precision", "a sample rate of 8 bits/s", [], id="bit-rate"),
         pytest.param("precision", "the amp in a guitar amplifier", [], id="amp"),
+        pytest.param(
+            "precision", "set int8_mode=1, save fp16_checkpoint", [], id="library-flag-names"
+        ),
+        pytest.param("precision", "the bf16_gemm_time column", [], id="library-timer-names"),
     ],
 )
 def test_look_alikes_are_not_names(field: str, text: str, names: list[str]) -> None:

@@ -270,3 +270,34 @@ def test_a_projects_own_benchmark_script_with_load_flags_sets_up_the_table_below
     assert row.conditions.load == {"batch": "6", "prompt": "640", "output": "96"}
     launcher = "```bash\ntorchrun --nproc_per_node=8 sample_video.py --seed 42\n```\n"
     assert command_blocks(launcher) == []  # how to run, not what was measured
+
+
+def _format_page(commands: str) -> str:
+    return (
+        "## Kernel timings\n\n"
+        f"```bash\n{commands}\n```\n\n"
+        "| Shape | Ours | Reference |\n| --- | --- | --- |\n"
+        "| 4096x4096 | 1.25 ms | 2.50 ms |\n\n"
+        "## Notes\n\n| Shape | Ours |\n| --- | --- |\n| 8192x8192 | 7.75 ms |\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("commands", "expected"),
+    [
+        pytest.param("python run_gemm.py 4096 4096 --dtype=float16 --iters=20", ["FP16"], id="eq"),
+        pytest.param("./run.sh --precision W4A16 --warmup 3", ["W4A16"], id="scheme"),
+        pytest.param(
+            "python gemm.py --data_type bf16\npython gemm.py --data_type bf16",
+            ["BF16"],
+            id="repeated",
+        ),
+        pytest.param("python gemm.py --dtype fp16\npython gemm.py --dtype fp32", [], id="several"),
+        pytest.param("python gemm.py --kv-cache-dtype fp8", [], id="kv-cache-only"),
+    ],
+)
+def test_a_command_s_format_flag_sets_up_its_section(commands: str, expected: list[str]) -> None:
+    found = _numbers(extract_claims(_format_page(commands)))
+    assert found[1.25].conditions.precision == expected
+    assert found[2.50].conditions.precision == expected
+    assert found[7.75].conditions.precision == []  # another section: not its set-up

@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 from research_radar.extract.toolblocks import fenced_blocks
 
-__all__ = ["command_blocks", "config_blocks", "launch_blocks"]
+__all__ = ["command_blocks", "config_blocks", "launch_blocks", "precision_flags"]
 
 _SHELLS = frozenset(["", "bash", "sh", "shell", "console", "zsh", "text", "txt", "shell-session"])
 _TOOL = re.compile(
@@ -144,3 +144,32 @@ def config_blocks(text: str) -> list[tuple[int, str]]:
 
 def _config_lines(body: list[str]) -> list[str]:
     return [line.strip() for line in body if _CONFIG_LOAD.match(line)]
+
+
+_PRECISION_FLAG = re.compile(
+    r"(?<![\w-])--(?:dtype|precision|data[-_]type|torch[-_]dtype|compute[-_]type|quantization)"
+    r"(?:\s+|\s?=\s?)['\"]?([A-Za-z][\w.-]*)"
+)
+"""The number format a command runs in: `--dtype float16`, `--dtype=bfloat16`, `--precision
+W4A16`, `--data_type fp16`, `--quantization fp8` (not `--kv-cache-dtype`: the cache's own)."""
+
+
+def precision_flags(text: str) -> list[tuple[int, str]]:
+    """Each shell block of a Markdown text whose commands give a number format by flag: its
+    first line (1-based) and the formats its flags give, joined (`extract.scopes` keeps one
+    format only: a block giving several runs each in its own)."""
+    if "--" not in text:
+        return []
+    return _blocks(text, _SHELLS, _flagged_formats)
+
+
+def _flagged_formats(body: list[str]) -> list[str]:
+    return [
+        m[1]
+        for command in _commands(body, _flags_format)
+        for m in _PRECISION_FLAG.finditer(command)
+    ]
+
+
+def _flags_format(command: str) -> bool:
+    return bool(_PRECISION_FLAG.search(command))

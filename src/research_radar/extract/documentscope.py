@@ -15,7 +15,12 @@ from __future__ import annotations
 
 from research_radar.extract.baselines import spelled_out
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.commandblocks import command_blocks, config_blocks, launch_blocks
+from research_radar.extract.commandblocks import (
+    command_blocks,
+    config_blocks,
+    launch_blocks,
+    precision_flags,
+)
 from research_radar.extract.configrows import described_configurations, with_configurations
 from research_radar.extract.envblocks import env_blocks
 from research_radar.extract.footnotes import footnote_refs
@@ -59,7 +64,14 @@ def with_document_scopes(
     blocks = sorted([*command_blocks(text), *config_blocks(text)])
     notes = footnote_refs(text)
     scopes = find_scopes(
-        segments, cat, blocks, notes, env_blocks(text), measured, launch_blocks(text)
+        segments,
+        cat,
+        blocks,
+        notes,
+        env_blocks(text),
+        measured,
+        launch_blocks(text),
+        precision_flags(text),
     )
     if scopes:
         claims = [

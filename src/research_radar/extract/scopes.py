@@ -77,6 +77,7 @@ def find_scopes(
     machines: Sequence[tuple[int, str]] = (),
     measured: Collection[int] = (),
     launches: Sequence[tuple[int, str]] = (),
+    formats: Sequence[tuple[int, str]] = (),
 ) -> list[Scope]:
     """The set-up scopes of a document's segments, innermost (shortest) first.
 
@@ -92,6 +93,9 @@ def find_scopes(
             section, whatever its heading says.
         launches: the blocks that serve or run a model (`extract.commandblocks`): the
             one model each names sets up its section from its line on, like a command's.
+        formats: the shell blocks whose flags give a number format (`--dtype float16`,
+            `extract.commandblocks`): the one format each gives sets up its section from
+            its line on, up to the next such block.
     """
     if not segments:
         return []
@@ -119,6 +123,7 @@ def find_scopes(
     scopes.extend(_line_scopes(segments, spans, end, cat, measured, sections))
     scopes.extend(_command_scopes(commands, spans, end, cat, measured=measured))
     scopes.extend(_command_scopes(launches, spans, end, cat, load=False))
+    scopes.extend(_format_scopes(formats, spans, end, cat))
     for line, devices in machines:
         section = _section_of(spans, line)
         scope = Scope(line, section[1] if section else end)
@@ -385,6 +390,24 @@ def _command_scopes(
             scope.names["model"] = list(models)
         if scope.load or scope.names:
             scopes.append(scope)
+    return scopes
+
+
+def _format_scopes(
+    blocks: Sequence[tuple[int, str]], spans: list[tuple[Segment, int]], end: int, cat: Catalog
+) -> list[Scope]:
+    """`--dtype=float16` in the command above a table: the numbers below it in its section
+    ran in that format, unless the block gives several (issue #14)."""
+    scopes: list[Scope] = []
+    for n, (line, flagged) in enumerate(blocks):
+        names = cat.names("precision", flagged)
+        if len(names) != 1:
+            continue
+        section = _section_of(spans, line)
+        last = section[1] if section else end
+        if n + 1 < len(blocks):
+            last = min(last, blocks[n + 1][0] - 1)
+        scopes.append(Scope(line, last, names={"precision": names}))
     return scopes
 
 

@@ -91,6 +91,20 @@ def test_a_column_opening_with_base_holds_the_unchanged_systems_numbers() -> Non
     assert not _is_baseline(found[129.7])
 
 
+def test_a_reference_column_compares_only_the_numbers_it_has_a_match_for() -> None:
+    text = (
+        "## Results\n\n"
+        "| Model | Baseline mAP | Pruned mAP | Pruned latency (ms) | Latency ratio |\n"
+        "|---|---|---|---|---|\n"
+        "| DetNet-S | 41.7 | 40.9 | 6.35 | 0.62 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert _is_baseline(found[41.7])
+    assert found[40.9].conditions.baseline == ["Baseline mAP"]
+    assert not found[6.35].conditions.baseline  # no baseline latency to compare it with
+    assert found[0.62].conditions.baseline == ["Baseline mAP"]  # a ratio, though written bare
+
+
 @pytest.mark.parametrize(
     "label",
     [pytest.param("base", id="a-model-size"), pytest.param("base.en", id="an-english-model")],

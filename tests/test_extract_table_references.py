@@ -76,6 +76,51 @@ def test_a_column_measuring_a_named_system_holds_that_systems_own_numbers() -> N
     assert _is_baseline(found[800.0])
 
 
+def test_a_column_opening_with_base_holds_the_unchanged_systems_numbers() -> None:
+    text = (
+        "## Results\n\n"
+        "| Batch | Base latency (ms) | Base tok/s | Cached latency (ms) | Cached tok/s |\n"
+        "|---|---|---|---|---|\n"
+        "| 4 | 41.5 | 96.2 | 30.8 | 129.7 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert _is_baseline(found[41.5])
+    assert _is_baseline(found[96.2])
+    assert found[30.8].conditions.baseline == ["Base"]
+    assert found[129.7].conditions.baseline == ["Base"]
+    assert not _is_baseline(found[129.7])
+
+
+def test_a_reference_column_compares_only_the_numbers_it_has_a_match_for() -> None:
+    text = (
+        "## Results\n\n"
+        "| Model | Baseline mAP | Pruned mAP | Pruned latency (ms) | Latency ratio |\n"
+        "|---|---|---|---|---|\n"
+        "| DetNet-S | 41.7 | 40.9 | 6.35 | 0.62 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert _is_baseline(found[41.7])
+    assert found[40.9].conditions.baseline == ["Baseline mAP"]
+    assert not found[6.35].conditions.baseline  # no baseline latency to compare it with
+    assert found[0.62].conditions.baseline == ["Baseline mAP"]  # a ratio, though written bare
+
+
+@pytest.mark.parametrize(
+    "label",
+    [pytest.param("base", id="a-model-size"), pytest.param("base.en", id="an-english-model")],
+)
+def test_a_bare_base_label_is_a_model_size_not_the_compared_system(label: str) -> None:
+    text = (
+        "## Whisper sizes\n\n"
+        f"| Model | tiny | {label} | small |\n"
+        "|---|---|---|---|\n"
+        "| RTF | 0.05 | 0.09 | 0.21 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert not any(_is_baseline(found[v]) for v in (0.05, 0.09, 0.21))
+    assert not found[0.21].conditions.baseline
+
+
 def test_a_column_named_only_after_a_system_holds_the_compared_systems_numbers() -> None:
     text = (
         "## Results\n\n"

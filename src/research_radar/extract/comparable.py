@@ -22,8 +22,9 @@ __all__ = ["Compared"]
 class Compared:
     """Whether a cell of `row` has a reference to compare with: a ratio always does; a
     measurement only where the reference column (or a reference row on the same hardware)
-    holds a number of its own. `| PyTorch | V100 | - | 3 |` is the reference of the V100
-    row's decode speed, not of its encode speed, nor of any GTX 1060 row (issue #14)."""
+    holds a number of its own (a column's in the same unit). `| PyTorch | V100 | - | 3 |` is
+    the reference of the V100 row's decode speed, not of its encode speed, nor of any GTX
+    1060 row (issue #14)."""
 
     row: Row
     columns: list[int]
@@ -33,12 +34,27 @@ class Compared:
         if any(m.unit in RATIO_UNITS for m in found):
             return True
         if not by_row:
-            return any(_holds(self.row, c) for c in self.columns)
+            return any(_holds(self.row, c) and _alike(self.row, c, found) for c in self.columns)
         numbered = [r for r in self.rows if _holds(r, column)]
         hardware = set(self.row.own.hardware)
         if hardware and numbered and all(r.own.hardware for r in numbered):
             return any(hardware & set(r.own.hardware) for r in numbered)
         return bool(numbered)
+
+
+def _alike(row: Row, column: int, found: list[Metric]) -> bool:
+    """Whether the reference column's numbers in the row measure what `found` does, by
+    their units: beside `| Base mAP | ... | TRT-INT8 |`, a latency in ms has no mAP to be
+    compared with. A reference cell without a number (`OOM`) says nothing against it,
+    nor does a column of ratios written bare (`| 优化后/前耗时比 |` over `0.742`)."""
+    theirs = {m.unit for m in row.metrics[column]} if column < len(row.metrics) else set()
+    return not theirs or any(
+        m.unit in theirs or not m.unit and _RATIO_NAME.search(m.name) for m in found
+    )
+
+
+_RATIO_NAME = re.compile(r"ratio|speed-?up|relative|比|倍|相对", re.I)
+"""A metric name that says its bare numbers are ratios (`Speedup`, `耗时比`, `相对速度`)."""
 
 
 def _holds(row: Row, column: int) -> bool:

@@ -39,10 +39,19 @@ __all__ = [
 ]
 
 
+_BASE_OPENS = re.compile(r"^\W*(base)\s+(?=[\w(（])", re.I)
+"""A label that opens with `Base` before what it measures (`Base TPOT(ms)`, `Base mAP`,
+`Base (bfloat16)`): the unchanged system's; a bare `base` is a model size (whisper's
+`tiny`, `base`, `small`)."""
+
+
 _REFERENCE_WORD = re.compile(
-    r"baseline|基线|基准|reference|\bref\b|\bbefore\b|\boriginal\b|原始|原版|优化前|改进前", re.I
+    r"baseline|基线|基准|reference|\bref\b|\bbefore\b|\boriginal\b|原始|原版|优化前|改进前|"
+    + _BASE_OPENS.pattern,
+    re.I,
 )
-"""A column or row label naming the compared system (`Baseline`, `Before PR #12`, `原始`)."""
+"""A column or row label naming the compared system (`Baseline`, `Before PR #12`, `原始`,
+`Base mAP`)."""
 
 
 _OLDER = re.compile(r"\b(?:legacy|old|older|previous|prior)\b|旧版|老版|上一?版", re.I)
@@ -109,7 +118,9 @@ def system_key(conditions: Conditions, text: str, cat: Catalog | None = None) ->
     if wide and len(wide) == len(set(conditions.precision)):
         return Key("precision", wide[0], word)  # `bf16 / fp16`: either wide one
     if word and not re.search(r"\d\.\d", text):  # `8.06 (fp32 ref)` is measured, no name
-        return Key("word", head_name(text) or text, word)  # `Baseline (tok/s)` -> `Baseline`
+        opening = _BASE_OPENS.match(text)  # `Base mAP` -> `Base`: the words after it measure
+        name = opening.group(1) if opening else head_name(text) or text
+        return Key("word", name, word)  # `Baseline (tok/s)` -> `Baseline`
     return None
 
 

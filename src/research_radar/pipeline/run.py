@@ -36,6 +36,7 @@ from research_radar.pipeline.report_stages import (
     review_stage,
 )
 from research_radar.pipeline.stages import (
+    Held,
     Progress,
     StageRecorder,
     classify_stage,
@@ -247,7 +248,9 @@ def _run_daily(
             extracted = extract_stage(run, store, projects, touched, ahead, sources)
         host_key = github_key(settings.host_repo) if settings.host_repo else None
         candidates = classify_stage(run, extracted, projects, taxonomy, day, host_key, touched)
-        kept, prior, excluded = decide_stage(run, store, settings, candidates, day)
+        # the sources and projects resolve read and wrote, looked up by the later stages
+        held = Held({s.key: s for s in sources}, {p.key: p for p in projects})
+        kept, prior, excluded = decide_stage(run, store, settings, candidates, day, held)
         host, mapped = map_stage(run, store, settings, kept)
         with llm_run(settings) as llm:
             assessed, prior = assess_stage(
@@ -260,6 +263,7 @@ def _run_daily(
                 covered.sources,
                 settings=settings,
                 llm=llm,
+                held=held,
             )
         # a large report's export and HTML body are built by forked processes from the
         # moment the report is composed, while this one saves and reviews it (#19)

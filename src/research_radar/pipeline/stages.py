@@ -6,7 +6,7 @@ and `assess` are in `pipeline.assess_stages`, the report's stages in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -48,6 +48,7 @@ from research_radar.store.store import Store
 
 __all__ = [
     "Extracted",
+    "Held",
     "Progress",
     "StageRecorder",
     "classify_stage",
@@ -170,6 +171,29 @@ def resolve_stage(
 
 
 @dataclass(frozen=True)
+class Held:
+    """Sources and projects by key, as the store holds them: the run's own, read or written
+    by the resolve stage (nothing writes either after it), so that later stages look
+    them up instead of reading and validating them again (#19)."""
+
+    sources: Mapping[str, Source]
+    projects: Mapping[str, Project]
+
+    @classmethod
+    def read(cls, store: Store, sources: Iterable[str], projects: Iterable[str]) -> Held:
+        """The sources and the projects of some keys, read from the store."""
+        return cls(store.load_sources_of(sources), store.load_projects_of(projects))
+
+    def of(self, keys: Iterable[str]) -> tuple[dict[str, Source], dict[str, Project]]:
+        """The sources and the projects of `keys` that are held."""
+        keys = list(keys)
+        return (
+            {key: self.sources[key] for key in keys if key in self.sources},
+            {key: self.projects[key] for key in keys if key in self.projects},
+        )
+
+
+@dataclass(frozen=True)
 class Extracted:
     """What `extract_stage` read, for `classify_stage`: each touched project's primary
     source, its newest snapshot and its claims (extracted once per run)."""
@@ -265,16 +289,23 @@ def classify_stage(
 
 
 def decide_stage(
-    run: StageRecorder, store: Store, settings: Settings, candidates: list[Finding], day: date
+    run: StageRecorder,
+    store: Store,
+    settings: Settings,
+    candidates: list[Finding],
+    day: date,
+    held: Held | None = None,
 ) -> tuple[list[Finding], list[Finding], list[Exclusion]]:
     """Keep what is new (or a substantive update, by policy).
 
     Returns the kept findings, the prior findings of the candidates' projects (and their
     sources) and why the others were left out. Reads only the candidates' history, each
-    part in one query, and looks it up by key (issue #19).
+    part in one query, and looks it up by key (issue #19). `held`: the projects the run
+    resolved, looked up instead of read again.
     """
     with run.stage("decide") as counts:
-        projects = store.load_projects_of(finding.project_key for finding in candidates)
+        weighed = [finding.project_key for finding in candidates]
+        projects = (held or Held.read(store, (), weighed)).of(weighed)[1]
         keys = {key for project in projects.values() for key in (project.key, *project.sources)}
         prior = load_findings_of(store, keys, before=day)
         by_key: dict[str, list[Finding]] = {}

@@ -25,7 +25,7 @@ from typing import Any
 from research_radar.classify.profile import load_taxonomy
 from research_radar.config import Settings
 from research_radar.models import BEIJING, Report
-from research_radar.pipeline.ahead import ClaimsAhead
+from research_radar.pipeline.ahead import ReadAhead
 from research_radar.pipeline.analyst import llm_run
 from research_radar.pipeline.assess_stages import assess_stage, map_stage
 from research_radar.pipeline.outputs import ReportFiles
@@ -238,9 +238,9 @@ def _run_daily(
     run = StageRecorder(store, run_id, progress, settle)
     try:
         taxonomy = load_taxonomy(settings.profile)
-        # the claims of a long list are extracted by a forked process while collect writes
-        # it and resolve runs; extract takes over what is left (#19)
-        with ClaimsAhead() as ahead:
+        # the claims and classifications of a long list are read by a forked process
+        # while collect writes it and resolve runs; extract takes over what is left (#19)
+        with ReadAhead(taxonomy) as ahead:
             covered, touched = collect_stage(
                 run, store, settings, cutoff, taxonomy, since, on_found=ahead.found
             )

@@ -10,6 +10,20 @@ what becomes of it); this module only runs them in order, records every run and 
 the store (start, end, counts, errors per source) and writes the report files. A crash mid-run leaves the store as the last
 finished stage left it; running again finishes the work without duplicates, and a second
 run on the same day writes the same report (the cut-off of the first run is kept).
+
+What runs where, on a large day (from `cores.FORK_MIN` items; on a machine that cannot
+fork, all of it runs here, with the same result):
+- collect: this process fetches the first half of a long list of repositories and a
+  forked one the second (`collect.forked`); then this one writes what was found.
+- from the moment a long list is fetched, a forked process reads it ahead: the claims
+  and the classification of each text, chunk after chunk (`pipeline.ahead`), while this
+  one writes the list and resolves projects; the extract stage takes over the chunks it
+  has not reached, from the back, until the two meet, and writes the claims.
+- classify: what was not classified ahead (a large batch half in a forked process).
+- decide, map: this process.
+- assess: the live arXiv search in a forked process while this one finds families.
+- compose, review: the report's HTML body, page and exports in forked processes while
+  this one writes the findings and reviews the report (`pipeline.outputs`).
 """
 
 from __future__ import annotations

@@ -1,77 +1,141 @@
-"""Claims extracted ahead: while the collect stage writes what a source found and the
-resolve stage runs, a forked process extracts the claims of the texts found (#19).
+"""Candidates read ahead: while the collect stage writes what a source found and the
+resolve stage runs, a forked process extracts the claims of the texts found and
+classifies them (#19).
 
-Extraction is pure and per text, and a long list's texts are known once they are
-fetched, a stage before the extract stage reads them back from the store. Writing them
-(gzip, upserts) and resolving projects keep this process busy and left the second core
-idle; now a forked process extracts meanwhile, and the extract stage takes over the texts
-it has not reached (`cores.Ahead`). The extract stage uses a text's claims only when the
-text and where it was read are those it would extract itself, so a run's claims are the
-same with or without the work ahead.
+Extraction and classification are pure and per text, and a long list's texts are known
+once they are fetched, stages before the extract and classify stages read them back from
+the store. Writing them (gzip, upserts) and resolving projects keep this process busy
+and left the second core idle; now a forked process reads the texts meanwhile, chunk
+after chunk, and the extract stage takes over the chunks it has not reached
+(`cores.Ahead`), so that both processes read until the last chunk. The extract stage
+uses a text's claims only when the text and where it was read are those it would extract
+itself; the classify stage uses a classification only when what the classifier reads
+(`classifier_item`: the project's name stands in for a missing title, so untitled sources
+are classified there) is what it would classify. A run's candidates are the same with or
+without the work ahead, and on a machine that cannot fork nothing is read ahead.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from contextlib import ExitStack
+from dataclasses import dataclass
+from functools import partial
 from types import TracebackType
 
+from research_radar.classify.classifier import Item, classify_items
+from research_radar.classify.learned import load_embedder, load_model
+from research_radar.classify.model import Taxonomy
+from research_radar.classify.rules import Classification
 from research_radar.collect.collectors import Found
-from research_radar.cores import FORK_MIN, Ahead, map_on_cores
+from research_radar.cores import AHEAD_CHUNK, FORK_MIN, Ahead, can_fork, map_on_cores
 from research_radar.extract.claims import extract_claims
-from research_radar.models import Claim
-from research_radar.pipeline.candidates import FINDING_KINDS, source_where
+from research_radar.models import Claim, Source
+from research_radar.pipeline.candidates import FINDING_KINDS, classifier_item, source_where
 
-__all__ = ["ClaimsAhead", "Text"]
+__all__ = ["Classified", "ReadAhead", "Text", "claims_of_texts"]
 
 Text = tuple[str, str]
 """A source's (text, where it was read)."""
+Classified = tuple[Item, Classification]
+"""What the classifier read of a source, and its classification."""
 
 _WARM = "Reaches 2.1x the throughput of vLLM on one A100 (batch 8, Llama-3-8B, FP16)."
 """A text whose extraction loads what extraction reads (catalogues, patterns) before a
 fork, so that the forked process does not load it again."""
 
 
+@dataclass(frozen=True)
+class _Found:
+    """One text collect found: where it was read and, for a titled source, what the
+    classifier reads of it."""
+
+    text: Text
+    item: Item | None
+
+
+_Read = tuple[list[Claim], Classification | None]
+
+
 def _claims_of(text: Text) -> list[Claim]:
     return extract_claims(text[0], where=text[1])
 
 
-class ClaimsAhead:
-    """The claims of the texts collect found, started ahead in a forked process.
+def claims_of_texts(texts: Sequence[Text]) -> list[list[Claim]]:
+    """The claims of each text, now (half forked for a long list)."""
+    return map_on_cores(_claims_of, texts)
 
-    `found` is the collect stage's `on_found`; `claims` is what the extract stage asks.
-    Use as a context manager: leaving the block stops the work ahead.
+
+def _read(taxonomy: Taxonomy, chunk: Sequence[_Found]) -> list[_Read]:
+    """The claims and the classification (titled sources) of each text of a chunk; the
+    chunk is classified as one batch (each item's classification depends on no other)."""
+    items = [found.item for found in chunk if found.item is not None]
+    classified = iter(classify_items(taxonomy, items))
+    return [
+        (_claims_of(found.text), None if found.item is None else next(classified))
+        for found in chunk
+    ]
+
+
+def _titled_item(source: Source) -> Item | None:
+    """What the classifier reads of a source whose title does not wait for its project."""
+    return classifier_item(source, "") if source.title else None
+
+
+class ReadAhead:
+    """The claims and classifications of the texts collect found, started ahead in a
+    forked process.
+
+    `found` is the collect stage's `on_found`; `claims` is what the extract stage asks,
+    after which `classified` holds what was classified. Use as a context manager:
+    leaving the block stops the work ahead.
     """
 
-    def __init__(self, *, minimum: int = FORK_MIN) -> None:
-        self._minimum = minimum
+    def __init__(self, taxonomy: Taxonomy, *, minimum: int = FORK_MIN) -> None:
+        self._taxonomy, self._minimum = taxonomy, minimum
         self._stack = ExitStack()
-        self._started: list[tuple[dict[str, Text], Ahead[Text, list[Claim]]]] = []
+        self._started: list[tuple[list[tuple[str, _Found]], Ahead[list[_Found], list[_Read]]]]
+        self._started = []
+        self.classified: dict[str, Classified] = {}
+        """source key -> what was classified ahead (filled by `claims`)."""
 
     def found(self, name: str, found: Found) -> None:
-        """Start extracting the texts of what a source found (a long list only)."""
+        """Start reading the texts of what a source found (a long list, on a machine that
+        can fork: elsewhere the extract and classify stages read them)."""
         texts = {
-            source.key: (source.text, source_where(source, snapshot))
+            source.key: _Found((source.text, source_where(source, snapshot)), _titled_item(source))
             for source, snapshot in found.items
             if source.text and source.kind in FINDING_KINDS
         }
-        if len(texts) < self._minimum:
+        if len(texts) < self._minimum or not can_fork():
             return
-        if not self._started:
+        if not self._started:  # loaded once, before the fork: both processes read
             extract_claims(_WARM, where="")
-        ahead = Ahead(_claims_of, list(texts.values()), minimum=self._minimum)
-        self._started.append((texts, self._stack.enter_context(ahead)))
+            load_model()
+            load_embedder()
+        pairs = list(texts.items())
+        chunks = [
+            [found for _, found in pairs[start : start + AHEAD_CHUNK]]
+            for start in range(0, len(pairs), AHEAD_CHUNK)
+        ]
+        ahead = Ahead(partial(_read, self._taxonomy), chunks, minimum=0, chunk=1)
+        self._started.append((pairs, self._stack.enter_context(ahead)))
 
     def claims(self, texts: dict[str, Text]) -> list[list[Claim]]:
         """The claims of each text (source key -> text, where), in order: those extracted
-        ahead for the same text and where, the others now (half forked for a long list)."""
+        ahead for the same text and where, the others now (half forked for a long list).
+        Keeps what was classified ahead in `classified`."""
         known: dict[str, tuple[Text, list[Claim]]] = {}
         for started, ahead in self._started:
-            if any(key in texts for key in started):
-                results = ahead.results()
-                known |= {key: (text, results[i]) for i, (key, text) in enumerate(started.items())}
+            if any(key in texts for key, _ in started):
+                results = [read for chunk in ahead.results() for read in chunk]
+                for (key, found), (claims, classified) in zip(started, results, strict=True):
+                    known[key] = (found.text, claims)
+                    if found.item is not None and classified is not None:
+                        self.classified[key] = (found.item, classified)
         self.close()
         left = [key for key, text in texts.items() if key not in known or known[key][0] != text]
-        fresh = dict(zip(left, map_on_cores(_claims_of, [texts[key] for key in left]), strict=True))
+        fresh = dict(zip(left, claims_of_texts([texts[key] for key in left]), strict=True))
         return [fresh[key] if key in fresh else known[key][1] for key in texts]
 
     def close(self) -> None:
@@ -79,7 +143,7 @@ class ClaimsAhead:
         self._started = []
         self._stack.close()
 
-    def __enter__(self) -> ClaimsAhead:
+    def __enter__(self) -> ReadAhead:
         return self
 
     def __exit__(

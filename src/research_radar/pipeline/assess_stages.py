@@ -18,7 +18,7 @@ from research_radar.hostmap.index import HostIndex, map_findings
 from research_radar.models import Finding, PendingDifference, SourceKind
 from research_radar.pipeline.analyst import ArxivSearch, LlmRun, arxiv_search
 from research_radar.pipeline.host import load_host
-from research_radar.pipeline.stages import StageRecorder
+from research_radar.pipeline.stages import Held, StageRecorder
 from research_radar.resolve.families import FamilyIndex, assign_family
 from research_radar.resolve.keys import key_name
 from research_radar.store.history_reads import load_findings_of
@@ -38,6 +38,7 @@ def assess_stage(
     *,
     settings: Settings | None = None,
     llm: LlmRun | None = None,
+    held: Held | None = None,
 ) -> tuple[list[Finding], list[Finding]]:
     """Family, prior art and difference, gates, maturity, recommendation and proposal of
     each kept finding.
@@ -48,8 +49,10 @@ def assess_stage(
     (issue #19); prior art is ranked among them. With `settings`, arXiv (when it was
     collected this run) is also asked live for papers on each finding's mechanism terms
     submitted before its first date; with `llm`, the configured writer rephrases each
-    insight (grounded sentences only). Returns the assessed findings and the prior
-    findings with those of the kept findings' families added.
+    insight (grounded sentences only). `held`: the sources and projects the run read
+    and wrote before (`resolve_stage`), looked up instead of read again. Returns the
+    assessed findings and the prior findings with those of the kept findings' families
+    added.
     """
     asked = settings is not None and (health or {}).get("arxiv") == "ok" and bool(kept)
     # a finding's query reads its tags and first date, which families do not change; a
@@ -80,8 +83,9 @@ def assess_stage(
         # only the findings' own texts and projects are looked up: reading every source and
         # project of the store here grew with history (issue #19); read before waiting for
         # the live search, which runs meanwhile
-        texts = {key: s.text for key, s in store.load_sources_of(keys).items() if s.text}
-        own = {key: set(p.sources) for key, p in store.load_projects_of(keys).items()}
+        found, projects = (held or Held.read(store, keys, keys)).of(keys)
+        texts = {key: source.text for key, source in found.items() if source.text}
+        own = {key: set(project.sources) for key, project in projects.items()}
         snapshots = store.load_snapshots_of(keys)
         queried: dict[str, set[str]] = {}
         live = searched()

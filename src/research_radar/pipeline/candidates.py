@@ -3,7 +3,7 @@ newest pinned snapshot, its claims and its six-dimension tags. Pure."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import date
 
 from research_radar.classify.classifier import Item, classify_item, classify_items, finding_tags
@@ -16,6 +16,7 @@ from research_radar.resolve.keys import github_repo
 __all__ = [
     "FINDING_KINDS",
     "build_candidate",
+    "classifier_item",
     "classify_sources",
     "latest_snapshot",
     "primary_source",
@@ -52,18 +53,39 @@ def source_where(source: Source, snapshot: Snapshot | None) -> str:
     return snapshot.url or source.url
 
 
-def _item(project: Project, source: Source) -> Item:
-    """What the classifier reads of a candidate: its title, summary and text."""
+def classifier_item(source: Source, name: str) -> Item:
+    """What the classifier reads of a candidate: its title (else its project's `name`),
+    summary and text."""
     text = "\n".join(part for part in (source.summary, source.text) if part)
-    return Item(source.title or project.name, text, source.kind.value)
+    return Item(source.title or name, text, source.kind.value)
 
 
 def classify_sources(
-    taxonomy: Taxonomy, pairs: Sequence[tuple[Project, Source]]
+    taxonomy: Taxonomy,
+    pairs: Sequence[tuple[Project, Source]],
+    known: Mapping[str, tuple[Item, Classification]] | None = None,
 ) -> list[Classification]:
     """The classification of each (project, primary source), in one batch: the classifier
-    embeds a batch at once and matches the rules of a large one on two cores (#19)."""
-    return classify_items(taxonomy, [_item(project, source) for project, source in pairs])
+    embeds a batch at once and matches the rules of a large one on two cores (#19).
+
+    `known`: source key -> an item and its classification, made before (`ReadAhead`),
+    used where the item is the one the candidate gives the classifier.
+    """
+    items = [classifier_item(source, project.name) for project, source in pairs]
+    made = [
+        _made(known or {}, source.key, item) for (_, source), item in zip(pairs, items, strict=True)
+    ]
+    left = [item for item, done in zip(items, made, strict=True) if done is None]
+    fresh = iter(classify_items(taxonomy, left))
+    return [next(fresh) if done is None else done for done in made]
+
+
+def _made(
+    known: Mapping[str, tuple[Item, Classification]], key: str, item: Item
+) -> Classification | None:
+    """The classification made before of `item`, if it is what was classified."""
+    pair = known.get(key)
+    return pair[1] if pair is not None and pair[0] == item else None
 
 
 def build_candidate(
@@ -81,7 +103,7 @@ def build_candidate(
     None extracts them here. `classified`: the source's classification when already made
     (`classify_sources`); None classifies it here."""
     if classified is None:
-        item = _item(project, source)
+        item = classifier_item(source, project.name)
         classified = classify_item(taxonomy, item.title, item.text, kind=item.kind)
     if claims is None:
         claims = (

@@ -10,6 +10,20 @@ what becomes of it); this module only runs them in order, records every run and 
 the store (start, end, counts, errors per source) and writes the report files. A crash mid-run leaves the store as the last
 finished stage left it; running again finishes the work without duplicates, and a second
 run on the same day writes the same report (the cut-off of the first run is kept).
+
+What runs where, on a large day (from `cores.FORK_MIN` items; on a machine that cannot
+fork, all of it runs here, with the same result):
+- collect: this process fetches the first half of a long list of repositories and a
+  forked one the second (`collect.forked`); then this one writes what was found.
+- from the moment a long list is fetched, a forked process reads it ahead: the claims
+  and the classification of each text, chunk after chunk (`pipeline.ahead`), while this
+  one writes the list and resolves projects; the extract stage takes over the chunks it
+  has not reached, from the back, until the two meet, and writes the claims.
+- classify: what was not classified ahead (a large batch half in a forked process).
+- decide, map: this process.
+- assess: the live arXiv search in a forked process while this one finds families.
+- compose, review: the report's HTML body, page and exports in forked processes while
+  this one writes the findings and reviews the report (`pipeline.outputs`).
 """
 
 from __future__ import annotations
@@ -25,7 +39,7 @@ from typing import Any
 from research_radar.classify.profile import load_taxonomy
 from research_radar.config import Settings
 from research_radar.models import BEIJING, Report
-from research_radar.pipeline.ahead import ClaimsAhead
+from research_radar.pipeline.ahead import ReadAhead
 from research_radar.pipeline.analyst import llm_run
 from research_radar.pipeline.assess_stages import assess_stage, map_stage
 from research_radar.pipeline.outputs import ReportFiles
@@ -36,6 +50,7 @@ from research_radar.pipeline.report_stages import (
     review_stage,
 )
 from research_radar.pipeline.stages import (
+    Held,
     Progress,
     StageRecorder,
     classify_stage,
@@ -237,9 +252,9 @@ def _run_daily(
     run = StageRecorder(store, run_id, progress, settle)
     try:
         taxonomy = load_taxonomy(settings.profile)
-        # the claims of a long list are extracted by a forked process while collect writes
-        # it and resolve runs; extract takes over what is left (#19)
-        with ClaimsAhead() as ahead:
+        # the claims and classifications of a long list are read by a forked process
+        # while collect writes it and resolve runs; extract takes over what is left (#19)
+        with ReadAhead(taxonomy) as ahead:
             covered, touched = collect_stage(
                 run, store, settings, cutoff, taxonomy, since, on_found=ahead.found
             )
@@ -247,7 +262,9 @@ def _run_daily(
             extracted = extract_stage(run, store, projects, touched, ahead, sources)
         host_key = github_key(settings.host_repo) if settings.host_repo else None
         candidates = classify_stage(run, extracted, projects, taxonomy, day, host_key, touched)
-        kept, prior, excluded = decide_stage(run, store, settings, candidates, day)
+        # the sources and projects resolve read and wrote, looked up by the later stages
+        held = Held({s.key: s for s in sources}, {p.key: p for p in projects})
+        kept, prior, excluded = decide_stage(run, store, settings, candidates, day, held)
         host, mapped = map_stage(run, store, settings, kept)
         with llm_run(settings) as llm:
             assessed, prior = assess_stage(
@@ -260,6 +277,7 @@ def _run_daily(
                 covered.sources,
                 settings=settings,
                 llm=llm,
+                held=held,
             )
         # a large report's export and HTML body are built by forked processes from the
         # moment the report is composed, while this one saves and reviews it (#19)

@@ -6,9 +6,9 @@ and `assess` are in `pipeline.assess_stages`, the report's stages in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date, datetime
 from functools import partial
 from typing import Any
@@ -28,7 +28,7 @@ from research_radar.models import (
     Snapshot,
     Source,
 )
-from research_radar.pipeline.ahead import ClaimsAhead
+from research_radar.pipeline.ahead import Classified, ReadAhead, claims_of_texts
 from research_radar.pipeline.candidates import (
     FINDING_KINDS,
     build_candidate,
@@ -48,6 +48,7 @@ from research_radar.store.store import Store
 
 __all__ = [
     "Extracted",
+    "Held",
     "Progress",
     "StageRecorder",
     "classify_stage",
@@ -113,7 +114,7 @@ def collect_stage(
     overlap); it ends at the cut-off. Under the first-discovered policy (and `[github]
     skip_reported`, the default), repositories already reported are left out of what
     GitHub returns: their updates are not reported again. `on_found`: told what each
-    source found before it is written (`ClaimsAhead.found`).
+    source found before it is written (`ReadAhead.found`).
     """
     with run.stage("collect") as counts:
         live = live_settings(settings, taxonomy, cutoff.date())
@@ -170,9 +171,33 @@ def resolve_stage(
 
 
 @dataclass(frozen=True)
+class Held:
+    """Sources and projects by key, as the store holds them: the run's own, read or written
+    by the resolve stage (nothing writes either after it), so that later stages look
+    them up instead of reading and validating them again (#19)."""
+
+    sources: Mapping[str, Source]
+    projects: Mapping[str, Project]
+
+    @classmethod
+    def read(cls, store: Store, sources: Iterable[str], projects: Iterable[str]) -> Held:
+        """The sources and the projects of some keys, read from the store."""
+        return cls(store.load_sources_of(sources), store.load_projects_of(projects))
+
+    def of(self, keys: Iterable[str]) -> tuple[dict[str, Source], dict[str, Project]]:
+        """The sources and the projects of `keys` that are held."""
+        keys = list(keys)
+        return (
+            {key: self.sources[key] for key in keys if key in self.sources},
+            {key: self.projects[key] for key in keys if key in self.projects},
+        )
+
+
+@dataclass(frozen=True)
 class Extracted:
     """What `extract_stage` read, for `classify_stage`: each touched project's primary
-    source, its newest snapshot and its claims (extracted once per run)."""
+    source, its newest snapshot and its claims (extracted once per run), and what was
+    classified ahead."""
 
     sources: dict[str, Source]
     """project key → primary source (of every project)."""
@@ -180,6 +205,9 @@ class Extracted:
     """source key → newest snapshot (touched projects)."""
     claims: dict[str, list[Claim]]
     """source key → claims of its text (touched projects)."""
+    classified: dict[str, Classified] = field(default_factory=dict)
+    """source key → what the classifier read of it and its classification, made ahead
+    (`ReadAhead`; `classify_stage` uses it where it would read the same)."""
 
 
 def extract_stage(
@@ -187,13 +215,15 @@ def extract_stage(
     store: Store,
     projects: list[Project],
     touched: set[str],
-    ahead: ClaimsAhead | None = None,
+    ahead: ReadAhead | None = None,
     sources: list[Source] | None = None,
 ) -> Extracted:
     """Claims of the projects this run collected (or re-read); the others were extracted
     by the run that touched them. Reads everything before the writing transaction.
-    `ahead`: the claims the collect stage started extracting (#19). `sources`: every
-    source of the store, when the caller has just read them (`resolve_stage`)."""
+    `ahead`: the claims (and classifications) the collect stage started reading (#19),
+    whose forked process goes on while this one takes over from the back (so this stage
+    also classifies what was read ahead). `sources`: every source of the store, when the
+    caller has just read them (`resolve_stage`)."""
     with run.stage("extract") as counts:
         every = store.load_sources() if sources is None else sources
         by_key = {source.key: source for source in every}
@@ -213,8 +243,10 @@ def extract_stage(
             for source in chosen
             if source.text
         }
-        found_claims = (ahead or ClaimsAhead()).claims(texts)  # on two cores (#19)
-        extracted = Extracted(primary, latest, dict(zip(texts, found_claims, strict=True)))
+        # on two cores (#19)
+        read = ahead.claims(texts) if ahead else claims_of_texts(list(texts.values()))
+        claims = dict(zip(texts, read, strict=True))
+        extracted = Extracted(primary, latest, claims, ahead.classified if ahead else {})
         with store.transaction() as conn:
             counts["claims_added"] = store.save_claims_of(
                 conn,
@@ -247,7 +279,7 @@ def classify_stage(
                 counts["untouched"] = counts.get("untouched", 0) + 1
                 continue
             weighed.append((project, source))
-        classified = classify_sources(taxonomy, weighed)
+        classified = classify_sources(taxonomy, weighed, extracted.classified)
         candidates = [
             build_candidate(
                 project,
@@ -265,16 +297,23 @@ def classify_stage(
 
 
 def decide_stage(
-    run: StageRecorder, store: Store, settings: Settings, candidates: list[Finding], day: date
+    run: StageRecorder,
+    store: Store,
+    settings: Settings,
+    candidates: list[Finding],
+    day: date,
+    held: Held | None = None,
 ) -> tuple[list[Finding], list[Finding], list[Exclusion]]:
     """Keep what is new (or a substantive update, by policy).
 
     Returns the kept findings, the prior findings of the candidates' projects (and their
     sources) and why the others were left out. Reads only the candidates' history, each
-    part in one query, and looks it up by key (issue #19).
+    part in one query, and looks it up by key (issue #19). `held`: the projects the run
+    resolved, looked up instead of read again.
     """
     with run.stage("decide") as counts:
-        projects = store.load_projects_of(finding.project_key for finding in candidates)
+        weighed = [finding.project_key for finding in candidates]
+        projects = (held or Held.read(store, (), weighed)).of(weighed)[1]
         keys = {key for project in projects.values() for key in (project.key, *project.sources)}
         prior = load_findings_of(store, keys, before=day)
         by_key: dict[str, list[Finding]] = {}

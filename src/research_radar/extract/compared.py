@@ -59,6 +59,10 @@ def baseline_values(
     MTP 40.0`, `OFF 2.48 ms vs ON 2.50 ms`). Only numbers paired with one of the claim's
     own, in the same unit, are renamed: `2.1x vs llama.cpp` has no baseline value.
     """
+    if len(items) < 2:
+        # every rule below pairs a number with another one of the statement: a lone
+        # number (most table cells) is never the compared system's (issue #19)
+        return [m for _at, m in items]
     baseline: set[int] = set()
     # each cue looks up the numbers and baseline words around it, not all of them: a
     # statement of a thousand `a vs b` was quadratic (issue #19)

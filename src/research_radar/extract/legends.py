@@ -54,24 +54,22 @@ def _key(label: str) -> str:
 
 def _legend(segments: list[Segment], rows: list[int], cat: Catalog) -> dict[str, list[str]]:
     """A legend's label -> the parts its row names ({} when the table is no legend)."""
-    parts: dict[str, list[str]] = {}
-    labels: list[str] = []
-    for index in rows:
-        if segments[index].block != "table":
-            continue
-        cells = split_cells(segments[index].text)
-        if len(cells) < 2 or not cells[0]:
-            return {}
-        label = _key(cells[0])
-        labels.append(label)
-        if names := cat.names("hardware", " | ".join(clean_text(c) for c in cells[1:])):
-            parts[label] = names
-    listed = " ".join(labels)
-    if len(set(labels)) != len(labels) or len(parts) < 2 or not all(map(_WORD.search, labels)):
+    table = [split_cells(segments[i].text) for i in rows if segments[i].block == "table"]
+    if any(len(cells) < 2 or not cells[0] for cells in table):
+        return {}
+    labels = [_key(cells[0]) for cells in table]
+    if len(set(labels)) != len(labels) or not all(map(_WORD.search, labels)):
         return {}  # `| 16 | 1 x RTX 4090 |`: a setting's values, not labels
+    listed = " ".join(labels)
     if cat.names("hardware", listed) or cat.names("model", listed):
         return {}  # the labels are parts or models themselves: a results table
-    return parts
+    # the rows' parts last: one look-up of the labels rules out most tables, where a
+    # look-up per row cost a results table as many reads of its rows (issue #19)
+    parts: dict[str, list[str]] = {}
+    for label, cells in zip(labels, table, strict=True):
+        if names := cat.names("hardware", " | ".join(clean_text(c) for c in cells[1:])):
+            parts[label] = names
+    return parts if len(parts) >= 2 else {}
 
 
 def _label(segments: list[Segment], rows: list[int], parts: dict[str, list[str]]) -> None:

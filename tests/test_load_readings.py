@@ -306,6 +306,9 @@ def test_a_length_column_gives_each_row_its_load(table: str, expected: dict[str,
         pytest.param("Parallel requests", "concurrency", id="parallel-requests"),
         pytest.param("NPU数", "gpus", id="zh-npu-count"),
         pytest.param("Gen len", "output", id="gen-len"),
+        pytest.param("Avg Input", "prompt", id="mean-input"),
+        pytest.param("Mean output", "output", id="mean-output"),
+        pytest.param("平均输出", "output", id="zh-mean-output"),
     ],
 )
 def test_a_load_column_gives_each_row_its_value(head: str, key: str) -> None:

@@ -135,9 +135,11 @@ LOAD_RULES = (
         r"(?<![Mm]ax[\s_-])(?<![Mm]ax)(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs|(?<![A-Za-z])(?:micro_)?bsz)"
         r"\s*[=:：]?\s*(\d+)(?!\d|\.\d|\s?/\s?\d)",  # `bs=1/8/32` sweeps the batch
     ),
+    # `批大小为 8`, and `batch 大小为 1` (the English key in Chinese prose)
     _rule(
         "batch",
-        r"批(?:处理|次)?(?:大小|量)\s*(?:为|是|设为|取)?\s*[=:：]?\s*(\d+)(?!\d|\.\d|\s?[倍%])",
+        r"(?:批(?:处理|次)?(?:大小|量)|(?<![A-Za-z])batch[\s_]?大小)"
+        r"\s*(?:为|是|设为|取)?\s*[=:：]?\s*(\d+)(?!\d|\.\d|\s?[倍%])",
     ),
     _rule("batch", r"(\d+)\s?的\s?批(?:量|次)?大小"),
     # `4batch size`, `a 16 batch size`: the value written before the key

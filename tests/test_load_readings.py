@@ -311,6 +311,9 @@ def test_a_length_column_gives_each_row_its_load(table: str, expected: dict[str,
         pytest.param("Avg Input", "prompt", id="mean-input"),
         pytest.param("Mean output", "output", id="mean-output"),
         pytest.param("平均输出", "output", id="zh-mean-output"),
+        pytest.param("TP (1)", "tp", id="footnote-mark-in-brackets"),
+        pytest.param("Batch size¹", "batch", id="superscript-footnote-mark"),
+        pytest.param("GPUs*", "gpus", id="asterisk-footnote-mark"),
     ],
 )
 def test_a_load_column_gives_each_row_its_value(head: str, key: str) -> None:

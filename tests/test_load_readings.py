@@ -401,6 +401,33 @@ def test_a_setup_line_below_a_table_sets_it_up() -> None:
     assert load.get("concurrency") == "24"
 
 
+@pytest.mark.parametrize(
+    "said",
+    [
+        pytest.param(
+            "We measured both phases. Fine-tuning ran on one L40S GPU and serving "
+            "ran on four L40S GPUs.",
+            id="lead-sentence",
+        ),
+        pytest.param(
+            "Fine-tuning ran on one L40S GPU and serving on four L40S GPUs:",
+            id="introduction",
+        ),
+    ],
+)
+def test_a_setup_that_counts_its_parts_twice_sets_up_no_count(said: str) -> None:
+    text = f"# Speed\n\n{said}\n\n| Batch | Speedup |\n|---|---|\n| 4 | 3.25x |\n"
+    load = _numbers(extract_claims(text))[3.25].conditions.load
+    assert load.get("batch") == "4"
+    assert "gpus" not in load
+
+
+def test_a_setup_that_counts_its_part_once_sets_up_the_count() -> None:
+    said = "Serving ran on four L40S GPUs."
+    text = f"# Speed\n\n{said}\n\n| Batch | Speedup |\n|---|---|\n| 4 | 3.25x |\n"
+    assert _numbers(extract_claims(text))[3.25].conditions.load.get("gpus") == "4"
+
+
 def test_an_example_in_a_note_below_a_table_sets_nothing_up() -> None:
     text = (
         "# Flags\n\n"

@@ -12,13 +12,14 @@ from typing import Any
 
 from research_radar.extract.baselines import find_baselines
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.loads import read_load
+from research_radar.extract.loads import counted_parts, read_load
 from research_radar.models import Conditions
 
 __all__ = [
     "CONDITION_FIELDS",
     "find_conditions",
     "format_repeats",
+    "one_count",
     "tidy_conditions",
     "with_load",
 ]
@@ -164,3 +165,12 @@ def format_repeats(load: dict[str, str]) -> str | None:
 def with_load(conditions: Conditions, load: dict[str, str]) -> Conditions:
     """The conditions with `load` in place of theirs, and its `repeats` summary."""
     return conditions.model_copy(update={"load": load, "repeats": format_repeats(load)})
+
+
+def one_count(conditions: Conditions, text: str, cat: Catalog) -> Conditions:
+    """The conditions a set-up statement gives: none of its GPU counts when it counts its
+    parts twice (`training runs on one A100 GPU and inference on eight A100 GPUs`: either
+    count is some numbers' only, issue #14)."""
+    if "gpus" not in conditions.load or len(counted_parts(text, cat)) < 2:
+        return conditions
+    return with_load(conditions, {k: v for k, v in conditions.load.items() if k != "gpus"})

@@ -154,6 +154,12 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
         pytest.param("## 长文档（16K 输入）", {"prompt": "16K"}, id="zh-length-then-input"),
         pytest.param("（700 输入，256 输出）", {"output": "256"}, id="zh-length-then-output"),
         pytest.param("- 静态导出，batch 大小为 4", {"batch": "4"}, id="zh-english-batch-key"),
+        pytest.param(
+            "Settings follow production (2048 tokens per batch, top-4 experts).",
+            {"batch": "2048"},
+            id="tokens-per-batch",
+        ),
+        pytest.param("测试时每批 4K 个 token", {"batch": "4K"}, id="zh-tokens-per-batch"),
     ],
 )
 def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) -> None:
@@ -181,6 +187,8 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("ISL=8K, OSL=512, 32 & 96 concurrent requests", "concurrency", id="c-list"),
         pytest.param("显存占用降低后可用 6 倍批大小", "batch", id="zh-times-the-batch"),
         pytest.param("增大 batch 大小到 3 倍", "batch", id="zh-english-batch-grows"),
+        pytest.param("The scheduler admits up to 6144 tokens per batch.", "batch", id="batch-cap"),
+        pytest.param("It folds 900 tokens per batch per second.", "batch", id="batch-rate"),
         pytest.param("批量提升 3 倍", "batch", id="zh-batch-grows"),
         pytest.param("Concurrency: 2 / 6 / 24", "concurrency", id="concurrency-sweep"),
         pytest.param("并发 3/9/27 三档", "concurrency", id="zh-concurrency-sweep"),

@@ -147,6 +147,17 @@ LOAD_RULES = (
     _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取|设为|设置为)\s*(\d+)(?!\d|\.\d)"),
     _rule("batch", r"(?<![A-Za-z])batch\s(?:of|with)\s(\d+)(?!\d|\.\d)(?!\s?(?:tokens|%))"),
     _rule("batch", r"batch[\s_-]?size\s+(?:of\s+(?:\w+\s+)?(?:is\s+)?|is\s+)(\d+)(?!\d|\.\d)"),
+    # `4096 tokens per batch`, `每批 8K 个 token`: a batch counted in tokens, as a `Batch
+    # Token Size` column counts it
+    # (not a cap: `up to 2048 tokens per batch`, `max 8K tokens per batch`)
+    _rule(
+        "batch",
+        r"(?<!max\s)(?<!maximum\s)(?<!up\sto\s)(?<!at\smost\s)(?<!caps\s)(?<!limit\sof\s)"
+        r"(?<![\d.,])(\d[\d,]*[Kk]?)\s?tokens?\s(?:per|in\seach|each)\sbatch\b(?!\s?(?:per|/)\s?s)",
+    ),
+    _rule(
+        "batch", r"每(?:个)?\s?(?:批|batch)\s?(?:次)?\s?(\d[\d,]*[Kk]?)\s?个?\s?(?:tokens?|词元)"
+    ),
     _rule(
         "gpus",
         r"(?:(?:使用|用)?(?:卡数|GPU\s?数量?|显卡数量?)|(?:number|num|#)\s?(?:of\s)?GPUs?|"

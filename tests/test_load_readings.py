@@ -160,6 +160,10 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
             id="tokens-per-batch",
         ),
         pytest.param("测试时每批 4K 个 token", {"batch": "4K"}, id="zh-tokens-per-batch"),
+        pytest.param(
+            "Timings come from a single NVIDIA-A6000 GPU.", {"gpus": "1"}, id="vendor-hyphen-word"
+        ),
+        pytest.param("Served by 4x NVIDIA-L40S.", {"gpus": "4"}, id="vendor-hyphen-count"),
     ],
 )
 def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) -> None:

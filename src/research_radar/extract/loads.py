@@ -31,7 +31,7 @@ _COUNT = re.compile(
 _WORD_COUNT = re.compile(
     r"(?:\b(two|four|eight|sixteen|single|one)|(双|两)(?:张|块|卡|个)?|"
     r"(二|四|八|十六)(?:张|块|卡|个|台)|(单|一)(?:张|块|卡|个))"
-    r"\s?(?:(?:NVIDIA|AMD|GeForce|Tesla|Intel|Ascend)\s?)?$",
+    r"\s?(?:(?:NVIDIA|AMD|GeForce|Tesla|Intel|Ascend)[\s-]?)?$",
     re.I,
 )
 """`two H100`, `a single NVIDIA A100`, `one H800`, `两张 A100`, `八卡 H800`, `单卡 RTX
@@ -246,7 +246,9 @@ def _listed(text: str, match: re.Match[str]) -> bool:
     return True
 
 
-_VENDOR_BEFORE = re.compile(r"(?<![\w-])(?:NVIDIA|AMD|Intel|Ascend|Huawei|GeForce|Tesla)\s$", re.I)
+_VENDOR_BEFORE = re.compile(
+    r"(?<![\w-])(?:NVIDIA|AMD|Intel|Ascend|Huawei|GeForce|Tesla)[\s-]$", re.I
+)
 
 
 def _count_before(text: str, at: int) -> re.Match[str] | None:

@@ -289,7 +289,12 @@ def test_an_output_sequence_length_is_not_a_second_prompt_length() -> None:
 def test_the_load_reader_exports_its_api() -> None:
     from research_radar.extract import loads
 
-    assert set(loads.__all__) == {"load_rule_matches", "read_load", "several_values"}
+    assert set(loads.__all__) == {
+        "counted_parts",
+        "load_rule_matches",
+        "read_load",
+        "several_values",
+    }
     assert loads.read_load("bs=4, TP=2", default_catalog()) == {"batch": "4", "tp": "2"}
 
 

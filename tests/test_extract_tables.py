@@ -458,3 +458,24 @@ def test_a_geforce_number_under_a_gpu_column_is_the_card() -> None:
     assert found[17.5].conditions.hardware == ["RTX 3070 Ti"]
     assert "gpus" not in found[18.5].conditions.load
     assert found[16.5].conditions.hardware == []  # a batch of 4060, not a card
+
+
+@pytest.mark.parametrize(
+    ("recipe", "precision"),
+    [
+        pytest.param("float8_rowwise", "FP8", id="float8-recipe"),
+        pytest.param("int8_dynamic", "INT8", id="int8-recipe"),
+        pytest.param("fp8_e5m2_weightonly", "FP8", id="fp8-format-recipe"),
+    ],
+)
+def test_a_precision_named_as_an_identifier_is_the_rows(recipe: str, precision: str) -> None:
+    table = f"| Recipe | Latency (ms) |\n|---|---|\n| {recipe} | 12.75 |\n"
+    assert _by_value(f"# Quantisation\n\n{table}")[12.75].conditions.precision == [precision]
+
+
+def test_a_path_or_link_with_underscores_names_no_precision() -> None:
+    table = (
+        "| Model | Latency (ms) | Link |\n|---|---|---|\n"
+        "| Qwen2-7B | 12.75 | [weights](https://example.org/qwen2_fp16_v2) |\n"
+    )
+    assert _by_value(f"# Speed\n\n{table}")[12.75].conditions.precision == []

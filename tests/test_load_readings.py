@@ -153,6 +153,17 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
         ),
         pytest.param("## 长文档（16K 输入）", {"prompt": "16K"}, id="zh-length-then-input"),
         pytest.param("（700 输入，256 输出）", {"output": "256"}, id="zh-length-then-output"),
+        pytest.param("- 静态导出，batch 大小为 4", {"batch": "4"}, id="zh-english-batch-key"),
+        pytest.param(
+            "Settings follow production (2048 tokens per batch, top-4 experts).",
+            {"batch": "2048"},
+            id="tokens-per-batch",
+        ),
+        pytest.param("测试时每批 4K 个 token", {"batch": "4K"}, id="zh-tokens-per-batch"),
+        pytest.param(
+            "Timings come from a single NVIDIA-A6000 GPU.", {"gpus": "1"}, id="vendor-hyphen-word"
+        ),
+        pytest.param("Served by 4x NVIDIA-L40S.", {"gpus": "4"}, id="vendor-hyphen-count"),
     ],
 )
 def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) -> None:
@@ -179,6 +190,9 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("50 denoising steps on one card", "output", id="diffusion-steps"),
         pytest.param("ISL=8K, OSL=512, 32 & 96 concurrent requests", "concurrency", id="c-list"),
         pytest.param("显存占用降低后可用 6 倍批大小", "batch", id="zh-times-the-batch"),
+        pytest.param("增大 batch 大小到 3 倍", "batch", id="zh-english-batch-grows"),
+        pytest.param("The scheduler admits up to 6144 tokens per batch.", "batch", id="batch-cap"),
+        pytest.param("It folds 900 tokens per batch per second.", "batch", id="batch-rate"),
         pytest.param("批量提升 3 倍", "batch", id="zh-batch-grows"),
         pytest.param("Concurrency: 2 / 6 / 24", "concurrency", id="concurrency-sweep"),
         pytest.param("并发 3/9/27 三档", "concurrency", id="zh-concurrency-sweep"),
@@ -306,6 +320,12 @@ def test_a_length_column_gives_each_row_its_load(table: str, expected: dict[str,
         pytest.param("Parallel requests", "concurrency", id="parallel-requests"),
         pytest.param("NPU数", "gpus", id="zh-npu-count"),
         pytest.param("Gen len", "output", id="gen-len"),
+        pytest.param("Avg Input", "prompt", id="mean-input"),
+        pytest.param("Mean output", "output", id="mean-output"),
+        pytest.param("平均输出", "output", id="zh-mean-output"),
+        pytest.param("TP (1)", "tp", id="footnote-mark-in-brackets"),
+        pytest.param("Batch size¹", "batch", id="superscript-footnote-mark"),
+        pytest.param("GPUs*", "gpus", id="asterisk-footnote-mark"),
     ],
 )
 def test_a_load_column_gives_each_row_its_value(head: str, key: str) -> None:
@@ -391,6 +411,33 @@ def test_a_setup_line_below_a_table_sets_it_up() -> None:
     )
     load = _numbers(extract_claims(text))[321.5].conditions.load
     assert load.get("concurrency") == "24"
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        pytest.param(
+            "We measured both phases. Fine-tuning ran on one L40S GPU and serving "
+            "ran on four L40S GPUs.",
+            id="lead-sentence",
+        ),
+        pytest.param(
+            "Fine-tuning ran on one L40S GPU and serving on four L40S GPUs:",
+            id="introduction",
+        ),
+    ],
+)
+def test_a_setup_that_counts_its_parts_twice_sets_up_no_count(said: str) -> None:
+    text = f"# Speed\n\n{said}\n\n| Batch | Speedup |\n|---|---|\n| 4 | 3.25x |\n"
+    load = _numbers(extract_claims(text))[3.25].conditions.load
+    assert load.get("batch") == "4"
+    assert "gpus" not in load
+
+
+def test_a_setup_that_counts_its_part_once_sets_up_the_count() -> None:
+    said = "Serving ran on four L40S GPUs."
+    text = f"# Speed\n\n{said}\n\n| Batch | Speedup |\n|---|---|\n| 4 | 3.25x |\n"
+    assert _numbers(extract_claims(text))[3.25].conditions.load.get("gpus") == "4"
 
 
 def test_an_example_in_a_note_below_a_table_sets_nothing_up() -> None:

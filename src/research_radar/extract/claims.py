@@ -33,6 +33,7 @@ from research_radar.extract.clauses import split_by_clause
 from research_radar.extract.compared import is_baseline_metric
 from research_radar.extract.conditions import (
     find_conditions,
+    one_count,
     tidy_conditions,
 )
 from research_radar.extract.context import (
@@ -194,7 +195,10 @@ def extract_claims(
             if intro:
                 # `On H100 with Llama-3-8B at batch 16, ours is 2.1x faster:` right above
                 # the table: its set-up, though it states a number of its own (issue #14)
-                block_ctx.update(find_conditions(" ".join(intro), cat), with_baseline=False)
+                opening = " ".join(intro)
+                block_ctx.update(
+                    one_count(find_conditions(opening, cat), opening, cat), with_baseline=False
+                )
             intro = []
             continue
         if segment.block == "heading":
@@ -297,6 +301,7 @@ def extract_claims(
             # (a title, `Transfer Time vs KV Size` over a plot, names axes, not systems)
             compared.update(dict.fromkeys(own.baseline))
         own = hosted(own, segment.text, bool(parts or lead_ctx.names.get("hardware")))
+        own = one_count(own, segment.text, cat)
         parts.extend(own.hardware)
         line_ctx.update(own, with_baseline=True)
         block_ctx.update(own, with_baseline=segment.block == "prose")

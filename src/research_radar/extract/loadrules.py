@@ -135,9 +135,11 @@ LOAD_RULES = (
         r"(?<![Mm]ax[\s_-])(?<![Mm]ax)(?:batch[\s_-]?size|batch|(?<![A-Za-z])bs|(?<![A-Za-z])(?:micro_)?bsz)"
         r"\s*[=:：]?\s*(\d+)(?!\d|\.\d|\s?/\s?\d)",  # `bs=1/8/32` sweeps the batch
     ),
+    # `批大小为 8`, and `batch 大小为 1` (the English key in Chinese prose)
     _rule(
         "batch",
-        r"批(?:处理|次)?(?:大小|量)\s*(?:为|是|设为|取)?\s*[=:：]?\s*(\d+)(?!\d|\.\d|\s?[倍%])",
+        r"(?:批(?:处理|次)?(?:大小|量)|(?<![A-Za-z])batch[\s_]?大小)"
+        r"\s*(?:为|是|设为|取)?\s*[=:：]?\s*(\d+)(?!\d|\.\d|\s?[倍%])",
     ),
     _rule("batch", r"(\d+)\s?的\s?批(?:量|次)?大小"),
     # `4batch size`, `a 16 batch size`: the value written before the key
@@ -145,6 +147,17 @@ LOAD_RULES = (
     _rule("batch", r"batch[\s_-]?size\s*(?:为|是|取|设为|设置为)\s*(\d+)(?!\d|\.\d)"),
     _rule("batch", r"(?<![A-Za-z])batch\s(?:of|with)\s(\d+)(?!\d|\.\d)(?!\s?(?:tokens|%))"),
     _rule("batch", r"batch[\s_-]?size\s+(?:of\s+(?:\w+\s+)?(?:is\s+)?|is\s+)(\d+)(?!\d|\.\d)"),
+    # `4096 tokens per batch`, `每批 8K 个 token`: a batch counted in tokens, as a `Batch
+    # Token Size` column counts it
+    # (not a cap: `up to 2048 tokens per batch`, `max 8K tokens per batch`)
+    _rule(
+        "batch",
+        r"(?<!max\s)(?<!maximum\s)(?<!up\sto\s)(?<!at\smost\s)(?<!caps\s)(?<!limit\sof\s)"
+        r"(?<![\d.,])(\d[\d,]*[Kk]?)\s?tokens?\s(?:per|in\seach|each)\sbatch\b(?!\s?(?:per|/)\s?s)",
+    ),
+    _rule(
+        "batch", r"每(?:个)?\s?(?:批|batch)\s?(?:次)?\s?(\d[\d,]*[Kk]?)\s?个?\s?(?:tokens?|词元)"
+    ),
     _rule(
         "gpus",
         r"(?:(?:使用|用)?(?:卡数|GPU\s?数量?|显卡数量?)|(?:number|num|#)\s?(?:of\s)?GPUs?|"

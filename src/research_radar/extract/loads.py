@@ -13,12 +13,12 @@ import re
 from functools import lru_cache
 from itertools import compress
 
-from research_radar.extract.catalogue import Catalog
+from research_radar.extract.catalogue import Catalog, Mention
 from research_radar.extract.loadrules import LOAD_RULES
 from research_radar.extract.prefilter import NeedleIndex, probe_of
 from research_radar.extract.screened import finditer, search
 
-__all__ = ["load_rule_matches", "read_load", "several_values"]
+__all__ = ["counted_parts", "load_rule_matches", "read_load", "several_values"]
 
 
 _LOAD_INDEX = NeedleIndex(rule.needles for rule in LOAD_RULES)
@@ -31,7 +31,7 @@ _COUNT = re.compile(
 _WORD_COUNT = re.compile(
     r"(?:\b(two|four|eight|sixteen|single|one)|(双|两)(?:张|块|卡|个)?|"
     r"(二|四|八|十六)(?:张|块|卡|个|台)|(单|一)(?:张|块|卡|个))"
-    r"\s?(?:(?:NVIDIA|AMD|GeForce|Tesla|Intel|Ascend)\s?)?$",
+    r"\s?(?:(?:NVIDIA|AMD|GeForce|Tesla|Intel|Ascend)[\s-]?)?$",
     re.I,
 )
 """`two H100`, `a single NVIDIA A100`, `one H800`, `两张 A100`, `八卡 H800`, `单卡 RTX
@@ -172,27 +172,37 @@ def read_load(text: str, cat: Catalog, *, counts: bool = True) -> dict[str, str]
         load["percentiles"] = ",".join(percentiles)
     if not counts:
         return load
-    for mention in cat.find("hardware", text):
-        count = _count_before(text, mention.start)
-        after = _COUNT_AFTER.match(text, mention.end) or _COUNT_BRACKETED.match(text, mention.end)
-        if count and "gpus" not in load:
-            load["gpus"] = next(g for g in count.groups() if g)
-        elif (
-            "gpus" not in load
-            and _GPUS_AFTER.match(text, mention.end)
-            and (before := _COUNT_NAMED.search(text, max(0, mention.start - 16), mention.start))
-        ):
-            load["gpus"] = before.group(1)  # `each node holds 8 H800 GPUs`
-        elif after and "gpus" not in load:
-            load["gpus"] = next(g for g in after.groups() if g)
-        elif (
-            "gpus" not in load
-            and (word := _WORD_COUNT.search(text, max(0, mention.start - 14), mention.start))
-            and not _MACHINE_AFTER.match(text, mention.end)
-        ):
-            # `two H100`, `两张 A100`; not `a single H100 node` (eight of them)
-            load["gpus"] = _WORDS[next(g for g in word.groups() if g).lower()]
+    if "gpus" not in load:
+        parts = (_part_count(text, m) for m in cat.find("hardware", text))
+        if (first := next((n for n in parts if n is not None), None)) is not None:
+            load["gpus"] = first
     return load
+
+
+def _part_count(text: str, mention: Mention) -> str | None:
+    """How many of a named part a text writes it runs on (`8x H100`, `8 H800 GPUs`, `A100 x
+    2`, `two H100`), or None."""
+    count = _count_before(text, mention.start)
+    if count:
+        return next(g for g in count.groups() if g)
+    if _GPUS_AFTER.match(text, mention.end) and (
+        before := _COUNT_NAMED.search(text, max(0, mention.start - 16), mention.start)
+    ):
+        return before.group(1)  # `each node holds 8 H800 GPUs`
+    after = _COUNT_AFTER.match(text, mention.end) or _COUNT_BRACKETED.match(text, mention.end)
+    if after:
+        return next(g for g in after.groups() if g)
+    word = _WORD_COUNT.search(text, max(0, mention.start - 14), mention.start)
+    if word and not _MACHINE_AFTER.match(text, mention.end):
+        # `two H100`, `两张 A100`; not `a single H100 node` (eight of them)
+        return _WORDS[next(g for g in word.groups() if g).lower()]
+    return None
+
+
+def counted_parts(text: str, cat: Catalog) -> set[str]:
+    """Each count of a named part a text writes (`on one A100 GPU ... on eight A100 GPUs`:
+    {1, 8}): a set-up that counts its parts twice counts none of its numbers' (issue #14)."""
+    return {n for m in cat.find("hardware", text) if (n := _part_count(text, m)) is not None}
 
 
 _MACHINE_AFTER = re.compile(
@@ -236,7 +246,9 @@ def _listed(text: str, match: re.Match[str]) -> bool:
     return True
 
 
-_VENDOR_BEFORE = re.compile(r"(?<![\w-])(?:NVIDIA|AMD|Intel|Ascend|Huawei|GeForce|Tesla)\s$", re.I)
+_VENDOR_BEFORE = re.compile(
+    r"(?<![\w-])(?:NVIDIA|AMD|Intel|Ascend|Huawei|GeForce|Tesla)[\s-]$", re.I
+)
 
 
 def _count_before(text: str, at: int) -> re.Match[str] | None:

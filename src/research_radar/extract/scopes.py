@@ -25,7 +25,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.conditions import find_conditions, with_load
+from research_radar.extract.conditions import find_conditions, one_count, with_load
 from research_radar.extract.context import REQUIRED, SURVEY, hosted
 from research_radar.extract.loads import several_values
 from research_radar.extract.loadscopes import find_load_scopes, parent_lines
@@ -272,7 +272,7 @@ def _setup_row(segment: Segment) -> str:
 def _setup(text: str, cat: Catalog) -> Conditions:
     """A set-up statement's conditions, without the load keys it gives several values of
     (`prefill on 32 GPUs, decode on 144 GPUs`: neither count is the whole page's)."""
-    conditions = _keyed_model(find_conditions(text, cat), text, cat)
+    conditions = one_count(_keyed_model(find_conditions(text, cat), text, cat), text, cat)
     if conditions.precision and _SAMPLES.search(text):
         conditions = conditions.model_copy(update={"precision": []})
     several = several_values(text) & set(conditions.load)

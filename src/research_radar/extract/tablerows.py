@@ -34,6 +34,9 @@ from research_radar.models import Metric
 __all__ = ["header_load", "read_row"]
 
 
+_MEAN = r"(?:(?:avg\.?|average|mean)[ _]|平均)?"
+"""`| Avg Input | Avg Output |`: a run's mean lengths, as serving benchmarks print them, are
+its prompt and output lengths (issue #14)."""
 _HEADER_LOAD = (
     ("context", re.compile(r"context|ctx|上下文|^T$|^kv[ _]?(?:cache[ _]?)?len", re.I)),
     (
@@ -41,7 +44,9 @@ _HEADER_LOAD = (
         re.compile(
             r"completion tokens|output tokens|OSL|output[ _]?(?:seq(?:uence)?[ _]?)?len|"
             r"(?:decode|generation|gen)[ _]len|输出(?:长度|token|词元)|"
-            r"^(?:output|out|gen|gen(?:erated)?[ _]tokens|generated|(?:max[ _])?new[ _]tokens|"
+            r"^"
+            + _MEAN
+            + r"(?:output|out|gen|gen(?:erated)?[ _]tokens|generated|(?:max[ _])?new[ _]tokens|"
             r"max[ _]tokens|输出)(?:\s?\(tokens?\))?$",
             re.I,
         ),
@@ -51,7 +56,8 @@ _HEADER_LOAD = (
         re.compile(
             # not `num_prompts`, `# prompts`: how many requests, no length
             r"(?<!num[ _])(?<!number of )(?<!#)(?<!# )prompt(?!s\b)|ISL|input[ _]?(?:seq(?:uence)?[ _]?)?len|"
-            r"input tokens|prefill[ _]len|T_pp|seq(?:uence)?[ _]?len|输入(?:长度|token|词元)|^(?:input|in|输入)(?:\s?\(tokens?\))?$",
+            r"input tokens|prefill[ _]len|T_pp|seq(?:uence)?[ _]?len|输入(?:长度|token|词元)|"
+            r"^" + _MEAN + r"(?:input|in|输入)(?:\s?\(tokens?\))?$",
             re.I,
         ),
     ),

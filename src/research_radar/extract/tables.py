@@ -65,6 +65,9 @@ class TableClaim:
 
 _MARKS = re.compile(r"[↑↓⬆⬇]|[¹²³⁴⁵⁶⁷⁸⁹⁰]+$|\^[a-z*†‡]{1,2}$|\s?\[\^[\w-]{1,20}\]$")
 """`100 ↑`: a cell's better-is-higher mark; a footnote mark (`12.3¹`, `20.1^a`, `33.3[^1]`)."""
+_HEAD_MARK = re.compile(r"(?<=\S)\s?(?:\(\d\)|\[\d{1,2}\]|[¹²³⁴⁵⁶⁷⁸⁹⁰*†‡§]+)$")
+"""`| TP (1) |` over a note `(1) TP stands for Tensor Parallelism.`, `| seq_len¹ |`, `| QPS* |`:
+a header's footnote mark, no part of its name."""
 _MATH = re.compile(r"\$([-+−]?[\d.,]+)\$")
 """`$12.3$`: a number in LaTeX math, not dollars."""
 _VARIANT = re.compile(r"^[-–+]\s+")
@@ -101,7 +104,7 @@ def read_table(
     by_cell: dict[int, dict[int, list[Metric]]] = {}
     for (at, column), metrics in (extra or {}).items():
         by_cell.setdefault(at, {})[column] = metrics
-    head = [clean_text(h) for h in header]
+    head = [_HEAD_MARK.sub("", clean_text(h)) for h in header]
     header_rows = [head]
     """Each header row apart (`| Input | 128 | | 2048 | |` over `| Output | 128 | 2048 | ...`)."""
     parsed: list[Row] = []

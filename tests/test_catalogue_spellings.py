@@ -161,8 +161,8 @@ def test_model_identifiers_with_underscores(text: str, names: list[str]) -> None
             id="boards",
         ),
         pytest.param(
-            "Kendryte K230, CanMV-K210, SpacemiT K1, Sophgo SG2042, CV1800B, Banana Pi BPI-F3",
-            ["K230", "K210", "SpacemiT K1", "SG2042", "CV1800B", "BPI-F3"],
+            "Kendryte K230, CanMV-K210, SpacemiT K1, SpacemiT K3, Sophgo SG2042, CV1800B, BPI-F3",
+            ["K230", "K210", "SpacemiT K1", "SpacemiT K3", "SG2042", "CV1800B", "BPI-F3"],
             id="risc-v",
         ),
         pytest.param(

@@ -823,3 +823,13 @@ def test_a_chinese_install_section_sets_nothing_up(heading: str) -> None:
         f"{_ANOTHER_PART}"
     )
     assert _numbers(extract_claims(text))[1234.5].conditions.hardware == []
+
+
+@pytest.mark.parametrize("verb", ["评测", "评估", "压测"])
+def test_a_chinese_evaluation_note_below_a_table_sets_it_up(verb: str) -> None:
+    text = (
+        "## 推理性能\n\n| 模型 | 速度 (tokens/s) |\n|---|---|\n| Qwen-7B | 40.5 |\n\n"
+        f"{verb}运行于单张 A800 GPU，使用 PyTorch 2.1。\n"
+        f"{_ANOTHER_PART}"
+    )
+    assert _numbers(extract_claims(text))[40.5].conditions.hardware == ["A800"]

@@ -833,3 +833,21 @@ def test_a_chinese_evaluation_note_below_a_table_sets_it_up(verb: str) -> None:
         f"{_ANOTHER_PART}"
     )
     assert _numbers(extract_claims(text))[40.5].conditions.hardware == ["A800"]
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "* 05/14/2025 [2.1.0]: Added Gaudi 3 kernels.",
+        "* [2025/05/14] A notebook runs it on a free T4 GPU.",
+        "* 2025-05-14: 新增 T4 GPU 上的示例。",
+    ],
+)
+def test_a_news_entry_naming_a_part_sets_up_no_later_entry(entry: str) -> None:
+    text = f"## News\n\n{entry}\n* 04/02/2025 [2.0.0]: Packing is 3.5x faster.\n{_ANOTHER_PART}"
+    assert _numbers(extract_claims(text))[3.5].conditions.hardware == []
+
+
+def test_an_undated_list_item_naming_a_part_still_sets_up_the_next() -> None:
+    text = "## Results\n\n* Runs below use one L40S GPU.\n* Packing is 3.5x faster.\n"
+    assert _numbers(extract_claims(text))[3.5].conditions.hardware == ["L40S"]

@@ -850,3 +850,20 @@ def test_a_news_entry_naming_a_part_sets_up_no_later_entry(entry: str) -> None:
 def test_an_undated_list_item_naming_a_part_still_sets_up_the_next() -> None:
     text = "## Results\n\n* Runs below use one L40S GPU.\n* Packing is 3.5x faster.\n"
     assert _numbers(extract_claims(text))[3.5].conditions.hardware == ["L40S"]
+
+
+@pytest.mark.parametrize(
+    ("note", "part"),
+    [("- 上表测试环境：T4，batch_size=1。", []), ("- 测试环境：T4，batch_size=1。", ["T4"])],
+)
+def test_a_note_on_the_table_above_does_not_set_up_the_table_below(
+    note: str, part: list[str]
+) -> None:
+    text = (
+        "### 检测\n\n| 模型 | 延时 |\n|---|---|\n| YOLO-s | 3.2ms |\n\n"
+        f"{note}\n\n| 模型 | 延时 |\n|---|---|\n| YOLO-m | 6.4ms |\n"
+        f"{_ANOTHER_PART}"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[3.2].conditions.hardware == ["T4"]
+    assert found[6.4].conditions.hardware == part

@@ -151,13 +151,18 @@ def test_model_identifiers_with_underscores(text: str, names: list[str]) -> None
         ),
         pytest.param("MediaTek MT6893", ["MT6893"], id="mediatek-part"),
         pytest.param(
+            "SD855, SD 8 Gen 2 and SD888+",
+            ["Snapdragon 855", "Snapdragon 8 Gen 2", "Snapdragon 888+"],
+            id="snapdragon-short",
+        ),
+        pytest.param(
             "Khadas VIM3, Radxa ROCK 5B, StarFive JH7110, T-Head TH1520, Orange Pi AIpro",
             ["Khadas VIM3", "Rock 5B", "JH7110", "TH1520", "Orange Pi AIpro"],
             id="boards",
         ),
         pytest.param(
-            "Kendryte K230, CanMV-K210, SpacemiT K1, Sophgo SG2042, CV1800B, Banana Pi BPI-F3",
-            ["K230", "K210", "SpacemiT K1", "SG2042", "CV1800B", "BPI-F3"],
+            "Kendryte K230, CanMV-K210, SpacemiT K1, SpacemiT K3, Sophgo SG2042, CV1800B, BPI-F3",
+            ["K230", "K210", "SpacemiT K1", "SpacemiT K3", "SG2042", "CV1800B", "BPI-F3"],
             id="risc-v",
         ),
         pytest.param(
@@ -183,6 +188,7 @@ def test_edge_devices(text: str, names: list[str]) -> None:
         pytest.param("the rock 5 band played", id="rock-word"),
         pytest.param("the iris of the eye, an insane plane", id="iris-ane"),
         pytest.param("a mt7621 router", id="router-chip"),
+        pytest.param("SD1.5 at 512px, SD 768, SD8550 and SD855.1", id="sd-not-snapdragon"),
     ],
 )
 def test_device_look_alikes(text: str) -> None:

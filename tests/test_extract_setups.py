@@ -801,3 +801,69 @@ def test_a_key_and_value_table_with_digits_in_its_values_still_sets_up_the_page(
     found = _numbers(extract_claims(text + _ANOTHER_PART))
     assert found[44.0].conditions.hardware == ["H200"]
     assert found[44.0].conditions.model == ["Llama-3.1-70B"]
+
+
+@pytest.mark.parametrize(
+    ("heading", "parts"),
+    [
+        ("### 环境说明", ["A800"]),
+        ("### 2.1 环境", ["A800"]),
+        ("### 环境", ["A800"]),
+        ("### 环境准备", []),  # how to install: no set-up of the numbers
+        ("### 环境安装", []),
+    ],
+)
+def test_a_chinese_environment_subsection_sets_up_its_sibling_sections(
+    heading: str, parts: list[str]
+) -> None:
+    text = (
+        f"# 训练调优\n\n## 结果\n\n{heading}\n\n8 卡 A800，CUDA 12.1。\n\n"
+        "### 不同并行\n\n| 配置 | Tokens/GPU/Second |\n|---|---|\n| TP2 | 1234.5 |\n"
+        f"{_ANOTHER_PART}"
+    )
+    assert _numbers(extract_claims(text))[1234.5].conditions.hardware == parts
+
+
+@pytest.mark.parametrize("verb", ["评测", "评估", "压测"])
+def test_a_chinese_evaluation_note_below_a_table_sets_it_up(verb: str) -> None:
+    text = (
+        "## 推理性能\n\n| 模型 | 速度 (tokens/s) |\n|---|---|\n| Qwen-7B | 40.5 |\n\n"
+        f"{verb}运行于单张 A800 GPU，使用 PyTorch 2.1。\n"
+        f"{_ANOTHER_PART}"
+    )
+    assert _numbers(extract_claims(text))[40.5].conditions.hardware == ["A800"]
+
+
+@pytest.mark.parametrize(
+    "entry",
+    [
+        "* 05/14/2025 [2.1.0]: Added Gaudi 3 kernels.",
+        "* [2025/05/14] A notebook runs it on a free T4 GPU.",
+        "* 2025-05-14: 新增 T4 GPU 上的示例。",
+    ],
+)
+def test_a_news_entry_naming_a_part_sets_up_no_later_entry(entry: str) -> None:
+    text = f"## News\n\n{entry}\n* 04/02/2025 [2.0.0]: Packing is 3.5x faster.\n{_ANOTHER_PART}"
+    assert _numbers(extract_claims(text))[3.5].conditions.hardware == []
+
+
+def test_an_undated_list_item_naming_a_part_still_sets_up_the_next() -> None:
+    text = "## Results\n\n* Runs below use one L40S GPU.\n* Packing is 3.5x faster.\n"
+    assert _numbers(extract_claims(text))[3.5].conditions.hardware == ["L40S"]
+
+
+@pytest.mark.parametrize(
+    ("note", "part"),
+    [("- 上表测试环境：T4，batch_size=1。", []), ("- 测试环境：T4，batch_size=1。", ["T4"])],
+)
+def test_a_note_on_the_table_above_does_not_set_up_the_table_below(
+    note: str, part: list[str]
+) -> None:
+    text = (
+        "### 检测\n\n| 模型 | 延时 |\n|---|---|\n| YOLO-s | 3.2ms |\n\n"
+        f"{note}\n\n| 模型 | 延时 |\n|---|---|\n| YOLO-m | 6.4ms |\n"
+        f"{_ANOTHER_PART}"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[3.2].conditions.hardware == ["T4"]
+    assert found[6.4].conditions.hardware == part

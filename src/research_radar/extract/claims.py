@@ -304,6 +304,8 @@ def extract_claims(
         own = one_count(own, segment.text, cat)
         parts.extend(own.hardware)
         line_ctx.update(own, with_baseline=True)
+        if _DATED.match(segment.text) or _ABOVE.match(segment.text):
+            continue  # `[24/04/22] ... on a free T4 GPU`: a news entry is its own, no set-up
         block_ctx.update(own, with_baseline=segment.block == "prose")
         if lead and not surveyed and not defines(segment.text, cat):
             add_to_lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
@@ -414,6 +416,19 @@ _INTRODUCES = re.compile(r"[:：]\W*$|如下|\b(?:below|as follows)\b", re.I)
 """A sentence that introduces what follows it (`对比如下：`, `... are shown below.`)."""
 _SECTION_FIELDS = ("hardware", "model", "precision")
 """What a section's lead names once holds for its later paragraphs and tables too."""
+_DATED = re.compile(
+    r"^\W{0,4}(?:(?:19|20)\d{2}[/.-](?:0?[1-9]|1[0-2])(?:[/.-]\d{1,2})?|"
+    r"\d{2}/(?:0?[1-9]|1[0-2])/\d{1,2}|(?:0?[1-9]|1[0-2])/\d{1,2}/(?:19|20)?\d{2})(?![\d.])"
+)
+"""A news entry's date stamp (`[24/04/22]`, `* 08/21/2025 [4.0.0]:`, `[2024/05]`): each
+entry of a changelog says what it says for itself, not the set-up of the entries after it."""
+_ABOVE = re.compile(
+    r"^\W{0,4}(?:上表|上述|以上|上面|(?:the\s)?(?:tables?|results|numbers)\sabove|"
+    r"(?:the\s)?above\s(?:tables?|results|numbers))",
+    re.I,
+)
+"""`- 上表测试环境：Tesla T4` between two tables: a note on the table above, not the set-up
+of the one below."""
 _CAPTION = re.compile(r"(?:Figure|Fig\.|Table|图|表)\s?\d+\s?(?:[:.：]|$)", re.I)
 """`Figure 6: ...`; `Figure 3.` is a sentence of its own, continued by the next one."""
 

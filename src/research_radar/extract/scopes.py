@@ -44,7 +44,7 @@ _SETUP_HEADING = re.compile(
     r"test(?:ing)? (?:settings?|platform|config)|hardware|测试环境|实验环境|实验设置|测试配置|"
     r"测试设置|硬件环境|运行环境|环境配置|服务器配置|机器配置|(?:芯片|硬件|设备)信息|"
     r"(?:软?硬件|测试|实验|部署|推理|评测)(?:配置|环境|平台|硬件|机器)|test-?bed|"
-    r"^\W*(?:\w+\s)?settings?\W*$|"
+    r"^\W*(?:\w+\s)?settings?\W*$|^\W*(?:\d[\d.]*\W*)?环境(?:说明|介绍|信息|描述|概述)?\W*$|"
     r"(?:test(?:ing)?|benchmark(?:ing)?|experiment(?:al)?|evaluation|inference)\s"
     r"(?:parameters|conditions)|(?:测试|实验|评测|推理|压测)(?:参数|条件)",
     re.I,

@@ -120,7 +120,7 @@ _NOTE_BELOW = re.compile(
     r"we (?:ran|run|used|use|measured|tested|benchmarked)|these (?:numbers|results|benchmarks)|"
     r"(?:the )?above|(?:test |benchmark )?(?:setup|settings?|config(?:uration)?|workload|"
     r"environment)s?\s?:)\b|"
-    r"测试|测得|实验|数据|以上|上述|上表|表中|表格中?|使用|采用|注|备注|说明)|"
+    r"测试|测得|评测|评估|压测|实验|数据|以上|上述|上表|表中|表格中?|使用|采用|注|备注|说明)|"
     r"^\W{0,3}(?:Table|Tab\.|表)\s?\d+\s?(?:[:.：]|$)",
     re.I,
 )

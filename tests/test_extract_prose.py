@@ -302,3 +302,40 @@ def test_a_number_after_a_score_name_that_is_no_score_is_not_read_as_one(
 ) -> None:
     read = _units(text)
     assert absent not in read or read[absent][1] != "" or read[absent][0] == "value"
+
+
+def _names(text: str) -> dict[float, str]:
+    return {m.value: m.name for c in extract_claims(text) for m in c.metrics}
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "name"),
+    [
+        pytest.param(
+            "The new scheduler reaches 88.0 tok/s decode and 1.2x prefill.",
+            1.2,
+            "prefill",
+            id="after-ratio",
+        ),
+        pytest.param(
+            "Our paged latency path reaches 97.5 tok/s decode on one GPU.",
+            97.5,
+            "decode",
+            id="after-rate",
+        ),
+        pytest.param(
+            "Release 2.1: 3.1x Throughput Gain and 4x Latency Cut.", 4, "Latency", id="after-title"
+        ),
+        pytest.param(
+            "Draft-model decode gives up to 1.4x Speedup at low load.",
+            1.4,
+            "Speedup",
+            id="after-speedup",
+        ),
+        pytest.param("decode 阶段稳定 1.8× 加速。", 1.8, "加速", id="after-zh"),
+        pytest.param("prefill 2900 tok/s decode 37 tok/s.", 2900, "prefill", id="next-label"),
+        pytest.param("TTFT: 95 ms latency overall.", 95, "TTFT", id="joined-before"),
+    ],
+)
+def test_a_metric_word_right_after_a_number_names_it(text: str, value: float, name: str) -> None:
+    assert _names(text)[value] == name

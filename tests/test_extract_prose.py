@@ -339,3 +339,26 @@ def _names(text: str) -> dict[float, str]:
 )
 def test_a_metric_word_right_after_a_number_names_it(text: str, value: float, name: str) -> None:
     assert _names(text)[value] == name
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        pytest.param("以 INT8 加载 Baichuan-7B 需要大概 9GB 内存。", 9.0, id="needs-zh"),
+        pytest.param("转换过程会消耗 21GB 内存。", 21.0, id="consumes-zh"),
+        pytest.param("The converter takes 21 GB RAM at its peak.", 21.0, id="takes"),
+    ],
+)
+def test_the_memory_a_run_uses_is_a_measurement(text: str, value: float) -> None:
+    assert value in _names(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("在 32GB 内存的笔记本上，速度为 14 tokens/s。", id="machine-zh"),
+        pytest.param("Test box: Ryzen 7, 64GB RAM; 30 tokens/s.", id="machine"),
+    ],
+)
+def test_a_machines_memory_stays_a_condition(text: str) -> None:
+    assert 32.0 not in _names(text) and 64.0 not in _names(text)

@@ -394,7 +394,7 @@ def _metric_name(text: str, start: int, end: int, unit: str, word: str | None) -
         return before[-1].group(0)
     if after:
         return after.group("name")
-    if unit.endswith("/s") and unit[0] in "GT":
+    if unit.endswith("B/s") and unit[0] in "MGT":
         return "bandwidth"
     if unit in _MEMORY_UNITS:
         return "memory"

@@ -362,3 +362,20 @@ def test_the_memory_a_run_uses_is_a_measurement(text: str, value: float) -> None
 )
 def test_a_machines_memory_stays_a_condition(text: str) -> None:
     assert 32.0 not in _names(text) and 64.0 not in _names(text)
+
+
+def test_a_hard_wrapped_chinese_sentence_keeps_its_model_on_the_next_line() -> None:
+    text = (
+        "## 结果\n\n"
+        "在同一台机器的第二轮测试中，Qwen2-1.5B 的 decode 速度从约 18.40 tok/s 提升到约\n"
+        "19.75 tok/s，增幅约 7.3%。\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[19.75].conditions.model == ["Qwen2-1.5B"]
+    assert found[7.3].conditions.model == ["Qwen2-1.5B"]
+
+
+def test_short_chinese_lines_stay_statements_of_their_own() -> None:
+    text = "模型：Qwen2-1.5B，速度 18 tok/s\n显存：3.1 GB\n"
+    claims = [c for c in extract_claims(text) if c.metrics]
+    assert [c.line for c in claims] == [1, 2]

@@ -302,3 +302,80 @@ def test_a_number_after_a_score_name_that_is_no_score_is_not_read_as_one(
 ) -> None:
     read = _units(text)
     assert absent not in read or read[absent][1] != "" or read[absent][0] == "value"
+
+
+def _names(text: str) -> dict[float, str]:
+    return {m.value: m.name for c in extract_claims(text) for m in c.metrics}
+
+
+@pytest.mark.parametrize(
+    ("text", "value", "name"),
+    [
+        pytest.param(
+            "The new scheduler reaches 88.0 tok/s decode and 1.2x prefill.",
+            1.2,
+            "prefill",
+            id="after-ratio",
+        ),
+        pytest.param(
+            "Our paged latency path reaches 97.5 tok/s decode on one GPU.",
+            97.5,
+            "decode",
+            id="after-rate",
+        ),
+        pytest.param(
+            "Release 2.1: 3.1x Throughput Gain and 4x Latency Cut.", 4, "Latency", id="after-title"
+        ),
+        pytest.param(
+            "Draft-model decode gives up to 1.4x Speedup at low load.",
+            1.4,
+            "Speedup",
+            id="after-speedup",
+        ),
+        pytest.param("decode 阶段稳定 1.8× 加速。", 1.8, "加速", id="after-zh"),
+        pytest.param("prefill 2900 tok/s decode 37 tok/s.", 2900, "prefill", id="next-label"),
+        pytest.param("TTFT: 95 ms latency overall.", 95, "TTFT", id="joined-before"),
+    ],
+)
+def test_a_metric_word_right_after_a_number_names_it(text: str, value: float, name: str) -> None:
+    assert _names(text)[value] == name
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        pytest.param("以 INT8 加载 Baichuan-7B 需要大概 9GB 内存。", 9.0, id="needs-zh"),
+        pytest.param("转换过程会消耗 21GB 内存。", 21.0, id="consumes-zh"),
+        pytest.param("The converter takes 21 GB RAM at its peak.", 21.0, id="takes"),
+    ],
+)
+def test_the_memory_a_run_uses_is_a_measurement(text: str, value: float) -> None:
+    assert value in _names(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("在 32GB 内存的笔记本上，速度为 14 tokens/s。", id="machine-zh"),
+        pytest.param("Test box: Ryzen 7, 64GB RAM; 30 tokens/s.", id="machine"),
+    ],
+)
+def test_a_machines_memory_stays_a_condition(text: str) -> None:
+    assert 32.0 not in _names(text) and 64.0 not in _names(text)
+
+
+def test_a_hard_wrapped_chinese_sentence_keeps_its_model_on_the_next_line() -> None:
+    text = (
+        "## 结果\n\n"
+        "在同一台机器的第二轮测试中，Qwen2-1.5B 的 decode 速度从约 18.40 tok/s 提升到约\n"
+        "19.75 tok/s，增幅约 7.3%。\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[19.75].conditions.model == ["Qwen2-1.5B"]
+    assert found[7.3].conditions.model == ["Qwen2-1.5B"]
+
+
+def test_short_chinese_lines_stay_statements_of_their_own() -> None:
+    text = "模型：Qwen2-1.5B，速度 18 tok/s\n显存：3.1 GB\n"
+    claims = [c for c in extract_claims(text) if c.metrics]
+    assert [c.line for c in claims] == [1, 2]

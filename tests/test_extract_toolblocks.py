@@ -374,3 +374,28 @@ def test_timing_statistics_a_tool_prints_without_a_unit_are_read() -> None:
     found = _found(text)
     assert {142.64, 81.99, 45.00} <= set(found)
     assert 100 not in found and 250 not in found  # counts of the run
+
+
+def test_statistics_lines_without_a_unit_are_read_as_a_table_of_networks() -> None:
+    text = (
+        "### Orange Pi 5 (RK3588, 4 big cores)\n\n```\n$ ./benchmark_tool 8 4 0\n"
+        "loop_count = 8\nnum_threads = 4\n"
+        "        resnet18  min =   41.20  max =   44.95  avg =   42.07\n"
+        "   resnet18_int8  min =   30.11  max =   31.60  avg =   30.52\n"
+        "     mobilenetv2  min =    9.87  max =   10.02  avg =    9.93\n```\n"
+    )
+    found = _found(text)
+    assert set(found) == {41.2, 44.95, 42.07, 30.11, 31.6, 30.52, 9.87, 10.02, 9.93}
+    _, unit, claim = found[44.95]
+    assert unit == ""  # the tool prints none: no unit is made up
+    assert claim.line == 7  # the line the tool printed it on
+    assert claim.conditions.model == ["resnet18"]
+    assert 8 not in found and 4 not in found  # the settings are not results
+
+
+def test_statistics_lines_among_other_output_stay_code() -> None:
+    text = (
+        "```\n$ ./run\n\n  resnet18  min = 41.20  max = 44.95\n  warming up\n"
+        "  mobilenet  min = 9.87  max = 10.02\n```\n"
+    )
+    assert _found(text) == {}

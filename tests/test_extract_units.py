@@ -77,6 +77,10 @@ def _found(claims: list[Claim]) -> list[tuple[float, str]]:
         pytest.param("The CPU takes ($>10$%) of the time.", (10.0, "%"), id="tex-number"),
         pytest.param("Decode reaches $41.2$ tok/s.", (41.2, "tok/s"), id="tex-bare"),
         pytest.param("A 2.5-fold speedup over eager mode.", (2.5, "x"), id="fold"),
+        pytest.param("Cold reads peak at 27 GiB/s per client.", (27.0, "GiB/s"), id="gib-s"),
+        pytest.param("The whole cluster reads 3.1 TiB/s.", (3.1, "TiB/s"), id="tib-s"),
+        pytest.param("Weights stream in at 850 MB/s.", (850.0, "MB/s"), id="mb-s"),
+        pytest.param("KV 传输带宽达到 12 GiB/s。", (12.0, "GiB/s"), id="gib-s-zh"),
     ],
 )
 def test_a_unit_as_pages_write_it(text: str, expected: tuple[float, str]) -> None:

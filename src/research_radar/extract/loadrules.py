@@ -43,6 +43,12 @@ def _rule(key: str, pattern: str, fixed: str = "") -> LoadRule:
 
 
 _K = r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)(?![\dA-Za-z]|\.\d)"
+_USED = "".join(
+    f"(?<!{verb}{space})"
+    for verb in ("需要", "需", "大概", "大约", "消耗", "占用", "仅需", "uses", "using", "takes")
+    for space in ("", " ")
+)
+"""What stands right before the memory a run used (`需要大概 13GB 内存`), not a machine's."""
 
 
 _SET_TO = (
@@ -447,7 +453,8 @@ LOAD_RULES = (
     _rule("measure", r"measure\s*(\d+(?:\.\d+)?\s?s)(?![A-Za-z])"),
     _rule("chunk", r"(\d+\s?ms)\s+chunks?"),
     _rule("samples", r"(\d+)\s*samples"),
-    _rule("ram", r"(\d+\s?GB)\s?(?:RAM|DDR\d|内存)"),
+    # `需要大概 13GB 内存`, `消耗 6GB 内存`: what a run uses, a measurement; not the machine's
+    _rule("ram", rf"(?<!\d){_USED}(\d+\s?GB)\s?(?:RAM|DDR\d|内存)"),
     _rule("ram", r"(?:RAM|内存)\s*[=:：]?\s*(\d+\s?GB)"),
     _rule("steps", r"(\d+)\s*(?:sampling\s+|denoising\s+|inference\s+|flow\s?)?steps|(\d+)\s*步"),
     _rule("resolution", r"(\d{3,4}\s?[x×]\s?\d{3,4})(?![\d])"),

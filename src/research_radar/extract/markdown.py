@@ -216,6 +216,9 @@ def _outer_less(line: str) -> bool:
 
 _ENDS = tuple(".。!?！？;；:：")
 _STARTS = re.compile(r"[A-Za-z0-9(]")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+"""Chinese prose wraps mid-sentence at a Han character too (`...提升到约` / `24.91 tok/s，...`,
+`...单轮总音频` / `时长 28.5 秒`)."""
 
 
 def _continues(previous: str, raw: str, block: str) -> bool:
@@ -225,8 +228,12 @@ def _continues(previous: str, raw: str, block: str) -> bool:
         return False
     if not (block == "list" and raw[:1].isspace()):
         tail = previous.rstrip()
-        if len(tail) < _WRAPPED or tail.endswith(_ENDS) or _STARTS.match(stripped) is None:
+        if len(tail) * 2 < _WRAPPED or tail.endswith(_ENDS):
             return False  # (first: most lines end a sentence, no regex need look at them)
+        if _STARTS.match(stripped) is None and not (_HAN.match(stripped) and _HAN.search(tail)):
+            return False
+        if len(tail) < _WRAPPED and len(tail) + len(_HAN.findall(tail)) < _WRAPPED:
+            return False  # a Han character is two columns wide: `_WRAPPED` counts columns
     return not (
         _HEADING.match(stripped) or _BOLD_HEADING.fullmatch(stripped) or _LIST_ITEM.match(stripped)
     )

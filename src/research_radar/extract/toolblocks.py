@@ -209,6 +209,9 @@ def _tool_lines(body: list[str]) -> list[str] | None:
         table = _table_lines(body)
         if table is not None:
             return table
+    statistics = _statistics_lines(body)
+    if statistics is not None:
+        return statistics
     measured, kept, content = 0, 0, 0
     readable: list[str] = []
     before: list[int] = []
@@ -361,6 +364,43 @@ _PIECE = re.compile(
     rf"(?P<unit>{UNIT_PATTERN}|[KMGTB](?![A-Za-z]))?"
 )
 """`Latency: 0.35s`, `1234.5 tokens/s`, `step 100`, `MACs: 1.2T`."""
+
+
+_STATISTIC = r"(?:min|max|avg|mean|median)"
+_STATISTICS_ROW = re.compile(
+    rf"\s*(?P<name>{_ROW_NAME.pattern})(?P<pairs>(?:\s+{_STATISTIC}\s?=\s*{_NUMBER}){{2,}})\s*"
+)
+_STATISTIC_PAIR = re.compile(rf"({_STATISTIC})\s?=\s*({_NUMBER})")
+
+
+def _statistics_lines(body: list[str]) -> list[str] | None:
+    """`squeezenet  min =  6.74  max =  8.16  avg =  7.38`, line after line: the timings a
+    benchmark tool printed for each network it ran, without a unit (ncnn's `benchncnn`;
+    Tengine's prints `ms`, which the log reader reads). Each run of two or more such lines
+    is read as a table whose columns are the statistics, its header written on the two
+    lines above the run (the tool's command and settings, blanked like every other line of
+    the block); None when the block holds no such run, or its rows are not most of it."""
+    rows = [_STATISTICS_ROW.fullmatch(line) for line in body]
+    readable = [""] * len(body)
+    read = 0
+    for is_row, group in itertools.groupby(range(len(body)), key=lambda i: rows[i] is not None):
+        run = list(group)
+        if not is_row or len(run) < 2 or run[0] < 2 or rows[run[0] - 1] or rows[run[0] - 2]:
+            continue
+        columns = {tuple(pair[0] for pair in _STATISTIC_PAIR.findall(body[i])) for i in run}
+        if len(columns) != 1:
+            continue
+        (names,) = columns
+        readable[run[0] - 2] = "|  | " + " | ".join(names) + " |"
+        readable[run[0] - 1] = "|---" * (len(names) + 1) + "|"
+        for index in run:
+            row = rows[index]
+            assert row is not None
+            values = [pair[1] for pair in _STATISTIC_PAIR.findall(row.group("pairs"))]
+            readable[index] = f"| {row.group('name')} | " + " | ".join(values) + " |"
+            read += 1
+    content = sum(1 for line in body if line.strip())
+    return readable if read >= 2 and read * 2 >= content else None
 
 
 def _table_lines(body: list[str]) -> list[str] | None:

@@ -77,7 +77,7 @@ _UNITS: tuple[tuple[str, str], ...] = (
     (r"seqs?\s?/\s?s(?:ec)?|sequences?\s?/\s?s(?:ec)?|sequences? per second", "seq/s"),
     (r"infer(?:ence)?s?\s?/\s?s(?:ec)?|inferences? per second", "infer/s"),
     (r"frames?\s?/\s?s(?:ec)?|frames? per second|帧\s?/\s?秒|帧每秒", "FPS"),
-    (r"[GT]B/s", ""),
+    (r"[MGT]i?B/s", ""),
     (r"T[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?(?:\s?/\s?(?:GPU|卡))?|TFLOP/s", "TFLOPS"),
     (r"P[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|PFLOP/s", "PFLOPS"),
     (r"G[Ff][Ll][Oo][Pp][Ss](?:/s(?:ec)?)?|GFLOP/s", "GFLOPS"),

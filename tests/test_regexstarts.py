@@ -16,6 +16,9 @@ from research_radar.extract.claims import extract_claims
 from research_radar.extract.prefilter import fold
 from research_radar.extract.regexstarts import anchored_matches, start_strings
 
+_NAMES = [chr(65 + n) + chr(97 + n) * 3 for n in range(20)]
+"""More names than short starts may be (`Aaaa`, `Bbbb`...): each long, so each a start."""
+
 
 def test_exported_members() -> None:
     assert set(regexstarts.__all__) == {"anchored_matches", "start_strings"}
@@ -42,6 +45,10 @@ def test_exported_members() -> None:
         ),
         pytest.param(r"\bAB\b", {"ab"}, id="zero-width"),
         pytest.param(r"(?:π|pi)0", None, id="not-ascii"),
+        pytest.param(
+            "(?:" + "|".join(_NAMES) + ")", {name.lower() for name in _NAMES}, id="many-long"
+        ),
+        pytest.param("(?:" + "|".join([*_NAMES, "Xy"]) + ")", None, id="many-one-short"),
         pytest.param(r"\w+B", None, id="category"),
         pytest.param(r"a?", None, id="may-be-empty"),
         pytest.param(r"[^a]b", None, id="negated"),

@@ -49,7 +49,12 @@ _REPEATS = frozenset(
     if hasattr(_OPS, n)
 )
 _MAX_STARTS = 16
-"""More starts than this: the pattern is run whole (each start costs a look-up)."""
+"""More starts than this: the pattern is run whole (each start costs a look-up)..."""
+_MAX_LONG_STARTS = 64
+"""... unless each start is `_LONG` characters or more: a look-up of a long string in a
+statement costs far less than a pattern with a look-behind tried at every place of it,
+and a long string stands in few places (`Speech models`, 30 names; issue #19)."""
+_LONG = 3
 
 
 class _Unknown(Exception):
@@ -67,7 +72,11 @@ def start_strings(pattern: str, flags: int = 0) -> frozenset[str] | None:
     except (_Unknown, re.error, RecursionError, AttributeError, TypeError, ValueError):
         # (the last three: a parsed form shaped otherwise than 3.11's)
         return None
-    return frozenset(starts) if len(starts) <= _MAX_STARTS else None
+    if len(starts) <= _MAX_STARTS:
+        return frozenset(starts)
+    if len(starts) <= _MAX_LONG_STARTS and min(map(len, starts)) >= _LONG:
+        return frozenset(starts)
+    return None
 
 
 def _starts(items: list[Any]) -> set[str]:

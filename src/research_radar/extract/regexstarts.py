@@ -160,10 +160,9 @@ def anchored_matches(
 ) -> list[re.Match[str]]:
     """`regex.finditer(text)`, trying the regex only where the folded text holds one of
     its `starts` (`folded` has the text's length: its places are the text's)."""
-    places = sorted({at for start in starts for at in _places(folded, start)})
     found: list[re.Match[str]] = []
     end = 0
-    for at in places:
+    for at in sorted(_places(folded, starts)):
         if at < end:
             continue
         match = regex.match(text, at)
@@ -176,8 +175,13 @@ def anchored_matches(
     return found
 
 
-def _places(folded: str, start: str) -> Iterable[int]:
-    at = folded.find(start)
-    while at >= 0:
-        yield at
-        at = folded.find(start, at + 1)
+def _places(folded: str, starts: frozenset[str]) -> set[int]:
+    """Where the folded text holds a start (a loop, not a generator per start: a pattern
+    is tried in most statements that hold its needles; issue #19)."""
+    places: set[int] = set()
+    for start in starts:
+        at = folded.find(start)
+        while at >= 0:
+            places.add(at)
+            at = folded.find(start, at + 1)
+    return places

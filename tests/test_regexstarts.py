@@ -44,7 +44,9 @@ def test_exported_members() -> None:
             id="optional-after",
         ),
         pytest.param(r"\bAB\b", {"ab"}, id="zero-width"),
-        pytest.param(r"(?:π|pi)0", None, id="not-ascii"),
+        pytest.param(r"(?:π|pi)0", {"pi0", "π0", "ϖ0"}, id="not-ascii"),
+        pytest.param(r"Σx", {"σx", "ςx"}, id="final-sigma"),
+        pytest.param(r"骁龙", {"骁龙"}, id="caseless"),
         pytest.param(
             "(?:" + "|".join(_NAMES) + ")", {name.lower() for name in _NAMES}, id="many-long"
         ),
@@ -69,6 +71,7 @@ def test_anchored_matches_are_finditer_on_the_catalogue_patterns() -> None:
     pieces = ["RTX 4090", "rtx-4090", "Qwen3-8B", "o3-mini", "SVD-XT", "KV8", "vLLM 0.8.5"]
     pieces += ["Triton", "W4A16", "GeForce GTX 1080", "Arc B580", "x", "2x", " ", "-", "ſ"]
     pieces += ["\u212a", "İ", "ı", "_", "8", "80GB", "Llama-3.1-70B", "a", "上"]
+    pieces += ["π0", "Π0", "ϖ0", "pi-0", "骁龙 8 至尊版", "在 4070 上", "Σ", "ς"]
     compared, matched = 0, 0
     for entry in cat.entries:
         if not entry.template:

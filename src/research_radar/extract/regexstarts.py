@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from research_radar.extract.prefilter import folded_spellings
+
 __all__ = ["anchored_matches", "start_strings"]
 
 
@@ -87,6 +89,12 @@ def _starts(items: list[Any]) -> set[str]:
     rest = items[1:]
     if op in _ZERO_WIDTH:
         return _starts(rest)  # an assertion consumes nothing: the match starts after it
+    if op is _OPS.LITERAL and not _folds_to_itself(chr(av).lower()):
+        # `π`: every character it matches, as the folded text holds it (`Π`, `ϖ`)
+        spellings = folded_spellings(chr(av))
+        if spellings is None:
+            raise _Unknown
+        return _longer(set(spellings), rest)
     if op is _OPS.LITERAL:
         run = _literal_run(items)
         return _longer({run}, items[len(run) :])

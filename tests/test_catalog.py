@@ -138,6 +138,25 @@ def test_every_literal_name_maps_to_itself() -> None:
             assert cat.is_canonical(entry.field, entry.name), (entry.field, entry.name)
 
 
+@pytest.mark.parametrize(
+    ("alias", "needles"),
+    [
+        pytest.param("RTX 4090", ("4090", "rtx"), id="ascii"),
+        pytest.param("骁龙 8 至尊版", ("至尊版", "骁龙", "8"), id="mixed"),
+        pytest.param("昇腾", ("昇腾",), id="caseless"),
+    ],
+)
+def test_alias_needles_are_every_literal_run(alias: str, needles: tuple[str, ...]) -> None:
+    """A mixed alias needs its caseless runs too: `8` alone is in most statements."""
+    assert nameneedles.alias_needles(alias) == needles
+
+
+def test_a_mixed_alias_is_found_only_with_its_caseless_run() -> None:
+    cat = default_catalog()
+    assert cat.names("hardware", "骁龙 8 至尊版 runs it") == ["Snapdragon 8 Elite"]
+    assert cat.names("hardware", "8 rounds of 至尊 training") == []
+
+
 def test_is_canonical_rejects_aliases() -> None:
     cat = default_catalog()
     assert not cat.is_canonical("hardware", "4090")

@@ -16,6 +16,9 @@ from research_radar.extract.claims import extract_claims
 from research_radar.extract.prefilter import fold
 from research_radar.extract.regexstarts import anchored_matches, start_strings
 
+_NAMES = [chr(65 + n) + chr(97 + n) * 3 for n in range(20)]
+"""More names than short starts may be (`Aaaa`, `Bbbb`...): each long, so each a start."""
+
 
 def test_exported_members() -> None:
     assert set(regexstarts.__all__) == {"anchored_matches", "start_strings"}
@@ -41,7 +44,13 @@ def test_exported_members() -> None:
             id="optional-after",
         ),
         pytest.param(r"\bAB\b", {"ab"}, id="zero-width"),
-        pytest.param(r"(?:π|pi)0", None, id="not-ascii"),
+        pytest.param(r"(?:π|pi)0", {"pi0", "π0", "ϖ0"}, id="not-ascii"),
+        pytest.param(r"Σx", {"σx", "ςx"}, id="final-sigma"),
+        pytest.param(r"骁龙", {"骁龙"}, id="caseless"),
+        pytest.param(
+            "(?:" + "|".join(_NAMES) + ")", {name.lower() for name in _NAMES}, id="many-long"
+        ),
+        pytest.param("(?:" + "|".join([*_NAMES, "Xy"]) + ")", None, id="many-one-short"),
         pytest.param(r"\w+B", None, id="category"),
         pytest.param(r"a?", None, id="may-be-empty"),
         pytest.param(r"[^a]b", None, id="negated"),
@@ -62,6 +71,7 @@ def test_anchored_matches_are_finditer_on_the_catalogue_patterns() -> None:
     pieces = ["RTX 4090", "rtx-4090", "Qwen3-8B", "o3-mini", "SVD-XT", "KV8", "vLLM 0.8.5"]
     pieces += ["Triton", "W4A16", "GeForce GTX 1080", "Arc B580", "x", "2x", " ", "-", "ſ"]
     pieces += ["\u212a", "İ", "ı", "_", "8", "80GB", "Llama-3.1-70B", "a", "上"]
+    pieces += ["π0", "Π0", "ϖ0", "pi-0", "骁龙 8 至尊版", "在 4070 上", "Σ", "ς"]
     compared, matched = 0, 0
     for entry in cat.entries:
         if not entry.template:

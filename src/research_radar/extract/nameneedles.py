@@ -27,19 +27,18 @@ def _longest(runs: Iterable[str]) -> str | None:
 
 def alias_needles(alias: str) -> tuple[str, ...]:
     """Every run of ASCII letters and digits in an alias (its parts are literal, so each
-    match holds them all), the longest first; else its longest run of characters without
-    case, or nothing.
+    match holds them all) and every run of characters without case, the longest first.
 
     All of them, not only the longest: `Pi 5` is then not searched for in a statement that
-    says `pipeline` and no `5`, nor `int-8` where `int4` is written (issue #19)."""
+    says `pipeline` and no `5`, nor `int-8` where `int4` is written, nor `骁龙 8 至尊版` in
+    every statement with an `8` (issue #19)."""
     parts = re.split(r"[\s\-]+", alias.strip())
     runs = [
         run for part in parts for run in _ALNUM_RUN.findall(part.lower() if part.isascii() else "")
     ]
-    if runs or alias.isascii():
-        return tuple(dict.fromkeys(sorted(runs, key=len, reverse=True)))
-    uncased = _longest(run for part in parts for run in _UNCASED_RUN.findall(part))
-    return (uncased,) if uncased else ()
+    if not alias.isascii():
+        runs += [run for part in parts for run in _UNCASED_RUN.findall(part)]
+    return tuple(dict.fromkeys(sorted(runs, key=len, reverse=True)))
 
 
 def pattern_needle(pattern: str) -> str | None:

@@ -16,6 +16,7 @@ automaton), so a needle test is a few set operations, whatever the length of the
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ __all__ = [
     "Needles",
     "Probe",
     "fold",
+    "folded_spellings",
     "probe_of",
 ]
 
@@ -44,6 +46,31 @@ def fold(text: str) -> str:
     if text.isascii() or not _FOLDED.search(text):
         return text.lower()  # (translating a long non-ASCII text costs more than lower())
     return text.translate(_FOLD).lower()
+
+
+def folded_spellings(char: str) -> frozenset[str] | None:
+    """What `fold` makes of every character a cased non-ASCII `char` matches under
+    re.IGNORECASE (`π` also matches `Π` and `ϖ`: {"π", "ϖ"}), so that it can be looked up
+    in a folded text (`ı` also matches `i` and folds to it: {"i"}); None for an ASCII one
+    (read as itself), one whose lower case is longer, or where this Python's table of the
+    extra cases is missing (it is private)."""
+    low = char.lower()
+    if len(low) != 1 or low.isascii() or _EXTRA_CASES is None:
+        return None
+    return frozenset(fold(one) for one in (low, *map(chr, _EXTRA_CASES.get(ord(low), ()))))
+
+
+def _extra_cases() -> dict[int, tuple[int, ...]] | None:
+    """`re`'s own table of the characters a lower-case one matches besides its upper case
+    (`re._casefix`, Python 3.11+), or None."""
+    try:
+        table = importlib.import_module("re._casefix")._EXTRA_CASES
+    except (ImportError, AttributeError):
+        return None
+    return table if isinstance(table, dict) else None
+
+
+_EXTRA_CASES = _extra_cases()
 
 
 class Probe:

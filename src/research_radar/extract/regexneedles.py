@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
-from research_radar.extract.prefilter import Needles
+from research_radar.extract.prefilter import Needles, folded_spellings
 
 __all__ = ["branches_of", "class_end", "group_end", "needles_of"]
 
@@ -229,13 +229,14 @@ def _chars(item: str) -> frozenset[str] | None:
 
 
 def _folded_char(char: str) -> frozenset[str] | None:
-    """A literal character as the probe folds it; None for a cased non-ASCII one (`π`
-    also matches `Π` and `ϖ`)."""
+    """A literal character as the probe folds it: a cased non-ASCII one as every
+    character it matches folds (`π` also matches `Π` and `ϖ`: `prefilter.folded_spellings`),
+    else None."""
     if char.isascii():
         return frozenset({char.lower()})
     if char.lower() == char == char.upper():
         return frozenset({char})  # no case: it matches only itself (CJK, `×`, `±`)
-    return None
+    return folded_spellings(char)
 
 
 def _class_chars(body: str) -> frozenset[str] | None:

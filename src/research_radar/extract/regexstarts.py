@@ -14,6 +14,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from research_radar.extract.prefilter import folded_spellings
+
 __all__ = ["anchored_matches", "start_strings"]
 
 
@@ -49,7 +51,12 @@ _REPEATS = frozenset(
     if hasattr(_OPS, n)
 )
 _MAX_STARTS = 16
-"""More starts than this: the pattern is run whole (each start costs a look-up)."""
+"""More starts than this: the pattern is run whole (each start costs a look-up)..."""
+_MAX_LONG_STARTS = 64
+"""... unless each start is `_LONG` characters or more: a look-up of a long string in a
+statement costs far less than a pattern with a look-behind tried at every place of it,
+and a long string stands in few places (`Speech models`, 30 names; issue #19)."""
+_LONG = 3
 
 
 class _Unknown(Exception):
@@ -67,7 +74,11 @@ def start_strings(pattern: str, flags: int = 0) -> frozenset[str] | None:
     except (_Unknown, re.error, RecursionError, AttributeError, TypeError, ValueError):
         # (the last three: a parsed form shaped otherwise than 3.11's)
         return None
-    return frozenset(starts) if len(starts) <= _MAX_STARTS else None
+    if len(starts) <= _MAX_STARTS:
+        return frozenset(starts)
+    if len(starts) <= _MAX_LONG_STARTS and min(map(len, starts)) >= _LONG:
+        return frozenset(starts)
+    return None
 
 
 def _starts(items: list[Any]) -> set[str]:
@@ -78,6 +89,12 @@ def _starts(items: list[Any]) -> set[str]:
     rest = items[1:]
     if op in _ZERO_WIDTH:
         return _starts(rest)  # an assertion consumes nothing: the match starts after it
+    if op is _OPS.LITERAL and not _folds_to_itself(chr(av).lower()):
+        # `π`: every character it matches, as the folded text holds it (`Π`, `ϖ`)
+        spellings = folded_spellings(chr(av))
+        if spellings is None:
+            raise _Unknown
+        return _longer(set(spellings), rest)
     if op is _OPS.LITERAL:
         run = _literal_run(items)
         return _longer({run}, items[len(run) :])
@@ -151,10 +168,9 @@ def anchored_matches(
 ) -> list[re.Match[str]]:
     """`regex.finditer(text)`, trying the regex only where the folded text holds one of
     its `starts` (`folded` has the text's length: its places are the text's)."""
-    places = sorted({at for start in starts for at in _places(folded, start)})
     found: list[re.Match[str]] = []
     end = 0
-    for at in places:
+    for at in sorted(_places(folded, starts)):
         if at < end:
             continue
         match = regex.match(text, at)
@@ -167,8 +183,13 @@ def anchored_matches(
     return found
 
 
-def _places(folded: str, start: str) -> Iterable[int]:
-    at = folded.find(start)
-    while at >= 0:
-        yield at
-        at = folded.find(start, at + 1)
+def _places(folded: str, starts: frozenset[str]) -> set[int]:
+    """Where the folded text holds a start (a loop, not a generator per start: a pattern
+    is tried in most statements that hold its needles; issue #19)."""
+    places: set[int] = set()
+    for start in starts:
+        at = folded.find(start)
+        while at >= 0:
+            places.add(at)
+            at = folded.find(start, at + 1)
+    return places

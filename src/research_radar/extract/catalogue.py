@@ -19,7 +19,7 @@ from typing import Any
 
 from research_radar.extract.aliassearch import FieldIndex, alias_anchor, norm_alias
 from research_radar.extract.nameneedles import alias_needles
-from research_radar.extract.prefilter import NeedleIndex, Needles, Probe, probe_of
+from research_radar.extract.prefilter import RECENT_TEXTS, NeedleIndex, Needles, Probe, probe_of
 from research_radar.extract.regexneedles import needles_of
 from research_radar.extract.spanset import SpanSet
 
@@ -122,7 +122,7 @@ class Catalog:
         """`_find_all`, once per text read lately."""
         found = self._cache.get(text)
         if found is None:
-            if len(self._cache) > 16384:
+            if len(self._cache) > RECENT_TEXTS:
                 self._cache.clear()
             # a statement is asked for every field (its conditions, the spans its names
             # block for numbers): all four are found at once (issue #19)
@@ -159,7 +159,7 @@ class Catalog:
                 at, kind, number = owners[n]
                 lists[at][kind].append(number)
             split = tuple((tuple(a), tuple(p)) for a, p in lists)
-            if len(self._split) > 16384:
+            if len(self._split) > RECENT_TEXTS:
                 self._split.clear()
             self._split[alive] = split
         return split

@@ -13,6 +13,7 @@ from typing import Any
 from research_radar.extract.baselines import find_baselines
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.loads import counted_parts, read_load
+from research_radar.extract.prefilter import RECENT_TEXTS
 from research_radar.models import Conditions
 
 __all__ = [
@@ -36,7 +37,7 @@ def find_conditions(text: str, cat: Catalog) -> Conditions:
     """The conditions written in one statement (none inherited from its context)."""
     known = _FOUND.get(text)
     if known is None or known[0] is not cat:
-        if len(_FOUND) > 16384:
+        if len(_FOUND) > RECENT_TEXTS:
             _FOUND.clear()
         known = (cat, _find_conditions(text, cat))
         _FOUND[text] = known

@@ -21,7 +21,7 @@ from research_radar.extract.compared import (
 from research_radar.extract.conditions import CONDITION_FIELDS
 from research_radar.extract.durations import in_seconds
 from research_radar.extract.loads import load_rule_matches
-from research_radar.extract.prefilter import probe_of
+from research_radar.extract.prefilter import RECENT_TEXTS, probe_of
 from research_radar.extract.screened import finditer, search
 from research_radar.extract.sharedunits import labelled_rates, per_second_before, slashed_before
 from research_radar.extract.spanset import SpanSet
@@ -229,7 +229,7 @@ def find_metrics(
     key = (text, context)  # all the metrics depend on (besides the catalogue)
     known = _FOUND.get(key)
     if known is None or known[0] is not cat:
-        if len(_FOUND) > 16384:
+        if len(_FOUND) > RECENT_TEXTS:
             _FOUND.clear()
         # `2m23s`, `1分23秒`: read as the seconds they span (extract.durations)
         known = (cat, _find_metrics(in_seconds(text), cat, context))

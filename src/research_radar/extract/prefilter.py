@@ -25,6 +25,7 @@ from functools import cached_property, lru_cache
 from ahocorasick_rs import AhoCorasick, MatchKind
 
 __all__ = [
+    "RECENT_TEXTS",
     "NeedleIndex",
     "Needles",
     "Probe",
@@ -105,7 +106,13 @@ class Probe:
         return self._present
 
 
-@lru_cache(maxsize=65536)
+RECENT_TEXTS = 65_536
+"""How many texts a per-text cache of extraction keeps before it starts afresh: every
+statement of a 4 MB README, so that the passes after the statement loop (scopes, loads,
+set-ups) find what the loop worked out instead of working it out again (#19)."""
+
+
+@lru_cache(maxsize=RECENT_TEXTS)
 def probe_of(text: str) -> Probe:
     """The probe of a text, shared by the rules that read the same statement.
 
@@ -271,7 +278,7 @@ class NeedleIndex:
         found = self._known.get(key)
         if found is None:
             found = self._candidates(probe, key[0])
-            if len(self._known) > 16384:
+            if len(self._known) > RECENT_TEXTS:
                 self._known.clear()
             self._known[key] = found
         return found

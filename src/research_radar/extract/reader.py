@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Protocol
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.markdown import Segment, clean_text, split_cells
 from research_radar.extract.namedscores import named_scores
+from research_radar.extract.prefilter import RECENT_TEXTS
 from research_radar.extract.prosecues import prose_candidates
 from research_radar.extract.readercues import Candidate, table_candidates
 from research_radar.extract.tables import TableClaim
@@ -209,7 +210,7 @@ def read_sentence(
     key = (segment.text, segment.block, taken)
     known = _READ.get(key)
     if known is None or known[0] is not reader:
-        if len(_READ) > 16384:
+        if len(_READ) > RECENT_TEXTS:
             _READ.clear()
         known = _READ[key] = (reader, _read_sentence(segment, taken, reader))
     return [metric.model_copy() for metric in known[1]]  # (callers own what they get)

@@ -30,7 +30,10 @@ alternatives (any one is right). `role=b` marks the compared system's own number
 Baseline convention (issue #14 names "the BF16 column as the implicit baseline"): ratios,
 speedups and reductions always name what they compare with; a table that lists one model
 at several precisions side by side compares them with its widest precision (base= on the
-others' numbers, role=b on the widest's own), framed as a comparison or not; a table of
+others' numbers, role=b on the widest's own), framed as a comparison or not, in columns or
+in rows, within each group of numbers that share hardware, software, load and metric (a
+row missing the widest cell still names it; a device's peak at several data types, with no
+model, and a table whose widest precision is not written are no such tables); a table of
 several systems, one of them the document's own project, compares the project with the
 others; any other absolute number has a base= only where the author frames a comparison
 (`vs`, `compared with`, `相比`, a row or column named baseline or reference, a 1.0x row).

@@ -49,7 +49,10 @@ numbers: recall = numbers whose labelled condition is among the extracted ones /
 with that condition labelled (a hardware name matches with or without its vendor's); precision = numbers whose extracted condition is right /
 numbers with any extracted ("strict" precision counts an extracted `ignore` number as an
 error too: a setting or a version read as a measurement). Load: key=value items (batch, concurrency, prompt, output,
-context, gpus, tp, ep, rate). Baseline role: P/R of `(baseline)` metrics against role=b.
+context, gpus, tp, ep, rate); a bare `seq len` (`SeqLen`, `序列长度`) is the prompt where a run
+reads it before its first output (prefill, TTFT, an encoder's input, beside an output length) and
+the context where a run decodes or trains at it (decode speed, training samples, perplexity
+windows, attention kernels). Baseline role: P/R of `(baseline)` metrics against role=b.
 
 Run: .venv/bin/python benchmarks/evidence_bench.py [--verbose] [--cache DIR] [--doc ID]
 [--labels GLOB] [--labels-dir DIR] [--split NAME] [--docs-only]

@@ -52,7 +52,8 @@ error too: a setting or a version read as a measurement). Load: key=value items 
 context, gpus, tp, ep, rate); a bare `seq len` (`SeqLen`, `序列长度`) is the prompt where a run
 reads it before its first output (prefill, TTFT, an encoder's input, beside an output length) and
 the context where a run decodes or trains at it (decode speed, training samples, perplexity
-windows, attention kernels). Baseline role: P/R of `(baseline)` metrics against role=b.
+windows, attention kernels); a run stated on one GPU (`单张A100`, `单卡`, `a single H100`, `1x A100`)
+has gpus:1, while `单卡` naming a per-GPU metric (`单卡每秒 token 数`) sets no load. Baseline role: P/R of `(baseline)` metrics against role=b.
 
 Run: .venv/bin/python benchmarks/evidence_bench.py [--verbose] [--cache DIR] [--doc ID]
 [--labels GLOB] [--labels-dir DIR] [--split NAME] [--docs-only]

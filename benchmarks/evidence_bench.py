@@ -46,7 +46,9 @@ line, or a few lines below a multi-line statement's first line (HTML table rows,
 prose). Metric precision = matched / extracted, recall = matched / labelled. Unit is
 scored on matched numbers. For hardware, model, precision and baseline, on matched
 numbers: recall = numbers whose labelled condition is among the extracted ones / numbers
-with that condition labelled (a hardware name matches with or without its vendor's); precision = numbers whose extracted condition is right /
+with that condition labelled (names are compared without case, punctuation or trademark marks,
+`(R)`, `(TM)`, `™`; a hardware name matches with or without its vendor's, and a workstation
+card with or without its RTX, `RTX A6000` = `A6000`); precision = numbers whose extracted condition is right /
 numbers with any extracted ("strict" precision counts an extracted `ignore` number as an
 error too: a setting or a version read as a measurement). Load: key=value items (batch, concurrency, prompt, output,
 context, gpus, tp, ep, rate); a bare `seq len` (`SeqLen`, `序列长度`) is the prompt where a run
@@ -250,8 +252,12 @@ def load_docs_matching(pattern: str, folder: Path = LABELS) -> list[Doc]:
 # --------------------------------------------------------------------------- matching
 
 
+_MARKS = re.compile(r"\((?:r|tm)\)|[\u00ae\u2122]")
+"""Trademark marks inside a product's name: `Intel(R) Xeon(R)`, `Core(TM)`, `Ryzen™`."""
+
+
 def _norm_name(value: str) -> str:
-    text = re.sub(r"(?<![a-z])v(?=\d)", "", value.lower())
+    text = re.sub(r"(?<![a-z])v(?=\d)", "", _MARKS.sub("", value.lower()))
     return re.sub(r"[^a-z0-9\u4e00-\u9fff]", "", text)
 
 
@@ -261,6 +267,13 @@ def _strip_memory(value: str) -> str:
 
 _VENDOR = re.compile(r"^(?:nvidia|amd|intel|apple|qualcomm|huawei|samsung|google)(?=[a-z0-9])")
 """A vendor's name before a product's: `AMD Ryzen 9 5900X` is the `Ryzen 9 5900X`."""
+_WORKSTATION = re.compile(r"rtx(?=a\d{3,4}(?![0-9]))")
+"""The RTX before a workstation A-series card's name: `RTX A6000` is the `A6000` (an `RTX
+4090` keeps it: its number alone is no card)."""
+
+
+def _bare_hardware(normed: str) -> str:
+    return _WORKSTATION.sub("", _VENDOR.sub("", normed))
 
 
 def name_matches(field_name: str, gold: str, predicted: str) -> bool:
@@ -269,7 +282,7 @@ def name_matches(field_name: str, gold: str, predicted: str) -> bool:
         return False
     if field_name == "hardware":
         bare = _norm_name(_strip_memory(predicted))
-        return bare == g or p == g or _VENDOR.sub("", bare) == _VENDOR.sub("", g)
+        return bare == g or p == g or _bare_hardware(bare) == _bare_hardware(g)
     if field_name == "model":
         return p == g or p.startswith(g) or g.startswith(p) and len(p) >= 4
     if field_name == "precision":

@@ -36,7 +36,8 @@ row missing the widest cell still names it; a device's peak at several data type
 model, and a table whose widest precision is not written are no such tables); a table of
 several systems, one of them the document's own project, compares the project with the
 others; any other absolute number has a base= only where the author frames a comparison
-(`vs`, `compared with`, `相比`, a row or column named baseline or reference, a 1.0x row).
+(`vs`, `compared with`, `相比`, a row or column named baseline or reference, a 1.0x row, a
+ratio in the same row: a Speedup or `vs FP16` column names its baseline on the row's others).
 `ignore` lists numbers on that line that are neither claims nor errors when extracted
 (dates, versions, sizes in model names, settings); any other extracted number in the
 ranges is a false positive.

@@ -47,16 +47,18 @@ line, or a few lines below a multi-line statement's first line (HTML table rows,
 prose). Metric precision = matched / extracted, recall = matched / labelled. Unit is
 scored on matched numbers. For hardware, model, precision and baseline, on matched
 numbers: recall = numbers whose labelled condition is among the extracted ones / numbers
-with that condition labelled (names are compared without case, punctuation or trademark marks,
-`(R)`, `(TM)`, `™`; a hardware name matches with or without its vendor's, and a workstation
-card with or without its RTX, `RTX A6000` = `A6000`); precision = numbers whose extracted condition is right /
-numbers with any extracted ("strict" precision counts an extracted `ignore` number as an
-error too: a setting or a version read as a measurement). Load: key=value items (batch, concurrency, prompt, output,
-context, gpus, tp, ep, rate); a bare `seq len` (`SeqLen`, `序列长度`) is the prompt where a run
-reads it before its first output (prefill, TTFT, an encoder's input, beside an output length) and
-the context where a run decodes or trains at it (decode speed, training samples, perplexity
-windows, attention kernels); a run stated on one GPU (`单张A100`, `单卡`, `a single H100`, `1x A100`)
-has gpus:1, while `单卡` naming a per-GPU metric (`单卡每秒 token 数`) sets no load. Baseline role: P/R of `(baseline)` metrics against role=b.
+with that condition labelled (names are compared without case, punctuation or trademark
+marks, `(R)`, `(TM)`, `™`; a hardware name matches with or without its vendor's, and a
+workstation card with or without its RTX, `RTX A6000` = `A6000`); precision = numbers whose
+extracted condition is right / numbers with any extracted ("strict" precision counts an
+extracted `ignore` number as an error too: a setting or a version read as a measurement).
+Load: key=value items (batch, concurrency, prompt, output, context, gpus, tp, ep, rate).
+A bare `seq len` (`SeqLen`, `序列长度`) is the prompt where a run reads it before its first
+output (prefill, TTFT, an encoder's input, beside an output length) and the context where a
+run decodes or trains at it (decode speed, training samples, perplexity windows, kernels).
+A run stated on one GPU (`单张A100`, `单卡`, `a single H100`, `1x A100`) has gpus:1; `单卡`
+naming a per-GPU metric (`单卡每秒 token 数`) sets no load.
+Baseline role: P/R of `(baseline)` metrics against role=b.
 
 Run: .venv/bin/python benchmarks/evidence_bench.py [--verbose] [--cache DIR] [--doc ID]
 [--labels GLOB] [--labels-dir DIR] [--split NAME] [--docs-only]

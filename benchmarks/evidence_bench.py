@@ -30,10 +30,14 @@ alternatives (any one is right). `role=b` marks the compared system's own number
 Baseline convention (issue #14 names "the BF16 column as the implicit baseline"): ratios,
 speedups and reductions always name what they compare with; a table that lists one model
 at several precisions side by side compares them with its widest precision (base= on the
-others' numbers, role=b on the widest's own), framed as a comparison or not; a table of
+others' numbers, role=b on the widest's own), framed as a comparison or not, in columns or
+in rows, within each group of numbers that share hardware, software, load and metric (a
+row missing the widest cell still names it; a device's peak at several data types, with no
+model, and a table whose widest precision is not written are no such tables); a table of
 several systems, one of them the document's own project, compares the project with the
 others; any other absolute number has a base= only where the author frames a comparison
-(`vs`, `compared with`, `相比`, a row or column named baseline or reference, a 1.0x row).
+(`vs`, `compared with`, `相比`, a row or column named baseline or reference, a 1.0x row, a
+ratio in the same row: a Speedup or `vs FP16` column names its baseline on the row's others).
 `ignore` lists numbers on that line that are neither claims nor errors when extracted
 (dates, versions, sizes in model names, settings); any other extracted number in the
 ranges is a false positive.
@@ -43,10 +47,18 @@ line, or a few lines below a multi-line statement's first line (HTML table rows,
 prose). Metric precision = matched / extracted, recall = matched / labelled. Unit is
 scored on matched numbers. For hardware, model, precision and baseline, on matched
 numbers: recall = numbers whose labelled condition is among the extracted ones / numbers
-with that condition labelled (a hardware name matches with or without its vendor's); precision = numbers whose extracted condition is right /
-numbers with any extracted ("strict" precision counts an extracted `ignore` number as an
-error too: a setting or a version read as a measurement). Load: key=value items (batch, concurrency, prompt, output,
-context, gpus, tp, ep, rate). Baseline role: P/R of `(baseline)` metrics against role=b.
+with that condition labelled (names are compared without case, punctuation or trademark
+marks, `(R)`, `(TM)`, `™`; a hardware name matches with or without its vendor's, and a
+workstation card with or without its RTX, `RTX A6000` = `A6000`); precision = numbers whose
+extracted condition is right / numbers with any extracted ("strict" precision counts an
+extracted `ignore` number as an error too: a setting or a version read as a measurement).
+Load: key=value items (batch, concurrency, prompt, output, context, gpus, tp, ep, rate).
+A bare `seq len` (`SeqLen`, `序列长度`) is the prompt where a run reads it before its first
+output (prefill, TTFT, an encoder's input, beside an output length) and the context where a
+run decodes or trains at it (decode speed, training samples, perplexity windows, kernels).
+A run stated on one GPU (`单张A100`, `单卡`, `a single H100`, `1x A100`) has gpus:1; `单卡`
+naming a per-GPU metric (`单卡每秒 token 数`) sets no load.
+Baseline role: P/R of `(baseline)` metrics against role=b.
 
 Run: .venv/bin/python benchmarks/evidence_bench.py [--verbose] [--cache DIR] [--doc ID]
 [--labels GLOB] [--labels-dir DIR] [--split NAME] [--docs-only]
@@ -243,8 +255,12 @@ def load_docs_matching(pattern: str, folder: Path = LABELS) -> list[Doc]:
 # --------------------------------------------------------------------------- matching
 
 
+_MARKS = re.compile(r"\((?:r|tm)\)|[\u00ae\u2122]")
+"""Trademark marks inside a product's name: `Intel(R) Xeon(R)`, `Core(TM)`, `Ryzen™`."""
+
+
 def _norm_name(value: str) -> str:
-    text = re.sub(r"(?<![a-z])v(?=\d)", "", value.lower())
+    text = re.sub(r"(?<![a-z])v(?=\d)", "", _MARKS.sub("", value.lower()))
     return re.sub(r"[^a-z0-9\u4e00-\u9fff]", "", text)
 
 
@@ -254,6 +270,13 @@ def _strip_memory(value: str) -> str:
 
 _VENDOR = re.compile(r"^(?:nvidia|amd|intel|apple|qualcomm|huawei|samsung|google)(?=[a-z0-9])")
 """A vendor's name before a product's: `AMD Ryzen 9 5900X` is the `Ryzen 9 5900X`."""
+_WORKSTATION = re.compile(r"rtx(?=a\d{3,4}(?![0-9]))")
+"""The RTX before a workstation A-series card's name: `RTX A6000` is the `A6000` (an `RTX
+4090` keeps it: its number alone is no card)."""
+
+
+def _bare_hardware(normed: str) -> str:
+    return _WORKSTATION.sub("", _VENDOR.sub("", normed))
 
 
 def name_matches(field_name: str, gold: str, predicted: str) -> bool:
@@ -262,7 +285,7 @@ def name_matches(field_name: str, gold: str, predicted: str) -> bool:
         return False
     if field_name == "hardware":
         bare = _norm_name(_strip_memory(predicted))
-        return bare == g or p == g or _VENDOR.sub("", bare) == _VENDOR.sub("", g)
+        return bare == g or p == g or _bare_hardware(bare) == _bare_hardware(g)
     if field_name == "model":
         return p == g or p.startswith(g) or g.startswith(p) and len(p) >= 4
     if field_name == "precision":

@@ -58,3 +58,23 @@ def test_every_split_has_its_line_of_keys(
     out = _run(tmp_path, capsys)
     assert out.count("load by key") == 2
     assert "load by key    batch 1.000/1\n" in out  # the held-out split: batch alone
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "same"),
+    [
+        pytest.param("Xeon(R) 6271", "Xeon 6271", True, id="registered-mark"),
+        pytest.param("Intel(R) Core(TM) i7-9750H", "Core i7-9750H", True, id="marks-and-vendor"),
+        pytest.param("AMD Ryzen™ 7 9800X3D", "Ryzen 7 9800X3D", True, id="trademark-sign"),
+        pytest.param("A6000", "RTX A6000", True, id="workstation-rtx"),
+        pytest.param("NVIDIA-A6000", "NVIDIA RTX A6000", True, id="workstation-rtx-vendor"),
+        pytest.param("A4000", "RTX A4000 16GB", True, id="workstation-rtx-memory"),
+        pytest.param("A5000", "RTX A6000", False, id="another-workstation-card"),
+        pytest.param("4090", "RTX 4090", False, id="a-number-alone-is-no-card"),
+        pytest.param("Xeon 6271", "Xeon 6278", False, id="another-xeon"),
+    ],
+)
+def test_hardware_names_match_without_marks_or_a_workstation_rtx(
+    gold: str, predicted: str, same: bool
+) -> None:
+    assert _bench().name_matches("hardware", gold, predicted) is same

@@ -12,7 +12,7 @@ from typing import Any
 
 from research_radar.extract.baselines import find_baselines
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.loads import counted_parts, read_load
+from research_radar.extract.loads import read_load, several_values
 from research_radar.extract.prefilter import RECENT_TEXTS
 from research_radar.models import Conditions
 
@@ -20,7 +20,7 @@ __all__ = [
     "CONDITION_FIELDS",
     "find_conditions",
     "format_repeats",
-    "one_count",
+    "single_valued",
     "tidy_conditions",
     "with_load",
 ]
@@ -182,10 +182,14 @@ def with_load(conditions: Conditions, load: dict[str, str]) -> Conditions:
     return conditions.model_copy(update={"load": load, "repeats": format_repeats(load)})
 
 
-def one_count(conditions: Conditions, text: str, cat: Catalog) -> Conditions:
-    """The conditions a set-up statement gives: none of its GPU counts when it counts its
-    parts twice (`training runs on one A100 GPU and inference on eight A100 GPUs`: either
-    count is some numbers' only, issue #14)."""
-    if "gpus" not in conditions.load or len(counted_parts(text, cat)) < 2:
+def single_valued(conditions: Conditions, text: str, cat: Catalog) -> Conditions:
+    """The conditions a set-up statement gives: none of the load keys it gives several
+    values of (`loads.several_values`: `prefill on 32 GPUs, decode on 144 GPUs`, `training
+    runs on one A100 GPU and inference on eight A100 GPUs`): either value is some numbers'
+    only (issue #14)."""
+    if not conditions.load:
         return conditions
-    return with_load(conditions, {k: v for k, v in conditions.load.items() if k != "gpus"})
+    several = several_values(text, cat) & set(conditions.load)
+    if not several:
+        return conditions
+    return with_load(conditions, {k: v for k, v in conditions.load.items() if k not in several})

@@ -26,7 +26,7 @@ from dataclasses import replace
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions, single_valued
-from research_radar.extract.context import REQUIRED, SURVEY, hosted
+from research_radar.extract.context import REQUIRED, SURVEY, hosted, not_where_run
 from research_radar.extract.loadscopes import find_load_scopes, parent_lines
 from research_radar.extract.markdown import Segment, clean_text, split_cells, table_indices
 from research_radar.extract.prefilter import probe_of
@@ -319,8 +319,7 @@ def _sets_up_parent(
     up to its first subsection, lists no survey (`## Supported models`) nor what a user
     needs (`## Requirements` / `- GPU: RTX 3060 or better`), and the line is no footnote
     (`[^gpu]: Measured on one RTX 4090` under `## Notes`)."""
-    probe = probe_of(f"{heading.text} {text}")
-    if text.lstrip().startswith("[^") or search(SURVEY, probe) or search(REQUIRED, probe):
+    if not_where_run(text, heading.text):
         return False
     below = (h.line for h, _ in spans if h.line > heading.line)
     stop = next(below, None)

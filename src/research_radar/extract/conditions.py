@@ -55,8 +55,6 @@ def _find_conditions(text: str, cat: Catalog) -> dict[str, Any]:
     """The fields of the statement's `Conditions`, tidied (`tidy_conditions`): a model is
     built only by the caller, once (issue #19)."""
     names = {name: cat.names(name, text) for name in CONDITION_FIELDS}
-    if not names["precision"] and "_" in text:
-        names["precision"] = _identifier_precisions(text, cat)
     if len(names["model"]) > 1 and "/" in text:
         names["model"] = _without_owners(text, cat, names["model"])
     if names["model"] and _SIZE_AFTER.search(text):
@@ -79,18 +77,6 @@ def _find_conditions(text: str, cat: Catalog) -> dict[str, Any]:
         "load": load,
         "repeats": format_repeats(load),
     }
-
-
-_IDENTIFIER = re.compile(r"(?<![\w/.-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w/.-])")
-"""`float8_rowwise`, `fp8_e4m3_e4m3_dynamic`, `int8_dynamic`: a quantisation recipe named as
-an identifier (a row label, a config value), not a path or a link's tail."""
-
-
-def _identifier_precisions(text: str, cat: Catalog) -> list[str]:
-    """The precisions that identifiers name by their words (`float8_rowwise` is FP8): the
-    catalogue reads `_` as a letter, so a name glued to its recipe by one went unread."""
-    words = " ".join(m.group(0).replace("_", " ") for m in _IDENTIFIER.finditer(text))
-    return cat.names("precision", words) if words else []
 
 
 _SIZE_AFTER = re.compile(r"\d[Bb]\s?(?:/|,|，|、|\band\b|\bor\b|和|或|及)\s?(?:and\s)?\d")

@@ -497,3 +497,9 @@ def test_a_path_or_link_with_underscores_names_no_precision() -> None:
         "| Qwen2-7B | 12.75 | [weights](https://example.org/qwen2_fp16_v2) |\n"
     )
     assert _by_value(f"# Speed\n\n{table}")[12.75].conditions.precision == []
+
+
+def test_a_range_in_a_cell_has_no_negative_end() -> None:
+    table = "| Model | Gain |\n|---|---|\n| Llama-7B | 5%-30% |\n| Qwen-7B | -12% |\n"
+    values = sorted(m.value for c in extract_claims(f"# Gains\n\n{table}") for m in c.metrics)
+    assert values == [-12, 5, 30]

@@ -208,6 +208,11 @@ def test_models_of_the_field(text: str, names: list[str]) -> None:
             id="library-scheme-names-with-formats",
         ),
         pytest.param(
+            "squeezenet_int8, Mobilenet_v2_int8, dyn_int8 and yolov5s_fp16",
+            ["INT8", "FP16"],
+            id="format-ending-a-name",
+        ),
+        pytest.param(
             "asymmetric W4B64 kernels; Mistral-7B-w2g128 and Qwen2-7B-w3-g64-awq",
             ["4-bit", "2-bit", "3-bit", "AWQ"],
             id="weight-bits-and-group-size",
@@ -242,6 +247,12 @@ def test_precisions_of_the_field(text: str, names: list[str]) -> None:
             "precision", "set int8_mode=1, save fp16_checkpoint", [], id="library-flag-names"
         ),
         pytest.param("precision", "the bf16_gemm_time column", [], id="library-timer-names"),
+        pytest.param(
+            "precision",
+            "GPTQMODEL_MARLIN_USE_FP32=1",
+            [],
+            id="environment-variable-ending-a-format",
+        ),
     ],
 )
 def test_look_alikes_are_not_names(field: str, text: str, names: list[str]) -> None:

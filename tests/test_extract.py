@@ -57,7 +57,7 @@ def test_building_blocks_export_what_the_package_shares() -> None:
         "CONDITION_FIELDS",
         "find_conditions",
         "format_repeats",
-        "one_count",
+        "single_valued",
         "tidy_conditions",
         "with_load",
     }
@@ -78,6 +78,7 @@ def test_building_blocks_export_what_the_package_shares() -> None:
         "UNIT_PATTERN",
         "canonical_unit",
         "parse_number",
+        "range_end",
     }
 
 

@@ -286,11 +286,28 @@ def test_an_output_sequence_length_is_not_a_second_prompt_length() -> None:
     assert several_values("Prefill on 16 GPUs, decode on 96 GPUs.") == {"gpus"}
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Training runs on one A100 GPU and inference on eight A100 GPUs.", id="words"),
+        pytest.param("微调在 1 张 L40S 上，推理在 4 张 L40S 上。", id="chinese"),
+        pytest.param("Fine-tuning: 1x H100; serving: 8x H100", id="glued"),
+    ],
+)
+def test_a_part_counted_twice_gives_several_gpu_counts(text: str) -> None:
+    """The rules read a named part's first count only; the catalogue reads each (issue #14)."""
+    assert "gpus" not in several_values(text)
+    assert "gpus" in several_values(text, default_catalog())
+
+
+def test_a_part_counted_once_gives_one_gpu_count() -> None:
+    assert several_values("Inference runs on eight A100 GPUs.", default_catalog()) == set()
+
+
 def test_the_load_reader_exports_its_api() -> None:
     from research_radar.extract import loads
 
     assert set(loads.__all__) == {
-        "counted_parts",
         "load_rule_matches",
         "read_load",
         "several_values",

@@ -379,3 +379,48 @@ def test_short_chinese_lines_stay_statements_of_their_own() -> None:
     text = "模型：Qwen2-1.5B，速度 18 tok/s\n显存：3.1 GB\n"
     claims = [c for c in extract_claims(text) if c.metrics]
     assert [c.line for c in claims] == [1, 2]
+
+
+def _values(text: str) -> list[tuple[float, str]]:
+    return [(m.value, m.unit) for claim in extract_claims(text) for m in claim.metrics]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("Throughput improves by 5%-30% on A100.", [(5, "%"), (30, "%")], id="percent"),
+        pytest.param("延迟降低 10%-20%。", [(10, "%"), (20, "%")], id="chinese-percent"),
+        pytest.param("速度是 FP16 的 2倍-3倍。", [(2, "x"), (3, "x")], id="chinese-ratio"),
+        pytest.param("单张图耗时 5秒-10秒。", [(5, "s"), (10, "s")], id="chinese-seconds"),
+        pytest.param("The speedup is 1.2-1.5x on H100.", [(1.2, "x"), (1.5, "x")], id="bare-start"),
+        pytest.param(
+            "推理速度提升 1.18-2.74 倍之间。",
+            [(1.18, "x"), (2.74, "x")],
+            id="chinese-times-between",
+        ),
+        pytest.param(
+            "在 H100 上加速比在 1.18-2.74 之间。", [(1.18, "x"), (2.74, "x")], id="speedup-between"
+        ),
+        pytest.param(
+            "On H100 the speedup is 1.2-1.5 over vLLM.", [(1.2, "x"), (1.5, "x")], id="speedup-of"
+        ),
+    ],
+)
+def test_a_dash_between_two_numbers_of_one_unit_is_a_range(
+    text: str, expected: list[tuple[float, str]]
+) -> None:
+    """Both ends are numbers the author wrote; neither is negative (issue #14)."""
+    assert _values(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        pytest.param("Memory falls by 20%, -30% in the worst case.", -30, id="after-a-comma"),
+        pytest.param("Accuracy changes by 2% -30% on A100.", -30, id="after-a-space"),
+        pytest.param("-30% latency on A100.", -30, id="at-the-start"),
+        pytest.param("吞吐提升 2倍-30% 显存。", -30, id="after-another-unit"),
+    ],
+)
+def test_a_minus_sign_is_kept_outside_a_range(text: str, value: float) -> None:
+    assert value in [v for v, _ in _values(text)]

@@ -286,6 +286,7 @@ def test_the_reading_building_blocks_export_their_api() -> None:
         "defines",
         "enter_section",
         "hosted",
+        "not_where_run",
         "project_of",
         "sized",
         "unlisted",
@@ -293,6 +294,26 @@ def test_the_reading_building_blocks_export_their_api() -> None:
     assert context.project_of("zhihu/ZhiLight@abc:docs/x.md") == "ZhiLight"
     assert context.project_of("https://github.com/o/Repo/blob/main/README.md") == "Repo"
     assert context.project_of("notes.md") == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "heading", "aside"),
+    [
+        pytest.param("Measured on one RTX 4090.", None, False, id="a-set-up"),
+        pytest.param("[^gpu]: Measured on one RTX 4090.", None, True, id="footnote"),
+        pytest.param("Supported boards: K230, RK3588.", None, True, id="survey"),
+        pytest.param("- GPU: RTX 3060 or better", None, True, id="requirement"),
+        pytest.param("- GPU: RTX 3060", "Hardware requirements", True, id="required-heading"),
+        pytest.param("- GPU: RTX 3060", "Test environment", False, id="set-up-heading"),
+    ],
+)
+def test_what_says_nothing_of_where_the_numbers_ran(
+    text: str, heading: str | None, aside: bool
+) -> None:
+    """One check for the sole part of a page and for a set-up line's parent section."""
+    from research_radar.extract.context import not_where_run
+
+    assert not_where_run(text, heading) is aside
 
 
 def test_a_token_rate_intro_and_gpu_count_columns() -> None:

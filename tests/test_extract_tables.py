@@ -466,11 +466,29 @@ def test_a_geforce_number_under_a_gpu_column_is_the_card() -> None:
         pytest.param("float8_rowwise", "FP8", id="float8-recipe"),
         pytest.param("int8_dynamic", "INT8", id="int8-recipe"),
         pytest.param("fp8_e5m2_weightonly", "FP8", id="fp8-format-recipe"),
+        pytest.param("Mobilenet_v1_int8", "INT8", id="quantised-model"),
+        pytest.param("dyn_int8", "INT8", id="scheme-then-format"),
     ],
 )
 def test_a_precision_named_as_an_identifier_is_the_rows(recipe: str, precision: str) -> None:
     table = f"| Recipe | Latency (ms) |\n|---|---|\n| {recipe} | 12.75 |\n"
     assert _by_value(f"# Quantisation\n\n{table}")[12.75].conditions.precision == [precision]
+
+
+@pytest.mark.parametrize(
+    "flag",
+    [
+        pytest.param("int8_mode", id="mode-flag"),
+        pytest.param("fp16_checkpoint", id="checkpoint-flag"),
+        pytest.param("int4_inference_round_time", id="timer"),
+        pytest.param("REDUCE_TP_INT8_THRES", id="environment-variable"),
+    ],
+)
+def test_a_flag_named_after_a_precision_is_no_rows_precision(flag: str) -> None:
+    """The catalogue reads a format in a library's recipe or a variant's name only; a
+    flag's or a timer's words name no format (issue #14)."""
+    table = f"| Setting | Latency (ms) |\n|---|---|\n| {flag} | 12.75 |\n"
+    assert _by_value(f"# Options\n\n{table}")[12.75].conditions.precision == []
 
 
 def test_a_path_or_link_with_underscores_names_no_precision() -> None:
@@ -479,3 +497,9 @@ def test_a_path_or_link_with_underscores_names_no_precision() -> None:
         "| Qwen2-7B | 12.75 | [weights](https://example.org/qwen2_fp16_v2) |\n"
     )
     assert _by_value(f"# Speed\n\n{table}")[12.75].conditions.precision == []
+
+
+def test_a_range_in_a_cell_has_no_negative_end() -> None:
+    table = "| Model | Gain |\n|---|---|\n| Llama-7B | 5%-30% |\n| Qwen-7B | -12% |\n"
+    values = sorted(m.value for c in extract_claims(f"# Gains\n\n{table}") for m in c.metrics)
+    assert values == [-12, 5, 30]

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -54,6 +53,7 @@ from research_radar.classify.rules import (
     classify_flags,
 )
 from research_radar.cores import aside
+from research_radar.language import written_in
 from research_radar.models import Tag
 
 __all__ = [
@@ -91,8 +91,6 @@ whole (`benchmarks/classify_cv.py`), the topic head rates 18% of the on-topic ti
 a section it never saw under 0.5, and a 0.5 gate cut the macro-F1 of head-or-rule
 mechanisms from 0.697 to 0.643 (compute/quality budget 0.75 -> 0.52); at 0.2 the
 off-topic titles that get a mechanism rise from 68 to 96 of 538 (no gate: 117) (refs #15)."""
-_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff]")
-_WORD = re.compile(r"[A-Za-z]{2,}")
 
 
 @dataclass(frozen=True)
@@ -191,7 +189,7 @@ def _rule_pass(
     }
     stages = [t for t in dims.get("rsi_stage", []) if t.value != NOT_APPLICABLE]
     return _RulePass(
-        chinese=_mostly_chinese(f"{title}\n{body}"),
+        chinese=written_in(f"{title}\n{body}") == "zh",
         titled=not body.strip(),
         matches=rule_matches(taxonomy, names, title, body),
         dims=dims,
@@ -308,12 +306,6 @@ def _learned(model: LearnedModel, value_ids: list[str], head: str) -> bool:
 
 def _unknown(dimension: str, confidence: float) -> Tag:
     return Tag(dimension=dimension, value=UNKNOWN, confidence=round(confidence, 3))
-
-
-def _mostly_chinese(text: str) -> bool:
-    if _CJK.search(text) is None:  # most texts: no need to count their words
-        return False
-    return len(_CJK.findall(text)) > len(_WORD.findall(text))
 
 
 def _workload(

@@ -33,7 +33,7 @@ from research_radar.extract.clauses import split_by_clause
 from research_radar.extract.compared import is_baseline_metric
 from research_radar.extract.conditions import (
     find_conditions,
-    one_count,
+    single_valued,
     tidy_conditions,
 )
 from research_radar.extract.context import (
@@ -197,7 +197,8 @@ def extract_claims(
                 # the table: its set-up, though it states a number of its own (issue #14)
                 opening = " ".join(intro)
                 block_ctx.update(
-                    one_count(find_conditions(opening, cat), opening, cat), with_baseline=False
+                    single_valued(find_conditions(opening, cat), opening, cat),
+                    with_baseline=False,
                 )
             intro = []
             continue
@@ -301,7 +302,7 @@ def extract_claims(
             # (a title, `Transfer Time vs KV Size` over a plot, names axes, not systems)
             compared.update(dict.fromkeys(own.baseline))
         own = hosted(own, segment.text, bool(parts or lead_ctx.names.get("hardware")))
-        own = one_count(own, segment.text, cat)
+        own = single_valued(own, segment.text, cat)
         parts.extend(own.hardware)
         line_ctx.update(own, with_baseline=True)
         if _DATED.match(segment.text) or _ABOVE.match(segment.text):

@@ -12,7 +12,7 @@ from typing import Any
 
 from research_radar.extract.baselines import find_baselines
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.loads import counted_parts, read_load
+from research_radar.extract.loads import read_load, several_values
 from research_radar.extract.prefilter import RECENT_TEXTS
 from research_radar.models import Conditions
 
@@ -20,7 +20,7 @@ __all__ = [
     "CONDITION_FIELDS",
     "find_conditions",
     "format_repeats",
-    "one_count",
+    "single_valued",
     "tidy_conditions",
     "with_load",
 ]
@@ -55,8 +55,6 @@ def _find_conditions(text: str, cat: Catalog) -> dict[str, Any]:
     """The fields of the statement's `Conditions`, tidied (`tidy_conditions`): a model is
     built only by the caller, once (issue #19)."""
     names = {name: cat.names(name, text) for name in CONDITION_FIELDS}
-    if not names["precision"] and "_" in text:
-        names["precision"] = _identifier_precisions(text, cat)
     if len(names["model"]) > 1 and "/" in text:
         names["model"] = _without_owners(text, cat, names["model"])
     if names["model"] and _SIZE_AFTER.search(text):
@@ -79,18 +77,6 @@ def _find_conditions(text: str, cat: Catalog) -> dict[str, Any]:
         "load": load,
         "repeats": format_repeats(load),
     }
-
-
-_IDENTIFIER = re.compile(r"(?<![\w/.-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w/.-])")
-"""`float8_rowwise`, `fp8_e4m3_e4m3_dynamic`, `int8_dynamic`: a quantisation recipe named as
-an identifier (a row label, a config value), not a path or a link's tail."""
-
-
-def _identifier_precisions(text: str, cat: Catalog) -> list[str]:
-    """The precisions that identifiers name by their words (`float8_rowwise` is FP8): the
-    catalogue reads `_` as a letter, so a name glued to its recipe by one went unread."""
-    words = " ".join(m.group(0).replace("_", " ") for m in _IDENTIFIER.finditer(text))
-    return cat.names("precision", words) if words else []
 
 
 _SIZE_AFTER = re.compile(r"\d[Bb]\s?(?:/|,|，|、|\band\b|\bor\b|和|或|及)\s?(?:and\s)?\d")
@@ -182,10 +168,14 @@ def with_load(conditions: Conditions, load: dict[str, str]) -> Conditions:
     return conditions.model_copy(update={"load": load, "repeats": format_repeats(load)})
 
 
-def one_count(conditions: Conditions, text: str, cat: Catalog) -> Conditions:
-    """The conditions a set-up statement gives: none of its GPU counts when it counts its
-    parts twice (`training runs on one A100 GPU and inference on eight A100 GPUs`: either
-    count is some numbers' only, issue #14)."""
-    if "gpus" not in conditions.load or len(counted_parts(text, cat)) < 2:
+def single_valued(conditions: Conditions, text: str, cat: Catalog) -> Conditions:
+    """The conditions a set-up statement gives: none of the load keys it gives several
+    values of (`loads.several_values`: `prefill on 32 GPUs, decode on 144 GPUs`, `training
+    runs on one A100 GPU and inference on eight A100 GPUs`): either value is some numbers'
+    only (issue #14)."""
+    if not conditions.load:
         return conditions
-    return with_load(conditions, {k: v for k, v in conditions.load.items() if k != "gpus"})
+    several = several_values(text, cat) & set(conditions.load)
+    if not several:
+        return conditions
+    return with_load(conditions, {k: v for k, v in conditions.load.items() if k not in several})

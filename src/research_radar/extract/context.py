@@ -13,7 +13,9 @@ from dataclasses import dataclass, field
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import CONDITION_FIELDS, find_conditions, format_repeats
 from research_radar.extract.markdown import Segment
+from research_radar.extract.prefilter import probe_of
 from research_radar.extract.projectnames import name_parts, names_own
+from research_radar.extract.screened import search
 from research_radar.models import Conditions
 
 __all__ = [
@@ -25,6 +27,7 @@ __all__ = [
     "defines",
     "enter_section",
     "hosted",
+    "not_where_run",
     "project_of",
     "sized",
     "unlisted",
@@ -171,6 +174,16 @@ REQUIRED = re.compile(
 )
 """What a user needs to run the project (`## Hardware requirements`): not where the
 document's numbers ran."""
+
+
+def not_where_run(text: str, heading: str | None = None) -> bool:
+    """Whether a statement that names a part says nothing of where the document's numbers
+    ran: a footnote (`[^gpu]: Measured on one RTX 4090`), or a survey of what runs or what
+    a user needs (`SURVEY`, `REQUIRED`) in it or in its section's `heading`."""
+    if text.lstrip().startswith("[^"):
+        return True
+    probe = probe_of(text if heading is None else f"{heading} {text}")
+    return bool(search(SURVEY, probe) or search(REQUIRED, probe))
 
 
 def unlisted(conditions: Conditions) -> Conditions:

@@ -18,7 +18,7 @@ from research_radar.extract.loadrules import LOAD_RULES
 from research_radar.extract.prefilter import NeedleIndex, probe_of
 from research_radar.extract.screened import finditer, search
 
-__all__ = ["counted_parts", "load_rule_matches", "read_load", "several_values"]
+__all__ = ["load_rule_matches", "read_load", "several_values"]
 
 
 _LOAD_INDEX = NeedleIndex(rule.needles for rule in LOAD_RULES)
@@ -199,7 +199,7 @@ def _part_count(text: str, mention: Mention) -> str | None:
     return None
 
 
-def counted_parts(text: str, cat: Catalog) -> set[str]:
+def _counted_parts(text: str, cat: Catalog) -> set[str]:
     """Each count of a named part a text writes (`on one A100 GPU ... on eight A100 GPUs`:
     {1, 8}): a set-up that counts its parts twice counts none of its numbers' (issue #14)."""
     return {n for m in cat.find("hardware", text) if (n := _part_count(text, m)) is not None}
@@ -285,15 +285,19 @@ def _start(match: re.Match[str]) -> int:
     return match.start(1) if match.re.groups else match.start()
 
 
-def several_values(text: str) -> set[str]:
+def several_values(text: str, cat: Catalog | None = None) -> set[str]:
     """The load keys a text gives more than one value of (`4 nodes with 32 GPUs ... 144
-    GPUs`): a set-up that names several is no single value's set-up."""
+    GPUs`): a set-up that names several is no single value's set-up. Given the catalogue,
+    counts of a named part count too (`training on one A100 GPU and inference on eight
+    A100 GPUs`: the rules read the first count only), issue #14."""
     values: dict[str, set[str]] = {}
     for rule, matches in zip(LOAD_RULES, load_rule_matches(text), strict=True):
         for match in matches:
             raw = rule.fixed or next((g for g in match.groups() if g), "")
             values.setdefault(rule.key, set()).add(re.sub(r"[,\s]", "", raw))
     several = {key for key, found in values.items() if len(found) > 1}
+    if cat is not None and "gpus" not in several and len(_counted_parts(text, cat)) > 1:
+        several.add("gpus")
     if "-" in text:
         # `--batch-size 1 2 4`, `-p 512,1024`: a flag given a list sweeps its key
         for flag in _FLAG_LIST.finditer(text):

@@ -34,6 +34,7 @@ from research_radar.extract.units import (
     UNIT_PATTERN,
     canonical_unit,
     parse_number,
+    range_end,
 )
 from research_radar.models import Conditions, Metric
 
@@ -58,10 +59,17 @@ _BEFORE_X = re.compile(
 """What stands before `X9` when it is a ratio, not a name (`X11 server`)."""
 _RATIO_WORD = re.compile(
     rf"(?:speed-?up|加速比)\s?(?:of|is|为|是|达到|达|[:：=])\s?(?P<num>{NUMBER_PATTERN})"
-    rf"(?!\s?(?:[%x×倍]|{UNIT_PATTERN})|[\d.])",
+    rf"(?:\s?[–—~-]\s?(?P<num2>{NUMBER_PATTERN}))?(?!\s?(?:[%x×倍]|{UNIT_PATTERN})|[\d.])",
     re.I,
 )
-"""`加速比为 3.2`, `speedup of 1.8`: a ratio named, not written with its unit."""
+"""`加速比为 3.2`, `speedup of 1.8`, `speedup of 1.2-1.5`: a ratio (or its range) named, not
+written with its unit."""
+_RATIO_BETWEEN = re.compile(
+    rf"(?:speed-?up|加速比)\s?(?:在|介于)\s?(?P<num>{NUMBER_PATTERN})\s?[–—~-]\s?"
+    rf"(?P<num2>{NUMBER_PATTERN})\s?之间",
+    re.I,
+)
+"""`加速比在 1.18-2.74 之间`: the range of a ratio named; both ends are the author's."""
 _RATE_BEFORE = re.compile(
     rf"(?<![A-Za-z])(?P<unit>QPS|RPS|TPS)\s?(?:达到|可达|高达|提升[至到]|reach(?:es|ed)?|achieves?|"
     rf"of up to)\s?(?P<num>{NUMBER_PATTERN})(?!\s?(?:[%x×倍]|{UNIT_PATTERN})|[\d.])",
@@ -270,10 +278,12 @@ def _find_metrics(text: str, cat: Catalog, context: str) -> list[Metric]:
                 Metric(name=_metric_name(text, start, end, unit, None), value=value, unit=unit),
             )
     _prefixed(text, found)
-    for match in finditer(_RATIO_WORD, probe):
-        if found.free(match.span("num")):
-            value = parse_number(match.group("num"))
-            found.add(match.span("num"), Metric(name="speedup", value=value, unit="x"))
+    for rule in (_RATIO_WORD, _RATIO_BETWEEN):
+        for match in finditer(rule, probe):
+            for group in ("num", "num2"):
+                if match.group(group) and found.free(match.span(group)):
+                    value = parse_number(match.group(group))
+                    found.add(match.span(group), Metric(name="speedup", value=value, unit="x"))
     for match in finditer(_UNIT_THEN_NUMBER, probe):
         if found.free(match.span("num")):
             unit = canonical_unit(match.group("unit"))
@@ -318,9 +328,12 @@ def _unit_metrics(
         return []  # `power limited to 330W`, `TDP：400W`: a part's rating, not a measurement
     name = _metric_name(text, match.start(), match.end(), unit, match.group("word"))
     groups = ["num"] + (["num2"] if match.group("num2") else [])
+    spans = [match.span(g) for g in groups]
+    if range_end(text, spans[0][0]):
+        spans[0] = (spans[0][0] + 1, spans[0][1])  # `5%-30%`: 30, not -30
     return [
-        (match.span(g), Metric(name=name, value=parse_number(match.group(g)), unit=unit))
-        for g in groups
+        (span, Metric(name=name, value=parse_number(text[span[0] : span[1]]), unit=unit))
+        for span in spans
     ]
 
 

@@ -28,7 +28,12 @@ from research_radar.extract.readercues import (
     word_cues,
 )
 from research_radar.extract.screened import search
-from research_radar.extract.units import DEFAULT_METRIC_NAMES, NUMBER_PATTERN, parse_number
+from research_radar.extract.units import (
+    DEFAULT_METRIC_NAMES,
+    NUMBER_PATTERN,
+    parse_number,
+    range_end,
+)
 
 __all__ = ["prose_candidates"]
 
@@ -101,7 +106,10 @@ def prose_candidates(
     # what the whole sentence says is read at its first number the rules left (#19)
     candidates: list[Candidate] = []
     for match in matches:
-        raw = match.group(0)
+        start, end = match.span()
+        if range_end(text, start):
+            start += 1  # `5%-30%`: the range's end is 30, not -30
+        raw = text[start:end]
         value = parse_number(raw)
         hit = left[value] > 0
         if hit:
@@ -110,7 +118,6 @@ def prose_candidates(
                 continue
         if spans is None:
             spans = duration_spans(text)
-        start, end = match.span()
         before, after = text[max(0, start - 40) : start], text[end : end + 40]
         unit = unit_after(after) or _listed_unit(segment, text[:start], after)
         if (

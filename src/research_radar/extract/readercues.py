@@ -27,6 +27,7 @@ from research_radar.extract.units import (
     UNIT_PATTERN,
     canonical_unit,
     parse_number,
+    range_end,
 )
 
 __all__ = [
@@ -178,11 +179,12 @@ def table_candidates(
         for column, cell in enumerate(row):
             found = []
             for match in _NUMBER.finditer(cell):
-                value = parse_number(match.group(0))
+                start = match.start() + range_end(cell, match.start())  # `5%-30%`: 30
+                value = parse_number(cell[start : match.end()])
                 hit = counts[value] > 0
                 if hit:
                     counts[value] -= 1
-                found.append((match.group(0), match.start(), hit))
+                found.append((cell[start : match.end()], start, hit))
             if cell:
                 filled[column] += 1
             if found and _BARE.fullmatch(cell):

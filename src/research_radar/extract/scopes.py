@@ -25,9 +25,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.conditions import find_conditions, one_count, with_load
-from research_radar.extract.context import REQUIRED, SURVEY, hosted
-from research_radar.extract.loads import several_values
+from research_radar.extract.conditions import find_conditions, single_valued
+from research_radar.extract.context import REQUIRED, SURVEY, hosted, not_where_run
 from research_radar.extract.loadscopes import find_load_scopes, parent_lines
 from research_radar.extract.markdown import Segment, clean_text, split_cells, table_indices
 from research_radar.extract.prefilter import probe_of
@@ -272,14 +271,10 @@ def _setup_row(segment: Segment) -> str:
 def _setup(text: str, cat: Catalog) -> Conditions:
     """A set-up statement's conditions, without the load keys it gives several values of
     (`prefill on 32 GPUs, decode on 144 GPUs`: neither count is the whole page's)."""
-    conditions = one_count(_keyed_model(find_conditions(text, cat), text, cat), text, cat)
+    conditions = single_valued(_keyed_model(find_conditions(text, cat), text, cat), text, cat)
     if conditions.precision and _SAMPLES.search(text):
         conditions = conditions.model_copy(update={"precision": []})
-    several = several_values(text) & set(conditions.load)
-    if not several:
-        return conditions
-    load = {k: v for k, v in conditions.load.items() if k not in several}
-    return with_load(conditions, load)
+    return conditions
 
 
 _SAMPLES = re.compile(r"\d{1,2}[- ]?bits?\s(?:PCM|WAV|audio|samples?|depth|colou?r)", re.I)
@@ -324,8 +319,7 @@ def _sets_up_parent(
     up to its first subsection, lists no survey (`## Supported models`) nor what a user
     needs (`## Requirements` / `- GPU: RTX 3060 or better`), and the line is no footnote
     (`[^gpu]: Measured on one RTX 4090` under `## Notes`)."""
-    probe = probe_of(f"{heading.text} {text}")
-    if text.lstrip().startswith("[^") or search(SURVEY, probe) or search(REQUIRED, probe):
+    if not_where_run(text, heading.text):
         return False
     below = (h.line for h, _ in spans if h.line > heading.line)
     stop = next(below, None)

@@ -11,7 +11,7 @@ import re
 from collections.abc import Collection
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.conditions import find_conditions, one_count
+from research_radar.extract.conditions import find_conditions
 from research_radar.extract.loads import several_values
 from research_radar.extract.markdown import Segment
 from research_radar.extract.prefilter import probe_of
@@ -85,8 +85,8 @@ def evaluation_lines(
             scope.names["hardware"] = hardware
         if len(models) == 1:
             scope.names["model"] = models  # `We evaluate Ours with Llama-3-8B on an A100`
-        gpus = one_count(find_conditions(segment.text, cat), segment.text, cat).load.get("gpus")
-        if gpus and "gpus" not in several_values(segment.text):
+        gpus = find_conditions(segment.text, cat).load.get("gpus")
+        if gpus and "gpus" not in several_values(segment.text, cat):
             scope.load["gpus"] = gpus  # `on 8 H100 GPUs`: how many of them too
         scopes.append(scope)
         if sections and sections[0][0].line == own and not _FURTHER.search(segment.text):

@@ -22,10 +22,8 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.context import REQUIRED, SURVEY
+from research_radar.extract.context import not_where_run
 from research_radar.extract.markdown import Segment
-from research_radar.extract.prefilter import probe_of
-from research_radar.extract.screened import search
 from research_radar.models import Claim, ClaimKind
 
 __all__ = ["SolePart", "sole_part", "with_sole_part"]
@@ -61,7 +59,7 @@ def sole_part(segments: list[Segment], cat: Catalog, claims: Sequence[Claim] = (
         if segment.block == "table":
             continue
         if segment.block == "heading" and (not aside or segment.level <= aside):
-            aside = segment.level if _aside(segment.text) else 0
+            aside = segment.level if not_where_run(segment.text) else 0
         found = cat.find("hardware", segment.text)
         if not found:
             continue  # most statements name no part (their mentions are cached: issue #19)
@@ -75,16 +73,10 @@ def sole_part(segments: list[Segment], cat: Catalog, claims: Sequence[Claim] = (
     return SolePart(names.pop(), first)
 
 
-def _aside(text: str) -> bool:
-    """A survey of what runs or what a user needs: not where the numbers ran."""
-    probe = probe_of(text)
-    return bool(search(SURVEY, probe) or search(REQUIRED, probe))
-
-
 def _states(segment: Segment, measured: Collection[int]) -> bool:
     """Whether a statement naming a part states it for the page: not a table's header,
     a survey, a requirement, a footnote nor a list item with a number of its own."""
-    if segment.header or segment.text.lstrip().startswith("[^") or _aside(segment.text):
+    if segment.header or not_where_run(segment.text):
         return False
     return not (segment.block == "list" and segment.line in measured)
 

@@ -19,6 +19,7 @@ __all__ = [
     "UNIT_PATTERN",
     "canonical_unit",
     "parse_number",
+    "range_end",
 ]
 
 
@@ -204,3 +205,20 @@ def canonical_unit(raw: str) -> str:
 def parse_number(raw: str) -> float:
     """A number as written (`1,234.5`, `−3`) -> float."""
     return float(raw.replace(",", "").replace("−", "-"))
+
+
+_UNIT_BEFORE = re.compile(rf"{NUMBER_BODY}\s?(?P<unit>{UNIT_PATTERN})$")
+_UNIT_AFTER = re.compile(rf"-{NUMBER_BODY}\s?(?P<unit>{UNIT_PATTERN})")
+
+
+def range_end(text: str, at: int) -> bool:
+    """Whether the hyphen at `at` joins a range: glued between two numbers of one unit
+    (`5%-30%`, `2倍-3倍`, `5秒-10秒`), it is no minus sign of the second (30, not -30);
+    after a space or at the start of a text (`by 20%, -30%`), it is (issue #14)."""
+    if not at or text[at] != "-":
+        return False
+    before = _UNIT_BEFORE.search(text, max(0, at - 32), at)
+    if before is None:
+        return False
+    after = _UNIT_AFTER.match(text, at)
+    return after is not None and canonical_unit(after["unit"]) == canonical_unit(before["unit"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from research_radar.extract.claimviews import own_metrics
+from research_radar.language import written_in
 from research_radar.models import Claim, ClaimKind, Finding, Metric
 from research_radar.report.wording import strings
 
@@ -16,7 +17,6 @@ __all__ = [
     "limits",
     "number",
     "values",
-    "written_in",
 ]
 
 
@@ -70,13 +70,3 @@ def limits(finding: Finding, lang: str) -> list[str]:
     stated = [c.text.rstrip(" ;；。.,，") for c in finding.claims if c.kind in kinds]
     quote = strings(lang)["limit_quote"]
     return [text if written_in(text) == lang else quote.format(quote=text) for text in stated]
-
-
-_HAN = re.compile(r"[\u3400-\u9fff]")
-_LATIN_WORD = re.compile(r"[A-Za-z]+")
-
-
-def written_in(text: str) -> str:
-    """`zh` when a text has at least as many Chinese characters as Latin words, else `en`:
-    English technical names inside a Chinese sentence keep it Chinese."""
-    return "zh" if len(_HAN.findall(text)) >= max(1, len(_LATIN_WORD.findall(text))) else "en"

@@ -1,0 +1,28 @@
+"""Which language a text is written in: one reading for the classifier and the report."""
+
+from __future__ import annotations
+
+import pytest
+
+from research_radar import language
+from research_radar.language import written_in
+
+
+@pytest.mark.parametrize(
+    ("text", "lang"),
+    [
+        pytest.param("Only the CUDA backend is covered", "en", id="english"),
+        pytest.param("仅支持 CUDA 后端", "zh", id="chinese-with-a-name"),
+        pytest.param("推理 on GPU", "zh", id="as-many-characters-as-words"),
+        pytest.param("Speculative decoding backend 互斥", "en", id="more-words"),
+        pytest.param("8 x A100, 2.4x", "en", id="no-chinese"),
+        pytest.param("", "en", id="empty"),
+        pytest.param("。，", "en", id="chinese-punctuation-only"),
+    ],
+)
+def test_a_text_is_written_in_the_language_of_most_of_it(text: str, lang: str) -> None:
+    assert written_in(text) == lang
+
+
+def test_the_language_module_exports_its_api() -> None:
+    assert language.__all__ == ["written_in"]

@@ -14,8 +14,8 @@ from research_radar.extract import catalogue as catalog_module
 from research_radar.extract.catalogue import FIELDS, Catalog, Mention
 from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.nameneedles import alias_needles, pattern_needle
-from research_radar.extract.namescan import NameScan
-from research_radar.extract.prefilter import Probe, fold
+from research_radar.extract.namescan import FieldKeys, NameScan, Scanned
+from research_radar.extract.prefilter import Needles, Probe, fold
 
 if TYPE_CHECKING:
     from conftest import CorpusTexts
@@ -160,3 +160,18 @@ def test_aliases_searched_apart_match_as_their_alternation() -> None:
         assert [m.span() for m in scanned] == expected, text
         compared += bool(expected)
     assert compared > 200
+
+
+def test_scan_places_only_the_aliases_and_patterns_whose_needles_are_there() -> None:
+    """One pass finds where an anchored alias could start, only when its other needles are
+    in the text too, and which patterns could match (a digit where their needles ask)."""
+    keys = FieldKeys(
+        anchors=("rtx", "rtx", None),
+        alias_needles=(("4090", "rtx"), ("5090", "rtx"), ("昇腾",)),
+        pattern_needles=(Needles((frozenset({"qwen"}),), digit=True),),
+    )
+    scan = NameScan([keys])
+    found = scan.scan("an rtx 4090 or rtx-4090 box, qwen 7b", has_digit=True)[0]
+    assert found == Scanned({3: [0], 15: [0]}, [], [0])
+    assert scan.scan("qwen on 昇腾", has_digit=False) == [Scanned({}, [2], [])]
+    assert scan.scan("nothing named here", has_digit=False) == [None]

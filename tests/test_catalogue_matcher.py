@@ -153,7 +153,9 @@ def test_aliases_searched_apart_match_as_their_alternation() -> None:
         assert [m.span() for m in aliassearch.first_of(searches)] == expected, text
         anchors = tuple(aliassearch.alias_anchor(alias) for alias in aliases)
         needles = tuple(alias_needles(alias) for alias in aliases)
-        index = aliassearch.FieldIndex({}, (), tuple(aliases), needles, anchors=anchors)
+        index: aliassearch.FieldIndex[catalog_module.Entry] = aliassearch.FieldIndex(
+            {}, (), tuple(aliases), needles, anchors=anchors
+        )
         probe = Probe(text)
         scan = NameScan([index.keys]).scan(probe.folded, probe.has_digit)[0]
         scanned = index.matches(probe, scan)[0] if scan else []

@@ -7,7 +7,13 @@ from pathlib import Path
 import pytest
 
 from research_radar.errors import ConfigError
-from research_radar.extract import aliassearch, catalogue, cataloguefiles, nameneedles
+from research_radar.extract import (
+    aliassearch,
+    catalogue,
+    cataloguefiles,
+    nameneedles,
+    namescan,
+)
 from research_radar.extract.catalogue import FIELDS
 from research_radar.extract.cataloguefiles import default_catalog, load_catalog, parse_catalog
 
@@ -16,6 +22,7 @@ def test_exported_members() -> None:
     assert set(catalogue.__all__) == {"FIELDS", "Catalog", "Entry", "Mention"}
     assert set(cataloguefiles.__all__) == {"default_catalog", "load_catalog", "parse_catalog"}
     assert set(nameneedles.__all__) == {"alias_needles", "pattern_needle"}
+    assert set(namescan.__all__) == {"FieldKeys", "NameScan", "Scanned"}
     searched = "FieldIndex alias_anchor alias_regex first_of literal_regex name_source norm_alias"
     assert set(aliassearch.__all__) == set(searched.split())
 

@@ -13,8 +13,9 @@ from research_radar.extract import aliassearch
 from research_radar.extract import catalogue as catalog_module
 from research_radar.extract.catalogue import FIELDS, Catalog, Mention
 from research_radar.extract.cataloguefiles import default_catalog
-from research_radar.extract.nameneedles import pattern_needle
-from research_radar.extract.prefilter import fold
+from research_radar.extract.nameneedles import alias_needles, pattern_needle
+from research_radar.extract.namescan import FieldKeys, NameScan, Scanned
+from research_radar.extract.prefilter import Needles, Probe, fold
 
 if TYPE_CHECKING:
     from conftest import CorpusTexts
@@ -134,9 +135,10 @@ def test_pattern_needles(pattern: str, needle: str | None) -> None:
 
 
 def test_aliases_searched_apart_match_as_their_alternation() -> None:
-    """Live aliases are searched one by one (`first_of`), each where its anchor is: the
-    same matches, in the same order, as the regex of their alternation, overlaps,
-    neighbours and characters that match ASCII letters under re.IGNORECASE included."""
+    """Live aliases are searched one by one (`first_of`), and tried where one scan of the
+    text puts their anchors (`FieldIndex.matches`): the same matches, in the same order,
+    as the regex of their alternation, overlaps, neighbours and characters that match
+    ASCII letters under re.IGNORECASE included."""
     rng = random.Random(5)
     pieces = ["a", "ab", "abc", "b", "ba", "c", "a b", "a-b", "bc", "1x", "Ks", "S-K", "上a"]
     compared = 0
@@ -150,8 +152,28 @@ def test_aliases_searched_apart_match_as_their_alternation() -> None:
         searches = [partial(regex.search, text) for regex in apart]
         assert [m.span() for m in aliassearch.first_of(searches)] == expected, text
         anchors = tuple(aliassearch.alias_anchor(alias) for alias in aliases)
-        index = aliassearch.FieldIndex({}, (), tuple(aliases), anchors=anchors)
-        anchored = [index.search(n, text, fold(text)) for n in range(len(aliases))]
-        assert [m.span() for m in aliassearch.first_of(anchored)] == expected, text
+        needles = tuple(alias_needles(alias) for alias in aliases)
+        index: aliassearch.FieldIndex[catalog_module.Entry] = aliassearch.FieldIndex(
+            {}, (), tuple(aliases), needles, anchors=anchors
+        )
+        probe = Probe(text)
+        scan = NameScan([index.keys]).scan(probe.folded, probe.has_digit)[0]
+        scanned = index.matches(probe, scan)[0] if scan else []
+        assert [m.span() for m in scanned] == expected, text
         compared += bool(expected)
     assert compared > 200
+
+
+def test_scan_places_only_the_aliases_and_patterns_whose_needles_are_there() -> None:
+    """One pass finds where an anchored alias could start, only when its other needles are
+    in the text too, and which patterns could match (a digit where their needles ask)."""
+    keys = FieldKeys(
+        anchors=("rtx", "rtx", None),
+        alias_needles=(("4090", "rtx"), ("5090", "rtx"), ("昇腾",)),
+        pattern_needles=(Needles((frozenset({"qwen"}),), digit=True),),
+    )
+    scan = NameScan([keys])
+    found = scan.scan("an rtx 4090 or rtx-4090 box, qwen 7b", has_digit=True)[0]
+    assert found == Scanned({3: [0], 15: [0]}, [], [0])
+    assert scan.scan("qwen on 昇腾", has_digit=False) == [Scanned({}, [2], [])]
+    assert scan.scan("nothing named here", has_digit=False) == [None]

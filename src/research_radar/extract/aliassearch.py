@@ -3,8 +3,10 @@
 Pure. A building block of `catalogue.Catalog`. A name stands between boundaries
 (`name_source`); an alias's regex lets spaces and hyphens match a space, a hyphen or
 nothing (`alias_regex`). `FieldIndex` holds one field's aliases and pattern entries with
-their needles; it searches only the aliases that could match a text, each alone
-(`first_of` merges their matches as their alternation would give them).
+their needles; one scan of a text (`namescan`) tells where its aliases could start and
+which of its patterns could match, and only those are tried, each alone, merged as their
+alternation would give them (`first_of` where the places of the text are not the folded
+text's).
 """
 
 from __future__ import annotations
@@ -16,7 +18,8 @@ from dataclasses import dataclass
 from functools import cached_property, partial
 from typing import Generic, Protocol, TypeVar
 
-from research_radar.extract.prefilter import NeedleIndex, Needles, Probe
+from research_radar.extract.namescan import FieldKeys, Scanned
+from research_radar.extract.prefilter import Needles, Probe
 from research_radar.extract.regexstarts import anchored_matches, start_strings
 
 __all__ = [
@@ -55,10 +58,11 @@ class FieldIndex(Generic[_PatternT]):
 
     Every alias carries needles: the runs of ASCII letters and digits (lower case), else a
     run of characters without case (`赤兔`), that each of its matches contains (perhaps
-    none). Every pattern carries its `prefilter.Needles`. A text without one of an alias's
-    needles cannot match that alias, so `Catalog.find` runs only the aliases and patterns whose needles occur
-    in the (folded) text: the same matches as running them all, found in a small
-    fraction of the time (issue #19).
+    none), and most an anchor (`alias_anchor`). Every pattern carries its
+    `prefilter.Needles`. A match of an alias starts where its anchor is, and a text
+    without one of its needles (or a pattern's) cannot match it, so `Catalog.find` tries
+    only those the scan of the (folded) text leaves: the same matches as running them
+    all, found in a small fraction of the time (issue #19).
     """
 
     lookup: dict[str, tuple[int, str]]
@@ -85,52 +89,64 @@ class FieldIndex(Generic[_PatternT]):
         """Every alias in one regex (compiled on first use: a text rarely needs them all)."""
         return literal_regex(list(self.aliases)) if self.aliases else None
 
-    @cached_property
-    def alias_index(self) -> NeedleIndex:
-        return NeedleIndex(
-            Needles(tuple(frozenset({n}) for n in needles)) for needles in self.alias_needles
-        )
+    @property
+    def keys(self) -> FieldKeys:
+        """What a scan of a text looks for of this field (`namescan`)."""
+        return FieldKeys(self.anchors, self.alias_needles, self.pattern_needles)
 
-    @cached_property
-    def pattern_index(self) -> NeedleIndex:
-        return NeedleIndex(self.pattern_needles)
+    def matches(
+        self, probe: Probe, scanned: Scanned
+    ) -> tuple[list[re.Match[str]], list[tuple[int, re.Match[str]]]]:
+        """`literal.finditer` over the probe's text, and each pattern's `finditer` (with
+        its number), from what a scan of the text found of the field (`namescan`): an
+        alias is tried only where its anchor is, a pattern and an alias without an anchor
+        only where their needles are (issue #19)."""
+        text, folded = probe.text, probe.folded
+        if len(folded) == len(text):
+            literals = self._scanned_literals(scanned, text)
+        else:  # places in the folded text are not the text's: each alias searched whole
+            anchored = {n for found in scanned.places.values() for n in found}
+            alive = sorted({*anchored, *scanned.aliases})
+            literals = list(first_of([partial(self._alias(n).search, text) for n in alive]))
+        patterns = [(n, m) for n in scanned.patterns for m in self.pattern_matches(n, probe)]
+        return literals, patterns
 
-    def literal_matches(self, probe: Probe, alive: list[int]) -> Iterator[re.Match[str]]:
-        """`literal.finditer` over the probe's text, run with only the aliases that
-        could match there (`alive`, from `alias_index`), each searched alone
-        (`first_of`): no regex of a set of them is compiled (issue #19)."""
-        if not alive:
-            return iter(())
-        return first_of([self.search(n, probe.text, probe.folded) for n in alive])
+    def _scanned_literals(self, scanned: Scanned, text: str) -> list[re.Match[str]]:
+        """The matches of the aliases' alternation: at each place, from the left, the
+        first alias (in their order) that matches there; the next match starts after
+        it. An anchored alias is tried where its anchor is; one without an anchor at
+        every place it matches (its regex searched from one place on)."""
+        places = {at: list(found) for at, found in scanned.places.items()}
+        for n in scanned.aliases:
+            regex, at = self._alias(n), 0
+            while found := regex.search(text, at):
+                places.setdefault(found.start(), []).append(n)
+                at = found.start() + 1
+        literals: list[re.Match[str]] = []
+        end = 0
+        for at in sorted(places):
+            if at < end or not _LEFT_AT.match(text, at):
+                continue  # (a name starts at a boundary: most anchors stand inside words)
+            for n in sorted(set(places[at])):
+                if found := self._alias_at(n, text, at):
+                    literals.append(found)
+                    end = found.end()
+                    break
+        return literals
 
-    def search(self, n: int, text: str, folded: str) -> Callable[[int], re.Match[str] | None]:
-        """`regex.search(text, pos)` of alias `n` alone, as `literal` reads it.
-
-        Where the alias has an anchor, the search tries only where the folded text holds
-        it, and there matches the alias's body between the name boundaries: the body has
-        at most one match at a place (its optional separators stand between parts that
-        neither start nor end with one), so this is the whole regex's match there, and
-        its regex compiles in a tenth of the time (issue #19)."""
-        anchor = self.anchors[n] if len(folded) == len(text) else None
-        if anchor is None:
-            return partial(self._alias(n).search, text)
+    def _alias_at(self, n: int, text: str, at: int) -> re.Match[str] | None:
+        """Alias `n`'s match at a place where a name may start, as `literal` reads it
+        there. An anchored alias's body is matched alone between the name boundaries: it
+        has at most one match at a place (its optional separators stand between parts
+        that neither start nor end with one), so this is the whole regex's match there,
+        and its regex compiles in a tenth of the time (issue #19)."""
+        if self.anchors[n] is None:
+            return self._alias(n).match(text, at)
         body = self.bodies.get(n)
         if body is None:
             body = self.bodies[n] = re.compile(alias_regex(self.aliases[n]), re.I)
-
-        def search(pos: int) -> re.Match[str] | None:
-            at = folded.find(anchor, pos)
-            while at >= 0:
-                if (
-                    _LEFT_AT.match(text, at)
-                    and (found := body.match(text, at))
-                    and _RIGHT_AT.match(text, found.end())
-                ):
-                    return found
-                at = folded.find(anchor, at + 1)
-            return None
-
-        return search
+        found = body.match(text, at)
+        return found if found and _RIGHT_AT.match(text, found.end()) else None
 
     def pattern_matches(self, n: int, probe: Probe) -> Iterable[re.Match[str]]:
         """`finditer` of pattern `n` over the probe's text, tried only where a match of it

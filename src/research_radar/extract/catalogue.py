@@ -4,7 +4,7 @@ Pure. A `Catalog` holds `Entry`s in precedence order: literal ones name one thin
 its aliases, pattern ones a family whose canonical name a template renders from the
 named groups. `Catalog.find` gives the non-overlapping `Mention`s of one field in a
 text, running only the aliases and patterns whose needles (`nameneedles`, `prefilter`)
-occur in it. A name is canonical when the catalogue maps it to itself
+occur in it, as one pass of one automaton over the text finds them (`namescan`). A name is canonical when the catalogue maps it to itself
 (`Catalog.is_canonical`). The catalogue is read from TOML by `cataloguefiles`.
 """
 
@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
 
 from research_radar.extract.aliassearch import FieldIndex, alias_anchor, norm_alias
 from research_radar.extract.nameneedles import alias_needles
-from research_radar.extract.prefilter import RECENT_TEXTS, NeedleIndex, Needles, Probe, probe_of
+from research_radar.extract.namescan import NameScan, Scanned
+from research_radar.extract.prefilter import RECENT_TEXTS, Probe, probe_of
 from research_radar.extract.regexneedles import needles_of
 from research_radar.extract.spanset import SpanSet
 
@@ -85,9 +85,6 @@ class Catalog:
     _cache: dict[str, tuple[tuple[Mention, ...], ...]] = dataclasses.field(
         default_factory=dict, compare=False, repr=False
     )
-    _split: dict[tuple[int, ...], tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]] = (
-        dataclasses.field(default_factory=dict, compare=False, repr=False)
-    )
 
     def of(self, field_name: str) -> tuple[Entry, ...]:
         return tuple(entry for entry in self.entries if entry.field == field_name)
@@ -95,24 +92,6 @@ class Catalog:
     @cached_property
     def _index(self) -> dict[str, FieldIndex[Entry]]:
         return {name: _build_index(self.entries, name) for name in FIELDS}
-
-    @cached_property
-    def _joint(self) -> tuple[NeedleIndex, tuple[tuple[int, int, int], ...]]:
-        """Every field's aliases and patterns in one needle index: which of them could
-        match a text is worked out in one look-up, not eight (issue #19). Beside it, per
-        joint number: the field's position in `FIELDS`, 0 for an alias or 1 for a
-        pattern, and its number in that field's list."""
-        needles: list[Needles] = []
-        owners: list[tuple[int, int, int]] = []
-        for at, name in enumerate(FIELDS):
-            index = self._index[name]
-            for n, needle in enumerate(index.alias_index.needles):
-                needles.append(needle)
-                owners.append((at, 0, n))
-            for n, needle in enumerate(index.pattern_index.needles):
-                needles.append(needle)
-                owners.append((at, 1, n))
-        return NeedleIndex(needles), tuple(owners)
 
     def find(self, field_name: str, text: str) -> list[Mention]:
         """Non-overlapping mentions of one field, longest match first, in text order."""
@@ -129,57 +108,47 @@ class Catalog:
             found = self._cache[text] = self._find_all(text)
         return found
 
+    @cached_property
+    def _scan(self) -> NameScan:
+        """Every field's aliases and patterns in one automaton: one pass over a
+        statement tells which of them could match there (issue #19)."""
+        return NameScan([self._index[name].keys for name in FIELDS])
+
     def _find_all(self, text: str) -> tuple[tuple[Mention, ...], ...]:
         """The mentions of every field (in `FIELDS` order)."""
         probe = probe_of(text)
-        split = self._alive(probe)
-        probes = [probe] * len(FIELDS)
+        scanned = self._scan.scan(probe.folded, probe.has_digit)
         if "_" in text:
             # `nvidia_a100-sxm4-80gb`, `H100_SXM`: a device written as an identifier is read
             # with spaces (the same length: the mentions' places hold)
-            probes[0] = probe_of(text.replace("_", " "))
-            split = (self._alive(probes[0])[0], *split[1:])
-        found: list[tuple[Mention, ...]] = []
-        for at, (aliases, patterns) in enumerate(split):
-            if aliases or patterns:
-                found.append(tuple(self._matched(FIELDS[at], probes[at], list(aliases), patterns)))
-            else:
-                found.append(())  # most statements name nothing of most fields
-        return tuple(found)
+            device = probe_of(text.replace("_", " "))
+            scanned[0] = self._scan.scan(device.folded, device.has_digit)[0]
+            return tuple(
+                tuple(self._matched(name, device if at == 0 else probe, scanned[at]))
+                for at, name in enumerate(FIELDS)
+            )
+        return tuple(
+            tuple(self._matched(name, probe, found))
+            for name, found in zip(FIELDS, scanned, strict=True)
+        )
 
-    def _alive(self, probe: Probe) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
-        """Per field, the numbers of the aliases and of the patterns whose needles are in
-        the probe's text (one look-up of the joint index, its answer split once)."""
-        joint, owners = self._joint
-        alive = joint.known(probe)
-        split = self._split.get(alive)
-        if split is None:
-            lists: list[tuple[list[int], list[int]]] = [([], []) for _ in FIELDS]
-            for n in alive:
-                at, kind, number = owners[n]
-                lists[at][kind].append(number)
-            split = tuple((tuple(a), tuple(p)) for a, p in lists)
-            if len(self._split) > RECENT_TEXTS:
-                self._split.clear()
-            self._split[alive] = split
-        return split
-
-    def _matched(
-        self, field_name: str, probe: Probe, aliases: list[int], patterns: Iterable[int]
-    ) -> list[Mention]:
-        """The mentions of the aliases and patterns (by number) that could match."""
+    def _matched(self, field_name: str, probe: Probe, scanned: Scanned | None) -> list[Mention]:
+        """The mentions of one field: its aliases and patterns tried only where the scan
+        of the text says they could match (`FieldIndex.matches`)."""
+        if scanned is None:
+            return []  # most statements name nothing of most fields
         index = self._index[field_name]
         text = probe.text
+        literals, patterns = index.matches(probe, scanned)
         found: list[tuple[int, int, int, str]] = []
-        for match in index.literal_matches(probe, aliases):
+        for match in literals:
             hit = index.lookup.get(norm_alias(match.group(0)))
             if hit and match.end() > match.start():
                 found.append((match.start(), match.end(), hit[0], hit[1]))
-        for n in patterns:
+        for n, match in patterns:
             rank, entry = index.patterns[n]
-            for match in index.pattern_matches(n, probe):
-                if match.end() > match.start():
-                    found.append((match.start(), match.end(), rank, entry.render(match)))
+            if match.end() > match.start():
+                found.append((match.start(), match.end(), rank, entry.render(match)))
         if not found:
             return []
         found.sort(key=lambda item: (item[0] - item[1], item[2], item[0]))

@@ -262,8 +262,9 @@ def _run_daily(
             extracted = extract_stage(run, store, projects, touched, ahead, sources)
         host_key = github_key(settings.host_repo) if settings.host_repo else None
         candidates = classify_stage(run, extracted, projects, taxonomy, day, host_key, touched)
-        # the sources and projects resolve read and wrote, looked up by the later stages
-        held = Held({s.key: s for s in sources}, {p.key: p for p in projects})
+        # the sources and projects resolve read and wrote, and the snapshots extract read,
+        # looked up by the later stages
+        held = Held({s.key: s for s in sources}, {p.key: p for p in projects}, extracted.read)
         kept, prior, excluded = decide_stage(run, store, settings, candidates, day, held)
         host, mapped = map_stage(run, store, settings, kept)
         with llm_run(settings) as llm:

@@ -7,12 +7,14 @@ once they are fetched, stages before the extract and classify stages read them b
 the store. Writing them (gzip, upserts) and resolving projects keep this process busy
 and left the second core idle; now a forked process reads the texts meanwhile, chunk
 after chunk, and the extract stage takes over the chunks it has not reached
-(`cores.Ahead`), so that both processes read until the last chunk. The extract stage
-uses a text's claims only when the text and where it was read are those it would extract
-itself; the classify stage uses a classification only when what the classifier reads
-(`classifier_item`: the project's name stands in for a missing title, so untitled sources
-are classified there) is what it would classify. A run's candidates are the same with or
-without the work ahead, and on a machine that cannot fork nothing is read ahead.
+(`cores.Ahead`), so that both processes read until the last chunk. The forked process
+sends each chunk's claims and classifications back as JSON, cheaper for this process to
+read than pickled models. The extract stage uses a text's claims only when the text and
+where it was read are those it would extract itself; the classify stage uses a
+classification only when what the classifier reads (`classifier_item`: the project's
+name stands in for a missing title, so untitled sources are classified there) is what it
+would classify. A run's candidates are the same with or without the work ahead, and on
+a machine that cannot fork nothing is read ahead.
 """
 
 from __future__ import annotations

@@ -18,9 +18,10 @@ fork, all of it runs here, with the same result):
 - from the moment a long list is fetched, a forked process reads it ahead: the claims
   and the classification of each text, chunk after chunk (`pipeline.ahead`), while this
   one writes the list and resolves projects; the extract stage takes over the chunks it
-  has not reached, from the back, until the two meet, and writes the claims.
+  has not reached, from the back, until the two meet, reads back what the forked one
+  sent (JSON) and writes the claims.
 - classify: what was not classified ahead (a large batch half in a forked process).
-- decide, map: this process.
+- decide, map: this process (the snapshots extract read are looked up, not read again).
 - assess: the live arXiv search in a forked process while this one finds families.
 - compose, review: the report's HTML body, page and exports in forked processes while
   this one writes the findings and reviews the report (`pipeline.outputs`).

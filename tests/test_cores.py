@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import time
@@ -159,6 +160,32 @@ def test_work_ahead_starts_at_once_and_this_process_takes_over_from_the_back(
     assert pids[-1] == here, "this process took the last chunks over"
     assert len(set(pids)) == 2
     assert not multiprocessing.active_children()
+
+
+@pytest.mark.skipif(not can_fork(), reason="needs two cores and the fork start method")
+def test_the_forked_chunks_come_back_in_the_format_given_and_this_process_reads_them_so() -> None:
+    here = os.getpid()
+    unpacked: list[bytes] = []
+
+    def job(n: int) -> list[int]:
+        if os.getpid() == here:
+            time.sleep(0.01)  # this process is slow: the forked one does most chunks
+        return [n, n * n]
+
+    def unpack(data: bytes) -> list[list[int]]:
+        unpacked.append(data)
+        return [list(pair) for pair in json.loads(data)]
+
+    with Ahead(job, list(range(100)), minimum=10, chunk=10, pack=_as_json, unpack=unpack) as a:
+        time.sleep(0.2)
+        result = a.results()
+    assert result == [[n, n * n] for n in range(100)]
+    assert unpacked, "the forked process's chunks came back packed"
+    assert all(data.startswith(b"[[") for data in unpacked)
+
+
+def _as_json(results: list[list[int]]) -> bytes:
+    return json.dumps(results).encode()
 
 
 @pytest.mark.skipif(not can_fork(), reason="needs two cores and the fork start method")

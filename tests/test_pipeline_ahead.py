@@ -3,6 +3,7 @@ the same result as reading them in the extract and classify stages (#19)."""
 
 from __future__ import annotations
 
+import math
 import multiprocessing
 
 from research_radar.classify.classifier import classify_items
@@ -10,8 +11,8 @@ from research_radar.classify.profile import load_taxonomy
 from research_radar.collect.collectors import Found
 from research_radar.cores import can_fork
 from research_radar.extract.claims import extract_claims
-from research_radar.models import Project, Snapshot, Source, SourceKind
-from research_radar.pipeline.ahead import ReadAhead
+from research_radar.models import Metric, Project, Snapshot, Source, SourceKind
+from research_radar.pipeline.ahead import ReadAhead, _pack, _unpack
 from research_radar.pipeline.candidates import classifier_item, classify_sources, source_where
 
 TAXONOMY = load_taxonomy()
@@ -90,3 +91,13 @@ def test_a_short_list_is_not_extracted_ahead() -> None:
         assert not multiprocessing.active_children()
         texts = {s.key: (s.text, source_where(s, snap)) for s, snap in found.items}
         assert ahead.claims(texts) == [extract_claims(t, where=w) for t, w in texts.values()]
+
+
+def test_what_is_read_ahead_comes_back_equal_even_with_numbers_json_cannot_hold() -> None:
+    text = "Reaches 2.1x faster decoding than vLLM on one A100 at batch 8."
+    claims = extract_claims(text, where="owner/engine@abc:README.md")
+    classified = classify_items(TAXONOMY, [classifier_item(_repo(1)[0], "")])[0]
+    reads = [[(claims, classified), ([], None)]]
+    assert _unpack(_pack(reads)) == reads
+    endless = claims[0].model_copy(update={"metrics": [Metric(name="speedup", value=math.inf)]})
+    assert _unpack(_pack([[([endless], None)]])) == [[([endless], None)]]

@@ -57,3 +57,44 @@ def test_a_stateless_client_keeps_no_cookie_and_still_follows_redirects(url: str
         assert dict(stateless.cookies) == {}
         moved = stateless.get(f"{url}/moved", follow_redirects=True)
         assert moved.text == "/plain?from=moved"
+
+
+@pytest.mark.parametrize(
+    ("url", "headers"),
+    [
+        pytest.param(
+            "http://127.0.0.1:5555/repos/a/b",
+            {"Accept": "application/vnd.github+json", "User-Agent": "research-radar"},
+            id="api-headers",
+        ),
+        pytest.param(
+            "http://127.0.0.1:5555/repos/a/b/commits?per_page=30&sha=main",
+            {"Accept": "application/json", "If-None-Match": 'W/"abc"'},
+            id="etag-and-query",
+        ),
+        pytest.param("https://example.org/api/query?q=abs%3A%22kv%22&start=0", {}, id="none"),
+        pytest.param("/relative/path", {"Accept": "text/plain"}, id="relative"),
+    ],
+)
+def test_build_get_is_the_request_build_request_makes(url: str, headers: dict[str, str]) -> None:
+    with StatelessClient(headers={"User-Agent": "research-radar"}, timeout=2.0) as client:
+        for _ in range(2):  # the second time from the merged headers it kept
+            made, built = (
+                client.build_request("GET", url, headers=headers, timeout=7.5),
+                client.build_get(url, headers, 7.5),
+            )
+            assert (built.method, built.url, built.headers.raw, built.extensions) == (
+                made.method,
+                made.url,
+                made.headers.raw,
+                made.extensions,
+            )
+        client.headers["X-Later"] = "set after the first requests"
+        assert client.build_get(url, headers, 7.5).headers.raw == (
+            client.build_request("GET", url, headers=headers, timeout=7.5).headers.raw
+        )
+
+
+def test_build_get_merges_the_clients_base_url_as_build_request_does() -> None:
+    with StatelessClient(base_url="http://127.0.0.1:5555/api", timeout=2.0) as client:
+        assert client.build_get("/repos/a/b", {}, 1.0).url == "http://127.0.0.1:5555/api/repos/a/b"

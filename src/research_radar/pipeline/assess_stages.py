@@ -86,7 +86,7 @@ def assess_stage(
         found, projects = (held or Held.read(store, keys, keys)).of(keys)
         texts = {key: source.text for key, source in found.items() if source.text}
         own = {key: set(project.sources) for key, project in projects.items()}
-        snapshots = store.load_snapshots_of(keys)
+        snapshots = (held or Held({}, {})).snapshots_of(store, keys)
         queried: dict[str, set[str]] = {}
         live = searched()
         if live is not None:

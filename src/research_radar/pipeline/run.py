@@ -18,9 +18,10 @@ fork, all of it runs here, with the same result):
 - from the moment a long list is fetched, a forked process reads it ahead: the claims
   and the classification of each text, chunk after chunk (`pipeline.ahead`), while this
   one writes the list and resolves projects; the extract stage takes over the chunks it
-  has not reached, from the back, until the two meet, and writes the claims.
+  has not reached, from the back, until the two meet, reads back what the forked one
+  sent (JSON) and writes the claims.
 - classify: what was not classified ahead (a large batch half in a forked process).
-- decide, map: this process.
+- decide, map: this process (the snapshots extract read are looked up, not read again).
 - assess: the live arXiv search in a forked process while this one finds families.
 - compose, review: the report's HTML body, page and exports in forked processes while
   this one writes the findings and reviews the report (`pipeline.outputs`).
@@ -262,8 +263,9 @@ def _run_daily(
             extracted = extract_stage(run, store, projects, touched, ahead, sources)
         host_key = github_key(settings.host_repo) if settings.host_repo else None
         candidates = classify_stage(run, extracted, projects, taxonomy, day, host_key, touched)
-        # the sources and projects resolve read and wrote, looked up by the later stages
-        held = Held({s.key: s for s in sources}, {p.key: p for p in projects})
+        # the sources and projects resolve read and wrote, and the snapshots extract read,
+        # looked up by the later stages
+        held = Held({s.key: s for s in sources}, {p.key: p for p in projects}, extracted.read)
         kept, prior, excluded = decide_stage(run, store, settings, candidates, day, held)
         host, mapped = map_stage(run, store, settings, kept)
         with llm_run(settings) as llm:

@@ -174,15 +174,24 @@ def resolve_stage(
 class Held:
     """Sources and projects by key, as the store holds them: the run's own, read or written
     by the resolve stage (nothing writes either after it), so that later stages look
-    them up instead of reading and validating them again (#19)."""
+    them up instead of reading and validating them again (#19). So too the snapshots the
+    extract stage read (nothing writes snapshots after the collect stage)."""
 
     sources: Mapping[str, Source]
     projects: Mapping[str, Project]
+    snapshots: Mapping[str, list[Snapshot]] = field(default_factory=dict)
+    """source key -> its snapshots, newest first, of every key read (empty: it has none)."""
 
     @classmethod
     def read(cls, store: Store, sources: Iterable[str], projects: Iterable[str]) -> Held:
         """The sources and the projects of some keys, read from the store."""
         return cls(store.load_sources_of(sources), store.load_projects_of(projects))
+
+    def snapshots_of(self, store: Store, keys: Iterable[str]) -> dict[str, list[Snapshot]]:
+        """`store.load_snapshots_of(keys)`: those held, the others read."""
+        wanted = sorted(set(keys))
+        found = store.load_snapshots_of(key for key in wanted if key not in self.snapshots)
+        return {key: held for key in wanted if (held := self.snapshots.get(key) or found.get(key))}
 
     def of(self, keys: Iterable[str]) -> tuple[dict[str, Source], dict[str, Project]]:
         """The sources and the projects of `keys` that are held."""
@@ -205,6 +214,8 @@ class Extracted:
     """source key → newest snapshot (touched projects)."""
     claims: dict[str, list[Claim]]
     """source key → claims of its text (touched projects)."""
+    read: dict[str, list[Snapshot]] = field(default_factory=dict)
+    """source key → its snapshots, newest first, as read (touched projects; empty: none)."""
     classified: dict[str, Classified] = field(default_factory=dict)
     """source key → what the classifier read of it and its classification, made ahead
     (`ReadAhead`; `classify_stage` uses it where it would read the same)."""
@@ -244,9 +255,11 @@ def extract_stage(
             if source.text
         }
         # on two cores (#19)
-        read = ahead.claims(texts) if ahead else claims_of_texts(list(texts.values()))
-        claims = dict(zip(texts, read, strict=True))
-        extracted = Extracted(primary, latest, claims, ahead.classified if ahead else {})
+        made = ahead.claims(texts) if ahead else claims_of_texts(list(texts.values()))
+        claims = dict(zip(texts, made, strict=True))
+        read = {source.key: found.get(source.key, []) for source in chosen}
+        classified = ahead.classified if ahead else {}
+        extracted = Extracted(primary, latest, claims, read=read, classified=classified)
         with store.transaction() as conn:
             counts["claims_added"] = store.save_claims_of(
                 conn,
@@ -309,7 +322,7 @@ def decide_stage(
     Returns the kept findings, the prior findings of the candidates' projects (and their
     sources) and why the others were left out. Reads only the candidates' history, each
     part in one query, and looks it up by key (issue #19). `held`: the projects the run
-    resolved, looked up instead of read again.
+    resolved and the snapshots it read, looked up instead of read again.
     """
     with run.stage("decide") as counts:
         weighed = [finding.project_key for finding in candidates]
@@ -319,7 +332,9 @@ def decide_stage(
         by_key: dict[str, list[Finding]] = {}
         for finding in prior:
             by_key.setdefault(finding.project_key, []).append(finding)
-        snapshots = store.load_snapshots_of(finding.project_key for finding in candidates)
+        snapshots = (held or Held({}, {})).snapshots_of(
+            store, (finding.project_key for finding in candidates)
+        )
         kept: list[Finding] = []
         excluded: list[Exclusion] = []
         tally = {"new": 0, "update": 0, "seen": 0, "historical": 0, "fork": 0}

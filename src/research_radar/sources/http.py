@@ -26,6 +26,7 @@ from urllib.parse import urlencode
 import httpx
 
 from research_radar.errors import SourceError
+from research_radar.sources.stateless import StatelessClient
 
 __all__ = [
     "Fail",
@@ -272,8 +273,12 @@ def fetch(
         # tenth of a request's CPU against a local server, #19); a URL with a query of its
         # own (a feed's) has the params merged into it by httpx, as before
         url, pairs = url + (f"?{urlencode(pairs)}" if pairs else ""), None
-    request = client.build_request(
-        "GET", url, params=pairs, headers=send_headers, timeout=policy.timeout
+    request = (
+        client.build_get(url, send_headers, policy.timeout)
+        if pairs is None and isinstance(client, StatelessClient)
+        else client.build_request(
+            "GET", url, params=pairs, headers=send_headers, timeout=policy.timeout
+        )
     )
     response = send(
         client,

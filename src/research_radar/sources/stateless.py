@@ -4,10 +4,13 @@ httpx looks for cookies in every answer, copying its request into a urllib reque
 headers into an email message on the way: about a tenth of a request's CPU, for a client
 that needs none (#19). Its GETs go over `sources.wire` (answers parsed by httptools),
 unless the environment names a proxy: then httpx's own transport, which honours it.
+`build_get` builds a GET whose URL is complete at about two thirds of the CPU of
+`build_request`, which merged the client's headers anew for every request (#19).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
@@ -24,6 +27,10 @@ class _NoCookies(httpx.Cookies):
         """Keep nothing."""
 
 
+_Own = tuple[tuple[tuple[bytes, bytes], ...], tuple[tuple[str, str], ...]]
+"""The client's raw headers and a request's own."""
+
+
 class StatelessClient(httpx.Client):
     """httpx.Client without a cookie jar, its GETs over `WireTransport` (see the module).
     Takes httpx.Client's arguments (`cookies` aside); with a `transport` or `mounts` of
@@ -34,6 +41,8 @@ class StatelessClient(httpx.Client):
             options["mounts"] = wire_mounts()
         super().__init__(**options)
         self._none = _NoCookies()
+        self._merged: dict[_Own, list[tuple[bytes, bytes]]] = {}
+        """The client's and a request's own headers -> both merged (`build_get`)."""
 
     @property
     def cookies(self) -> httpx.Cookies:
@@ -42,3 +51,27 @@ class StatelessClient(httpx.Client):
     @cookies.setter
     def cookies(self, cookies: Any) -> None:
         self._none = _NoCookies()
+
+    def build_get(self, url: str, headers: Mapping[str, str], timeout: float) -> httpx.Request:
+        """`build_request("GET", url, headers=headers, timeout=timeout)` for a URL with its
+        query in it: the same request. The client's headers merged with a request's are
+        kept, raw, for the next request with the same headers (an API client sends the
+        same few), so each request's are not merged and encoded again (#19)."""
+        if str(self.base_url) or self.params or not url.startswith(("http://", "https://")):
+            # a base URL or query of the client's is merged into the URL there
+            return self.build_request("GET", url, headers=headers, timeout=timeout)
+        own = (tuple(self.headers.raw), tuple(headers.items()))
+        raw = self._merged.get(own)
+        if raw is None:
+            merged = httpx.Headers(self.headers)
+            merged.update(headers)
+            raw = merged.raw
+            if len(self._merged) < _MERGED_KEPT:  # not every request's: an ETag is its own
+                self._merged[own] = raw
+        return httpx.Request(
+            "GET", url, headers=raw, extensions={"timeout": httpx.Timeout(timeout).as_dict()}
+        )
+
+
+_MERGED_KEPT = 64
+"""Merged headers a client keeps: those of requests without an ETag, which repeat."""

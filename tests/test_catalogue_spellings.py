@@ -215,6 +215,11 @@ def test_device_look_alikes(text: str) -> None:
         ),
         pytest.param("SenseVoiceSmall", ["SenseVoiceSmall"], id="sensevoice"),
         pytest.param(
+            "HY-VLA, LingBot-VA, Cosmos3-Nano and Cosmos-Predict2.5",
+            ["HY-VLA", "LingBot-VA", "Cosmos3-Nano", "Cosmos-Predict2.5"],
+            id="vla-and-world-models",
+        ),
+        pytest.param(
             "通义千问与百川、书生·浦语", ["Qwen", "Baichuan", "InternLM"], id="chinese-names"
         ),
     ],
@@ -231,6 +236,7 @@ def test_more_models(text: str, names: list[str]) -> None:
         pytest.param("the UNet and the CLIP encoder take 50 ms", id="pipeline-parts"),
         pytest.param("an SSD storage drive", id="ssd-disk"),
         pytest.param("the stories of 15M users", id="stories-word"),
+        pytest.param("rows kept in Cosmos DB", id="cosmos-database"),
     ],
 )
 def test_model_look_alikes(text: str) -> None:

@@ -483,13 +483,23 @@ def test_list_items_inherit_the_paragraph_that_introduces_them() -> None:
             ["prefill", "decode"],
             id="word-right-after",
         ),
+        # a percentage said to be lower/faster/higher is a change of its metric, and the
+        # direction is said once: the second clause's `by up to 40%` names no verb
         pytest.param(
-            "reduces latency by up to 52% and VRAM by up to 40%", ["latency", "VRAM"], id="before"
+            "reduces latency by up to 52% and VRAM by up to 40%",
+            ["latency reduction", "VRAM"],
+            id="before",
         ),
         # the bare 0.48 is a latency too: the number reader takes it after the rules' 52%
         pytest.param(
-            "HY-VLA: latency 0.48 (52% lower)", ["latency", "latency"], id="not-inside-a-word"
+            "HY-VLA: latency 0.48 (52% lower)",
+            ["latency reduction", "latency"],
+            id="not-inside-a-word",
         ),
+        pytest.param("decode is 30% faster than vLLM", ["decode speedup"], id="faster-after"),
+        pytest.param("throughput improved by 20% on A100", ["throughput increase"], id="up"),
+        pytest.param("显存减少约40%，延迟降低了52%", ["显存降低", "延迟降低"], id="zh-before"),
+        pytest.param("accuracy 95% on MMLU", ["accuracy"], id="no-direction"),
     ],
 )
 def test_percentages_take_the_nearest_metric_word(text: str, names: list[str]) -> None:

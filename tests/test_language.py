@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from research_radar import language
-from research_radar.language import written_in
+from research_radar.language import spaced, written_in
 
 
 @pytest.mark.parametrize(
@@ -24,5 +24,19 @@ def test_a_text_is_written_in_the_language_of_most_of_it(text: str, lang: str) -
     assert written_in(text) == lang
 
 
+@pytest.mark.parametrize(
+    ("text", "want"),
+    [
+        pytest.param("目标扩到RTX 4090、Q4_K_M", "目标扩到 RTX 4090、Q4_K_M", id="before-a-name"),
+        pytest.param("证据多出代码、条件完整的数字", "证据多出代码、条件完整的数字", id="chinese-only"),
+        pytest.param("面向LLM与Agentic的工作", "面向 LLM 与 Agentic 的工作", id="both-sides"),
+        pytest.param("3个数字", "3 个数字", id="a-number"),
+        pytest.param("more evidence: code", "more evidence: code", id="english"),
+    ],
+)
+def test_mixed_text_is_spaced_between_chinese_and_latin_only(text: str, want: str) -> None:
+    assert spaced(text) == want
+
+
 def test_the_language_module_exports_its_api() -> None:
-    assert language.__all__ == ["written_in"]
+    assert language.__all__ == ["spaced", "written_in"]

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from research_radar.extract.claimviews import own_metrics
+from research_radar.language import spaced
 from research_radar.models import BEIJING, ClaimKind, Finding, Report
 from research_radar.report.claim_text import claim_text, limits, values
 from research_radar.report.compose import split_sections
@@ -126,14 +127,6 @@ def _class_cell(finding: Finding, labeller: Labeller, t: dict[str, str], lang: s
     )
 
 
-_CJK_LATIN = re.compile(r"(?<=[\u4e00-\u9fff])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?=[\u4e00-\u9fff])")
-
-
-def _spaced(text: str) -> str:
-    """A space between Chinese and a Latin word or number (`面向 LLM 与 Agentic 的`)."""
-    return _CJK_LATIN.sub(" ", text)
-
-
 def _insight_text(finding: Finding, labeller: Labeller, t: dict[str, str], lang: str) -> str:
     """`面向 LLM 与 Agentic 的模型执行工作，目标 Arc Pro B70、Q8_0；作者报告 decode 63 tok/s（…）`:
     the classification and the headline claim, in the report's language."""
@@ -146,7 +139,7 @@ def _insight_text(finding: Finding, labeller: Labeller, t: dict[str, str], lang:
         if finding.values("system_level")
         else t["insight_level_none"]
     )
-    text = _spaced(
+    text = spaced(
         t["insight_lead"].format(workload=_labels(labeller, finding, "workload", lang), level=level)
     )
     targets = [*insight.hardware, *insight.models, *insight.precisions]

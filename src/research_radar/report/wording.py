@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from importlib import resources
 
+from research_radar.language import spaced
 from research_radar.models import (
     Claim,
     ClaimKind,
@@ -192,7 +193,7 @@ def difference_text(diff: Difference, language: str = "zh", label: Label = _raw)
     if diff.evidence:
         values = sep.join(t[f"evidence_{kind}"] for kind in diff.evidence)
         clauses.append(t["differs_evidence"].format(values=values))
-    return t["clause_sep"].join(clauses)
+    return spaced(t["clause_sep"].join(clauses))
 
 
 def differs_text(finding: Finding, language: str = "zh", label: Label = _raw) -> str:

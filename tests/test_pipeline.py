@@ -116,7 +116,7 @@ def test_english_sample_writes_chinese_only_in_quoted_text(
     assert "NInfer (reported on 2026-08-22, no substantive change since)" in text
     assert "prior art: derived from neroued/ninfer: " in text
     assert "differs: targets extended to RTX 4090" in text
-    assert "reproduces the author-reported prefill 963tok/s" in text
+    assert "reproduces the author-reported prefill 963 tok/s" in text
     assert "worth validating" in cells and "maturity_en" in cells
 
 

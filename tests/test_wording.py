@@ -78,6 +78,7 @@ def test_exported_members() -> None:
         "format_load",
         "gate_reason_text",
         "join_or",
+        "labelled",
         "novelty_label",
         "prior_art_text",
         "proposal_parts",
@@ -206,7 +207,7 @@ def test_structured_proposal_in_both_languages() -> None:
     zh = proposal_parts("Mach X", PROPOSAL)
     assert zh == (
         "Mach X 在 Arc Pro B70 · Qwen3.6-35B-A3B · Q8_0 · 2 GPUs 上，作者报告的 prefill "
-        "963tok/s 相对 llama.cpp 成立且质量不降",
+        "963 tok/s 相对 llama.cpp 成立且质量不降",
         "llama.cpp，同一 Arc Pro B70 · Qwen3.6-35B-A3B · Q8_0 · 2 GPUs、同输入、同 seed、同软件版本",
         ["prefill", "任务质量（quality，固定 held-out 集）", "p50/p95/p99 延迟"],
         "最多 2 GPU 小时（Arc Pro B70），每个配置 2 次重复",
@@ -215,7 +216,7 @@ def test_structured_proposal_in_both_languages() -> None:
     )
     hypothesis, baseline, metrics, budget, stop = proposal_parts("Mach X", PROPOSAL, "en")
     assert not CJK.search(" ".join([hypothesis, baseline, *metrics, budget, stop]))
-    assert "963tok/s over llama.cpp on Arc Pro B70" in hypothesis
+    assert "prefill 963 tok/s over llama.cpp on Arc Pro B70" in hypothesis
     assert budget == "at most 2 GPU hours (Arc Pro B70), 2 runs per configuration"
     assert stop.startswith("stop at the first correctness or quality regression;")
     assert "not executed" in stop
@@ -292,3 +293,11 @@ def test_gate_reasons() -> None:
     assert gate_reason_text(GateReason(id="note", facts={"text": "source read"})) == "source read"
     with pytest.raises(ValueError, match="unknown gate reason"):
         GateReason(id="made-up")
+
+
+def test_a_proposal_words_its_numbers_as_the_report_does() -> None:
+    two = PROPOSAL.model_copy(
+        update={"claimed": [*PROPOSAL.claimed, Metric(name="decode", value=1.49, unit="x")]}
+    )
+    assert "prefill 963 tok/s，decode 1.49 x 相对" in proposal_parts("Mach X", two)[0]
+    assert "prefill 963 tok/s, decode 1.49 x over" in proposal_parts("Mach X", two, "en")[0]

@@ -3,25 +3,17 @@ conditions joined by " · ", the compared system after "vs"; a finding's limits.
 
 from __future__ import annotations
 
-import re
-
 from research_radar.extract.claimviews import own_metrics
 from research_radar.language import written_in
 from research_radar.models import Claim, ClaimKind, Finding, Metric
-from research_radar.report.wording import strings
+from research_radar.report.wording import labelled, strings
 
 __all__ = [
     "claim_conditions",
     "claim_text",
-    "labelled",
     "limits",
-    "number",
     "values",
 ]
-
-
-def number(value: float) -> str:
-    return f"{value:g}"
 
 
 def claim_conditions(claim: Claim) -> str:
@@ -38,13 +30,6 @@ def claim_conditions(claim: Claim) -> str:
 
 def values(metrics: list[Metric]) -> str:
     return "，".join(labelled(m) for m in metrics)
-
-
-def labelled(metric: Metric) -> str:
-    """`prefill 963 tok/s`: a number with its metric name (the compared system's without
-    its `(baseline)` tag, which the `vs` beside it already says)."""
-    name = re.sub(r"\s*\([^()]*baseline\)$", "", metric.name).strip()
-    return " ".join(part for part in (name, number(metric.value), metric.unit) if part)
 
 
 def claim_text(claim: Claim, t: dict[str, str]) -> str:

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 
 from research_radar.extract.claimviews import own_metrics
 from research_radar.models import Claim, ClaimKind, Finding
-from research_radar.report.claim_text import claim_conditions, labelled, limits
-from research_radar.report.wording import proposal_parts, strings
+from research_radar.report.claim_text import claim_conditions, limits
+from research_radar.report.wording import labelled, proposal_parts, strings
 from research_radar.resolve.keys import github_repo
 
 __all__ = ["EvidenceItem", "Proposal", "evidence_item", "pin", "proposal_item"]

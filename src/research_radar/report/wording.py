@@ -9,6 +9,7 @@ written proposal) is quoted as it is, in any language.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Callable, Sequence
 from functools import cache
@@ -23,6 +24,7 @@ from research_radar.models import (
     Exclusion,
     Finding,
     GateReason,
+    Metric,
     Novelty,
     PriorWork,
     Recommendation,
@@ -40,6 +42,7 @@ __all__ = [
     "format_load",
     "gate_reason_text",
     "join_or",
+    "labelled",
     "novelty_label",
     "prior_art_text",
     "prior_work_text",
@@ -229,6 +232,13 @@ def _stop_text(proposal: ValidationProposal, language: str) -> str:
     )
 
 
+def labelled(metric: Metric) -> str:
+    """`prefill 963 tok/s`: a number with its metric name (the compared system's without
+    its `(baseline)` tag, which the `vs` beside it already says)."""
+    name = re.sub(r"\s*\([^()]*baseline\)$", "", metric.name).strip()
+    return " ".join(part for part in (name, f"{metric.value:g}", metric.unit) if part)
+
+
 def proposal_parts(
     name: str, proposal: ValidationProposal | WrittenProposal, language: str = "zh"
 ) -> tuple[str, str, list[str], str, str]:
@@ -240,7 +250,7 @@ def proposal_parts(
     c = proposal.setup
     setup = " · ".join([*c.hardware, *c.model, *c.precision, *format_load(c.load)])
     baseline = " / ".join(c.baseline)
-    claimed = ", ".join(f"{m.name} {m.value:g}{m.unit}" for m in proposal.claimed)
+    claimed = t["metric_sep"].join(labelled(m) for m in proposal.claimed)
     budget = t["proposal_budget"].format(
         hours=f"{proposal.gpu_hours:g}",
         hardware=c.hardware[0] if c.hardware else t["same_hardware"],

@@ -888,10 +888,13 @@ def test_a_list_of_supported_models_or_a_port_source_is_no_set_up() -> None:
     text = (
         "# Runtime\n\nSupported models include pi0.5, GR00T N1.7 and HY-VLA.\n"
         "It ports the engine from the RTX 5090 to the GeForce RTX 4090.\n\n"
-        "- HY-VLA: latency 0.48 (52% lower).\n"
+        "- The C++ runtime: latency 0.48 (52% lower).\n"
     )
     [claim] = [c for c in extract_claims(text) if c.metrics]
     assert claim.conditions.model == [] and claim.conditions.hardware == ["RTX 4090"]
+    # a list item that names its model has it (the catalogue knows HY-VLA)
+    [own] = [c for c in extract_claims(text + "- HY-VLA: latency 0.48.\n") if c.line == 7]
+    assert own.conditions.model == ["HY-VLA"]
 
 
 @pytest.mark.parametrize(

@@ -28,7 +28,9 @@ def test_a_text_is_written_in_the_language_of_most_of_it(text: str, lang: str) -
     ("text", "want"),
     [
         pytest.param("目标扩到RTX 4090、Q4_K_M", "目标扩到 RTX 4090、Q4_K_M", id="before-a-name"),
-        pytest.param("证据多出代码、条件完整的数字", "证据多出代码、条件完整的数字", id="chinese-only"),
+        pytest.param(
+            "证据多出代码、条件完整的数字", "证据多出代码、条件完整的数字", id="chinese-only"
+        ),
         pytest.param("面向LLM与Agentic的工作", "面向 LLM 与 Agentic 的工作", id="both-sides"),
         pytest.param("3个数字", "3 个数字", id="a-number"),
         pytest.param("more evidence: code", "more evidence: code", id="english"),

@@ -20,6 +20,7 @@ from research_radar.extract.compared import (
 )
 from research_radar.extract.conditions import CONDITION_FIELDS
 from research_radar.extract.durations import in_seconds
+from research_radar.extract.intended import intended_spans
 from research_radar.extract.loads import load_rule_matches
 from research_radar.extract.prefilter import RECENT_TEXTS, probe_of
 from research_radar.extract.screened import finditer, search
@@ -194,6 +195,7 @@ def _blocked_spans(text: str, cat: Catalog) -> list[tuple[int, int]]:
     """Spans whose numbers are conditions, not metrics."""
     spans = [(m.start, m.end) for name in CONDITION_FIELDS for m in cat.find(name, text)]
     spans.extend(match.span() for matches in load_rule_matches(text) for match in matches)
+    spans.extend(intended_spans(text))  # `Target: 2x`, `预计提升30%`: no measurement
     return spans
 
 

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 from research_radar.extract.cells import head_name
 from research_radar.extract.durations import duration_spans
+from research_radar.extract.intended import stated_as_intention
 from research_radar.extract.markdown import Segment
 from research_radar.extract.metrics import metric_words
 from research_radar.extract.prefilter import probe_of
@@ -122,6 +123,7 @@ def prose_candidates(
         unit = unit_after(after) or _listed_unit(segment, text[:start], after)
         if (
             not_a_reading(after, start, spans, before)
+            or stated_as_intention(before, after)
             or unit in _MEMORY
             or (value == 1 and _NORMALISED_TO.search(before))
             or _LABELLED_ID.search(before, len(before) - _LABELLED_ID_SPAN)

@@ -54,10 +54,13 @@ plan, author estimate`)."""
 _NUMBER = re.compile(NUMBER_PATTERN)
 
 
-def stated_as_intention(before: str, after: str) -> bool:
-    """Whether the words `before` and `after` a number make it a target, an expectation
-    or an estimate (see the module)."""
-    return _BEFORE.search(before[-48:]) is not None or _AFTER.match(after) is not None
+def stated_as_intention(text: str, start: int, end: int) -> bool:
+    """Whether the words around the number at `text[start:end]` make it a target, an
+    expectation or an estimate (see the module)."""
+    return (
+        _BEFORE.search(text[max(0, start - 48) : start]) is not None
+        or _AFTER.match(text[end : end + 72]) is not None
+    )
 
 
 def intended_spans(text: str) -> list[tuple[int, int]]:
@@ -67,7 +70,7 @@ def intended_spans(text: str) -> list[tuple[int, int]]:
     spans = []
     for match in _NUMBER.finditer(text):
         start, end = match.span()
-        if stated_as_intention(text[max(0, start - 48) : start], text[end : end + 72]):
+        if stated_as_intention(text, start, end):
             spans.append((start, end))
     return spans
 

@@ -123,7 +123,7 @@ def prose_candidates(
         unit = unit_after(after) or _listed_unit(segment, text[:start], after)
         if (
             not_a_reading(after, start, spans, before)
-            or stated_as_intention(before, after)
+            or stated_as_intention(text, start, end)
             or unit in _MEMORY
             or (value == 1 and _NORMALISED_TO.search(before))
             or _LABELLED_ID.search(before, len(before) - _LABELLED_ID_SPAN)

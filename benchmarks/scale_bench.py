@@ -219,7 +219,7 @@ def build_replay(target: Path, count: int, seed: int = 7) -> list[str]:
     return copy_sample_repos(target, count, decorate=decorate)
 
 
-def _pipeline_settings(folder: Path, server_url: str, arxiv_url: str, repos: list[str]) -> object:
+def pipeline_settings(folder: Path, server_url: str, arxiv_url: str, repos: list[str]) -> object:
     from research_radar.config import ArxivSettings, GitHubSettings, Settings
 
     return Settings(
@@ -247,7 +247,7 @@ def run_pipeline(
     from research_radar.store.store import open_store
 
     with serve_replay_process(root) as server:
-        settings = _pipeline_settings(folder, server.url, server.arxiv_url, repos)
+        settings = pipeline_settings(folder, server.url, server.arxiv_url, repos)
         started = time.perf_counter()
         store = open_store(str(folder / "radar.db"))
         result = run_daily(

@@ -556,6 +556,21 @@ def test_evidence_text_drops_credits_related_work_and_owners() -> None:
     assert evidence_title("kvcache-lab/fastserve") == "fastserve"
 
 
+def test_evidence_text_reads_images_code_headings_and_owners_across_lines() -> None:
+    from research_radar.classify.evidence import evidence_text
+
+    text = (
+        "![logo\nbanner](img/a.png) Serve org/model on\r\nowner/name and www.x.org/a\n"
+        "```\nskip/this code\n```\n"
+        "<H2>Credits</H2>\nby lab/team\n<h2>Usage</h2>\n"
+        "~~~\nalso/code\n~~~\n"
+        "# Notes ##\nsee [the docs](https://a.b/c) for a/b/c\n"
+    )
+    assert evidence_text(text) == (
+        "  Serve model on\nname and  \nUsage\nNotes\nsee the docs for b/c"
+    )
+
+
 def test_a_large_batch_matches_item_by_item_classification(taxonomy: Taxonomy) -> None:
     from research_radar.classify.classifier import PARALLEL_MIN, Item, classify_items
 

@@ -399,3 +399,36 @@ def test_statistics_lines_among_other_output_stay_code() -> None:
         "  mobilenet  min = 9.87  max = 10.02\n```\n"
     )
     assert _found(text) == {}
+
+
+KERNEL_TIMINGS = """# GEMM kernels on an RTX 3080
+
+```
+./bench_gemm
+run: M=2048 N=2048 K=2048
+CASE: naive_kernel          :  81.500 ms,    0.21 TFLOPS
+CASE: tiled_kernel          :  12.250 ms,    1.40 TFLOPS
+step_forward took 3.75 seconds to execute
+ModelA (total latency: 1.625 sec)
+  rouge1 : 31.25
+  rougeL : 27.48
+```
+"""
+
+
+def test_lines_that_time_a_run_or_give_its_compute_rate_are_read_whole() -> None:
+    found = _found(KERNEL_TIMINGS)
+    units = {v: u for v, (_, u, _) in found.items()}
+    assert units[81.5] == "ms" and units[0.21] == "TFLOPS" and units[1.40] == "TFLOPS"
+    assert units[3.75] == "s" and units[1.625] == "s"
+    assert 31.25 in found and 27.48 in found  # a ROUGE score, printed without a unit
+    assert found[12.25][2].line == 7
+    assert 2048 not in found
+
+
+def test_timings_of_the_set_up_or_in_a_command_do_not_make_a_block_output() -> None:
+    text = (
+        "```\nbench --timeout 30s --warmup 5s\nmodel loaded in 3.2 s\n"
+        "tokenizer loaded in 0.4 s\nDone.\n```\n"
+    )
+    assert _found(text) == {}

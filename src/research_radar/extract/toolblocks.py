@@ -121,12 +121,13 @@ _LABEL_UNIT = re.compile(
 """`Mean TTFT (ms)`, `Output QPS`, `Decode tokens/s`: a label that carries its unit."""
 _SCORE_LABEL = re.compile(
     r"(?:(?:mean|average|avg)\s)?(?:accuracy|acc|accept(?:ance)?\s(?:length|len|rate)|"
-    r"perplexity|ppl|WER|CER|RTF|BLEU|pass@\d+|平均接受长度|接受长度|准确率|困惑度|"
+    r"perplexity|ppl|WER|CER|RTF|BLEU|ROUGE-?(?:\d|L|Lsum)|pass@\d+|"
+    r"平均接受长度|接受长度|准确率|困惑度|"
     r"(?:avg|average|mean|min|max|median|p\d{2}(?:\.\d)?|total)\s(?:latency|time|TTFT|TPOT|ITL))",
     re.I,
 )
-"""`Accuracy: 0.950`, `Mean accept length: 2.50`, `Avg Latency: 81.99`: a score or a
-timing statistic, a measurement even where the tool prints no unit."""
+"""`Accuracy: 0.950`, `Mean accept length: 2.50`, `rouge1 : 15.36`, `Avg Latency: 81.99`: a
+score or a timing statistic, a measurement even where the tool prints no unit."""
 _TAIL_UNIT = re.compile(rf"\s*(?:total\s|output\s|input\s)?(?:{UNIT_PATTERN})\b", re.I)
 _SETTING = re.compile(
     r"concurrency|batch[ _-]?size|\bbs\b|request[ _]rate|input[ _-]?(?:len|length|tokens per)|"
@@ -235,8 +236,9 @@ def _tool_lines(body: list[str]) -> list[str] | None:
                 readable.append("")  # `Loading pipeline components: 100%|...`: set-up
             continue
         pair = _KEY_VALUE.fullmatch(text)
-        if pair is None and (_is_log_line(text) or _prints_rate(text)):
-            # `MACs: 1.2T, Latency: 0.35s`; `Generated 256 tokens in 3.2 s (80.0 tokens/s)`
+        if pair is None and (_is_log_line(text) or _prints_rate(text) or _prints_timing(text)):
+            # `MACs: 1.2T, Latency: 0.35s`; `Generated 256 tokens in 3.2 s (80.0 tokens/s)`;
+            # `step took 2.06 seconds`
             kept += 1
             measured += 1
             readable.append(f"- {_PROGRESS_COUNT.sub('', text)}")
@@ -304,6 +306,22 @@ def _prints_rate(line: str) -> bool:
     second)`): a measurement whatever else the line says."""
     return any(canonical_unit(match.group(1)) in _RATES for match in _NUMBER_UNIT.finditer(line))
 
+
+def _prints_timing(line: str) -> bool:
+    """A line a program printed that times what it ran or gives its compute rate (`forward
+    took 2.06 seconds to execute`, `kernel_v2   :  46.6 ms,  2.95 TFLOPS`, `Model (total
+    latency: 2.51 sec)`): a measurement whatever else the line says, unless it times the
+    set-up (`model loaded in 3.2 s`) or is a command, whose durations are its options
+    (`bench --timeout 30s`)."""
+    if _OPTION.search(line) or _SETUP_BAR.search(line):
+        return False
+    return any(canonical_unit(match.group(1)) in _TIMINGS for match in _NUMBER_UNIT.finditer(line))
+
+
+_OPTION = re.compile(r"(?:^|\s)--?[A-Za-z]")
+"""`--timeout`, `-n`: an option of a command."""
+_TIMINGS = frozenset({"ms", "us", "s", "TFLOPS", "GFLOPS", "PFLOPS"})
+"""Units of how long a run took and of how fast it computed."""
 
 _NUMBER_UNIT = re.compile(rf"\d\s?({UNIT_PATTERN})(?![A-Za-z])")
 _RATES = RATE_UNITS | {"s/it", "ms/token", "s/image", "ms/image"}

@@ -432,3 +432,25 @@ def test_timings_of_the_set_up_or_in_a_command_do_not_make_a_block_output() -> N
         "tokenizer loaded in 0.4 s\nDone.\n```\n"
     )
     assert _found(text) == {}
+
+
+def test_a_box_drawn_header_wrapped_over_two_rows_is_one_header() -> None:
+    text = (
+        "# Decode on one A10\n\n```\n"
+        "┏━━━━━━━━━━┳━━━━━━━━━━━┳━━━━━━━━━━━━┓\n"
+        "┃   Prompt ┃    Engine ┃  Engine B  ┃\n"
+        "┃   Tokens ┃ A (tok/s) ┃    (tok/s) ┃\n"
+        "┡━━━━━━━━━━╇━━━━━━━━━━━╇━━━━━━━━━━━━┩\n"
+        "│      512 │    412.35 │     388.12 │\n"
+        "│     4096 │    297.61 │     275.04 │\n"
+        "└──────────┴───────────┴────────────┘\n```\n"
+    )
+    found = _found(text)
+    assert {v: u for v, (_, u, _) in found.items()} == {
+        412.35: "tok/s",
+        388.12: "tok/s",
+        297.61: "tok/s",
+        275.04: "tok/s",
+    }
+    assert found[297.61][2].line == 9
+    assert found[297.61][2].conditions.load["prompt"] == "4096"

@@ -440,10 +440,28 @@ def _table_lines(body: list[str]) -> list[str] | None:
             (k for k in range(rows[0] + 1, len(body)) if not _is_row(body[k]) and body[k].strip()),
             None,
         )
-        if border is None or border > rows[1]:
+        if border is None:
+            return None
+        heading = [index for index in rows if index < border]
+        if len(heading) > 1 and not _merge_heading(body, heading, readable):
             return None
         readable[border] = "|" + "---|" * width
     return readable
+
+
+def _merge_heading(body: list[str], heading: list[int], readable: list[str]) -> bool:
+    """A header a tool wrapped over several rows above its border (`┃ Input ┃ Output ┃` over
+    `┃ Tokens ┃ Tokens ┃`) as one header row, each column's words joined top to bottom, on
+    the last of those rows (the one above the border); False when its rows do not have the
+    same columns."""
+    cells = [_cells(body[index]) for index in heading]
+    if len({len(row) for row in cells}) != 1:
+        return False
+    joined = (" ".join(part for part in column if part) for column in zip(*cells, strict=True))
+    for index in heading[:-1]:
+        readable[index] = ""
+    readable[heading[-1]] = "| " + " | ".join(joined) + " |"
+    return True
 
 
 def _is_row(line: str) -> bool:

@@ -454,3 +454,15 @@ def test_a_box_drawn_header_wrapped_over_two_rows_is_one_header() -> None:
     }
     assert found[297.61][2].line == 9
     assert found[297.61][2].conditions.load["prompt"] == "4096"
+
+
+def test_a_block_of_columns_drawn_with_arrows_is_looked_at() -> None:
+    text = (
+        "# Attention on a laptop NPU\n\n```\n"
+        "Length      →  Before   →  After   →  Gain\n"
+        "256 tokens  →  84.0ms   →  21.5ms  →  3.9x\n"
+        "1024 tokens →  336.0ms  →  47.25ms →  7.1x\n```\n"
+    )
+    found = _found(text)
+    assert found[84.0][1] == "ms" and found[47.25][1] == "ms"
+    assert found[47.25][2].line == 6

@@ -193,11 +193,12 @@ def unfence_tool_output(lines: list[str]) -> list[str]:
 
 
 def _may_be_output(lines: list[str], start: int, end: int) -> bool:
-    """A cheap first look: two or more lines of the block hold a `:`, `=` or a table bar."""
+    """A cheap first look: two or more lines of the block hold a `:`, `=`, a table bar or an
+    arrow between columns (`128 tokens  →  160.0ms  →  30.2ms`)."""
     marked = 0
     for index in range(start + 1, end):
         line = lines[index]
-        if ":" in line or "=" in line or "|" in line or "│" in line or "：" in line:
+        if ":" in line or "=" in line or "|" in line or "│" in line or "：" in line or "→" in line:
             marked += 1
             if marked >= 2:
                 return True

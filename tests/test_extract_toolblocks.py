@@ -466,3 +466,25 @@ def test_a_block_of_columns_drawn_with_arrows_is_looked_at() -> None:
     found = _found(text)
     assert found[84.0][1] == "ms" and found[47.25][1] == "ms"
     assert found[47.25][2].line == 6
+
+
+def test_comma_separated_rows_under_a_header_of_short_names_are_a_table() -> None:
+    text = (
+        "# 在 RTX 3060 上测试编码器\n\n```bash\n"
+        "bs: Batch Size\nlt: Latency (ms)\nqps: Throughput (req/s)\n"
+        "====+=======+========\n"
+        "  bs|     lt|     qps\n"
+        "====+=======+========\n\n"
+        "   1,  3.125, 3.200e+02\n"
+        "   8, 11.750, 6.809e+02\n"
+        "```\n"
+    )
+    found = _found(text)
+    assert {v: u for v, (_, u, _) in found.items()} == {
+        3.125: "ms",
+        320.0: "req/s",
+        11.75: "ms",
+        680.9: "req/s",
+    }
+    assert found[11.75][2].line == 12
+    assert found[11.75][2].conditions.load["batch"] == "8"

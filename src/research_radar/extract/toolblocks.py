@@ -214,6 +214,10 @@ def _tool_lines(body: list[str]) -> list[str] | None:
     statistics = _statistics_lines(body)
     if statistics is not None:
         return statistics
+    if "," in "".join(body):
+        rows = _csv_lines(body)
+        if rows is not None:
+            return rows
     measured, kept, content = 0, 0, 0
     readable: list[str] = []
     before: list[int] = []
@@ -475,3 +479,45 @@ def _is_row(line: str) -> bool:
 
 def _cells(line: str) -> list[str]:
     return [cell.strip() for cell in _BOX_BAR.sub("|", line).strip().strip("|").split("|")]
+
+
+_CSV_VALUE = rf"(?:{_NUMBER}(?:[eE][-+]\d{{1,3}})?)"
+_CSV_ROW = re.compile(
+    rf"\s*{_CSV_VALUE}(?:\s*,\s*{_CSV_VALUE}){{1,}}(?:\s*,\s*[A-Za-z]\w*)?\s*,?\s*"
+)
+"""`   1,  16,  16.152,9.906e+02`, `4, 64, 1.651, 1.550e+05, Good`: a row a script printed as
+comma-separated values."""
+_LEGEND = re.compile(r"\s*(?P<key>[A-Za-z]\w{0,7})\s?[:：]\s*(?P<words>[A-Za-z][^:：]{2,60})")
+"""`lt: Latency (ms)`: what a short column name stands for."""
+
+
+def _csv_lines(body: list[str]) -> list[str] | None:
+    """Rows of comma-separated numbers under a header line whose names are separated by `|`
+    or `,` (`bs|  sl|  lt|  tp`), as a Markdown table: the header on its line, each name
+    spelled out where a legend line of the block says what it stands for (`lt: Latency
+    (ms)`), the separator on the line below it (a divider or blank line the script printed
+    between them), each row on its own line; None when the block holds no such table, two
+    or more rows, each with no more values than the header has names."""
+    rows = [index for index, line in enumerate(body) if _CSV_ROW.fullmatch(line)]
+    if len(rows) < 2:
+        return None
+    above = [i for i in range(rows[0]) if body[i].strip() and not _DIVIDER.fullmatch(body[i])]
+    if not above or above[-1] + 1 >= rows[0]:
+        return None
+    head = above[-1]
+    names = [name.strip() for name in re.split(r"[|,]", body[head].strip().strip("|"))]
+    widths = {len(body[i].strip().rstrip(",").split(",")) for i in rows}
+    if len(names) < 2 or max(widths) > len(names) or not all(names):
+        return None
+    legend = {
+        match.group("key"): match.group("words").strip()
+        for match in map(_LEGEND.fullmatch, body[:head])
+        if match is not None
+    }
+    readable = [""] * len(body)
+    readable[head] = "| " + " | ".join(legend.get(name, name) for name in names) + " |"
+    readable[head + 1] = "|" + "---|" * len(names)
+    for index in rows:
+        cells = [cell.strip() for cell in body[index].strip().rstrip(",").split(",")]
+        readable[index] = "| " + " | ".join(cells) + " |"
+    return readable

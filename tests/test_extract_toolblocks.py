@@ -488,3 +488,12 @@ def test_comma_separated_rows_under_a_header_of_short_names_are_a_table() -> Non
     }
     assert found[11.75][2].line == 12
     assert found[11.75][2].conditions.load["batch"] == "8"
+
+
+def test_a_timing_of_the_set_up_is_read_in_a_block_its_other_timings_make_output() -> None:
+    text = (
+        "```\nINFO: load_weights took 1.875 seconds to execute\n"
+        "INFO: denoise took 3.125 seconds to execute\n"
+        "INFO: decode took 0.375 seconds to execute\n```\n"
+    )
+    assert set(_found(text)) == {1.875, 3.125, 0.375}

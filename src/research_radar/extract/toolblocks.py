@@ -241,11 +241,13 @@ def _tool_lines(body: list[str]) -> list[str] | None:
                 readable.append("")  # `Loading pipeline components: 100%|...`: set-up
             continue
         pair = _KEY_VALUE.fullmatch(text)
-        if pair is None and (_is_log_line(text) or _prints_rate(text) or _prints_timing(text)):
+        printed = pair is None and (_is_log_line(text) or _prints_rate(text))
+        if printed or (pair is None and _prints_timing(text)):
             # `MACs: 1.2T, Latency: 0.35s`; `Generated 256 tokens in 3.2 s (80.0 tokens/s)`;
-            # `step took 2.06 seconds`
+            # `step took 2.06 seconds`; a timing of the set-up (`model loaded in 3.2 s`) is
+            # read but does not make the block output
             kept += 1
-            measured += 1
+            measured += printed or not _SETUP_BAR.search(text)
             readable.append(f"- {_PROGRESS_COUNT.sub('', text)}")
             continue
         if pair is None and _is_parameters(text):
@@ -315,10 +317,9 @@ def _prints_rate(line: str) -> bool:
 def _prints_timing(line: str) -> bool:
     """A line a program printed that times what it ran or gives its compute rate (`forward
     took 2.06 seconds to execute`, `kernel_v2   :  46.6 ms,  2.95 TFLOPS`, `Model (total
-    latency: 2.51 sec)`): a measurement whatever else the line says, unless it times the
-    set-up (`model loaded in 3.2 s`) or is a command, whose durations are its options
-    (`bench --timeout 30s`)."""
-    if _OPTION.search(line) or _SETUP_BAR.search(line):
+    latency: 2.51 sec)`): a measurement whatever else the line says, unless it is a
+    command, whose durations are its options (`bench --timeout 30s`)."""
+    if _OPTION.search(line):
         return False
     return any(canonical_unit(match.group(1)) in _TIMINGS for match in _NUMBER_UNIT.finditer(line))
 

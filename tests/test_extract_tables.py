@@ -503,3 +503,21 @@ def test_a_range_in_a_cell_has_no_negative_end() -> None:
     table = "| Model | Gain |\n|---|---|\n| Llama-7B | 5%-30% |\n| Qwen-7B | -12% |\n"
     values = sorted(m.value for c in extract_claims(f"# Gains\n\n{table}") for m in c.metrics)
     assert values == [-12, 5, 30]
+
+
+def test_a_data_frame_printed_as_text_is_read_as_a_table() -> None:
+    pad = " " * 14
+    text = (
+        "# Time to first token of each card\n\nAverage TTFT by card and precision:\n"
+        f"dtype                   INT8\ncard{pad}      \n"
+        "RTX A4500           0.0625\n"
+        "(rented) RTX A4000  0.1875\n"
+        "RTX 4070            0.3125\n\n"
+        "All runs used batch 1.\n"
+    )
+    found = _found(text)
+    assert set(found) == {0.0625, 0.1875, 0.3125}
+    claim = found[0.1875][2]
+    assert claim.line == 7
+    assert claim.conditions.hardware == ["RTX A4000"]
+    assert claim.conditions.precision == ["INT8"]

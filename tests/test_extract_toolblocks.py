@@ -13,6 +13,11 @@ def _found(text: str) -> dict[float, tuple[str, str, Claim]]:
     return {m.value: (m.name, m.unit, c) for c in extract_claims(text) for m in c.metrics}
 
 
+def _units(found: dict[float, tuple[str, str, Claim]]) -> dict[float, str]:
+    """value -> unit of the numbers `_found` gives."""
+    return {value: unit for value, (_, unit, _) in found.items()}
+
+
 SERVING = """# Serving Mistral-7B on one L40S
 
 Benchmark result:
@@ -399,3 +404,91 @@ def test_statistics_lines_among_other_output_stay_code() -> None:
         "  mobilenet  min = 9.87  max = 10.02\n```\n"
     )
     assert _found(text) == {}
+
+
+KERNEL_TIMINGS = """# GEMM kernels on an RTX 3080
+
+```
+./bench_gemm
+run: M=2048 N=2048 K=2048
+CASE: naive_kernel          :  81.500 ms,    0.21 TFLOPS
+CASE: tiled_kernel          :  12.250 ms,    1.40 TFLOPS
+step_forward took 3.75 seconds to execute
+ModelA (total latency: 1.625 sec)
+  rouge1 : 31.25
+  rougeL : 27.48
+```
+"""
+
+
+def test_lines_that_time_a_run_or_give_its_compute_rate_are_read_whole() -> None:
+    found = _found(KERNEL_TIMINGS)
+    units = _units(found)
+    assert units[81.5] == "ms" and units[0.21] == "TFLOPS" and units[1.40] == "TFLOPS"
+    assert units[3.75] == "s" and units[1.625] == "s"
+    assert 31.25 in found and 27.48 in found  # a ROUGE score, printed without a unit
+    assert found[12.25][2].line == 7
+    assert 2048 not in found
+
+
+def test_timings_of_the_set_up_or_in_a_command_do_not_make_a_block_output() -> None:
+    text = (
+        "```\nbench --timeout 30s --warmup 5s\nmodel loaded in 3.2 s\n"
+        "tokenizer loaded in 0.4 s\nDone.\n```\n"
+    )
+    assert _found(text) == {}
+
+
+def test_a_box_drawn_header_wrapped_over_two_rows_is_one_header() -> None:
+    text = (
+        "# Decode on one A10\n\n```\n"
+        "┏━━━━━━━━━━┳━━━━━━━━━━━┳━━━━━━━━━━━━┓\n"
+        "┃   Prompt ┃    Engine ┃  Engine B  ┃\n"
+        "┃   Tokens ┃ A (tok/s) ┃    (tok/s) ┃\n"
+        "┡━━━━━━━━━━╇━━━━━━━━━━━╇━━━━━━━━━━━━┩\n"
+        "│      512 │    412.35 │     388.12 │\n"
+        "│     4096 │    297.61 │     275.04 │\n"
+        "└──────────┴───────────┴────────────┘\n```\n"
+    )
+    found = _found(text)
+    assert _units(found) == dict.fromkeys([412.35, 388.12, 297.61, 275.04], "tok/s")
+    assert found[297.61][2].line == 9
+    assert found[297.61][2].conditions.load["prompt"] == "4096"
+
+
+def test_a_block_of_columns_drawn_with_arrows_is_looked_at() -> None:
+    text = (
+        "# Attention on a laptop NPU\n\n```\n"
+        "Length      →  Before   →  After   →  Gain\n"
+        "256 tokens  →  84.0ms   →  21.5ms  →  3.9x\n"
+        "1024 tokens →  336.0ms  →  47.25ms →  7.1x\n```\n"
+    )
+    found = _found(text)
+    assert found[84.0][1] == "ms" and found[47.25][1] == "ms"
+    assert found[47.25][2].line == 6
+
+
+def test_comma_separated_rows_under_a_header_of_short_names_are_a_table() -> None:
+    text = (
+        "# 在 RTX 3060 上测试编码器\n\n```bash\n"
+        "bs: Batch Size\nlt: Latency (ms)\nqps: Throughput (req/s)\n"
+        "====+=======+========\n"
+        "  bs|     lt|     qps\n"
+        "====+=======+========\n\n"
+        "   1,  3.125, 3.200e+02\n"
+        "   8, 11.750, 6.809e+02\n"
+        "```\n"
+    )
+    found = _found(text)
+    assert _units(found) == {3.125: "ms", 320.0: "req/s", 11.75: "ms", 680.9: "req/s"}
+    assert found[11.75][2].line == 12
+    assert found[11.75][2].conditions.load["batch"] == "8"
+
+
+def test_a_timing_of_the_set_up_is_read_in_a_block_its_other_timings_make_output() -> None:
+    text = (
+        "```\nINFO: load_weights took 1.875 seconds to execute\n"
+        "INFO: denoise took 3.125 seconds to execute\n"
+        "INFO: decode took 0.375 seconds to execute\n```\n"
+    )
+    assert set(_found(text)) == {1.875, 3.125, 0.375}

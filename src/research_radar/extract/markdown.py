@@ -67,6 +67,8 @@ def parse_segments(text: str) -> Iterator[Segment]:
     if "```" in text or "~~~" in text:
         lines = unfence_tool_output(lines)  # a benchmark tool's printed result is read
     lines = _piped(lines)
+    if "  \n" in text:
+        lines = _framed(lines)  # a pandas frame printed as text is a table
     before, rows_unit, table_score = "", "", ""
     list_unit: str | None = None
     """The unit said for the list being read (None: no list is being read)."""
@@ -207,6 +209,48 @@ def _piped(lines: list[str]) -> list[str]:
             continue
         index += 1
     return out
+
+
+def _framed(lines: list[str]) -> list[str]:
+    """Lines with each data frame pandas printed as plain text (`data_type   FP8` over the
+    index's name padded to the frame's width, `gpu_info      `, over rows `RTX A5000
+    1117.72`) written as a Markdown table, line for line: the column names on the first
+    line, the separator on the index name's, a row on each row's; every value of a row a
+    number, as many as the columns. Fenced lines are left as they are."""
+    out = lines
+    fence = False
+    for index, line in enumerate(lines):
+        if line.lstrip().startswith(("```", "~~~")):
+            fence = not fence
+        if fence or index == 0 or not line.endswith("  ") or not _FRAME_INDEX.fullmatch(line):
+            continue
+        columns = _COLUMN_GAP.split(lines[index - 1].strip())
+        end = index + 1
+        while end < len(lines) and _frame_row(lines[end], len(columns) - 1) is not None:
+            end += 1
+        if len(columns) < 2 or end - index < 3:
+            continue
+        out = out if out is not lines else list(lines)
+        out[index - 1] = "| " + " | ".join([line.strip(), *columns[1:]]) + " |"
+        out[index] = "|" + "---|" * len(columns)
+        for row in range(index + 1, end):
+            out[row] = "| " + " | ".join(_frame_row(lines[row], len(columns) - 1) or []) + " |"
+    return out
+
+
+def _frame_row(line: str, width: int) -> list[str] | None:
+    """A printed frame's row as its cells, the row's name first, or None: not such a row of
+    `width` numbers."""
+    cells = _COLUMN_GAP.split(line.strip())
+    if len(cells) != width + 1 or not all(_FRAME_NUMBER.fullmatch(c) for c in cells[1:]):
+        return None
+    return cells
+
+
+_FRAME_INDEX = re.compile(r"[A-Za-z_][\w.]{0,40}\s{2,}")
+"""The name of a printed frame's index, alone on its line and padded to the frame's width."""
+_COLUMN_GAP = re.compile(r"\s{2,}")
+_FRAME_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d{1,3})?")
 
 
 def _outer_less(line: str) -> bool:

@@ -121,12 +121,13 @@ _LABEL_UNIT = re.compile(
 """`Mean TTFT (ms)`, `Output QPS`, `Decode tokens/s`: a label that carries its unit."""
 _SCORE_LABEL = re.compile(
     r"(?:(?:mean|average|avg)\s)?(?:accuracy|acc|accept(?:ance)?\s(?:length|len|rate)|"
-    r"perplexity|ppl|WER|CER|RTF|BLEU|pass@\d+|平均接受长度|接受长度|准确率|困惑度|"
+    r"perplexity|ppl|WER|CER|RTF|BLEU|ROUGE-?(?:\d|L|Lsum)|pass@\d+|"
+    r"平均接受长度|接受长度|准确率|困惑度|"
     r"(?:avg|average|mean|min|max|median|p\d{2}(?:\.\d)?|total)\s(?:latency|time|TTFT|TPOT|ITL))",
     re.I,
 )
-"""`Accuracy: 0.950`, `Mean accept length: 2.50`, `Avg Latency: 81.99`: a score or a
-timing statistic, a measurement even where the tool prints no unit."""
+"""`Accuracy: 0.950`, `Mean accept length: 2.50`, `rouge1 : 15.36`, `Avg Latency: 81.99`: a
+score or a timing statistic, a measurement even where the tool prints no unit."""
 _TAIL_UNIT = re.compile(rf"\s*(?:total\s|output\s|input\s)?(?:{UNIT_PATTERN})\b", re.I)
 _SETTING = re.compile(
     r"concurrency|batch[ _-]?size|\bbs\b|request[ _]rate|input[ _-]?(?:len|length|tokens per)|"
@@ -192,11 +193,12 @@ def unfence_tool_output(lines: list[str]) -> list[str]:
 
 
 def _may_be_output(lines: list[str], start: int, end: int) -> bool:
-    """A cheap first look: two or more lines of the block hold a `:`, `=` or a table bar."""
+    """A cheap first look: two or more lines of the block hold a `:`, `=`, a table bar or an
+    arrow between columns (`128 tokens  →  160.0ms  →  30.2ms`)."""
     marked = 0
     for index in range(start + 1, end):
         line = lines[index]
-        if ":" in line or "=" in line or "|" in line or "│" in line or "：" in line:
+        if ":" in line or "=" in line or "|" in line or "│" in line or "：" in line or "→" in line:
             marked += 1
             if marked >= 2:
                 return True
@@ -212,6 +214,10 @@ def _tool_lines(body: list[str]) -> list[str] | None:
     statistics = _statistics_lines(body)
     if statistics is not None:
         return statistics
+    if "," in "".join(body):
+        rows = _csv_lines(body)
+        if rows is not None:
+            return rows
     measured, kept, content = 0, 0, 0
     readable: list[str] = []
     before: list[int] = []
@@ -235,10 +241,13 @@ def _tool_lines(body: list[str]) -> list[str] | None:
                 readable.append("")  # `Loading pipeline components: 100%|...`: set-up
             continue
         pair = _KEY_VALUE.fullmatch(text)
-        if pair is None and (_is_log_line(text) or _prints_rate(text)):
-            # `MACs: 1.2T, Latency: 0.35s`; `Generated 256 tokens in 3.2 s (80.0 tokens/s)`
+        printed = pair is None and (_is_log_line(text) or _prints_rate(text))
+        if printed or (pair is None and _prints_timing(text)):
+            # `MACs: 1.2T, Latency: 0.35s`; `Generated 256 tokens in 3.2 s (80.0 tokens/s)`;
+            # `step took 2.06 seconds`; a timing of the set-up (`model loaded in 3.2 s`) is
+            # read but does not make the block output
             kept += 1
-            measured += 1
+            measured += printed or not _SETUP_BAR.search(text)
             readable.append(f"- {_PROGRESS_COUNT.sub('', text)}")
             continue
         if pair is None and _is_parameters(text):
@@ -304,6 +313,21 @@ def _prints_rate(line: str) -> bool:
     second)`): a measurement whatever else the line says."""
     return any(canonical_unit(match.group(1)) in _RATES for match in _NUMBER_UNIT.finditer(line))
 
+
+def _prints_timing(line: str) -> bool:
+    """A line a program printed that times what it ran or gives its compute rate (`forward
+    took 2.06 seconds to execute`, `kernel_v2   :  46.6 ms,  2.95 TFLOPS`, `Model (total
+    latency: 2.51 sec)`): a measurement whatever else the line says, unless it is a
+    command, whose durations are its options (`bench --timeout 30s`)."""
+    if _OPTION.search(line):
+        return False
+    return any(canonical_unit(match.group(1)) in _TIMINGS for match in _NUMBER_UNIT.finditer(line))
+
+
+_OPTION = re.compile(r"(?:^|\s)--?[A-Za-z]")
+"""`--timeout`, `-n`: an option of a command."""
+_TIMINGS = frozenset({"ms", "us", "s", "TFLOPS", "GFLOPS", "PFLOPS"})
+"""Units of how long a run took and of how fast it computed."""
 
 _NUMBER_UNIT = re.compile(rf"\d\s?({UNIT_PATTERN})(?![A-Za-z])")
 _RATES = RATE_UNITS | {"s/it", "ms/token", "s/image", "ms/image"}
@@ -422,10 +446,28 @@ def _table_lines(body: list[str]) -> list[str] | None:
             (k for k in range(rows[0] + 1, len(body)) if not _is_row(body[k]) and body[k].strip()),
             None,
         )
-        if border is None or border > rows[1]:
+        if border is None:
+            return None
+        heading = [index for index in rows if index < border]
+        if len(heading) > 1 and not _merge_heading(body, heading, readable):
             return None
         readable[border] = "|" + "---|" * width
     return readable
+
+
+def _merge_heading(body: list[str], heading: list[int], readable: list[str]) -> bool:
+    """A header a tool wrapped over several rows above its border (`┃ Input ┃ Output ┃` over
+    `┃ Tokens ┃ Tokens ┃`) as one header row, each column's words joined top to bottom, on
+    the last of those rows (the one above the border); False when its rows do not have the
+    same columns."""
+    cells = [_cells(body[index]) for index in heading]
+    if len({len(row) for row in cells}) != 1:
+        return False
+    joined = (" ".join(part for part in column if part) for column in zip(*cells, strict=True))
+    for index in heading[:-1]:
+        readable[index] = ""
+    readable[heading[-1]] = "| " + " | ".join(joined) + " |"
+    return True
 
 
 def _is_row(line: str) -> bool:
@@ -438,3 +480,45 @@ def _is_row(line: str) -> bool:
 
 def _cells(line: str) -> list[str]:
     return [cell.strip() for cell in _BOX_BAR.sub("|", line).strip().strip("|").split("|")]
+
+
+_CSV_VALUE = rf"(?:{_NUMBER}(?:[eE][-+]\d{{1,3}})?)"
+_CSV_ROW = re.compile(
+    rf"\s*{_CSV_VALUE}(?:\s*,\s*{_CSV_VALUE}){{1,}}(?:\s*,\s*[A-Za-z]\w*)?\s*,?\s*"
+)
+"""`   1,  16,  16.152,9.906e+02`, `4, 64, 1.651, 1.550e+05, Good`: a row a script printed as
+comma-separated values."""
+_LEGEND = re.compile(r"\s*(?P<key>[A-Za-z]\w{0,7})\s?[:：]\s*(?P<words>[A-Za-z][^:：]{2,60})")
+"""`lt: Latency (ms)`: what a short column name stands for."""
+
+
+def _csv_lines(body: list[str]) -> list[str] | None:
+    """Rows of comma-separated numbers under a header line whose names are separated by `|`
+    or `,` (`bs|  sl|  lt|  tp`), as a Markdown table: the header on its line, each name
+    spelled out where a legend line of the block says what it stands for (`lt: Latency
+    (ms)`), the separator on the line below it (a divider or blank line the script printed
+    between them), each row on its own line; None when the block holds no such table, two
+    or more rows, each with no more values than the header has names."""
+    rows = [index for index, line in enumerate(body) if _CSV_ROW.fullmatch(line)]
+    if len(rows) < 2:
+        return None
+    above = [i for i in range(rows[0]) if body[i].strip() and not _DIVIDER.fullmatch(body[i])]
+    if not above or above[-1] + 1 >= rows[0]:
+        return None
+    head = above[-1]
+    names = [name.strip() for name in re.split(r"[|,]", body[head].strip().strip("|"))]
+    widths = {len(body[i].strip().rstrip(",").split(",")) for i in rows}
+    if len(names) < 2 or max(widths) > len(names) or not all(names):
+        return None
+    legend = {
+        match.group("key"): match.group("words").strip()
+        for match in map(_LEGEND.fullmatch, body[:head])
+        if match is not None
+    }
+    readable = [""] * len(body)
+    readable[head] = "| " + " | ".join(legend.get(name, name) for name in names) + " |"
+    readable[head + 1] = "|" + "---|" * len(names)
+    for index in rows:
+        cells = [cell.strip() for cell in body[index].strip().rstrip(",").split(",")]
+        readable[index] = "| " + " | ".join(cells) + " |"
+    return readable

@@ -134,3 +134,14 @@ def test_each_block_is_read_for_every_kind_of_set_up_at_once() -> None:
     assert read.devices == {1: 2}
     assert read.formats == [(1, "bfloat16")]
     assert read.configs == [(7, "batch_size: 16")]
+
+
+def test_a_benchmark_command_in_a_quick_start_sets_up_no_later_section() -> None:
+    command = (
+        "```bash\npython benchmarks/benchmark_serving.py --random-input-len 1024 "
+        "--random-output-len 128 --max-concurrency 64\n```\n\n"
+    )
+    for heading, expected in (("Quick Start", {}), ("Benchmark setup", {"concurrency": "64"})):
+        text = f"# Serving\n\n## {heading}\n\n{command}" + _RESULTS
+        load = _numbers(extract_claims(text))[1523.5].conditions.load
+        assert {k: v for k, v in load.items() if k == "concurrency"} == expected

@@ -371,16 +371,16 @@ def _command_scopes(
     flags only how many GPUs serve it (`--tp 4`, `_SERVING`; `--max-model-len 4096` is a
     server's limit, not the load measured), and the devices its environment lists
     (`visible`). Given the `measured` lines, a block in a section with no number of its
-    own (`## Setup` beside `## Results`) holds for the rest of its parent section; a
-    server's launch only where numbers follow it there and its section is no how-to
-    (`## Quick start`, `extract.launchsetup`)."""
+    own (`## Setup` beside `## Results`) holds for the rest of its parent section, where
+    numbers follow it there and its section is no how-to (`## Quick start`: how to run,
+    not how these numbers were made; `extract.launchsetup`)."""
     scopes: list[Scope] = []
     for n, (line, text) in enumerate(commands):
         section = _section_of(spans, line)
         last = section[1] if section else end
         if section and measured is not None and _sets_up_parent(section[0], "", spans, measured):
             reach = _parent_scope(spans, spans.index(section), end).last
-            if load or _serves_results(section[0].text, line, reach, measured):
+            if _serves_results(section[0].text, line, reach, measured):
                 last = reach
         if n + 1 < len(commands):
             last = min(last, commands[n + 1][0] - 1)
@@ -401,8 +401,8 @@ def _command_scopes(
 
 
 def _serves_results(heading: str, line: int, last: int, measured: Collection[int]) -> bool:
-    """Whether a server launched at `line` serves the numbers of its parent section up to
-    `last`: some follow it there, and its own section shows no how-to (`## Installation`)."""
+    """Whether a command at `line` sets up the numbers of its parent section up to `last`:
+    some follow it there, and its own section shows no how-to (`## Installation`)."""
     return not is_how_to(heading) and any(line < number <= last for number in measured)
 
 

@@ -145,3 +145,10 @@ def test_a_benchmark_command_in_a_quick_start_sets_up_no_later_section() -> None
         text = f"# Serving\n\n## {heading}\n\n{command}" + _RESULTS
         load = _numbers(extract_claims(text))[1523.5].conditions.load
         assert {k: v for k, v in load.items() if k == "concurrency"} == expected
+
+
+def test_a_launchs_format_flag_reaches_the_results_its_model_does() -> None:
+    server = _SERVER.replace("--port 8011", "--dtype bfloat16")
+    text = _page("vLLM Instance Deployment").replace(_SERVER, server)
+    conditions = _numbers(extract_claims(text))[1523.5].conditions
+    assert (conditions.precision, conditions.model) == (["BF16"], ["Qwen3-32B"])

@@ -128,7 +128,7 @@ def find_scopes(
     scopes.extend(
         _command_scopes(launches, spans, end, cat, load=False, measured=measured, visible=visible)
     )
-    scopes.extend(_format_scopes(formats, spans, end, cat))
+    scopes.extend(_format_scopes(formats, spans, end, cat, measured))
     for line, devices in machines:
         section = _section_of(spans, line)
         scope = Scope(line, section[1] if section else end)
@@ -376,12 +376,7 @@ def _command_scopes(
     not how these numbers were made; `extract.launchsetup`)."""
     scopes: list[Scope] = []
     for n, (line, text) in enumerate(commands):
-        section = _section_of(spans, line)
-        last = section[1] if section else end
-        if section and measured is not None and _sets_up_parent(section[0], "", spans, measured):
-            reach = _parent_scope(spans, spans.index(section), end).last
-            if _serves_results(section[0].text, line, reach, measured):
-                last = reach
+        last = _block_reach(line, spans, end, measured)
         if n + 1 < len(commands):
             last = min(last, commands[n + 1][0] - 1)
         stated = _setup(text, cat).load
@@ -400,24 +395,40 @@ def _command_scopes(
     return scopes
 
 
-def _serves_results(heading: str, line: int, last: int, measured: Collection[int]) -> bool:
-    """Whether a command at `line` sets up the numbers of its parent section up to `last`:
-    some follow it there, and its own section shows no how-to (`## Installation`)."""
-    return not is_how_to(heading) and any(line < number <= last for number in measured)
+def _block_reach(
+    line: int, spans: list[tuple[Segment, int]], end: int, measured: Collection[int] | None
+) -> int:
+    """The last line a code block at `line` sets up: its section's, or, given the
+    `measured` lines, its parent section's when its own section has no number (`##
+    Deployment` beside `## Results`), numbers follow it there and its section shows no
+    how-to (`## Installation`, `extract.launchsetup.is_how_to`)."""
+    section = _section_of(spans, line)
+    if section is None:
+        return end
+    if measured is None or not _sets_up_parent(section[0], "", spans, measured):
+        return section[1]
+    reach = _parent_scope(spans, spans.index(section), end).last
+    if is_how_to(section[0].text) or not any(line < n <= reach for n in measured):
+        return section[1]
+    return reach
 
 
 def _format_scopes(
-    blocks: Sequence[tuple[int, str]], spans: list[tuple[Segment, int]], end: int, cat: Catalog
+    blocks: Sequence[tuple[int, str]],
+    spans: list[tuple[Segment, int]],
+    end: int,
+    cat: Catalog,
+    measured: Collection[int],
 ) -> list[Scope]:
-    """`--dtype=float16` in the command above a table: the numbers below it in its section
-    ran in that format, unless the block gives several (issue #14)."""
+    """`--dtype=float16` in the command above a table: the numbers below it ran in that
+    format, unless the block gives several (issue #14), as far as a command's load
+    reaches (`_block_reach`)."""
     scopes: list[Scope] = []
     for n, (line, flagged) in enumerate(blocks):
         names = cat.names("precision", flagged)
         if len(names) != 1:
             continue
-        section = _section_of(spans, line)
-        last = section[1] if section else end
+        last = _block_reach(line, spans, end, measured)
         if n + 1 < len(blocks):
             last = min(last, blocks[n + 1][0] - 1)
         scopes.append(Scope(line, last, names={"precision": names}))

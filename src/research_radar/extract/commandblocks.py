@@ -17,10 +17,75 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
+from research_radar.extract.launchsetup import visible_devices
 from research_radar.extract.toolblocks import fenced_blocks
 
-__all__ = ["command_blocks", "config_blocks", "launch_blocks", "precision_flags"]
+__all__ = [
+    "CodeBlocks",
+    "command_blocks",
+    "config_blocks",
+    "launch_blocks",
+    "precision_flags",
+    "read_code_blocks",
+]
+
+
+Block = tuple[int, str]
+"""A block's first line (1-based) and the lines of it one reading keeps, joined."""
+
+
+@dataclass
+class CodeBlocks:
+    """What a document's fenced blocks set up, each block read once (issue #14)."""
+
+    commands: list[Block] = field(default_factory=list)
+    """Benchmark commands (`vllm bench serve --random-input-len 1024 ...`)."""
+    configs: list[Block] = field(default_factory=list)
+    """Config lines of a request's shape (`batch_size: 16`)."""
+    launches: list[Block] = field(default_factory=list)
+    """Commands that serve or run a model (`vllm serve Qwen/Qwen2-7B --tp 4`)."""
+    devices: dict[int, int] = field(default_factory=dict)
+    """A launch block's line -> how many devices its environment makes visible to it
+    (`export CUDA_VISIBLE_DEVICES=0,1,2,3` above `vllm serve`: 4)."""
+    formats: list[Block] = field(default_factory=list)
+    """The number formats a shell block's flags give (`--dtype bfloat16`)."""
+
+
+def read_code_blocks(text: str) -> CodeBlocks:
+    """The set-up blocks of a Markdown text, each fenced block split into its command
+    lines once whatever reads it."""
+    read = CodeBlocks()
+    shell = "--" in text or any(t in text for t in _BENCHMARK_WORDS)
+    launch = "serve" in text or "model" in text or "ollama" in text
+    config = _CONFIG_WORDS.search(text) is not None
+    if not (shell or launch or config):
+        return read
+    lines = text.splitlines()
+    for index, end, tag in fenced_blocks(lines):
+        body = lines[index + 1 : end]
+        line = index + 1
+        if config and tag in _CONFIG_TAGS and (picked := _config_lines(body)):
+            read.configs.append((line, " ; ".join(picked)))
+        if tag not in _SHELLS or not (shell or launch):
+            continue
+        commands = _commands(body, bool)
+        _keep(read.commands, line, [c for c in commands if shell and _is_benchmark(c)])
+        served = _keep(read.launches, line, [c for c in commands if launch and _launches(c)])
+        if served and (devices := visible_devices(commands)):
+            read.devices[line] = devices
+        _keep(read.formats, line, [m[1] for c in commands for m in _PRECISION_FLAG.finditer(c)])
+    return read
+
+
+def _keep(blocks: list[Block], line: int, picked: list[str]) -> bool:
+    if picked:
+        blocks.append((line, " ; ".join(picked)))
+    return bool(picked)
+
+
+_BENCHMARK_WORDS = ("bench", "prepare_dataset", "genai-perf", "llama-cli", ".gguf")
 
 _SHELLS = frozenset(["", "bash", "sh", "shell", "console", "zsh", "text", "txt", "shell-session"])
 _TOOL = re.compile(
@@ -49,11 +114,7 @@ how to run, not what was measured."""
 def command_blocks(text: str) -> list[tuple[int, str]]:
     """Each benchmark-command block of a Markdown text: its first line (1-based) and its
     command lines joined into one text."""
-    if "--" not in text and not any(
-        t in text for t in ("bench", "prepare_dataset", "genai-perf", "llama-cli", ".gguf")
-    ):
-        return []  # (every command read here has a tool's name or a `--` flag)
-    return _blocks(text, _SHELLS, lambda body: _commands(body, _is_benchmark))
+    return read_code_blocks(text).commands
 
 
 def _is_benchmark(command: str) -> bool:
@@ -72,28 +133,11 @@ _LAUNCH = re.compile(
 def launch_blocks(text: str) -> list[tuple[int, str]]:
     """Each block of a Markdown text that serves or runs a model (`extract.scopes` takes
     only the model it names): its first line (1-based) and those command lines."""
-    if "serve" not in text and "model" not in text and "ollama" not in text:
-        return []
-    return _blocks(text, _SHELLS, lambda body: _commands(body, _launches))
+    return read_code_blocks(text).launches
 
 
 def _launches(command: str) -> bool:
     return bool(_LAUNCH.search(command))
-
-
-def _blocks(
-    text: str, tags: frozenset[str], pick: Callable[[list[str]], list[str]]
-) -> list[tuple[int, str]]:
-    """Each fenced block tagged with one of `tags` in which `pick` finds lines: its first
-    line (1-based) and those lines joined."""
-    lines = text.splitlines()
-    blocks: list[tuple[int, str]] = []
-    for index, end, tag in fenced_blocks(lines):
-        if tag in tags:
-            picked = pick(lines[index + 1 : end])
-            if picked:
-                blocks.append((index + 1, " ; ".join(picked)))
-    return blocks
 
 
 def _commands(body: list[str], keep: Callable[[str], bool]) -> list[str]:
@@ -137,9 +181,7 @@ def config_blocks(text: str) -> list[tuple[int, str]]:
     """Each fenced config block (YAML, TOML, JSON, or untagged) that sets a request's shape
     (`batch_size: 16` / `input_len: 1024`): its first line (1-based) and its load lines
     joined, read like a benchmark command's flags (`extract.scopes`)."""
-    if not _CONFIG_WORDS.search(text):
-        return []  # (every config line read here has one of these words)
-    return _blocks(text, _CONFIG_TAGS, _config_lines)
+    return read_code_blocks(text).configs
 
 
 def _config_lines(body: list[str]) -> list[str]:
@@ -158,18 +200,4 @@ def precision_flags(text: str) -> list[tuple[int, str]]:
     """Each shell block of a Markdown text whose commands give a number format by flag: its
     first line (1-based) and the formats its flags give, joined (`extract.scopes` keeps one
     format only: a block giving several runs each in its own)."""
-    if "--" not in text:
-        return []
-    return _blocks(text, _SHELLS, _flagged_formats)
-
-
-def _flagged_formats(body: list[str]) -> list[str]:
-    return [
-        m[1]
-        for command in _commands(body, _flags_format)
-        for m in _PRECISION_FLAG.finditer(command)
-    ]
-
-
-def _flags_format(command: str) -> bool:
-    return bool(_PRECISION_FLAG.search(command))
+    return read_code_blocks(text).formats

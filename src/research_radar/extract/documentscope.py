@@ -15,12 +15,7 @@ from __future__ import annotations
 
 from research_radar.extract.baselines import spelled_out
 from research_radar.extract.catalogue import Catalog
-from research_radar.extract.commandblocks import (
-    command_blocks,
-    config_blocks,
-    launch_blocks,
-    precision_flags,
-)
+from research_radar.extract.commandblocks import read_code_blocks
 from research_radar.extract.configrows import described_configurations, with_configurations
 from research_radar.extract.envblocks import env_blocks
 from research_radar.extract.footnotes import footnote_refs
@@ -61,17 +56,18 @@ def with_document_scopes(
     # a configuration's own description comes before what a set-up says of all of them
     configurations = described_configurations(segments, cat, measured)
     claims = with_configurations(claims, segments, configurations)
-    blocks = sorted([*command_blocks(text), *config_blocks(text)])
+    code = read_code_blocks(text)
     notes = footnote_refs(text)
     scopes = find_scopes(
         segments,
         cat,
-        blocks,
+        sorted([*code.commands, *code.configs]),
         notes,
         env_blocks(text),
         measured,
-        launch_blocks(text),
-        precision_flags(text),
+        code.launches,
+        code.formats,
+        code.devices,
     )
     if scopes:
         claims = [

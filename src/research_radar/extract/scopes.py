@@ -21,12 +21,13 @@ from it (innermost first, only the fields it has none of) are `extract.setupscop
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.conditions import find_conditions, single_valued
 from research_radar.extract.context import REQUIRED, SURVEY, hosted, not_where_run
+from research_radar.extract.launchsetup import is_how_to
 from research_radar.extract.loadscopes import find_load_scopes, parent_lines
 from research_radar.extract.markdown import Segment, clean_text, split_cells, table_indices
 from research_radar.extract.prefilter import probe_of
@@ -77,6 +78,7 @@ def find_scopes(
     measured: Collection[int] = (),
     launches: Sequence[tuple[int, str]] = (),
     formats: Sequence[tuple[int, str]] = (),
+    visible: Mapping[int, int] | None = None,
 ) -> list[Scope]:
     """The set-up scopes of a document's segments, innermost (shortest) first.
 
@@ -95,6 +97,8 @@ def find_scopes(
         formats: the shell blocks whose flags give a number format (`--dtype float16`,
             `extract.commandblocks`): the one format each gives sets up its section from
             its line on, up to the next such block.
+        visible: a launch block's line -> how many devices its environment lists
+            (`extract.launchsetup.visible_devices`): the GPUs of its results.
     """
     if not segments:
         return []
@@ -121,8 +125,10 @@ def find_scopes(
             sections.append((heading.line, scope))  # `## Hardware requirements`: its own
     scopes.extend(_line_scopes(segments, spans, end, cat, measured, sections))
     scopes.extend(_command_scopes(commands, spans, end, cat, measured=measured))
-    scopes.extend(_command_scopes(launches, spans, end, cat, load=False))
-    scopes.extend(_format_scopes(formats, spans, end, cat))
+    scopes.extend(
+        _command_scopes(launches, spans, end, cat, load=False, measured=measured, visible=visible)
+    )
+    scopes.extend(_format_scopes(formats, spans, end, cat, measured))
     for line, devices in machines:
         section = _section_of(spans, line)
         scope = Scope(line, section[1] if section else end)
@@ -356,25 +362,27 @@ def _command_scopes(
     *,
     load: bool = True,
     measured: Collection[int] | None = None,
+    visible: Mapping[int, int] | None = None,
 ) -> list[Scope]:
     """`vllm bench serve --model Qwen/Qwen2-7B --random-input-len 1024 ...` above a table:
     the load its flags give, and the one model its `--model` (`-m`) flags name, hold
     below it in its section, up to the next command block. Without `load`, the blocks
     only serve or run a model (`vllm serve Qwen/Qwen2-7B`): their model holds, and of their
     flags only how many GPUs serve it (`--tp 4`, `_SERVING`; `--max-model-len 4096` is a
-    server's limit, not the load measured). Given the `measured` lines, a
-    block in a section with no number of its own (`## Setup` beside `## Results`) holds
-    for the rest of its parent section."""
+    server's limit, not the load measured), and the devices its environment lists
+    (`visible`). Given the `measured` lines, a block in a section with no number of its
+    own (`## Setup` beside `## Results`) holds for the rest of its parent section, where
+    numbers follow it there and its section is no how-to (`## Quick start`: how to run,
+    not how these numbers were made; `extract.launchsetup`)."""
     scopes: list[Scope] = []
     for n, (line, text) in enumerate(commands):
-        section = _section_of(spans, line)
-        last = section[1] if section else end
-        if section and measured is not None and _sets_up_parent(section[0], "", spans, measured):
-            last = _parent_scope(spans, spans.index(section), end).last
+        last = _block_reach(line, spans, end, measured)
         if n + 1 < len(commands):
             last = min(last, commands[n + 1][0] - 1)
         stated = _setup(text, cat).load
         kept = stated if load else {k: v for k, v in stated.items() if k in _SERVING}
+        if not load and (visible or {}).get(line) and "gpus" not in kept:
+            kept["gpus"] = str((visible or {})[line])
         scope = Scope(line, last, load=dict(kept))
         text = _PYTHON_MODULE.sub(" ", text)
         flags = [flag[1] for flag in _MODEL_FLAG.finditer(text)]
@@ -387,18 +395,40 @@ def _command_scopes(
     return scopes
 
 
+def _block_reach(
+    line: int, spans: list[tuple[Segment, int]], end: int, measured: Collection[int] | None
+) -> int:
+    """The last line a code block at `line` sets up: its section's, or, given the
+    `measured` lines, its parent section's when its own section has no number (`##
+    Deployment` beside `## Results`), numbers follow it there and its section shows no
+    how-to (`## Installation`, `extract.launchsetup.is_how_to`)."""
+    section = _section_of(spans, line)
+    if section is None:
+        return end
+    if measured is None or not _sets_up_parent(section[0], "", spans, measured):
+        return section[1]
+    reach = _parent_scope(spans, spans.index(section), end).last
+    if is_how_to(section[0].text) or not any(line < n <= reach for n in measured):
+        return section[1]
+    return reach
+
+
 def _format_scopes(
-    blocks: Sequence[tuple[int, str]], spans: list[tuple[Segment, int]], end: int, cat: Catalog
+    blocks: Sequence[tuple[int, str]],
+    spans: list[tuple[Segment, int]],
+    end: int,
+    cat: Catalog,
+    measured: Collection[int],
 ) -> list[Scope]:
-    """`--dtype=float16` in the command above a table: the numbers below it in its section
-    ran in that format, unless the block gives several (issue #14)."""
+    """`--dtype=float16` in the command above a table: the numbers below it ran in that
+    format, unless the block gives several (issue #14), as far as a command's load
+    reaches (`_block_reach`)."""
     scopes: list[Scope] = []
     for n, (line, flagged) in enumerate(blocks):
         names = cat.names("precision", flagged)
         if len(names) != 1:
             continue
-        section = _section_of(spans, line)
-        last = section[1] if section else end
+        last = _block_reach(line, spans, end, measured)
         if n + 1 < len(blocks):
             last = min(last, blocks[n + 1][0] - 1)
         scopes.append(Scope(line, last, names={"precision": names}))

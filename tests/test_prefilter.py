@@ -83,6 +83,12 @@ def test_the_needles_are_read_from_the_patterns() -> None:
         pytest.param(r"M(?P<g>[1-9])\b", "M 4", False, id="a spelled group, apart"),
         pytest.param(r"(?:Pro|Max)?Ultra", "ultra", True, id="optional group"),
         pytest.param(r"run(?=s)", "runs", True, id="lookahead"),
+        pytest.param(r"\bin(?=\s?=)\s?=", "in = 8", True, id="a lookahead's needles"),
+        pytest.param(r"\bin(?=\s?=)", "runs in 8 s", False, id="a lookahead's needles, not there"),
+        pytest.param(r"(?<=v)\d", "v2", True, id="a lookbehind's needles"),
+        pytest.param(r"(?<=v)\d", "x2", False, id="a lookbehind's needles, not there"),
+        pytest.param(r"a(?=b)?c", "ac", True, id="an optional lookahead"),
+        pytest.param(r"a(?=\x63)c", "ac", True, id="a lookahead not read"),
         pytest.param(r"(?<!no )fail", "failed", True, id="lookbehind"),
         pytest.param(r"k[Kk]", "K\u212a", True, id="Kelvin sign"),
         pytest.param(r"(?:π|pi)0", "ϖ0", True, id="a cased Greek letter"),
@@ -117,10 +123,10 @@ def _random_pattern(rng: random.Random, depth: int = 0) -> str:
         choice = rng.random()
         if choice < 0.2 and depth < 2:
             inner = "|".join(_random_pattern(rng, depth + 1) for _ in range(rng.randrange(1, 3)))
-            head = rng.choice(["(", "(?:", f"(?P<g{rng.randrange(99)}>", "(?=", "(?<!"])
+            head = rng.choice(["(", "(?:", f"(?P<g{rng.randrange(99)}>", "(?=", "(?<!", "(?<="])
             part = head + inner + ")"
-            if head.startswith("(?<!"):
-                part = "(?<!a)"  # lookbehinds need a fixed width
+            if head.startswith("(?<"):
+                part = head + rng.choice(["a", "1", "x", "批"]) + ")"  # a fixed width
         else:
             part = rng.choice(_PIECES)
         if not part.startswith("(?<") and rng.random() < 0.3:

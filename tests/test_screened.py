@@ -28,8 +28,9 @@ from research_radar.extract import (
     tablerows,
     tables,
 )
+from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.prefilter import Probe
-from research_radar.extract.screened import _plan, finditer, match, search
+from research_radar.extract.screened import Family, _plan, finditer, match, search
 
 if TYPE_CHECKING:
     from conftest import CorpusTexts
@@ -78,6 +79,40 @@ def test_screened_calls_are_the_plain_calls_on_our_patterns(texts: list[str]) ->
             assert _shape(match(regex, probe)) == _shape(regex.match(text)), (regex, text)
             matched += bool(expected)
     assert matched > 10000
+
+
+_FAMILIES = {"kinds": kinds._KINDS, "baselines": baselines._COMPARING, "loads": loads._PAIRS}
+
+
+@pytest.mark.parametrize("name", list(_FAMILIES))
+def test_a_family_leaves_out_only_patterns_that_cannot_match(name: str, texts: list[str]) -> None:
+    """A family's look-up is necessary, not a guess: a pattern it leaves out matches
+    nowhere in the text, so a statement where none is alive gives what running the
+    whole family gives; and it does leave some out (it saves work)."""
+    family = _FAMILIES[name]
+    left_out = 0
+    for text in texts:
+        alive = set(family.alive(Probe(text)))
+        for n, regex in enumerate(family.patterns):
+            if n not in alive:
+                assert regex.search(text) is None, (regex, text)
+                left_out += 1
+    assert left_out > len(texts)
+
+
+def test_a_family_reads_the_kinds_as_the_patterns_do(texts: list[str]) -> None:
+    """`kinds` reads all seven kind patterns through one look-up."""
+    for text in texts[:800]:
+        expected = tuple(rx.search(text) is not None for rx in kinds._KINDS.patterns)
+        assert tuple(kinds._said(text)) == expected, text
+
+
+def test_a_family_with_nothing_alive_finds_nothing() -> None:
+    family = Family([re.compile(r"faster than (\w+)", re.I), re.compile(r"\d+ ms")])
+    assert family.alive(Probe("no cue here")) == ()
+    assert family.alive(Probe("2x FASTER than vLLM")) == (0,)
+    assert family.alive(Probe("12 ms, faster than TGI")) == (0, 1)
+    assert loads.read_load("a plain sentence about caches", default_catalog()) == {}
 
 
 _PIECES = [

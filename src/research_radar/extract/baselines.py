@@ -12,7 +12,7 @@ import re
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.prefilter import probe_of
-from research_radar.extract.screened import finditer
+from research_radar.extract.screened import Family, finditer
 from research_radar.models import Claim
 
 __all__ = ["BASELINE_WORDS", "find_baselines", "names_reference", "spelled_out"]
@@ -167,8 +167,10 @@ setting), never a system compared with."""
 
 def find_baselines(text: str, cat: Catalog) -> list[str]:
     """The systems one statement compares its numbers with, in the order named."""
-    found: list[str] = []
     probe = probe_of(text)
+    if not _COMPARING.alive(probe):
+        return []  # no cue of a comparison could match: most statements (issue #19)
+    found: list[str] = []
     for match in finditer(_AS_BASELINE, probe):
         # "llama.cpp with FlashAttention as baseline": the first system of that clause
         clause = re.split(r"[,;:，；：。]", text[: match.start()])[-1]
@@ -225,6 +227,10 @@ def find_baselines(text: str, cat: Catalog) -> list[str]:
             found.append(target)
             found.extend(_listed_after(after, target, cat))
     return list(dict.fromkeys(found))
+
+
+_COMPARING = Family((_AS_BASELINE, _CONTRAST, _UNIT_FOR, _CJK_BEFORE, _CUES))
+"""The cues `find_baselines` reads: one look-up tells whether any could match."""
 
 
 _LIST_JOIN = re.compile(

@@ -15,8 +15,8 @@ from itertools import compress
 
 from research_radar.extract.catalogue import Catalog, Mention
 from research_radar.extract.loadrules import LOAD_RULES
-from research_radar.extract.prefilter import NeedleIndex, probe_of
-from research_radar.extract.screened import finditer, search
+from research_radar.extract.prefilter import NeedleIndex, Probe, probe_of
+from research_radar.extract.screened import Family, finditer, search
 
 __all__ = ["load_rule_matches", "read_load", "several_values"]
 
@@ -124,8 +124,26 @@ def read_load(text: str, cat: Catalog, *, counts: bool = True) -> dict[str, str]
     each part it names it runs on (`8x H100`): a caller that wants only the request's
     shape spares the catalogue a read of the text (issue #19)."""
     text = _uncoded(text)
+    probe = probe_of(text)
+    matched = load_rule_matches(text)  # (the rules' own look-up: `_LOAD_INDEX`)
+    # no rule matched and no pair or percentile could match: most statements, one
+    # look-up (issue #19)
+    load = _request_load(text, probe, cat, matched) if any(matched) or _PAIRS.alive(probe) else {}
+    if not counts:
+        return load
+    if "gpus" not in load:
+        parts = (_part_count(text, m) for m in cat.find("hardware", text))
+        if (first := next((n for n in parts if n is not None), None)) is not None:
+            load["gpus"] = first
+    return load
+
+
+def _request_load(
+    text: str, probe: Probe, cat: Catalog, matched: tuple[tuple[re.Match[str], ...], ...]
+) -> dict[str, str]:
+    """What `read_load` reads of the load rules' `matched` and the prompt/output pairs."""
     load: dict[str, str] = {}
-    probe = probe_of(text)  # the pairs' patterns run only where their needles are (#19)
+    # the pairs' patterns run only where their needles are (#19)
     pair = search(_IO_PAIR, probe) if "/" in text else None
     if not pair and ("nput" in text or "NPUT" in text or "rompt" in text or "输入" in text):
         pair = search(_IO_SEQUENCE, probe)
@@ -139,7 +157,6 @@ def read_load(text: str, cat: Catalog, *, counts: bool = True) -> dict[str, str]
         pair = search(_IO_TUPLE, probe)
     if pair:
         load["prompt"], load["output"] = (re.sub(r"[,\s]", "", g) for g in pair.groups() if g)
-    matched = load_rule_matches(text)
     # only the rules that matched (a statement matches few of them, issue #19)
     for rule, matches in zip(compress(LOAD_RULES, matched), filter(None, matched), strict=True):
         if rule.key in load:
@@ -170,13 +187,12 @@ def read_load(text: str, cat: Catalog, *, counts: bool = True) -> dict[str, str]
     percentiles = dict.fromkeys(f"p{m.group(1)}" for m in finditer(_PERCENTILE, probe))
     if percentiles:
         load["percentiles"] = ",".join(percentiles)
-    if not counts:
-        return load
-    if "gpus" not in load:
-        parts = (_part_count(text, m) for m in cat.find("hardware", text))
-        if (first := next((n for n in parts if n is not None), None)) is not None:
-            load["gpus"] = first
     return load
+
+
+_PAIRS = Family((_IO_PAIR, _IO_SEQUENCE, _IN_OUT, _IO_BOTH, _K_PAIR, _IO_TUPLE, _PERCENTILE))
+"""The patterns `_request_load` runs besides the rules: where none could match and no rule
+matched, it reads nothing."""
 
 
 def _part_count(text: str, mention: Mention) -> str | None:

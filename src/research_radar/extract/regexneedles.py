@@ -135,6 +135,10 @@ def _sequence(branch: str) -> _Info:
                 info = _alternation(inner)
                 clauses.extend(info.clauses)
                 digit = digit or info.digit
+            elif inner is None and times != _OPTIONAL:
+                info = _asserted(branch[i + 1 : end - 1])
+                clauses.extend(info.clauses)
+                digit = digit or info.digit
         elif chars is None or times == _OPTIONAL:
             run = end_run()
             # `\\d` also matches other scripts' digits: a digit, but no string to spell
@@ -282,6 +286,21 @@ def _group_body(inner: str) -> str | None:
     if re.match(r"\?[-aiLmsux]+\)", inner + ")") and ":" not in inner:
         raise _Unknown  # global inline flags: the whole pattern reads otherwise
     return None  # lookarounds, back-references, comments, scoped flags: nothing
+
+
+def _asserted(inner: str) -> _Info:
+    """The needles of what a look-ahead or look-behind group asserts is there
+    (`(?=\\s?=)`, `(?<=v)`): a match stands where it holds, so they are in the text too
+    (`in` before an `=`, the `context` a look-ahead asks after `1M`; issue #19). None of
+    a negative one, a comment or a back-reference, nor of syntax the reader does not
+    follow inside it (the rest of the pattern is still read)."""
+    for opening in ("?=", "?<="):
+        if inner.startswith(opening):
+            try:
+                return _alternation(inner[len(opening) :])
+            except _Unknown:
+                break
+    return _Info((), False)
 
 
 def _quantifier(branch: str, i: int) -> tuple[int, int | None]:

@@ -15,14 +15,14 @@ half as much).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
 from research_radar.extract.prefilter import NeedleIndex, Needles, Probe
 from research_radar.extract.regexneedles import branches_of, group_end, needles_of
 
-__all__ = ["Rule", "finditer", "match", "search"]
+__all__ = ["Family", "Rule", "finditer", "match", "search"]
 
 
 @dataclass(frozen=True)
@@ -66,6 +66,30 @@ def finditer(regex: re.Pattern[str], probe: Probe) -> Iterator[re.Match[str]]:
     if len(alive) == len(plan.branches):
         return regex.finditer(probe.text)  # (no alternative to leave out)
     return _branch_finditer(regex, [plan.branches[n][0] for n in alive], probe.text)
+
+
+class Family:
+    """The patterns one rule family runs on a statement: which of them could match it,
+    in ONE look-up (`NeedleIndex.known`) instead of a needle test per pattern, so that a
+    statement runs only the families that can fire there (issue #19).
+
+    `alive(probe)` holds pattern `n` exactly when `search(patterns[n], probe)` would run
+    the pattern (its needles are in the text): a family none of whose patterns is alive
+    finds nothing, and a caller that skips it gives what running it gives."""
+
+    def __init__(self, patterns: Sequence[re.Pattern[str]]) -> None:
+        self.patterns = tuple(patterns)
+
+    @cached_property
+    def _index(self) -> NeedleIndex:
+        """Built on first use: the needles of a family nobody runs are never read (the
+        needles `search` and `finditer` read too; not their plans, which are made only
+        for the patterns that run)."""
+        return NeedleIndex(needles_of(regex.pattern, regex.flags) for regex in self.patterns)
+
+    def alive(self, probe: Probe) -> tuple[int, ...]:
+        """The numbers, in order, of the patterns whose needles are in the probe's text."""
+        return self._index.known(probe)
 
 
 _NOTHING: Iterator[re.Match[str]] = iter(())

@@ -19,6 +19,7 @@ def _values(text: str) -> list[float]:
     [
         pytest.param("- **Target**: 1.5-2x speedup vs the eager baseline", id="target-range"),
         pytest.param("- **With FP16**: Expected 2-3x total speedup", id="expected-range"),
+        pytest.param("Target: 5%-30% lower latency", id="target-range-of-percentages"),
         pytest.param("The planner is targeting a 20% token share.", id="targeting"),
         pytest.param("Contexts up to ~32K tokens estimated on one card.", id="estimated-after"),
         pytest.param(

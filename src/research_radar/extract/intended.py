@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from research_radar.extract.units import NUMBER_PATTERN
+from research_radar.extract.units import NUMBER_PATTERN, range_end
 
 __all__ = ["intended_spans", "stated_as_intention"]
 
@@ -70,6 +70,8 @@ def intended_spans(text: str) -> list[tuple[int, int]]:
     spans = []
     for match in _NUMBER.finditer(text):
         start, end = match.span()
+        if range_end(text, start):
+            start += 1  # `Target: 5%-30%`: the range's end is 30, read after its dash
         if stated_as_intention(text, start, end):
             spans.append((start, end))
     return spans

@@ -241,13 +241,13 @@ def _tool_lines(body: list[str]) -> list[str] | None:
                 readable.append("")  # `Loading pipeline components: 100%|...`: set-up
             continue
         pair = _KEY_VALUE.fullmatch(text)
-        printed = pair is None and (_is_log_line(text) or _prints_rate(text))
-        if printed or (pair is None and _prints_timing(text)):
+        printed = "" if pair else ("log" if _is_log_line(text) else _printed_measure(text))
+        if printed:
             # `MACs: 1.2T, Latency: 0.35s`; `Generated 256 tokens in 3.2 s (80.0 tokens/s)`;
             # `step took 2.06 seconds`; a timing of the set-up (`model loaded in 3.2 s`) is
             # read but does not make the block output
             kept += 1
-            measured += printed or not _SETUP_BAR.search(text)
+            measured += printed != "timing" or not _SETUP_BAR.search(text)
             readable.append(f"- {_PROGRESS_COUNT.sub('', text)}")
             continue
         if pair is None and _is_parameters(text):
@@ -307,21 +307,20 @@ def _is_parameters(line: str) -> bool:
 _KV_LENGTH = re.compile(r"^(?:kv_?(?:seq)?_?len|seqlen_?kv?|cache_len|seq_?len)$", re.I)
 
 
-def _prints_rate(line: str) -> bool:
-    """A line a program printed that gives a rate (`Generated 256 tokens in 3.2 s (80.0
-    tokens/s)`, `eval time = 5.1 ms / 64 runs (0.08 ms per token, 12549.0 tokens per
-    second)`): a measurement whatever else the line says."""
-    return any(canonical_unit(match.group(1)) in _RATES for match in _NUMBER_UNIT.finditer(line))
-
-
-def _prints_timing(line: str) -> bool:
-    """A line a program printed that times what it ran or gives its compute rate (`forward
-    took 2.06 seconds to execute`, `kernel_v2   :  46.6 ms,  2.95 TFLOPS`, `Model (total
-    latency: 2.51 sec)`): a measurement whatever else the line says, unless it is a
-    command, whose durations are its options (`bench --timeout 30s`)."""
-    if _OPTION.search(line):
-        return False
-    return any(canonical_unit(match.group(1)) in _TIMINGS for match in _NUMBER_UNIT.finditer(line))
+def _printed_measure(line: str) -> str:
+    """What a line a program printed measures, read from the units of its numbers: `rate`
+    when it gives one (`Generated 256 tokens in 3.2 s (80.0 tokens/s)`, `eval time = 5.1 ms
+    / 64 runs (0.08 ms per token, 12549.0 tokens per second)`); `timing` when it times what
+    it ran or gives its compute rate (`forward took 2.06 seconds to execute`, `kernel_v2   :
+    46.6 ms,  2.95 TFLOPS`, `Model (total latency: 2.51 sec)`), unless it is a command,
+    whose durations are its options (`bench --timeout 30s`); else ``. Either is a
+    measurement whatever else the line says."""
+    units = {canonical_unit(match.group(1)) for match in _NUMBER_UNIT.finditer(line)}
+    if not units.isdisjoint(_RATES):
+        return "rate"
+    if not units.isdisjoint(_TIMINGS) and not _OPTION.search(line):
+        return "timing"
+    return ""
 
 
 _OPTION = re.compile(r"(?:^|\s)--?[A-Za-z]")

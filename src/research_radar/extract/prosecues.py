@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from research_radar.extract.cells import head_name
 from research_radar.extract.durations import duration_spans
-from research_radar.extract.intended import stated_as_intention
+from research_radar.extract.intended import intended_spans
 from research_radar.extract.markdown import Segment
 from research_radar.extract.metrics import metric_words
 from research_radar.extract.prefilter import probe_of
@@ -103,6 +103,7 @@ def prose_candidates(
         return []
     left = Counter(taken)
     spans: list[tuple[int, int]] | None = None
+    intended: list[tuple[int, int]] = []
     sentence: list[str] | None = None
     # what the whole sentence says is read at its first number the rules left (#19)
     candidates: list[Candidate] = []
@@ -119,11 +120,12 @@ def prose_candidates(
                 continue
         if spans is None:
             spans = duration_spans(text)
+            intended = intended_spans(text)  # (one cue search passes most sentences over)
         before, after = text[max(0, start - 40) : start], text[end : end + 40]
         unit = unit_after(after) or _listed_unit(segment, text[:start], after)
         if (
             not_a_reading(after, start, spans, before)
-            or stated_as_intention(text, start, end)
+            or (start, end) in intended
             or unit in _MEMORY
             or (value == 1 and _NORMALISED_TO.search(before))
             or _LABELLED_ID.search(before, len(before) - _LABELLED_ID_SPAN)

@@ -392,9 +392,8 @@ def _is_count(rest: str, cat: Catalog) -> bool:
 def _metric_name(text: str, start: int, end: int, unit: str, word: str | None) -> str:
     if word:
         return word.lower()
-    if unit in ("%", "pp"):
-        return _directed(_change_name(text, start, end, unit), text, start, end)
-    return _change_name(text, start, end, unit)
+    name = _written_name(text, start, end, unit)
+    return _directed(name, text, start, end) if unit in ("%", "pp") else name
 
 
 _DOWN = (
@@ -438,7 +437,8 @@ def _directed(name: str, text: str, start: int, end: int) -> str:
     return f"{name} {_CHANGES[key]}"
 
 
-def _change_name(text: str, start: int, end: int, unit: str) -> str:
+def _written_name(text: str, start: int, end: int, unit: str) -> str:
+    """The metric a number's words or unit name, whatever direction it is said in."""
     if unit in ("%", "pp"):
         named = _nearest_name(text, start, end)
         if named:

@@ -8,7 +8,7 @@ import pytest
 
 from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.claims import extract_claims
-from research_radar.extract.commandblocks import command_blocks
+from research_radar.extract.commandblocks import read_code_blocks
 from research_radar.extract.conditions import find_conditions
 from research_radar.extract.loads import several_values
 from research_radar.models import Claim
@@ -160,7 +160,7 @@ def test_a_code_block_that_runs_no_benchmark_tool_sets_up_nothing() -> None:
     )
     row = _numbers(extract_claims(text))[812.5]
     assert "output" not in row.conditions.load and "batch" not in row.conditions.load
-    assert command_blocks(text) == []
+    assert read_code_blocks(text).commands == []
 
 
 @pytest.mark.parametrize(
@@ -185,7 +185,7 @@ def test_a_command_with_n_but_no_model_file_is_no_llama_cpp_run() -> None:
 
 def test_a_python_block_is_code_not_a_command() -> None:
     text = "```python\nos.system('vllm bench serve --random-input-len 64')\n```\n"
-    assert command_blocks(text) == []
+    assert read_code_blocks(text).commands == []
 
 
 def test_a_sentence_naming_a_flag_gives_its_load() -> None:
@@ -269,7 +269,7 @@ def test_a_projects_own_benchmark_script_with_load_flags_sets_up_the_table_below
     row = _numbers(extract_claims(text))[813.5]
     assert row.conditions.load == {"batch": "6", "prompt": "640", "output": "96"}
     launcher = "```bash\ntorchrun --nproc_per_node=8 sample_video.py --seed 42\n```\n"
-    assert command_blocks(launcher) == []  # how to run, not what was measured
+    assert read_code_blocks(launcher).commands == []  # how to run, not what was measured
 
 
 def _format_page(commands: str) -> str:

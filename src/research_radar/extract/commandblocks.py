@@ -16,20 +16,12 @@ alternatives, which `extract.scopes` drops like any set-up's.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from research_radar.extract.launchsetup import visible_devices
 from research_radar.extract.toolblocks import fenced_blocks
 
-__all__ = [
-    "CodeBlocks",
-    "command_blocks",
-    "config_blocks",
-    "launch_blocks",
-    "precision_flags",
-    "read_code_blocks",
-]
+__all__ = ["CodeBlocks", "read_code_blocks"]
 
 
 Block = tuple[int, str]
@@ -45,12 +37,14 @@ class CodeBlocks:
     configs: list[Block] = field(default_factory=list)
     """Config lines of a request's shape (`batch_size: 16`)."""
     launches: list[Block] = field(default_factory=list)
-    """Commands that serve or run a model (`vllm serve Qwen/Qwen2-7B --tp 4`)."""
+    """Commands that serve or run a model (`vllm serve Qwen/Qwen2-7B --tp 4`): `extract.scopes`
+    takes the model they name and how many GPUs serve it."""
     devices: dict[int, int] = field(default_factory=dict)
     """A launch block's line -> how many devices its environment makes visible to it
     (`export CUDA_VISIBLE_DEVICES=0,1,2,3` above `vllm serve`: 4)."""
     formats: list[Block] = field(default_factory=list)
-    """The number formats a shell block's flags give (`--dtype bfloat16`)."""
+    """The number formats a shell block's flags give (`--dtype bfloat16`): `extract.scopes`
+    keeps one format only, a block giving several runs each in its own."""
 
 
 def read_code_blocks(text: str) -> CodeBlocks:
@@ -70,7 +64,7 @@ def read_code_blocks(text: str) -> CodeBlocks:
             read.configs.append((line, " ; ".join(picked)))
         if tag not in _SHELLS or not (shell or launch):
             continue
-        commands = _commands(body, bool)
+        commands = _commands(body)
         _keep(read.commands, line, [c for c in commands if shell and _is_benchmark(c)])
         served = _keep(read.launches, line, [c for c in commands if launch and _launches(c)])
         if served and (devices := visible_devices(commands)):
@@ -111,12 +105,6 @@ sets up the numbers below as a benchmark tool does. Not a training run (`train.p
 how to run, not what was measured."""
 
 
-def command_blocks(text: str) -> list[tuple[int, str]]:
-    """Each benchmark-command block of a Markdown text: its first line (1-based) and its
-    command lines joined into one text."""
-    return read_code_blocks(text).commands
-
-
 def _is_benchmark(command: str) -> bool:
     return bool(_TOOL.search(command) or (_LOAD_FLAG.search(command) and _SCRIPT.search(command)))
 
@@ -130,17 +118,11 @@ _LAUNCH = re.compile(
 `python -m sglang.launch_server --model-path ...`, `python run.py --model ...`)."""
 
 
-def launch_blocks(text: str) -> list[tuple[int, str]]:
-    """Each block of a Markdown text that serves or runs a model (`extract.scopes` takes
-    only the model it names): its first line (1-based) and those command lines."""
-    return read_code_blocks(text).launches
-
-
 def _launches(command: str) -> bool:
     return bool(_LAUNCH.search(command))
 
 
-def _commands(body: list[str], keep: Callable[[str], bool]) -> list[str]:
+def _commands(body: list[str]) -> list[str]:
     """The tool calls among a block's lines, each joined over its `\\` continuations."""
     joined: list[str] = []
     current = ""
@@ -154,7 +136,7 @@ def _commands(body: list[str], keep: Callable[[str], bool]) -> list[str]:
         current = ""
     if current:
         joined.append(current)
-    return [command for command in joined if keep(command)]
+    return joined
 
 
 _CONFIG_TAGS = frozenset(
@@ -177,13 +159,6 @@ such as `max_batch_size` or `MAX_NUM_SEQS`."""
 _CONFIG_WORDS = re.compile(r"_len|tokens|batch|concurr|parallel|p_size|gpus", re.I)
 
 
-def config_blocks(text: str) -> list[tuple[int, str]]:
-    """Each fenced config block (YAML, TOML, JSON, or untagged) that sets a request's shape
-    (`batch_size: 16` / `input_len: 1024`): its first line (1-based) and its load lines
-    joined, read like a benchmark command's flags (`extract.scopes`)."""
-    return read_code_blocks(text).configs
-
-
 def _config_lines(body: list[str]) -> list[str]:
     return [line.strip() for line in body if _CONFIG_LOAD.match(line)]
 
@@ -194,10 +169,3 @@ _PRECISION_FLAG = re.compile(
 )
 """The number format a command runs in: `--dtype float16`, `--dtype=bfloat16`, `--precision
 W4A16`, `--data_type fp16`, `--quantization fp8` (not `--kv-cache-dtype`: the cache's own)."""
-
-
-def precision_flags(text: str) -> list[tuple[int, str]]:
-    """Each shell block of a Markdown text whose commands give a number format by flag: its
-    first line (1-based) and the formats its flags give, joined (`extract.scopes` keeps one
-    format only: a block giving several runs each in its own)."""
-    return read_code_blocks(text).formats

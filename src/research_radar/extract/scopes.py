@@ -381,8 +381,9 @@ def _command_scopes(
             last = min(last, commands[n + 1][0] - 1)
         stated = _setup(text, cat).load
         kept = stated if load else {k: v for k, v in stated.items() if k in _SERVING}
-        if not load and (visible or {}).get(line) and "gpus" not in kept:
-            kept["gpus"] = str((visible or {})[line])
+        devices = 0 if load or visible is None else visible.get(line, 0)
+        if devices and "gpus" not in kept:
+            kept["gpus"] = str(devices)
         scope = Scope(line, last, load=dict(kept))
         text = _PYTHON_MODULE.sub(" ", text)
         flags = [flag[1] for flag in _MODEL_FLAG.finditer(text)]

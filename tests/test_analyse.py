@@ -320,3 +320,13 @@ def test_a_part_named_with_and_without_its_memory_is_one_target() -> None:
     hardware, models, _ = targets(finding)
     assert hardware == ["RTX 5090 32 GB", "H100"]
     assert models == ["Qwen3-8B"]
+
+
+def test_a_model_named_by_family_and_size_beside_its_full_name_is_one_target() -> None:
+    finding = _finding("gh:o/r", "decode engine", hardware="RTX 3090")
+    named = finding.claims[0].model_copy(
+        update={"conditions": Conditions(model=["Qwen-8B", "Qwen3-8B", "Llama-8B", "Llama-70B"])}
+    )
+    finding = finding.model_copy(update={"claims": [named]})
+    _, models, _ = targets(finding)
+    assert models == ["Qwen3-8B", "Llama-8B", "Llama-70B"]

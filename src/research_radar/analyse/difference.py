@@ -30,7 +30,7 @@ def targets(finding: Finding) -> tuple[list[str], list[str], list[str]]:
     catalog = default_catalog()
     for field, found in (("hardware", hardware), ("model", models), ("precision", precisions)):
         found.update(dict.fromkeys(m.name for m in catalog.find(field, finding.mechanism)))
-    return _one_per_part(list(hardware)), list(models), list(precisions)
+    return _one_per_part(list(hardware)), _one_per_model(list(models)), list(precisions)
 
 
 _MEMORY = re.compile(r" \d+(?:\.\d+)? ?GB")
@@ -41,6 +41,28 @@ def _one_per_part(hardware: list[str]) -> list[str]:
     the memory a claim gave it."""
     variants = {m.string[: m.start()] for name in hardware if (m := _MEMORY.search(name))}
     return [name for name in hardware if name not in variants]
+
+
+_FAMILY_SIZE = re.compile(r"([A-Za-z]+)[- ](\d+(?:\.\d+)?[BM])", re.IGNORECASE)
+
+
+def _one_per_model(models: list[str]) -> list[str]:
+    """`Qwen-27B` (a family and a size, no version) is left out beside `Qwen3.6-27B`: the
+    same model named once, as its most specific name."""
+
+    def vaguer(name: str) -> bool:
+        match = _FAMILY_SIZE.fullmatch(name)
+        if match is None:
+            return False
+        family, size = match.group(1).lower(), match.group(2).lower()
+        return any(
+            other != name
+            and other.lower().startswith(family)
+            and other.lower().endswith("-" + size)
+            for other in models
+        )
+
+    return [name for name in models if not vaguer(name)]
 
 
 def evidence_kinds(finding: Finding) -> list[str]:

@@ -5,7 +5,10 @@ repositories (copies of the bundled sample's, renamed and reworded), a history o
 earlier findings, a house-style report of N entries, an inbox of N notes and a large
 README. Whole commands run as child processes (`python -c` calling `research_radar.cli`),
 timed with `time.perf_counter` and measured with `os.wait4` (peak resident memory); the
-rest runs in this process. The machine is shared and noisy: read the ratios.
+rest runs in this process. The machine is shared and noisy: read the ratios. The first
+line (`machine_line`) times a fixed workload and gives the load average, so that figures
+from different days or machines can be put side by side: the goals that are absolute
+times (2b, 4b, 5b, 5c, 6) move with the machine.
 
 The pipeline goals (`run_pipeline`) talk to a replay server in a child process of its own
 (`serve_replay_process`), as a run talks to the real GitHub and arXiv APIs in other
@@ -691,6 +694,28 @@ GOALS: dict[str, Callable[[Path, Sizes], Result]] = {
 }
 
 
+def machine_line() -> str:
+    """The machine's speed and load when the goals ran, so runs on different days (or
+    machines) can be read side by side: the CPU time of a fixed pure-Python workload
+    (regex, hashing, sorting and dict work on generated text, the kinds of work the
+    radar does) and the one-minute load average."""
+    rng = random.Random(7)
+    words = ["decode", "prefill", "tok/s", "H100", "kernel", "cache", "batch", "latency"]
+    lines = [" ".join(rng.choice(words) + str(rng.randrange(100)) for _ in range(12))
+             for _ in range(4000)]  # fmt: skip
+    number = re.compile(r"([a-z/]+)(\d+)")
+    start = time.process_time()
+    for _ in range(5):
+        counts: dict[str, int] = {}
+        for line in lines:
+            for word, digits in number.findall(line):
+                counts[word] = counts.get(word, 0) + int(digits)
+            hashlib.sha256(line.encode()).hexdigest()
+        sorted(lines, key=lambda line: line[::-1])
+    spent = time.process_time() - start
+    return f"machine: reference workload {spent * 1000:.0f} ms CPU; load average {os.getloadavg()[0]:.1f}"
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
     parser.add_argument("--quick", action="store_true", help="a tenth of the sizes")
@@ -705,6 +730,7 @@ def main() -> None:
         sizes = Sizes(1000, 100, 200, 2000, 10_000, 1000, 1000, 1000, 1000, 1.0)
     chosen = [name for name in args.only.split(",") if name] or list(GOALS)
     failed = 0
+    print(machine_line(), flush=True)
     try:
         for name in chosen:
             with tempfile.TemporaryDirectory() as tmp:

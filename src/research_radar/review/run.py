@@ -196,8 +196,10 @@ def review_report(
         earlier = [item for item in past if report.date is None or item.date < report.date]
         ctx = ReviewContext(report, _report_kind(report), earlier, aliases, policy)
         pending.append((ctx, _review_one(report, ctx, host_repo, verifier, review)))
-        label = report.date.isoformat() if report.date else "undated"
-        reviewed.append(f"{label} {report.title[:60]} (sha256 {_digest(report.text)})")
+        label = report_label(
+            report.date.isoformat() if report.date else "undated", report.title, language
+        )
+        reviewed.append(f"{label} (sha256 {_digest(report.text)})")
         titles[report.line] = report.title
         entries += len(report.entries)
         review.coverage.append(_coverage_line(ctx, verifier, language))

@@ -107,6 +107,20 @@ def test_header_sha_missing_and_recheck() -> None:
     assert finding.rule == "header-sha-missing" and finding.severity is Severity.INFO
 
 
+def test_diffusion_is_no_kernel_fusion() -> None:
+    """`Diffusion` names a workload; only a mechanism word of its own states a mechanism."""
+    vague = (
+        GOOD_ROW.replace("机制：Cache。KV 回滚；prior art：投机解码", "机制：未判定。Diffusion 图像生成")
+        .replace("`docs/kv-cache-offload.md`、", "")
+        .replace("NVFP4", "BF16")
+    )
+    plain = PROPOSAL.replace("关闭投机", "原版").replace("预算", "上限")
+    [finding] = review_report(report(vague, tail=plain)).findings
+    assert (finding.rule, finding.dimension) == ("dimension-missing", "mechanism")
+    fused = vague.replace("Diffusion 图像生成", "Diffusion 图像生成，kernel fusion")
+    assert review_report(report(fused, tail=plain)).findings == []
+
+
 def test_dimension_missing_names_the_dimension() -> None:
     """With a level field in the table, the row that leaves it out is named."""
     other = GOOD_ROW.replace("NInfer", "Strata").replace("层级：模型执行；", "")

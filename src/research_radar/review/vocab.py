@@ -77,7 +77,9 @@ MECHANISM = {
     "schedule": r"[Ss]chedul|调度|batch|批处理|排队|deadline|队列",
     "cache": r"[Cc]ache|缓存|\bKV\b|驻留|offload|预取|prefetch",
     "parallel-pipeline": r"[Pp]arallel|[Pp]ipeline|并行|流水|重叠|overlap|\bTP\d|\bEP\d",
-    "kernel-compiler-fusion": r"[Kk]ernel|[Cc]ompil|编译|[Ff]usion|融合|算子|Triton|CUDA|Metal|graph",
+    "kernel-compiler-fusion": (
+        r"[Kk]ernel|[Cc]ompil|编译|(?<![Dd]if)[Ff]usion|融合|算子|Triton|CUDA|Metal|\bgraph"
+    ),
     "quant-sparsity-speculation": (
         r"[Qq]uantiz|量化|[Ss]parsi|稀疏|[Ss]peculat|投机|draft|草稿|\bMTP|INT8|FP8|FP4|\bQ\d|bit\b"
     ),

@@ -110,7 +110,9 @@ def test_header_sha_missing_and_recheck() -> None:
 def test_diffusion_is_no_kernel_fusion() -> None:
     """`Diffusion` names a workload; only a mechanism word of its own states a mechanism."""
     vague = (
-        GOOD_ROW.replace("机制：Cache。KV 回滚；prior art：投机解码", "机制：未判定。Diffusion 图像生成")
+        GOOD_ROW.replace(
+            "机制：Cache。KV 回滚；prior art：投机解码", "机制：未判定。Diffusion 图像生成"
+        )
         .replace("`docs/kv-cache-offload.md`、", "")
         .replace("NVFP4", "BF16")
     )

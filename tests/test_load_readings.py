@@ -164,6 +164,8 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
             "Timings come from a single NVIDIA-A6000 GPU.", {"gpus": "1"}, id="vendor-hyphen-word"
         ),
         pytest.param("Served by 4x NVIDIA-L40S.", {"gpus": "4"}, id="vendor-hyphen-count"),
+        pytest.param("Prefill 900 tok/s at 512 context.", {"context": "512"}, id="plain-context"),
+        pytest.param("a 4096 context window", {"context": "4096"}, id="context-window"),
     ],
 )
 def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) -> None:
@@ -210,6 +212,7 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("Sequential read reaches 3 GB/s", "concurrency", id="sequential-read"),
         pytest.param("共 300 输入", "prompt", id="zh-a-count-of-inputs"),
         pytest.param("Input 900 / Output 75 tok/s", "output", id="slashed-pair-output-rate"),
+        pytest.param("It makes 300 context switches per second.", "context", id="context-switch"),
     ],
 )
 def test_look_alikes_of_a_load_are_not_read(text: str, key: str) -> None:
@@ -651,3 +654,19 @@ def test_the_request_shape_alone_leaves_the_part_counts_out() -> None:
     cat = default_catalog()
     assert read_load(text, cat) == {"prompt": "1024", "output": "128", "gpus": "8"}
     assert read_load(text, cat, counts=False) == {"prompt": "1024", "output": "128"}
+
+
+def test_each_clause_keeps_its_own_context_though_only_the_first_names_the_unit() -> None:
+    """`4100 vs 900 at 2K (4.5x)` gives a speed whose unit the clause before gave: it is
+    still that clause's number, at that clause's context; and neither context sets up the
+    next sentence of the list item."""
+    text = (
+        "- On one L40S: prefill 1800 vs 900 tok/s at 512 context (2.0x), 4100 vs 900 at 2K\n"
+        "  (4.5x); decode 61.5 vs 50.5 tok/s (1.2x).\n"
+    )
+    numbers = _numbers(extract_claims(text))
+    assert numbers[1800].conditions.load.get("context") == "512"
+    assert numbers[2.0].conditions.load.get("context") == "512"
+    assert numbers[4100].conditions.load.get("context") == "2K"
+    assert numbers[4.5].conditions.load.get("context") == "2K"
+    assert "context" not in numbers[61.5].conditions.load

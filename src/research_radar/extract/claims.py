@@ -360,7 +360,8 @@ def _claims(
         made.append(
             _made(kind, text, found, tidy_conditions(conditions), where, segment.line, reporter)
         )
-    line_ctx.update(own, with_baseline=True)
+    # `at 512 context (1.94x), … at 2K (4.47x)`: neither value sets up the line's next sentence
+    line_ctx.update(single_valued(own, text, cat), with_baseline=True)
     return made
 
 

@@ -54,15 +54,15 @@ def split_by_clause(
         return []
     parts: list[tuple[Conditions, list[Metric]]] = []
     pending: Conditions | None = None
-    for part in _CLAUSE.split(text):
-        if not part.strip():
-            continue
+    clauses = [part for part in _CLAUSE.split(text) if part.strip()]
+    located = _located(clauses, metrics)
+    for index, part in enumerate(clauses):
         conditions = find_conditions(part, cat)
         if compared:
             conditions = _compared_in(conditions, part, cat, own.baseline)
         if pending is not None:
             conditions = _filled(conditions, pending, ())
-        found = find_metrics(part, cat, conditions)
+        found = located[index] if located else find_metrics(part, cat, conditions)
         if found:
             parts.append((conditions, found))
             pending = None
@@ -88,6 +88,26 @@ def split_by_clause(
     named = iter(metrics)
     parts = [(c, [_as_named(m, next(named)) for m in found]) for c, found in parts]
     return [(_filled(conditions, own, fields), found) for conditions, found in parts]
+
+
+_WRITTEN = re.compile(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?")
+
+
+def _located(clauses: list[str], metrics: list[Metric]) -> list[list[Metric]] | None:
+    """The sentence's numbers, in order, each in the clause that writes it: `4147 vs 927
+    at 2K (4.47x)` holds a speed whose unit an earlier clause gave, which the clause alone
+    does not read. None when a number is not written as its value (a scaled or converted
+    one): then each clause is read alone."""
+    out: list[list[Metric]] = []
+    index = 0
+    for clause in clauses:
+        mine: list[Metric] = []
+        for written in _WRITTEN.findall(clause):
+            if index < len(metrics) and float(written.replace(",", "")) == metrics[index].value:
+                mine.append(metrics[index])
+                index += 1
+        out.append(mine)
+    return out if index == len(metrics) else None
 
 
 def _as_named(clause: Metric, sentence: Metric) -> Metric:

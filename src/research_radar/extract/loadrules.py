@@ -267,6 +267,8 @@ LOAD_RULES = (
     ),
     _rule("context", r"(?:@|(?<![A-Za-z])at)\s?(\d+(?:\.\d+)?[Kk])(?![A-Za-z0-9])"),
     _rule("context", r"(\d[\d,]*(?:\.\d+)?\s?[Kk]?)[\s-]*tokens?[\s-]+(?:of\s+)?context"),
+    # `at 512 context`, `a 4096 context window`: a plain count of tokens named as context
+    _rule("context", r"(?<![\w.,-])(\d{3,7})\s(?=context\b(?!\s(?:switch|parallel)))"),
     # `1M context`, `a 1.5M-token context`; not `LLaMA-3-8B-1M` (a model's name)
     _rule(
         "context",

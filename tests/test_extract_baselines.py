@@ -665,3 +665,29 @@ def test_a_long_statement_of_pairs_names_each_pair_as_a_short_one_does() -> None
     one = [m.name for m in find_metrics(pairs[0], default_catalog(), Conditions())]
     assert len(one) == 2 and one[1].endswith(BASELINE_SUFFIX)
     assert names == one * 300
+
+
+@pytest.mark.parametrize(
+    ("text", "baseline"),
+    [
+        pytest.param("The baseline is PyTorch with AMP.", ["PyTorch"], id="is"),
+        pytest.param("Our baseline here is llama.cpp b4500.", ["llama.cpp b4500"], id="here-is"),
+        pytest.param("The baseline was the eager mode.", ["eager mode"], id="was-plain"),
+        pytest.param("基线为 PyTorch FP32 推理。", ["PyTorch"], id="zh-wei"),
+        pytest.param("基准是原始模型。", ["原始模型"], id="zh-shi"),
+        pytest.param("The baseline is 2x slower on long prompts.", [], id="no-name"),
+    ],
+)
+def test_a_sentence_saying_what_the_baseline_is_names_it(text: str, baseline: list[str]) -> None:
+    assert find_baselines(text, default_catalog()) == baseline
+
+
+def test_the_baseline_a_sections_lead_names_holds_for_its_speedup_tables() -> None:
+    text = (
+        "## Performance\n\nWe test training speed on one A100. The baseline is PyTorch AMP.\n\n"
+        "### Training\n\n| Tokens | Ours fp16 | Ours int8 |\n|---|---|---|\n"
+        "| 4096 | 1.47x | 1.44x |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[1.47].conditions.baseline == ["PyTorch"]
+    assert found[1.44].conditions.baseline == ["PyTorch"]

@@ -218,6 +218,22 @@ def test_an_engine_column_naming_the_project_makes_the_others_compared(
             None,
             id="a-ratio-header-names-the-system-below-its-bar",
         ),
+        pytest.param(
+            "| Input | vLLM | SGL | vLLM/SGL Gap % |\n|---|---|---|---|\n"
+            "| 1000 | 1500.11 | 1437.85 | +4.33% |\n",
+            4.33,
+            ["SGL"],
+            1437.85,
+            id="ratio-columns-name-the-systems-their-first-is-compared-with",
+        ),
+        pytest.param(
+            "| Input | Quokka | TGI | Quokka/TGI (%) |\n|---|---|---|---|\n"
+            "| 1000 | 1500.11 | 900.5 | 166 |\n",
+            1500.11,
+            ["TGI"],
+            900.5,
+            id="the-first-side-of-a-ratio-column-is-compared-wherever-it-stands",
+        ),
     ],
 )
 def test_what_the_project_is_compared_with(

@@ -159,6 +159,8 @@ def test_two_comparisons_in_one_sentence_keep_their_own_baselines() -> None:
         pytest.param("The kernel was built against CUDA 12.1 and reaches 310 TFLOPS.", id="built"),
         pytest.param("与 vLLM 的部署方式相同，吞吐为 900 tokens/s。", id="zh-same-as"),
         pytest.param("不同bs的图模型性能比较：bs=8 时吞吐提升 1.5 倍。", id="zh-different"),
+        pytest.param("The model takes 7,711 MB (31.4% of VRAM).", id="share-of-vram"),
+        pytest.param("KV blocks take 12 GB, 31% of HBM capacity.", id="share-of-hbm"),
     ],
 )
 def test_what_only_looks_like_a_comparison_names_no_baseline(text: str) -> None:

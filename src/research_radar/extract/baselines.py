@@ -159,11 +159,13 @@ _QUANTITY = re.compile(
     r"(?:\s?(?:length|len|size|tokens))?|tokens?|concurrency|(?:request\s)?rate|qps|rps|time|"
     r"speed|throughput|latency|accuracy|quality|memory|cost|size|number of \w+|#?\s?gpus?|"
     r"nodes?|threads?|steps?|resolution|frames?|tp|pp|ep|dp|load|(?:kv\s?(?:cache\s)?)?budget|"
-    r"sparsity|ratio)",
+    r"sparsity|ratio|(?:(?:gpu|device|system|host|total|available)\s)?"
+    r"(?:v?ram|hbm|memory|disk|storage)(?:\scapacity)?|capacity)",
     re.I,
 )
 """What the right side of `Throughput vs. Batch Size` is: a quantity (a plot's axis, a
-setting), never a system compared with."""
+setting), never a system compared with; a share's whole (`31.4% of VRAM`) is a capacity,
+not a system either."""
 
 
 def find_baselines(text: str, cat: Catalog) -> list[str]:

@@ -159,6 +159,8 @@ def test_two_comparisons_in_one_sentence_keep_their_own_baselines() -> None:
         pytest.param("The kernel was built against CUDA 12.1 and reaches 310 TFLOPS.", id="built"),
         pytest.param("与 vLLM 的部署方式相同，吞吐为 900 tokens/s。", id="zh-same-as"),
         pytest.param("不同bs的图模型性能比较：bs=8 时吞吐提升 1.5 倍。", id="zh-different"),
+        pytest.param("The model takes 7,711 MB (31.4% of VRAM).", id="share-of-vram"),
+        pytest.param("KV blocks take 12 GB, 31% of HBM capacity.", id="share-of-hbm"),
     ],
 )
 def test_what_only_looks_like_a_comparison_names_no_baseline(text: str) -> None:
@@ -665,3 +667,29 @@ def test_a_long_statement_of_pairs_names_each_pair_as_a_short_one_does() -> None
     one = [m.name for m in find_metrics(pairs[0], default_catalog(), Conditions())]
     assert len(one) == 2 and one[1].endswith(BASELINE_SUFFIX)
     assert names == one * 300
+
+
+@pytest.mark.parametrize(
+    ("text", "baseline"),
+    [
+        pytest.param("The baseline is PyTorch with AMP.", ["PyTorch"], id="is"),
+        pytest.param("Our baseline here is llama.cpp b4500.", ["llama.cpp b4500"], id="here-is"),
+        pytest.param("The baseline was the eager mode.", ["eager mode"], id="was-plain"),
+        pytest.param("基线为 PyTorch FP32 推理。", ["PyTorch"], id="zh-wei"),
+        pytest.param("基准是原始模型。", ["原始模型"], id="zh-shi"),
+        pytest.param("The baseline is 2x slower on long prompts.", [], id="no-name"),
+    ],
+)
+def test_a_sentence_saying_what_the_baseline_is_names_it(text: str, baseline: list[str]) -> None:
+    assert find_baselines(text, default_catalog()) == baseline
+
+
+def test_the_baseline_a_sections_lead_names_holds_for_its_speedup_tables() -> None:
+    text = (
+        "## Performance\n\nWe test training speed on one A100. The baseline is PyTorch AMP.\n\n"
+        "### Training\n\n| Tokens | Ours fp16 | Ours int8 |\n|---|---|---|\n"
+        "| 4096 | 1.47x | 1.44x |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[1.47].conditions.baseline == ["PyTorch"]
+    assert found[1.44].conditions.baseline == ["PyTorch"]

@@ -150,7 +150,8 @@ def test_a_speedup_table_takes_the_compared_system_of_the_one_above_in_its_secti
     found = _numbers(extract_claims(_SPEEDUP_TABLES))
     assert found[1.71].conditions.baseline == ["Baseline"]
     assert found[1.54].conditions.baseline == ["Baseline"]
-    assert not found[193.2].conditions.baseline  # an absolute number compares nothing
+    # the throughput beside the row's speedup is measured against the same system
+    assert found[193.2].conditions.baseline == ["Baseline"]
 
 
 def test_a_new_section_does_not_take_the_compared_system_of_the_last() -> None:
@@ -217,6 +218,22 @@ def test_an_engine_column_naming_the_project_makes_the_others_compared(
             None,
             id="a-ratio-header-names-the-system-below-its-bar",
         ),
+        pytest.param(
+            "| Input | vLLM | SGL | vLLM/SGL Gap % |\n|---|---|---|---|\n"
+            "| 1000 | 1500.11 | 1437.85 | +4.33% |\n",
+            4.33,
+            ["SGL"],
+            1437.85,
+            id="ratio-columns-name-the-systems-their-first-is-compared-with",
+        ),
+        pytest.param(
+            "| Input | Quokka | TGI | Quokka/TGI (%) |\n|---|---|---|---|\n"
+            "| 1000 | 1500.11 | 900.5 | 166 |\n",
+            1500.11,
+            ["TGI"],
+            900.5,
+            id="the-first-side-of-a-ratio-column-is-compared-wherever-it-stands",
+        ),
     ],
 )
 def test_what_the_project_is_compared_with(
@@ -229,3 +246,28 @@ def test_what_the_project_is_compared_with(
         assert _is_baseline(found[own])  # the compared precision's own number
     else:
         assert not any(_is_baseline(claim) for claim in found.values())
+
+
+@pytest.mark.parametrize(
+    ("text", "baseline"),
+    [
+        pytest.param(
+            "## Results\n\nAll speedups are measured against Triton.\n\n"
+            "| Shape | Throughput | Speedup |\n|---|---|---|\n| 4096 | 812 TFLOPS | 1.9x |\n",
+            "Triton",
+            id="en",
+        ),
+        pytest.param(
+            "## 结果\n\n加速比均相对于 PyTorch。\n\n"
+            "| 形状 | 吞吐 | 加速比 |\n|---|---|---|\n| 4096 | 812 TFLOPS | 1.9x |\n",
+            "PyTorch",
+            id="zh",
+        ),
+    ],
+)
+def test_a_rows_absolute_numbers_take_the_baseline_its_speedup_inherits(
+    text: str, baseline: str
+) -> None:
+    found = _numbers(extract_claims(text))
+    assert found[1.9].conditions.baseline == [baseline]
+    assert found[812.0].conditions.baseline == [baseline]

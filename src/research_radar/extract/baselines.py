@@ -21,6 +21,7 @@ __all__ = ["BASELINE_WORDS", "find_baselines", "names_reference", "spelled_out"]
 _CUES = re.compile(
     r"(?<![A-Za-z])(?:vs\.?|v\.s\.?|versus|(?:in )?compar(?:ed|ison) (?:with|to)|relative to|against|"
     r"w\.r\.t\.?|with respect to|normali[sz]ed to|outperform(?:s|ed|ing)?|beat(?:s|ing)|baseline\s?[:：]|"
+    r"baseline\s(?:here\s|used\s)?(?:is|was)|"
     r"as (?:fast|quick|efficient|high|low|good) as|(?:competitive|on par) with|comparable to)"
     r"(?![A-Za-z])|(?<=[×x])\s+the\s+[a-z]+\s+of\s|"
     r"(?<=\d[×x])\s+(?:that\s+of\s+|the\s+(?=[\w.-]+\s(?:throughput|speed|performance|latency)))|"
@@ -29,7 +30,7 @@ _CUES = re.compile(
     r"\(?(?:[a-z][\w-]*\s+|\([A-Z]{2,6}\)\s+){0,3}?(?:than|over)\s|"
     r"(?<=[×x%])\s+(?:over|upon)\s|(?<=\d[×x])(?:\s(?!than\b|over\b)[a-z][\w-]*){1,2}\s(?:over|upon)\s|"
     r"\bspeed(?:s|ing)?[\s-]?up\s(?=(?:[^.;,]|\.(?=\d)){2,40}?\b(?:by\s)?(?:up\sto\s)?\d+(?:\.\d+)?\s?[×x]\b)|(?<=\d%)\s+of\s(?=[A-Za-z])|(?<=\(%)\s?of\s(?=[A-Z])|"
-    r"相对于?|对比|相比于?|相较于?|比起|较之|(?<![比相])较(?=\s?(?:[A-Za-z]|上一?[代版个]|旧版|原[始版生模]|基线|默认|未优化|优化前))|[快慢优高低]于|"
+    r"(?:基线|基准)\s?[是为](?!\d)|相对于?|对比|相比于?|相较于?|比起|较之|(?<![比相])较(?=\s?(?:[A-Za-z]|上一?[代版个]|旧版|原[始版生模]|基线|默认|未优化|优化前))|[快慢优高低]于|"
     r"(?<![对相无类好])比(?=\s?[A-Za-z]|\s?\d+\s?[xX×]\s?[A-Za-z]|[\u4e00-\u9fff]{1,8}\s?[快慢高低多少])|(?<![相反应针面绝])(?<!分别)对(?=\s?[A-Za-z][\w.-]*+\s?\d)",
     re.I,
 )
@@ -158,11 +159,13 @@ _QUANTITY = re.compile(
     r"(?:\s?(?:length|len|size|tokens))?|tokens?|concurrency|(?:request\s)?rate|qps|rps|time|"
     r"speed|throughput|latency|accuracy|quality|memory|cost|size|number of \w+|#?\s?gpus?|"
     r"nodes?|threads?|steps?|resolution|frames?|tp|pp|ep|dp|load|(?:kv\s?(?:cache\s)?)?budget|"
-    r"sparsity|ratio)",
+    r"sparsity|ratio|(?:(?:gpu|device|system|host|total|available)\s)?"
+    r"(?:v?ram|hbm|memory|disk|storage)(?:\scapacity)?|capacity)",
     re.I,
 )
 """What the right side of `Throughput vs. Batch Size` is: a quantity (a plot's axis, a
-setting), never a system compared with."""
+setting), never a system compared with; a share's whole (`31.4% of VRAM`) is a capacity,
+not a system either."""
 
 
 def find_baselines(text: str, cat: Catalog) -> list[str]:

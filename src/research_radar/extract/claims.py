@@ -390,27 +390,15 @@ def _table_claims(
     cell: TableClaim, where: str, reporter: str, block_ctx: Context, cat: Catalog
 ) -> list[Claim]:
     """One row's cells with their conditions; a compared system named above the table
-    is the baseline of its ratios (`2.7x`), not of its absolute numbers (`206 TFLOPS`)."""
+    is the baseline of the row's numbers, its ratios (`2.7x`) and the absolute numbers
+    beside them (`206 TFLOPS`) alike: a row that gives a speedup over CUTLASS measures
+    its TFLOPS against CUTLASS too (issue #14's baseline convention)."""
     kind = kind_of(cell.text, cell.metrics)
     if kind is None:
         return []
-    inherits = not cell.reference and not cell.conditions.baseline and block_ctx.baseline
-    ratios = [m for m in cell.metrics if m.unit in _RATIO_UNITS]
-    paired = any(is_baseline_metric(m) for m in cell.metrics)  # its numbers are compared too
-
-    def filled(with_baseline: bool) -> Conditions:
-        conditions = block_ctx.fill(cell.conditions, with_baseline=with_baseline)
-        return tidy_conditions(sized(conditions, cell.conditions, cell.text, cat))
-
-    if not inherits or paired or not ratios or len(ratios) == len(cell.metrics):
-        conditions = filled(not cell.reference)
-        return [_made(kind, cell.text, cell.metrics, conditions, where, cell.line, reporter)]
-    absolute = [m for m in cell.metrics if m.unit not in _RATIO_UNITS]
-    plain, compared = filled(False), filled(True)
-    return [
-        _made(kind, cell.text, absolute, plain, where, cell.line, reporter),
-        _made(kind, cell.text, ratios, compared, where, cell.line, reporter),
-    ]
+    conditions = block_ctx.fill(cell.conditions, with_baseline=not cell.reference)
+    conditions = tidy_conditions(sized(conditions, cell.conditions, cell.text, cat))
+    return [_made(kind, cell.text, cell.metrics, conditions, where, cell.line, reporter)]
 
 
 _RATIO_UNITS = frozenset({"x", "%", "pp"})

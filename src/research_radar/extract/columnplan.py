@@ -33,11 +33,13 @@ __all__ = ["column_plan", "ratio_of"]
 
 _RATIO_OF = re.compile(
     r"(?:speed-?up|ratio|加速比?|倍数)\W{0,3}([A-Za-z][\w.+-]{0,30})\s?/\s?([A-Za-z][\w.+-]{0,30})\)?$"
-    r"|^\W*([^\s/|()（）]{1,30})\s?/\s?([A-Za-z][\w.+-]{0,30})\s?[(（]\s?(?:%|x|×|倍)\s?[)）]$",
+    r"|^\W*([^\s/|()（）]{1,30})\s?/\s?([A-Za-z][\w.+-]{0,30})"
+    r"(?:\s(?:gap|diff(?:erence)?|delta|ratio|change|speed-?up))?"
+    r"\s?(?:[(（]\s?(?:%|x|×|倍)\s?[)）]|%)$",
     re.I,
 )
-"""`Speedup (vLLM/HF)`, `加速比 (Ours/PyTorch)`, `Ours/cuBLAS (%)`: the ratio of the first
-system to the second."""
+"""`Speedup (vLLM/HF)`, `加速比 (Ours/PyTorch)`, `Ours/cuBLAS (%)`, `vLLM/SGL Gap %`: the
+ratio of the first system to the second."""
 
 
 def ratio_of(head: str) -> tuple[str, str] | None:
@@ -114,6 +116,8 @@ def column_plan(
         # `| ROCM_AITER_FA | ... |` over `| **1.00x** |` in every row: the reference
         plan.keys.setdefault(c, Key("label", head[c]))
         plan.keys[c].ratio = 1.0
+    if _ratio_sides(plan, head, metric_columns, speedups):
+        return plan
     named = named_positions({c: head[c] for c in metric_columns if c not in speedups}, stems)
     narrower = sum(
         1 for c in metric_columns if any(p not in WIDE_PRECISIONS for p in columns[c].precision)
@@ -124,6 +128,27 @@ def column_plan(
     if not plan.references:
         _original_columns(plan, columns, metric_columns)
     return plan
+
+
+def _ratio_sides(
+    plan: Plan, head: list[str], metric_columns: list[int], speedups: set[int]
+) -> bool:
+    """`| vLLM | SGL | vLLM/SGL Gap % | TRT | vLLM/TRT Gap % |`: the ratio columns divide
+    one system by each of the others; the columns named after the others are the compared
+    systems, the one named after the first is the project's (issue #14). Whether it applied."""
+    sides = [ratio_of(head[c]) for c in sorted(speedups)]
+    firsts = {side[0].lower() for side in sides if side}
+    if len(firsts) != 1 or not all(sides):
+        return False
+    seconds = {side[1].lower() for side in sides if side}
+    measured = {c: head[c].strip().lower() for c in metric_columns if c not in speedups}
+    found = [c for c, name in measured.items() if name in seconds]
+    if not found or not any(name in firsts for name in measured.values()):
+        return False
+    for c in found:
+        plan.keys[c] = Key("label", head[c].strip())
+    plan.references = found
+    return True
 
 
 def _measured_before_ratios(

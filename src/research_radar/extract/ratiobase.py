@@ -19,9 +19,9 @@ _SECTION_LEVEL = 3
 
 
 def with_section_ratio_baseline(claims: list[Claim], segments: list[Segment]) -> list[Claim]:
-    """`claims`, the speedups of a table claim that name no compared system given the one
-    the last table speedups above them name, in the same section. The claim's absolute
-    numbers (`193.2 t/s`) stay a claim of their own, with none."""
+    """`claims`, a table claim whose speedups name no compared system given the one the
+    last table speedups above them name, in the same section: its absolute numbers beside
+    them (`193.2 t/s`) too, as a row's ratio names the baseline of the row's others."""
     tables = {s.line for s in segments if s.block == "table"}
     bounds = sorted(
         s.line for s in segments if s.block == "heading" and 0 < s.level <= _SECTION_LEVEL
@@ -43,11 +43,8 @@ def with_section_ratio_baseline(claims: list[Claim], segments: list[Segment]) ->
         if any(last < bound < line for bound in bounds):
             found.append(claim)
             continue
-        rest = [m for m in claim.metrics if m not in speedups]
-        if rest:
-            found.append(claim.model_copy(update={"metrics": rest}))
         conditions = claim.conditions.model_copy(update={"baseline": named[last]})
-        found.append(claim.model_copy(update={"metrics": speedups, "conditions": conditions}))
+        found.append(claim.model_copy(update={"conditions": conditions}))
     return found
 
 

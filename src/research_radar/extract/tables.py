@@ -40,6 +40,7 @@ from research_radar.extract.references import (
 )
 from research_radar.extract.rowlabels import device_labels, group_model, model_labels, table_wide
 from research_radar.extract.rowplan import row_plan
+from research_radar.extract.rowratios import with_row_ratio_baseline
 from research_radar.extract.tablepairs import compared_pairs
 from research_radar.extract.tablerows import LOAD_CELL, header_load, load_role, read_row
 from research_radar.extract.units import PERF_UNITS, RATIO_UNITS
@@ -379,7 +380,7 @@ def _row_claims(
             groups.append((conditions, reference, list(found)))
     return [
         TableClaim(row.segment.line, text, metrics, conditions, reference)
-        for conditions, reference, metrics in groups
+        for conditions, reference, metrics in with_row_ratio_baseline(groups)
     ]
 
 

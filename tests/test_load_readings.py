@@ -651,3 +651,18 @@ def test_the_request_shape_alone_leaves_the_part_counts_out() -> None:
     cat = default_catalog()
     assert read_load(text, cat) == {"prompt": "1024", "output": "128", "gpus": "8"}
     assert read_load(text, cat, counts=False) == {"prompt": "1024", "output": "128"}
+
+
+def test_a_column_of_key_lengths_is_the_context_beside_the_query_lengths() -> None:
+    """`| seqlen_q | seqlen_kv |` over an attention kernel's timings: the queries' length is
+    the prompt, the keys' the context, as the rules read `seqlen_kv=4096` in a line."""
+    table = (
+        "| bs | seqlen_q | seqlen_kv | Time (ms) |\n|---|---|---|---|\n"
+        "| 8 | 512 | 512 | 0.91 |\n| 2 | 512 | 8192 | 1.73 |\n"
+    )
+    claims = _numbers(extract_claims(f"# Attention\n\n{table}"))
+    assert claims[0.91].conditions.load == {"batch": "8", "prompt": "512", "context": "512"}
+    assert claims[1.73].conditions.load == {"batch": "2", "prompt": "512", "context": "8192"}
+    single = table.replace("seqlen_kv", "kv_seq_len")
+    assert _numbers(extract_claims(single))[1.73].conditions.load["context"] == "8192"
+

@@ -666,3 +666,36 @@ def test_a_column_of_key_lengths_is_the_context_beside_the_query_lengths() -> No
     single = table.replace("seqlen_kv", "kv_seq_len")
     assert _numbers(extract_claims(single))[1.73].conditions.load["context"] == "8192"
 
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param(
+            "- **Input**: synthetic chat turns (system + user, 300 tokens)",
+            {"prompt": "300"},
+            id="input-words-then-count",
+        ),
+        pytest.param(
+            "- Output: short replies, about 96 tokens", {"output": "96"}, id="output-words"
+        ),
+        pytest.param("- Input: mixed prompts, 128 or 640 tokens", {}, id="two-counts"),
+        pytest.param("- Output: chat replies at 41.5 tokens/s", {}, id="a-rate"),
+    ],
+)
+def test_a_settings_key_described_in_words_gives_its_one_token_count(
+    text: str, expected: dict[str, str]
+) -> None:
+    assert {k: v for k, v in _load(text).items() if k in ("prompt", "output")} == expected
+
+
+def test_a_setup_sections_input_in_words_is_the_prompt_of_the_results_beside_it() -> None:
+    text = (
+        "# Reranker on the NPU\n\n## Results\n\n### Configuration\n\n"
+        "- **Device**: NPU\n- **Input**: query and passage pairs (96 tokens)\n\n"
+        "### Table\n\n| Variant | Latency |\n|---|---|\n| FP16 | 41.0ms |\n| INT8 | 39.5ms |\n"
+    )
+    claims = _numbers(extract_claims(text))
+    assert claims[41.0].conditions.load.get("prompt") == "96"
+    assert claims[39.5].conditions.load.get("prompt") == "96"
+

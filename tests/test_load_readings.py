@@ -699,3 +699,19 @@ def test_a_setup_sections_input_in_words_is_the_prompt_of_the_results_beside_it(
     assert claims[41.0].conditions.load.get("prompt") == "96"
     assert claims[39.5].conditions.load.get("prompt") == "96"
 
+
+
+def test_a_printed_caption_line_gives_the_load_of_the_lines_below_it() -> None:
+    """`Batch size 4:` / `3 parallel requests:` among the lines a program printed: the load
+    of the timings printed under it, up to the next such caption."""
+    text = (
+        "# Runs\n\n```\nBatch size 4:\nprefill: 97.5 ms\ndecode: 21.25 ms\n"
+        "3 parallel requests:\n- stream 1: 61.5 tokens/s\n- stream 2: 60.75 tokens/s\n```\n"
+    )
+    claims = _numbers(extract_claims(text))
+    assert claims[97.5].conditions.load == {"batch": "4"}
+    assert claims[21.25].conditions.load == {"batch": "4"}
+    assert claims[61.5].conditions.load.get("concurrency") == "3"
+    assert claims[60.75].conditions.load.get("concurrency") == "3"
+    assert 4 not in claims and 3 not in claims
+

@@ -667,7 +667,6 @@ def test_a_column_of_key_lengths_is_the_context_beside_the_query_lengths() -> No
     assert _numbers(extract_claims(single))[1.73].conditions.load["context"] == "8192"
 
 
-
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
@@ -700,7 +699,6 @@ def test_a_setup_sections_input_in_words_is_the_prompt_of_the_results_beside_it(
     assert claims[39.5].conditions.load.get("prompt") == "96"
 
 
-
 def test_a_printed_caption_line_gives_the_load_of_the_lines_below_it() -> None:
     """`Batch size 4:` / `3 parallel requests:` among the lines a program printed: the load
     of the timings printed under it, up to the next such caption."""
@@ -714,4 +712,3 @@ def test_a_printed_caption_line_gives_the_load_of_the_lines_below_it() -> None:
     assert claims[61.5].conditions.load.get("concurrency") == "3"
     assert claims[60.75].conditions.load.get("concurrency") == "3"
     assert 4 not in claims and 3 not in claims
-

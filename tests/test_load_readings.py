@@ -164,6 +164,15 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
             "Timings come from a single NVIDIA-A6000 GPU.", {"gpus": "1"}, id="vendor-hyphen-word"
         ),
         pytest.param("Served by 4x NVIDIA-L40S.", {"gpus": "4"}, id="vendor-hyphen-count"),
+        # a settings key, words on what the requests hold, then their one count of tokens
+        pytest.param(
+            "- **Input**: synthetic chat turns (system + user, 300 tokens)",
+            {"prompt": "300"},
+            id="input-words-then-count",
+        ),
+        pytest.param(
+            "- Output: short replies, about 96 tokens", {"output": "96"}, id="output-words"
+        ),
     ],
 )
 def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) -> None:
@@ -210,6 +219,8 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("Sequential read reaches 3 GB/s", "concurrency", id="sequential-read"),
         pytest.param("共 300 输入", "prompt", id="zh-a-count-of-inputs"),
         pytest.param("Input 900 / Output 75 tok/s", "output", id="slashed-pair-output-rate"),
+        pytest.param("- Input: mixed prompts, 128 or 640 tokens", "prompt", id="input-two-counts"),
+        pytest.param("- Output: chat replies at 41.5 tokens/s", "output", id="output-words-rate"),
     ],
 )
 def test_look_alikes_of_a_load_are_not_read(text: str, key: str) -> None:
@@ -665,27 +676,6 @@ def test_a_column_of_key_lengths_is_the_context_beside_the_query_lengths() -> No
     assert claims[1.73].conditions.load == {"batch": "2", "prompt": "512", "context": "8192"}
     single = table.replace("seqlen_kv", "kv_seq_len")
     assert _numbers(extract_claims(single))[1.73].conditions.load["context"] == "8192"
-
-
-@pytest.mark.parametrize(
-    ("text", "expected"),
-    [
-        pytest.param(
-            "- **Input**: synthetic chat turns (system + user, 300 tokens)",
-            {"prompt": "300"},
-            id="input-words-then-count",
-        ),
-        pytest.param(
-            "- Output: short replies, about 96 tokens", {"output": "96"}, id="output-words"
-        ),
-        pytest.param("- Input: mixed prompts, 128 or 640 tokens", {}, id="two-counts"),
-        pytest.param("- Output: chat replies at 41.5 tokens/s", {}, id="a-rate"),
-    ],
-)
-def test_a_settings_key_described_in_words_gives_its_one_token_count(
-    text: str, expected: dict[str, str]
-) -> None:
-    assert {k: v for k, v in _load(text).items() if k in ("prompt", "output")} == expected
 
 
 def test_a_setup_sections_input_in_words_is_the_prompt_of_the_results_beside_it() -> None:

@@ -152,3 +152,20 @@ def test_a_launchs_format_flag_reaches_the_results_its_model_does() -> None:
     text = _page("vLLM Instance Deployment").replace(_SERVER, server)
     conditions = _numbers(extract_claims(text))[1523.5].conditions
     assert (conditions.precision, conditions.model) == (["BF16"], ["Qwen3-32B"])
+
+
+def test_a_script_call_tagged_python_is_read_as_the_shell_command_it_is() -> None:
+    """```` ```python ```` over `python3 benchmark_throughput.py --input-len 512 \\` and its
+    continued flags: a command (its load sets up the table below), not Python code; a block
+    that holds code too stays code."""
+    call = (
+        "python3 benchmark_throughput.py --backend vllm \\\n"
+        "    --input-len 512 \\\n    --output-len 96\n"
+    )
+    table = "| Batch | Throughput (tokens/s) |\n|---|---|\n| 4 | 731.5 |\n"
+    text = f"# Throughput\n\nCommand:\n```python\n{call}```\n\n{table}"
+    load = _numbers(extract_claims(text))[731.5].conditions.load
+    assert (load.get("prompt"), load.get("output")) == ("512", "96")
+    code = f"# Throughput\n\n```python\nimport os\n{call}```\n\n{table}"
+    assert "output" not in _numbers(extract_claims(code))[731.5].conditions.load
+    assert read_code_blocks(code).commands == []

@@ -166,6 +166,15 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
         pytest.param("Served by 4x NVIDIA-L40S.", {"gpus": "4"}, id="vendor-hyphen-count"),
         pytest.param("Prefill 900 tok/s at 512 context.", {"context": "512"}, id="plain-context"),
         pytest.param("a 4096 context window", {"context": "4096"}, id="context-window"),
+        # a settings key, words on what the requests hold, then their one count of tokens
+        pytest.param(
+            "- **Input**: synthetic chat turns (system + user, 300 tokens)",
+            {"prompt": "300"},
+            id="input-words-then-count",
+        ),
+        pytest.param(
+            "- Output: short replies, about 96 tokens", {"output": "96"}, id="output-words"
+        ),
     ],
 )
 def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) -> None:
@@ -213,6 +222,8 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("共 300 输入", "prompt", id="zh-a-count-of-inputs"),
         pytest.param("Input 900 / Output 75 tok/s", "output", id="slashed-pair-output-rate"),
         pytest.param("It makes 300 context switches per second.", "context", id="context-switch"),
+        pytest.param("- Input: mixed prompts, 128 or 640 tokens", "prompt", id="input-two-counts"),
+        pytest.param("- Output: chat replies at 41.5 tokens/s", "output", id="output-words-rate"),
     ],
 )
 def test_look_alikes_of_a_load_are_not_read(text: str, key: str) -> None:
@@ -670,3 +681,43 @@ def test_each_clause_keeps_its_own_context_though_only_the_first_names_the_unit(
     assert numbers[4100].conditions.load.get("context") == "2K"
     assert numbers[4.5].conditions.load.get("context") == "2K"
     assert "context" not in numbers[61.5].conditions.load
+
+
+def test_a_column_of_key_lengths_is_the_context_beside_the_query_lengths() -> None:
+    """`| seqlen_q | seqlen_kv |` over an attention kernel's timings: the queries' length is
+    the prompt, the keys' the context, as the rules read `seqlen_kv=4096` in a line."""
+    table = (
+        "| bs | seqlen_q | seqlen_kv | Time (ms) |\n|---|---|---|---|\n"
+        "| 8 | 512 | 512 | 0.91 |\n| 2 | 512 | 8192 | 1.73 |\n"
+    )
+    claims = _numbers(extract_claims(f"# Attention\n\n{table}"))
+    assert claims[0.91].conditions.load == {"batch": "8", "prompt": "512", "context": "512"}
+    assert claims[1.73].conditions.load == {"batch": "2", "prompt": "512", "context": "8192"}
+    single = table.replace("seqlen_kv", "kv_seq_len")
+    assert _numbers(extract_claims(single))[1.73].conditions.load["context"] == "8192"
+
+
+def test_a_setup_sections_input_in_words_is_the_prompt_of_the_results_beside_it() -> None:
+    text = (
+        "# Reranker on the NPU\n\n## Results\n\n### Configuration\n\n"
+        "- **Device**: NPU\n- **Input**: query and passage pairs (96 tokens)\n\n"
+        "### Table\n\n| Variant | Latency |\n|---|---|\n| FP16 | 41.0ms |\n| INT8 | 39.5ms |\n"
+    )
+    claims = _numbers(extract_claims(text))
+    assert claims[41.0].conditions.load.get("prompt") == "96"
+    assert claims[39.5].conditions.load.get("prompt") == "96"
+
+
+def test_a_printed_caption_line_gives_the_load_of_the_lines_below_it() -> None:
+    """`Batch size 4:` / `3 parallel requests:` among the lines a program printed: the load
+    of the timings printed under it, up to the next such caption."""
+    text = (
+        "# Runs\n\n```\nBatch size 4:\nprefill: 97.5 ms\ndecode: 21.25 ms\n"
+        "3 parallel requests:\n- stream 1: 61.5 tokens/s\n- stream 2: 60.75 tokens/s\n```\n"
+    )
+    claims = _numbers(extract_claims(text))
+    assert claims[97.5].conditions.load == {"batch": "4"}
+    assert claims[21.25].conditions.load == {"batch": "4"}
+    assert claims[61.5].conditions.load.get("concurrency") == "3"
+    assert claims[60.75].conditions.load.get("concurrency") == "3"
+    assert 4 not in claims and 3 not in claims

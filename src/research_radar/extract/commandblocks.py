@@ -62,7 +62,7 @@ def read_code_blocks(text: str) -> CodeBlocks:
         line = index + 1
         if config and tag in _CONFIG_TAGS and (picked := _config_lines(body)):
             read.configs.append((line, " ; ".join(picked)))
-        if tag not in _SHELLS or not (shell or launch):
+        if not (tag in _SHELLS or tag in _PYTHONS and _runs_scripts(body)) or not (shell or launch):
             continue
         commands = _commands(body)
         _keep(read.commands, line, [c for c in commands if shell and _is_benchmark(c)])
@@ -82,6 +82,25 @@ def _keep(blocks: list[Block], line: int, picked: list[str]) -> bool:
 _BENCHMARK_WORDS = ("bench", "prepare_dataset", "genai-perf", "llama-cli", ".gguf")
 
 _SHELLS = frozenset(["", "bash", "sh", "shell", "console", "zsh", "text", "txt", "shell-session"])
+_PYTHONS = frozenset(["python", "py", "python3"])
+_RUN_SCRIPT = re.compile(r"\s*(?:python[\d.]*|torchrun|deepspeed)\s+(?:-\S+\s+)*[\w./-]+\.py\b")
+
+
+def _runs_scripts(body: list[str]) -> bool:
+    """`python3 benchmark_throughput.py --input-len 2048 \\` / `--output-len 128` in a block
+    tagged `python`: a shell command tagged with the language of the script it runs, each
+    line a call of a script or the continuation of one, no line of Python code."""
+    lines = [line for line in body if line.strip()]
+    if not lines:
+        return False
+    continued = False
+    for line in lines:
+        if not continued and _RUN_SCRIPT.match(line) is None:
+            return False
+        continued = line.rstrip().endswith("\\")
+    return True
+
+
 _TOOL = re.compile(
     r"vllm\s+bench\b|benchmark_(?:serving|throughput|latency)\b|"
     r"\bbench_(?:serving|one_batch|one_batch_server|offline_throughput)\b|"

@@ -67,6 +67,15 @@ _NOT_A_PHASE_MEASURE = r"(?!\s?(?:throughput|speed|rate|latency|time|tok|/|per\b
 """`1024 tokens prefill throughput` names a measure of the phase, not its length."""
 
 
+_KEYED_COUNT = (
+    r"(?<![A-Za-z])(?:{key})\W{{0,3}}[:：](?=[^:：;；\d]*?[A-Za-z\u4e00-\u9fff])[^:：;；\d]{{1,60}}?"
+    r"(?<![\d.,])(\d[\d,]*[Kk]?)\s?tokens?\b" + _NOT_A_RATE + r"(?![^;；]*?\d\s?tokens?\b)"
+)
+"""`Input: random prompts (512 tokens)`: a settings key whose value describes the requests
+in words before the one count of tokens it gives (a second count names no single length;
+`Input: 512 tokens` is the plain rule's)."""
+
+
 _PER_CARD = r"(?:吞吐|功耗|显存|内存|温度|TDP|平均|最大|最小|每|算力|带宽|利用率|成本|峰值|性能)"
 """What `单卡` measures per GPU (`单卡吞吐`, `单卡平均功耗`): not a count of GPUs."""
 
@@ -348,6 +357,10 @@ LOAD_RULES = (
     # `1024 输入长度`, `1024 的输入长度`; not the `1,` of `batch size = 1, 生成长度 = 2048`
     _rule("prompt", r"(\d(?:[\d,]*\d)?[Kk]?)\s?的?\s?(?:提示词?|输入)(?:序列)?长度"),
     _rule("prompt", r"(?:prompt|input)\s?[:：]\s?(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
+    # `- Input: synthetic chat turns (system + user, 512 tokens)`: a settings key, words on
+    # what the requests hold, then the one count of tokens, their length
+    _rule("prompt", _KEYED_COUNT.format(key="prompts?|inputs?")),
+    _rule("output", _KEYED_COUNT.format(key="outputs?|completions?|responses?")),
     _rule(
         "prompt",
         r"(?:输入|提示词?|prompt\s?)\s?(\d[\d,]*[Kk]?)\s?个?\s?(?:tokens?|词元)" + _NOT_A_RATE,

@@ -38,7 +38,16 @@ _MEAN = r"(?:(?:avg\.?|average|mean)[ _]|平均)?"
 """`| Avg Input | Avg Output |`: a run's mean lengths, as serving benchmarks print them, are
 its prompt and output lengths (issue #14)."""
 _HEADER_LOAD = (
-    ("context", re.compile(r"context|ctx|上下文|^T$|^kv[ _]?(?:cache[ _]?)?len", re.I)),
+    (
+        "context",
+        # `seqlen_kv`, `seqlen_k`, `kv_seq_len`: the keys' length an attention kernel reads
+        # (the rules' reading of `seqlen_kv=4096`, `extract.loadrules`), not its queries'
+        re.compile(
+            r"context|ctx|上下文|^T$|^kv[ _]?(?:cache[ _]?|seq(?:uence)?[ _]?)?len|"
+            r"seq(?:uence)?[ _]?len(?:gth)?[ _](?:kv|k)\b",
+            re.I,
+        ),
+    ),
     (
         "output",
         re.compile(

@@ -254,6 +254,10 @@ def _tool_lines(body: list[str]) -> list[str] | None:
             kept += 1
             readable.append(f"- {text}")  # `qlen=1 kvlen=512 nh=32`: the next lines' load
             continue
+        if pair is None and _is_load_caption(text):
+            kept += 1
+            readable.append(f"- {text}")  # `2 parallel requests:`: the load of the lines below
+            continue
         if pair is None:
             kept += logged  # `[INFO] Running baseline...`: a logger's line, output too
             readable.append("")
@@ -302,6 +306,22 @@ def _is_parameters(line: str) -> bool:
         return False
     keys = _PARAMETER.findall(line)
     return len(keys) >= 2 and any(_SETTING.search(k) or _KV_LENGTH.search(k) for k in keys)
+
+
+_CAPTION = re.compile(r"[^:：=]{1,60}[:：]")
+_COUNTED = re.compile(
+    r"\d\s(?:parallel|concurrent|simultaneous)\s(?:requests|users|clients)\b", re.I
+)
+
+
+def _is_load_caption(line: str) -> bool:
+    """`2 parallel requests:`, `Batch size 8:` over the lines they were printed with: a
+    caption that names the load of the numbers below it, no measurement of its own."""
+    return (
+        _CAPTION.fullmatch(line) is not None
+        and any(c.isdigit() for c in line)
+        and (_SETTING.search(line) is not None or _COUNTED.search(line) is not None)
+    )
 
 
 _KV_LENGTH = re.compile(r"^(?:kv_?(?:seq)?_?len|seqlen_?kv?|cache_len|seq_?len)$", re.I)

@@ -721,3 +721,20 @@ def test_a_printed_caption_line_gives_the_load_of_the_lines_below_it() -> None:
     assert claims[61.5].conditions.load.get("concurrency") == "3"
     assert claims[60.75].conditions.load.get("concurrency") == "3"
     assert 4 not in claims and 3 not in claims
+
+
+def test_a_key_listing_several_values_sets_up_none_of_them() -> None:
+    """`Input lengths: 256 and 2048 tokens` above a table: the rules read the first value,
+    which holds for some rows only; the table gets no prompt rather than a wrong one."""
+    text = (
+        "# Bench\n\nInput lengths: 256 and 2048 tokens.\n\n"
+        "| Model | TTFT (ms) |\n|---|---|\n| Llama-3-8B | 35.5 |\n"
+    )
+    assert "prompt" not in _numbers(extract_claims(text))[35.5].conditions.load
+    one = text.replace("Input lengths: 256 and 2048 tokens.", "Input length: 256 tokens.")
+    assert _numbers(extract_claims(one))[35.5].conditions.load.get("prompt") == "256"
+    pair = text.replace("Input lengths: 256 and 2048 tokens.", "Input 1024, output 128.")
+    assert _numbers(extract_claims(pair))[35.5].conditions.load == {
+        "prompt": "1024",
+        "output": "128",
+    }

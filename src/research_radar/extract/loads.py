@@ -312,6 +312,7 @@ def several_values(text: str, cat: Catalog | None = None) -> set[str]:
             raw = rule.fixed or next((g for g in match.groups() if g), "")
             values.setdefault(rule.key, set()).add(re.sub(r"[,\s]", "", raw))
     several = {key for key, found in values.items() if len(found) > 1}
+    several.update(_listing_keys(text))
     if cat is not None and "gpus" not in several and len(_counted_parts(text, cat)) > 1:
         several.add("gpus")
     if "-" in text:
@@ -319,6 +320,32 @@ def several_values(text: str, cat: Catalog | None = None) -> set[str]:
         for flag in _FLAG_LIST.finditer(text):
             several.update(_flag_keys(flag.group(0)))
     return several
+
+
+_LIST_AFTER = re.compile(
+    r"(?:\s?(?:[,，、&]|\band\b|\bor\b|和|或)\s?\d[\d,]*[Kk]?(?![\d.]))+"
+    r"(?=\s?(?:tokens?\b|[.;；。)）]|$))",
+    re.I,
+)
+"""`256 and 2048 tokens`, `1, 4, 8`: more values after a key's first, ending the clause."""
+
+
+def _listing_keys(text: str) -> set[str]:
+    """The keys whose value starts a list of bare values (`Input lengths: 256 and 2048
+    tokens`, `Batch size: 1, 8`): the rules read its first value, and the statement sets
+    up neither (issue #14)."""
+    matched = load_rule_matches(text)
+    starts = {m.start(g) for ms in matched for m in ms for g in range(1, m.re.groups + 1)}
+    listing: set[str] = set()
+    for rule, matches in zip(LOAD_RULES, matched, strict=True):
+        for match in matches:
+            end = next(
+                (match.end(g) for g in range(match.re.groups, 0, -1) if match.end(g) >= 0), -1
+            )
+            after = _LIST_AFTER.match(text, end) if end > 0 else None
+            if after and not any(end < start < after.end() for start in starts):
+                listing.add(rule.key)  # (a later number that is another key's value is no list)
+    return listing
 
 
 _FLAG_LIST = re.compile(

@@ -611,6 +611,17 @@ def test_a_row_that_names_only_its_device_role_takes_the_part_named_for_it() -> 
     assert found[99.5].conditions.hardware != ["Xeon Gold 6271C"]  # no part named for NPU
 
 
+def test_a_machine_listed_with_dashes_names_the_part_of_each_device_role() -> None:
+    text = (
+        "Test machine: \\\nCPU - Intel Core i7-12700K \\\nGPU - NVIDIA GeForce RTX 3080\n\n"
+        "## Numbers\n\n| Device | Model | Time (s) |\n| --- | --- | --- |\n"
+        "| GPU | small | 0.9 |\n| CPU | small | 12.5 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[0.9].conditions.hardware == ["RTX 3080"]
+    assert found[12.5].conditions.hardware == ["Core i7-12700K"]
+
+
 def test_a_paragraph_with_a_number_of_its_own_still_sets_up_the_table_below_it() -> None:
     text = (
         "## Results\n\nOn H100 with Llama-3-8B at batch 16, our engine is 2.1x faster "

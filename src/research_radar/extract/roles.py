@@ -21,7 +21,11 @@ from research_radar.models import Claim
 __all__ = ["find_roles", "with_roles"]
 
 
-_ROLE = re.compile(r"(?<![A-Za-z])(CPU|GPU|NPU)\s?(?:为|是|[:：=]|is\b|was\b)\s?", re.I)
+_ROLE = re.compile(
+    r"(?<![A-Za-z])(CPU|GPU|NPU)(?:\s?(?:为|是|[:：=]|is\b|was\b)|\s[-–—]{1,2}(?=\s))\s?", re.I
+)
+"""`CPU为...`, `GPU: ...`, and a list of a machine's parts written with dashes (`CPU - AMD
+Ryzen 5 5600X`, `GPU - Nvidia GeForce RTX 3060 Ti`)."""
 _ROLE_CELL = re.compile(r"(?:^|;\s)(?:[^;:]{0,30}:\s)?(CPU|GPU|NPU)(?=;|$)", re.I)
 """A row cell that holds only a device role (`部署硬件: CPU`)."""
 _NEAR = 24

@@ -48,7 +48,8 @@ def test_the_values_of_a_setting_are_no_legend() -> None:
         "| bits | gpus | tok/s |\n|---|---|---|\n| 16 | CPU | 1.25 |\n| 8 | CPU | 1.5 |\n"
     )
     found = _numbers(extract_claims(text))
-    assert found[1.25].conditions.hardware == []
+    # its row's device class (`extract.roles.with_device_classes`), no legend's part
+    assert found[1.25].conditions.hardware == ["CPU"]
     assert found[1.25].conditions.precision == ["FP16"]
 
 

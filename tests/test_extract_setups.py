@@ -286,6 +286,7 @@ def test_the_reading_building_blocks_export_their_api() -> None:
         "defines",
         "enter_section",
         "hosted",
+        "is_host_line",
         "not_where_run",
         "project_of",
         "sized",
@@ -899,3 +900,31 @@ def test_a_note_on_the_table_above_does_not_set_up_the_table_below(
     found = _numbers(extract_claims(text))
     assert found[3.2].conditions.hardware == ["T4"]
     assert found[6.4].conditions.hardware == part
+
+
+def test_columns_headed_by_two_device_classes_are_read_on_each_class() -> None:
+    text = (
+        "| Model | Online CPU Infer (ms) | Online NPU Infer (ms) | Peak GPU Memory (MB) |\n"
+        "| --- | --- | --- | --- |\n| net_a | 140.5 | 33.5 | 512 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[140.5].conditions.hardware == ["CPU"]
+    assert found[33.5].conditions.hardware == ["NPU"]
+
+
+def test_a_titles_device_class_is_where_its_numbers_ran_unless_a_part_is_named_for_it() -> None:
+    page = "# Speech runtime vs another — CPU benchmark\n\n## Results\n\nDecoding is 2.5x faster.\n"
+    assert _numbers(extract_claims(page))[2.5].conditions.hardware == ["CPU"]
+    named = page.replace("## Results", "CPU: Intel Core i7-12700K.\n\n## Results")
+    assert _numbers(extract_claims(named))[2.5].conditions.hardware == ["Core i7-12700K"]
+
+
+def test_a_row_naming_only_its_device_role_with_no_part_for_it_runs_on_the_class() -> None:
+    text = "| Model | Device | Time (ms) |\n| --- | --- | --- |\n| tiny | NPU | 40.5 |\n"
+    assert _numbers(extract_claims(text))[40.5].conditions.hardware == ["NPU"]
+
+
+def test_a_statement_keyed_by_its_device_class_overrides_the_titles() -> None:
+    text = "# NPU offload results\n\n## Numbers\n\n- NPU INT8: 181.5 ms\n- CPU INT8: 85.5 ms\n"
+    found = _numbers(extract_claims(text))
+    assert (found[181.5].conditions.hardware, found[85.5].conditions.hardware) == (["NPU"], ["CPU"])

@@ -928,3 +928,17 @@ def test_a_statement_keyed_by_its_device_class_overrides_the_titles() -> None:
     text = "# NPU offload results\n\n## Numbers\n\n- NPU INT8: 181.5 ms\n- CPU INT8: 85.5 ms\n"
     found = _numbers(extract_claims(text))
     assert (found[181.5].conditions.hardware, found[85.5].conditions.hardware) == (["NPU"], ["CPU"])
+
+
+def test_a_sections_device_class_takes_the_part_a_note_names_for_the_class() -> None:
+    text = (
+        "## Speed\n\n### Big model on GPU\n\n| Engine | Time (s) |\n| --- | --- |\n"
+        "| ours | 61.5 |\n\n### Another big model on GPU\n\n| Engine | Time (s) |\n"
+        "| --- | --- |\n| ours | 25.5 |\n\n"
+        "*GPU Benchmarks are run with CUDA 12.4 on a NVIDIA RTX 4070.*\n\n"
+        "### Small model on CPU\n\n| Engine | Time (s) |\n| --- | --- |\n| ours | 99.5 |\n\n"
+        "*Run with 8 threads on an Intel Core i7-12700K.*\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[61.5].conditions.hardware == ["RTX 4070"]
+    assert found[99.5].conditions.hardware == ["Core i7-12700K"]

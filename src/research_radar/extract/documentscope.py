@@ -97,6 +97,7 @@ def with_document_scopes(
     claims = with_sibling_systems(claims, segments, cat, project)
     claims = with_baseline_sections(claims, segments)
     claims = with_sole_part(claims, sole_part(segments, cat, claims))
-    title = next((s.text for s in segments if s.block == "heading" and s.level == 1), "")
-    claims = with_device_classes(claims, title, roles)
+    headings = [s for s in segments if s.block == "heading"]
+    title = next((h.text for h in headings if h.level == 1), "")
+    claims = with_device_classes(claims, title, roles, headings)
     return spelled_out([s.text for s in segments], claims)

@@ -11,7 +11,7 @@ page's set-up names too (issue #14).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.markdown import Segment
@@ -23,10 +23,14 @@ __all__ = ["find_roles", "with_device_classes", "with_roles"]
 
 
 _ROLE = re.compile(
-    r"(?<![A-Za-z])(CPU|GPU|NPU)(?:\s?(?:为|是|[:：=]|is\b|was\b)|\s[-–—]{1,2}(?=\s))\s?", re.I
+    r"(?<![A-Za-z])(CPU|GPU|NPU)(?:\s?(?:为|是|[:：=]|is\b|was\b)|\s[-–—]{1,2}(?=\s)|"
+    r"\s(?:benchmarks?|tests?|results?|numbers)\s(?:are|were|was|is)\s(?:\S+\s){0,4}?"
+    r"(?:on|using)\s(?:an?\s|the\s)?)\s?",
+    re.I,
 )
-"""`CPU为...`, `GPU: ...`, and a list of a machine's parts written with dashes (`CPU - AMD
-Ryzen 5 5600X`, `GPU - Nvidia GeForce RTX 3060 Ti`)."""
+"""`CPU为...`, `GPU: ...`, a list of a machine's parts written with dashes (`CPU - AMD
+Ryzen 5 5600X`, `GPU - Nvidia GeForce RTX 3060 Ti`), and a note on where a class's numbers
+ran (`GPU Benchmarks are Executed with CUDA 12.4 on a NVIDIA RTX 3070 Ti`)."""
 _ROLE_CELL = re.compile(r"(?:^|;\s)(?:[^;:]{0,30}:\s)?(CPU|GPU|NPU)(?=;|$)", re.I)
 """A row cell that holds only a device role (`部署硬件: CPU`)."""
 _NEAR = 24
@@ -66,13 +70,17 @@ _LEADING = re.compile(r"^\W{0,4}(CPU|GPU|NPU)\s(?:\w+\s?)?[:：]", re.I)
 
 
 def with_device_classes(
-    claims: list[Claim], title: str = "", roles: Mapping[str, str] | None = None
+    claims: list[Claim],
+    title: str = "",
+    roles: Mapping[str, str] | None = None,
+    headings: Sequence[Segment] = (),
 ) -> list[Claim]:
     """The claims, those with no part given the class of device (`CPU`, `GPU`, `NPU`) they
     ran on where the page names it instead of a part: a row's columns headed by two
     classes or more (`| Online CPU Infer | Online GPU Infer |`: each column's), a row that
     names only its device role (`| Device | ... |` / `| CPU |`, with no part named for
-    it) or a statement keyed by it (`- CPU INT8: 85.0ms`), or the page's title naming one class (`... vs whisper.cpp — CPU benchmark`):
+    it) or a statement keyed by it (`- CPU INT8: 85.0ms`), the nearest heading above it
+    that names one class (`### Small model on CPU`), or the page's title naming one class (`... vs whisper.cpp — CPU benchmark`):
     the part the page names for the class (`roles`, `find_roles`), or the class itself.
     Issue #14: a page that names no part still says where its numbers ran."""
     titled = _classes(title)
@@ -82,8 +90,22 @@ def with_device_classes(
         if claim.conditions.hardware or not claim.metrics or claim.kind != ClaimKind.PERFORMANCE:
             out.append(claim)
             continue
-        out.extend(_by_class(claim, whole, roles or {}))
+        section = _section_class(headings, claim.line or 0)
+        out.extend(_by_class(claim, section or whole, roles or {}))
     return out
+
+
+def _section_class(headings: Sequence[Segment], line: int) -> str:
+    """The class the innermost heading above `line` that names one names."""
+    level = 99
+    for heading in reversed(headings):
+        if heading.line >= line or heading.level >= level:
+            continue
+        level = heading.level
+        found = _classes(heading.text)
+        if len(found) == 1 and not _NOT_WHERE.search(heading.text):
+            return found[0]
+    return ""
 
 
 def _classes(text: str) -> list[str]:

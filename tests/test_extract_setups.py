@@ -942,3 +942,14 @@ def test_a_sections_device_class_takes_the_part_a_note_names_for_the_class() -> 
     found = _numbers(extract_claims(text))
     assert found[61.5].conditions.hardware == ["RTX 4070"]
     assert found[99.5].conditions.hardware == ["Core i7-12700K"]
+
+
+def test_a_quoted_line_right_below_a_table_is_its_note() -> None:
+    table = "| Kernel | GFLOPS |\n| --- | --- |\n| naive | {} |\n"
+    text = (
+        "# Kernels\n\n" + table.format(2262.5) + "\n> NVIDIA GeForce RTX 3080, matrix size 4096\n\n"
+        "## Next\n\n" + table.format(3300.5) + "\nSome words about the next kernel on a T4.\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[2262.5].conditions.hardware == ["RTX 3080"]
+    assert found[3300.5].conditions.hardware != ["RTX 3080"]

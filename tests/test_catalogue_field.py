@@ -346,3 +346,17 @@ def test_software_of_the_field(text: str, names: list[str]) -> None:
 )
 def test_words_are_not_software(text: str) -> None:
     assert _names("software", text) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        pytest.param("Ryzen 7 1700", "cpu", id="pattern-cpu"),
+        pytest.param("Xeon Platinum 8369B", "cpu", id="xeon"),
+        pytest.param("A10", "data-centre", id="literal"),
+        pytest.param("RTX 5070 12 GB", "consumer", id="with-memory"),
+        pytest.param("Acme Widget", "", id="unknown"),
+    ],
+)
+def test_a_parts_class_is_its_entrys(name: str, kind: str) -> None:
+    assert default_catalog().part_class(name) == kind

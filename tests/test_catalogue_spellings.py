@@ -306,3 +306,15 @@ def test_a_family_the_catalogue_knows_wins_over_the_generic_family_and_size() ->
 )
 def test_tensorrt_llm_as_pages_abbreviate_it(text: str, names: list[str]) -> None:
     assert default_catalog().names("software", text) == names
+
+
+@pytest.mark.parametrize(
+    ("text", "names"),
+    [
+        pytest.param("on an RTX A6000 ADA (48 GB)", ["RTX 6000 Ada"], id="a6000-ada"),
+        pytest.param("on an RTX A6000 (48 GB)", ["RTX A6000"], id="a6000-ampere"),
+        pytest.param("| JetsonNano2GB | Jetson TX2 |", ["Jetson Nano", "Jetson TX2"], id="glued"),
+    ],
+)
+def test_a_boards_and_cards_spellings_name_the_product(text: str, names: list[str]) -> None:
+    assert [n.split(" 48")[0] for n in _names("hardware", text)] == names

@@ -48,7 +48,8 @@ def test_the_values_of_a_setting_are_no_legend() -> None:
         "| bits | gpus | tok/s |\n|---|---|---|\n| 16 | CPU | 1.25 |\n| 8 | CPU | 1.5 |\n"
     )
     found = _numbers(extract_claims(text))
-    assert found[1.25].conditions.hardware == []
+    # its row's device class (`extract.roles.with_device_classes`), no legend's part
+    assert found[1.25].conditions.hardware == ["CPU"]
     assert found[1.25].conditions.precision == ["FP16"]
 
 
@@ -56,3 +57,19 @@ def test_a_table_naming_one_label_of_a_legend_keeps_its_own_header() -> None:
     results = "| model | android (f16) | iOS |\n|---|---|---|\n| qwen-1.8b | 22.5 | 30.5 |\n\n"
     found = _numbers(extract_claims(results + _LEGEND))
     assert found[22.5].conditions.hardware == []
+
+
+def test_statements_of_where_each_labels_tests_ran_are_a_legend() -> None:
+    text = (
+        "## Machines\n\n"
+        "1. desk tests were run on a PC with an Intel Core i7-13700K.\n"
+        "2. cloud tests were run in a rented VM on an NVIDIA L4 GPU.\n\n"
+        "## Speed\n\n"
+        "| Model | desk RTFx | desk RTFx (int8) | cloud RTFx |\n"
+        "|---|---|---|---|\n"
+        "| tiny | 31.5 | 12.5 | 250.5 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[31.5].conditions.hardware == ["Core i7-13700K"]
+    assert found[12.5].conditions.hardware == ["Core i7-13700K"]
+    assert found[250.5].conditions.hardware == ["L4"]

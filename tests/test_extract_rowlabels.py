@@ -117,11 +117,6 @@ def test_a_device_column_names_each_rows_part_as_written(head: str) -> None:
     "table",
     [
         pytest.param(
-            "| Model | Device | Latency (ms) |\n|---|---|---|\n| YOLOv5s | GPU | 7.87 |\n"
-            "| YOLOv5s | CPU | 176.41 |\n",
-            id="a-class-of-device",
-        ),
-        pytest.param(
             "| Model | Device | Latency (ms) |\n|---|---|---|\n| YOLOv5s | GPU (CUDA) | 7.87 |\n"
             "| YOLOv5s | CPU only | 176.41 |\n",
             id="a-backend-in-words",
@@ -154,3 +149,12 @@ def test_a_model_column_of_lower_case_phrases_names_no_model() -> None:
     assert not found[78].conditions.model
     assert not found[91].conditions.model
     assert found[12.5].conditions.model == ["humanseg"]
+
+
+def test_a_device_column_of_classes_gives_each_row_its_class_not_a_part() -> None:
+    # the class itself (`extract.roles.with_device_classes`): no part is named for it
+    found = _hardware(
+        "| Model | Device | Latency (ms) |\n|---|---|---|\n| YOLOv5s | GPU | 7.87 |\n"
+        "| YOLOv5s | CPU | 176.41 |\n"
+    )
+    assert (found[7.87], found[176.41]) == (["GPU"], ["CPU"])

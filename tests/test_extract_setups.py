@@ -286,6 +286,7 @@ def test_the_reading_building_blocks_export_their_api() -> None:
         "defines",
         "enter_section",
         "hosted",
+        "is_host_line",
         "not_where_run",
         "project_of",
         "sized",
@@ -611,6 +612,17 @@ def test_a_row_that_names_only_its_device_role_takes_the_part_named_for_it() -> 
     assert found[99.5].conditions.hardware != ["Xeon Gold 6271C"]  # no part named for NPU
 
 
+def test_a_machine_listed_with_dashes_names_the_part_of_each_device_role() -> None:
+    text = (
+        "Test machine: \\\nCPU - Intel Core i7-12700K \\\nGPU - NVIDIA GeForce RTX 3080\n\n"
+        "## Numbers\n\n| Device | Model | Time (s) |\n| --- | --- | --- |\n"
+        "| GPU | small | 0.9 |\n| CPU | small | 12.5 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[0.9].conditions.hardware == ["RTX 3080"]
+    assert found[12.5].conditions.hardware == ["Core i7-12700K"]
+
+
 def test_a_paragraph_with_a_number_of_its_own_still_sets_up_the_table_below_it() -> None:
     text = (
         "## Results\n\nOn H100 with Llama-3-8B at batch 16, our engine is 2.1x faster "
@@ -888,3 +900,56 @@ def test_a_note_on_the_table_above_does_not_set_up_the_table_below(
     found = _numbers(extract_claims(text))
     assert found[3.2].conditions.hardware == ["T4"]
     assert found[6.4].conditions.hardware == part
+
+
+def test_columns_headed_by_two_device_classes_are_read_on_each_class() -> None:
+    text = (
+        "| Model | Online CPU Infer (ms) | Online NPU Infer (ms) | Peak GPU Memory (MB) |\n"
+        "| --- | --- | --- | --- |\n| net_a | 140.5 | 33.5 | 512 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[140.5].conditions.hardware == ["CPU"]
+    assert found[33.5].conditions.hardware == ["NPU"]
+
+
+def test_a_titles_device_class_is_where_its_numbers_ran_unless_a_part_is_named_for_it() -> None:
+    page = "# Speech runtime vs another — CPU benchmark\n\n## Results\n\nDecoding is 2.5x faster.\n"
+    assert _numbers(extract_claims(page))[2.5].conditions.hardware == ["CPU"]
+    named = page.replace("## Results", "CPU: Intel Core i7-12700K.\n\n## Results")
+    assert _numbers(extract_claims(named))[2.5].conditions.hardware == ["Core i7-12700K"]
+
+
+def test_a_row_naming_only_its_device_role_with_no_part_for_it_runs_on_the_class() -> None:
+    text = "| Model | Device | Time (ms) |\n| --- | --- | --- |\n| tiny | NPU | 40.5 |\n"
+    assert _numbers(extract_claims(text))[40.5].conditions.hardware == ["NPU"]
+
+
+def test_a_statement_keyed_by_its_device_class_overrides_the_titles() -> None:
+    text = "# NPU offload results\n\n## Numbers\n\n- NPU INT8: 181.5 ms\n- CPU INT8: 85.5 ms\n"
+    found = _numbers(extract_claims(text))
+    assert (found[181.5].conditions.hardware, found[85.5].conditions.hardware) == (["NPU"], ["CPU"])
+
+
+def test_a_sections_device_class_takes_the_part_a_note_names_for_the_class() -> None:
+    text = (
+        "## Speed\n\n### Big model on GPU\n\n| Engine | Time (s) |\n| --- | --- |\n"
+        "| ours | 61.5 |\n\n### Another big model on GPU\n\n| Engine | Time (s) |\n"
+        "| --- | --- |\n| ours | 25.5 |\n\n"
+        "*GPU Benchmarks are run with CUDA 12.4 on a NVIDIA RTX 4070.*\n\n"
+        "### Small model on CPU\n\n| Engine | Time (s) |\n| --- | --- |\n| ours | 99.5 |\n\n"
+        "*Run with 8 threads on an Intel Core i7-12700K.*\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[61.5].conditions.hardware == ["RTX 4070"]
+    assert found[99.5].conditions.hardware == ["Core i7-12700K"]
+
+
+def test_a_quoted_line_right_below_a_table_is_its_note() -> None:
+    table = "| Kernel | GFLOPS |\n| --- | --- |\n| naive | {} |\n"
+    text = (
+        "# Kernels\n\n" + table.format(2262.5) + "\n> NVIDIA GeForce RTX 3080, matrix size 4096\n\n"
+        "## Next\n\n" + table.format(3300.5) + "\nSome words about the next kernel on a T4.\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[2262.5].conditions.hardware == ["RTX 3080"]
+    assert found[3300.5].conditions.hardware != ["RTX 3080"]

@@ -86,3 +86,35 @@ def test_the_one_part_a_page_names_holds_in_its_later_sections() -> None:
 def test_what_a_user_needs_or_can_use_holds_for_nothing(said: str) -> None:
     text = said + RESULTS
     assert _hardware(text)[0.77] == []
+
+
+def test_a_host_cpu_named_beside_the_accelerator_is_no_second_part() -> None:
+    text = (
+        "## Results\n\nThe test box: RTX 3080 + AMD Ryzen 9 5950X + 32G RAM.\n\n"
+        "First run: decode reaches 41.5 tok/s.\n\n"
+        "Some prose between.\n\nSecond run: decode reaches 44.5 tok/s.\n"
+    )
+    assert _hardware(text)[44.5] == ["RTX 3080"]
+
+
+def test_a_cpu_a_number_ran_on_alone_is_a_part_of_its_own() -> None:
+    text = (
+        "## About\n\nHardware used: \\\nCPU - AMD Ryzen 5 5600X \\\nGPU - NVIDIA GeForce RTX 3080\n\n"
+        "## Results\n\n| Device | Time (s) |\n| --- | --- |\n| GPU | 0.9 |\n| CPU | 12.5 |\n\n"
+        "The quantized model is 2.5x faster than real time.\n"
+    )
+    found = _hardware(text)
+    assert (found[0.9], found[12.5], found[2.5]) == (["RTX 3080"], ["Ryzen 5 5600X"], [])
+
+
+def test_a_part_a_set_up_line_names_below_the_numbers_holds_for_them() -> None:
+    text = (
+        RESULTS
+        + "\n## Speed\n\n### Environment\n\n- CPU: Intel Core i9-13900K\n- GPU: NVIDIA A10\n"
+    )
+    assert _hardware(text) == {0.77: ["A10"], 6.36: []}
+
+
+def test_a_part_a_set_up_list_names_below_the_numbers_holds_for_them() -> None:
+    text = RESULTS + "\n## Accuracy and speed\n\n- Environment\n  - NVIDIA A10 24GB\n  - Ubuntu\n"
+    assert _hardware(text)[0.77] == ["A10 24 GB"]

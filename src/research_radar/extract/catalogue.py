@@ -36,6 +36,8 @@ FIELDS = ("hardware", "model", "precision", "software")
 _COUNTED = re.compile(r"(?<![\w.])\d{1,3}\s?[xX×*]?\s?$")
 """A count right before a part's name: `16 L40s`, `8x H100` (not a name's digits: `MI325X`)."""
 _UPPER_GROUPS = frozenset({"size", "act", "q", "ud", "var_upper"})
+_MEMORY_SUFFIX = re.compile(r"\s\d{1,4}(?:\.\d+)?\s(?:GB|GiB)$")
+"""The memory size `_with_memory` writes after a part's name."""
 _MEMORY = re.compile(r"[\s\-(（]{0,2}(\d{1,4}(?:\.\d+)?)\s?(GB|GiB|G)(?![A-Za-z0-9/])", re.I)
 
 
@@ -181,6 +183,26 @@ class Catalog:
         """Canonical names of one field in a text, first occurrence order, no repeats."""
         found = self._found(text)[_FIELD_AT[field_name]]
         return list(dict.fromkeys(m.name for m in found)) if found else []
+
+    def part_class(self, name: str) -> str:
+        """The class (`cpu`, `consumer`, `data-centre`...) of the hardware entry a canonical
+        name comes from, its memory size aside (`RTX 5070 12 GB`); '' when unknown."""
+        found = self._classes.get(name)
+        if found is None:
+            bare = _MEMORY_SUFFIX.sub("", name)
+            hit = self._index["hardware"].lookup.get(norm_alias(bare))
+            entry = self.entries[hit[0]] if hit else None
+            if entry is None:
+                entry = next(
+                    (e for _, e in self._index["hardware"].patterns if e.regex.fullmatch(bare)),
+                    None,
+                )
+            found = self._classes[name] = str(entry.meta.get("class", "")) if entry else ""
+        return found
+
+    @cached_property
+    def _classes(self) -> dict[str, str]:
+        return {}
 
     def is_canonical(self, field_name: str, name: str) -> bool:
         """True when the catalogue maps `name`, read alone, to itself."""

@@ -27,6 +27,7 @@ __all__ = [
     "defines",
     "enter_section",
     "hosted",
+    "is_host_line",
     "not_where_run",
     "project_of",
     "sized",
@@ -204,9 +205,14 @@ def hosted(own: Conditions, text: str, named: bool) -> Conditions:
     """`- GPU: 1x RTX 4090` / `- CPU: Core i9-13900K`: a set-up that has `named` the
     machine's accelerator keeps it for the numbers it measured; the host CPU named after
     it does not replace it (a row that ran on the CPU says so: `extract.roles`)."""
-    if not (named and own.hardware and _HOST.match(text)):
+    if not (named and own.hardware and is_host_line(text)):
         return own
     return own.model_copy(update={"hardware": []})
+
+
+def is_host_line(text: str) -> bool:
+    """Whether a statement names the host CPU of a machine (`- CPU: Intel Core i9-13900K`)."""
+    return _HOST.match(text) is not None
 
 
 _TERM = re.compile(r"^([^:：=]{1,40})[:：]\s")

@@ -20,7 +20,7 @@ from research_radar.extract.configrows import described_configurations, with_con
 from research_radar.extract.envblocks import env_blocks
 from research_radar.extract.footnotes import footnote_refs
 from research_radar.extract.markdown import Segment
-from research_radar.extract.roles import find_roles, with_roles
+from research_radar.extract.roles import find_roles, with_device_classes, with_roles
 from research_radar.extract.scopes import find_scopes
 from research_radar.extract.setupscope import with_scopes
 from research_radar.extract.siblings import with_baseline_sections, with_sibling_systems
@@ -97,4 +97,7 @@ def with_document_scopes(
     claims = with_sibling_systems(claims, segments, cat, project)
     claims = with_baseline_sections(claims, segments)
     claims = with_sole_part(claims, sole_part(segments, cat, claims))
+    headings = [s for s in segments if s.block == "heading"]
+    title = next((h.text for h in headings if h.level == 1), "")
+    claims = with_device_classes(claims, title, roles, headings)
     return spelled_out([s.text for s in segments], claims)

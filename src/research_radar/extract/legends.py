@@ -14,7 +14,10 @@ in a second table (issue #14)::
     | macos   | MacBook Pro 2019 | Intel(R) Core(TM) i7-9750H |
 
 A legend is a table whose first column holds distinct labels (words, not the values of a
-setting) and whose other cells name a part on at least two rows. Another table of the page with at least two column headers
+setting) and whose other cells name a part on at least two rows; or two statements or more
+that each say where the numbers of one label ran (`x64 tests were run on a PC with an AMD
+Ryzen 7 9800X3D`, `RTX tests were run on a PC with NVIDIA GeForce RTX 5070 Ti GPU`), read
+by columns headed by the label and the metric (`| x64 RTFx | RTX RTFx |`). Another table of the page with at least two column headers
 (row labels) that are those labels, before any parenthesised note, takes the parts: the
 header (label) is written with them, so its cells are read on them.
 """
@@ -38,6 +41,8 @@ def with_legends(segments: list[Segment], cat: Catalog) -> list[Segment]:
     """The segments, with each label a legend explains written with its parts."""
     tables = [(rows[0], rows) for rows in table_indices(segments)]
     legends = [(at, parts) for at, rows in tables if (parts := _legend(segments, rows, cat))]
+    if stated := _stated_legend(segments, cat):
+        legends.append((-1, stated))
     if not legends:
         return segments
     out = list(segments)
@@ -72,13 +77,49 @@ def _legend(segments: list[Segment], rows: list[int], cat: Catalog) -> dict[str,
     return parts if len(parts) >= 2 else {}
 
 
+_RAN = re.compile(
+    r"^(?P<label>[A-Za-z][\w.+-]{0,11})\s(?:tests?|results?|numbers|benchmarks?|runs?|"
+    r"measurements?)\s(?:(?:were|was|are|is)\s)?(?:run|measured|made|done|performed|executed|"
+    r"obtained|taken)\s(?:on|in|with|using)\s",
+    re.I,
+)
+"""`x64 tests were run on ...`, `T4 results were obtained in Google Colab on ...`."""
+
+
+def _stated_legend(segments: list[Segment], cat: Catalog) -> dict[str, list[str]]:
+    """A label -> the parts the statement saying where its numbers ran names, when two
+    labels at least are stated so ({} otherwise)."""
+    parts: dict[str, list[str]] = {}
+    for segment in segments:
+        if segment.block not in ("list", "prose") or " " not in segment.text:
+            continue
+        ran = _RAN.match(segment.text.lstrip())
+        if ran and (names := cat.names("hardware", segment.text.lstrip()[ran.end() :])):
+            parts.setdefault(ran["label"].lower(), names)
+    return parts if len(parts) >= 2 else {}
+
+
+def _header_label(header: str, parts: dict[str, list[str]]) -> str:
+    """The legend's label a header is, or begins a metric's name with (`x64 RTFx
+    (int8)`), '' for none."""
+    key = _key(header)
+    if key in parts:
+        return key
+    first = key.split(maxsplit=1)
+    return first[0] if len(first) == 2 and first[0] in parts else ""
+
+
 def _label(segments: list[Segment], rows: list[int], parts: dict[str, list[str]]) -> None:
     """Write the parts into the table's headers, or else its row labels, that are labels
     of the legend (two at least)."""
     header = segments[rows[0]].header
-    named = [h for h in header[1:] if _key(h) in parts]
+    labels = [_header_label(h, parts) for h in header]
+    named = [label for label in labels[1:] if label]
     if len(named) >= 2:
-        new = tuple(f"{h} ({', '.join(parts[_key(h)])})" if _key(h) in parts else h for h in header)
+        new = tuple(
+            f"{h} ({', '.join(parts[label])})" if label else h
+            for h, label in zip(header, labels, strict=True)
+        )
         for index in rows:
             segments[index] = dataclasses.replace(segments[index], header=new)
         return

@@ -11,17 +11,26 @@ page's set-up names too (issue #14).
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.markdown import Segment
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.screened import finditer
-from research_radar.models import Claim
+from research_radar.models import Claim, ClaimKind, Metric
 
-__all__ = ["find_roles", "with_roles"]
+__all__ = ["find_roles", "with_device_classes", "with_roles"]
 
 
-_ROLE = re.compile(r"(?<![A-Za-z])(CPU|GPU|NPU)\s?(?:为|是|[:：=]|is\b|was\b)\s?", re.I)
+_ROLE = re.compile(
+    r"(?<![A-Za-z])(CPU|GPU|NPU)(?:\s?(?:为|是|[:：=]|is\b|was\b)|\s[-–—]{1,2}(?=\s)|"
+    r"\s(?:benchmarks?|tests?|results?|numbers)\s(?:are|were|was|is)\s(?:\S+\s){0,4}?"
+    r"(?:on|using)\s(?:an?\s|the\s)?)\s?",
+    re.I,
+)
+"""`CPU为...`, `GPU: ...`, a list of a machine's parts written with dashes (`CPU - AMD
+Ryzen 5 5600X`, `GPU - Nvidia GeForce RTX 3060 Ti`), and a note on where a class's numbers
+ran (`GPU Benchmarks are Executed with CUDA 12.4 on a NVIDIA RTX 3070 Ti`)."""
 _ROLE_CELL = re.compile(r"(?:^|;\s)(?:[^;:]{0,30}:\s)?(CPU|GPU|NPU)(?=;|$)", re.I)
 """A row cell that holds only a device role (`部署硬件: CPU`)."""
 _NEAR = 24
@@ -50,3 +59,74 @@ def with_roles(claim: Claim, roles: dict[str, str]) -> Claim:
         return claim
     conditions = claim.conditions.model_copy(update={"hardware": [part]})
     return claim.model_copy(update={"conditions": conditions})
+
+
+_CLASS_WORD = re.compile(r"(?<![A-Za-z])(CPU|GPU|NPU)(?![A-Za-z])", re.I)
+_NOT_WHERE = re.compile(r"mem|usage|util|显存|内存|占用|利用率|count|数量|cores?\b|核", re.I)
+"""`Peak GPU memory`, `GPU util`, `CPU cores`: what a device holds or uses, not where the
+number ran."""
+_LEADING = re.compile(r"^\W{0,4}(CPU|GPU|NPU)\s(?:\w+\s?)?[:：]", re.I)
+"""`- CPU INT8: 85.0ms per passage`: a statement keyed by the device it ran on."""
+
+
+def with_device_classes(
+    claims: list[Claim],
+    title: str = "",
+    roles: Mapping[str, str] | None = None,
+    headings: Sequence[Segment] = (),
+) -> list[Claim]:
+    """The claims, those with no part given the class of device (`CPU`, `GPU`, `NPU`) they
+    ran on where the page names it instead of a part: a row's columns headed by two
+    classes or more (`| Online CPU Infer | Online GPU Infer |`: each column's), a row that
+    names only its device role (`| Device | ... |` / `| CPU |`, with no part named for
+    it) or a statement keyed by it (`- CPU INT8: 85.0ms`), the nearest heading above it
+    that names one class (`### Small model on CPU`), or the page's title naming one class (`... vs whisper.cpp — CPU benchmark`):
+    the part the page names for the class (`roles`, `find_roles`), or the class itself.
+    Issue #14: a page that names no part still says where its numbers ran."""
+    titled = _classes(title)
+    whole = titled[0] if len(titled) == 1 and not _NOT_WHERE.search(title) else ""
+    out: list[Claim] = []
+    for claim in claims:
+        if claim.conditions.hardware or not claim.metrics or claim.kind != ClaimKind.PERFORMANCE:
+            out.append(claim)
+            continue
+        section = _section_class(headings, claim.line or 0)
+        out.extend(_by_class(claim, section or whole, roles or {}))
+    return out
+
+
+def _section_class(headings: Sequence[Segment], line: int) -> str:
+    """The class the innermost heading above `line` that names one names."""
+    level = 99
+    for heading in reversed(headings):
+        if heading.line >= line or heading.level >= level:
+            continue
+        level = heading.level
+        found = _classes(heading.text)
+        if len(found) == 1 and not _NOT_WHERE.search(heading.text):
+            return found[0]
+    return ""
+
+
+def _classes(text: str) -> list[str]:
+    return list(dict.fromkeys(m.upper() for m in _CLASS_WORD.findall(text)))
+
+
+def _by_class(claim: Claim, whole: str, roles: Mapping[str, str]) -> list[Claim]:
+    """One claim per device class its numbers' columns name, or the claim with the class
+    its row or the page names (the claim itself when none)."""
+    named: dict[str, list[Metric]] = {}
+    for metric in claim.metrics:
+        found = [] if _NOT_WHERE.search(metric.name) else _classes(metric.name)
+        named.setdefault(found[0] if len(found) == 1 else "", []).append(metric)
+    if len([key for key in named if key]) >= 2:
+        return [_on(claim, roles.get(key, key), metrics) for key, metrics in named.items()]
+    cell = _ROLE_CELL.search(claim.text) or _LEADING.match(claim.text)
+    role = cell.group(1).upper() if cell else whole
+    return [_on(claim, roles.get(role, role), claim.metrics)]
+
+
+def _on(claim: Claim, role: str, metrics: list[Metric]) -> Claim:
+    hardware = [role] if role else []
+    conditions = claim.conditions.model_copy(update={"hardware": hardware})
+    return claim.model_copy(update={"conditions": conditions, "metrics": metrics})

@@ -37,7 +37,7 @@ from research_radar.extract.setupnotes import evaluation_lines, notes_below_tabl
 from research_radar.extract.setupscope import Scope
 from research_radar.models import Conditions
 
-__all__ = ["find_scopes"]
+__all__ = ["find_scopes", "is_setup_heading", "is_setup_line"]
 
 _SETUP_HEADING = re.compile(
     r"set-?up|environment|configuration|experimental settings?|benchmark settings?|"
@@ -67,6 +67,18 @@ _CONFIG_LINE = re.compile(
 and LLaMA-13B on an A100` pairs alternatives, none of them the set-up)."""
 _MAX_NAMES = 3
 """A set-up naming more than this many things of one field is a survey, not a set-up."""
+
+
+def is_setup_heading(text: str) -> bool:
+    """Whether a heading names a set-up section (`## Test environment`, `### 测试环境`), not
+    a survey of what runs (`## Supported hardware`)."""
+    probe = probe_of(text)
+    return search(_SETUP_HEADING, probe) is not None and search(SURVEY, probe) is None
+
+
+def is_setup_line(text: str) -> bool:
+    """Whether a statement is a set-up line (`- GPU: NVIDIA A10`, `模型：Qwen3-8B`)."""
+    return match(_SETUP_LINE, probe_of(text)) is not None
 
 
 def find_scopes(

@@ -166,12 +166,16 @@ def notes_below_tables(segments: list[Segment], cat: Catalog) -> list[Scope]:
             continue
         if last and segment.block in ("prose", "list"):
             cue = _is_note(segment.text)
-            if cue or segment.block == "list":
+            quoted = not cue and segment.block == "prose" and bool(_QUOTED.match(segment.text))
+            if cue or quoted or segment.block == "list":
                 # a list below the table: the items that read as notes, wherever they stand
                 note, kind = Scope(first, last), segment.block
                 if cue:
                     note.add(_note_says(segment.text, cat))
                 scopes.append(note)
+                if quoted:  # the parts its line names, not its settings (`矩阵尺寸5120`)
+                    note.add(_note_says(segment.text, cat).model_copy(update={"load": {}}))
+                    note, kind = None, ""
         first = last = 0
     return scopes
 
@@ -184,6 +188,11 @@ _RAN_ON = re.compile(
 )
 """`* The model is tested on one H800 GPU.`, `- 模型在单张 80G GPU 上测试`: a note that
 says where its table ran, wherever the verb stands in it."""
+
+
+_QUOTED = re.compile(r"^\s{0,3}(?:>\s?|\*(?![*\s])|_(?![_\s]))")
+"""`> NVIDIA GeForce RTX 3090，矩阵尺寸5120`, `*Executed on ...*` right below a table: a
+quoted or emphasised line set apart from the prose, the table's note."""
 
 
 def _is_note(text: str) -> bool:

@@ -1,0 +1,111 @@
+"""Compiled regular expressions kept between runs: a pattern made from the file is the
+pattern `re` makes, and nothing the file holds (or lacks) changes what `re` gives."""
+
+from __future__ import annotations
+
+import importlib
+import re
+from pathlib import Path
+
+import pytest
+
+from research_radar.cli import user_cache_folder
+from research_radar.regexcache import PatternCache, cache_file, cached_patterns
+
+COMPILER = importlib.import_module("re._compiler")
+
+PATTERNS = [
+    pytest.param(r"(?P<n>\d+(?:\.\d+)?)\s*(?:ms|s)\b", 0, id="named-group"),
+    pytest.param(r"tokens?/s|吞吐|(?i:TFLOPS)", re.IGNORECASE, id="cjk-ignorecase"),
+    pytest.param(r"^\s*#\s+(.+)$", re.MULTILINE, id="multiline"),
+    pytest.param(r"(a)(b)?(?(2)c|d)", 0, id="conditional"),
+    pytest.param(rb"\x00[\x01-\x7f]{2,}", 0, id="bytes"),
+    pytest.param(r"(?x) a \s+ b  # comment", 0, id="verbose"),
+]
+
+
+def _compiled_twice(folder: Path, pattern: str | bytes, flags: int) -> re.Pattern[str]:
+    """The pattern compiled in a first run (which writes it) and again in a second."""
+    for _run in range(2):
+        re.purge()  # `re`'s own cache of this process, which the next run would not have
+        with cached_patterns(folder) as cache:
+            compiled = re.compile(pattern, flags)
+    assert cache is not None
+    assert (pattern, flags) in cache.used  # the second run made it from the file
+    return compiled  # type: ignore[return-value]
+
+
+@pytest.mark.parametrize(("pattern", "flags"), PATTERNS)
+def test_a_pattern_from_the_file_is_the_one_re_makes(
+    tmp_path: Path, pattern: str | bytes, flags: int
+) -> None:
+    made = _compiled_twice(tmp_path, pattern, flags)
+    re.purge()
+    expected = re.compile(pattern, flags)
+    assert made == expected  # the flags and the whole program
+    assert (made.groups, made.groupindex, made.flags) == (
+        expected.groups,
+        expected.groupindex,
+        expected.flags,
+    )
+
+
+def test_a_pattern_from_the_file_finds_what_re_finds(tmp_path: Path) -> None:
+    made = _compiled_twice(tmp_path, r"(?P<value>\d+)\s*(?P<unit>ms|tok/s)", 0)
+    text = "decode 12 ms, 340 tok/s at batch 8"
+    assert [m.groupdict() for m in made.finditer(text)] == [
+        {"value": "12", "unit": "ms"},
+        {"value": "340", "unit": "tok/s"},
+    ]
+
+
+def test_the_file_is_written_once_and_read_back(tmp_path: Path) -> None:
+    path = cache_file(tmp_path)
+    assert path is not None and not path.exists()
+    re.purge()
+    with cached_patterns(tmp_path):
+        re.compile(r"first\s+pattern")
+    assert path.exists()
+    written = path.stat().st_mtime_ns
+    re.purge()
+    with cached_patterns(tmp_path) as cache:
+        re.compile(r"first\s+pattern")
+    assert cache is not None and cache.missed == set()
+    assert path.stat().st_mtime_ns == written  # nothing new: not written again
+
+
+def test_a_pattern_that_warns_is_not_kept_and_still_warns(tmp_path: Path) -> None:
+    for _run in range(2):
+        re.purge()
+        with cached_patterns(tmp_path) as cache, pytest.warns(FutureWarning):
+            re.compile(r"[[a-z]x]")  # "possible nested set"
+        assert cache is not None and (r"[[a-z]x]", 0) not in cache.known
+
+
+def test_an_unreadable_file_is_an_empty_cache(tmp_path: Path) -> None:
+    path = cache_file(tmp_path)
+    assert path is not None
+    path.write_bytes(b"not marshal data")
+    re.purge()
+    with cached_patterns(tmp_path) as cache:
+        assert re.compile(r"plain").match("plain")
+    assert cache is not None and cache.known == {}
+    assert PatternCache.load(path).known != {}  # written anew
+
+
+def test_an_entry_sre_refuses_is_compiled_by_re() -> None:
+    cache = PatternCache({(r"x+", 0): (32, b"\xff\xff\xff\x7f", 0, {}, (None,))})
+    assert cache.compile(r"x+", 0) == COMPILER.compile(r"x+", 0)
+    assert (r"x+", 0) not in cache.known and (r"x+", 0) in cache.missed
+
+
+def test_re_is_itself_again_after_the_block(tmp_path: Path) -> None:
+    original = COMPILER.compile
+    with cached_patterns(tmp_path):
+        assert COMPILER.compile != original
+    assert COMPILER.compile is original
+
+
+def test_the_cache_folder_follows_xdg(tmp_path: Path) -> None:
+    assert user_cache_folder({"XDG_CACHE_HOME": str(tmp_path)}) == tmp_path / "research-radar"
+    assert user_cache_folder({}) == Path.home() / ".cache" / "research-radar"

@@ -79,7 +79,7 @@ def test_a_pattern_that_warns_is_not_kept_and_still_warns(tmp_path: Path) -> Non
         re.purge()
         with cached_patterns(tmp_path) as cache, pytest.warns(FutureWarning):
             re.compile(r"[[a-z]x]")  # "possible nested set"
-        assert cache is not None and (r"[[a-z]x]", 0) not in cache.known
+        assert cache is not None and (r"[[a-z]x]", 0) not in cache.programs
 
 
 def test_an_unreadable_file_is_an_empty_cache(tmp_path: Path) -> None:
@@ -89,14 +89,14 @@ def test_an_unreadable_file_is_an_empty_cache(tmp_path: Path) -> None:
     re.purge()
     with cached_patterns(tmp_path) as cache:
         assert re.compile(r"plain").match("plain")
-    assert cache is not None and cache.known == {}
-    assert PatternCache.load(path).known != {}  # written anew
+    assert cache is not None and cache.programs == {}
+    assert PatternCache.load(path).programs != {}  # written anew
 
 
 def test_an_entry_sre_refuses_is_compiled_by_re() -> None:
     cache = PatternCache({(r"x+", 0): (32, b"\xff\xff\xff\x7f", 0, {}, (None,))})
     assert cache.compile(r"x+", 0) == COMPILER.compile(r"x+", 0)
-    assert (r"x+", 0) not in cache.known and (r"x+", 0) in cache.missed
+    assert (r"x+", 0) not in cache.programs and (r"x+", 0) in cache.missed
 
 
 def test_re_is_itself_again_after_the_block(tmp_path: Path) -> None:
@@ -109,3 +109,90 @@ def test_re_is_itself_again_after_the_block(tmp_path: Path) -> None:
 def test_the_cache_folder_follows_xdg(tmp_path: Path) -> None:
     assert user_cache_folder({"XDG_CACHE_HOME": str(tmp_path)}) == tmp_path / "research-radar"
     assert user_cache_folder({}) == Path.home() / ".cache" / "research-radar"
+
+
+# -- readings -------------------------------------------------------------------------
+
+_READER = """
+import sys
+from pathlib import Path
+from research_radar.regexcache import cached_patterns, remembered
+
+def read(key):
+    print("read", key)
+    return (frozenset({key.lower()}), len(key))
+
+with cached_patterns(Path(sys.argv[1])):
+    for key in sys.argv[2:]:
+        print("value", remembered(__name__, "read", key, lambda: read(key)))
+"""
+
+
+def _run_reader(package: Path, folder: Path, *keys: str) -> list[str]:
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, str(package / "reader.py"), str(folder), *keys],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+        env={"PYTHONPATH": str(Path(research_radar_src()))},
+    )
+    return done.stdout.splitlines()
+
+
+def research_radar_src() -> str:
+    import research_radar
+
+    return str(Path(research_radar.__file__).parent.parent)
+
+
+def test_a_reading_is_kept_until_its_package_changes(tmp_path: Path) -> None:
+    package, folder = tmp_path / "pkg", tmp_path / "cache"
+    package.mkdir()
+    (package / "reader.py").write_text(_READER, encoding="utf-8")
+    (package / "other.py").write_text("X = 1\n", encoding="utf-8")
+    value = "value (frozenset({'ab'}), 2)"
+    assert _run_reader(package, folder, "AB") == ["read AB", value]
+    assert _run_reader(package, folder, "AB") == [value]  # kept: not read again
+    assert _run_reader(package, folder, "AB", "C") == [
+        value,
+        "read C",
+        "value (frozenset({'c'}), 1)",
+    ]
+    (package / "other.py").write_text("X = 2\n", encoding="utf-8")  # any module of the package
+    assert _run_reader(package, folder, "AB") == ["read AB", value]
+    assert _run_reader(package, folder, "AB") == [value]
+
+
+def test_outside_the_command_a_reading_is_always_read() -> None:
+    from research_radar.regexcache import remembered
+
+    calls: list[str] = []
+    for _ in range(2):
+        assert remembered(__name__, "f", "k", lambda: calls.append("k") or 1) == 1
+    assert calls == ["k", "k"]
+
+
+NEEDLE_PATTERNS = [
+    r"(?:batch(?:[ _-]?size)?|bs)\s*[=:]?\s*(\d+)",
+    r"(?<!\w)(?:H100|A100|MI300X?)(?:\s*(?:SXM|PCIe))?",
+    r"吞吐(?:量)?\s*(\d+(?:\.\d+)?)",
+    r"tokens?/s|tok/s",
+    r"(?x) verbose \s pattern",
+]
+
+
+def test_needles_and_starts_read_from_the_file_are_those_read_anew(tmp_path: Path) -> None:
+    from research_radar.extract.regexneedles import needles_of
+    from research_radar.extract.regexstarts import start_strings
+
+    anew = [(needles_of(p, re.I), start_strings(p, re.I)) for p in NEEDLE_PATTERNS]
+    for _run in range(2):
+        with cached_patterns(tmp_path) as cache:
+            kept = [(needles_of(p, re.I), start_strings(p, re.I)) for p in NEEDLE_PATTERNS]
+            assert kept == anew
+    assert cache is not None and not cache.added  # the second run read them all from the file
+    assert any(table.startswith("research_radar.extract.regexneedles.") for table in cache.read)

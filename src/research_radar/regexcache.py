@@ -1,22 +1,28 @@
-"""Compiled regular expressions kept on disk between runs of the `radar` command (#19).
+"""Work on regular expressions kept on disk between runs of the `radar` command (#19).
 
-The extract rules compile about 1,800 patterns; Python compiles each from its source in
-every process (the parser and the code generator of `re` are written in Python), which
-was a quarter of the CPU of `radar daily --sample`. `PatternCache` keeps what `re` makes
-of each pattern, the program that `_sre` runs, in a file of the user's cache; the next
-run gives it straight to `_sre.compile`: the same pattern object, made without parsing.
+The extract rules compile about 1,800 patterns, and read the needles of several hundred
+of them from their source (`regexneedles`, `regexstarts`); a process did all of it again
+at every start, about a third of the CPU of `radar daily --sample`. Within
+`cached_patterns`, a `PatternCache` keeps two things in a file of the user's cache:
+
+- programs: what `re` makes of each pattern, the program that `_sre` runs; the next run
+  gives it straight to `_sre.compile`, the same pattern object made without parsing;
+- readings: values that a pure function reads from a pattern (`remembered`), kept per
+  function under a fingerprint of the sources of its package, so that an edit to any
+  module of the package starts its tables afresh.
 
 What keeps it correct:
-- the file holds data only (`marshal`: strings, numbers, lists, dictionaries) and its
-  name holds a fingerprint of this Python and of its regular expression engine; each
-  entry is found by the pattern's exact source and flags;
-- an entry is written only after the pattern it makes has been compared with the one
+- the file holds data only (`marshal`: strings, numbers, tuples, sets, dictionaries) and
+  its name holds a fingerprint of this Python and of its regular expression engine; each
+  entry is found by the pattern's exact source and flags (or the function's own key);
+- a program is written only after the pattern it makes has been compared with the one
   `re` makes (`Pattern.__eq__` compares the flags and the whole program) and found
   equal, with the same groups; a pattern whose compilation warns is never kept, so that
   the warning is never lost;
-- a pattern not in the file is compiled by `re` as before, and added when the command
-  ends; anything unexpected (a private function missing, an unreadable file, an entry
-  `_sre` refuses) leaves the pattern to `re`.
+- what is not in the file is made as before and added when the command ends; anything
+  unexpected (a private function missing, an unreadable file, an entry `_sre` refuses)
+  leaves the work to `re` or to the function. Outside the command (a library caller, the
+  tests) nothing is kept.
 """
 
 from __future__ import annotations
@@ -29,25 +35,31 @@ import re
 import sys
 import warnings
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
-__all__ = ["PatternCache", "cached_patterns", "cache_file"]
+__all__ = ["PatternCache", "cache_file", "cached_patterns", "remembered"]
 
 Key = tuple[str | bytes, int]
 """A pattern's source and the flags it was compiled with."""
-Entry = tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]]
+Program = tuple[int, bytes, int, dict[str, int], tuple[str | None, ...]]
 """`_sre.compile`'s arguments after the source: flags, program (its code words as bytes:
 read five times faster than a list of numbers), groups, the group numbers by name and
 the names by number."""
+Table = dict[Hashable, Any]
+"""One function's readings: its key -> the value it read."""
+V = TypeVar("V")
 
 _WORD = array("I")
 """The code words of a program (`_sre.CODESIZE` bytes each)."""
 MAX_ENTRIES = 20_000
-"""Beyond this, a file keeps only the patterns its last run used (stale ones go)."""
+"""Beyond this, a file keeps only the programs (or a table the readings) its last run
+used: stale ones go."""
+_DEBUG = 128
+"""`re.DEBUG`: such a compilation prints the program, so it is left to `re`."""
 
 
 def _engine() -> tuple[ModuleType, ModuleType, ModuleType] | None:
@@ -75,60 +87,76 @@ def cache_file(folder: Path) -> Path | None:
         return None
     stamp = repr((sys.version, getattr(sre, "MAGIC", None), getattr(sre, "CODESIZE", None)))
     digest = hashlib.sha256(stamp.encode()).hexdigest()[:16]
-    return folder / f"patterns-{sys.implementation.cache_tag}-{digest}.marshal"
+    return folder / f"patterns-2-{sys.implementation.cache_tag}-{digest}.marshal"
 
 
 class PatternCache:
-    """Stands in for `re._compiler.compile` while installed (`cached_patterns`)."""
+    """Stands in for `re._compiler.compile`, and keeps readings, while installed
+    (`cached_patterns`)."""
 
-    def __init__(self, known: dict[Key, Entry]) -> None:
+    def __init__(
+        self, programs: dict[Key, Program], readings: dict[str, Table] | None = None
+    ) -> None:
         engine = _engine()
         assert engine is not None, "check cache_file first"
         self._compiler, self._parser, self._sre = engine
         self._original: Callable[..., Any] = self._compiler.compile
-        self.known = known
+        self.programs = programs
         self.used: set[Key] = set()
         self.missed: set[Key] = set()
+        self.readings: dict[str, Table] = readings or {}
+        self.read: dict[str, set[Hashable]] = {}
+        """Table -> the keys looked up in it this run."""
+        self.added: dict[str, Table] = {}
+        """Table -> the readings made this run."""
 
     @classmethod
     def load(cls, path: Path) -> PatternCache:
         """The entries of `path` (none when it is missing or unreadable)."""
         try:
-            known = marshal.loads(path.read_bytes())
+            data = marshal.loads(path.read_bytes())
         except (OSError, EOFError, ValueError, TypeError):
-            known = {}
-        return cls(known if isinstance(known, dict) else {})
+            data = None
+        if not isinstance(data, tuple) or len(data) != 2:
+            return cls({})
+        programs, readings = data
+        return cls(
+            programs if isinstance(programs, dict) else {},
+            readings if isinstance(readings, dict) else {},
+        )
+
+    # -- programs ---------------------------------------------------------------------
 
     def compile(self, pattern: Any, flags: int = 0) -> Any:
-        """`re._compiler.compile(pattern, flags)`, from the entry when there is one."""
+        """`re._compiler.compile(pattern, flags)`, from the program kept when there is one."""
         if not isinstance(pattern, str | bytes) or flags & _DEBUG:
             return self._original(pattern, flags)
         key = (pattern, flags)
-        entry = self.known.get(key)
-        if entry is not None:
+        program = self.programs.get(key)
+        if program is not None:
             try:
-                made = self._made(pattern, entry)
+                made = self._made(pattern, program)
             except (TypeError, ValueError, RuntimeError, OverflowError):
-                del self.known[key]  # refused by `_sre`: compiled again, written anew
+                del self.programs[key]  # refused by `_sre`: compiled again, written anew
             else:
                 self.used.add(key)
                 return made
         self.missed.add(key)
         return self._original(pattern, flags)
 
-    def _made(self, pattern: str | bytes, entry: Entry) -> Any:
-        final, program, groups, names, numbers = entry
-        code = array(_WORD.typecode, program).tolist()
+    def _made(self, pattern: str | bytes, program: Program) -> Any:
+        final, words, groups, names, numbers = program
+        code = array(_WORD.typecode, words).tolist()
         return self._sre.compile(pattern, final, code, groups, names, numbers)
 
-    def _entry(self, key: Key) -> Entry | None:
-        """The entry of a pattern, when it makes the pattern `re` makes, without a warning."""
+    def _program(self, key: Key) -> Program | None:
+        """The program of a pattern, when it makes the pattern `re` makes, without a warning."""
         pattern, flags = key
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
                 parsed = self._parser.parse(pattern, flags)
-                program = array(_WORD.typecode, self._compiler._code(parsed, flags))
+                words = array(_WORD.typecode, self._compiler._code(parsed, flags))
             except (re.error, OverflowError, RecursionError, ValueError, TypeError):
                 return None  # what `re` refuses is not kept
         if caught:
@@ -139,44 +167,117 @@ class PatternCache:
         for name, number in names.items():
             numbers[number] = name
         # plain numbers (the flags and the program's opcodes are int subclasses)
-        entry = (
+        program = (
             int(flags | state.flags),
-            program.tobytes(),
+            words.tobytes(),
             state.groups - 1,
             names,
             tuple(numbers),
         )
-        made, expected = self._made(pattern, entry), self._original(pattern, flags)
+        made, expected = self._made(pattern, program), self._original(pattern, flags)
         same = (
             made == expected
             and made.groups == expected.groups
             and made.groupindex == expected.groupindex
         )
-        return entry if same else None
+        return program if same else None
+
+    # -- readings ---------------------------------------------------------------------
+
+    def reading(self, table: str, key: Hashable, read: Callable[[], V]) -> V:
+        """The value kept for `key` in `table`, else `read()` (added on leaving)."""
+        self.read.setdefault(table, set()).add(key)
+        values = self.readings.setdefault(table, {})
+        try:
+            found: V = values[key]
+        except KeyError:
+            found = values[key] = read()
+            self.added.setdefault(table, {})[key] = found
+        return found
+
+    def _tables(self) -> dict[str, Table]:
+        """The readings to write: every table used this run, and the others whose function
+        this run did not use (another command's); a table of a function that this run used
+        under another fingerprint is stale and goes."""
+        current = {_function(name) for name in self.read}
+        kept: dict[str, Table] = {}
+        for name, table in self.readings.items():
+            if name in self.read:
+                if len(table) > MAX_ENTRIES:
+                    table = {key: table[key] for key in self.read[name] if key in table}
+                # what marshal cannot write is not kept (made again next time)
+                kept[name] = {key: value for key, value in table.items() if _writable(key, value)}
+            elif _function(name) not in current:
+                kept[name] = table
+        return kept
+
+    # -- the file ---------------------------------------------------------------------
 
     def save(self, path: Path) -> None:
-        """Add the patterns compiled since `load` to `path` (nothing when there are none)."""
-        added = {key: entry for key in self.missed if (entry := self._entry(key)) is not None}
-        if not added:
+        """Add what was made since `load` to `path` (nothing when nothing was)."""
+        added = {key: made for key in self.missed if (made := self._program(key)) is not None}
+        if not added and not self.added:
             return
-        keep = self.known
-        if len(keep) + len(added) > MAX_ENTRIES:
-            keep = {key: keep[key] for key in self.used if key in keep}
-        data = marshal.dumps({**keep, **added})
+        programs = self.programs
+        if len(programs) + len(added) > MAX_ENTRIES:
+            programs = {key: programs[key] for key in self.used if key in programs}
+        data = marshal.dumps(({**programs, **added}, self._tables()))
         path.parent.mkdir(parents=True, exist_ok=True)
         partial = path.with_name(f"{path.name}.{os.getpid()}.tmp")
         partial.write_bytes(data)
         os.replace(partial, path)  # whole or not at all, for a run reading it meanwhile
 
 
-_DEBUG = 128
-"""`re.DEBUG`: such a compilation prints the program, so it is left to `re`."""
+def _function(table: str) -> str:
+    """The function of a table's name (`module.name@fingerprint`)."""
+    return table.partition("@")[0]
+
+
+def _writable(*values: Any) -> bool:
+    try:
+        marshal.dumps(values)
+    except ValueError:
+        return False
+    return True
+
+
+_ACTIVE: list[PatternCache] = []
+"""The cache `cached_patterns` installed, if any."""
+_FINGERPRINTS: dict[str, str] = {}
+"""A package -> the digest of its modules' sources (read once a process)."""
+
+
+def _fingerprint(module: str) -> str:
+    """A digest of every module's source in the folder of `module` (its package)."""
+    package = module.rpartition(".")[0]
+    if package not in _FINGERPRINTS:
+        folder = Path(sys.modules[module].__file__ or "").parent
+        digest = hashlib.sha256()
+        for path in sorted(folder.glob("*.py")):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        _FINGERPRINTS[package] = digest.hexdigest()[:16]
+    return _FINGERPRINTS[package]
+
+
+def remembered(module: str, function: str, key: Hashable, read: Callable[[], V]) -> V:
+    """`read()`, or what it gave for `key` in an earlier run of the command.
+
+    For a pure function of `key` (and of nothing else: no setting, no data file) defined
+    in `module` (its `__name__`), whose work lies in that module's package; the value
+    must be what `marshal` writes (strings, numbers, tuples, frozensets, None) and is not
+    to be changed by the caller. Outside `cached_patterns`, always `read()`.
+    """
+    if not _ACTIVE:
+        return read()
+    table = f"{module}.{function}@{_fingerprint(module)}"
+    return _ACTIVE[-1].reading(table, key, read)
 
 
 @contextmanager
 def cached_patterns(folder: Path) -> Iterator[PatternCache | None]:
-    """Within the block, `re` compiles through a `PatternCache` kept in `folder`; on
-    leaving (in the process that entered), what was compiled anew is added to it.
+    """Within the block, `re` compiles through a `PatternCache` kept in `folder`, and
+    `remembered` keeps its readings there; on leaving (in the process that entered), what
+    was made anew is added to it.
 
     Yields None, and changes nothing, on a Python without the functions it needs."""
     path = cache_file(folder)
@@ -187,11 +288,14 @@ def cached_patterns(folder: Path) -> Iterator[PatternCache | None]:
     compiler: Any = cache._compiler
     owner = os.getpid()
     compiler.compile = cache.compile  # (`re._compile` looks it up at each call)
+    _ACTIVE.append(cache)
     try:
         yield cache
     finally:
+        _ACTIVE.remove(cache)
         compiler.compile = cache._original
         if os.getpid() == owner:
-            # a read-only or full cache folder: the next run compiles them again
-            with suppress(OSError):
+            # a read-only or full cache folder, or a value marshal refuses: the next run
+            # makes them again (the command's work is done; its cache must not fail it)
+            with suppress(OSError, ValueError):
                 cache.save(path)

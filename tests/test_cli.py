@@ -233,13 +233,25 @@ def test_console_script_keeps_loaded_modules_out_of_collections() -> None:
         "from research_radar.cli import main\n"
         "sys.argv = ['radar', 'init', '--help']\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "print('GC', gc.get_threshold()[0], gc.get_freeze_count())\n"
+        "print('GC', gc.get_threshold()[0], gc.get_freeze_count(), gc.isenabled())\n"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
-    young, frozen_there = result.stdout.split("GC", 1)[1].split()
+    young, frozen_there, enabled = result.stdout.split("GC", 1)[1].split()
     assert int(young) > 700 and int(frozen_there) > 0
+    assert enabled == "True"  # off only while the command's modules loaded (`loading`)
+
+
+def test_loading_outside_the_console_script_leaves_the_collector_be() -> None:
+    import gc
+
+    from research_radar.cli import loading
+
+    frozen = gc.get_freeze_count()
+    with loading():
+        assert gc.isenabled()
+    assert gc.isenabled() and gc.get_freeze_count() == frozen
 
 
 @pytest.mark.parametrize(

@@ -139,13 +139,12 @@ def loading() -> Iterator[None]:
     if not _OWN_PROCESS:
         yield
         return
-    enabled = gc.isenabled()
-    gc.disable()
+    thresholds = gc.get_threshold()
+    gc.set_threshold(0, *thresholds[1:])  # (a young threshold of 0: no automatic collection)
     try:
         yield
     finally:
-        if enabled:
-            gc.enable()
+        gc.set_threshold(*thresholds)
         keep_loaded()
 
 

@@ -196,3 +196,40 @@ def test_needles_and_starts_read_from_the_file_are_those_read_anew(tmp_path: Pat
             assert kept == anew
     assert cache is not None and not cache.added  # the second run read them all from the file
     assert any(table.startswith("research_radar.extract.regexneedles.") for table in cache.read)
+
+
+_TEMPLATE_USER = """
+import sys
+from pathlib import Path
+from research_radar.regexcache import cached_patterns
+from research_radar.report.templates import environment
+
+with cached_patterns(Path(sys.argv[1])) as cache:
+    template = environment().get_template("report-cards.css.j2")
+    added = [t for t in cache.added if ".report.templates.template@" in t]
+    print("compiled" if added else "kept")
+    print(repr(template.render()))
+"""
+
+
+def test_a_kept_template_renders_what_a_compiled_one_does(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    script = tmp_path / "render.py"
+    script.write_text(_TEMPLATE_USER, encoding="utf-8")
+
+    def run() -> list[str]:
+        done = subprocess.run(
+            [sys.executable, str(script), str(tmp_path / "cache")],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=60,
+            env={"PYTHONPATH": research_radar_src()},
+        )
+        return done.stdout.splitlines()
+
+    first, second = run(), run()
+    assert first[0] == "compiled" and second[0] == "kept"
+    assert first[1:] == second[1:] and len(first[-1]) > 10

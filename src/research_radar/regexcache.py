@@ -39,9 +39,9 @@ from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 from types import ModuleType
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-__all__ = ["PatternCache", "cache_file", "cached_patterns", "remembered"]
+__all__ = ["PatternCache", "cache_file", "cached_patterns", "kept_table", "remembered"]
 
 Key = tuple[str | bytes, int]
 """A pattern's source and the flags it was compiled with."""
@@ -186,14 +186,22 @@ class PatternCache:
 
     def reading(self, table: str, key: Hashable, read: Callable[[], V]) -> V:
         """The value kept for `key` in `table`, else `read()` (added on leaving)."""
+        found = self.kept(table, key, _NONE)
+        if found is not _NONE:
+            return cast(V, found)
+        value = read()
+        self.keep(table, key, value)
+        return value
+
+    def kept(self, table: str, key: Hashable, default: Any = None) -> Any:
+        """The value kept for `key` in `table`, else `default`."""
         self.read.setdefault(table, set()).add(key)
-        values = self.readings.setdefault(table, {})
-        try:
-            found: V = values[key]
-        except KeyError:
-            found = values[key] = read()
-            self.added.setdefault(table, {})[key] = found
-        return found
+        return self.readings.get(table, {}).get(key, default)
+
+    def keep(self, table: str, key: Hashable, value: Any) -> None:
+        """Keep `value` for `key` in `table` (written on leaving)."""
+        self.readings.setdefault(table, {})[key] = value
+        self.added.setdefault(table, {})[key] = value
 
     def _tables(self) -> dict[str, Table]:
         """The readings to write: every table used this run, and the others whose function
@@ -259,6 +267,19 @@ def _fingerprint(module: str) -> str:
     return _FINGERPRINTS[package]
 
 
+_NONE = object()
+"""No value kept (None can be one)."""
+
+
+def kept_table(module: str, function: str) -> tuple[PatternCache, str] | None:
+    """The installed cache and the name of the table of `function` in `module`'s package
+    (see `remembered`), or None outside `cached_patterns`: for a caller that looks up and
+    keeps in two steps (a compiled template: `report.templates`)."""
+    if not _ACTIVE:
+        return None
+    return _ACTIVE[-1], f"{module}.{function}@{_fingerprint(module)}"
+
+
 def remembered(module: str, function: str, key: Hashable, read: Callable[[], V]) -> V:
     """`read()`, or what it gave for `key` in an earlier run of the command.
 
@@ -267,10 +288,11 @@ def remembered(module: str, function: str, key: Hashable, read: Callable[[], V])
     must be what `marshal` writes (strings, numbers, tuples, frozensets, None) and is not
     to be changed by the caller. Outside `cached_patterns`, always `read()`.
     """
-    if not _ACTIVE:
+    found = kept_table(module, function)
+    if found is None:
         return read()
-    table = f"{module}.{function}@{_fingerprint(module)}"
-    return _ACTIVE[-1].reading(table, key, read)
+    cache, table = found
+    return cache.reading(table, key, read)
 
 
 @contextmanager

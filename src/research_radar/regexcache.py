@@ -88,7 +88,7 @@ def cache_file(folder: Path) -> Path | None:
         return None
     stamp = repr((sys.version, getattr(sre, "MAGIC", None), getattr(sre, "CODESIZE", None)))
     digest = hashlib.sha256(stamp.encode()).hexdigest()[:16]
-    return folder / f"patterns-2-{sys.implementation.cache_tag}-{digest}.marshal"
+    return folder / f"patterns-3-{sys.implementation.cache_tag}-{digest}.marshal"
 
 
 class PatternCache:
@@ -96,8 +96,10 @@ class PatternCache:
     (`cached_patterns`)."""
 
     def __init__(
-        self, programs: dict[Key, Program], readings: dict[str, Table] | None = None
+        self, programs: dict[Key, Program], packed: dict[str, bytes] | None = None
     ) -> None:
+        """`packed`: each table of readings as marshal wrote it, read at its first use (a
+        command reads only its own: `radar --help` none of the extract rules')."""
         engine = _engine()
         assert engine is not None, "check cache_file first"
         self._compiler, self._parser, self._sre = engine
@@ -105,7 +107,9 @@ class PatternCache:
         self.programs = programs
         self.used: set[Key] = set()
         self.missed: set[Key] = set()
-        self.readings: dict[str, Table] = readings or {}
+        self._packed = packed or {}
+        self.readings: dict[str, Table] = {}
+        """The tables read (or begun) so far."""
         self.read: dict[str, set[Hashable]] = {}
         """Table -> the keys looked up in it this run."""
         self.added: dict[str, Table] = {}
@@ -120,10 +124,10 @@ class PatternCache:
             data = None
         if not isinstance(data, tuple) or len(data) != 2:
             return cls({})
-        programs, readings = data
+        programs, packed = data
         return cls(
             programs if isinstance(programs, dict) else {},
-            readings if isinstance(readings, dict) else {},
+            packed if isinstance(packed, dict) else {},
         )
 
     # -- programs ---------------------------------------------------------------------
@@ -197,27 +201,38 @@ class PatternCache:
     def kept(self, table: str, key: Hashable, default: Any = None) -> Any:
         """The value kept for `key` in `table`, else `default`."""
         self.read.setdefault(table, set()).add(key)
-        return self.readings.get(table, {}).get(key, default)
+        return self._table(table).get(key, default)
 
     def keep(self, table: str, key: Hashable, value: Any) -> None:
         """Keep `value` for `key` in `table` (written on leaving)."""
-        self.readings.setdefault(table, {})[key] = value
+        self._table(table)[key] = value
         self.added.setdefault(table, {})[key] = value
 
-    def _tables(self) -> dict[str, Table]:
-        """The readings to write: every table used this run, and the others whose function
-        this run did not use (another command's); a table of a function that this run used
-        under another fingerprint is stale and goes."""
-        current = {_function(name) for name in self.read}
-        kept: dict[str, Table] = {}
+    def _table(self, name: str) -> Table:
+        table = self.readings.get(name)
+        if table is None:
+            raw = self._packed.pop(name, None)
+            try:
+                table = marshal.loads(raw) if raw is not None else {}
+            except (EOFError, ValueError, TypeError):
+                table = None
+            table = self.readings[name] = table if isinstance(table, dict) else {}
+        return table
+
+    def _tables(self) -> dict[str, bytes]:
+        """The readings to write, packed: every table used this run, and the others whose
+        function this run did not use (another command's); a table of a function that this
+        run used under another fingerprint is stale and goes."""
+        current = {_function(name) for name in self.readings}
+        kept = {name: raw for name, raw in self._packed.items() if _function(name) not in current}
         for name, table in self.readings.items():
-            if name in self.read:
-                if len(table) > MAX_ENTRIES:
-                    table = {key: table[key] for key in self.read[name] if key in table}
-                # what marshal cannot write is not kept (made again next time)
-                kept[name] = {key: value for key, value in table.items() if _writable(key, value)}
-            elif _function(name) not in current:
-                kept[name] = table
+            used = self.read.get(name, set())
+            if len(table) > MAX_ENTRIES:
+                table = {key: table[key] for key in used if key in table}
+            # what marshal cannot write is not kept (made again next time)
+            kept[name] = marshal.dumps(
+                {key: value for key, value in table.items() if _writable(key, value)}
+            )
         return kept
 
     # -- the file ---------------------------------------------------------------------

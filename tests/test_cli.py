@@ -239,7 +239,18 @@ def test_console_script_keeps_loaded_modules_out_of_collections() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     young, frozen_there = result.stdout.split("GC", 1)[1].split()
-    assert int(young) > 700 and int(frozen_there) > 0
+    assert int(young) > 700 and int(frozen_there) > 0  # (0 only while they loaded: `loading`)
+
+
+def test_loading_outside_the_console_script_leaves_the_collector_be() -> None:
+    import gc
+
+    from research_radar.cli import loading
+
+    frozen, thresholds = gc.get_freeze_count(), gc.get_threshold()
+    with loading():
+        assert gc.get_threshold() == thresholds
+    assert gc.get_freeze_count() == frozen
 
 
 @pytest.mark.parametrize(

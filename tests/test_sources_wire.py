@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from research_radar.sources.stateless import StatelessClient
-from research_radar.sources.wire import WireTransport, wire_mounts
+from research_radar.sources.wire import WireTransport, wire_transport
 
 if TYPE_CHECKING:
     from conftest import Serve
@@ -189,11 +189,21 @@ def test_a_proxy_in_the_environment_keeps_httpx_own_transport(
     for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "NO_PROXY"):
         monkeypatch.delenv(name, raising=False)
         monkeypatch.delenv(name.lower(), raising=False)
-    mounts = wire_mounts()
-    assert mounts is not None
-    assert {type(t) for t in mounts.values()} == {WireTransport}
+    assert isinstance(wire_transport(), WireTransport)
     monkeypatch.setenv("HTTPS_PROXY", "http://proxy.invalid:3128")
-    assert wire_mounts() is None
+    assert wire_transport() is None
     monkeypatch.setenv("NO_PROXY", "127.0.0.1")
     with StatelessClient(timeout=2.0) as client:  # the plain URL goes straight, by httpx
         assert client.get(f"{url}/plain", headers={"X-Probe": "p"}).text == "GET /plain p"
+
+
+def test_httpx_own_transport_is_made_only_for_a_request_that_needs_it(url: str) -> None:
+    """Making it loads the system's certificates (a TLS context, ~70 ms of CPU): a client
+    whose requests are all GETs over the wire never does (#19)."""
+    with StatelessClient(timeout=2.0) as client:
+        transport = client._transport  # the one transport of every URL
+        assert isinstance(transport, WireTransport)
+        assert client.get(f"{url}/plain", headers={"X-Probe": "p"}).text == "GET /plain p"
+        assert transport._fallback is None
+        client.post(f"{url}/x", json={"a": 1})  # (answered however the server answers)
+        assert isinstance(transport._fallback, httpx.HTTPTransport)

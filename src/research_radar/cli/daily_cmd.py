@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from research_radar.pipeline.stages import Progress as StageProgress
     from research_radar.store.store import Store
 
+from research_radar.cli import loading
 from research_radar.cli.common import (
     ConfigOption,
     DbOption,
@@ -171,15 +172,17 @@ def daily(
     Example: radar daily --sample
     """
     check_out_file(out)
-    settings = sample_settings_for(config, db) if sample else settings_for(config, db, token=True)
+    with loading():  # the pipeline's modules (and the sample's), kept to the end (#19)
+        settings = (
+            sample_settings_for(config, db) if sample else settings_for(config, db, token=True)
+        )
+        from research_radar.pipeline.run import STAGES, day_refusal, run_daily
     when = _report_day(day, sample)
     if not sample and not settings.github_token:
         err_console.print(
             "[yellow]no GitHub token:[/yellow] unauthenticated requests are limited to 60 an "
             "hour; set GITHUB_TOKEN (or `gh auth login`), or try `radar daily --sample`"
         )
-    from research_radar.pipeline.run import STAGES, day_refusal, run_daily
-
     store = open_store_for(settings)
     refusal = None if sample or force else day_refusal(store, when, datetime.now(BEIJING).date())
     if refusal:

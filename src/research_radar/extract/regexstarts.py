@@ -15,6 +15,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from research_radar.extract.prefilter import folded_spellings
+from research_radar.regexcache import remembered
 
 __all__ = ["anchored_matches", "start_strings"]
 
@@ -65,9 +66,17 @@ class _Unknown(Exception):
 
 def start_strings(pattern: str, flags: int = 0) -> frozenset[str] | None:
     """Strings one of which every match of the pattern starts with (ASCII, lower case),
-    or None when the reader cannot tell (or this Python has no parser it can read)."""
+    or None when the reader cannot tell (or this Python has no parser it can read).
+
+    Read once per pattern and kept by the `radar` command between runs (`remembered`)."""
     if _PARSER is None:
         return None
+    return remembered(
+        __name__, "start_strings", (pattern, int(flags)), lambda: _start_strings(pattern, flags)
+    )
+
+
+def _start_strings(pattern: str, flags: int) -> frozenset[str] | None:
     try:
         parsed = _PARSER.parse(pattern, flags)
         starts = _starts(list(parsed.data))

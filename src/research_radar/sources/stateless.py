@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 
-from research_radar.sources.wire import wire_mounts
+from research_radar.sources.wire import wire_transport
 
 __all__ = ["StatelessClient"]
 
@@ -38,7 +38,9 @@ class StatelessClient(httpx.Client):
 
     def __init__(self, **options: Any) -> None:
         if "transport" not in options and "mounts" not in options:
-            options["mounts"] = wire_mounts()
+            # as the client's transport, not mounted beside httpx's own: that one would
+            # carry no request and cost a TLS context of its own to make (#19)
+            options["transport"] = wire_transport()
         super().__init__(**options)
         self._none = _NoCookies()
         self._merged: dict[_Own, list[tuple[bytes, bytes]]] = {}

@@ -27,7 +27,6 @@ What keeps it correct:
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import importlib
 import marshal
@@ -39,7 +38,7 @@ from array import array
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
-from types import CodeType, ModuleType
+from types import ModuleType
 from typing import Any, TypeVar, cast
 
 __all__ = ["PatternCache", "cache_file", "cached_patterns", "kept_table", "remembered"]
@@ -311,34 +310,11 @@ def remembered(module: str, function: str, key: Hashable, read: Callable[[], V])
     return cache.reading(table, key, read)
 
 
-_METHODS = f"dataclasses.exec@{sys.version}"
-"""The table of the compiled methods of dataclasses."""
-
-
-def _dataclass_exec(cache: PatternCache) -> Callable[..., Any]:
-    """`exec` for the `dataclasses` module: the methods it writes as source for each class
-    (`__init__`, `__repr__`, `__eq__`, ...: 826 of them in `radar daily --sample`) are
-    compiled once and kept, as Python keeps a module's compiled code in its `.pyc` file:
-    compiling them was 0.1 s of that command (#19). Compiled as `exec` compiles a string
-    in a module without `__future__` imports, which `dataclasses` is."""
-
-    def run(source: Any, globals: Any = None, locals: Any = None) -> None:  # noqa: A002
-        if isinstance(source, str):
-            code = cache.kept(_METHODS, source)
-            if not isinstance(code, CodeType):
-                code = compile(source, "<string>", "exec", dont_inherit=True)
-                cache.keep(_METHODS, source, code)
-            source = code
-        exec(source, globals, locals)
-
-    return run
-
-
 @contextmanager
 def cached_patterns(folder: Path) -> Iterator[PatternCache | None]:
-    """Within the block, `re` compiles through a `PatternCache` kept in `folder`,
-    `remembered` keeps its readings there, and so are the methods `dataclasses` compiles;
-    on leaving (in the process that entered), what was made anew is added to it.
+    """Within the block, `re` compiles through a `PatternCache` kept in `folder`, and
+    `remembered` keeps its readings there; on leaving (in the process that entered), what
+    was made anew is added to it.
 
     Yields None, and changes nothing, on a Python without the functions it needs."""
     path = cache_file(folder)
@@ -347,16 +323,13 @@ def cached_patterns(folder: Path) -> Iterator[PatternCache | None]:
         return
     cache = PatternCache.load(path)
     compiler: Any = cache._compiler
-    writer: Any = dataclasses
     owner = os.getpid()
     compiler.compile = cache.compile  # (`re._compile` looks it up at each call)
-    writer.exec = _dataclass_exec(cache)  # (found before the builtin by `_create_fn`)
     _ACTIVE.append(cache)
     try:
         yield cache
     finally:
         _ACTIVE.remove(cache)
-        del writer.exec
         compiler.compile = cache._original
         if os.getpid() == owner:
             # a read-only or full cache folder, or a value marshal refuses: the next run

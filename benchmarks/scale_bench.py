@@ -6,9 +6,10 @@ earlier findings, a house-style report of N entries, an inbox of N notes and a l
 README. Whole commands run as child processes (`python -c` calling `research_radar.cli`),
 timed with `time.perf_counter` and measured with `os.wait4` (peak resident memory); the
 rest runs in this process. The machine is shared and noisy: read the ratios. The first
-line (`machine_line`) times a fixed workload and gives the load average, so that figures
-from different days or machines can be put side by side: the goals that are absolute
-times (2b, 4b, 5b, 5c, 6) move with the machine.
+line (`machine_line`) times a fixed workload, gives the load average and names the
+package the child processes import (a relative `PYTHONPATH` is made absolute for them),
+so that figures from different days, machines or checkouts can be put side by side: the
+goals that are absolute times (2b, 4b, 5b, 5c, 6) move with the machine.
 
 The pipeline goals (`run_pipeline`) talk to a replay server in a child process of its own
 (`serve_replay_process`), as a run talks to the real GitHub and arXiv APIs in other
@@ -143,6 +144,13 @@ def _child(argv: list[str], cwd: Path, timeout: float = 1800.0) -> Run:
     # A warm cache includes compiled bytecode, as an installed package has; it is kept in
     # a folder of this run's own, so nothing is written beside the sources.
     env = {**os.environ, "PYTHONPYCACHEPREFIX": str(PYCACHE)}
+    if env.get("PYTHONPATH"):
+        # the child runs in a temporary folder: a relative entry (`PYTHONPATH=src`) would
+        # find nothing there, and the child would measure whatever checkout is installed
+        env["PYTHONPATH"] = os.pathsep.join(
+            str(Path(entry).resolve()) if entry else entry
+            for entry in env["PYTHONPATH"].split(os.pathsep)
+        )
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     env.pop("GITHUB_TOKEN", None)
     with log.open("wb") as handle:
@@ -713,7 +721,13 @@ def machine_line() -> str:
             hashlib.sha256(line.encode()).hexdigest()
         sorted(lines, key=lambda line: line[::-1])
     spent = time.process_time() - start
-    return f"machine: reference workload {spent * 1000:.0f} ms CPU; load average {os.getloadavg()[0]:.1f}"
+    with tempfile.TemporaryDirectory() as folder:
+        probe = "import os, research_radar; print(os.path.dirname(research_radar.__file__))"
+        measured = _child([sys.executable, "-c", probe], Path(folder)).output.strip()
+    return (
+        f"machine: reference workload {spent * 1000:.0f} ms CPU; load average "
+        f"{os.getloadavg()[0]:.1f}; measuring the package in {measured}"
+    )
 
 
 def main() -> None:

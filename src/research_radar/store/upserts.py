@@ -173,9 +173,7 @@ def conflict_insert(
     """`INSERT … ON CONFLICT (keys) DO UPDATE SET update… | DO NOTHING` in the dialect's form.
 
     `serialised`: JSON columns whose values are given as JSON text (`JsonText`)."""
-    from sqlalchemy.dialects import postgresql, sqlite
-
-    statement = (sqlite.insert if dialect == "sqlite" else postgresql.insert)(table)
+    statement = _dialect_insert(dialect)(table)
     if serialised:
         # SQLite keeps JSON as text; a cast there would give `123` numeric affinity
         statement = statement.values(
@@ -191,6 +189,18 @@ def conflict_insert(
             index_elements=keys, set_={column: statement.excluded[column] for column in update}
         )
     return statement.on_conflict_do_nothing(index_elements=keys)
+
+
+def _dialect_insert(dialect: str) -> Any:
+    """The dialect's `insert`, importing only that dialect: an import into SQLite need not
+    load PostgreSQL's (#19)."""
+    if dialect == "sqlite":
+        from sqlalchemy.dialects import sqlite
+
+        return sqlite.insert
+    from sqlalchemy.dialects import postgresql
+
+    return postgresql.insert
 
 
 def _upsert_slow(

@@ -251,14 +251,15 @@ def build_digest(
     mentions, sources, outside = _gather(inbox, window)
     queued = inbox.queue.items if inbox.queue is not None else []
     on_topic = _topic_test(topic, [m.item for m in mentions] + list(queued))
-    groups = [g for g in group_mentions(mentions) if any(on_topic(m.item) for m in g)]
-    _count(sources, groups, inbox, on_topic)
-    names = item_names(groups)
-    context = build_entry_context(inbox, doc, names)
     entries: list[Entry] = []
     contradictions: list[Contradiction] = []
-    with ClaimReading(m.item.text for group in groups for m in group) as reading:
-        for group in groups:  # while a worker reads the claims, if there are many (#19)
+    # A worker reads the claims of the items on topic, if there are many, from before the
+    # grouping on (#19); an item off topic in a group on topic is read with its key points.
+    with ClaimReading(m.item.text for m in mentions if on_topic(m.item)) as reading:
+        groups = [g for g in group_mentions(mentions) if any(on_topic(m.item) for m in g)]
+        _count(sources, groups, inbox, on_topic)
+        context = build_entry_context(inbox, doc, item_names(groups))
+        for group in groups:
             entries.append(build_entry(group, context))
             contradictions += find_contradictions(entity_of(group), group, entries[-1].key)
         claims = reading.result()

@@ -195,7 +195,9 @@ def find_contradictions(
     announced vs denied, merged vs open) or when one reports as hearsay (据称, 待核实) what
     another states as fact.
     """
-    found = []
+    found: list[Contradiction] = []
+    if len({mention.source for mention in mentions}) < 2:
+        return found  # a contradiction is between two sources: none read (#19)
     for (kind, about), by_source in sorted(_facts(mentions).items()):
         value_sets = [values for values, _ in by_source.values()]
         clash = any(not (a & b) for i, a in enumerate(value_sets) for b in value_sets[i + 1 :])

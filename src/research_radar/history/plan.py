@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 
-from research_radar.history.reading import EntryFacts, entry_facts, plausible
+from research_radar.history.reading import EntryFacts, entry_facts, plausible, written_name
 from research_radar.history.traits import FindingTraits, finding_traits
 from research_radar.models import (
     Claim,
@@ -30,7 +30,6 @@ from research_radar.report.parse import ParsedEntry, ParsedReport
 from research_radar.resolve.families import FamilyIndex
 from research_radar.resolve.keys import (
     NameIndex,
-    canonical_key,
     name_key,
     repo_name,
 )
@@ -72,16 +71,13 @@ class _Raw:
     """A prose description, for an entry read from prose rather than a table."""
     traits: FindingTraits | None = None
     """Its traits, if read before (`reading.read_reports`)."""
+    facts: EntryFacts | None = None
+    """Its facts, if read before: the aliases and written name of their key."""
 
 
 _OWNER_REPO = re.compile(r"[\w.-]+/[\w.-]+")
 _NOT_DISPLAYED = re.compile(r"[（(][^（）()]*[）)]|(?:[\w.-]+/[\w.-]+)?#\d+|\*\*|`")
 _VERSION_WORD = re.compile(r"v?\d+(?:\.\d+)+\S*")
-_WRITTEN_REPO = re.compile(
-    r"(?<![\w.-])(?:github\.com/)?([\w.-]+/[\w.-]+?)(?:\.git)?(?=[@/#\s）)]|$)"
-)
-"""Tried only where a name starts: a match cannot start inside a run of name characters
-unless it can at its start, and trying each place took time quadratic in its length (#19)."""
 _TITLE_NAME = re.compile(r"[｜|]\s*(?P<name>[A-Za-z][\w.\-]*(?: [A-Z][\w.\-]*)*)\s*(?:[：:]|$)")
 _CORRECTION_TITLE = re.compile(r"纠偏|更正|correction", re.IGNORECASE)
 
@@ -100,7 +96,7 @@ def _read_entries(
         for entry, fact in zip(report.entries, facts, strict=True):
             plan.entries += 1
             raw = _Raw(fact.names, report, origin, entry, fact.key, fact.links, fact.former)
-            raw.traits = fact.traits
+            raw.traits, raw.facts = fact.traits, fact
             raws.append(raw)
         title = _TITLE_NAME.search(report.title)
         if not report.entries and title and not _CORRECTION_TITLE.search(report.title):
@@ -114,9 +110,8 @@ def _resolve_raws(raws: list[_Raw], index: NameIndex) -> None:
         if raw.key is None:
             continue
         index.add_repo(raw.key)
-        for name in raw.names:
-            if plausible(name, raw.key):
-                index.add(name, raw.key)
+        for name in _aliases(raw, raw.key):
+            index.add(name, raw.key)
     for raw in raws:
         if raw.key is not None:
             continue
@@ -216,8 +211,15 @@ def _context(name: str, reports: Sequence[tuple[str, ParsedReport]], within: Par
     return ""
 
 
+def _aliases(raw: _Raw, key: str) -> list[str]:
+    """The raw's names that can be aliases of `key` (`plausible`)."""
+    if raw.facts is not None and raw.facts.key == key and key.startswith("gh:"):
+        return list(raw.facts.aliases)  # read with the facts (#19)
+    return [name for name in raw.names if plausible(name, key)]
+
+
 def _add_project(plan: HistoryPlan, raw: _Raw, key: str, evidence: str) -> str:
-    names = [n for n in raw.names if not key.startswith("gh:") or plausible(n, key)]
+    names = _aliases(raw, key) if key.startswith("gh:") else list(raw.names)
     project = plan.projects.get(key)
     if project is None:
         name = _display(names[0]) if names else (repo_name(key) or key)
@@ -256,19 +258,9 @@ def _add_project(plan: HistoryPlan, raw: _Raw, key: str, evidence: str) -> str:
 
 def _written_name(raw: _Raw, key: str) -> str:
     """`owner/name` as the report writes it (its case), for a repository key."""
-    ids = raw.entry.evidence_ids if raw.entry else []
-    cells = list(raw.entry.cells.values()) if raw.entry else []
-    text = "\n".join(cells + [raw.report.evidence[i].text for i in ids if i in raw.report.evidence])
-    # A match that is the key holds it, lower-cased (keys are ASCII); no match spans a line,
-    # so matching starts on the line where the key first appears (#19).
-    lowered = text.lower()
-    at = lowered.find(key[3:]) if len(lowered) == len(text) else 0
-    if at < 0:
-        return ""
-    for match in _WRITTEN_REPO.finditer(text, text.rfind("\n", 0, at) + 1):
-        if canonical_key(match.group(1)) == key:
-            return match.group(1)
-    return ""
+    if raw.facts is not None and raw.facts.key == key:
+        return raw.facts.written  # read with the facts (#19)
+    return written_name(raw.entry, raw.report, key)
 
 
 def _url_of(key: str) -> str:

@@ -24,7 +24,15 @@ from research_radar.resolve.keys import (
     plausible_alias,
 )
 
-__all__ = ["FORK_REPORTS", "EntryFacts", "entry_facts", "entry_names", "plausible", "read_reports"]
+__all__ = [
+    "FORK_REPORTS",
+    "EntryFacts",
+    "entry_facts",
+    "entry_names",
+    "plausible",
+    "read_reports",
+    "written_name",
+]
 
 FORK_REPORTS = 64
 """Reports in a file from which `read_reports` reads the second half in a forked process."""
@@ -44,6 +52,13 @@ class EntryFacts(NamedTuple):
     """Former names its first cell states ("原名 X", "formerly X")."""
     traits: FindingTraits
     """What its text says of the finding (`finding_traits`)."""
+    aliases: tuple[str, ...] = ()
+    """Its names that can be aliases of its key (`plausible`), in order."""
+    written: str = ""
+    """Its `gh:` key's `owner/name` as the entry writes it (`written_name`), else ''.
+
+    Both read here, where a large file's second half is read on the other core, not by
+    `build_import`, which asked them of every entry on one core (#19)."""
 
 
 def read_reports(
@@ -100,10 +115,38 @@ def entry_facts(entry: ParsedEntry, report: ParsedReport) -> EntryFacts:
         repos = [k for k in found if k.startswith("gh:") and any(plausible(n, k) for n in names)]
         key = repos[0] if repos else None
     links = [k for k in found if k.startswith(("arxiv:", "doi:", "url:"))]
-    if key is not None:
-        return EntryFacts(key, links, names, former, finding_traits(entry, report))
-    papers = list(dict.fromkeys(k for k in find_keys(evidence) if k.startswith("arxiv:")))
-    if len(papers) == 1:
-        key = papers[0]  # a paper with no code: its arXiv id is its key, as the radar's own
-        links = [k for k in links if k != key]
-    return EntryFacts(key, links, names, former, finding_traits(entry, report))
+    if key is None:
+        papers = list(dict.fromkeys(k for k in find_keys(evidence) if k.startswith("arxiv:")))
+        if len(papers) == 1:
+            key = papers[0]  # a paper with no code: its arXiv id is its key, as the radar's own
+            links = [k for k in links if k != key]
+    traits = finding_traits(entry, report)
+    if key is None or not key.startswith("gh:"):
+        return EntryFacts(key, links, names, former, traits)  # no name is a repo's alias
+    aliases = tuple(name for name in names if plausible(name, key))
+    return EntryFacts(key, links, names, former, traits, aliases, written_name(entry, report, key))
+
+
+_WRITTEN_REPO = re.compile(
+    r"(?<![\w.-])(?:github\.com/)?([\w.-]+/[\w.-]+?)(?:\.git)?(?=[@/#\s）)]|$)"
+)
+"""Tried only where a name starts: a match cannot start inside a run of name characters
+unless it can at its start, and trying each place took time quadratic in its length (#19)."""
+
+
+def written_name(entry: ParsedEntry | None, report: ParsedReport, key: str) -> str:
+    """`owner/name` as an entry (its cells and evidence) writes it (its case), for a
+    repository key; '' when it is not written so."""
+    ids = entry.evidence_ids if entry else []
+    cells = list(entry.cells.values()) if entry else []
+    text = "\n".join(cells + [report.evidence[i].text for i in ids if i in report.evidence])
+    # A match that is the key holds it, lower-cased (keys are ASCII); no match spans a line,
+    # so matching starts on the line where the key first appears (#19).
+    lowered = text.lower()
+    at = lowered.find(key[3:]) if len(lowered) == len(text) else 0
+    if at < 0:
+        return ""
+    for match in _WRITTEN_REPO.finditer(text, text.rfind("\n", 0, at) + 1):
+        if canonical_key(match.group(1)) == key:
+            return match.group(1)
+    return ""

@@ -16,6 +16,7 @@ from research_radar.extract.compared import is_baseline_metric
 from research_radar.extract.conditions import find_conditions
 from research_radar.extract.loads import several_values
 from research_radar.extract.metrics import find_metrics
+from research_radar.extract.units import NUMBER_PATTERN, parse_number
 from research_radar.models import Conditions, Metric
 
 __all__ = ["split_by_clause"]
@@ -113,7 +114,8 @@ def _all_found(parts: list[tuple[Conditions, list[Metric]]], metrics: list[Metri
     return len(parts) >= 2 and values == [m.value for m in metrics]
 
 
-_WRITTEN = re.compile(r"(?<![\w.])\d+(?:,\d{3})*(?:\.\d+)?")
+_WRITTEN = re.compile(NUMBER_PATTERN)
+"""A written number, as the metric rules read one (`extract.units`)."""
 
 
 def _located(clauses: list[str], metrics: list[Metric]) -> list[list[Metric]] | None:
@@ -126,7 +128,7 @@ def _located(clauses: list[str], metrics: list[Metric]) -> list[list[Metric]] | 
     for clause in clauses:
         mine: list[Metric] = []
         for written in _WRITTEN.findall(clause):
-            if index < len(metrics) and float(written.replace(",", "")) == metrics[index].value:
+            if index < len(metrics) and parse_number(written) == metrics[index].value:
                 mine.append(metrics[index])
                 index += 1
         out.append(mine)

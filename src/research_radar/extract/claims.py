@@ -67,6 +67,7 @@ from research_radar.extract.reader import (
 from research_radar.extract.rstview import is_rst, markdown_view
 from research_radar.extract.screened import match, search
 from research_radar.extract.tables import TableClaim, read_table
+from research_radar.extract.units import RATIO_UNITS
 from research_radar.models import Claim, ClaimKind, Conditions, Metric
 
 __all__ = ["extract_claims"]
@@ -348,7 +349,7 @@ def _claims(
         # The gain starts at 5.5%`) or pairs it compares (`1.36 rps vs 0.67 rps`), in
         # its line or list item first (`Latency compared to full attention. It achieves
         # up to 2.45x memory reduction`)
-        ratios = all(m.unit in _RATIO_UNITS for m in found) and bool(found)
+        ratios = all(m.unit in RATIO_UNITS for m in found) and bool(found)
         ratios = ratios or any(is_baseline_metric(m) for m in found)
         conditions = line_ctx.fill(stated, with_baseline=ratios)
         conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list" or ratios)
@@ -380,7 +381,7 @@ def _read_claim(
     text = segment.text
     kind = kind_of(text, metrics) or ClaimKind.PERFORMANCE
     conditions = line_ctx.fill(own, with_baseline=False)
-    ratios = all(m.unit in _RATIO_UNITS for m in metrics)
+    ratios = all(m.unit in RATIO_UNITS for m in metrics)
     conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list" or ratios)
     conditions = tidy_conditions(sized(conditions, own, text, cat))
     return _made(kind, text, metrics, conditions, where, segment.line, reporter)
@@ -401,7 +402,6 @@ def _table_claims(
     return [_made(kind, cell.text, cell.metrics, conditions, where, cell.line, reporter)]
 
 
-_RATIO_UNITS = frozenset({"x", "%", "pp"})
 _INTRODUCES = re.compile(r"[:：]\W*$|如下|\b(?:below|as follows)\b", re.I)
 """A sentence that introduces what follows it (`对比如下：`, `... are shown below.`)."""
 _SECTION_FIELDS = ("hardware", "model", "precision")

@@ -307,12 +307,13 @@ def several_values(text: str, cat: Catalog | None = None) -> set[str]:
     counts of a named part count too (`training on one A100 GPU and inference on eight
     A100 GPUs`: the rules read the first count only), issue #14."""
     values: dict[str, set[str]] = {}
-    for rule, matches in zip(LOAD_RULES, load_rule_matches(text), strict=True):
+    matched = load_rule_matches(text)
+    for rule, matches in zip(LOAD_RULES, matched, strict=True):
         for match in matches:
             raw = rule.fixed or next((g for g in match.groups() if g), "")
             values.setdefault(rule.key, set()).add(re.sub(r"[,\s]", "", raw))
     several = {key for key, found in values.items() if len(found) > 1}
-    several.update(_listing_keys(text))
+    several.update(_listing_keys(text, matched))
     if cat is not None and "gpus" not in several and len(_counted_parts(text, cat)) > 1:
         several.add("gpus")
     if "-" in text:
@@ -330,11 +331,10 @@ _LIST_AFTER = re.compile(
 """`256 and 2048 tokens`, `1, 4, 8`: more values after a key's first, ending the clause."""
 
 
-def _listing_keys(text: str) -> set[str]:
+def _listing_keys(text: str, matched: tuple[tuple[re.Match[str], ...], ...]) -> set[str]:
     """The keys whose value starts a list of bare values (`Input lengths: 256 and 2048
     tokens`, `Batch size: 1, 8`): the rules read its first value, and the statement sets
-    up neither (issue #14)."""
-    matched = load_rule_matches(text)
+    up neither (issue #14). `matched`: the rules' matches in the text (`load_rule_matches`)."""
     starts = {m.start(g) for ms in matched for m in ms for g in range(1, m.re.groups + 1)}
     listing: set[str] = set()
     for rule, matches in zip(LOAD_RULES, matched, strict=True):

@@ -11,6 +11,7 @@ page's set-up names too (issue #14).
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Mapping, Sequence
 
 from research_radar.extract.catalogue import Catalog
@@ -83,29 +84,41 @@ def with_device_classes(
     that names one class (`### Small model on CPU`), or the page's title naming one class (`... vs whisper.cpp — CPU benchmark`):
     the part the page names for the class (`roles`, `find_roles`), or the class itself.
     Issue #14: a page that names no part still says where its numbers ran."""
-    titled = _classes(title)
-    whole = titled[0] if len(titled) == 1 and not _NOT_WHERE.search(title) else ""
+    whole = _one_class(title)
+    lines, sections = _section_classes(headings)
     out: list[Claim] = []
     for claim in claims:
         if claim.conditions.hardware or not claim.metrics or claim.kind != ClaimKind.PERFORMANCE:
             out.append(claim)
             continue
-        section = _section_class(headings, claim.line or 0)
+        above = bisect_left(lines, claim.line or 0) - 1  # the last heading above the claim
+        section = sections[above] if above >= 0 else ""
         out.extend(_by_class(claim, section or whole, roles or {}))
     return out
 
 
-def _section_class(headings: Sequence[Segment], line: int) -> str:
-    """The class the innermost heading above `line` that names one names."""
-    level = 99
-    for heading in reversed(headings):
-        if heading.line >= line or heading.level >= level:
-            continue
-        level = heading.level
-        found = _classes(heading.text)
-        if len(found) == 1 and not _NOT_WHERE.search(heading.text):
-            return found[0]
-    return ""
+def _section_classes(headings: Sequence[Segment]) -> tuple[list[int], list[str]]:
+    """Each heading's line, and the class the innermost heading that names one names,
+    among that heading and those it is under: read in one pass over the headings (a stack
+    of the open sections), not again for each claim."""
+    lines: list[int] = []
+    classes: list[str] = []
+    open_sections: list[tuple[int, str]] = []  # (level, class), outermost first
+    for heading in headings:
+        while open_sections and open_sections[-1][0] >= heading.level:
+            open_sections.pop()
+        outer = open_sections[-1][1] if open_sections else ""
+        found = _one_class(heading.text) or outer
+        open_sections.append((heading.level, found))
+        lines.append(heading.line)
+        classes.append(found)
+    return lines, classes
+
+
+def _one_class(text: str) -> str:
+    """The one device class a title or heading names for where its numbers ran, else ''."""
+    found = _classes(text)
+    return found[0] if len(found) == 1 and not _NOT_WHERE.search(text) else ""
 
 
 def _classes(text: str) -> list[str]:

@@ -202,7 +202,7 @@ def review_report(
         reviewed.append(f"{label} (sha256 {_digest(report.text)})")
         titles[report.line] = report.title
         entries += len(report.entries)
-        review.coverage.append(_coverage_line(ctx, verifier, language))
+        review.coverage.append(_coverage_line(ctx, label, verifier, language))
         review.host_sha = report.host_sha or review.host_sha
         past += build_findings(report, aliases)
     unchecked = sum(len(checks) for _, checks in pending)
@@ -223,12 +223,12 @@ def review_report(
     return review
 
 
-def _coverage_line(ctx: ReviewContext, verifier: Verifier | None, language: str) -> str:
+def _coverage_line(
+    ctx: ReviewContext, report: str, verifier: Verifier | None, language: str
+) -> str:
+    """`report`: how the review names the report (`report_label`)."""
     strings = review_strings(language)
     policy = "policy_first" if ctx.policy == "first-discovered" else "policy_updates"
-    report = report_label(
-        ctx.report.date.isoformat() if ctx.report.date else "undated", ctx.report.title, language
-    )
     return str(
         strings["coverage_line"].format(
             report=report,

@@ -37,6 +37,21 @@ BOTH_BACKENDS = {
 """Test modules whose `backend` (hence `db_url` and `store`) is SQLite and PostgreSQL."""
 
 
+@pytest.fixture(scope="session", autouse=True)
+def own_user_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """The `radar` command keeps compiled patterns and templates in the user's cache
+    (`XDG_CACHE_HOME`); tests that run it, in this process or a child, keep theirs in a
+    folder of the test session instead of the real one of whoever runs the suite."""
+    folder = tmp_path_factory.mktemp("user-cache")
+    before = os.environ.get("XDG_CACHE_HOME")
+    os.environ["XDG_CACHE_HOME"] = str(folder)
+    yield folder
+    if before is None:
+        del os.environ["XDG_CACHE_HOME"]
+    else:
+        os.environ["XDG_CACHE_HOME"] = before
+
+
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
     module = metafunc.module.__name__.rsplit(".", 1)[-1]
     if "backend" in metafunc.fixturenames and module in BOTH_BACKENDS:

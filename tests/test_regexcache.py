@@ -4,6 +4,7 @@ pattern `re` makes, and nothing the file holds (or lacks) changes what `re` give
 from __future__ import annotations
 
 import importlib
+import os
 import re
 from pathlib import Path
 
@@ -109,6 +110,20 @@ def test_re_is_itself_again_after_the_block(tmp_path: Path) -> None:
 def test_the_cache_folder_follows_xdg(tmp_path: Path) -> None:
     assert user_cache_folder({"XDG_CACHE_HOME": str(tmp_path)}) == tmp_path / "research-radar"
     assert user_cache_folder({}) == Path.home() / ".cache" / "research-radar"
+
+
+def test_a_command_run_by_the_suite_keeps_its_cache_in_the_suites_folder(
+    own_user_cache: Path,
+) -> None:
+    import subprocess
+    import sys
+
+    folder = own_user_cache / "research-radar"
+    code = "import sys; from research_radar.cli import main; sys.argv = ['radar', '--help']; main()"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert user_cache_folder(os.environ) == folder
+    assert list(folder.glob("patterns-*.marshal"))
 
 
 # -- readings -------------------------------------------------------------------------

@@ -279,6 +279,16 @@ def _bare_hardware(normed: str) -> str:
     return _WORKSTATION.sub("", _VENDOR.sub("", normed))
 
 
+_MODEL_OWNER = re.compile(r"^[\w.-]+/(?=[A-Za-z])")
+"""A hub organisation before a model's name: `meta-llama/Llama-2-7b-hf` is `Llama-2-7b-hf`."""
+_META = re.compile(r"^meta[-_ ]?(?=llama)", re.IGNORECASE)
+"""Meta's own spelling of its models: `Meta-Llama-3-8B` is `Llama-3-8B` (the same weights)."""
+
+
+def _bare_model(value: str) -> str:
+    return _norm_name(_META.sub("", _MODEL_OWNER.sub("", value.strip())))
+
+
 def name_matches(field_name: str, gold: str, predicted: str) -> bool:
     g, p = _norm_name(gold), _norm_name(predicted)
     if not g or not p:
@@ -287,6 +297,7 @@ def name_matches(field_name: str, gold: str, predicted: str) -> bool:
         bare = _norm_name(_strip_memory(predicted))
         return bare == g or p == g or _bare_hardware(bare) == _bare_hardware(g)
     if field_name == "model":
+        g, p = _bare_model(gold), _bare_model(predicted)
         return p == g or p.startswith(g) or g.startswith(p) and len(p) >= 4
     if field_name == "precision":
         aliases = {"w4a16": "int4", "4bit": "int4", "8bit": "int8", "half": "fp16"}

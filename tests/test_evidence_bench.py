@@ -78,3 +78,21 @@ def test_hardware_names_match_without_marks_or_a_workstation_rtx(
     gold: str, predicted: str, same: bool
 ) -> None:
     assert _bench().name_matches("hardware", gold, predicted) is same
+
+
+@pytest.mark.parametrize(
+    ("gold", "predicted", "same"),
+    [
+        pytest.param("Meta-Llama-3-8B", "Llama-3-8B", True, id="meta-spelling"),
+        pytest.param("Llama-3-8B-Instruct", "Meta-Llama-3-8B-Instruct", True, id="meta-predicted"),
+        pytest.param("Llama-2-7b-hf", "meta-llama/Llama-2-7b-hf", True, id="hub-owner"),
+        pytest.param("Qwen2.5-7B", "Qwen/Qwen2.5-7B-Instruct", True, id="hub-owner-and-suffix"),
+        pytest.param("Llama-3-8B", "Llama-3-70B", False, id="another-size"),
+        pytest.param("Meta-Llama-3-8B", "Llama-2-7B", False, id="another-llama"),
+        pytest.param("Metaformer-7B", "former-7B", False, id="meta-without-llama"),
+    ],
+)
+def test_model_names_match_across_meta_and_hub_spellings(
+    gold: str, predicted: str, same: bool
+) -> None:
+    assert _bench().name_matches("model", gold, predicted) is same

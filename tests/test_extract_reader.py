@@ -227,3 +227,18 @@ def test_a_score_is_named_after_the_benchmark_it_was_measured_on() -> None:
         m.value: m.name for c in extract_claims(text, reader=_constant(30.0)) for m in c.metrics
     }
     assert names[59.3] == "Terminal-Bench 2.0"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Prefill reaches 3 tok/s on 4 GPUs, 4 tok/s on 8 GPUs.\n", id="count-first"),
+        pytest.param("It runs at 12 tok/s with 2 GPUs and 2 tok/s with 1 GPU.\n", id="count-then"),
+    ],
+)
+def test_a_device_count_does_not_use_up_a_number_the_rules_read(text: str) -> None:
+    """The rules read both rates; the count written like one of them (`4 GPUs`) is no
+    reading, so the rate is not read a second time as if the rules had left it (#14)."""
+    for reader in (default_reader(), _constant(30.0)):
+        values = [(v, unit) for _, v, unit in _values(extract_claims(text, reader=reader))]
+        assert len(values) == 2 and all(unit == "tok/s" for _, unit in values)

@@ -78,6 +78,7 @@ def test_building_blocks_export_what_the_package_shares() -> None:
         "UNIT_PATTERN",
         "canonical_unit",
         "parse_number",
+        "part_number",
         "range_end",
     }
 

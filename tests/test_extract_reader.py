@@ -242,3 +242,33 @@ def test_a_device_count_does_not_use_up_a_number_the_rules_read(text: str) -> No
     for reader in (default_reader(), _constant(30.0)):
         values = [(v, unit) for _, v, unit in _values(extract_claims(text, reader=reader))]
         assert len(values) == 2 and all(unit == "tok/s" for _, unit in values)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Our box has a Ryzen 5 3600X and reaches 17.5 tok/s.\n", id="ryzen-prose"),
+        pytest.param("CPU: Xeon W-2295X. Decode runs at 17.5 tok/s.\n", id="xeon-rule"),
+        pytest.param(
+            "| CPU | Decode (tok/s) |\n|---|---|\n| 5600XT | 17.5 |\n", id="more-model-code"
+        ),
+        pytest.param("Built on Core i7-6950X, 17.5 tok/s.\n", id="core-hyphen"),
+        pytest.param(
+            "| CPU | Decode (tok/s) |\n|---|---|\n| Threadripper 2990X | 17.5 |\n"
+            "| EPYC 7702X | 18.25 |\n",
+            id="table-label",
+        ),
+    ],
+)
+def test_a_part_number_glued_to_an_x_is_no_ratio(text: str) -> None:
+    """`5950X` names a processor; it is no 5950-fold speed-up (issue #14)."""
+    for reader in (default_reader(), _constant(30.0)):
+        read = {value for _, value, _ in _values(extract_claims(text, reader=reader))}
+        assert 17.5 in read and not {value for value in read if value >= 1000}
+
+
+def test_ratios_written_with_an_x_stay_ratios_beside_a_part() -> None:
+    text = "On a Ryzen 5 3600X it is 3x faster, and 5.2X faster with 256X less memory.\n"
+    read = [(value, unit) for _, value, unit in _values(extract_claims(text))]
+    assert {(3.0, "x"), (5.2, "x"), (256.0, "x")} <= set(read)
+    assert 3600.0 not in [value for value, _ in read]

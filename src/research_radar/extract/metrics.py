@@ -35,6 +35,7 @@ from research_radar.extract.units import (
     UNIT_PATTERN,
     canonical_unit,
     parse_number,
+    part_number,
     range_end,
 )
 from research_radar.models import Conditions, Metric
@@ -323,6 +324,8 @@ def _unit_metrics(
     )  # `11倍 GPU 显存`: a ratio, never `11x GPU`
     if counted and _COUNTED.match(text, match.end()) and _is_count(text[match.end() :], cat):
         return []
+    if counted and part_number(text[: match.start()], match["num"], text[match.end("num") :]):
+        return []  # `Xeon W-3175X`: a part's model number
     window = text[max(0, match.start() - 30) : match.end() + 24] + " " + context
     if unit in _MEMORY_UNITS and (not _MEMORY_CONTEXT.search(window) or _is_spec(text, match)):
         return []

@@ -184,7 +184,7 @@ def _no_reading(text: str, written: _Written, unit: str, marks: _Marks) -> bool:
     start, end, value = written
     before, after = text[max(0, start - 40) : start], text[end : end + 40]
     return (
-        not_a_reading(after, start, marks.durations, before)
+        not_a_reading(after, start, marks.durations, before, text[start:end])
         or (start, end) in marks.intended
         or unit in _MEMORY
         or (value == 1 and _NORMALISED_TO.search(before) is not None)

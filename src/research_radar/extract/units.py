@@ -19,6 +19,7 @@ __all__ = [
     "UNIT_PATTERN",
     "canonical_unit",
     "parse_number",
+    "part_number",
     "range_end",
 ]
 
@@ -222,3 +223,25 @@ def range_end(text: str, at: int) -> bool:
         return False
     after = _UNIT_AFTER.match(text, at)
     return after is not None and canonical_unit(after["unit"]) == canonical_unit(before["unit"])
+
+
+_PART_FAMILY = re.compile(
+    r"\b(?:Ryzen|Core|Xeon|EPYC|Epyc|Threadripper|Athlon|Pentium|Celeron|Opteron|"
+    r"RTX|GTX|RX|Radeon)"
+    r"(?:[\s-]+(?:PRO|Pro|Platinum|Gold|Silver|Bronze|Max|Ultra|i[3579]|\d{1,2}|[A-Z]{1,2}))*"
+    r"[\s-]+$"
+)
+"""`Ryzen 9 `, `Core i7-`, `Xeon W-`, `Threadripper PRO `: a part family's name and the
+words of its model before the model number."""
+_PART_CODE = re.compile(r"[xX]\d?[A-Z]{1,3}(?![A-Za-z])")
+"""`X3D`, `XE`, `XTX`: more of a model code after the `X`."""
+
+
+def part_number(before: str, raw: str, after: str) -> bool:
+    """Whether a whole number glued to an `X` is a part's model number, not a ratio:
+    `Ryzen 9 5950X`, `Xeon W-3175X`, `Threadripper 3990X` (after a part family's name) or
+    `7800X3D`, `10980XE` (more model code follows). It has three digits or more, which
+    keeps `3x` and `5.2X` ratios, and `256X` where no family names it (issue #14)."""
+    if after[:1] not in ("x", "X") or len(raw) < 3 or not raw.isdigit():
+        return False
+    return _PART_CODE.match(after) is not None or _PART_FAMILY.search(before[-48:]) is not None

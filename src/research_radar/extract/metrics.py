@@ -34,9 +34,9 @@ from research_radar.extract.units import (
     RATIO_UNITS,
     UNIT_PATTERN,
     canonical_unit,
+    number_start,
     parse_number,
     part_number,
-    range_end,
 )
 from research_radar.models import Conditions, Metric
 
@@ -334,8 +334,7 @@ def _unit_metrics(
     name = _metric_name(text, match.start(), match.end(), unit, match.group("word"))
     groups = ["num"] + (["num2"] if match.group("num2") else [])
     spans = [match.span(g) for g in groups]
-    if range_end(text, spans[0][0]):
-        spans[0] = (spans[0][0] + 1, spans[0][1])  # `5%-30%`: 30, not -30
+    spans[0] = (number_start(text, spans[0][0]), spans[0][1])  # `5%-30%`: 30, not -30
     return [
         (span, Metric(name=name, value=parse_number(text[span[0] : span[1]]), unit=unit))
         for span in spans

@@ -33,8 +33,8 @@ from research_radar.extract.screened import search
 from research_radar.extract.units import (
     DEFAULT_METRIC_NAMES,
     NUMBER_PATTERN,
+    number_start,
     parse_number,
-    range_end,
 )
 
 __all__ = ["prose_candidates"]
@@ -154,9 +154,7 @@ _Written = tuple[int, int, float]
 
 
 def _written(text: str, match: re.Match[str]) -> _Written:
-    start, end = match.span()
-    if range_end(text, start):
-        start += 1  # `5%-30%`: the range's end is 30, not -30
+    start, end = number_start(text, match.start()), match.end()  # `5%-30%`: 30, not -30
     return start, end, parse_number(text[start:end])
 
 

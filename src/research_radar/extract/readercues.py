@@ -26,9 +26,9 @@ from research_radar.extract.units import (
     NUMBER_PATTERN,
     UNIT_PATTERN,
     canonical_unit,
+    number_start,
     parse_number,
     part_number,
-    range_end,
 )
 
 __all__ = [
@@ -180,7 +180,7 @@ def table_candidates(
         for column, cell in enumerate(row):
             found = []
             for match in _NUMBER.finditer(cell):
-                start = match.start() + range_end(cell, match.start())  # `5%-30%`: 30
+                start = number_start(cell, match.start())  # `5%-30%`: 30
                 value = parse_number(cell[start : match.end()])
                 hit = counts[value] > 0
                 if hit:

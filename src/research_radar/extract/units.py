@@ -18,6 +18,7 @@ __all__ = [
     "RATIO_UNITS",
     "UNIT_PATTERN",
     "canonical_unit",
+    "number_start",
     "parse_number",
     "part_number",
     "range_end",
@@ -210,6 +211,26 @@ def parse_number(raw: str) -> float:
 
 _UNIT_BEFORE = re.compile(rf"{NUMBER_BODY}\s?(?P<unit>{UNIT_PATTERN})$")
 _UNIT_AFTER = re.compile(rf"-{NUMBER_BODY}\s?(?P<unit>{UNIT_PATTERN})")
+
+
+def number_start(text: str, at: int) -> int:
+    """Where the number `NUMBER_PATTERN` found at `at` starts, its sign included: one
+    further on where its hyphen joins a range (`5%-30%`: 30, `range_end`), one before where
+    the hyphen glued to another unit that ends in a letter is the sign of a change (`5
+    tok/s-30%`: -30; the pattern leaves a hyphen after a letter out, as in `Llama-3`)."""
+    if range_end(text, at):
+        return at + 1
+    if at < 3 or text[at - 1] != "-" or not text[at - 2].isalpha():
+        return at
+    before = _UNIT_BEFORE.search(text, max(0, at - 33), at - 1)
+    change = _CHANGE_AFTER.match(text, at)
+    if before is None or change is None:
+        return at
+    return at - 1 if canonical_unit(before["unit"]) != canonical_unit(change["unit"]) else at
+
+
+_CHANGE_AFTER = re.compile(rf"{NUMBER_BODY}\s?(?P<unit>%|pp|个?\s?百分点)")
+"""A change: a number of percent or percentage points."""
 
 
 def range_end(text: str, at: int) -> bool:

@@ -272,3 +272,25 @@ def test_ratios_written_with_an_x_stay_ratios_beside_a_part() -> None:
     read = [(value, unit) for _, value, unit in _values(extract_claims(text))]
     assert {(3.0, "x"), (5.2, "x"), (256.0, "x")} <= set(read)
     assert 3600.0 not in [value for value, _ in read]
+
+
+NORMALISED = """Decode time and memory of the Rust port, normalized to NumPy = 1.00:
+
+- Tiny: time 0.42, memory 0.77.
+- Base (batch 4): time 0.55, memory 0.81.
+
+Step time relative to JAX (=1.0):
+
+- Flax: 0.93
+- Haiku: 1.12
+"""
+
+
+def test_the_numbers_of_a_list_normalised_to_a_reference_are_ratios_to_it() -> None:
+    """`normalized to NumPy = 1.00:` over a list: its unit-less numbers are ratios to NumPy
+    (issue #14); the list's settings (`batch 4`) are no ratio."""
+    claims = extract_claims(NORMALISED)
+    read = {(m.value, m.unit, tuple(c.conditions.baseline)) for c in claims for m in c.metrics}
+    assert {(v, "x", ("NumPy",)) for v in (0.42, 0.77, 0.55, 0.81)} <= read
+    assert {(0.93, "x", ("JAX",)), (1.12, "x", ("JAX",))} <= read
+    assert not {value for value, _, _ in read} & {1.0, 4.0}

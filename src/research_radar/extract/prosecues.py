@@ -78,13 +78,25 @@ _MEMORY = frozenset({"GB", "GiB", "MB", "MiB", "TB"})
 def _listed_unit(segment: Segment, before: str, after: str) -> str:
     """The unit said above a list for an item that is a label and one number (`A100:
     120.5` under `### Decode throughput (tokens/s)`), or ''. Not a setting's (`Batch size:
-    16`): a label that names a setting and holds no value of it is no measurement's."""
-    if not segment.unit or segment.block != "list" or after.strip(" .;,*)）"):
+    16`): a label that names a setting and holds no value of it is no measurement's. Under
+    a list of ratios (`normalised to Python = 1.00:`) each value that stands alone is one
+    (`- A: latency 0.48, VRAM 0.68.`), a setting's again excepted (`batch 4`)."""
+    if not segment.unit or segment.block != "list":
+        return ""
+    if segment.unit == "x" and _RATIO_VALUE.match(after) and not _SETTING_BEFORE.search(before):
+        return "x"
+    if after.strip(" .;,*)）"):
         return ""
     label = _ITEM_LABEL.fullmatch(before)
     if label is None or LOAD_WORDS.search(label.group(1)) and not _DIGIT.search(label.group(1)):
         return ""
     return segment.unit
+
+
+_RATIO_VALUE = re.compile(r"\s?(?:[,;，；]|[.。]?\s*$)")
+"""What follows a value standing alone in a list item: a separator or the item's end."""
+_SETTING_BEFORE = re.compile(rf"(?:{LOAD_WORDS.pattern})\W{{0,3}}$", re.I)
+"""`batch 4`, `bs=8`: the number right after a setting's name is the setting's."""
 
 
 _ITEM_LABEL = re.compile(r"\W*([^:：=]{1,60}?(?:=\s?\d[\w.]*)?)\**\s*[:：=]\s*[~≈]?\s*")

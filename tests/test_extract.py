@@ -77,7 +77,9 @@ def test_building_blocks_export_what_the_package_shares() -> None:
         "RATIO_UNITS",
         "UNIT_PATTERN",
         "canonical_unit",
+        "number_start",
         "parse_number",
+        "part_number",
         "range_end",
     }
 

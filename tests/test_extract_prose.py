@@ -404,6 +404,9 @@ def _values(text: str) -> list[tuple[float, str]]:
         pytest.param(
             "On H100 the speedup is 1.2-1.5 over vLLM.", [(1.2, "x"), (1.5, "x")], id="speedup-of"
         ),
+        pytest.param(
+            "Latency is 41 ms-52 ms on A100.", [(41.0, "ms"), (52.0, "ms")], id="unit-word"
+        ),
     ],
 )
 def test_a_dash_between_two_numbers_of_one_unit_is_a_range(
@@ -420,7 +423,13 @@ def test_a_dash_between_two_numbers_of_one_unit_is_a_range(
         pytest.param("Accuracy changes by 2% -30% on A100.", -30, id="after-a-space"),
         pytest.param("-30% latency on A100.", -30, id="at-the-start"),
         pytest.param("吞吐提升 2倍-30% 显存。", -30, id="after-another-unit"),
+        pytest.param("Prefill holds 9 tok/s-12% on A100.", -12, id="after-a-unit-word"),
+        pytest.param("The kernel takes 41 ms-7.5% with the patch.", -7.5, id="after-ms"),
+        pytest.param("Decode: 12 tokens/s-4pp on A100.", -4, id="points-after-a-unit-word"),
     ],
 )
 def test_a_minus_sign_is_kept_outside_a_range(text: str, value: float) -> None:
-    assert value in [v for v, _ in _values(text)]
+    """Glued after another unit (`tok/s-12%`), the hyphen is the change's sign: the
+    change is never read as a rise (issue #14)."""
+    values = [v for v, _ in _values(text)]
+    assert value in values and -value not in values

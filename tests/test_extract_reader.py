@@ -227,3 +227,70 @@ def test_a_score_is_named_after_the_benchmark_it_was_measured_on() -> None:
         m.value: m.name for c in extract_claims(text, reader=_constant(30.0)) for m in c.metrics
     }
     assert names[59.3] == "Terminal-Bench 2.0"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Prefill reaches 3 tok/s on 4 GPUs, 4 tok/s on 8 GPUs.\n", id="count-first"),
+        pytest.param("It runs at 12 tok/s with 2 GPUs and 2 tok/s with 1 GPU.\n", id="count-then"),
+    ],
+)
+def test_a_device_count_does_not_use_up_a_number_the_rules_read(text: str) -> None:
+    """The rules read both rates; the count written like one of them (`4 GPUs`) is no
+    reading, so the rate is not read a second time as if the rules had left it (#14)."""
+    for reader in (default_reader(), _constant(30.0)):
+        values = [(v, unit) for _, v, unit in _values(extract_claims(text, reader=reader))]
+        assert len(values) == 2 and all(unit == "tok/s" for _, unit in values)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        pytest.param("Our box has a Ryzen 5 3600X and reaches 17.5 tok/s.\n", id="ryzen-prose"),
+        pytest.param("CPU: Xeon W-2295X. Decode runs at 17.5 tok/s.\n", id="xeon-rule"),
+        pytest.param(
+            "| CPU | Decode (tok/s) |\n|---|---|\n| 5600XT | 17.5 |\n", id="more-model-code"
+        ),
+        pytest.param("Built on Core i7-6950X, 17.5 tok/s.\n", id="core-hyphen"),
+        pytest.param(
+            "| CPU | Decode (tok/s) |\n|---|---|\n| Threadripper 2990X | 17.5 |\n"
+            "| EPYC 7702X | 18.25 |\n",
+            id="table-label",
+        ),
+    ],
+)
+def test_a_part_number_glued_to_an_x_is_no_ratio(text: str) -> None:
+    """`5950X` names a processor; it is no 5950-fold speed-up (issue #14)."""
+    for reader in (default_reader(), _constant(30.0)):
+        read = {value for _, value, _ in _values(extract_claims(text, reader=reader))}
+        assert 17.5 in read and not {value for value in read if value >= 1000}
+
+
+def test_ratios_written_with_an_x_stay_ratios_beside_a_part() -> None:
+    text = "On a Ryzen 5 3600X it is 3x faster, and 5.2X faster with 256X less memory.\n"
+    read = [(value, unit) for _, value, unit in _values(extract_claims(text))]
+    assert {(3.0, "x"), (5.2, "x"), (256.0, "x")} <= set(read)
+    assert 3600.0 not in [value for value, _ in read]
+
+
+NORMALISED = """Decode time and memory of the Rust port, normalized to NumPy = 1.00:
+
+- Tiny: time 0.42, memory 0.77.
+- Base (batch 4): time 0.55, memory 0.81.
+
+Step time relative to JAX (=1.0):
+
+- Flax: 0.93
+- Haiku: 1.12
+"""
+
+
+def test_the_numbers_of_a_list_normalised_to_a_reference_are_ratios_to_it() -> None:
+    """`normalized to NumPy = 1.00:` over a list: its unit-less numbers are ratios to NumPy
+    (issue #14); the list's settings (`batch 4`) are no ratio."""
+    claims = extract_claims(NORMALISED)
+    read = {(m.value, m.unit, tuple(c.conditions.baseline)) for c in claims for m in c.metrics}
+    assert {(v, "x", ("NumPy",)) for v in (0.42, 0.77, 0.55, 0.81)} <= read
+    assert {(0.93, "x", ("JAX",)), (1.12, "x", ("JAX",))} <= read
+    assert not {value for value, _, _ in read} & {1.0, 4.0}

@@ -9,7 +9,7 @@ import pytest
 from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.claims import extract_claims
 from research_radar.extract.markdown import parse_segments
-from research_radar.extract.scopes import find_scopes
+from research_radar.extract.scopes import find_scopes, is_setup_heading
 from research_radar.models import Claim
 
 
@@ -953,3 +953,36 @@ def test_a_quoted_line_right_below_a_table_is_its_note() -> None:
     found = _numbers(extract_claims(text))
     assert found[2262.5].conditions.hardware == ["RTX 3080"]
     assert found[3300.5].conditions.hardware != ["RTX 3080"]
+
+
+@pytest.mark.parametrize(
+    ("heading", "expected"),
+    [
+        pytest.param("Hardware", True, id="hardware"),
+        pytest.param("3. Test hardware", True, id="test-hardware"),
+        pytest.param("Hardware used", True, id="hardware-used"),
+        pytest.param("Benchmark Hardware", True, id="benchmark-hardware"),
+        pytest.param("Hardware environment", True, id="hardware-environment"),
+        pytest.param("Hardware and software", True, id="hardware-and-software"),
+        pytest.param("Hardware details", True, id="hardware-details"),
+        pytest.param("Hardware-aware kernels", False, id="hardware-aware"),
+        pytest.param("Supported hardware", False, id="supported"),
+        pytest.param("Benchmark your own hardware", False, id="how-to"),
+        pytest.param("Comparison with other hardware", False, id="comparison"),
+        pytest.param("Why hardware matters", False, id="essay"),
+    ],
+)
+def test_only_a_heading_that_announces_the_test_hardware_is_a_set_up(
+    heading: str, expected: bool
+) -> None:
+    assert is_setup_heading(heading) is expected
+
+
+def test_a_hardware_aware_section_sets_up_no_hardware() -> None:
+    """Its part is a subject of the section, not where the page's numbers ran (#14)."""
+    text = (
+        "# Kernels\n\n## Hardware-aware kernels\n\nThe kernels are tuned for the L4 GPU.\n\n"
+        "## Results\n\nDecode runs at 41.5 tok/s.\n"
+    )
+    scopes = find_scopes(list(parse_segments(text)), default_catalog(), measured=[9])
+    assert [s.names.get("hardware") for s in scopes if s.names.get("hardware")] == []

@@ -10,6 +10,7 @@ import pytest
 
 from research_radar.extract.claims import extract_claims
 from research_radar.extract.compared import is_baseline_metric
+from research_radar.extract.markdown import parse_segments
 from research_radar.extract.reader import BUCKETS, LearnedReader
 from research_radar.models import Claim, Conditions
 
@@ -521,3 +522,26 @@ def test_a_data_frame_printed_as_text_is_read_as_a_table() -> None:
     assert claim.line == 7
     assert claim.conditions.hardware == ["RTX A4000"]
     assert claim.conditions.precision == ["INT8"]
+
+
+@pytest.mark.parametrize(
+    "separator",
+    [
+        pytest.param("| --- |", id="dashes"),
+        pytest.param("| - |", id="one-dash"),
+        pytest.param("|-|", id="one-dash-tight"),
+        pytest.param("|:-:|", id="one-dash-centred"),
+        pytest.param("| - | - |", id="two-columns"),
+        pytest.param("|-|-|", id="two-columns-tight"),
+    ],
+)
+def test_a_separator_row_of_single_dashes_makes_the_row_above_the_header(separator: str) -> None:
+    """Some generators write one dash per cell, a one-column table too: the row above is
+    the header, not a data row (issue #14)."""
+    width = separator.count("|") - 1
+    header = "| Decode on L4 (ms) |" if width == 1 else "| Decode on L4 (ms) | Runs |"
+    row = "| 12.5 |" if width == 1 else "| 12.5 | 3 |"
+    segments = list(parse_segments(f"## Speed\n\n{header}\n{separator}\n{row}\n"))
+    rows = [s for s in segments if s.block == "table"]
+    assert [s.line for s in rows] == [5]
+    assert rows[0].header[0] == "Decode on L4 (ms)"

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from research_radar.extract.claims import extract_claims
-from research_radar.extract.units import canonical_unit
+from research_radar.extract.units import canonical_unit, part_number
 from research_radar.models import Claim
 
 
@@ -448,3 +448,22 @@ def test_a_column_that_writes_its_unit_once_gives_it_to_its_bare_numbers() -> No
     assert units[700.5] == "tok/s"  # its column said tok/s in the row above
     assert units.get(30.25, "") == ""  # a column that writes no unit gets none
     assert units.get(1.25, "") in ("", "x")
+
+
+@pytest.mark.parametrize(
+    ("before", "raw", "after", "expected"),
+    [
+        pytest.param("a Ryzen 7 ", "2700", "X box", True, id="family"),
+        pytest.param("CPU: Xeon W-", "2295", "X.", True, id="family-letter-hyphen"),
+        pytest.param("the ", "5600", "XT card", True, id="more-code"),
+        pytest.param("It is ", "3", "x faster", False, id="small-ratio"),
+        pytest.param("It is ", "5.2", "X faster", False, id="decimal-ratio"),
+        pytest.param("memory falls ", "256", "X", False, id="no-family"),
+        pytest.param("a Ryzen 7 2700, ", "256", "X less", False, id="family-left-behind"),
+        pytest.param("a Ryzen 7 ", "2700", " tok/s", False, id="no-x"),
+    ],
+)
+def test_a_part_number_is_told_from_a_ratio(
+    before: str, raw: str, after: str, expected: bool
+) -> None:
+    assert part_number(before, raw, after) is expected

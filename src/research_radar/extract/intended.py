@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from research_radar.extract.units import NUMBER_PATTERN, range_end
+from research_radar.extract.units import NUMBER_PATTERN, number_start
 
 __all__ = ["intended_spans", "stated_as_intention"]
 
@@ -69,9 +69,8 @@ def intended_spans(text: str) -> list[tuple[int, int]]:
         return []  # (most statements name no intention: one search passes them over)
     spans = []
     for match in _NUMBER.finditer(text):
-        start, end = match.span()
-        if range_end(text, start):
-            start += 1  # `Target: 5%-30%`: the range's end is 30, read after its dash
+        # `Target: 5%-30%`: the range's end is 30, read after its dash
+        start, end = number_start(text, match.start()), match.end()
         if stated_as_intention(text, start, end):
             spans.append((start, end))
     return spans

@@ -178,8 +178,9 @@ def _unquoted(line: str) -> str:
     return _QUOTED_ROW.sub(r"\1", line) if ">" in line and "|" in line else line
 
 
-_SEPARATOR = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*")
-"""A table's delimiter row: a dash or more per cell (`|---|:--:|`, `|-|-|`)."""
+_SEPARATOR = re.compile(r"\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)+\|?\s*|\s*\|\s*:?-+:?\s*\|\s*")
+"""A table's delimiter row: a dash or more per cell (`|---|:--:|`, `|-|-|`), a one-column
+table's between its pipes (`| - |`)."""
 
 
 def _piped(lines: list[str]) -> list[str]:

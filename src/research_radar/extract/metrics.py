@@ -34,8 +34,9 @@ from research_radar.extract.units import (
     RATIO_UNITS,
     UNIT_PATTERN,
     canonical_unit,
+    number_start,
     parse_number,
-    range_end,
+    part_number,
 )
 from research_radar.models import Conditions, Metric
 
@@ -323,6 +324,8 @@ def _unit_metrics(
     )  # `11倍 GPU 显存`: a ratio, never `11x GPU`
     if counted and _COUNTED.match(text, match.end()) and _is_count(text[match.end() :], cat):
         return []
+    if counted and part_number(text[: match.start()], match["num"], text[match.end("num") :]):
+        return []  # `Xeon W-3175X`: a part's model number
     window = text[max(0, match.start() - 30) : match.end() + 24] + " " + context
     if unit in _MEMORY_UNITS and (not _MEMORY_CONTEXT.search(window) or _is_spec(text, match)):
         return []
@@ -331,8 +334,7 @@ def _unit_metrics(
     name = _metric_name(text, match.start(), match.end(), unit, match.group("word"))
     groups = ["num"] + (["num2"] if match.group("num2") else [])
     spans = [match.span(g) for g in groups]
-    if range_end(text, spans[0][0]):
-        spans[0] = (spans[0][0] + 1, spans[0][1])  # `5%-30%`: 30, not -30
+    spans[0] = (number_start(text, spans[0][0]), spans[0][1])  # `5%-30%`: 30, not -30
     return [
         (span, Metric(name=name, value=parse_number(text[span[0] : span[1]]), unit=unit))
         for span in spans

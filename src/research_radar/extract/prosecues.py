@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
+from functools import cached_property
 
 from research_radar.extract.cells import head_name
 from research_radar.extract.durations import duration_spans
@@ -32,8 +33,8 @@ from research_radar.extract.screened import search
 from research_radar.extract.units import (
     DEFAULT_METRIC_NAMES,
     NUMBER_PATTERN,
+    number_start,
     parse_number,
-    range_end,
 )
 
 __all__ = ["prose_candidates"]
@@ -77,13 +78,25 @@ _MEMORY = frozenset({"GB", "GiB", "MB", "MiB", "TB"})
 def _listed_unit(segment: Segment, before: str, after: str) -> str:
     """The unit said above a list for an item that is a label and one number (`A100:
     120.5` under `### Decode throughput (tokens/s)`), or ''. Not a setting's (`Batch size:
-    16`): a label that names a setting and holds no value of it is no measurement's."""
-    if not segment.unit or segment.block != "list" or after.strip(" .;,*)）"):
+    16`): a label that names a setting and holds no value of it is no measurement's. Under
+    a list of ratios (`normalised to Python = 1.00:`) each value that stands alone is one
+    (`- A: latency 0.48, VRAM 0.68.`), a setting's again excepted (`batch 4`)."""
+    if not segment.unit or segment.block != "list":
+        return ""
+    if segment.unit == "x" and _RATIO_VALUE.match(after) and not _SETTING_BEFORE.search(before):
+        return "x"
+    if after.strip(" .;,*)）"):
         return ""
     label = _ITEM_LABEL.fullmatch(before)
     if label is None or LOAD_WORDS.search(label.group(1)) and not _DIGIT.search(label.group(1)):
         return ""
     return segment.unit
+
+
+_RATIO_VALUE = re.compile(r"\s?(?:[,;，；]|[.。]?\s*$)")
+"""What follows a value standing alone in a list item: a separator or the item's end."""
+_SETTING_BEFORE = re.compile(rf"(?:{LOAD_WORDS.pattern})\W{{0,3}}$", re.I)
+"""`batch 4`, `bs=8`: the number right after a setting's name is the setting's."""
 
 
 _ITEM_LABEL = re.compile(r"\W*([^:：=]{1,60}?(?:=\s?\d[\w.]*)?)\**\s*[:：=]\s*[~≈]?\s*")
@@ -101,39 +114,20 @@ def prose_candidates(
     matches = list(_NUMBER.finditer(text))
     if not matches:
         return []
-    left = Counter(taken)
-    spans: list[tuple[int, int]] | None = None
-    intended: list[tuple[int, int]] = []
+    written = [_written(text, match) for match in matches]
+    marks = _Marks(text)
+    used = _used(segment, written, taken, marks)
     sentence: list[str] | None = None
     # what the whole sentence says is read at its first number the rules left (#19)
     candidates: list[Candidate] = []
-    for match in matches:
-        start, end = match.span()
-        if range_end(text, start):
-            start += 1  # `5%-30%`: the range's end is 30, not -30
+    for index, (start, end, value) in enumerate(written):
+        hit = index in used
+        if hit and not everything:
+            continue
         raw = text[start:end]
-        value = parse_number(raw)
-        hit = left[value] > 0
-        if hit:
-            left[value] -= 1
-            if not everything:
-                continue
-        if spans is None:
-            spans = duration_spans(text)
-            intended = intended_spans(text)  # (one cue search passes most sentences over)
         before, after = text[max(0, start - 40) : start], text[end : end + 40]
-        unit = unit_after(after) or _listed_unit(segment, text[:start], after)
-        if (
-            not_a_reading(after, start, spans, before)
-            or (start, end) in intended
-            or unit in _MEMORY
-            or (value == 1 and _NORMALISED_TO.search(before))
-            or _LABELLED_ID.search(before, len(before) - _LABELLED_ID_SPAN)
-            or _NAMED_SIZE.match(after)
-        ):
-            # `M5 Pro 48 GB`: a memory size in prose is a spec (the rules read the memory
-            # a run uses, `peak 21 GB`); `arXiv:2409.10516` is an id; `0.6B`, `4000-token
-            # generations`, `8-bit`: a size or a setting
+        unit = _unit_at(segment, start, end)
+        if _no_reading(text, (start, end, value), unit, marks):
             continue
         if sentence is None:
             sentence = ["p", f"block:{segment.block}", f"nnum{min(len(matches), 5)}"]
@@ -165,3 +159,83 @@ def prose_candidates(
             )
         )
     return candidates
+
+
+_Written = tuple[int, int, float]
+"""Where a number stands in its sentence (start, end) and its value."""
+
+
+def _written(text: str, match: re.Match[str]) -> _Written:
+    start, end = number_start(text, match.start()), match.end()  # `5%-30%`: 30, not -30
+    return start, end, parse_number(text[start:end])
+
+
+class _Marks:
+    """The spans of a sentence that hold no reading of their own (the parts of a compound
+    duration, an intended setting), looked for once and only when first asked for: one
+    cue search passes most sentences over."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    @cached_property
+    def durations(self) -> list[tuple[int, int]]:
+        return duration_spans(self.text)
+
+    @cached_property
+    def intended(self) -> list[tuple[int, int]]:
+        return intended_spans(self.text)
+
+
+def _no_reading(text: str, written: _Written, unit: str, marks: _Marks) -> bool:
+    """`M5 Pro 48 GB`: a memory size in prose is a spec (the rules read the memory a run
+    uses, `peak 21 GB`); `arXiv:2409.10516` is an id; `0.6B`, `4000-token generations`,
+    `8-bit`: a size or a setting; `8 GPUs`: a device count (`not_a_reading`)."""
+    start, end, value = written
+    before, after = text[max(0, start - 40) : start], text[end : end + 40]
+    return (
+        not_a_reading(after, start, marks.durations, before, text[start:end])
+        or (start, end) in marks.intended
+        or unit in _MEMORY
+        or (value == 1 and _NORMALISED_TO.search(before) is not None)
+        or _LABELLED_ID.search(before, len(before) - _LABELLED_ID_SPAN) is not None
+        or _NAMED_SIZE.match(after) is not None
+    )
+
+
+def _used(
+    segment: Segment, written: Sequence[_Written], taken: Sequence[float], marks: _Marks
+) -> set[int]:
+    """Which of the sentence's numbers (by index in `written`) the rules read: the first
+    ones of each value they took. Where a value is written more often than they took it
+    (`3 tok/s on 4 GPUs, 4 tok/s`), the numbers that are no reading (the count `4`) use
+    none of it up while a reading of that value is left to take it (issue #14)."""
+    if not taken:
+        return set()
+    wanted = Counter(taken)
+    left = Counter(wanted)
+    count = Counter(value for _, _, value in written)
+    used: set[int] = set()
+    held: list[int] = []
+    for index, (start, end, value) in enumerate(written):
+        if left[value] <= 0:
+            continue
+        if count[value] > wanted[value] and _no_reading(
+            segment.text, (start, end, value), _unit_at(segment, start, end), marks
+        ):
+            held.append(index)  # (given a taken value only if no reading is left to take it)
+            continue
+        left[value] -= 1
+        used.add(index)
+    for index in held:
+        value = written[index][2]
+        if left[value] > 0:
+            left[value] -= 1
+            used.add(index)
+    return used
+
+
+def _unit_at(segment: Segment, start: int, end: int) -> str:
+    text = segment.text
+    after = text[end : end + 40]
+    return unit_after(after) or _listed_unit(segment, text[:start], after)

@@ -26,8 +26,9 @@ from research_radar.extract.units import (
     NUMBER_PATTERN,
     UNIT_PATTERN,
     canonical_unit,
+    number_start,
     parse_number,
-    range_end,
+    part_number,
 )
 
 __all__ = [
@@ -179,7 +180,7 @@ def table_candidates(
         for column, cell in enumerate(row):
             found = []
             for match in _NUMBER.finditer(cell):
-                start = match.start() + range_end(cell, match.start())  # `5%-30%`: 30
+                start = number_start(cell, match.start())  # `5%-30%`: 30
                 value = parse_number(cell[start : match.end()])
                 hit = counts[value] > 0
                 if hit:
@@ -212,7 +213,7 @@ def table_candidates(
             spans = duration_spans(cell)
             for raw, start, hit in found:
                 after, before = cell[start + len(raw) :], cell[:start]
-                if hit and not everything or not_a_reading(after, start, spans, before):
+                if hit and not everything or not_a_reading(after, start, spans, before, raw):
                     continue
                 own = unit_after(after)
                 unit = own or _table_unit(head[column], label, segment.unit, column)
@@ -264,13 +265,15 @@ def _label_cues(label: str) -> list[str]:
 
 
 def not_a_reading(
-    after: str, start: int, durations: Sequence[tuple[int, int]], before: str = ""
+    after: str, start: int, durations: Sequence[tuple[int, int]], before: str = "", raw: str = ""
 ) -> bool:
     """A device count (`2x B70`, `8 GPUs`), a clock rate (`@2.84GHz`), a side of a
-    dimension (`768x768`, `1360 * 768`, `8x7B`) or a part of a compound duration (`23` of
-    `2m23s`, which the rules read whole): never a claim."""
+    dimension (`768x768`, `1360 * 768`, `8x7B`), a part of a compound duration (`23` of
+    `2m23s`, which the rules read whole) or the model number `raw` of a part (`Ryzen 9
+    5950X`): never a claim."""
     return (
         _COUNT_OF.match(after) is not None
+        or part_number(before, raw, after)
         or _CLOCK.match(after) is not None
         or _DIMENSION_AFTER.match(after) is not None
         # (a match ends `before`, and spans 5 characters at most: looked for there)

@@ -41,7 +41,10 @@ __all__ = ["find_scopes", "is_setup_heading", "is_setup_line"]
 
 _SETUP_HEADING = re.compile(
     r"set-?up|environment|configuration|experimental settings?|benchmark settings?|"
-    r"test(?:ing)? (?:settings?|platform|config)|hardware|测试环境|实验环境|实验设置|测试配置|"
+    r"test(?:ing)? (?:settings?|platform|config)|测试环境|实验环境|实验设置|测试配置|"
+    r"^\W*(?:\d[\d.]*\W*)?(?:(?:test(?:ing)?|benchmark(?:ing)?|evaluation|experiment(?:al)?|"
+    r"target|our)\s)?hardware(?:\s(?:used\b.*|details?|specs?|specifications?|info(?:rmation)?|"
+    r"requirements?|selection|overview|(?:and|&|/)\s?software(?:\s\w+)?))?\W*$|"
     r"测试设置|硬件环境|运行环境|环境配置|服务器配置|机器配置|(?:芯片|硬件|设备)信息|"
     r"(?:软?硬件|测试|实验|部署|推理|评测)(?:配置|环境|平台|硬件|机器)|test-?bed|"
     r"^\W*(?:\w+\s)?settings?\W*$|^\W*(?:\d[\d.]*\W*)?环境(?:说明|介绍|信息|描述|概述)?\W*$|"
@@ -70,8 +73,10 @@ _MAX_NAMES = 3
 
 
 def is_setup_heading(text: str) -> bool:
-    """Whether a heading names a set-up section (`## Test environment`, `### 测试环境`), not
-    a survey of what runs (`## Supported hardware`)."""
+    """Whether a heading names a set-up section (`## Test environment`, `### 测试环境`,
+    `## Hardware used`), not a survey of what runs (`## Supported hardware`). The word
+    hardware alone is a set-up only as the heading's subject (`Hardware`, `Benchmark
+    hardware`, `Hardware details`), not in `Hardware-aware kernels` (issue #14)."""
     probe = probe_of(text)
     return search(_SETUP_HEADING, probe) is not None and search(SURVEY, probe) is None
 

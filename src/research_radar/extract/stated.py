@@ -218,11 +218,13 @@ _SPEEDUP_TITLE = re.compile(r"^\W*(?:speed-?ups?|加速比)\b", re.I)
 
 def intro_unit(text: str) -> str:
     """`Decode speed (tokens/s) on RTX 4090:`, `We report latency (ms) below.`: the line
-    that introduces a table gives the unit of its numbers in parentheses; `Speedup of LightSeq over PyTorch:` gives
-    ratios."""
+    that introduces a table gives the unit of its numbers in parentheses; `Speedup of LightSeq over PyTorch:` and
+    `normalised to Python = 1.00:` give ratios."""
     match = _INTRO_UNIT.search(text) or _DEFINED_RATE.search(text)
     if match:
         return canonical_unit(match.group(1))
+    if _NORMALISED.search(text):
+        return "x"  # `normalised to Python = 1.00:`: ratios to the reference
     shown = _SHOWN_UNIT.search(text)
     if shown:
         named = {canonical_unit(m.group(0)) for m in _WORD_UNIT.finditer(text)}
@@ -232,6 +234,15 @@ def intro_unit(text: str) -> str:
     if _TOKEN_RATE.search(text):
         return "tok/s"  # `the average token generation rates are:`
     return "x" if _SPEEDUP_TITLE.match(text) else ""
+
+
+_NORMALISED = re.compile(
+    r"\b(?:normali[sz]ed|relative)\s+to\s+[^.;:=()]{1,40}?\s?"
+    r"(?:=\s?1(?:\.0+)?\s?[x×]?|\(\s?=?\s?1(?:\.0+)?\s?[x×]?\s?\))\W*$",
+    re.I,
+)
+"""`normalised to Python = 1.00:`, `relative to JAX (=1.0):`: what follows is read as
+ratios to that reference (issue #14)."""
 
 
 _TOKEN_RATE = re.compile(

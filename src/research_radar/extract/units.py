@@ -18,7 +18,9 @@ __all__ = [
     "RATIO_UNITS",
     "UNIT_PATTERN",
     "canonical_unit",
+    "number_start",
     "parse_number",
+    "part_number",
     "range_end",
 ]
 
@@ -211,6 +213,26 @@ _UNIT_BEFORE = re.compile(rf"{NUMBER_BODY}\s?(?P<unit>{UNIT_PATTERN})$")
 _UNIT_AFTER = re.compile(rf"-{NUMBER_BODY}\s?(?P<unit>{UNIT_PATTERN})")
 
 
+def number_start(text: str, at: int) -> int:
+    """Where the number `NUMBER_PATTERN` found at `at` starts, its sign included: one
+    further on where its hyphen joins a range (`5%-30%`: 30, `range_end`), one before where
+    the hyphen glued to another unit that ends in a letter is the sign of a change (`5
+    tok/s-30%`: -30; the pattern leaves a hyphen after a letter out, as in `Llama-3`)."""
+    if range_end(text, at):
+        return at + 1
+    if at < 3 or text[at - 1] != "-" or not text[at - 2].isalpha():
+        return at
+    before = _UNIT_BEFORE.search(text, max(0, at - 33), at - 1)
+    change = _CHANGE_AFTER.match(text, at)
+    if before is None or change is None:
+        return at
+    return at - 1 if canonical_unit(before["unit"]) != canonical_unit(change["unit"]) else at
+
+
+_CHANGE_AFTER = re.compile(rf"{NUMBER_BODY}\s?(?P<unit>%|pp|个?\s?百分点)")
+"""A change: a number of percent or percentage points."""
+
+
 def range_end(text: str, at: int) -> bool:
     """Whether the hyphen at `at` joins a range: glued between two numbers of one unit
     (`5%-30%`, `2倍-3倍`, `5秒-10秒`), it is no minus sign of the second (30, not -30);
@@ -222,3 +244,25 @@ def range_end(text: str, at: int) -> bool:
         return False
     after = _UNIT_AFTER.match(text, at)
     return after is not None and canonical_unit(after["unit"]) == canonical_unit(before["unit"])
+
+
+_PART_FAMILY = re.compile(
+    r"\b(?:Ryzen|Core|Xeon|EPYC|Epyc|Threadripper|Athlon|Pentium|Celeron|Opteron|"
+    r"RTX|GTX|RX|Radeon)"
+    r"(?:[\s-]+(?:PRO|Pro|Platinum|Gold|Silver|Bronze|Max|Ultra|i[3579]|\d{1,2}|[A-Z]{1,2}))*"
+    r"[\s-]+$"
+)
+"""`Ryzen 9 `, `Core i7-`, `Xeon W-`, `Threadripper PRO `: a part family's name and the
+words of its model before the model number."""
+_PART_CODE = re.compile(r"[xX]\d?[A-Z]{1,3}(?![A-Za-z])")
+"""`X3D`, `XE`, `XTX`: more of a model code after the `X`."""
+
+
+def part_number(before: str, raw: str, after: str) -> bool:
+    """Whether a whole number glued to an `X` is a part's model number, not a ratio:
+    `Ryzen 9 5950X`, `Xeon W-3175X`, `Threadripper 3990X` (after a part family's name) or
+    `7800X3D`, `10980XE` (more model code follows). It has three digits or more, which
+    keeps `3x` and `5.2X` ratios, and `256X` where no family names it (issue #14)."""
+    if after[:1] not in ("x", "X") or len(raw) < 3 or not raw.isdigit():
+        return False
+    return _PART_CODE.match(after) is not None or _PART_FAMILY.search(before[-48:]) is not None

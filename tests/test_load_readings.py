@@ -11,6 +11,7 @@ from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.claims import extract_claims
 from research_radar.extract.conditions import find_conditions
 from research_radar.extract.loads import read_load
+from research_radar.extract.markdown import parse_segments
 from research_radar.models import Claim
 
 
@@ -801,3 +802,26 @@ def test_a_load_in_more_words_is_read(text: str, expected: dict[str, str]) -> No
 )
 def test_words_near_a_load_are_not_one(text: str, key: str) -> None:
     assert key not in _load(text)
+
+
+def test_a_bold_line_over_bold_lines_sets_up_each_of_them() -> None:
+    """`**Short prompts (300×300 tokens)**` right above `**Batch 1**` opens a group: its
+    lengths hold under each bold line below it, up to the next bold line that opens one."""
+    text = (
+        "# Bench\n\n### Findings\n\n**Short prompts (300×300 tokens)**\n\n**Batch 1**\n\n"
+        "- TTFT: 91 ms\n\n**Batch 32**\n\n- TTFT: 95 ms\n\n"
+        "**Long prompts (3000×3000 tokens)**\n\n**Batch 1**\n\n- TTFT: 99 ms\n"
+    )
+    claims = _numbers(extract_claims(text))
+    assert claims[91].conditions.load == {"prompt": "300", "output": "300", "batch": "1"}
+    assert claims[95].conditions.load == {"prompt": "300", "output": "300", "batch": "32"}
+    assert claims[99].conditions.load == {"prompt": "3000", "output": "3000", "batch": "1"}
+    levels = [s.level for s in parse_segments(text) if s.block == "heading"]
+    assert levels == [1, 3, 7, 8, 8, 7, 8]
+
+
+def test_bold_lines_each_over_its_own_text_are_siblings() -> None:
+    """`**Batch 1**` / text / `**Batch 32**` / text: no bold line opens a group."""
+    text = "# Bench\n\n**Batch 1**\n\n- TTFT: 91 ms\n\n**Batch 32**\n\n- TTFT: 95 ms\n"
+    assert [s.level for s in parse_segments(text) if s.block == "heading"] == [1, 7, 7]
+    assert _numbers(extract_claims(text))[95].conditions.load == {"batch": "32"}

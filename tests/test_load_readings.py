@@ -752,6 +752,8 @@ def test_a_key_listing_several_values_sets_up_none_of_them() -> None:
         pytest.param("It fits a single 48GB GPU.", {"gpus": "1"}, id="single-memory-gpu"),
         pytest.param("- 模型在单张 80G GPU 上测试", {"gpus": "1"}, id="zh-single-memory-gpu"),
         pytest.param("实验使用 4 个 GPU 完成", {"gpus": "4"}, id="zh-n-ge-gpu"),
+        pytest.param("Served on 3 nodes × 4 A100.", {"gpus": "12"}, id="nodes-times-parts"),
+        pytest.param("Served on 3 x 4xA100 nodes.", {"gpus": "12"}, id="machines-of-parts"),
         # an output length in the words authors use
         pytest.param(
             "# input token is 700, output token is 90",

@@ -214,6 +214,8 @@ matched, it reads nothing."""
 def _part_count(text: str, mention: Mention) -> str | None:
     """How many of a named part a text writes it runs on (`8x H100`, `8 H800 GPUs`, `A100 x
     2`, `two H100`), or None."""
+    if (product := _times_machines(text, mention.start)) is not None:
+        return product
     count = _count_before(text, mention.start)
     if count:
         return next(g for g in count.groups() if g)
@@ -229,6 +231,21 @@ def _part_count(text: str, mention: Mention) -> str | None:
         # `two H100`, `两张 A100`; not `a single H100 node` (eight of them)
         return _WORDS[next(g for g in word.groups() if g).lower()]
     return None
+
+
+_MACHINES_TIMES = re.compile(
+    r"(?<![\w.,])(\d{1,3})\s?(?:(?:nodes?|machines?|servers?|hosts?)\s?)?[x×*]\s?"
+    r"(\d{1,3})\s?(?:[x×*]\s?)?$",
+    re.I,
+)
+"""`2 x 8xH100 nodes`, `2 nodes × 8 H100`, `2x8 A100`: machines times the parts in each."""
+
+
+def _times_machines(text: str, at: int) -> str | None:
+    """The count of parts written as machines times the parts in each right before `at`
+    (`2 nodes × 8 H100`: 16), or None."""
+    product = _MACHINES_TIMES.search(text, max(0, at - 24), at)
+    return str(int(product.group(1)) * int(product.group(2))) if product else None
 
 
 def _counted_parts(text: str, cat: Catalog) -> set[str]:

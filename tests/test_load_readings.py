@@ -771,6 +771,12 @@ def test_a_key_listing_several_values_sets_up_none_of_them() -> None:
         pytest.param("输入输出长度 3000/300 时", {"prompt": "3000", "output": "300"}, id="zh-io"),
         pytest.param("生成 token 数为 96", {"output": "96"}, id="zh-generated-token-count"),
         pytest.param("解码长度 640 的场景", {"output": "640"}, id="zh-decode-length"),
+        pytest.param("最终推理20个token，用时 9 s", {"output": "20"}, id="zh-infer-n-tokens"),
+        pytest.param(
+            "| 编码 3000 长度的显存 | 生成 4000 长度的显存 |",
+            {"prompt": "3000", "output": "4000"},
+            id="zh-phase-n-length",
+        ),
         pytest.param(
             "prompt 900 tokens, generation 90 tokens", {"output": "90"}, id="generation-n"
         ),

@@ -411,7 +411,11 @@ LOAD_RULES = (
         "output",
         r"(?:completion|output|generation)\s?[:：]\s?(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE,
     ),
-    _rule("output", r"生成\s?(\d[\d,]*[Kk]?)\s?个?\s?(?:tokens?|词元)" + _NOT_A_RATE),
+    # `生成 256 个 token`, `推理10个token` (the tokens a run generates)
+    _rule("output", r"(?:生成|推理|解码)\s?(\d[\d,]*[Kk]?)\s?个?\s?(?:tokens?|词元)" + _NOT_A_RATE),
+    # `生成 8192 长度的最小显存`, `编码 2048 长度`: the length of each phase
+    _rule("output", r"(?:生成|输出|解码)\s?(\d[\d,]*[Kk]?)\s?(?:个\s?)?(?:tokens?\s?)?长度"),
+    _rule("prompt", r"(?:编码|输入|预填充)\s?(\d[\d,]*[Kk]?)\s?(?:个\s?)?(?:tokens?\s?)?长度"),
     _rule(
         "output",
         r"(?<![A-Za-z])(?:outputs?|responses?|completions?)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens"

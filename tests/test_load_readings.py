@@ -275,6 +275,7 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("a batch of 8 x 4096 tokens", "output", id="a-batch-of-sequences"),
         pytest.param("prompts of 1024 * 10 tokens each", "output", id="a-product-of-tokens"),
         pytest.param("Total generated tokens: 25600", "output", id="a-total"),
+        pytest.param("平均每秒生成token数量: 64.5", "output", id="zh-per-second-count"),
         pytest.param("Long prompts (2048×2048 tokens)", "resolution", id="no-resolution"),
         pytest.param("--output-len 128,256 swept", "output", id="a-flag-list"),
     ],

@@ -387,7 +387,7 @@ LOAD_RULES = (
     _rule(
         "output",
         r"(?:OSL|output(?:[\s_](?:sequence|seq|generation|tokens?))?[\s_]?len(?:gths?)?|"
-        r"(?:输出|生成)\s?(?:tokens?|词元)\s?数(?:量)?|"
+        r"(?<!每秒)(?<!每)(?:输出|生成)\s?(?:tokens?|词元)\s?数(?:量)?|"
         r"(?:generation|decode|gen|response|completion)[\s_]len(?:gth)?|max[\s_]tokens|max[\s_]new[\s_]tokens|"
         r"(?<![A-Za-z])tg|(?<![A-Za-z])n(?:um)?[\s_]predict|"
         r"(?:output|completion)[\s_]tokens(?=\s?[=:：])|output\stokens?(?=\s(?:is|are)\s)|"

@@ -151,6 +151,11 @@ def test_what_is_not_a_precision(text: str) -> None:
             id="pi-model-letter-as-written",
         ),
         pytest.param(
+            "2 x RasPi 5 8 GB and 4 x RasPi 4B",
+            ["Raspberry Pi 5 8 GB", "Raspberry Pi 4B"],
+            id="raspi-short-name",
+        ),
+        pytest.param(
             "Qualcomm SDM865 and MSM8998 (Snapdragon 835)",
             ["SDM865", "MSM8998", "Snapdragon 835"],
             id="qualcomm-parts",

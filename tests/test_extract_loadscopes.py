@@ -367,6 +367,21 @@ def test_a_table_of_settings_sets_up_the_results_beside_it() -> None:
     assert "batch" not in _load(results)["1500"]
 
 
+def test_a_table_naming_describing_and_valuing_its_settings_sets_up_the_results() -> None:
+    """`| Variable | Description | Default |` over `| RUN_INPUT | Input token length | 700 |`
+    in a section of its own: its values, by the words that describe them, set up the
+    parent section; a wider table, or one with no column of values, sets up nothing."""
+    text = (
+        "# Bench\n\n## Results\n\n| Framework | Throughput (tok/s) |\n|---|---|\n| vLLM | 1500 |\n"
+        "\n## Options\n\n| Variable | Description | Default |\n|---|---|---|\n"
+        "| `RUN_INPUT` | Input token length | `700` |\n| `RUN_OUTPUT` | Output token length | `90` |\n"
+        "| `RUN_PORT` | Server port | `8000` |\n"
+    )
+    assert _load(text)["1500"] == {"prompt": "700", "output": "90"}
+    measured = text.replace("| Default |", "| Time (s) |")
+    assert _load(measured)["1500"] == {}
+
+
 def test_a_config_block_in_a_set_up_section_sets_up_the_results_beside_it() -> None:
     """A YAML block of load keys, one value each, under `## Config`: the load of the
     sections beside it (a list of values or a cap is no load); a block beside numbers of

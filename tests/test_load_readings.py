@@ -11,6 +11,7 @@ from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.claims import extract_claims
 from research_radar.extract.conditions import find_conditions
 from research_radar.extract.loads import read_load
+from research_radar.extract.markdown import parse_segments
 from research_radar.models import Claim
 
 
@@ -175,6 +176,50 @@ def _numbers(claims: list[Claim]) -> dict[float, Claim]:
         pytest.param(
             "- Output: short replies, about 96 tokens", {"output": "96"}, id="output-words"
         ),
+        # a count of GPUs, however the sentence opens and whatever stands between
+        pytest.param("Using 16 H800, one epoch takes 3 h.", {"gpus": "16"}, id="capital-using"),
+        pytest.param("On 4 A100s the run takes 3 h.", {"gpus": "4"}, id="capital-on-plural"),
+        pytest.param("We trained on dual RTX 3090s.", {"gpus": "2"}, id="dual-part"),
+        pytest.param("It fits a single 80GB A100.", {"gpus": "1"}, id="single-memory-part"),
+        pytest.param("It fits a single 48GB GPU.", {"gpus": "1"}, id="single-memory-gpu"),
+        pytest.param("- 模型在单张 80G GPU 上测试", {"gpus": "1"}, id="zh-single-memory-gpu"),
+        pytest.param("实验使用 4 个 GPU 完成", {"gpus": "4"}, id="zh-n-ge-gpu"),
+        pytest.param("Served on 3 nodes × 4 A100.", {"gpus": "12"}, id="nodes-times-parts"),
+        pytest.param("Served on 3 x 4xA100 nodes.", {"gpus": "12"}, id="machines-of-parts"),
+        # an output length in the words authors use
+        pytest.param(
+            "# input token is 700, output token is 90",
+            {"prompt": "700", "output": "90"},
+            id="token-is",
+        ),
+        pytest.param(
+            "**Short prompts (300×300 tokens)**",
+            {"prompt": "300", "output": "300"},
+            id="length-by-length-tokens",
+        ),
+        pytest.param(
+            "Long run (4096 x 512 tokens)", {"prompt": "4096", "output": "512"}, id="by-x"
+        ),
+        pytest.param("输入输出长度 3000/300 时", {"prompt": "3000", "output": "300"}, id="zh-io"),
+        pytest.param("生成 token 数为 96", {"output": "96"}, id="zh-generated-token-count"),
+        pytest.param("解码长度 640 的场景", {"output": "640"}, id="zh-decode-length"),
+        pytest.param("最终推理20个token，用时 9 s", {"output": "20"}, id="zh-infer-n-tokens"),
+        pytest.param(
+            "| 编码 3000 长度的显存 | 生成 4000 长度的显存 |",
+            {"prompt": "3000", "output": "4000"},
+            id="zh-phase-n-length",
+        ),
+        pytest.param(
+            "prompt 900 tokens, generation 90 tokens", {"output": "90"}, id="generation-n"
+        ),
+        pytest.param("**Tokens Generated:** ~325", {"output": "325"}, id="tokens-generated-key"),
+        pytest.param("after 96 tokens generated", {"output": "96"}, id="n-tokens-generated"),
+        pytest.param("with a response length of 700", {"output": "700"}, id="response-length"),
+        pytest.param("ollama with num_predict 96", {"output": "96"}, id="num-predict"),
+        pytest.param("run with --gen-len 96 here", {"output": "96"}, id="gen-len-flag"),
+        pytest.param(
+            "With --output-len 90, decode is steady.", {"output": "90"}, id="flag-then-comma"
+        ),
     ],
 )
 def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) -> None:
@@ -224,6 +269,15 @@ def test_a_load_written_in_prose_is_read(text: str, expected: dict[str, str]) ->
         pytest.param("It makes 300 context switches per second.", "context", id="context-switch"),
         pytest.param("- Input: mixed prompts, 128 or 640 tokens", "prompt", id="input-two-counts"),
         pytest.param("- Output: chat replies at 41.5 tokens/s", "output", id="output-words-rate"),
+        pytest.param(
+            "each rank has 1024 * world_size = 1024 * 8 = 8192 tokens", "gpus", id="a-product"
+        ),
+        pytest.param("a batch of 8 x 4096 tokens", "output", id="a-batch-of-sequences"),
+        pytest.param("prompts of 1024 * 10 tokens each", "output", id="a-product-of-tokens"),
+        pytest.param("Total generated tokens: 25600", "output", id="a-total"),
+        pytest.param("平均每秒生成token数量: 64.5", "output", id="zh-per-second-count"),
+        pytest.param("Long prompts (2048×2048 tokens)", "resolution", id="no-resolution"),
+        pytest.param("--output-len 128,256 swept", "output", id="a-flag-list"),
     ],
 )
 def test_look_alikes_of_a_load_are_not_read(text: str, key: str) -> None:
@@ -738,3 +792,26 @@ def test_a_key_listing_several_values_sets_up_none_of_them() -> None:
         "prompt": "1024",
         "output": "128",
     }
+
+
+def test_a_bold_line_over_bold_lines_sets_up_each_of_them() -> None:
+    """`**Short prompts (300×300 tokens)**` right above `**Batch 1**` opens a group: its
+    lengths hold under each bold line below it, up to the next bold line that opens one."""
+    text = (
+        "# Bench\n\n### Findings\n\n**Short prompts (300×300 tokens)**\n\n**Batch 1**\n\n"
+        "- TTFT: 91 ms\n\n**Batch 32**\n\n- TTFT: 95 ms\n\n"
+        "**Long prompts (3000×3000 tokens)**\n\n**Batch 1**\n\n- TTFT: 99 ms\n"
+    )
+    claims = _numbers(extract_claims(text))
+    assert claims[91].conditions.load == {"prompt": "300", "output": "300", "batch": "1"}
+    assert claims[95].conditions.load == {"prompt": "300", "output": "300", "batch": "32"}
+    assert claims[99].conditions.load == {"prompt": "3000", "output": "3000", "batch": "1"}
+    levels = [s.level for s in parse_segments(text) if s.block == "heading"]
+    assert levels == [1, 3, 7, 8, 8, 7, 8]
+
+
+def test_bold_lines_each_over_its_own_text_are_siblings() -> None:
+    """`**Batch 1**` / text / `**Batch 32**` / text: no bold line opens a group."""
+    text = "# Bench\n\n**Batch 1**\n\n- TTFT: 91 ms\n\n**Batch 32**\n\n- TTFT: 95 ms\n"
+    assert [s.level for s in parse_segments(text) if s.block == "heading"] == [1, 7, 7]
+    assert _numbers(extract_claims(text))[95].conditions.load == {"batch": "32"}

@@ -80,9 +80,9 @@ _PER_CARD = r"(?:吞吐|功耗|显存|内存|温度|TDP|平均|最大|最小|每
 """What `单卡` measures per GPU (`单卡吞吐`, `单卡平均功耗`): not a count of GPUs."""
 
 
-_V = r"(?:\s+|\s?=\s?)(\d+[Kk]?)(?![\w.,]|\s+\d)"
-"""A flag's one value (`--input-len 1024`, `--output_len=128`); a list (`-p 512,1024`,
-`--batch-size 1 2 4`) gives alternatives, none of them the load."""
+_V = r"(?:\s+|\s?=\s?)(\d+[Kk]?)(?![\w.]|,\s?\d|\s+\d)"
+"""A flag's one value (`--input-len 1024`, `--output_len=128`, `with --output-len 256, ...`);
+a list (`-p 512,1024`, `--batch-size 1 2 4`) gives alternatives, none of them the load."""
 _R = r"(?:\s+|\s?=\s?)(\d+(?:\.\d+)?)(?![\w.,]|\s+\d)"
 
 # The flags and config keys of the field's benchmark tools, first: a command line's flag
@@ -100,6 +100,8 @@ _FLAG_RULES = (
     ("output", r"--(?:(?:random|sharegpt|sonnet)[-_])?output[-_](?:len(?:gth)?|tokens)" + _V),
     ("output", r"--random[-_]output" + _V),
     ("output", r"--(?:n[-_]gen|output[-_]mean|osl|max[-_]new[-_]tokens|max[-_]tokens)" + _V),
+    # `--gen-len 256`; llama.cpp `--n-predict 128`
+    ("output", r"--(?:gen[-_]len(?:gth)?|n[-_]predict)" + _V),
     ("output", r"--(?:mean[-_]output[-_]tokens|output[-_]tokens[-_]mean)" + _V),
     ("batch", r"--batch[-_]size" + _V),
     ("concurrency", r"--(?:max[-_])?concurrency" + _V),
@@ -180,7 +182,8 @@ LOAD_RULES = (
         # `Number of GPUs 4`: a group header over its column's value (`extract.tables`)
         r"\s*[=:：]?\s*(\d{1,4})(?!\d|\.\d)",
     ),
-    _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?|-)?GPUs?\b"),
+    # `8 GPUs`, `8x GPU`, `8-GPU`, `8 个 GPU`
+    _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:[x×]\s?|-|[个张块]\s?)?GPUs?\b"),
     # `GPUs: 4`, `- GPU: 2`: a set-up key and its count; not `GPU: 4090` (a part's number)
     # nor `GPU: 2x A100`, `GPU: 80GB` (a count of parts, a memory size)
     _rule(
@@ -195,18 +198,23 @@ LOAD_RULES = (
         r"|(?<![\w.,])(\d{1,4})-card\b",
     ),
     # `world size 8`, `WORLD_SIZE=8`: one process a GPU; `GPU x 8`
-    _rule("gpus", r"(?<![A-Za-z])world[\s_-]?size\s?(?:[=:：]|of)?\s?(\d{1,4})(?![\d.])"),
+    # (not `world_size = 1024 * 8`: a product the text works out)
+    _rule(
+        "gpus",
+        r"(?<![A-Za-z])world[\s_-]?size\s?(?:[=:：]|of)?\s?(\d{1,4})(?![\d.]|\s?[*×/+])",
+    ),
     _rule("gpus", r"(?<![A-Za-z])GPUs?\s?[x×*]\s?(\d{1,3})(?![\d.])"),
     _rule("gpus", r"双卡|两张卡|两块卡|\btwo GPUs\b|\bdual[\s-](?:GPUs?|cards?)\b", "2"),
     _rule("gpus", r"\bfour GPUs\b|四卡|四张卡|\bquad[\s-](?:GPUs?|cards?)\b", "4"),
     _rule("gpus", r"\beight GPUs\b|八卡|八张卡", "8"),
     _rule("gpus", r"(?<![\w.,])(\d{1,4})\s?(?:张|块|个)?\s?(?:GPU\s?|显)?卡(?!顿|片)"),
-    # `Single GPU, 4-bit`, `单卡推理`: one GPU, when no count is written before; not `on
-    # one GPU` (how much fits per GPU, in a how-to) nor `单卡吞吐` (a measure per GPU)
+    # `Single GPU, 4-bit`, `单卡推理`, `a single 80GB GPU`, `单张 80G GPU`: one GPU, when no
+    # count is written before; not `on one GPU` (how much fits per GPU, in a how-to) nor
+    # `单卡吞吐` (a measure per GPU)
     _rule(
         "gpus",
-        r"\bsingle[\s-](?:GPU|card|accelerator)\b|"
-        r"(?:单(?:张|块|个)?|一(?:张|块))\s?(?:GPU|NPU|显?卡)(?!顿|片|\s?(?:的\s?)?"
+        r"\bsingle[\s-](?:\d{2,3}\s?GB?\s)?(?:GPU|card|accelerator)\b|"
+        r"(?:单(?:张|块|个)?|一(?:张|块))\s?(?:\d{2,3}\s?GB?\s?)?(?:GPU|NPU|显?卡)(?!顿|片|\s?(?:的\s?)?"
         + _PER_CARD
         + ")",
         "1",
@@ -299,6 +307,7 @@ LOAD_RULES = (
         r"(?:ISL|input(?:[\s_](?:sequence|seq|context))?[\s_]?len(?:gths?)?|prompt[\s_]len(?:gths?)?|"
         r"(?:prompt|input)(?:'s)?[\s_]tokens?[\s_]len(?:gths?)?|"
         r"prefill[\s_]len(?:gth)?|(?:prompt|input)[\s_]tokens(?=\s?[=:：])|prompt tokens|"
+        r"(?:prompt|input)\stokens?(?=\s(?:is|are)\s)|"
         r"seq[\s_]?len(?:gth)?|(?<!output\s)(?<!output_)(?<!input\s)sequence[\s_]len(?:gth)?|"
         r"(?<!输出)(?<!生成)(?<!输入)序列长度\s?(?:为|是)?|"
         r"(?<![A-Za-z_])in(?=\s?=))\s*(?:of\s|is\s|are\s|at\s|是|为)?[=:：]?\s*(?:\((?:just|only|about)?\s?)?"
@@ -378,11 +387,12 @@ LOAD_RULES = (
     _rule(
         "output",
         r"(?:OSL|output(?:[\s_](?:sequence|seq|generation|tokens?))?[\s_]?len(?:gths?)?|"
-        r"输出\s?(?:token|词元)\s?数|"
-        r"(?:generation|decode|gen)[\s_]len(?:gth)?|max[\s_]tokens|max[\s_]new[\s_]tokens|(?<![A-Za-z])tg|"
-        r"output[\s_]tokens(?=\s?[=:：])|"
+        r"(?<!每秒)(?<!每)(?:输出|生成)\s?(?:tokens?|词元)\s?数(?:量)?|"
+        r"(?:generation|decode|gen|response|completion)[\s_]len(?:gth)?|max[\s_]tokens|max[\s_]new[\s_]tokens|"
+        r"(?<![A-Za-z])tg|(?<![A-Za-z])n(?:um)?[\s_]predict|"
+        r"(?:output|completion)[\s_]tokens(?=\s?[=:：])|output\stokens?(?=\s(?:is|are)\s)|"
         r"(?<![A-Za-z])out(?=\s?=)|"
-        r"输出(?:上限|长度)?|(?:输出|生成)(?:序列)?长度\s*(?:为|是)?)\s*(?:of\s|is\s|are\s|at\s|是|为)?[=:：]?\s*"
+        r"输出(?:上限|长度)?|(?:输出|生成|解码)(?:序列)?长度\s*(?:为|是)?)\s*(?:of\s|is\s|are\s|at\s|是|为)?[=:：]?\s*"
         + _K,
     ),
     # `-n 128` is llama.cpp's generation length; `head -n 4`, `mpirun -n 8` are not
@@ -401,7 +411,11 @@ LOAD_RULES = (
         "output",
         r"(?:completion|output|generation)\s?[:：]\s?(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE,
     ),
-    _rule("output", r"生成\s?(\d[\d,]*[Kk]?)\s?个?\s?(?:tokens?|词元)" + _NOT_A_RATE),
+    # `生成 256 个 token`, `推理10个token` (the tokens a run generates)
+    _rule("output", r"(?:生成|推理|解码)\s?(\d[\d,]*[Kk]?)\s?个?\s?(?:tokens?|词元)" + _NOT_A_RATE),
+    # `生成 8192 长度的最小显存`, `编码 2048 长度`: the length of each phase
+    _rule("output", r"(?:生成|输出|解码)\s?(\d[\d,]*[Kk]?)\s?(?:个\s?)?(?:tokens?\s?)?长度"),
+    _rule("prompt", r"(?:编码|输入|预填充)\s?(\d[\d,]*[Kk]?)\s?(?:个\s?)?(?:tokens?\s?)?长度"),
     _rule(
         "output",
         r"(?<![A-Za-z])(?:outputs?|responses?|completions?)\s+of\s+(\d[\d,]*[Kk]?)\s+tokens"
@@ -414,7 +428,18 @@ LOAD_RULES = (
     _rule(
         "output", r"(?:decode|decoding|generation|output)\s?\((\d[\d,]*[Kk]?)\s?(?:tokens?|toks?)\)"
     ),
-    _rule("output", r"(?<![A-Za-z])(?:decode|output)\s(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE),
+    _rule(
+        "output",
+        r"(?<![A-Za-z])(?:decode|output|generation)\s(\d[\d,]*[Kk]?)\s?tokens" + _NOT_A_RATE,
+    ),
+    # `256 tokens generated`, `Tokens generated: ~325`: how many the run generated (not
+    # `Total generated tokens: 25600`, every request's together)
+    _rule(
+        "output",
+        r"(?<![\d.])(\d[\d,]*[Kk]?)\s?tokens?\s(?:generated|decoded)\b" + _NOT_A_RATE + "|"
+        r"(?<!total\s)(?:tokens?\sgenerated|generated\stokens?)\**\s?[:：=]\**\s?[~≈]?\s?(\d[\d,]*[Kk]?)"
+        r"(?![\d.])",
+    ),
     # `measured with 1024 tokens prefill and 256 tokens decode`: the phase after the count
     _rule(
         "output",
@@ -472,7 +497,8 @@ LOAD_RULES = (
     _rule("ram", rf"(?<!\d){_USED}(\d+\s?GB)\s?(?:RAM|DDR\d|内存)"),
     _rule("ram", r"(?:RAM|内存)\s*[=:：]?\s*(\d+\s?GB)"),
     _rule("steps", r"(\d+)\s*(?:sampling\s+|denoising\s+|inference\s+|flow\s?)?steps|(\d+)\s*步"),
-    _rule("resolution", r"(\d{3,4}\s?[x×]\s?\d{3,4})(?![\d])"),
+    # (not `2048×2048 tokens`: a prompt length by an output length, `extract.loads`)
+    _rule("resolution", r"(\d{3,4}\s?[x×]\s?\d{3,4})(?![\d]|\s?tokens?\b)"),
     _rule("ci", r"(\d+\s?%)\s?CI\b"),
     _rule("ci", r"confidence interval|置信区间", "yes"),
     _rule("spread", r"±\s?(\d[\d,]*(?:\.\d+)?\s?%?)"),

@@ -24,25 +24,30 @@ __all__ = ["load_rule_matches", "read_load", "several_values"]
 _LOAD_INDEX = NeedleIndex(rule.needles for rule in LOAD_RULES)
 _PERCENTILE = re.compile(r"(?<![A-Za-z])[Pp](50|90|95|99(?:\.9)?)(?![\d])")
 _COUNT = re.compile(
-    r"(\d{1,3})\s?(?:[×xX*]|个|张|块|台|卡)\s?$|(?:\bon|\bwith|\busing|\bacross)\s(\d{1,3})\s$|"
+    r"(\d{1,3})\s?(?:[×xX*]|个|张|块|台|卡)\s?$|\b(?:[Oo]n|[Ww]ith|[Uu]sing|[Aa]cross)\s(\d{1,3})\s$|"
     r"^\W{0,3}(\d{1,3})\s$|[:：]\s?(\d{1,3})\s$"
 )
-"""`8x H100`, `4 个 A100`, `on 8 H100`, `Hardware: 8 A100`: how many of a part."""
+"""`8x H100`, `4 个 A100`, `on 8 H100`, `Using 16 H800`, `Hardware: 8 A100`: how many of a
+part."""
 _WORD_COUNT = re.compile(
-    r"(?:\b(two|four|eight|sixteen|single|one)|(双|两)(?:张|块|卡|个)?|"
+    r"(?:\b(two|three|four|six|eight|sixteen|single|one|dual)|(双|两)(?:张|块|卡|个)?|"
     r"(二|四|八|十六)(?:张|块|卡|个|台)|(单|一)(?:张|块|卡|个))"
-    r"\s?(?:(?:NVIDIA|AMD|GeForce|Tesla|Intel|Ascend)[\s-]?)?$",
+    r"\s?(?:\d{2,3}\s?GB?\s)?(?:(?:NVIDIA|AMD|GeForce|Tesla|Intel|Ascend)[\s-]?)?$",
     re.I,
 )
-"""`two H100`, `a single NVIDIA A100`, `one H800`, `两张 A100`, `八卡 H800`, `单卡 RTX
-4090`; a bare `四` or `单` needs its measure word (`单卡吞吐` alone is read by the rules of
-`extract.loadrules`, after any count of GPUs the statement writes)."""
+"""`two H100`, `a single NVIDIA A100`, `dual RTX 3090`, `a single 80GB A100`, `one H800`,
+`两张 A100`, `八卡 H800`, `单卡 RTX 4090`; a bare `四` or `单` needs its measure word
+(`单卡吞吐` alone is read by the rules of `extract.loadrules`, after any count of GPUs the
+statement writes)."""
 _WORDS = {
     "single": "1",
     "one": "1",
     "单": "1",
     "一": "1",
     "two": "2",
+    "dual": "2",
+    "three": "3",
+    "six": "6",
     "four": "4",
     "eight": "8",
     "sixteen": "16",
@@ -74,12 +79,13 @@ for the device after it."""
 
 _IO_PAIR = re.compile(
     r"(?:ISL\s?/\s?OSL|input\s?/\s?output|in\s?/\s?out|prompt\s?/\s?(?:output|generation|completion)|"
-    r"输入(?:长度)?\s?/\s?输出(?:长度)?)(?:\s(?:sequence\s)?(?:lengths?|tokens|len))?"
+    r"输入(?:长度)?\s?(?:/|和|与|、)?\s?输出(?:长度)?)(?:\s(?:sequence\s)?(?:lengths?|tokens|len))?"
     r"(?:\s?(?:长度|of|=|[:：]|为|是|are|is))?\s?"
     r"(\d[\d,]*[Kk]?)\s?/\s?(\d[\d,]*[Kk]?)(?!\d|\.\d)",
     re.I,
 )
-"""`ISL/OSL 1k/1k`, `input/output lengths of 1024/128`: a prompt and an output length."""
+"""`ISL/OSL 1k/1k`, `input/output lengths of 1024/128`, `输入输出长度 1024/256`: a prompt and
+an output length."""
 _IO_SEQUENCE = re.compile(
     r"(?<![A-Za-z])(?:input|prompt|输入)\s?[=:：]?\s?(\d[\d,]*[Kk]?)(?:\s?tokens?)?\s?[,，;；、]?\s?"
     r"(?:and\s)?(?:output|generate|gen|decode|输出|生成)\s?[=:：]?\s?(\d[\d,]*[Kk]?)"
@@ -113,6 +119,12 @@ _IO_TUPLE = re.compile(
     re.I,
 )
 """`(input, output) = (128, 2048)`, `(ISL, OSL) of (1024, 128)`: a pair written as a tuple."""
+_BY_TOKENS = re.compile(
+    r"(?<![\w.×])(\d{3,}|\d+[Kk])\s?[×xX]\s?(\d[\d,]*[Kk]?)\s?tokens?\b(?!\s?(?:/|per\b|每))"
+)
+"""`Long prompts (2048×2048 tokens)`, `(512 x 128 tokens)`: a prompt length by an output
+length, as a resolution is written (not `8 x 4096 tokens`, a batch of sequences, nor `1024 *
+10 tokens`, a product)."""
 _K_PAIR = re.compile(
     r"(?<![\w./])(\d+(?:\.\d+)?[Kk])\s?/\s?(\d+(?:\.\d+)?[Kk]|\d{2,5})(?![\w/]|\.\d)"
 )
@@ -153,6 +165,8 @@ def _request_load(
         pair = search(_IO_BOTH, probe)
     if not pair and "/" in text:
         pair = search(_K_PAIR, probe)
+    if not pair and "token" in text:
+        pair = search(_BY_TOKENS, probe)
     if not pair and "(" in text and ("," in text or "，" in text):
         pair = search(_IO_TUPLE, probe)
     if pair:
@@ -190,7 +204,9 @@ def _request_load(
     return load
 
 
-_PAIRS = Family((_IO_PAIR, _IO_SEQUENCE, _IN_OUT, _IO_BOTH, _K_PAIR, _IO_TUPLE, _PERCENTILE))
+_PAIRS = Family(
+    (_IO_PAIR, _IO_SEQUENCE, _IN_OUT, _IO_BOTH, _K_PAIR, _BY_TOKENS, _IO_TUPLE, _PERCENTILE)
+)
 """The patterns `_request_load` runs besides the rules: where none could match and no rule
 matched, it reads nothing."""
 
@@ -198,6 +214,8 @@ matched, it reads nothing."""
 def _part_count(text: str, mention: Mention) -> str | None:
     """How many of a named part a text writes it runs on (`8x H100`, `8 H800 GPUs`, `A100 x
     2`, `two H100`), or None."""
+    if (product := _times_machines(text, mention.start)) is not None:
+        return product
     count = _count_before(text, mention.start)
     if count:
         return next(g for g in count.groups() if g)
@@ -213,6 +231,21 @@ def _part_count(text: str, mention: Mention) -> str | None:
         # `two H100`, `两张 A100`; not `a single H100 node` (eight of them)
         return _WORDS[next(g for g in word.groups() if g).lower()]
     return None
+
+
+_MACHINES_TIMES = re.compile(
+    r"(?<![\w.,])(\d{1,3})\s?(?:(?:nodes?|machines?|servers?|hosts?)\s?)?[x×*]\s?"
+    r"(\d{1,3})\s?(?:[x×*]\s?)?$",
+    re.I,
+)
+"""`2 x 8xH100 nodes`, `2 nodes × 8 H100`, `2x8 A100`: machines times the parts in each."""
+
+
+def _times_machines(text: str, at: int) -> str | None:
+    """The count of parts written as machines times the parts in each right before `at`
+    (`2 nodes × 8 H100`: 16), or None."""
+    product = _MACHINES_TIMES.search(text, max(0, at - 24), at)
+    return str(int(product.group(1)) * int(product.group(2))) if product else None
 
 
 def _counted_parts(text: str, cat: Catalog) -> set[str]:

@@ -54,6 +54,17 @@ _WRAPPED = 60
 """A line at least this long that stops mid-sentence is taken as hard-wrapped prose."""
 
 
+def _bold_level(lines: list[str], index: int, grouped: bool) -> tuple[int, bool]:
+    """A bold-only line's heading level, and whether a group of bold lines is open after it.
+    A bold line right above another (`**Short prompts (256×256 tokens)**` over `**Batch
+    1**`, text, `**Batch 32**`, text) opens a group: the bold lines below it are its
+    subsections (level 8), up to the next bold line that opens one (issue #14)."""
+    following = next((line.strip() for line in lines[index:] if line.strip()), "")
+    if _BOLD_HEADING.fullmatch(following) and not _HEADING.match(following):
+        return 7, True
+    return (8 if grouped else 7), grouped
+
+
 def parse_segments(text: str) -> Iterator[Segment]:
     """Statements of a document, with their line numbers and block kind.
 
@@ -73,6 +84,8 @@ def parse_segments(text: str) -> Iterator[Segment]:
     list_unit: str | None = None
     """The unit said for the list being read (None: no list is being read)."""
     units = SectionUnits()
+    grouped = False
+    """A bold line that opens a group of bold lines was read since the last `#` heading."""
     index = 0
     title = _front_title(lines)
     if title:
@@ -109,7 +122,10 @@ def parse_segments(text: str) -> Iterator[Segment]:
             before = stripped
             units.recent.append(stripped)
         if hashes or _BOLD_HEADING.fullmatch(stripped):
-            level = len(hashes.group(1)) if hashes else 7
+            if hashes:
+                level, grouped = len(hashes.group(1)), False
+            else:
+                level, grouped = _bold_level(lines, index, grouped)
             yield Segment(clean_text(stripped.lstrip("#")), number, "heading", True, level=level)
             after_break = True
             continue

@@ -1,5 +1,7 @@
 """Tables of settings: a two-column table that lists how the numbers were run, one key and
-its value a row (`| 并发数 | 16 |`, `| Output length | 256 |`), read as set-up lines.
+its value a row (`| 并发数 | 16 |`, `| Output length | 256 |`), read as set-up lines; a
+three-column one that names each setting, describes it and gives its value (`| Variable |
+Description | Default |` over `| BENCH_INPUT_LEN | Input token length | 512 |`) too.
 
 Pure. A building block of `research_radar.extract.loadscopes`; callers outside this
 package use `research_radar.extract.claims` instead. A table is one of settings when it
@@ -25,6 +27,7 @@ def setting_rows(segments: list[Segment], is_setting: Callable[[str], bool]) -> 
         is_setting: whether a `key: value` line sets a load (`Concurrency: 16`).
     """
     found: dict[int, str] = {}
+    head: tuple[str, ...] = ()
     table: dict[int, str] = {}
     """The rows of the table being read, as `key: value` (empty for a wider table)."""
     wide = False
@@ -33,7 +36,9 @@ def setting_rows(segments: list[Segment], is_setting: Callable[[str], bool]) -> 
             if segment.block != "table" and table:  # the header of the next table
                 found.update(_settings(table, wide, is_setting))
                 table, wide = {}, False
-            pair = _pair(segment)
+            if segment.block != "table":
+                head = segment.header
+            pair = _pair(segment, head)
             wide = wide or not pair
             table[segment.line] = pair
             continue
@@ -60,10 +65,25 @@ def _settings(
 _DIGIT = re.compile(r"\d")
 
 
-def _pair(segment: Segment) -> str:
-    """`| 并发数 | 16 |` -> `并发数: 16`; '' for a row of any other width or a blank cell."""
+_VALUE = re.compile(
+    r"(?:default|value|setting)s?(?:\s(?:value|setting))?|默认值?|值|取值|设置", re.I
+)
+"""The header of a settings table's column of values (`Default`, `Value`, `默认值`)."""
+_DESCRIBED = re.compile(r"description|meaning|说明|含义|描述", re.I)
+"""The header of a settings table's column that says in words what each setting is."""
+
+
+def _pair(segment: Segment, head: tuple[str, ...]) -> str:
+    """`| 并发数 | 16 |` -> `并发数: 16`; under `| Variable | Description | Default |`,
+    `| BENCH_INPUT_LEN | Input token length | 512 |` -> `Input token length: 512`; '' for a
+    row of any other width or a blank cell."""
     if segment.block == "table":
         cells = [clean_text(cell) for cell in split_cells(segment.text)]
     else:
         cells = list(segment.header)
-    return f"{cells[0]}: {cells[1]}" if len(cells) == 2 and all(cells) else ""
+    if len(cells) == 2 and all(cells):
+        return f"{cells[0]}: {cells[1]}"
+    if len(cells) != 3 or len(head) != 3 or not _VALUE.fullmatch(head[2]):
+        return ""
+    key = cells[1] if _DESCRIBED.fullmatch(head[1]) else cells[0]
+    return f"{key}: {cells[2]}" if key and cells[2] else ""

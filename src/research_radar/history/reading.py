@@ -36,6 +36,11 @@ __all__ = [
 
 FORK_REPORTS = 64
 """Reports in a file from which `read_reports` reads the second half in a forked process."""
+FORKED_SHARE = 0.48
+"""The share of the reports the forked process reads: a little less than half, as it then
+pickles what it read and this process unpickles it before going on (#19). On a
+20,000-entry file it read half in 3.9-4.1 s of CPU and pickled it in 0.3 s, while this
+process read its half in 3.7-4.2 s, waited, then unpickled for 0.15 s."""
 
 
 class EntryFacts(NamedTuple):
@@ -65,7 +70,7 @@ def read_reports(
     text: str, *, fork_min: int = FORK_REPORTS
 ) -> list[tuple[ParsedReport, list[EntryFacts]]]:
     """The reports of a file (`split_reports`), each with its entries' facts in order."""
-    return map_on_cores(_read_report, report_chunks(text), minimum=fork_min)
+    return map_on_cores(_read_report, report_chunks(text), minimum=fork_min, forked=FORKED_SHARE)
 
 
 def _read_report(chunk: tuple[int, str]) -> tuple[ParsedReport, list[EntryFacts]]:

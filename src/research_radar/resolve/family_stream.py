@@ -203,9 +203,12 @@ FORK_SIGNING = 4000
 """Members from which `signed_on_cores` signs the second half in a forked process."""
 FORK_CHUNKS = 16
 """Chunks from which `related_in_chunks` scores the second half in a forked process."""
-FORKED_SHARE = 0.6
+FORKED_SHARE = 0.55
 """The share of the chunks the forked process scores when this one has other work to do
-meanwhile (an import saves what does not wait for the families: #19)."""
+meanwhile (an import saves what does not wait for the families: #19). The forked process
+takes the last chunks, which cost more (a larger forest, and it catches up on the members
+before them): at 0.6 a 20,000-finding import's forked scoring took 3.7 s of CPU against
+this process's 3.2 s (1.1 s saving meanwhile), and this one waited."""
 
 
 def related_in_chunks(

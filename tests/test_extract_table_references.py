@@ -271,3 +271,46 @@ def test_a_rows_absolute_numbers_take_the_baseline_its_speedup_inherits(
     found = _numbers(extract_claims(text))
     assert found[1.9].conditions.baseline == [baseline]
     assert found[812.0].conditions.baseline == [baseline]
+
+
+def test_rows_of_several_systems_none_the_projects_own_compare_none() -> None:
+    # a table of frameworks on one task lists them in any order: its last row is not
+    # the project's own, so no row is compared with the others (issue #14)
+    text = (
+        "## Latency on one image\n\n"
+        "| Framework | Latency |\n"
+        "|---|---|\n"
+        "| PyTorch | 41.0 ms |\n"
+        "| ONNX Runtime | 33.5 ms |\n"
+        "| TensorRT | 12.5 ms |\n"
+    )
+    found = _numbers(extract_claims(text, where="someone/latency-notes@abc:README.md"))
+    assert not found[12.5].conditions.baseline
+    assert not found[41.0].conditions.baseline
+    assert not _is_baseline(found[41.0])
+
+
+def test_a_row_named_as_the_projects_own_is_compared_with_the_other_rows() -> None:
+    text = (
+        "## Latency on one image\n\n"
+        "| Framework | Latency |\n"
+        "|---|---|\n"
+        "| PyTorch | 41.0 ms |\n"
+        "| Ours | 12.5 ms |\n"
+    )
+    found = _numbers(extract_claims(text, where="someone/latency-notes@abc:README.md"))
+    assert found[12.5].conditions.baseline == ["PyTorch"]
+    assert _is_baseline(found[41.0])
+
+
+def test_columns_of_several_systems_compare_the_last_with_the_others() -> None:
+    # a header puts the new system last: `| vLLM | TensorRT |` (issue #14)
+    text = (
+        "## Latency on one image\n\n"
+        "| Model | PyTorch | TensorRT |\n"
+        "|---|---|---|\n"
+        "| ResNet-50 | 41.0 ms | 12.5 ms |\n"
+    )
+    found = _numbers(extract_claims(text, where="someone/latency-notes@abc:README.md"))
+    assert found[12.5].conditions.baseline == ["PyTorch"]
+    assert _is_baseline(found[41.0])

@@ -151,7 +151,12 @@ def named_positions(labels: dict[int, str], stems: list[str]) -> dict[int, str]:
 
 
 def choose(
-    plan: Plan, positions: int, named: dict[int, str] | None = None, narrower: int | None = None
+    plan: Plan,
+    positions: int,
+    named: dict[int, str] | None = None,
+    narrower: int | None = None,
+    *,
+    last_own: bool = True,
 ) -> Plan:
     """Pick the compared systems among the columns or rows with numbers, when they differ:
     beside the project's own (`ChatGLM3-6B`) and a `Best Baseline`, every other one.
@@ -159,7 +164,12 @@ def choose(
     `narrower`: how many columns name a precision below the wide ones; a column that
     names none (`| cpu time (fp16, ms) | gpu time (ms) |`) is another measurement, not a
     lower precision. Rows leave it None: a row that names no precision is the project's
-    own, compared with the wide precision's row."""
+    own, compared with the wide precision's row.
+
+    `last_own`: whether the last of several systems is the project's own when none is
+    named as such. A header puts the new system last (`| vLLM | TGI | Chitu |`); rows
+    list systems in any order (a leaderboard, a table of frameworks on one task), so
+    rows pass False and compare only beside a row named as the project's own (issue #14)."""
     keys = plan.keys
     if positions < 2 or not (keys or named):
         return plan
@@ -193,7 +203,7 @@ def choose(
         plan.references = sorted(methods)
         return plan
     distinct = len({k.value for k in software.values()}) >= 2
-    if distinct and (ours or max(software) == max(keys)):
+    if distinct and (ours or last_own and max(software) == max(keys)):
         # the project's own system comes last: `| vLLM | ... | Chitu |`, or is called ours
         # wherever it stands; its variants (`FlexLLMGen with Compression`, `Chitu-FP4`)
         # are its own too, never a reference

@@ -314,3 +314,30 @@ def test_columns_of_several_systems_compare_the_last_with_the_others() -> None:
     found = _numbers(extract_claims(text, where="someone/latency-notes@abc:README.md"))
     assert found[12.5].conditions.baseline == ["PyTorch"]
     assert _is_baseline(found[41.0])
+
+
+def test_a_row_opening_with_base_before_a_workload_word_is_no_compared_system() -> None:
+    # `Base Configuration (32,256,32)` is the default workload of rows of workloads
+    text = (
+        "## BF16\n\n"
+        "| Configuration | Latency (s) |\n"
+        "|---|---|\n"
+        "| Base Configuration (32,256,32) | 0.62 |\n"
+        "| Long Input (1,2048,32) | 0.36 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert not found[0.36].conditions.baseline
+    assert not _is_baseline(found[0.62])
+
+
+def test_a_row_opening_with_base_before_a_name_is_the_unchanged_system() -> None:
+    text = (
+        "## Results\n\n"
+        "| System | Latency (s) |\n"
+        "|---|---|\n"
+        "| Base run | 0.62 |\n"
+        "| Pruned run | 0.36 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[0.36].conditions.baseline == ["Base"]
+    assert _is_baseline(found[0.62])

@@ -39,10 +39,15 @@ __all__ = [
 ]
 
 
-_BASE_OPENS = re.compile(r"^\W*(base)\s+(?=[\w(（])", re.I)
+_BASE_OPENS = re.compile(
+    r"^\W*(base)\s+(?=[\w(（])(?!(?:config(?:uration)?s?|settings?|scenarios?|cases?|"
+    r"workloads?|shapes?)\b)",
+    re.I,
+)
 """A label that opens with `Base` before what it measures (`Base TPOT(ms)`, `Base mAP`,
 `Base (bfloat16)`): the unchanged system's; a bare `base` is a model size (whisper's
-`tiny`, `base`, `small`)."""
+`tiny`, `base`, `small`), and `Base Configuration (32,256,32)` above `Long Input
+(1,2048,32)` the default workload, not a system (issue #14)."""
 
 
 _REFERENCE_WORD = re.compile(

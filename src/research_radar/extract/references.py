@@ -11,6 +11,7 @@ use `research_radar.extract.claims` instead.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from research_radar.extract.catalogue import Catalog
@@ -174,7 +175,8 @@ def choose(
     `last_own`: whether the last of several systems is the project's own when none is
     named as such. A header puts the new system last (`| vLLM | TGI | Chitu |`); rows
     list systems in any order (a leaderboard, a table of frameworks on one task), so
-    rows pass False and compare only beside a row named as the project's own (issue #14)."""
+    rows pass False and compare only beside a row named as the project's own, or a last
+    row whose system an earlier row names in an older version (issue #14)."""
     keys = plan.keys
     if positions < 2 or not (keys or named):
         return plan
@@ -208,7 +210,8 @@ def choose(
         plan.references = sorted(methods)
         return plan
     distinct = len({k.value for k in software.values()}) >= 2
-    if distinct and (ours or last_own and max(software) == max(keys)):
+    last = software.get(max(keys))
+    if distinct and (ours or last and (last_own or _newer(last, software.values()))):
         # the project's own system comes last: `| vLLM | ... | Chitu |`, or is called ours
         # wherever it stands; its variants (`FlexLLMGen with Compression`, `Chitu-FP4`)
         # are its own too, never a reference
@@ -229,6 +232,12 @@ def choose(
         # platforms compared, each at its own precision, none the others' reference)
         plan.references = widest
     return plan
+
+
+def _newer(last: Key, keys: Iterable[Key]) -> bool:
+    """Whether another key names an older version of the last one's system (`TinyChat
+    (Legacy)` above `TinyChat 2.0`): the last is the newer, the project's own."""
+    return not last.older and any(k.older and _stem(k.value) == _stem(last.value) for k in keys)
 
 
 def _one_reference(keys: dict[int, Key], marked: list[int], positions: int) -> bool:

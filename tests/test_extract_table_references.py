@@ -341,3 +341,18 @@ def test_a_row_opening_with_base_before_a_name_is_the_unchanged_system() -> None
     found = _numbers(extract_claims(text))
     assert found[0.36].conditions.baseline == ["Base"]
     assert _is_baseline(found[0.62])
+
+
+def test_rows_of_a_metric_table_are_measurements_none_a_compared_system() -> None:
+    # `| Model Quality | Baseline |` is a value written as a word, not a baseline row
+    text = (
+        "## Results\n\n"
+        "| Metric | Value |\n"
+        "|---|---|\n"
+        "| GPU Memory Used | 22,631 MB |\n"
+        "| Tokens/Second | 339.6 |\n"
+        "| Model Quality | Baseline |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert not found[22631.0].conditions.baseline
+    assert not found[339.6].conditions.baseline

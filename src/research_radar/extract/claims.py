@@ -30,7 +30,7 @@ from research_radar.extract.baselines import names_reference
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.clauses import split_by_clause
-from research_radar.extract.compared import is_baseline_metric
+from research_radar.extract.compared import is_baseline_metric, without_self_comparison
 from research_radar.extract.conditions import (
     find_conditions,
     single_valued,
@@ -313,7 +313,7 @@ def extract_claims(
             add_to_lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
     end_table()
     scoped = with_document_scopes(claims, segments, cat, labelled, text, project)
-    return with_section_ratio_baseline(scoped, segments)
+    return without_self_comparison(with_section_ratio_baseline(scoped, segments))
 
 
 # --------------------------------------------------------------------------- claims

@@ -356,3 +356,22 @@ def test_rows_of_a_metric_table_are_measurements_none_a_compared_system() -> Non
     found = _numbers(extract_claims(text))
     assert not found[22631.0].conditions.baseline
     assert not found[339.6].conditions.baseline
+
+
+def test_a_table_of_what_each_model_needs_compares_none_of_its_rows() -> None:
+    # the memory a quantised model needs is no measurement against the original's
+    text = (
+        "## Hardware\n\n"
+        "| Model | Minimum VRAM | Recommended GPU |\n"
+        "|---|---|---|\n"
+        "| Yi-6B-Chat | 15 GB | 1 x RTX 3090 |\n"
+        "| Yi-6B-Chat-4bits | 5 GB | 1 x RTX 3060 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert not found[5.0].conditions.baseline
+    assert not _is_baseline(found[15.0])
+    measured = (
+        "## Latency\n\n| Model | Latency |\n|---|---|\n"
+        "| Yi-6B-Chat | 15 ms |\n| Yi-6B-Chat-4bits | 5 ms |\n"
+    )
+    assert _numbers(extract_claims(measured))[5.0].conditions.baseline == ["Yi-6B-Chat"]

@@ -175,10 +175,15 @@ def read_table(
         for b in c.baseline
         if len(b) >= 2 and b.lower() not in {s.lower() for s in stems}
     ]
-    by_column = column_plan(head, columns, metric_columns, stems, parsed, project, aliases)
+    needs = _NEEDS.search(" ".join(head)) is not None
+    by_column = (
+        Plan()
+        if needs
+        else column_plan(head, columns, metric_columns, stems, parsed, project, aliases)
+    )
     by_row = (
         Plan()
-        if by_column.references or _METRIC_ROWS.match(head[0] if head else "")
+        if needs or by_column.references or _METRIC_ROWS.match(head[0] if head else "")
         else row_plan(parsed, metric_columns, cat, stems, project, aliases)
     )
     labels = [columns[c] for c in range(width) if c not in metric_columns and c not in column_load]

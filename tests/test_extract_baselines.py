@@ -709,3 +709,17 @@ def test_the_compared_systems_own_numbers_are_compared_with_nothing() -> None:
     assert claims and all(m.name.endswith(BASELINE_SUFFIX) for c in claims for m in c.metrics)
     assert all(not c.conditions.baseline for c in claims)
     assert _numbers(extract_claims(text))[181.0].conditions.baseline == ["FP16"]
+
+
+def test_a_list_item_of_absolute_numbers_is_compared_only_where_it_frames_a_comparison() -> None:
+    text = (
+        "## Versus vLLM\n\n"
+        "- Throughput: 1520 tokens/s\n"
+        "- Memory: 21 GB (vs 30 GB)\n"
+        "- Latency: 1.4x faster\n"
+    )
+    found = _numbers(extract_claims(text))
+    # a measurement listed under the heading names no comparison: it is the project's own
+    assert found[1520.0].conditions.baseline == []
+    assert found[21.0].conditions.baseline == ["vLLM"]
+    assert found[1.4].conditions.baseline == ["vLLM"]

@@ -352,7 +352,10 @@ def _claims(
         ratios = all(m.unit in RATIO_UNITS for m in found) and bool(found)
         ratios = ratios or any(is_baseline_metric(m) for m in found)
         conditions = line_ctx.fill(stated, with_baseline=ratios)
-        conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list" or ratios)
+        # a list item of absolute numbers (`- TRT EP: 29.1 ms`) is compared with the list's
+        # system only where it frames a comparison itself (`21 GB (vs 30 GB)`), issue #14
+        listed = segment.block == "list" and frames_comparison(text)
+        conditions = block_ctx.fill(conditions, with_baseline=listed or ratios)
         if not (conditions.baseline or stated.software) and frames_comparison(text):
             # `in BF16 and FP8. FP8 shows 14.9% higher throughput`: a ratio to the other one
             other = the_other(stated, found, (line_ctx, block_ctx))

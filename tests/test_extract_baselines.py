@@ -693,3 +693,33 @@ def test_the_baseline_a_sections_lead_names_holds_for_its_speedup_tables() -> No
     found = _numbers(extract_claims(text))
     assert found[1.47].conditions.baseline == ["PyTorch"]
     assert found[1.44].conditions.baseline == ["PyTorch"]
+
+
+def test_the_compared_systems_own_numbers_are_compared_with_nothing() -> None:
+    # the FP16 row is the reference of the `vs FP16` column: its ratio to CPU in the
+    # `vs CPU` column is still its own number, and a reference is not itself compared
+    text = (
+        "## Speed\n\n"
+        "| Config | Latency | vs CPU | vs FP16 |\n"
+        "|---|---|---|---|\n"
+        "| NPU FP16 | 184 ms | 2.16x slower | baseline |\n"
+        "| NPU INT8 | 181 ms | 2.13x slower | 1.01x faster |\n"
+    )
+    claims = [c for c in extract_claims(text) if c.line == 5]
+    assert claims and all(m.name.endswith(BASELINE_SUFFIX) for c in claims for m in c.metrics)
+    assert all(not c.conditions.baseline for c in claims)
+    assert _numbers(extract_claims(text))[181.0].conditions.baseline == ["FP16"]
+
+
+def test_a_list_item_of_absolute_numbers_is_compared_only_where_it_frames_a_comparison() -> None:
+    text = (
+        "## Versus vLLM\n\n"
+        "- Throughput: 1520 tokens/s\n"
+        "- Memory: 21 GB (vs 30 GB)\n"
+        "- Latency: 1.4x faster\n"
+    )
+    found = _numbers(extract_claims(text))
+    # a measurement listed under the heading names no comparison: it is the project's own
+    assert found[1520.0].conditions.baseline == []
+    assert found[21.0].conditions.baseline == ["vLLM"]
+    assert found[1.4].conditions.baseline == ["vLLM"]

@@ -271,3 +271,107 @@ def test_a_rows_absolute_numbers_take_the_baseline_its_speedup_inherits(
     found = _numbers(extract_claims(text))
     assert found[1.9].conditions.baseline == [baseline]
     assert found[812.0].conditions.baseline == [baseline]
+
+
+def test_rows_of_several_systems_none_the_projects_own_compare_none() -> None:
+    # a table of frameworks on one task lists them in any order: its last row is not
+    # the project's own, so no row is compared with the others (issue #14)
+    text = (
+        "## Latency on one image\n\n"
+        "| Framework | Latency |\n"
+        "|---|---|\n"
+        "| PyTorch | 41.0 ms |\n"
+        "| ONNX Runtime | 33.5 ms |\n"
+        "| TensorRT | 12.5 ms |\n"
+    )
+    found = _numbers(extract_claims(text, where="someone/latency-notes@abc:README.md"))
+    assert not found[12.5].conditions.baseline
+    assert not found[41.0].conditions.baseline
+    assert not _is_baseline(found[41.0])
+
+
+def test_a_row_named_as_the_projects_own_is_compared_with_the_other_rows() -> None:
+    text = (
+        "## Latency on one image\n\n"
+        "| Framework | Latency |\n"
+        "|---|---|\n"
+        "| PyTorch | 41.0 ms |\n"
+        "| Ours | 12.5 ms |\n"
+    )
+    found = _numbers(extract_claims(text, where="someone/latency-notes@abc:README.md"))
+    assert found[12.5].conditions.baseline == ["PyTorch"]
+    assert _is_baseline(found[41.0])
+
+
+def test_columns_of_several_systems_compare_the_last_with_the_others() -> None:
+    # a header puts the new system last: `| vLLM | TensorRT |` (issue #14)
+    text = (
+        "## Latency on one image\n\n"
+        "| Model | PyTorch | TensorRT |\n"
+        "|---|---|---|\n"
+        "| ResNet-50 | 41.0 ms | 12.5 ms |\n"
+    )
+    found = _numbers(extract_claims(text, where="someone/latency-notes@abc:README.md"))
+    assert found[12.5].conditions.baseline == ["PyTorch"]
+    assert _is_baseline(found[41.0])
+
+
+def test_a_row_opening_with_base_before_a_workload_word_is_no_compared_system() -> None:
+    # `Base Configuration (32,256,32)` is the default workload of rows of workloads
+    text = (
+        "## BF16\n\n"
+        "| Configuration | Latency (s) |\n"
+        "|---|---|\n"
+        "| Base Configuration (32,256,32) | 0.62 |\n"
+        "| Long Input (1,2048,32) | 0.36 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert not found[0.36].conditions.baseline
+    assert not _is_baseline(found[0.62])
+
+
+def test_a_row_opening_with_base_before_a_name_is_the_unchanged_system() -> None:
+    text = (
+        "## Results\n\n"
+        "| System | Latency (s) |\n"
+        "|---|---|\n"
+        "| Base run | 0.62 |\n"
+        "| Pruned run | 0.36 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert found[0.36].conditions.baseline == ["Base"]
+    assert _is_baseline(found[0.62])
+
+
+def test_rows_of_a_metric_table_are_measurements_none_a_compared_system() -> None:
+    # `| Model Quality | Baseline |` is a value written as a word, not a baseline row
+    text = (
+        "## Results\n\n"
+        "| Metric | Value |\n"
+        "|---|---|\n"
+        "| GPU Memory Used | 22,631 MB |\n"
+        "| Tokens/Second | 339.6 |\n"
+        "| Model Quality | Baseline |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert not found[22631.0].conditions.baseline
+    assert not found[339.6].conditions.baseline
+
+
+def test_a_table_of_what_each_model_needs_compares_none_of_its_rows() -> None:
+    # the memory a quantised model needs is no measurement against the original's
+    text = (
+        "## Hardware\n\n"
+        "| Model | Minimum VRAM | Recommended GPU |\n"
+        "|---|---|---|\n"
+        "| Yi-6B-Chat | 15 GB | 1 x RTX 3090 |\n"
+        "| Yi-6B-Chat-4bits | 5 GB | 1 x RTX 3060 |\n"
+    )
+    found = _numbers(extract_claims(text))
+    assert not found[5.0].conditions.baseline
+    assert not _is_baseline(found[15.0])
+    measured = (
+        "## Latency\n\n| Model | Latency |\n|---|---|\n"
+        "| Yi-6B-Chat | 15 ms |\n| Yi-6B-Chat-4bits | 5 ms |\n"
+    )
+    assert _numbers(extract_claims(measured))[5.0].conditions.baseline == ["Yi-6B-Chat"]

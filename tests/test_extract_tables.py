@@ -119,6 +119,7 @@ def test_the_compared_values_module_exports_its_api() -> None:
         "FROM_TO",
         "baseline_values",
         "is_baseline_metric",
+        "without_self_comparison",
     }
 
 

@@ -30,7 +30,7 @@ from research_radar.extract.baselines import names_reference
 from research_radar.extract.catalogue import Catalog
 from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.clauses import split_by_clause
-from research_radar.extract.compared import is_baseline_metric
+from research_radar.extract.compared import is_baseline_metric, without_self_comparison
 from research_radar.extract.conditions import (
     find_conditions,
     single_valued,
@@ -313,7 +313,7 @@ def extract_claims(
             add_to_lead(lead_ctx, own, lead_names, with_baseline=segment.block == "prose")
     end_table()
     scoped = with_document_scopes(claims, segments, cat, labelled, text, project)
-    return with_section_ratio_baseline(scoped, segments)
+    return without_self_comparison(with_section_ratio_baseline(scoped, segments))
 
 
 # --------------------------------------------------------------------------- claims
@@ -352,7 +352,10 @@ def _claims(
         ratios = all(m.unit in RATIO_UNITS for m in found) and bool(found)
         ratios = ratios or any(is_baseline_metric(m) for m in found)
         conditions = line_ctx.fill(stated, with_baseline=ratios)
-        conditions = block_ctx.fill(conditions, with_baseline=segment.block == "list" or ratios)
+        # a list item of absolute numbers (`- TRT EP: 29.1 ms`) is compared with the list's
+        # system only where it frames a comparison itself (`21 GB (vs 30 GB)`), issue #14
+        listed = segment.block == "list" and frames_comparison(text)
+        conditions = block_ctx.fill(conditions, with_baseline=listed or ratios)
         if not (conditions.baseline or stated.software) and frames_comparison(text):
             # `in BF16 and FP8. FP8 shows 14.9% higher throughput`: a ratio to the other one
             other = the_other(stated, found, (line_ctx, block_ctx))

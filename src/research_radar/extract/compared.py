@@ -16,7 +16,7 @@ from research_radar.extract.catalogue import Catalog
 from research_radar.extract.prefilter import probe_of
 from research_radar.extract.screened import finditer
 from research_radar.extract.units import NUMBER_PATTERN, RATIO_UNITS, UNIT_PATTERN
-from research_radar.models import Metric
+from research_radar.models import Claim, Metric
 
 __all__ = [
     "ARROW",
@@ -24,6 +24,7 @@ __all__ = [
     "FROM_TO",
     "baseline_values",
     "is_baseline_metric",
+    "without_self_comparison",
 ]
 
 
@@ -35,6 +36,22 @@ BASELINE_SUFFIX = " (baseline)"
 def is_baseline_metric(metric: Metric) -> bool:
     """Whether the metric is the compared system's value (`prefill (baseline)`)."""
     return metric.name.endswith("baseline)") or metric.name.lower() in ("baseline", "基线")
+
+
+def without_self_comparison(claims: list[Claim]) -> list[Claim]:
+    """`claims`, those whose numbers are all the compared system's own (`FP16 took 22.6 GB`
+    under `## FP16 Baseline`, the row named `baseline`) compared with nothing: the
+    reference of a comparison is not itself compared, whatever its scope names (issue #14)."""
+    return [
+        claim.model_copy(
+            update={"conditions": claim.conditions.model_copy(update={"baseline": []})}
+        )
+        if claim.conditions.baseline
+        and claim.metrics
+        and all(is_baseline_metric(m) for m in claim.metrics)
+        else claim
+        for claim in claims
+    ]
 
 
 ARROW = re.compile(rf"(?P<a>{NUMBER_PATTERN})\s?(?P<ua>{UNIT_PATTERN})?\s?(?:→|->|=>|⇒|⟶)\s?(?=\d)")

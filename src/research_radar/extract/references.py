@@ -11,6 +11,7 @@ use `research_radar.extract.claims` instead.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from research_radar.extract.catalogue import Catalog
@@ -39,10 +40,15 @@ __all__ = [
 ]
 
 
-_BASE_OPENS = re.compile(r"^\W*(base)\s+(?=[\w(（])", re.I)
+_BASE_OPENS = re.compile(
+    r"^\W*(base)\s+(?=[\w(（])(?!(?:config(?:uration)?s?|settings?|scenarios?|cases?|"
+    r"workloads?|shapes?)\b)",
+    re.I,
+)
 """A label that opens with `Base` before what it measures (`Base TPOT(ms)`, `Base mAP`,
 `Base (bfloat16)`): the unchanged system's; a bare `base` is a model size (whisper's
-`tiny`, `base`, `small`)."""
+`tiny`, `base`, `small`), and `Base Configuration (32,256,32)` above `Long Input
+(1,2048,32)` the default workload, not a system (issue #14)."""
 
 
 _REFERENCE_WORD = re.compile(
@@ -151,7 +157,12 @@ def named_positions(labels: dict[int, str], stems: list[str]) -> dict[int, str]:
 
 
 def choose(
-    plan: Plan, positions: int, named: dict[int, str] | None = None, narrower: int | None = None
+    plan: Plan,
+    positions: int,
+    named: dict[int, str] | None = None,
+    narrower: int | None = None,
+    *,
+    last_own: bool = True,
 ) -> Plan:
     """Pick the compared systems among the columns or rows with numbers, when they differ:
     beside the project's own (`ChatGLM3-6B`) and a `Best Baseline`, every other one.
@@ -159,7 +170,13 @@ def choose(
     `narrower`: how many columns name a precision below the wide ones; a column that
     names none (`| cpu time (fp16, ms) | gpu time (ms) |`) is another measurement, not a
     lower precision. Rows leave it None: a row that names no precision is the project's
-    own, compared with the wide precision's row."""
+    own, compared with the wide precision's row.
+
+    `last_own`: whether the last of several systems is the project's own when none is
+    named as such. A header puts the new system last (`| vLLM | TGI | Chitu |`); rows
+    list systems in any order (a leaderboard, a table of frameworks on one task), so
+    rows pass False and compare only beside a row named as the project's own, or a last
+    row whose system an earlier row names in an older version (issue #14)."""
     keys = plan.keys
     if positions < 2 or not (keys or named):
         return plan
@@ -193,7 +210,8 @@ def choose(
         plan.references = sorted(methods)
         return plan
     distinct = len({k.value for k in software.values()}) >= 2
-    if distinct and (ours or max(software) == max(keys)):
+    last = software.get(max(keys))
+    if distinct and (ours or last and (last_own or _newer(last, software.values()))):
         # the project's own system comes last: `| vLLM | ... | Chitu |`, or is called ours
         # wherever it stands; its variants (`FlexLLMGen with Compression`, `Chitu-FP4`)
         # are its own too, never a reference
@@ -214,6 +232,12 @@ def choose(
         # platforms compared, each at its own precision, none the others' reference)
         plan.references = widest
     return plan
+
+
+def _newer(last: Key, keys: Iterable[Key]) -> bool:
+    """Whether another key names an older version of the last one's system (`TinyChat
+    (Legacy)` above `TinyChat 2.0`): the last is the newer, the project's own."""
+    return not last.older and any(k.older and _stem(k.value) == _stem(last.value) for k in keys)
 
 
 def _one_reference(keys: dict[int, Key], marked: list[int], positions: int) -> bool:

@@ -96,7 +96,7 @@ def row_plan(
     if _grouped_references(plan, rows, metric_columns):
         return plan
     named = named_positions(labels, stems)
-    plan = choose(plan, sum(1 for row in rows if row.has_metrics), named)
+    plan = choose(plan, sum(1 for row in rows if row.has_metrics), named, last_own=False)
     if not plan.references:
         _paired_precisions(plan, rows, cat)
     if not plan.references:

@@ -175,10 +175,15 @@ def read_table(
         for b in c.baseline
         if len(b) >= 2 and b.lower() not in {s.lower() for s in stems}
     ]
-    by_column = column_plan(head, columns, metric_columns, stems, parsed, project, aliases)
+    needs = _NEEDS.search(" ".join(head)) is not None
+    by_column = (
+        Plan()
+        if needs
+        else column_plan(head, columns, metric_columns, stems, parsed, project, aliases)
+    )
     by_row = (
         Plan()
-        if by_column.references
+        if needs or by_column.references or _METRIC_ROWS.match(head[0] if head else "")
         else row_plan(parsed, metric_columns, cat, stems, project, aliases)
     )
     labels = [columns[c] for c in range(width) if c not in metric_columns and c not in column_load]
@@ -320,6 +325,16 @@ def _column_conditions(head: str, cat: Catalog) -> Conditions:
         if own[0] != theirs[0]:
             return found.model_copy(update={"baseline": theirs[:1]})
     return found
+
+
+_METRIC_ROWS = re.compile(r"\W*(?:metrics?|measures?|指标)\W*$", re.I)
+"""`| Metric | Value |`: a table whose rows are measurements, none a system; a row whose
+value is a word (`| Model Quality | Baseline |`) names no compared system (issue #14)."""
+
+
+_NEEDS = re.compile(r"\b(?:recommend(?:ed|ation)?s?|requirements?|required)\b|推荐|要求|需要", re.I)
+"""`| 模型 | 最低显存 | 推荐 GPU |`: a table of what a user needs to run each row, none of
+its rows or columns measured against another (issue #14)."""
 
 
 _SPEEDUP_HEAD = re.compile(r"speed-?up|ratio|加速|倍数", re.I)

@@ -21,6 +21,7 @@ from functools import cached_property
 
 from research_radar.extract.prefilter import NeedleIndex, Needles, Probe
 from research_radar.extract.regexneedles import branches_of, group_end, needles_of
+from research_radar.extract.regexstarts import anchored_matches, first_anchored, start_strings
 
 __all__ = ["Family", "Rule", "finditer", "match", "search"]
 
@@ -44,8 +45,14 @@ class Rule:
 
 
 def search(regex: re.Pattern[str], probe: Probe) -> re.Match[str] | None:
-    """`regex.search(probe.text)`, skipped when the regex's needles are not in the text."""
-    return regex.search(probe.text) if _plan(regex).needles.could_match(probe) else None
+    """`regex.search(probe.text)`, skipped when the regex's needles are not in the text,
+    and tried only where a match can start when the pattern says where (`_Plan.starts`)."""
+    plan = _plan(regex)
+    if not plan.needles.could_match(probe):
+        return None
+    if plan.starts is not None and len(probe.folded) == len(probe.text):
+        return first_anchored(regex, probe.text, probe.folded, plan.starts)
+    return regex.search(probe.text)
 
 
 def match(regex: re.Pattern[str], probe: Probe) -> re.Match[str] | None:
@@ -62,6 +69,8 @@ def finditer(regex: re.Pattern[str], probe: Probe) -> Iterator[re.Match[str]]:
     plan = _plan(regex)
     if not plan.needles.could_match(probe):
         return _NOTHING
+    if plan.starts is not None and len(probe.folded) == len(probe.text):
+        return iter(anchored_matches(regex, probe.text, probe.folded, plan.starts))
     alive = plan.branch_index.known(probe)
     if len(alive) == len(plan.branches):
         return regex.finditer(probe.text)  # (no alternative to leave out)
@@ -134,6 +143,11 @@ class _Plan:
     branches: tuple[tuple[re.Pattern[str], Needles], ...] = ()
     """The top-level alternatives compiled alone, with their needles; empty when the
     pattern has one, or ones that cannot be read alone (a back-reference)."""
+    starts: frozenset[str] | None = None
+    """The strings one of which every match starts with (`regexstarts.start_strings`),
+    or None: the pattern is then tried only where the folded text holds one of them, not
+    at every place of the text (a pattern that opens with a look-behind, `(?<![A-Za-z])
+    bs`, was tried at each of them: a load rule cost 60 us a statement; issue #19)."""
 
     @cached_property
     def branch_index(self) -> NeedleIndex:
@@ -157,6 +171,9 @@ _PLANS: dict[int, tuple[re.Pattern[str], _Plan]] = {}
 
 def _made_plan(regex: re.Pattern[str]) -> _Plan:
     needles = needles_of(regex.pattern, regex.flags)
+    starts = start_strings(regex.pattern, regex.flags)
+    if starts is not None:
+        return _Plan(needles, starts=starts)  # (its alternatives need no screening then)
     parts = branches_of(regex.pattern)
     if regex.flags & re.VERBOSE or _REFERS.search(regex.pattern):
         return _Plan(needles)

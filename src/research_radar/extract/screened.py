@@ -144,10 +144,11 @@ class _Plan:
     """The top-level alternatives compiled alone, with their needles; empty when the
     pattern has one, or ones that cannot be read alone (a back-reference)."""
     starts: frozenset[str] | None = None
-    """The strings one of which every match starts with (`regexstarts.start_strings`),
-    or None: the pattern is then tried only where the folded text holds one of them, not
-    at every place of the text (a pattern that opens with a look-behind, `(?<![A-Za-z])
-    bs`, was tried at each of them: a load rule cost 60 us a statement; issue #19)."""
+    """For a pattern not split into alternatives: the strings one of which every match
+    starts with (`regexstarts.start_strings`), or None; the pattern is then tried only
+    where the folded text holds one of them, not at every place of the text (a load rule
+    that opens with look-behinds, `(?<![Mm]ax)...(?<![A-Za-z])bs`, was tried at each of
+    them; issue #19)."""
 
     @cached_property
     def branch_index(self) -> NeedleIndex:
@@ -170,22 +171,31 @@ _PLANS: dict[int, tuple[re.Pattern[str], _Plan]] = {}
 
 
 def _made_plan(regex: re.Pattern[str]) -> _Plan:
+    """The pattern's alternatives are screened one by one where it has them (their needles
+    tell more than the strings they start with); a pattern without them is tried where
+    its matches can start."""
     needles = needles_of(regex.pattern, regex.flags)
-    starts = start_strings(regex.pattern, regex.flags)
-    if starts is not None:
-        return _Plan(needles, starts=starts)  # (its alternatives need no screening then)
-    parts = branches_of(regex.pattern)
+    branches = _branches(regex)
+    if branches:
+        return _Plan(needles, branches)
+    return _Plan(needles, starts=start_strings(regex.pattern, regex.flags))
+
+
+def _branches(regex: re.Pattern[str]) -> tuple[tuple[re.Pattern[str], Needles], ...]:
+    """The top-level alternatives compiled alone with their needles, else those of the
+    leading group (`_spread_branches`); none when the pattern cannot be split so."""
     if regex.flags & re.VERBOSE or _REFERS.search(regex.pattern):
-        return _Plan(needles)
+        return ()
+    parts = branches_of(regex.pattern)
     if len(parts) < 2:
-        return _Plan(needles, _spread_branches(regex))
+        return _spread_branches(regex)
     try:
         branches = [re.compile(part, regex.flags) for part in parts]
     except re.error:
-        return _Plan(needles)
+        return ()
     if sum(rx.groups for rx in branches) != regex.groups:
-        return _Plan(needles)  # not split where the pattern splits: run it whole
-    return _Plan(needles, tuple((rx, needles_of(rx.pattern, rx.flags)) for rx in branches))
+        return ()  # not split where the pattern splits: run it whole
+    return tuple((rx, needles_of(rx.pattern, rx.flags)) for rx in branches)
 
 
 def _spread_branches(regex: re.Pattern[str]) -> tuple[tuple[re.Pattern[str], Needles], ...]:

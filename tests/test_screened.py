@@ -30,7 +30,7 @@ from research_radar.extract import (
 )
 from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.prefilter import Probe
-from research_radar.extract.screened import Family, _plan, finditer, match, search
+from research_radar.extract.screened import Family, _plan, alive_finditer, finditer, match, search
 
 if TYPE_CHECKING:
     from conftest import CorpusTexts
@@ -75,6 +75,7 @@ def test_screened_calls_are_the_plain_calls_on_our_patterns(texts: list[str]) ->
         for regex in patterns:
             expected = [_shape(m) for m in regex.finditer(text)]
             assert [_shape(m) for m in finditer(regex, probe)] == expected, (regex, text)
+            assert [_shape(m) for m in alive_finditer(regex, probe)] == expected, (regex, text)
             assert _shape(search(regex, probe)) == _shape(regex.search(text)), (regex, text)
             assert _shape(match(regex, probe)) == _shape(regex.match(text)), (regex, text)
             matched += bool(expected)

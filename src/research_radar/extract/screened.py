@@ -23,7 +23,7 @@ from research_radar.extract.prefilter import NeedleIndex, Needles, Probe
 from research_radar.extract.regexneedles import branches_of, group_end, needles_of
 from research_radar.extract.regexstarts import anchored_matches, first_anchored, start_strings
 
-__all__ = ["Family", "Rule", "finditer", "match", "search"]
+__all__ = ["Family", "Rule", "alive_finditer", "finditer", "match", "search"]
 
 
 @dataclass(frozen=True)
@@ -69,6 +69,18 @@ def finditer(regex: re.Pattern[str], probe: Probe) -> Iterator[re.Match[str]]:
     plan = _plan(regex)
     if not plan.needles.could_match(probe):
         return _NOTHING
+    return _planned_finditer(regex, plan, probe)
+
+
+def alive_finditer(regex: re.Pattern[str], probe: Probe) -> Iterator[re.Match[str]]:
+    """`finditer` of a pattern the caller already found alive in the text (its needles are
+    there: `NeedleIndex.known`), without testing them again (issue #19)."""
+    return _planned_finditer(regex, _plan(regex), probe)
+
+
+def _planned_finditer(regex: re.Pattern[str], plan: _Plan, probe: Probe) -> Iterator[re.Match[str]]:
+    """`regex.finditer(probe.text)` as the plan runs it: where its matches can start, or
+    by the alternatives whose needles are in the text."""
     if plan.starts is not None and len(probe.folded) == len(probe.text):
         return iter(anchored_matches(regex, probe.text, probe.folded, plan.starts))
     alive = plan.branch_index.known(probe)

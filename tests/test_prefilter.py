@@ -208,3 +208,19 @@ def test_a_statement_read_again_gives_a_fresh_equal_result(tmp_path: Path) -> No
     mine = load_catalog(extra)
     assert find_conditions(text, mine).hardware == ["A100", "Tile Engine"]
     assert find_conditions(text, cat).hardware == ["A100"]
+
+
+def test_texts_without_a_digit_are_asked_only_about_needles_that_need_none() -> None:
+    """An index answers a text without a digit from the strings of its needles that need
+    no digit: such texts share one answer, and it is each needle's own test."""
+    patterns = [r"batch\s?(\d+)", r"greedy", r"(?:at|@)\s?\d+[Kk]", r"greedy\s+decoding"]
+    needles = [needles_of(p, re.I) for p in patterns]
+    index = NeedleIndex(needles)
+    texts = ["at batch size eight, greedy", "batch at greedy decoding", "plain prose", "at 4K"]
+    for text in texts:
+        probe = Probe(text)
+        expected = tuple(n for n, one in enumerate(needles) if one.could_match(probe))
+        assert index.known(probe) == expected, text
+    assert index.known(Probe("at batch size eight, greedy")) == (1,)
+    assert index.known(Probe("batch at greedy decoding")) == (1, 3)
+    assert index.known(Probe("the batch at dawn")) is index.known(Probe("plain prose"))

@@ -21,7 +21,7 @@ _NAMES = [chr(65 + n) + chr(97 + n) * 3 for n in range(20)]
 
 
 def test_exported_members() -> None:
-    assert set(regexstarts.__all__) == {"anchored_matches", "start_strings"}
+    assert set(regexstarts.__all__) == {"anchored_matches", "first_anchored", "start_strings"}
 
 
 @pytest.mark.parametrize(
@@ -56,6 +56,8 @@ def test_exported_members() -> None:
         pytest.param(r"[^a]b", None, id="negated"),
         pytest.param(r"(?P<x>a)(?P=x)", {"a"}, id="reference-after"),
         pytest.param(r"(?>ab)c", None, id="atomic"),
+        pytest.param(r"[ab]+(?:ab|x)", {"a", "b"}, id="repeat-then-more"),
+        pytest.param(r"(?:ab)?x", {"abx", "x"}, id="once-then-more"),
     ],
 )
 def test_start_strings(pattern: str, starts: set[str] | None) -> None:

@@ -30,7 +30,7 @@ from research_radar.extract import (
 )
 from research_radar.extract.cataloguefiles import default_catalog
 from research_radar.extract.prefilter import Probe
-from research_radar.extract.screened import Family, _plan, finditer, match, search
+from research_radar.extract.screened import Family, _plan, alive_finditer, finditer, match, search
 
 if TYPE_CHECKING:
     from conftest import CorpusTexts
@@ -75,6 +75,7 @@ def test_screened_calls_are_the_plain_calls_on_our_patterns(texts: list[str]) ->
         for regex in patterns:
             expected = [_shape(m) for m in regex.finditer(text)]
             assert [_shape(m) for m in finditer(regex, probe)] == expected, (regex, text)
+            assert [_shape(m) for m in alive_finditer(regex, probe)] == expected, (regex, text)
             assert _shape(search(regex, probe)) == _shape(regex.search(text)), (regex, text)
             assert _shape(match(regex, probe)) == _shape(regex.match(text)), (regex, text)
             matched += bool(expected)
@@ -177,13 +178,26 @@ def test_a_back_reference_is_run_whole() -> None:
 def test_an_escaped_parenthesis_is_not_a_conditional() -> None:
     """`faster \\(?(?:than|over)`: a written `(`, made optional, is no `(?(1)...)`; the
     pattern is still run by alternative (the comparison cues of `extract.baselines`)."""
-    regex = re.compile(r"faster\s+\(?(?:than|over)\s|\bvs\.?\s")
+    regex = re.compile(r"\w+\s+\(?(?:than|over)\s|\bvs\.?\s")  # (no start strings)
     assert len(_plan(regex).branches) == 2
     assert len(_plan(re.compile(r"(a)?(?(1)b|c)|d")).branches) == 0
     text = "2x faster (than vLLM) and 3x vs. TGI, faster over HF"
     expected = [_shape(m) for m in regex.finditer(text)]
     assert [_shape(m) for m in finditer(regex, Probe(text))] == expected
     assert len(expected) == 3
+
+
+def test_a_pattern_that_says_where_it_starts_is_tried_only_there() -> None:
+    """A pattern that opens with a look-behind (`(?<![A-Za-z])bs`) is tried by `re` at
+    every place; its plan holds the strings a match starts with, and gives `re`'s
+    matches."""
+    regex = re.compile(r"(?<![A-Za-z])(?:batch|bs)\s*=\s*(\d+)", re.I)
+    assert _plan(regex).starts == {"batch", "bs"}
+    text = "jobs=3, BS = 8, Batch=16 and abs=2"
+    expected = [_shape(m) for m in regex.finditer(text)]
+    assert [_shape(m) for m in finditer(regex, Probe(text))] == expected
+    assert _shape(search(regex, Probe(text))) == _shape(regex.search(text))
+    assert len(expected) == 2
 
 
 def test_screened_calls_are_the_plain_calls_on_a_leading_group() -> None:

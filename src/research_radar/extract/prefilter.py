@@ -264,6 +264,12 @@ class NeedleIndex:
             if len(needle.clauses) == 1 and not needle.digit
         )
         self._strings = frozenset(s for needle in self.needles for c in needle.clauses for s in c)
+        self._undigited = frozenset(
+            s for needle in self.needles if not needle.digit for c in needle.clauses for s in c
+        )
+        """The strings of the needles that need no digit: all a text without one is asked
+        about (nearly every needle of the load and metric rules needs a digit, so most
+        prose shares one key, read once; issue #19)."""
         self._known: dict[tuple[frozenset[str], bool], tuple[int, ...]] = {}
         _VOCABULARY.add(self._strings)  # now: a probe's needles are then known for good
 
@@ -274,7 +280,8 @@ class NeedleIndex:
     def known(self, probe: Probe) -> tuple[int, ...]:
         """`candidates`, as the index keeps them (the same tuple for texts that hold the
         same needles: callers may key their own work on it)."""
-        key = (probe.present & self._strings, probe.has_digit)
+        digit = probe.has_digit
+        key = (probe.present & (self._strings if digit else self._undigited), digit)
         found = self._known.get(key)
         if found is None:
             found = self._candidates(probe, key[0])

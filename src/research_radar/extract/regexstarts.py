@@ -17,7 +17,7 @@ from typing import Any
 from research_radar.extract.prefilter import folded_spellings
 from research_radar.regexcache import remembered
 
-__all__ = ["anchored_matches", "start_strings"]
+__all__ = ["anchored_matches", "first_anchored", "start_strings"]
 
 
 _NEEDED: tuple[str, ...] = ("ASSERT", "ASSERT_NOT", "AT", "BRANCH", "IN", "LITERAL")
@@ -120,7 +120,9 @@ def _starts(items: list[Any]) -> set[str]:
         low, high, sub = av
         if high == 0:
             return _starts(rest)
-        once = _starts([*sub.data, *rest])
+        # a repeat that may match twice is followed by itself or by the rest (`[ab]+x`
+        # matches `bax`): only its own starts are sure, not those of what follows once
+        once = _starts([*sub.data, *rest]) if high == 1 else _starts(list(sub.data))
         return once if low > 0 else once | _starts(rest)
     raise _Unknown
 
@@ -190,6 +192,18 @@ def anchored_matches(
         found.append(match)
         end = match.end()
     return found
+
+
+def first_anchored(
+    regex: re.Pattern[str], text: str, folded: str, starts: frozenset[str]
+) -> re.Match[str] | None:
+    """`regex.search(text)`, trying the regex only where the folded text holds one of its
+    `starts` (`folded` has the text's length)."""
+    for at in sorted(_places(folded, starts)):
+        match = regex.match(text, at)
+        if match is not None:
+            return match
+    return None
 
 
 def _places(folded: str, starts: frozenset[str]) -> set[int]:

@@ -21,8 +21,9 @@ from functools import cached_property
 
 from research_radar.extract.prefilter import NeedleIndex, Needles, Probe
 from research_radar.extract.regexneedles import branches_of, group_end, needles_of
+from research_radar.extract.regexstarts import anchored_matches, first_anchored, start_strings
 
-__all__ = ["Family", "Rule", "finditer", "match", "search"]
+__all__ = ["Family", "Rule", "alive_finditer", "finditer", "match", "search"]
 
 
 @dataclass(frozen=True)
@@ -44,8 +45,14 @@ class Rule:
 
 
 def search(regex: re.Pattern[str], probe: Probe) -> re.Match[str] | None:
-    """`regex.search(probe.text)`, skipped when the regex's needles are not in the text."""
-    return regex.search(probe.text) if _plan(regex).needles.could_match(probe) else None
+    """`regex.search(probe.text)`, skipped when the regex's needles are not in the text,
+    and tried only where a match can start when the pattern says where (`_Plan.starts`)."""
+    plan = _plan(regex)
+    if not plan.needles.could_match(probe):
+        return None
+    if plan.starts is not None and len(probe.folded) == len(probe.text):
+        return first_anchored(regex, probe.text, probe.folded, plan.starts)
+    return regex.search(probe.text)
 
 
 def match(regex: re.Pattern[str], probe: Probe) -> re.Match[str] | None:
@@ -62,6 +69,20 @@ def finditer(regex: re.Pattern[str], probe: Probe) -> Iterator[re.Match[str]]:
     plan = _plan(regex)
     if not plan.needles.could_match(probe):
         return _NOTHING
+    return _planned_finditer(regex, plan, probe)
+
+
+def alive_finditer(regex: re.Pattern[str], probe: Probe) -> Iterator[re.Match[str]]:
+    """`finditer` of a pattern the caller already found alive in the text (its needles are
+    there: `NeedleIndex.known`), without testing them again (issue #19)."""
+    return _planned_finditer(regex, _plan(regex), probe)
+
+
+def _planned_finditer(regex: re.Pattern[str], plan: _Plan, probe: Probe) -> Iterator[re.Match[str]]:
+    """`regex.finditer(probe.text)` as the plan runs it: where its matches can start, or
+    by the alternatives whose needles are in the text."""
+    if plan.starts is not None and len(probe.folded) == len(probe.text):
+        return iter(anchored_matches(regex, probe.text, probe.folded, plan.starts))
     alive = plan.branch_index.known(probe)
     if len(alive) == len(plan.branches):
         return regex.finditer(probe.text)  # (no alternative to leave out)
@@ -134,6 +155,12 @@ class _Plan:
     branches: tuple[tuple[re.Pattern[str], Needles], ...] = ()
     """The top-level alternatives compiled alone, with their needles; empty when the
     pattern has one, or ones that cannot be read alone (a back-reference)."""
+    starts: frozenset[str] | None = None
+    """For a pattern not split into alternatives: the strings one of which every match
+    starts with (`regexstarts.start_strings`), or None; the pattern is then tried only
+    where the folded text holds one of them, not at every place of the text (a load rule
+    that opens with look-behinds, `(?<![Mm]ax)...(?<![A-Za-z])bs`, was tried at each of
+    them; issue #19)."""
 
     @cached_property
     def branch_index(self) -> NeedleIndex:
@@ -156,19 +183,31 @@ _PLANS: dict[int, tuple[re.Pattern[str], _Plan]] = {}
 
 
 def _made_plan(regex: re.Pattern[str]) -> _Plan:
+    """The pattern's alternatives are screened one by one where it has them (their needles
+    tell more than the strings they start with); a pattern without them is tried where
+    its matches can start."""
     needles = needles_of(regex.pattern, regex.flags)
-    parts = branches_of(regex.pattern)
+    branches = _branches(regex)
+    if branches:
+        return _Plan(needles, branches)
+    return _Plan(needles, starts=start_strings(regex.pattern, regex.flags))
+
+
+def _branches(regex: re.Pattern[str]) -> tuple[tuple[re.Pattern[str], Needles], ...]:
+    """The top-level alternatives compiled alone with their needles, else those of the
+    leading group (`_spread_branches`); none when the pattern cannot be split so."""
     if regex.flags & re.VERBOSE or _REFERS.search(regex.pattern):
-        return _Plan(needles)
+        return ()
+    parts = branches_of(regex.pattern)
     if len(parts) < 2:
-        return _Plan(needles, _spread_branches(regex))
+        return _spread_branches(regex)
     try:
         branches = [re.compile(part, regex.flags) for part in parts]
     except re.error:
-        return _Plan(needles)
+        return ()
     if sum(rx.groups for rx in branches) != regex.groups:
-        return _Plan(needles)  # not split where the pattern splits: run it whole
-    return _Plan(needles, tuple((rx, needles_of(rx.pattern, rx.flags)) for rx in branches))
+        return ()  # not split where the pattern splits: run it whole
+    return tuple((rx, needles_of(rx.pattern, rx.flags)) for rx in branches)
 
 
 def _spread_branches(regex: re.Pattern[str]) -> tuple[tuple[re.Pattern[str], Needles], ...]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ahocorasick_rs import AhoCorasick, MatchKind
 
@@ -48,17 +49,17 @@ class Scanned:
     """The patterns whose needles are all in the text, in order."""
 
 
-@dataclass(frozen=True)
-class _Gate:
+class _Gate(NamedTuple):
     """An alias or a pattern (`alias`: which), run where its needles are: its key is a
     string of its first clause, `rest` holds its other clauses. An anchored alias's
-    `anchor` is the number of its anchor among the keys, else -1."""
+    `anchor` is the number of its anchor among the keys, else -1. (A tuple: a scan
+    unpacks every gate its keys open, issue #19.)"""
 
     field: int
     alias: bool
     number: int
     digit: bool
-    rest: tuple[frozenset[str], ...]
+    rest: tuple[tuple[str, ...], ...]
     anchor: int = -1
 
 
@@ -83,12 +84,14 @@ class NameScan:
         firsts: list[frozenset[str]] = []
         for at, keys in enumerate(fields):
             for n, anchor in enumerate(keys.anchors):
-                clauses = tuple(frozenset({s}) for s in keys.alias_needles[n])
+                alias_needles = keys.alias_needles[n]
+                rest: tuple[tuple[str, ...], ...] = tuple((s,) for s in alias_needles[1:])
                 keyed = number[anchor] if anchor is not None else -1
-                gates.append(_Gate(at, True, n, False, clauses[1:], keyed))
-                firsts.append(clauses[0] if clauses else frozenset())
+                gates.append(_Gate(at, True, n, False, rest, keyed))
+                firsts.append(frozenset(alias_needles[:1]))
             for n, needles in enumerate(keys.pattern_needles):
-                gates.append(_Gate(at, False, n, needles.digit, needles.clauses[1:]))
+                rest = tuple(tuple(sorted(clause)) for clause in needles.clauses[1:])
+                gates.append(_Gate(at, False, n, needles.digit, rest))
                 firsts.append(needles.clauses[0] if needles.clauses else frozenset())
         gated: list[list[int]] = [[] for _ in strings]
         for g, first in enumerate(firsts):
@@ -105,36 +108,52 @@ class NameScan:
     def scan(self, folded: str, has_digit: bool) -> list[Scanned | None]:
         """Per field, what the folded text holds of its keys, or None when nothing
         (`has_digit`: whether the text holds a digit, which some needles ask for)."""
-        keyed = set(self._always)
-        starts: dict[int, list[int]] = {}
-        """Per anchor met (by key), where in the folded text."""
         hits = (
             self._automaton.find_matches_as_indexes(folded, overlapping=True)
             if self._automaton
             else []
         )
-        anchors, gated = self._anchors, self._gated
-        for key, start, _end in hits:
-            if key in anchors:
-                starts.setdefault(key, []).append(start)
+        keyed = set(self._always)
+        gated = self._gated
+        met = {key for key, _start, _end in hits}  # (a key met ten times opens its gates once)
+        for key in met:
             keyed.update(gated[key])
+        starts: dict[int, list[int]] = {}
+        """Per anchor met (by key), where in the folded text."""
+        if not met.isdisjoint(self._anchors):
+            anchors = self._anchors
+            for key, start, _end in hits:
+                if key in anchors:
+                    starts.setdefault(key, []).append(start)
         found: list[Scanned | None] = [None] * self._fields
+        gates = self._gates
         for g in sorted(keyed):
-            gate = self._gates[g]
-            if gate.digit and not has_digit:
+            field_at, alias, number, digit, rest, anchor = gates[g]
+            if digit and not has_digit:
                 continue
-            if gate.anchor >= 0 and gate.anchor not in starts:
+            if anchor >= 0 and anchor not in starts:
                 continue  # no place for it to start
-            if gate.rest and not all(any(s in folded for s in clause) for clause in gate.rest):
+            if rest and not _holds(folded, rest):
                 continue
-            scanned = found[gate.field]
+            scanned = found[field_at]
             if scanned is None:
-                scanned = found[gate.field] = Scanned({}, [], [])
-            if not gate.alias:
-                scanned.patterns.append(gate.number)
-            elif gate.anchor < 0:
-                scanned.aliases.append(gate.number)
+                scanned = found[field_at] = Scanned({}, [], [])
+            if not alias:
+                scanned.patterns.append(number)
+            elif anchor < 0:
+                scanned.aliases.append(number)
             else:
-                for start in starts[gate.anchor]:
-                    scanned.places.setdefault(start, []).append(gate.number)
+                for start in starts[anchor]:
+                    scanned.places.setdefault(start, []).append(number)
         return found
+
+
+def _holds(folded: str, clauses: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether the folded text holds one string of every clause."""
+    for clause in clauses:
+        for string in clause:
+            if string in folded:
+                break
+        else:
+            return False
+    return True

@@ -153,16 +153,10 @@ class Catalog:
                 found.append((match.start(), match.end(), rank, entry.render(match)))
         if not found:
             return []
-        found.sort(key=lambda item: (item[0] - item[1], item[2], item[0]))
-        taken: list[Mention] = []
-        held = SpanSet()  # (a text naming thousands of parts: not quadratic, issue #19)
-        for start, end, _rank, name in found:
-            if not held.overlaps((start, end)):
-                taken.append(Mention(field_name, name, start, end))
-                held.add((start, end))
+        taken = [Mention(field_name, name, start, end) for start, end, name in _kept(found)]
         if field_name == "hardware":
             taken = [self._plural(_with_memory(m, text), text) for m in taken]
-        return sorted(taken, key=lambda m: m.start)
+        return sorted(taken, key=lambda m: m.start) if len(taken) > 1 else taken
 
     def _plural(self, mention: Mention, text: str) -> Mention:
         """`16 L40s` is sixteen L40, not an L40S: a count, then a lower-case plural `s`."""
@@ -211,6 +205,31 @@ class Catalog:
 
 
 _FIELD_AT = {name: at for at, name in enumerate(FIELDS)}
+
+
+def _kept(found: list[tuple[int, int, int, str]]) -> list[tuple[int, int, str]]:
+    """Of the matches found (start, end, rank, name), the longest first, then the first
+    in rank, then in place, each kept unless it overlaps one kept before it."""
+    if len(found) == 1:  # (most fields of a statement name one thing or none)
+        start, end, _rank, name = found[0]
+        return [(start, end, name)]
+    found.sort(key=lambda item: (item[0] - item[1], item[2], item[0]))
+    kept: list[tuple[int, int, str]] = []
+    if len(found) <= _FEW:
+        for start, end, _rank, name in found:
+            if all(end <= a or start >= b for a, b, _name in kept):
+                kept.append((start, end, name))
+        return kept
+    held = SpanSet()  # (a text naming thousands of parts: not quadratic, issue #19)
+    for start, end, _rank, name in found:
+        if not held.overlaps((start, end)):
+            kept.append((start, end, name))
+            held.add((start, end))
+    return kept
+
+
+_FEW = 8
+"""Up to this many matches, each is compared with those kept (fewer steps than a `SpanSet`)."""
 
 
 def _build_index(entries: tuple[Entry, ...], field_name: str) -> FieldIndex[Entry]:

@@ -17,10 +17,9 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from research_radar.extract.aliassearch import FieldIndex, alias_anchor, norm_alias
-from research_radar.extract.nameneedles import alias_needles
+from research_radar.extract.nameneedles import alias_needles, pattern_needles
 from research_radar.extract.namescan import NameScan, Scanned
 from research_radar.extract.prefilter import RECENT_TEXTS, Probe, probe_of
-from research_radar.extract.regexneedles import needles_of
 from research_radar.extract.spanset import SpanSet
 
 __all__ = [
@@ -252,7 +251,7 @@ def _build_index(entries: tuple[Entry, ...], field_name: str) -> FieldIndex[Entr
         tuple(patterns),
         ordered,
         tuple(alias_needles(alias) for alias in ordered),
-        tuple(needles_of(entry.source, re.I) for _rank, entry in patterns),
+        tuple(pattern_needles(entry.source) for _rank, entry in patterns),
         tuple(alias_anchor(alias) for alias in ordered),
     )
 

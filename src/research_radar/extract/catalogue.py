@@ -125,19 +125,22 @@ class Catalog:
             device = probe_of(text.replace("_", " "))
             scanned[0] = self._scan.scan(device.folded, device.has_digit)[0]
             return tuple(
-                tuple(self._matched(name, device if at == 0 else probe, scanned[at]))
+                self._matched(name, device if at == 0 else probe, scanned[at])
                 for at, name in enumerate(FIELDS)
             )
+        # (most statements name nothing of most fields: those cost no call, issue #19)
         return tuple(
-            tuple(self._matched(name, probe, found))
+            self._matched(name, probe, found) if found is not None else ()
             for name, found in zip(FIELDS, scanned, strict=True)
         )
 
-    def _matched(self, field_name: str, probe: Probe, scanned: Scanned | None) -> list[Mention]:
+    def _matched(
+        self, field_name: str, probe: Probe, scanned: Scanned | None
+    ) -> tuple[Mention, ...]:
         """The mentions of one field: its aliases and patterns tried only where the scan
         of the text says they could match (`FieldIndex.matches`)."""
         if scanned is None:
-            return []  # most statements name nothing of most fields
+            return ()  # most statements name nothing of most fields
         index = self._index[field_name]
         text = probe.text
         literals, patterns = index.matches(probe, scanned)
@@ -151,11 +154,11 @@ class Catalog:
             if match.end() > match.start():
                 found.append((match.start(), match.end(), rank, entry.render(match)))
         if not found:
-            return []
+            return ()
         taken = [Mention(field_name, name, start, end) for start, end, name in _kept(found)]
         if field_name == "hardware":
             taken = [self._plural(_with_memory(m, text), text) for m in taken]
-        return sorted(taken, key=lambda m: m.start) if len(taken) > 1 else taken
+        return tuple(sorted(taken, key=lambda m: m.start) if len(taken) > 1 else taken)
 
     def _plural(self, mention: Mention, text: str) -> Mention:
         """`16 L40s` is sixteen L40, not an L40S: a count, then a lower-case plural `s`."""

@@ -104,6 +104,7 @@ class NameScan:
         self._gates = tuple(gates)
         self._always = frozenset(g for g, first in enumerate(firsts) if not first)
         self._automaton = AhoCorasick(strings, matchkind=MatchKind.Standard) if strings else None
+        self._open: dict[tuple[frozenset[int], bool], tuple[_Gate, ...]] = {}
 
     def scan(self, folded: str, has_digit: bool) -> list[Scanned | None]:
         """Per field, what the folded text holds of its keys, or None when nothing
@@ -113,11 +114,7 @@ class NameScan:
             if self._automaton
             else []
         )
-        keyed = set(self._always)
-        gated = self._gated
-        met = {key for key, _start, _end in hits}  # (a key met ten times opens its gates once)
-        for key in met:
-            keyed.update(gated[key])
+        met = frozenset(key for key, _start, _end in hits)
         starts: dict[int, list[int]] = {}
         """Per anchor met (by key), where in the folded text."""
         if not met.isdisjoint(self._anchors):
@@ -126,13 +123,7 @@ class NameScan:
                 if key in anchors:
                     starts.setdefault(key, []).append(start)
         found: list[Scanned | None] = [None] * self._fields
-        gates = self._gates
-        for g in sorted(keyed):
-            field_at, alias, number, digit, rest, anchor = gates[g]
-            if digit and not has_digit:
-                continue
-            if anchor >= 0 and anchor not in starts:
-                continue  # no place for it to start
+        for field_at, alias, number, _digit, rest, anchor in self._opened(met, has_digit):
             if rest and not _holds(folded, rest):
                 continue
             scanned = found[field_at]
@@ -146,6 +137,29 @@ class NameScan:
                 for start in starts[anchor]:
                     scanned.places.setdefault(start, []).append(number)
         return found
+
+    def _opened(self, met: frozenset[int], has_digit: bool) -> tuple[_Gate, ...]:
+        """The gates, in order, that the keys met open and that a text with (or without)
+        a digit and those anchors could pass: the same few keys are met in statement
+        after statement, so each set of them is worked out once (issue #19)."""
+        opened = self._open.get((met, has_digit))
+        if opened is None:
+            keyed = set(self._always)
+            for key in met:
+                keyed.update(self._gated[key])
+            opened = tuple(
+                gate
+                for gate in (self._gates[g] for g in sorted(keyed))
+                if (has_digit or not gate.digit) and (gate.anchor < 0 or gate.anchor in met)
+            )
+            if len(self._open) >= _SETS_KEPT:
+                self._open.clear()
+            self._open[(met, has_digit)] = opened
+        return opened
+
+
+_SETS_KEPT = 4096
+"""How many sets of keys met a scan keeps the gates of before it starts afresh."""
 
 
 def _holds(folded: str, clauses: tuple[tuple[str, ...], ...]) -> bool:

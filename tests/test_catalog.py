@@ -21,7 +21,7 @@ from research_radar.extract.cataloguefiles import default_catalog, load_catalog,
 def test_exported_members() -> None:
     assert set(catalogue.__all__) == {"FIELDS", "Catalog", "Entry", "Mention"}
     assert set(cataloguefiles.__all__) == {"default_catalog", "load_catalog", "parse_catalog"}
-    assert set(nameneedles.__all__) == {"alias_needles", "pattern_needle"}
+    assert set(nameneedles.__all__) == {"alias_needles", "pattern_needle", "pattern_needles"}
     assert set(namescan.__all__) == {"FieldKeys", "NameScan", "Scanned"}
     searched = "FieldIndex alias_anchor alias_regex first_of literal_regex name_source norm_alias"
     assert set(aliassearch.__all__) == set(searched.split())
@@ -156,6 +156,36 @@ def test_every_literal_name_maps_to_itself() -> None:
 def test_alias_needles_are_every_literal_run(alias: str, needles: tuple[str, ...]) -> None:
     """A mixed alias needs its caseless runs too: `8` alone is in most statements."""
     assert nameneedles.alias_needles(alias) == needles
+
+
+@pytest.mark.parametrize(
+    ("pattern", "clauses"),
+    [
+        pytest.param(
+            r"(?:Stable[\s-]Video[\s-]Diffusion|SVD)[\s-]XT",
+            [{"diffusion", "svd"}, {"xt"}, {"stable", "svd"}],
+            id="starts-added",
+        ),
+        pytest.param(
+            r"(?<![A-Za-z])FT(?=\s(?:Latency|Throughput))",
+            [{"latency", "throughput"}, {"ft"}],
+            id="starts-beside-a-look-ahead",
+        ),
+        pytest.param(r"vLLM(?:\s(?P<v>\d+))?", [{"vllm"}], id="starts-are-the-needle"),
+        pytest.param(r"(?:\d+x\s)?KV(?P<b>\d)", [{"kv"}], id="starts-unknown"),
+    ],
+)
+def test_pattern_needles_hold_one_of_its_starts(pattern: str, clauses: list[set[str]]) -> None:
+    """A text without a string a pattern's matches start with is not run: `diffusion`
+    holds no `SVD-XT`."""
+    needles = nameneedles.pattern_needles(pattern)
+    assert [set(clause) for clause in needles.clauses] == clauses
+
+
+def test_a_pattern_whose_start_stands_nowhere_is_not_run() -> None:
+    cat = default_catalog()
+    assert cat.names("model", "stable video diffusion XT beats SVD XT") == ["SVD-XT"]
+    assert cat.names("model", "diffusion adapters and a speech tier") == []
 
 
 def test_a_mixed_alias_is_found_only_with_its_caseless_run() -> None:

@@ -177,3 +177,19 @@ def test_scan_places_only_the_aliases_and_patterns_whose_needles_are_there() -> 
     assert found == Scanned({3: [0], 15: [0]}, [], [0])
     assert scan.scan("qwen on 昇腾", has_digit=False) == [Scanned({}, [2], [])]
     assert scan.scan("nothing named here", has_digit=False) == [None]
+
+
+def test_a_scan_opens_the_same_keys_the_same_way_in_every_text() -> None:
+    """The gates a set of keys opens are worked out once: texts that meet the same keys
+    still differ by their digits, their anchors' places and their other needles."""
+    keys = FieldKeys(
+        anchors=("rtx",),
+        alias_needles=(("4090", "rtx"),),
+        pattern_needles=(Needles((frozenset({"qwen"}), frozenset({"b"})), digit=True),),
+    )
+    scan = NameScan([keys])
+    assert scan.scan("rtx 4090 or qwen 7b", has_digit=True) == [Scanned({0: [0]}, [], [0])]
+    assert scan.scan("a qwen rtx 4090", has_digit=True) == [Scanned({7: [0]}, [], [])]
+    assert scan.scan("qwen 7b", has_digit=True) == [Scanned({}, [], [0])]
+    assert scan.scan("qwen seven b", has_digit=False) == [None]
+    assert scan.scan("qwen 7b", has_digit=True) == [Scanned({}, [], [0])]

@@ -102,7 +102,9 @@ class FieldIndex(Generic[_PatternT]):
         alias is tried only where its anchor is, a pattern and an alias without an anchor
         only where their needles are (issue #19)."""
         text, folded = probe.text, probe.folded
-        if len(folded) == len(text):
+        if not scanned.places and not scanned.aliases:
+            literals = []  # (only patterns could match: most fields of most statements)
+        elif len(folded) == len(text):
             literals = self._scanned_literals(scanned, text)
         else:  # places in the folded text are not the text's: each alias searched whole
             anchored = {n for found in scanned.places.values() for n in found}

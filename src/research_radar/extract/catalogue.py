@@ -17,10 +17,9 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from research_radar.extract.aliassearch import FieldIndex, alias_anchor, norm_alias
-from research_radar.extract.nameneedles import alias_needles
+from research_radar.extract.nameneedles import alias_needles, pattern_needles
 from research_radar.extract.namescan import NameScan, Scanned
 from research_radar.extract.prefilter import RECENT_TEXTS, Probe, probe_of
-from research_radar.extract.regexneedles import needles_of
 from research_radar.extract.spanset import SpanSet
 
 __all__ = [
@@ -126,19 +125,22 @@ class Catalog:
             device = probe_of(text.replace("_", " "))
             scanned[0] = self._scan.scan(device.folded, device.has_digit)[0]
             return tuple(
-                tuple(self._matched(name, device if at == 0 else probe, scanned[at]))
+                self._matched(name, device if at == 0 else probe, scanned[at])
                 for at, name in enumerate(FIELDS)
             )
+        # (most statements name nothing of most fields: those cost no call, issue #19)
         return tuple(
-            tuple(self._matched(name, probe, found))
+            self._matched(name, probe, found) if found is not None else ()
             for name, found in zip(FIELDS, scanned, strict=True)
         )
 
-    def _matched(self, field_name: str, probe: Probe, scanned: Scanned | None) -> list[Mention]:
+    def _matched(
+        self, field_name: str, probe: Probe, scanned: Scanned | None
+    ) -> tuple[Mention, ...]:
         """The mentions of one field: its aliases and patterns tried only where the scan
         of the text says they could match (`FieldIndex.matches`)."""
         if scanned is None:
-            return []  # most statements name nothing of most fields
+            return ()  # most statements name nothing of most fields
         index = self._index[field_name]
         text = probe.text
         literals, patterns = index.matches(probe, scanned)
@@ -152,17 +154,11 @@ class Catalog:
             if match.end() > match.start():
                 found.append((match.start(), match.end(), rank, entry.render(match)))
         if not found:
-            return []
-        found.sort(key=lambda item: (item[0] - item[1], item[2], item[0]))
-        taken: list[Mention] = []
-        held = SpanSet()  # (a text naming thousands of parts: not quadratic, issue #19)
-        for start, end, _rank, name in found:
-            if not held.overlaps((start, end)):
-                taken.append(Mention(field_name, name, start, end))
-                held.add((start, end))
+            return ()
+        taken = [Mention(field_name, name, start, end) for start, end, name in _kept(found)]
         if field_name == "hardware":
             taken = [self._plural(_with_memory(m, text), text) for m in taken]
-        return sorted(taken, key=lambda m: m.start)
+        return tuple(sorted(taken, key=lambda m: m.start) if len(taken) > 1 else taken)
 
     def _plural(self, mention: Mention, text: str) -> Mention:
         """`16 L40s` is sixteen L40, not an L40S: a count, then a lower-case plural `s`."""
@@ -213,6 +209,31 @@ class Catalog:
 _FIELD_AT = {name: at for at, name in enumerate(FIELDS)}
 
 
+def _kept(found: list[tuple[int, int, int, str]]) -> list[tuple[int, int, str]]:
+    """Of the matches found (start, end, rank, name), the longest first, then the first
+    in rank, then in place, each kept unless it overlaps one kept before it."""
+    if len(found) == 1:  # (most fields of a statement name one thing or none)
+        start, end, _rank, name = found[0]
+        return [(start, end, name)]
+    found.sort(key=lambda item: (item[0] - item[1], item[2], item[0]))
+    kept: list[tuple[int, int, str]] = []
+    if len(found) <= _FEW:
+        for start, end, _rank, name in found:
+            if all(end <= a or start >= b for a, b, _name in kept):
+                kept.append((start, end, name))
+        return kept
+    held = SpanSet()  # (a text naming thousands of parts: not quadratic, issue #19)
+    for start, end, _rank, name in found:
+        if not held.overlaps((start, end)):
+            kept.append((start, end, name))
+            held.add((start, end))
+    return kept
+
+
+_FEW = 8
+"""Up to this many matches, each is compared with those kept (fewer steps than a `SpanSet`)."""
+
+
 def _build_index(entries: tuple[Entry, ...], field_name: str) -> FieldIndex[Entry]:
     lookup: dict[str, tuple[int, str]] = {}
     aliases: list[str] = []
@@ -233,7 +254,7 @@ def _build_index(entries: tuple[Entry, ...], field_name: str) -> FieldIndex[Entr
         tuple(patterns),
         ordered,
         tuple(alias_needles(alias) for alias in ordered),
-        tuple(needles_of(entry.source, re.I) for _rank, entry in patterns),
+        tuple(pattern_needles(entry.source) for _rank, entry in patterns),
         tuple(alias_anchor(alias) for alias in ordered),
     )
 

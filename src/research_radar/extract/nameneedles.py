@@ -1,8 +1,9 @@
 """What every match of a catalogue name contains, and the folded text it is looked in.
 
 Pure. The catalogue matcher (`catalogue.Catalog`) runs an alias only where its needles
-(`alias_needles`) occur in the folded text (`prefilter.fold`). `pattern_needle` reads a
-pattern's source for the longest literal run each of its matches holds.
+(`alias_needles`) occur in the folded text (`prefilter.fold`), and a pattern only where
+its needles (`pattern_needles`) do. `pattern_needle` reads a pattern's source for the
+longest literal run each of its matches holds.
 """
 
 from __future__ import annotations
@@ -10,9 +11,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from research_radar.extract.regexneedles import class_end, group_end
+from research_radar.extract.prefilter import Needles
+from research_radar.extract.regexneedles import class_end, group_end, needles_of
+from research_radar.extract.regexstarts import start_strings
 
-__all__ = ["alias_needles", "pattern_needle"]
+__all__ = ["alias_needles", "pattern_needle", "pattern_needles"]
 
 _ALNUM_RUN = re.compile(r"[a-z0-9]+")
 
@@ -39,6 +42,19 @@ def alias_needles(alias: str) -> tuple[str, ...]:
     if not alias.isascii():
         runs += [run for part in parts for run in _UNCASED_RUN.findall(part)]
     return tuple(dict.fromkeys(sorted(runs, key=len, reverse=True)))
+
+
+def pattern_needles(source: str) -> Needles:
+    """What every match of a catalogue pattern (case-insensitive) holds: its needles
+    (`regexneedles.needles_of`) and one of the strings it starts with
+    (`regexstarts.start_strings`). The last clause keeps from the texts it is run on
+    those that hold its needles but none of its starts: `diffusion` without `svd` or
+    `stable` for SVD-XT, `speech` without a speech model's name (issue #19)."""
+    needles = needles_of(source, re.I)
+    starts = start_strings(source, re.I | re.U)
+    if not starts or starts in needles.clauses:
+        return needles
+    return Needles((*needles.clauses, starts), needles.digit)
 
 
 def pattern_needle(pattern: str) -> str | None:

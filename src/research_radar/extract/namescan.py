@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ahocorasick_rs import AhoCorasick, MatchKind
 
@@ -48,17 +49,17 @@ class Scanned:
     """The patterns whose needles are all in the text, in order."""
 
 
-@dataclass(frozen=True)
-class _Gate:
+class _Gate(NamedTuple):
     """An alias or a pattern (`alias`: which), run where its needles are: its key is a
     string of its first clause, `rest` holds its other clauses. An anchored alias's
-    `anchor` is the number of its anchor among the keys, else -1."""
+    `anchor` is the number of its anchor among the keys, else -1. (A tuple: a scan
+    unpacks every gate its keys open, issue #19.)"""
 
     field: int
     alias: bool
     number: int
     digit: bool
-    rest: tuple[frozenset[str], ...]
+    rest: tuple[tuple[str, ...], ...]
     anchor: int = -1
 
 
@@ -83,12 +84,14 @@ class NameScan:
         firsts: list[frozenset[str]] = []
         for at, keys in enumerate(fields):
             for n, anchor in enumerate(keys.anchors):
-                clauses = tuple(frozenset({s}) for s in keys.alias_needles[n])
+                alias_needles = keys.alias_needles[n]
+                rest: tuple[tuple[str, ...], ...] = tuple((s,) for s in alias_needles[1:])
                 keyed = number[anchor] if anchor is not None else -1
-                gates.append(_Gate(at, True, n, False, clauses[1:], keyed))
-                firsts.append(clauses[0] if clauses else frozenset())
+                gates.append(_Gate(at, True, n, False, rest, keyed))
+                firsts.append(frozenset(alias_needles[:1]))
             for n, needles in enumerate(keys.pattern_needles):
-                gates.append(_Gate(at, False, n, needles.digit, needles.clauses[1:]))
+                rest = tuple(tuple(sorted(clause)) for clause in needles.clauses[1:])
+                gates.append(_Gate(at, False, n, needles.digit, rest))
                 firsts.append(needles.clauses[0] if needles.clauses else frozenset())
         gated: list[list[int]] = [[] for _ in strings]
         for g, first in enumerate(firsts):
@@ -101,40 +104,70 @@ class NameScan:
         self._gates = tuple(gates)
         self._always = frozenset(g for g, first in enumerate(firsts) if not first)
         self._automaton = AhoCorasick(strings, matchkind=MatchKind.Standard) if strings else None
+        self._open: dict[tuple[frozenset[int], bool], tuple[_Gate, ...]] = {}
 
     def scan(self, folded: str, has_digit: bool) -> list[Scanned | None]:
         """Per field, what the folded text holds of its keys, or None when nothing
         (`has_digit`: whether the text holds a digit, which some needles ask for)."""
-        keyed = set(self._always)
-        starts: dict[int, list[int]] = {}
-        """Per anchor met (by key), where in the folded text."""
         hits = (
             self._automaton.find_matches_as_indexes(folded, overlapping=True)
             if self._automaton
             else []
         )
-        anchors, gated = self._anchors, self._gated
-        for key, start, _end in hits:
-            if key in anchors:
-                starts.setdefault(key, []).append(start)
-            keyed.update(gated[key])
+        met = frozenset(key for key, _start, _end in hits)
+        starts: dict[int, list[int]] = {}
+        """Per anchor met (by key), where in the folded text."""
+        if not met.isdisjoint(self._anchors):
+            anchors = self._anchors
+            for key, start, _end in hits:
+                if key in anchors:
+                    starts.setdefault(key, []).append(start)
         found: list[Scanned | None] = [None] * self._fields
-        for g in sorted(keyed):
-            gate = self._gates[g]
-            if gate.digit and not has_digit:
+        for field_at, alias, number, _digit, rest, anchor in self._opened(met, has_digit):
+            if rest and not _holds(folded, rest):
                 continue
-            if gate.anchor >= 0 and gate.anchor not in starts:
-                continue  # no place for it to start
-            if gate.rest and not all(any(s in folded for s in clause) for clause in gate.rest):
-                continue
-            scanned = found[gate.field]
+            scanned = found[field_at]
             if scanned is None:
-                scanned = found[gate.field] = Scanned({}, [], [])
-            if not gate.alias:
-                scanned.patterns.append(gate.number)
-            elif gate.anchor < 0:
-                scanned.aliases.append(gate.number)
+                scanned = found[field_at] = Scanned({}, [], [])
+            if not alias:
+                scanned.patterns.append(number)
+            elif anchor < 0:
+                scanned.aliases.append(number)
             else:
-                for start in starts[gate.anchor]:
-                    scanned.places.setdefault(start, []).append(gate.number)
+                for start in starts[anchor]:
+                    scanned.places.setdefault(start, []).append(number)
         return found
+
+    def _opened(self, met: frozenset[int], has_digit: bool) -> tuple[_Gate, ...]:
+        """The gates, in order, that the keys met open and that a text with (or without)
+        a digit and those anchors could pass: the same few keys are met in statement
+        after statement, so each set of them is worked out once (issue #19)."""
+        opened = self._open.get((met, has_digit))
+        if opened is None:
+            keyed = set(self._always)
+            for key in met:
+                keyed.update(self._gated[key])
+            opened = tuple(
+                gate
+                for gate in (self._gates[g] for g in sorted(keyed))
+                if (has_digit or not gate.digit) and (gate.anchor < 0 or gate.anchor in met)
+            )
+            if len(self._open) >= _SETS_KEPT:
+                self._open.clear()
+            self._open[(met, has_digit)] = opened
+        return opened
+
+
+_SETS_KEPT = 4096
+"""How many sets of keys met a scan keeps the gates of before it starts afresh."""
+
+
+def _holds(folded: str, clauses: tuple[tuple[str, ...], ...]) -> bool:
+    """Whether the folded text holds one string of every clause."""
+    for clause in clauses:
+        for string in clause:
+            if string in folded:
+                break
+        else:
+            return False
+    return True

@@ -50,8 +50,9 @@ def search(regex: re.Pattern[str], probe: Probe) -> re.Match[str] | None:
     plan = _plan(regex)
     if not plan.needles.could_match(probe):
         return None
-    if plan.starts is not None and len(probe.folded) == len(probe.text):
-        return first_anchored(regex, probe.text, probe.folded, plan.starts)
+    starts = plan.starts_in(probe)
+    if starts is not None:
+        return first_anchored(regex, probe.text, probe.folded, starts)
     return regex.search(probe.text)
 
 
@@ -81,8 +82,9 @@ def alive_finditer(regex: re.Pattern[str], probe: Probe) -> Iterator[re.Match[st
 def _planned_finditer(regex: re.Pattern[str], plan: _Plan, probe: Probe) -> Iterator[re.Match[str]]:
     """`regex.finditer(probe.text)` as the plan runs it: where its matches can start, or
     by the alternatives whose needles are in the text."""
-    if plan.starts is not None and len(probe.folded) == len(probe.text):
-        return iter(anchored_matches(regex, probe.text, probe.folded, plan.starts))
+    starts = plan.starts_in(probe)
+    if starts is not None:
+        return iter(anchored_matches(regex, probe.text, probe.folded, starts))
     alive = plan.branch_index.known(probe)
     if len(alive) == len(plan.branches):
         return regex.finditer(probe.text)  # (no alternative to leave out)
@@ -161,6 +163,14 @@ class _Plan:
     where the folded text holds one of them, not at every place of the text (a load rule
     that opens with look-behinds, `(?<![Mm]ax)...(?<![A-Za-z])bs`, was tried at each of
     them; issue #19)."""
+
+    def starts_in(self, probe: Probe) -> frozenset[str] | None:
+        """`starts`, where they tell the places of `probe`'s text: None without them, or
+        when folding changed the text's length (a place in the folded text is then not
+        the text's)."""
+        if self.starts is None or len(probe.folded) != len(probe.text):
+            return None
+        return self.starts
 
     @cached_property
     def branch_index(self) -> NeedleIndex:
